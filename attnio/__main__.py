@@ -1,0 +1,7 @@
+"""``python -m attnio`` — same as the ``attnio`` console script."""
+
+import sys
+
+from attnio.cli import main
+
+sys.exit(main())

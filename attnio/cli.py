@@ -1,0 +1,87 @@
+"""The ``attnio`` command line: one console script, one subcommand per package.
+
+Each subcommand lives beside the code it drives and exposes two functions::
+
+    register(subparsers) -> argparse.ArgumentParser   # adds its parser
+    run(args: argparse.Namespace) -> int               # returns the exit code
+
+Exit codes (every subcommand): 0 success; 1 a check failed (Refuted or Undecided);
+2 bad input — one line naming the value and the rule, never a traceback; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from attnio import __version__
+from attnio.exceptions import AttnioError, InvalidInputError
+
+__all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
+
+# subcommand -> module that implements it (imported lazily so `attnio bounds` never pays for z3).
+SUBCOMMANDS: dict[str, str] = {
+    "verify": "attnio.proofs.cli",
+    "bounds": "attnio.symbolic.cli",
+    "simulate": "attnio.algorithms.cli",
+    "pebble": "attnio.graphs.cli",
+    "report": "attnio.report",
+}
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[override]  # noqa: F821
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
+    """Build the top-level parser; ``names`` restricts which subcommands are imported."""
+    parser = OneLineArgumentParser(
+        prog="attnio",
+        description="Machine-checkable I/O complexity of attention (arXiv 2410.09397 and its parents).",
+    )
+    parser.add_argument("--version", action="version", version=f"attnio {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in names if names is not None else SUBCOMMANDS:
+        module = importlib.import_module(SUBCOMMANDS[name])
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``attnio`` console script and of ``python -m attnio``."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Import only the module of the requested subcommand (fast start, and a broken optional
+    # dependency of one subcommand cannot break the others).
+    wanted = [a for a in argv if not a.startswith("-")][:1]
+    names = wanted if wanted and wanted[0] in SUBCOMMANDS else None
+    parser = build_parser(names)
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.handler(args))
+    except InvalidInputError as exc:
+        print(f"attnio {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except AttnioError as exc:
+        print(f"attnio {args.command}: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"attnio {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `attnio bounds ... | head`
+        return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The one exceptions module of attnio.
+
+* :class:`AttnioError` — base of everything attnio raises on purpose.
+* :class:`InvalidInputError` — bad input at a boundary (a ``ValueError``): the message is
+  one line naming the value and the rule, e.g. ``"M=0 must be a positive integer"``.
+  The CLI turns it into exit code 2 without a traceback.
+* :class:`InfeasibleError` — a well-formed instance that cannot be done, e.g. a cache too
+  small for the in-degree of a vertex (``"M=3 is below the 4 red pebbles vertex 'c_00' needs"``).
+* :class:`CacheOverflowError` — the two-level memory model refused a load or allocation that
+  would exceed M words (a finding about an algorithm, not a crash).
+* :class:`IllegalMoveError` — a pebbling schedule breaks a rule of the red-blue game.
+* :class:`BudgetExceededError` — a search ran out of its time/state budget where the caller
+  asked for an exception rather than an ``Undecided`` verdict.
+
+>>> isinstance(InvalidInputError("n=-1 must be a positive integer"), ValueError)
+True
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AttnioError",
+    "InvalidInputError",
+    "InfeasibleError",
+    "CacheOverflowError",
+    "IllegalMoveError",
+    "BudgetExceededError",
+]
+
+
+class AttnioError(Exception):
+    """Base class of the errors attnio raises deliberately."""
+
+
+class InvalidInputError(AttnioError, ValueError):
+    """Bad input at a boundary; the message names the value and the rule it breaks."""
+
+
+class InfeasibleError(AttnioError):
+    """A well-formed instance that admits no solution (e.g. M below max in-degree + 1)."""
+
+
+class CacheOverflowError(AttnioError):
+    """Fast memory would hold more than M words; the message names the tile and the sizes."""
+
+
+class IllegalMoveError(AttnioError):
+    """A pebbling move breaks a rule; ``index`` is the 0-based move number, ``rule`` the rule."""
+
+    def __init__(self, message: str, *, index: int | None = None, rule: str | None = None):
+        super().__init__(message)
+        self.index = index
+        self.rule = rule
+
+
+class BudgetExceededError(AttnioError):
+    """A search exhausted its time or memory budget."""

@@ -1,0 +1,3 @@
+"""attnio.symbolic — see README.md for what this package holds."""
+
+__all__: list[str] = []

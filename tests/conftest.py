@@ -1,0 +1,38 @@
+"""Test tiers: the default tier is fast (< 10 min on 2 cores); ``--runslow`` adds the
+exhaustive searches and long sweeps marked ``@pytest.mark.slow``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis: deterministic in CI (derandomize) and bounded, so the default tier stays fast.
+settings.register_profile(
+    "attnio",
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("thorough", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "attnio"))
+
+# Progress bars off in tests unless asked for.
+os.environ.setdefault("ATTNIO_PROGRESS", "0")
+# Headless plotting.
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow"):
+        return
+    skip_slow = pytest.mark.skip(reason="slow tier: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
