@@ -1,0 +1,172 @@
+"""The claim registry: every machine-checked statement of attnio, with its provenance.
+
+A *claim* is one statement (text plus its sympy / z3 form), its source (paper, theorem or
+lemma number, arXiv id, RECONSTRUCTED flag), the method that checks it, and ``check()``
+returning :class:`~attnio.results.Proved`, :class:`~attnio.results.Refuted` (with a
+counterexample) or :class:`~attnio.results.Undecided` (with the reason), timed in seconds.
+
+A *false twin* is a planted false variant of a claim (a wrong crossover, a constant too large,
+a partition bound + 1, a dropped hypothesis, an illegal schedule). Twins must come out
+``Refuted``; ``attnio verify --self-test`` fails if any does not. They prove the checkers can
+fail.
+
+Claim modules
+-------------
+Any module of :mod:`attnio.proofs` that defines a module-level ``CLAIMS`` list (and usually a
+``FALSE_TWINS`` list) is discovered by :func:`load_claims`; nothing needs registering by hand.
+Each such module ends with::
+
+    if __name__ == "__main__":
+        raise SystemExit(run_module(CLAIMS, FALSE_TWINS))
+
+so ``python -m attnio.proofs.<module>`` checks just that family.
+
+>>> from attnio.results import Proved
+>>> c = Claim(id="demo.true", statement="1 + 1 = 2", formal="1 + 1 == 2",
+...           source="arithmetic", method="python", family="demo",
+...           check_fn=lambda ctx: Proved("evaluated"))
+>>> v = c.check()
+>>> v.verdict, v.seconds >= 0
+('proved', True)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Literal
+
+from attnio.results import Proved, Refuted, Undecided, Verdict, with_seconds
+
+__all__ = [
+    "Claim",
+    "CheckContext",
+    "load_claims",
+    "load_false_twins",
+    "claim_modules",
+    "run_module",
+]
+
+Tier = Literal["default", "deep"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    """Knobs every check receives. ``z3_timeout_ms`` bounds each solver call; a timeout is
+    ``Undecided``. ``deep`` enables the exhaustive tier."""
+
+    z3_timeout_ms: int = 20_000
+    deep: bool = False
+    search_seconds: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One checkable statement.
+
+    Parameters
+    ----------
+    id : str
+        Stable identifier, dotted: ``"<family>.<what>"`` (e.g. ``"bwd.branch_min_large"``).
+    statement : str
+        The claim in words, with its admissible range.
+    formal : str
+        Its sympy / z3 form as text (what is actually checked).
+    source : str
+        Paper, theorem or lemma number and arXiv id; ``"attnio"`` for our own lemmas.
+    method : str
+        How it is checked (``"z3 NRA"``, ``"sympy simplify"``, ``"exact pebbling"``, ...).
+    family : str
+        Group name used by ``--only`` and the self-test coverage report.
+    check_fn : callable
+        ``check_fn(ctx) -> Verdict``; must return ``Undecided`` on unknown/timeout/budget.
+    reconstructed : bool
+        True when our statement is not verbatim from the source (../shared/reference/).
+    tier : {"default", "deep"}
+        ``deep`` claims run only with ``attnio verify --deep``.
+    twin_of : str or None
+        For a false twin: the id of the true claim it perturbs.
+    """
+
+    id: str
+    statement: str
+    formal: str
+    source: str
+    method: str
+    family: str
+    check_fn: Callable[[CheckContext], Verdict] = field(repr=False, compare=False)
+    reconstructed: bool = False
+    tier: Tier = "default"
+    twin_of: str | None = None
+
+    def check(self, ctx: CheckContext | None = None) -> Verdict:
+        """Run the check and return its verdict with the seconds it took.
+
+        An exception inside the check is *not* a pass: it becomes ``Undecided`` naming it.
+        """
+        ctx = ctx or CheckContext()
+        start = time.perf_counter()
+        try:
+            verdict = self.check_fn(ctx)
+        except KeyboardInterrupt:
+            raise
+        except Exception as exc:  # a crashing checker decides nothing
+            verdict = Undecided(f"check raised {type(exc).__name__}: {exc}")
+        if not isinstance(verdict, (Proved, Refuted, Undecided)):
+            verdict = Undecided(f"check returned {type(verdict).__name__}, not a verdict")
+        return with_seconds(verdict, time.perf_counter() - start)
+
+
+def claim_modules() -> list[str]:
+    """Names of the :mod:`attnio.proofs` modules that define ``CLAIMS``."""
+    import attnio.proofs as pkg
+
+    names = []
+    for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+        if info.name.startswith("_") or info.name in {"registry", "cli"}:
+            continue
+        module = importlib.import_module(f"attnio.proofs.{info.name}")
+        if hasattr(module, "CLAIMS"):
+            names.append(module.__name__)
+    return names
+
+
+def _collect(attr: str, modules: Iterable[str] | None) -> list[Claim]:
+    out: list[Claim] = []
+    seen: set[str] = set()
+    for name in modules if modules is not None else claim_modules():
+        for claim in getattr(importlib.import_module(name), attr, []):
+            if claim.id in seen:
+                raise ValueError(f"duplicate claim id {claim.id!r} (in {name})")
+            seen.add(claim.id)
+            out.append(claim)
+    return out
+
+
+def load_claims(modules: Iterable[str] | None = None) -> list[Claim]:
+    """All true claims, in module order."""
+    return _collect("CLAIMS", modules)
+
+
+def load_false_twins(modules: Iterable[str] | None = None) -> list[Claim]:
+    """All planted false claims (each must come out ``Refuted``)."""
+    return _collect("FALSE_TWINS", modules)
+
+
+def run_module(claims: list[Claim], false_twins: list[Claim] | None = None,
+               ctx: CheckContext | None = None) -> int:
+    """Check one module's claims from ``python -m``; prints one line each. Exit 0 iff every
+    claim is Proved and every false twin Refuted."""
+    ok = True
+    for claim in claims:
+        v = claim.check(ctx)
+        ok &= v.proved
+        print(f"{v.verdict:9s} {v.seconds:7.3f}s  {claim.id}: {v.detail}")
+    for twin in false_twins or []:
+        v = twin.check(ctx)
+        ok &= isinstance(v, Refuted)
+        mark = "rejected" if isinstance(v, Refuted) else "NOT REJECTED"
+        print(f"{mark:12s} {v.seconds:7.3f}s  {twin.id} (false twin): {v.detail}")
+    return 0 if ok else 1
