@@ -1,3 +1,47 @@
-"""attnio.algorithms — see README.md for what this package holds."""
+"""attnio.algorithms — reference attention passes, the two-level memory, tiled algorithms, counts.
 
-__all__: list[str] = []
+Proof map (module → what it implements):
+
+* :mod:`~attnio.algorithms.reference` — untiled float64 forward/backward (masks included) and
+  Alman–Song's dL/dX = A1ᵀ·p·A2, the numerical ground truth.
+* :mod:`~attnio.algorithms.memory` — :class:`TwoLevelMemory`: slow arrays, ≤ M fast words,
+  exact read/write/FLOP/peak counters, :class:`~attnio.exceptions.CacheOverflowError`.
+* :mod:`~attnio.algorithms.primitives` — block ranges, TileMul, streaming passes.
+* :mod:`~attnio.algorithms.standard`, :mod:`~attnio.algorithms.flash`,
+  :mod:`~attnio.algorithms.square_tiling`, :mod:`~attnio.algorithms.small_cache` — the
+  algorithms (FlashAttention Alg. 0/1/3/4, FA-2, Saha–Ye Alg. 1, Algorithm 6 RECONSTRUCTED).
+* :mod:`~attnio.algorithms.counts` — closed-form counts equal to the executed ones.
+* :mod:`~attnio.algorithms.simulate` — registry, :func:`simulate`, :func:`count`,
+  :func:`measured_crossover`; :mod:`~attnio.algorithms.cli` — ``attnio simulate``.
+
+Note: the package attribute ``simulate`` is the function; import the module's other names
+with ``from attnio.algorithms.simulate import ...``.
+
+>>> from attnio.algorithms import simulate, ALGORITHMS
+>>> simulate("flash1", "backward", 64, 8, 256).io > 0 and "small-cache" in ALGORITHMS
+True
+"""
+
+from attnio.algorithms.counts import *  # noqa: F401,F403
+from attnio.algorithms.counts import __all__ as _counts_all
+from attnio.algorithms.flash import *  # noqa: F401,F403
+from attnio.algorithms.flash import __all__ as _flash_all
+from attnio.algorithms.memory import *  # noqa: F401,F403
+from attnio.algorithms.memory import __all__ as _memory_all
+from attnio.algorithms.primitives import *  # noqa: F401,F403
+from attnio.algorithms.primitives import __all__ as _primitives_all
+from attnio.algorithms.reference import *  # noqa: F401,F403
+from attnio.algorithms.reference import __all__ as _reference_all
+from attnio.algorithms.small_cache import *  # noqa: F401,F403
+from attnio.algorithms.small_cache import __all__ as _small_cache_all
+from attnio.algorithms.square_tiling import *  # noqa: F401,F403
+from attnio.algorithms.square_tiling import __all__ as _square_tiling_all
+from attnio.algorithms.standard import *  # noqa: F401,F403
+from attnio.algorithms.standard import __all__ as _standard_all
+from attnio.algorithms.simulate import *  # noqa: F401,F403,E402
+from attnio.algorithms.simulate import __all__ as _simulate_all
+
+__all__ = [
+    *_reference_all, *_memory_all, *_primitives_all, *_standard_all, *_flash_all,
+    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulate_all,
+]

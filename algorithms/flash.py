@@ -1,0 +1,232 @@
+r"""FlashAttention-1 (Dao et al. 2022, arXiv 2205.14135) and FlashAttention-2 (Dao 2023,
+arXiv 2307.08691) forward and backward passes under the two-level memory.
+
+Block sizes are parameters (``block_rows`` = :math:`B_r` for Q/O/dO/dQ, ``block_cols`` =
+:math:`B_c` for K/V/dK/dV). :mod:`attnio.algorithms.counts` supplies three choices:
+
+* **published** (FA-1 Alg. 1 line 1, Alg. 4): :math:`B_c=\lceil M/4d\rceil`,
+  :math:`B_r=\min(\lceil M/4d\rceil, d)`. Under an exact budget of M words these overflow:
+  the backward pass always (K_j, V_j, dK̃_j, dṼ_j alone take :math:`4B_cd \ge M` words), the
+  forward pass whenever the tiles listed below exceed M (e.g. M = 4096, d = 64). The memory
+  model raises :class:`~attnio.exceptions.CacheOverflowError` naming the tile.
+* **fitted** (ours): the I/O-optimal block sizes that fit in M words. The I/O depends on the
+  block sizes only through the outer trip count (:math:`T_c`; :math:`T_r` for the FA-2
+  forward), so the outer block is the largest that fits beside a one-row inner block, and
+  the inner block the largest that still fits (in practice 1).
+* **shaped** (ours, for comparison): the published proportion :math:`B_r=\min(B_c,d)` kept,
+  the largest :math:`B_c` that fits.
+
+I/O as implemented (:math:`T_r=\lceil n/B_r\rceil`, :math:`T_c=\lceil n/B_c\rceil`;
+closed forms in :mod:`attnio.algorithms.counts`):
+
+* FA-1 forward (Alg. 1, KV outer / Q inner; O, ℓ, m initialised in slow memory, charged):
+  reads :math:`2nd + T_c(2nd + 2n)`, writes :math:`nd + 2n + T_c(nd + 2n)`.
+  On chip per step: :math:`K_j, V_j, Q_i, O_i, \ell_i, m_i, S_{ij}` and the row vectors
+  :math:`\tilde m, \tilde\ell, m^{new}, \ell^{new}`: :math:`2B_cd + 2B_rd + B_rB_c + 6B_r` words.
+* FA-1 backward (Alg. 4; dQ, dK, dV initialised in slow memory, charged):
+  reads :math:`2nd + T_c(4nd + 2n)`, writes :math:`3nd + T_c nd + 2nd`; on chip
+  :math:`4B_cd + 4B_rd + 2B_rB_c + 3B_r` words (K, V, dK̃, dṼ, Q, O, dO, dQ, S/P, dP/dS, ℓ, m, D).
+* FA-2 forward (Alg. 1 of FA-2, Q outer / KV inner; writes O and L = m + log ℓ):
+  reads :math:`nd + 2T_r nd`, writes :math:`nd + n`; on chip :math:`2B_rd + 2B_cd + B_rB_c + 4B_r`.
+* FA-2 backward (Alg. 2 of FA-2: D = rowsum(dO∘O) precomputed and written; dQ initialised in
+  slow memory; KV outer / Q inner loading Q_i, dO_i, dQ_i, L_i, D_i — O_i is not reloaded):
+  reads :math:`2nd + 2nd + T_c(3nd + 2n)`, writes :math:`n + nd + T_c nd + 2nd`; on chip
+  :math:`4B_cd + 3B_rd + 2B_rB_c + 2B_r`.
+
+All four are :math:`\Theta(n^2d^2/M)` for :math:`d \le M \le nd` (FA-1 Thms 2 and 5); the
+backward's constant is about 5/4 of the forward's.
+
+Examples
+--------
+>>> import numpy as np
+>>> from attnio.algorithms.memory import TwoLevelMemory
+>>> from attnio.algorithms.reference import attention_forward
+>>> rng = np.random.default_rng(3)
+>>> mem = TwoLevelMemory(M=200)
+>>> for name in "QKV": mem.add_slow(name, rng.standard_normal((7, 4)))
+>>> flash1_forward(mem, block_rows=3, block_cols=5)
+>>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
+>>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12))
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.primitives import blocks
+
+__all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_backward"]
+
+
+def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-1 Algorithm 1: slow Q, K, V → slow O, ℓ (row sums), m (row maxima)."""
+    n, d = mem.slow["Q"].shape
+    mem.fill_slow("O", (n, d), 0.0)
+    mem.fill_slow("l", (n,), 0.0)
+    mem.fill_slow("m", (n,), -np.inf)
+    for j0, c in blocks(n, block_cols):
+        keys = slice(j0, j0 + c)
+        mem.load("K_j", "K", (keys, slice(None)))
+        mem.load("V_j", "V", (keys, slice(None)))
+        for i0, r in blocks(n, block_rows):
+            rows = slice(i0, i0 + r)
+            mem.load("Q_i", "Q", (rows, slice(None)))
+            mem.load("O_i", "O", (rows, slice(None)))
+            mem.load("l_i", "l", rows)
+            mem.load("m_i", "m", rows)
+            mem.allocate("S_ij", (r, c))
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.allocate("m_tilde", (r,))
+            mem.compute("m_tilde", ("S_ij",), lambda s: s.max(axis=1), flops=r * c)
+            mem.compute("S_ij", ("S_ij", "m_tilde"), lambda s, mt: np.exp(s - mt[:, None]),
+                        flops=2 * r * c)
+            mem.allocate("l_tilde", (r,))
+            mem.compute("l_tilde", ("S_ij",), lambda p: p.sum(axis=1), flops=r * c)
+            mem.allocate("m_new", (r,))
+            mem.compute("m_new", ("m_i", "m_tilde"), np.maximum, flops=r)
+            mem.allocate("l_new", (r,))
+            mem.compute("l_new", ("m_i", "l_i", "m_tilde", "l_tilde", "m_new"),
+                        lambda m, l, mt, lt, mn: np.exp(m - mn) * l + np.exp(mt - mn) * lt,
+                        flops=7 * r)
+            # O_i ← diag(ℓ_new)⁻¹ (diag(ℓ_i) e^{m_i − m_new} O_i + e^{m̃ − m_new} P̃_ij V_j)
+            mem.compute("O_i", ("O_i", "l_i", "m_i", "m_new"),
+                        lambda o, l, m, mn: o * (l * np.exp(m - mn))[:, None], flops=3 * r + r * d)
+            mem.compute("S_ij", ("S_ij", "m_tilde", "m_new"),
+                        lambda p, mt, mn: p * np.exp(mt - mn)[:, None], flops=2 * r + r * c)
+            mem.compute("O_i", ("O_i", "S_ij", "V_j"), lambda o, p, v: o + p @ v,
+                        flops=2 * r * c * d)
+            mem.compute("O_i", ("O_i", "l_new"), lambda o, ln: o / ln[:, None], flops=r * d)
+            mem.store("O_i", "O", (rows, slice(None)))
+            mem.store("l_new", "l", rows)
+            mem.store("m_new", "m", rows)
+            mem.free("Q_i", "O_i", "l_i", "m_i", "S_ij", "m_tilde", "l_tilde", "m_new", "l_new")
+        mem.free("K_j", "V_j")
+
+
+def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-1 Algorithm 4 (τ = 1, no mask, no dropout): slow Q, K, V, O, dO, ℓ, m → dQ, dK, dV."""
+    n, d = mem.slow["Q"].shape
+    for name in ("dQ", "dK", "dV"):
+        mem.fill_slow(name, (n, d), 0.0)
+    for j0, c in blocks(n, block_cols):
+        keys = slice(j0, j0 + c)
+        mem.load("K_j", "K", (keys, slice(None)))
+        mem.load("V_j", "V", (keys, slice(None)))
+        mem.allocate("dK_j", (c, d))
+        mem.allocate("dV_j", (c, d))
+        for i0, r in blocks(n, block_rows):
+            rows = slice(i0, i0 + r)
+            for tile, array in (("Q_i", "Q"), ("O_i", "O"), ("dO_i", "dO"), ("dQ_i", "dQ")):
+                mem.load(tile, array, (rows, slice(None)))
+            mem.load("l_i", "l", rows)
+            mem.load("m_i", "m", rows)
+            mem.allocate("P_ij", (r, c))
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("P_ij", ("P_ij", "m_i", "l_i"),
+                        lambda s, m, l: np.exp(s - m[:, None]) / l[:, None], flops=3 * r * c)
+            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
+                        flops=2 * r * c * d)
+            mem.allocate("dS_ij", (r, c))
+            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
+            mem.allocate("D_i", (r,))
+            mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1),
+                        flops=2 * r * d)
+            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
+                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
+            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
+                        flops=2 * r * c * d)
+            mem.store("dQ_i", "dQ", (rows, slice(None)))
+            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
+                        flops=2 * r * c * d)
+            mem.free("Q_i", "O_i", "dO_i", "dQ_i", "l_i", "m_i", "P_ij", "dS_ij", "D_i")
+        mem.store("dK_j", "dK", (keys, slice(None)))
+        mem.store("dV_j", "dV", (keys, slice(None)))
+        mem.free("K_j", "V_j", "dK_j", "dV_j")
+
+
+def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-2 Algorithm 1: slow Q, K, V → slow O and L = m + log ℓ (the logsumexp)."""
+    n, d = mem.slow["Q"].shape
+    mem.new_slow("O", (n, d))
+    mem.new_slow("L", (n,))
+    for i0, r in blocks(n, block_rows):
+        rows = slice(i0, i0 + r)
+        mem.load("Q_i", "Q", (rows, slice(None)))
+        mem.allocate("O_i", (r, d))
+        mem.allocate("l_i", (r,))
+        mem.allocate("m_i", (r,), -np.inf)
+        for j0, c in blocks(n, block_cols):
+            keys = slice(j0, j0 + c)
+            mem.load("K_j", "K", (keys, slice(None)))
+            mem.load("V_j", "V", (keys, slice(None)))
+            mem.allocate("S_ij", (r, c))
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.allocate("m_new", (r,))
+            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
+                        flops=r * c + r)
+            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - mn[:, None]),
+                        flops=2 * r * c)
+            mem.allocate("alpha", (r,))
+            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - mn), flops=2 * r)
+            mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
+                        flops=2 * r + r * c)
+            mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
+                        lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
+            mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
+            mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
+        mem.compute("O_i", ("O_i", "l_i"), lambda o, l: o / l[:, None], flops=r * d)
+        mem.allocate("L_i", (r,))
+        mem.compute("L_i", ("m_i", "l_i"), lambda m, l: m + np.log(l), flops=2 * r)
+        mem.store("O_i", "O", (rows, slice(None)))
+        mem.store("L_i", "L", rows)
+        mem.free("Q_i", "O_i", "l_i", "m_i", "L_i")
+
+
+def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-2 Algorithm 2 (τ = 1, no mask): slow Q, K, V, O, dO, L → dQ, dK, dV (and D)."""
+    n, d = mem.slow["Q"].shape
+    mem.fill_slow("dQ", (n, d), 0.0)
+    mem.new_slow("dK", (n, d))
+    mem.new_slow("dV", (n, d))
+    mem.new_slow("D", (n,))
+    for i0, r in blocks(n, block_rows):  # D = rowsum(dO ∘ O), written once
+        rows = slice(i0, i0 + r)
+        mem.load("dO_i", "dO", (rows, slice(None)))
+        mem.load("O_i", "O", (rows, slice(None)))
+        mem.allocate("D_i", (r,))
+        mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1), flops=2 * r * d)
+        mem.store("D_i", "D", rows)
+        mem.free("dO_i", "O_i", "D_i")
+    for j0, c in blocks(n, block_cols):
+        keys = slice(j0, j0 + c)
+        mem.load("K_j", "K", (keys, slice(None)))
+        mem.load("V_j", "V", (keys, slice(None)))
+        mem.allocate("dK_j", (c, d))
+        mem.allocate("dV_j", (c, d))
+        for i0, r in blocks(n, block_rows):
+            rows = slice(i0, i0 + r)
+            for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
+                mem.load(tile, array, (rows, slice(None)))
+            mem.load("L_i", "L", rows)
+            mem.load("D_i", "D", rows)
+            mem.allocate("P_ij", (r, c))
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - L[:, None]),
+                        flops=2 * r * c)
+            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
+                        flops=2 * r * c * d)
+            mem.allocate("dS_ij", (r, c))
+            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
+            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
+                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
+            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
+                        flops=2 * r * c * d)
+            mem.store("dQ_i", "dQ", (rows, slice(None)))
+            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
+                        flops=2 * r * c * d)
+            mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")
+        mem.store("dK_j", "dK", (keys, slice(None)))
+        mem.store("dV_j", "dV", (keys, slice(None)))
+        mem.free("K_j", "V_j", "dK_j", "dV_j")

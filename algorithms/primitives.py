@@ -1,0 +1,171 @@
+r"""Tiled building blocks shared by the algorithms: block ranges, TileMul, streaming passes.
+
+Every primitive runs under :class:`~attnio.algorithms.memory.TwoLevelMemory` and its I/O is
+stated exactly (Python ints; the closed forms are in :mod:`attnio.algorithms.counts`).
+With :math:`T_x = \lceil x/B \rceil`:
+
+* :func:`tile_matmul` — :math:`C = \mathrm{op}(A)\,\mathrm{op}(B)` for an
+  :math:`a\times k` by :math:`k\times c` product, square tiles of side :math:`B`,
+  output-stationary (paper.md §4.3 "TileMul", RECONSTRUCTED):
+  reads :math:`T_c\,a\,k + T_a\,k\,c`, writes :math:`a\,c`, FLOPs :math:`2akc`,
+  peak :math:`b_a b_k + b_k b_c + b_a b_c` with :math:`b_x = \min(B, x)`.
+* :func:`stream_rowsum_product` — :math:`D = \mathrm{rowsum}(X\circ Y)` for
+  :math:`a\times c` arrays: reads :math:`2ac`, writes :math:`a`, FLOPs :math:`2ac`.
+* :func:`stream_elementwise` — an entry-wise map of :math:`k` same-shape arrays and
+  :math:`v` row vectors into one output: reads :math:`k\,a\,c + v\,a`, writes :math:`ac`.
+
+Examples
+--------
+>>> blocks(10, 4)
+[(0, 4), (4, 4), (8, 2)]
+>>> block_classes(10, 4)
+[(4, 2), (2, 1)]
+>>> import numpy as np
+>>> from attnio.algorithms.memory import TwoLevelMemory
+>>> mem = TwoLevelMemory(M=12)
+>>> rng = np.random.default_rng(0)
+>>> mem.add_slow("A", rng.standard_normal((5, 3))); mem.add_slow("B", rng.standard_normal((3, 4)))
+>>> tile_matmul(mem, "A", "B", "C", block=2)
+>>> bool(np.allclose(mem.slow["C"], mem.slow["A"] @ mem.slow["B"]))
+True
+>>> mem.reads == 2 * 5 * 3 + 3 * 3 * 4 and mem.writes == 5 * 4 and mem.flops == 2 * 5 * 3 * 4
+True
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+from attnio.algorithms.memory import TwoLevelMemory
+
+__all__ = [
+    "ceil_div",
+    "blocks",
+    "block_classes",
+    "tile_matmul",
+    "stream_rowsum_product",
+    "stream_elementwise",
+]
+
+
+def ceil_div(a: int, b: int) -> int:
+    """:math:`\\lceil a/b \\rceil` for positive ints, exactly.
+
+    >>> ceil_div(7, 2), ceil_div(8, 2)
+    (4, 4)
+    """
+    return -(-a // b)
+
+
+def blocks(length: int, size: int) -> list[tuple[int, int]]:
+    """``(start, size)`` of the consecutive blocks of ``size`` covering ``range(length)``."""
+    return [(start, min(size, length - start)) for start in range(0, length, size)]
+
+
+def block_classes(length: int, size: int) -> list[tuple[int, int]]:
+    """The distinct block sizes of :func:`blocks` with their multiplicities (≤ 2 classes)."""
+    full, rest = divmod(length, size)
+    classes = [(size, full)] if full else []
+    return classes + ([(rest, 1)] if rest else [])
+
+
+def _index(rows: tuple[int, int], cols: tuple[int, int], transposed: bool) -> tuple[slice, slice]:
+    r = slice(rows[0], rows[0] + rows[1])
+    c = slice(cols[0], cols[0] + cols[1])
+    return (c, r) if transposed else (r, c)
+
+
+def tile_matmul(
+    mem: TwoLevelMemory,
+    a: str,
+    b: str,
+    out: str,
+    *,
+    block: int,
+    trans_a: bool = False,
+    trans_b: bool = False,
+) -> None:
+    r"""TileMul: ``slow[out] = op(slow[a]) @ op(slow[b])`` with square tiles of side ``block``.
+
+    ``op`` transposes when ``trans_a`` / ``trans_b`` is set (a transposed tile costs the same
+    words as the untransposed one). For every output tile: zero an accumulator, stream the
+    matching tiles of both factors through fast memory, write the accumulator once.
+    """
+    left, right = mem.slow[a], mem.slow[b]
+    m, k = (left.shape[1], left.shape[0]) if trans_a else left.shape
+    c = right.shape[0] if trans_b else right.shape[1]
+    mem.new_slow(out, (m, c))
+    for i in blocks(m, block):
+        for j in blocks(c, block):
+            mem.allocate("C_ij", (i[1], j[1]))
+            for l in blocks(k, block):
+                mem.load("A_il", a, _index(i, l, trans_a))
+                mem.load("B_lj", b, _index(l, j, trans_b))
+                mem.compute(
+                    "C_ij",
+                    ("C_ij", "A_il", "B_lj"),
+                    lambda acc, x, y: acc + (x.T if trans_a else x) @ (y.T if trans_b else y),
+                    flops=2 * i[1] * l[1] * j[1],
+                )
+                mem.free("A_il", "B_lj")
+            mem.store("C_ij", out, _index(i, j, False))
+            mem.free("C_ij")
+
+
+def stream_rowsum_product(mem: TwoLevelMemory, x: str, y: str, out: str, *, block: int) -> None:
+    """``slow[out] = rowsum(slow[x] * slow[y])`` streaming ``block``-square tiles."""
+    rows, cols = mem.slow[x].shape
+    mem.new_slow(out, (rows,))
+    for i in blocks(rows, block):
+        mem.allocate("D_i", (i[1],))
+        for j in blocks(cols, block):
+            mem.load("X_ij", x, _index(i, j, False))
+            mem.load("Y_ij", y, _index(i, j, False))
+            mem.compute(
+                "D_i", ("D_i", "X_ij", "Y_ij"), lambda acc, u, v: acc + (u * v).sum(axis=1),
+                flops=2 * i[1] * j[1],
+            )
+            mem.free("X_ij", "Y_ij")
+        mem.store("D_i", out, slice(i[0], i[0] + i[1]))
+        mem.free("D_i")
+
+
+def stream_elementwise(
+    mem: TwoLevelMemory,
+    inputs: Sequence[str],
+    row_vectors: Sequence[str],
+    out: str,
+    fn: Callable[..., np.ndarray],
+    *,
+    flops_per_entry: int,
+    block: int,
+) -> None:
+    """``slow[out] = fn(*tiles of inputs, *segments of row_vectors as columns)`` tile by tile.
+
+    The row-vector segments are loaded once per row block; the result overwrites the first
+    input's tile on chip and is written to ``out``.
+    """
+    rows, cols = mem.slow[inputs[0]].shape
+    mem.new_slow(out, (rows, cols))
+    for i in blocks(rows, block):
+        seg = slice(i[0], i[0] + i[1])
+        for v, name in enumerate(row_vectors):
+            mem.load(f"v{v}_i", name, seg)
+        for j in blocks(cols, block):
+            for t, name in enumerate(inputs):
+                mem.load(f"x{t}_ij", name, _index(i, j, False))
+            operands = [f"x{t}_ij" for t in range(len(inputs))] + [
+                f"v{v}_i" for v in range(len(row_vectors))
+            ]
+            n_in = len(inputs)
+            mem.compute(
+                "x0_ij",
+                operands,
+                lambda *arrs: fn(*arrs[:n_in], *(vec[:, None] for vec in arrs[n_in:])),
+                flops=flops_per_entry * i[1] * j[1],
+            )
+            mem.store("x0_ij", out, _index(i, j, False))
+            mem.free(*(f"x{t}_ij" for t in range(len(inputs))))
+        mem.free(*(f"v{v}_i" for v in range(len(row_vectors))))

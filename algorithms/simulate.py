@@ -1,0 +1,337 @@
+r"""The algorithm registry and the one entry point: :func:`simulate` (execute or count).
+
+``simulate(name, pass_, n, d, M)`` returns the closed-form counts
+(:mod:`attnio.algorithms.counts`); with ``execute=True`` it runs the tiled algorithm on seeded
+random inputs under :class:`~attnio.algorithms.memory.TwoLevelMemory` (which refuses to hold
+more than M words), compares its outputs with the untiled reference
+(:mod:`attnio.algorithms.reference`) and reports the executed counts, the maximum relative
+error and whether the executed counts equal the closed form.
+
+CLI names (``attnio simulate --algorithm``): ``standard``, ``flash1``, ``flash2``,
+``square-tiling`` (Saha–Ye, forward only), ``small-cache`` (forward: Saha–Ye; backward:
+Algorithm 6, RECONSTRUCTED), plus ``small-cache-dx`` (Algorithm 6 for the paper's dL/dX,
+backward only) and ``flash1-published`` (FA-1 with its printed block sizes, which overflow M).
+
+Examples
+--------
+>>> r = simulate("flash1", "backward", n=64, d=8, M=256, execute=True)
+>>> r.io == r.reads + r.writes, r.peak_fast_words <= 256, r.closed_form_match
+(True, True, True)
+>>> r.max_relative_error < 1e-10
+True
+>>> count("small-cache", "backward", n=4096, d=64, M=1024).io
+590614528
+>>> measured_crossover(4096, 64, [2 ** k for k in range(8, 17)])
+8192
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from attnio.algorithms import counts as C
+from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.reference import (
+    alman_song_gradients,
+    attention_backward,
+    attention_forward,
+    relative_error,
+)
+from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
+from attnio.algorithms.square_tiling import square_tiling_forward
+from attnio.algorithms.standard import standard_backward, standard_forward
+from attnio.exceptions import InvalidInputError
+
+__all__ = [
+    "ALGORITHMS",
+    "PASSES",
+    "BOUND_IDS",
+    "SimulationResult",
+    "simulate",
+    "count",
+    "catalogue_value",
+    "measured_crossover",
+    "validate_size",
+]
+
+PASSES = ("forward", "backward")
+
+#: CLI name → one-line description.
+ALGORITHMS: dict[str, str] = {
+    "standard": "unfused attention, S, P, dP, dS in slow memory, square tiles B=floor(sqrt(M/4)) "
+                "(FlashAttention Alg. 0 / Alg. 3)",
+    "flash1": "FlashAttention-1 forward Alg. 1 / backward Alg. 4, fitted block sizes "
+              "(the I/O-optimal B_r, B_c whose tiles fit in M words)",
+    "flash2": "FlashAttention-2 loop orders (forward Q-outer, backward KV-outer), fitted blocks",
+    "square-tiling": "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
+    "small-cache": "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
+                   "(RECONSTRUCTED), B=floor(sqrt(M/4))",
+    "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
+    "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
+                        "(overflows M: reported as CacheOverflowError)",
+}
+
+#: (CLI name, pass) → id of the upper bound in :mod:`attnio.symbolic.catalogue`.
+BOUND_IDS: dict[tuple[str, str], str] = {
+    ("standard", "forward"): "fwd.standard",
+    ("standard", "backward"): "bwd.standard",
+    ("flash1", "forward"): "fwd.flash1.upper",
+    ("flash1", "backward"): "bwd.flash1.upper",
+    ("flash1-published", "forward"): "fwd.flash1.upper",
+    ("flash1-published", "backward"): "bwd.flash1.upper",
+    ("flash2", "forward"): "fwd.flash1.upper",
+    ("flash2", "backward"): "bwd.flash1.upper",
+    ("square-tiling", "forward"): "fwd.square_tiling.upper",
+    ("small-cache", "forward"): "fwd.square_tiling.upper",
+    ("small-cache", "backward"): "bwd.alg6.upper",
+    ("small-cache-dx", "backward"): "bwd.alg6.upper",
+}
+
+_COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
+    ("standard", "forward"): C.count_standard_forward,
+    ("standard", "backward"): C.count_standard_backward,
+    ("flash1", "forward"): C.count_flash1_forward,
+    ("flash1", "backward"): C.count_flash1_backward,
+    ("flash1-published", "forward"): lambda n, d, M: C.count_flash1_forward(n, d, M, "published"),
+    ("flash1-published", "backward"): lambda n, d, M: C.count_flash1_backward(n, d, M, "published"),
+    ("flash2", "forward"): C.count_flash2_forward,
+    ("flash2", "backward"): C.count_flash2_backward,
+    ("square-tiling", "forward"): C.count_square_tiling_forward,
+    ("small-cache", "forward"): C.count_square_tiling_forward,
+    ("small-cache", "backward"): C.count_small_cache_backward,
+    ("small-cache-dx", "backward"): C.count_small_cache_dx,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationResult:
+    """One run: sizes, exact counts (Python ints) and block sizes; numerics if executed."""
+
+    algorithm: str
+    pass_: str
+    n: int
+    d: int
+    M: int
+    reads: int
+    writes: int
+    io: int
+    flops: int
+    peak_fast_words: int
+    block_sizes: tuple[tuple[str, int], ...]
+    executed: bool = False
+    max_relative_error: float | None = None
+    closed_form_match: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
+        out = asdict(self)
+        out["pass"] = out.pop("pass_")
+        out["block_sizes"] = dict(self.block_sizes)
+        return out
+
+
+def validate_size(name: str, value: object) -> int:
+    """Return ``value`` if it is a positive int (not a bool), else raise InvalidInputError.
+
+    >>> validate_size("n", 3)
+    3
+    >>> validate_size("d", 0)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: d=0 must be a positive integer
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidInputError(f"{name}={value!r} must be a positive integer")
+    return int(value)
+
+
+def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, int, int]:
+    if algorithm not in ALGORITHMS:
+        raise InvalidInputError(
+            f"algorithm={algorithm!r} is unknown; choose from {', '.join(ALGORITHMS)}"
+        )
+    if pass_ not in PASSES:
+        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    if (algorithm, pass_) not in _COUNTERS:
+        raise InvalidInputError(f"algorithm={algorithm!r} has no {pass_} pass")
+    return validate_size("n", n), validate_size("d", d), validate_size("M", M)
+
+
+def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResult:
+    """Closed-form counts of ``algorithm``'s ``pass_`` at (n, d, M); no arithmetic on data.
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown algorithm or pass, a size that is not a positive integer, M below every tile.
+    CacheOverflowError
+        ``flash1-published``: the printed block sizes do not fit in M words.
+    """
+    n, d, M = _validate(algorithm, pass_, n, d, M)
+    c = _COUNTERS[(algorithm, pass_)](n, d, M)
+    return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
+                            c.peak_fast_words, c.block_sizes)
+
+
+def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
+    """The block sizes the algorithm will use, without checking that its tiles fit."""
+    if algorithm.startswith("flash"):
+        version = 2 if algorithm == "flash2" else 1
+        variant = "published" if algorithm == "flash1-published" else "fitted"
+        br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
+        return {"B_r": br, "B_c": bc}
+    return {"B": C.square_block(M)}
+
+
+def _random_inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.ndarray]:
+    scale = d ** -0.25  # scores QKᵀ of unit variance: exp() stays far from overflow
+    return {"Q": scale * rng.standard_normal((n, d)), "K": scale * rng.standard_normal((n, d)),
+            "V": rng.standard_normal((n, d)), "dO": rng.standard_normal((n, d))}
+
+
+def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int],
+             rng: np.random.Generator) -> tuple[TwoLevelMemory, float]:
+    mem = TwoLevelMemory(M)
+    if algorithm == "small-cache-dx":
+        s = d ** -0.5
+        arrays = {"A1": s * rng.standard_normal((n, d)), "A2": s * rng.standard_normal((n, d)),
+                  "A3": s * rng.standard_normal((n, d)), "E": rng.standard_normal((n, d)),
+                  "X": s * rng.standard_normal((d, d)), "Y": s * rng.standard_normal((d, d))}
+        for name, value in arrays.items():
+            mem.add_slow(name, value)
+        small_cache_dx(mem, block=blocks["B"])
+        dX, _ = alman_song_gradients(*(arrays[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
+        return mem, relative_error(mem.slow["g"], dX)
+    x = _random_inputs(rng, n, d)
+    ref = attention_forward(x["Q"], x["K"], x["V"])
+    for name in "QKV":
+        mem.add_slow(name, x[name])
+    flash = {"block_rows": blocks.get("B_r", 0), "block_cols": blocks.get("B_c", 0)}
+    square = {"block": blocks.get("B", 0)}
+    if pass_ == "forward":
+        run: dict[str, Callable[[], None]] = {
+            "standard": lambda: standard_forward(mem, **square),
+            "flash1": lambda: flash1_forward(mem, **flash),
+            "flash1-published": lambda: flash1_forward(mem, **flash),
+            "flash2": lambda: flash2_forward(mem, **flash),
+            "square-tiling": lambda: square_tiling_forward(mem, **square),
+            "small-cache": lambda: square_tiling_forward(mem, **square),
+        }
+        run[algorithm]()
+        return mem, relative_error(mem.slow["O"], ref.O)
+    mem.add_slow("O", ref.O)
+    mem.add_slow("dO", x["dO"])
+    if algorithm == "standard":
+        mem.add_slow("P", ref.P)
+        standard_backward(mem, **square)
+    elif algorithm in {"flash1", "flash1-published"}:
+        mem.add_slow("l", ref.row_sum)
+        mem.add_slow("m", ref.row_max)
+        flash1_backward(mem, **flash)
+    elif algorithm == "flash2":
+        mem.add_slow("L", ref.logsumexp)
+        flash2_backward(mem, **flash)
+    else:  # small-cache: Saha–Ye's forward left A = exp(QKᵀ) and ℓ = A·1 in slow memory
+        A = np.exp(x["Q"] @ x["K"].T)
+        mem.add_slow("A", A)
+        mem.add_slow("l", A.sum(axis=1))
+        small_cache_backward(mem, **square)
+    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"])
+    error = max(relative_error(mem.slow[name], ref_value)
+                for name, ref_value in zip(("dQ", "dK", "dV"), expected))
+    return mem, error
+
+
+def simulate(
+    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0
+) -> SimulationResult:
+    """Count (default) or execute ``algorithm``'s ``pass_`` at (n, d, M).
+
+    Parameters
+    ----------
+    algorithm : str
+        A key of :data:`ALGORITHMS`.
+    pass_ : {"forward", "backward"}
+    n, d, M : int
+        Sequence length, head dimension, fast-memory words (positive integers).
+    execute : bool
+        Run the algorithm on ``numpy.random.default_rng(seed)`` inputs (float64) under the
+        memory model, check it against the reference and against the closed form.
+    seed : int
+        Seed of the input generator.
+
+    Returns
+    -------
+    SimulationResult
+        Executed counts when ``execute`` (with ``max_relative_error`` and
+        ``closed_form_match``), closed-form counts otherwise.
+
+    Raises
+    ------
+    InvalidInputError
+        Bad name, pass or size; M below every tile of the algorithm.
+    CacheOverflowError
+        The algorithm's tiles exceed M (``flash1-published``), naming the tile.
+    """
+    if not execute:
+        return count(algorithm, pass_, n, d, M)
+    n, d, M = _validate(algorithm, pass_, n, d, M)
+    # The memory model, not the closed form, must be the one to refuse oversized tiles here.
+    mem, error = _execute(algorithm, pass_, n, d, M, _block_sizes(algorithm, pass_, n, d, M),
+                          np.random.default_rng(seed))
+    counted = count(algorithm, pass_, n, d, M)
+    executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
+    match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
+    return SimulationResult(
+        algorithm, pass_, counted.n, counted.d, counted.M, mem.reads, mem.writes,
+        mem.reads + mem.writes, mem.flops, mem.peak_words, counted.block_sizes,
+        executed=True, max_relative_error=error, closed_form_match=match,
+    )
+
+
+def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any | None:
+    """The symbolic catalogue's bound for this run (an exact sympy number), or None.
+
+    The bound id is :data:`BOUND_IDS` ``[(algorithm, pass_)]``; the value is
+    ``get_bound(id).evaluate(n=n, d=d, M=M, check_range=False)`` (the asymptotic expression
+    without its constant, so ``io / value`` is the measured constant). None when
+    :mod:`attnio.symbolic.catalogue` is not importable.
+
+    >>> catalogue_value("flash1", "backward", n=16, d=4, M=8)
+    512
+    """
+    bound_id = BOUND_IDS.get((algorithm, pass_))
+    if bound_id is None:
+        return None
+    try:
+        from attnio.symbolic.catalogue import get_bound
+    except ImportError:
+        return None
+    return get_bound(bound_id).evaluate(check_range=False, n=n, d=d, M=M)
+
+
+def measured_crossover(
+    n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache"
+) -> int | None:
+    """The first M of the sorted sweep at which ``large`` (backward) does no more I/O than ``small``.
+
+    Only sweeps where ``small`` is strictly better at some smaller admissible M count as a
+    swap; M values where either algorithm has no admissible tile set are skipped. Returns None
+    if the two do not swap within ``Ms``.
+    """
+    small_won = False
+    for M in sorted(set(Ms)):
+        try:
+            io_large = count(large, "backward", n, d, M).io
+            io_small = count(small, "backward", n, d, M).io
+        except InvalidInputError:
+            continue
+        if io_small < io_large:
+            small_won = True
+        elif small_won:
+            return M
+    return None

@@ -1,0 +1,99 @@
+r"""Saha & Ye's small-cache forward pass, SquareTilingAttention (arXiv 2402.07443, Algorithm 1).
+
+Attention without max-subtraction, as in the paper: :math:`O = D^{-1}AV`,
+:math:`A = \exp(QK^\top)`, :math:`D = \mathrm{diag}(A\mathbf 1)`.
+Block size :math:`B = \lfloor\sqrt{M/4}\rfloor`; cache use :math:`3B^2 + B \le 4B^2 \le M`
+(Saha–Ye, proof of Thm 3.5). Admissible: :math:`M \ge 4`.
+
+Phase 1 (row block i, column block j, inner block ℓ of the head dimension):
+read ``Q[i,ℓ]``, ``K[j,ℓ]`` (the tile of Kᵀ), accumulate ``T += Q Kᵀ``; ``T = exp(T)``;
+write ``T`` as ``A[i,j]``; ``ℓ_i += rowsum(T)``; after the row, write ``ℓ_i``.
+
+Phase 2: read ``ℓ_i``; for each output tile ``O[i,j]`` accumulate ``A[i,k] V[k,j]`` over k
+and write ``diag(ℓ_i)⁻¹·O[i,j]`` (we scale once at the end instead of at every k: same I/O,
+fewer FLOPs).
+
+I/O, exactly (:math:`T_x = \lceil x/B\rceil`; :func:`attnio.algorithms.counts.count_square_tiling_forward`):
+
+.. math::
+
+    \text{reads} = 2T_n n d + T_d n^2 + T_n n d + n,\qquad
+    \text{writes} = n^2 + n + nd,
+
+i.e. :math:`\approx 8n^2d/\sqrt M + n^2 + nd + 2n`: Saha–Ye Thm 3.5's :math:`O(n^2d/\sqrt M)`.
+
+Examples
+--------
+>>> import numpy as np
+>>> from attnio.algorithms.memory import TwoLevelMemory
+>>> rng = np.random.default_rng(2)
+>>> mem = TwoLevelMemory(M=20)
+>>> for name in "QKV": mem.add_slow(name, 0.5 * rng.standard_normal((5, 3)))
+>>> square_tiling_forward(mem, block=2)
+>>> A = np.exp(mem.slow["Q"] @ mem.slow["K"].T)
+>>> bool(np.allclose(mem.slow["O"], (A / A.sum(1, keepdims=True)) @ mem.slow["V"]))
+True
+>>> mem.peak_words <= 3 * 2 * 2 + 2
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.primitives import blocks
+
+__all__ = ["square_tiling_forward", "exp_scores_phase"]
+
+
+def exp_scores_phase(
+    mem: TwoLevelMemory, q: str, k: str, a_out: str, l_out: str, *, block: int
+) -> None:
+    """Saha–Ye Phase 1: ``slow[a_out] = exp(q kᵀ)`` tile by tile, ``slow[l_out]`` = its row sums."""
+    n, d = mem.slow[q].shape
+    mem.new_slow(a_out, (n, n))
+    mem.new_slow(l_out, (n,))
+    for i0, r in blocks(n, block):
+        rows = slice(i0, i0 + r)
+        mem.allocate("l_i", (r,))
+        for j0, c in blocks(n, block):
+            cols = slice(j0, j0 + c)
+            mem.allocate("T_ij", (r, c))
+            for l0, w in blocks(d, block):
+                inner = slice(l0, l0 + w)
+                mem.load("Q_il", q, (rows, inner))
+                mem.load("K_jl", k, (cols, inner))
+                mem.compute("T_ij", ("T_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
+                            flops=2 * r * w * c)
+                mem.free("Q_il", "K_jl")
+            mem.compute("T_ij", ("T_ij",), np.exp, flops=r * c)
+            mem.store("T_ij", a_out, (rows, cols))
+            mem.compute("l_i", ("l_i", "T_ij"), lambda l, t: l + t.sum(axis=1), flops=r * c)
+            mem.free("T_ij")
+        mem.store("l_i", l_out, rows)
+        mem.free("l_i")
+
+
+def square_tiling_forward(mem: TwoLevelMemory, *, block: int) -> None:
+    """SquareTilingAttention: slow Q, K, V → slow A = exp(QKᵀ), ℓ = A·1, O = diag(ℓ)⁻¹AV."""
+    exp_scores_phase(mem, "Q", "K", "A", "l", block=block)
+    n, d = mem.slow["V"].shape
+    mem.new_slow("O", (n, d))
+    for i0, r in blocks(n, block):
+        rows = slice(i0, i0 + r)
+        mem.load("l_i", "l", rows)
+        for j0, c in blocks(d, block):
+            cols = slice(j0, j0 + c)
+            mem.allocate("O_ij", (r, c))
+            for k0, w in blocks(n, block):
+                keys = slice(k0, k0 + w)
+                mem.load("A_ik", "A", (rows, keys))
+                mem.load("V_kj", "V", (keys, cols))
+                mem.compute("O_ij", ("O_ij", "A_ik", "V_kj"), lambda o, a, v: o + a @ v,
+                            flops=2 * r * w * c)
+                mem.free("A_ik", "V_kj")
+            mem.compute("O_ij", ("O_ij", "l_i"), lambda o, l: o / l[:, None], flops=r * c)
+            mem.store("O_ij", "O", (rows, cols))
+            mem.free("O_ij")
+        mem.free("l_i")

@@ -1,0 +1,100 @@
+r"""Standard (unfused) attention under the two-level memory: S, P, dP, dS materialised.
+
+FlashAttention's Algorithm 0 (forward) and Algorithm 3 (backward) (Dao et al. 2022,
+arXiv 2205.14135, §2.2 and App. B.2), with every product done by
+:func:`~attnio.algorithms.primitives.tile_matmul` and every softmax / entry-wise step streamed
+in square tiles of side :math:`B = \lfloor\sqrt{M/4}\rfloor` (our choice; the listings say
+only "load by blocks").  Admissible: :math:`M \ge 4` (so :math:`B \ge 1`).
+
+Forward (writes S, P, O; :math:`T_x=\lceil x/B\rceil`):
+
+1. ``S = Q Kᵀ`` — reads :math:`2T_n nd`, writes :math:`n^2`.
+2. softmax, row block by row block: pass 1 reads each ``S_ij`` and keeps the online row max
+   m and row sum ℓ on chip; pass 2 reads ``S_ij`` again and writes
+   ``P_ij = exp(S_ij − m)/ℓ`` — reads :math:`2n^2`, writes :math:`n^2`.
+3. ``O = P V`` — reads :math:`T_d n^2 + T_n n d`, writes :math:`nd`.
+
+Backward (inputs Q, K, V, O, dO, P; writes dV, dP, D, dS, dQ, dK):
+
+1. ``dV = Pᵀ dO``; 2. ``dP = dO Vᵀ``; 3. ``D = rowsum(dO ∘ O)``;
+4. ``dS = P ∘ (dP − D)`` streamed; 5. ``dQ = dS K``; 6. ``dK = dSᵀ Q``.
+
+The closed forms are :func:`attnio.algorithms.counts.count_standard_forward` and
+``count_standard_backward``; FlashAttention's Theorems 2 and 5 state Θ(Nd + N²) for a cache
+large enough for full rows; with square tiles the products cost Θ(n²d/√M) when M < d².
+
+Examples
+--------
+>>> import numpy as np
+>>> from attnio.algorithms.memory import TwoLevelMemory
+>>> from attnio.algorithms.reference import attention_forward
+>>> rng = np.random.default_rng(1)
+>>> mem = TwoLevelMemory(M=64)
+>>> for name in "QKV": mem.add_slow(name, rng.standard_normal((6, 4)))
+>>> standard_forward(mem, block=4)
+>>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
+>>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)), mem.peak_words <= 64
+(True, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.primitives import (
+    blocks,
+    stream_elementwise,
+    stream_rowsum_product,
+    tile_matmul,
+)
+
+__all__ = ["standard_forward", "standard_backward"]
+
+
+def _softmax_rows(mem: TwoLevelMemory, *, block: int) -> None:
+    """P = softmax(S) row-wise: online (m, ℓ) in one pass, normalise in a second pass."""
+    n = mem.slow["S"].shape[0]
+    mem.new_slow("P", (n, n))
+    for i0, r in blocks(n, block):
+        rows = slice(i0, i0 + r)
+        mem.allocate("m_i", (r,), -np.inf)
+        mem.allocate("l_i", (r,))
+        for j0, c in blocks(n, block):
+            mem.load("S_ij", "S", (rows, slice(j0, j0 + c)))
+            mem.allocate("m_new", (r,))
+            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
+                        flops=r * c + r)
+            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - mn[:, None]),
+                        flops=2 * r * c)
+            mem.compute("l_i", ("l_i", "m_i", "m_new", "S_ij"),
+                        lambda l, m, mn, p: l * np.exp(m - mn) + p.sum(axis=1),
+                        flops=3 * r + r * c)
+            mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
+            mem.free("S_ij", "m_new")
+        for j0, c in blocks(n, block):
+            cols = slice(j0, j0 + c)
+            mem.load("S_ij", "S", (rows, cols))
+            mem.compute("S_ij", ("S_ij", "m_i", "l_i"),
+                        lambda s, m, l: np.exp(s - m[:, None]) / l[:, None], flops=3 * r * c)
+            mem.store("S_ij", "P", (rows, cols))
+            mem.free("S_ij")
+        mem.free("m_i", "l_i")
+
+
+def standard_forward(mem: TwoLevelMemory, *, block: int) -> None:
+    """Unfused forward: slow Q, K, V → slow S, P, O (square tiles of side ``block``)."""
+    tile_matmul(mem, "Q", "K", "S", block=block, trans_b=True)
+    _softmax_rows(mem, block=block)
+    tile_matmul(mem, "P", "V", "O", block=block)
+
+
+def standard_backward(mem: TwoLevelMemory, *, block: int) -> None:
+    """Unfused backward: slow Q, K, V, O, dO, P → slow dQ, dK, dV (via dP, D, dS)."""
+    tile_matmul(mem, "P", "dO", "dV", block=block, trans_a=True)
+    tile_matmul(mem, "dO", "V", "dP", block=block, trans_b=True)
+    stream_rowsum_product(mem, "dO", "O", "D", block=block)
+    stream_elementwise(mem, ("dP", "P"), ("D",), "dS", lambda dp, p, D: p * (dp - D),
+                       flops_per_entry=2, block=block)
+    tile_matmul(mem, "dS", "K", "dQ", block=block)
+    tile_matmul(mem, "dS", "Q", "dK", block=block, trans_a=True)

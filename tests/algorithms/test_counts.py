@@ -1,0 +1,146 @@
+"""Closed-form counts == executed counts, exactly, on small (n, d, M) triples (≥ 50 per run).
+
+Every (algorithm, pass) is executed under the memory model on a grid of sizes that the block
+sizes mostly do not divide; reads, writes, FLOPs and peak words must equal the closed form
+with ``==``. A planted wrong closed form (floor instead of ceiling trip counts) must be caught.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attnio.algorithms import counts as C
+from attnio.algorithms.simulate import count, simulate
+from attnio.exceptions import CacheOverflowError, InvalidInputError
+
+PAIRS = [("standard", "forward"), ("standard", "backward"), ("flash1", "forward"),
+         ("flash1", "backward"), ("flash2", "forward"), ("flash2", "backward"),
+         ("square-tiling", "forward"), ("small-cache", "backward"),
+         ("small-cache-dx", "backward")]
+SIZES = [(1, 1), (3, 2), (5, 3), (7, 2), (8, 4), (11, 3), (13, 5), (6, 7)]
+CACHE = [4, 7, 13, 26, 45, 90, 200]
+
+
+def _admissible_cases() -> list[tuple[str, str, int, int, int]]:
+    cases = []
+    for algorithm, pass_ in PAIRS:
+        for n, d in SIZES:
+            for M in CACHE:
+                try:
+                    count(algorithm, pass_, n, d, M)
+                except InvalidInputError:
+                    continue
+                cases.append((algorithm, pass_, n, d, M))
+    return cases
+
+
+CASES = _admissible_cases()
+
+
+def _non_dividing(case: tuple[str, str, int, int, int]) -> bool:
+    result = count(*case)
+    return any(case[2] % b or case[3] % b for _, b in result.block_sizes)
+
+
+def test_the_grid_is_large_and_mostly_non_dividing() -> None:
+    assert len(CASES) >= 50
+    assert sum(_non_dividing(c) for c in CASES) >= 50
+    assert {p for p in PAIRS} == {(a, p) for a, p, *_ in CASES}  # every pass is exercised
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
+def test_executed_equals_closed_form_and_reference(case: tuple[str, str, int, int, int]) -> None:
+    algorithm, pass_, n, d, M = case
+    executed = simulate(algorithm, pass_, n, d, M, execute=True, seed=n * 100 + M)
+    closed = count(algorithm, pass_, n, d, M)
+    assert (executed.reads, executed.writes, executed.flops, executed.peak_fast_words) == (
+        closed.reads, closed.writes, closed.flops, closed.peak_fast_words)
+    assert executed.closed_form_match is True
+    assert executed.peak_fast_words <= M
+    assert executed.max_relative_error is not None and executed.max_relative_error <= 1e-10
+    assert all(type(v) is int for v in (closed.reads, closed.writes, closed.io, closed.flops))
+
+
+def _planted_flash1_backward(n: int, d: int, M: int) -> tuple[int, int]:
+    """False twin: FA-1 backward with the trip count floored (n // B_c) instead of ceiled."""
+    br, bc = C.flash_block_sizes(1, "backward", n, d, M)
+    Tc = max(n // bc, 1)
+    return 2 * n * d + Tc * (4 * n * d + 2 * n), 3 * n * d + Tc * n * d + 2 * n * d
+
+
+def test_false_twin_a_wrong_closed_form_is_detected() -> None:
+    flash_cases = [c for c in CASES if c[:2] == ("flash1", "backward")]
+    mismatches = 0
+    for _, _, n, d, M in flash_cases:
+        executed = simulate("flash1", "backward", n, d, M, execute=True)
+        mismatches += (executed.reads, executed.writes) != _planted_flash1_backward(n, d, M)
+    assert mismatches > 0
+
+
+def test_false_twin_published_flash_blocks_overflow_in_both_modes() -> None:
+    for pass_, tile in (("backward", "'Q_i'"), ("forward", "'l_i'")):
+        with pytest.raises(CacheOverflowError, match=tile):
+            simulate("flash1-published", pass_, 64, 8, 256, execute=True)
+        with pytest.raises(CacheOverflowError, match=tile):
+            count("flash1-published", pass_, 64, 8, 256)
+
+
+def test_published_blocks_that_fit_count_exactly() -> None:
+    executed = simulate("flash1-published", "forward", 64, 4, 2000, execute=True)
+    assert executed.closed_form_match and executed.peak_fast_words <= 2000
+
+
+def test_count_mode_handles_n_65536_exactly() -> None:
+    """Loop-collapsed counts work at full size (speed is measured in benchmarks/)."""
+    for algorithm, pass_ in PAIRS:
+        result = count(algorithm, pass_, 65_536, 128, 4096)
+        assert type(result.io) is int and result.io >= 2 * 65_536 * 128
+
+
+@pytest.mark.parametrize("n", [1, 5, 17, 1000])
+@pytest.mark.parametrize("d", [1, 3, 64])
+@pytest.mark.parametrize("M", [4, 37, 5000, 70_000])
+def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -> None:
+    """The (reads, writes) totals printed in notes/algorithms_io.md, written out again."""
+    B = C.square_block(M)
+    Tn, Td = -(-n // B), -(-d // B)
+    quoted = {
+        C.count_standard_forward: (3 * Tn * n * d + (2 + Td) * n * n, 2 * n * n + n * d),
+        C.count_standard_backward: (3 * Td * n * n + 5 * Tn * n * d + 2 * n * n + 2 * n * d + n,
+                                    2 * n * n + 3 * n * d + n),
+        C.count_square_tiling_forward: (3 * Tn * n * d + Td * n * n + n, n * n + n + n * d),
+        C.count_small_cache_backward: (2 * n * d + 5 * Tn * n * d + n * n + 2 * n * Tn
+                                       + 3 * Td * n * n, n + 2 * n * n + 3 * n * d),
+        C.count_small_cache_dx: (4 * Td * n * d + 2 * Tn * d * d + 6 * Tn * n * d + 3 * n * n
+                                 + 2 * Td * n * n + 4 * n * d + 2 * n,
+                                 4 * n * n + 5 * n * d + 2 * n + d * d),
+    }
+    for counter, expected in quoted.items():
+        got = counter(n, d, M)
+        assert (got.reads, got.writes) == expected, counter.__name__
+    flash = {
+        C.count_flash1_forward: lambda Tr, Tc: (2 * n * d + Tc * (2 * n * d + 2 * n),
+                                                n * d + 2 * n + Tc * (n * d + 2 * n)),
+        C.count_flash1_backward: lambda Tr, Tc: (2 * n * d + Tc * (4 * n * d + 2 * n),
+                                                 5 * n * d + Tc * n * d),
+        C.count_flash2_forward: lambda Tr, Tc: (n * d + 2 * Tr * n * d, n * d + n),
+        C.count_flash2_backward: lambda Tr, Tc: (4 * n * d + Tc * (3 * n * d + 2 * n),
+                                                 n + 3 * n * d + Tc * n * d),
+    }
+    for counter, formula in flash.items():
+        try:
+            got = counter(n, d, M)
+        except InvalidInputError:
+            continue
+        blocks = dict(got.block_sizes)
+        expected = formula(-(-n // blocks["B_r"]), -(-n // blocks["B_c"]))
+        assert (got.reads, got.writes) == expected, counter.__name__
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm,pass_", PAIRS)
+@pytest.mark.parametrize("M", [300, 1000, 4000])
+def test_executed_equals_closed_form_at_medium_sizes(algorithm: str, pass_: str, M: int) -> None:
+    result = simulate(algorithm, pass_, 200, 24, M, execute=True, seed=M)
+    assert result.closed_form_match and result.max_relative_error <= 1e-10
+    assert result.peak_fast_words <= M
