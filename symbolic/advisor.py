@@ -1,0 +1,243 @@
+r"""Hardware regime advisor: which side of the crossover :math:`M = d^2` a real device is on.
+
+A reviewer of arXiv 2410.09397 (ICLR 2026, reviewer 3) asked for a device table (on-chip fast
+memory, dtype, typical d) showing where :math:`M < d^2` or :math:`M > d^2`. :data:`DEVICES` is
+that table; :func:`advise` turns a device, a head dimension and a dtype into
+
+* :math:`M` in words: on-chip bytes ÷ dtype width (``scope="sm"``: per SM / per core;
+  ``scope="block"``: the most one CUDA thread block may allocate);
+* the crossover :math:`M^*` — *derived* by :func:`attnio.symbolic.crossover.crossover` on
+  Thm 1.1 (backward), evaluated at ``d``;
+* the regime: ``"large-cache"`` (:math:`M > M^*`), ``"small-cache"`` (:math:`M < M^*`),
+  ``"crossover"`` (:math:`M = M^*`);
+* the algorithm the theory picks: ``"flash-attention"`` in the large-cache regime (optimal
+  there, Thms 4.1-4.2), ``"small-cache"`` (Algorithm 6, Thms 4.3-4.4) in the small-cache one,
+  and ``"flash-attention"`` at the crossover, where both have the same order and FlashAttention
+  is the one implemented everywhere;
+* the predicted I/O ratio FlashAttention ÷ Algorithm 6 from the catalogue expressions
+  ``bwd.flash1.upper`` and ``bwd.alg6.upper`` (exact; with ``n=None`` its limit as
+  :math:`n \to \infty`), and the branch ratio :math:`d/\sqrt{M}` of Thm 1.1. Both are
+  "up to the catalogue's constants": the asymptotic entries carry no constants.
+
+GPU figures are the per-compute-capability limits of NVIDIA's CUDA C++ Programming Guide
+("Technical Specifications per Compute Capability"), where "KB" means 1024 bytes; they are
+maxima of the configurable shared-memory carve-out, the most a kernel can use as its cache M.
+
+Examples
+--------
+>>> a = advise("a100", 128, "bf16")
+>>> a.M, a.crossover_M, a.regime, a.recommended_algorithm
+(83968, 16384, 'large-cache', 'flash-attention')
+>>> g = advise("gtx1060", 128, "fp32", scope="block")
+>>> g.M, g.regime, g.recommended_algorithm
+(12288, 'small-cache', 'small-cache')
+>>> advise("a100", 128, "int3")
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: dtype='int3' is unknown; valid dtypes: fp64, fp32, ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy as sp
+
+from attnio.exceptions import InvalidInputError
+from attnio.symbolic import symbols as S
+from attnio.symbolic.catalogue import get_bound
+from attnio.symbolic.crossover import branch_ratio, crossover
+
+__all__ = ["Device", "Advice", "DEVICES", "DTYPE_BYTES", "advise", "classify_regime",
+           "predicted_io_ratio", "get_device"]
+
+Regime = Literal["small-cache", "large-cache", "crossover"]
+Scope = Literal["sm", "block"]
+
+KIB = 1024
+MIB = 1024 * KIB
+
+_CUDA_GUIDE = ("NVIDIA CUDA C++ Programming Guide, 'Technical Specifications per Compute "
+               "Capability' table")
+
+
+@dataclass(frozen=True)
+class Device:
+    """One row of the device table: on-chip fast memory usable as the cache M, with its source."""
+
+    name: str
+    description: str
+    fast_memory: str
+    bytes_per_unit: int
+    bytes_per_block: int
+    source: str
+
+
+DEVICES: dict[str, Device] = {dev.name: dev for dev in (
+    Device("a100", "NVIDIA A100 SXM4 (Ampere GA100, compute capability 8.0)",
+           "shared memory per SM", 164 * KIB, 163 * KIB,
+           f"{_CUDA_GUIDE}: cc 8.0, 164 KB per SM, 163 KB per block; NVIDIA Ampere Tuning "
+           "Guide (192 KB combined L1/shared per SM)"),
+    Device("h100", "NVIDIA H100 SXM5 (Hopper GH100, compute capability 9.0)",
+           "shared memory per SM", 228 * KIB, 227 * KIB,
+           f"{_CUDA_GUIDE}: cc 9.0, 228 KB per SM, 227 KB per block; NVIDIA Hopper Tuning "
+           "Guide (256 KB combined L1/shared per SM)"),
+    Device("h200", "NVIDIA H200 (Hopper GH100, compute capability 9.0)",
+           "shared memory per SM", 228 * KIB, 227 * KIB,
+           f"{_CUDA_GUIDE}: cc 9.0, as H100 (same SM; only HBM differs)"),
+    Device("rtx3090", "NVIDIA GeForce RTX 3090 (Ampere GA102, compute capability 8.6)",
+           "shared memory per SM", 100 * KIB, 99 * KIB,
+           f"{_CUDA_GUIDE}: cc 8.6, 100 KB per SM, 99 KB per block (128 KB combined L1/shared)"),
+    Device("rtx4090", "NVIDIA GeForce RTX 4090 (Ada AD102, compute capability 8.9)",
+           "shared memory per SM", 100 * KIB, 99 * KIB,
+           f"{_CUDA_GUIDE}: cc 8.9, 100 KB per SM, 99 KB per block (128 KB combined L1/shared)"),
+    Device("gtx1060", "NVIDIA GeForce GTX 1060 (Pascal GP106, compute capability 6.1); the "
+           "paper's own small-GPU example (per ICLR 2026 reviewer 3)",
+           "shared memory per SM", 96 * KIB, 48 * KIB,
+           f"{_CUDA_GUIDE}: cc 6.1, 96 KB per SM, 48 KB per block"),
+    Device("spr-l1d", "Intel Xeon Sapphire Rapids core (Golden Cove), L1 data cache",
+           "L1d per core", 48 * KIB, 48 * KIB,
+           "Intel 64 and IA-32 Architectures Optimization Reference Manual (Golden Cove: 48 KB "
+           "L1D per core); 4th Gen Xeon Scalable product brief"),
+    Device("spr-l2", "Intel Xeon Sapphire Rapids core (Golden Cove), private L2 cache",
+           "L2 per core", 2 * MIB, 2 * MIB,
+           "Intel 4th Gen Xeon Scalable (Sapphire Rapids) product brief: 2 MB L2 per core"),
+)}
+
+#: Bytes per element (word) of each dtype.
+DTYPE_BYTES: dict[str, int] = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise` found; every number exact (``io_ratio`` and ``branch_ratio`` are
+    sympy numbers, possibly with square roots)."""
+
+    device: Device
+    dtype: str
+    scope: Scope
+    d: int
+    n: int | None
+    M: int
+    crossover_M: int
+    regime: Regime
+    recommended_algorithm: str
+    io_ratio: sp.Expr
+    branch_ratio: sp.Expr
+
+    def summary(self) -> str:
+        """One line for humans.
+
+        >>> print(advise("h100", 128, "bf16").summary())  # doctest: +ELLIPSIS
+        h100 bf16 d=128: M = 116736 words > d**2 = 16384 -> large-cache, flash-attention ...
+        """
+        rel = {"large-cache": ">", "small-cache": "<", "crossover": "="}[self.regime]
+        return (f"{self.device.name} {self.dtype} d={self.d}: M = {self.M} words {rel} d**2 = "
+                f"{self.crossover_M} -> {self.regime}, {self.recommended_algorithm} "
+                f"(FlashAttention / Algorithm 6 I/O ~ {float(self.io_ratio):.3g}, "
+                f"d/sqrt(M) = {float(self.branch_ratio):.3g})")
+
+
+def get_device(name: str) -> Device:
+    """The device called ``name`` (case-insensitive).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown name; the message lists the valid names.
+
+    >>> get_device("H100").bytes_per_unit
+    233472
+    """
+    key = str(name).lower()
+    if key not in DEVICES:
+        raise InvalidInputError(
+            f"device={name!r} is unknown; valid devices: {', '.join(DEVICES)}")
+    return DEVICES[key]
+
+
+def _dtype_bytes(dtype: str) -> int:
+    key = str(dtype).lower()
+    if key not in DTYPE_BYTES:
+        raise InvalidInputError(
+            f"dtype={dtype!r} is unknown; valid dtypes: {', '.join(DTYPE_BYTES)}")
+    return DTYPE_BYTES[key]
+
+
+def classify_regime(M_value: int, d_value: int) -> tuple[Regime, int]:
+    """The regime of ``(M, d)`` against the *derived* backward crossover, and that crossover.
+
+    >>> classify_regime(16384, 128)
+    ('crossover', 16384)
+    >>> classify_regime(100, 16)
+    ('small-cache', 256)
+    """
+    M_exact = S.validate_value(S.M, M_value)
+    d_exact = S.validate_value(S.d, d_value)
+    cross = crossover("bwd.tight").solution.subs(S.d, d_exact)
+    if cross != crossover("fwd.tight").solution.subs(S.d, d_exact):  # pragma: no cover
+        raise AssertionError("forward and backward crossovers disagree")  # derived, not assumed
+    regime: Regime = ("large-cache" if M_exact > cross else
+                      "small-cache" if M_exact < cross else "crossover")
+    return regime, int(cross)
+
+
+def predicted_io_ratio(M_value: int, d_value: int, n_value: int | None = None) -> sp.Expr:
+    r"""FlashAttention backward ÷ Algorithm 6 from the catalogue (exact; ``n=None``: the limit
+    :math:`n \to \infty`).
+
+    >>> predicted_io_ratio(64, 16)
+    4/3
+    """
+    ratio = get_bound("bwd.flash1.upper").expr / get_bound("bwd.alg6.upper").expr
+    ratio = ratio.subs({S.M: S.validate_value(S.M, M_value), S.d: S.validate_value(S.d, d_value)})
+    if n_value is None:
+        return sp.nsimplify(sp.limit(ratio, S.n, sp.oo))
+    return sp.simplify(ratio.subs(S.n, S.validate_value(S.n, n_value)))
+
+
+def advise(device: str, d: int, dtype: str = "bf16", n: int | None = None,
+           scope: Scope = "sm") -> Advice:
+    """Advice for one device, head dimension and dtype.
+
+    Parameters
+    ----------
+    device : str
+        A name of :data:`DEVICES` (case-insensitive).
+    d : int
+        Head dimension (positive integer).
+    dtype : str
+        A name of :data:`DTYPE_BYTES`.
+    n : int, optional
+        Sequence length for the I/O ratio; None gives its limit as n grows.
+    scope : {"sm", "block"}
+        Fast memory per SM / core, or the per-thread-block maximum.
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown device, dtype or scope; ``d`` or ``n`` not a positive integer.
+
+    Examples
+    --------
+    >>> a = advise("spr-l1d", 256, "fp32", n=4096)
+    >>> a.M, a.regime
+    (12288, 'small-cache')
+    """
+    dev = get_device(device)
+    width = _dtype_bytes(dtype)
+    if scope not in ("sm", "block"):
+        raise InvalidInputError(f"scope={scope!r} must be 'sm' or 'block'")
+    d_value = int(S.validate_value(S.d, d))
+    n_value = None if n is None else int(S.validate_value(S.n, n))
+    M_value = (dev.bytes_per_unit if scope == "sm" else dev.bytes_per_block) // width
+    regime, cross = classify_regime(M_value, d_value)
+    algorithm = "small-cache" if regime == "small-cache" else "flash-attention"
+    ratio_of_branches = branch_ratio("bwd.tight").ratio.subs({S.d: d_value, S.M: M_value})
+    return Advice(dev, dtype.lower(), scope, d_value, n_value, M_value, cross, regime, algorithm,
+                  predicted_io_ratio(M_value, d_value, n_value), sp.simplify(ratio_of_branches))

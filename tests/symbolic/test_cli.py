@@ -1,0 +1,93 @@
+"""Tests for `attnio bounds` (attnio.symbolic.cli) through attnio.cli.main."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnio.cli import main
+from attnio.symbolic.catalogue import CATALOGUE
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> dict:
+    assert main(["bounds", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_keys_and_derived_crossovers(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _json(capsys, ["--n", "1024", "--d", "128", "--M", "8192"])
+    assert report["regime"] == "small-cache"
+    assert report["recommended_algorithm"] == "small-cache"
+    assert report["crossover"] == {"backward": "d**2", "forward": "d**2", "sparse": "Z_in**2/Z_QK"}
+    assert report["crossover_at_instance"] == {"backward": "16384", "forward": "16384",
+                                               "sparse": "16384"}
+    assert [b["id"] for b in report["bounds"]] == [b.id for b in CATALOGUE]
+    first = report["bounds"][0]
+    assert {"id", "pass", "kind", "expression", "value", "source"} <= set(first)
+    assert "Z_in = n*d" in report["instance_note"]
+
+
+def test_large_cache_and_crossover(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _json(capsys, ["--n", "64", "--d", "8", "--M", "128"])["regime"] == "large-cache"
+    report = _json(capsys, ["--n", "64", "--d", "8", "--M", "64"])
+    assert report["regime"] == "crossover" and report["recommended_algorithm"] == "flash-attention"
+
+
+def test_exact_values(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _json(capsys, ["--n", "8", "--d", "4", "--M", "16"])
+    values = {b["id"]: b["value"] for b in report["bounds"]}
+    assert values["bwd.tight"] == "96" and values["matmul.hk.lower"] == "64"
+
+
+def test_device_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _json(capsys, ["--n", "4096", "--d", "128", "--device", "a100", "--dtype", "bf16"])
+    assert report["instance"]["M"] == 83968 and report["regime"] == "large-cache"
+    assert report["device"]["name"] == "a100" and "CUDA" in report["device"]["source"]
+    block = _json(capsys, ["--n", "4096", "--d", "128", "--device", "gtx1060", "--dtype", "fp32",
+                           "--scope", "block"])
+    assert block["regime"] == "small-cache"
+
+
+def test_table_and_latex(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bounds", "--n", "1024", "--d", "128", "--M", "8192"]) == 0
+    out = capsys.readouterr().out
+    assert "regime: small-cache" in out and "bwd.tight" in out and "M = d**2" in out
+    assert main(["bounds", "--n", "1024", "--d", "128", "--M", "8192", "--latex"]) == 0
+    assert r"\Theta\left(" in capsys.readouterr().out
+
+
+def test_warning_outside_flash_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bounds", "--n", "4", "--d", "4", "--M", "1000"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "warning: M=1000" in err
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["--n", "2.5", "--d", "3", "--M", "4"], "n=2.5 must be a positive integer"),
+    (["--n", "-4", "--d", "3", "--M", "4"], "n=-4 must be a positive integer"),
+    (["--n", "4", "--d", "0", "--M", "4"], "d=0 must be a positive integer"),
+    (["--n", "4", "--d", "3", "--M", "0"], "M=0 must be a positive integer"),
+    (["--n", "4", "--d", "3", "--M", "-2"], "M=-2 must be a positive integer"),
+    (["--n", "4", "--d", "3", "--M", "x"], "M=x must be a positive integer"),
+    (["--n", "4", "--d", "3", "--device", "tpu"], "device='tpu' is unknown"),
+    (["--n", "4", "--d", "3", "--device", "a100", "--dtype", "int3"], "dtype='int3' is unknown"),
+    (["--n", "4", "--d", "3"], "give exactly one of --M"),
+    (["--n", "4", "--d", "3", "--M", "4", "--device", "a100"], "give exactly one of --M"),
+    (["--n", "4", "--d", "3", "--M", "4", "--dtype", "bf16"], "needs --device"),
+])
+def test_bad_input_exit_2_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                   needle: str) -> None:
+    assert main(["bounds", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and needle in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_missing_required_argument_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["bounds", "--d", "3", "--M", "4"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "required" in err
