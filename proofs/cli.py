@@ -1,18 +1,127 @@
-"""`attnio verify` — placeholder until its issue lands."""
+"""``attnio verify``: check every claim of the paper and its parents, or the planted twins.
+
+Usage::
+
+    attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--z3-timeout MS]
+
+* default: run every claim of the default tier (discovered by
+  :func:`attnio.proofs.registry.load_claims`) with a progress bar on stderr and print a table
+  (id, source, method, verdict, seconds) on stdout. Exit 0 only if every claim is ``Proved``;
+  any ``Refuted`` or ``Undecided`` → exit 1.
+* ``--only PATTERN``: an fnmatch glob or substring over claim ids and families; matching
+  nothing is bad input (exit 2, one line).
+* ``--json``: ``{"claims": [{"id", "statement", "source", "method", "verdict", "seconds",
+  "detail", ...}], "summary": {"proved", "refuted", "undecided"}}`` on stdout.
+* ``--self-test``: run the planted false twins instead; exit 1 unless every one is
+  ``Refuted``; print one coverage line per family (twins refuted / twins, claims).
+* Ctrl-C: the finished claims are still printed, the rest as ``Undecided``; exit 130.
+* ``--deep``: include the slow ``deep`` tier.
+* ``--z3-timeout MS``: per-solver-call timeout (default 20000); a timeout is ``Undecided``.
+
+Examples
+--------
+>>> from attnio.cli import main
+>>> main(["verify", "--only", "no-such-claim-anywhere"])  # doctest: +SKIP
+2
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from attnio.exceptions import InvalidInputError
+from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
+from attnio.proofs.runner import (
+    all_claims_proved,
+    all_twins_refuted,
+    coverage,
+    format_coverage,
+    format_table,
+    run_claims,
+    select,
+    self_test,
+    to_json,
+    was_interrupted,
+)
 
 __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("verify", help="(not implemented yet)")
+    """Add the ``verify`` subcommand."""
+    parser = subparsers.add_parser(
+        "verify",
+        help="machine-check every claim (z3, exact search) and print a verdict table",
+        description="Check the claims of arXiv 2410.09397 and its parents; exit 0 only if all "
+                    "are Proved. --self-test checks that every planted false twin is Refuted.",
+    )
+    parser.add_argument("--only", metavar="PATTERN",
+                        help="fnmatch glob or substring over claim ids and families")
+    parser.add_argument("--json", action="store_true", help="JSON report on stdout")
+    parser.add_argument("--self-test", action="store_true",
+                        help="run the planted false twins; fail unless all are Refuted")
+    parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
+    parser.add_argument("--z3-timeout", metavar="MS", type=int, default=20_000,
+                        help="z3 timeout per solver call in ms (default 20000)")
     parser.set_defaults(handler=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    print("attnio verify: not implemented yet")
-    return 1
+    """Run the claims (or twins) selected by ``args``; return the exit code."""
+    timeout = args.z3_timeout
+    if timeout is None or timeout < 1:
+        raise InvalidInputError(f"--z3-timeout={timeout} must be a positive integer (ms)")
+    ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
+    claims = load_claims()
+    pool = load_false_twins() if args.self_test else claims
+    chosen = select(pool, args.only, deep=args.deep)
+    if not chosen:
+        kind = "false twin" if args.self_test else "claim"
+        tier = "" if args.deep else " in the default tier (try --deep)"
+        raise InvalidInputError(f"--only={args.only!r} matches no {kind} id or family{tier}")
+
+    if args.self_test:
+        results = self_test(chosen, ctx, stop_on_interrupt=True)
+        ok = all_twins_refuted(results)
+        cov = coverage(select(claims, args.only, deep=args.deep), results)
+        if args.json:
+            doc = to_json(results)
+            doc["self_test"] = {"all_refuted": ok,
+                                "coverage": {f: {"claims": c, "twins": t, "refuted": r}
+                                             for f, (c, t, r) in cov.items()}}
+            print(json.dumps(doc, indent=2))
+        else:
+            print(format_table(results, twins=True))
+            print(format_coverage(cov))
+            refuted = sum(1 for r in results if r.verdict.verdict == "refuted")
+            print(f"self-test: {refuted}/{len(results)} false twins refuted"
+                  + ("" if ok else " — FAILED: a checker accepted a false claim"))
+        return _exit_code(ok, results)
+
+    results = run_claims(chosen, ctx, stop_on_interrupt=True)
+    ok = all_claims_proved(results)
+    if args.json:
+        print(json.dumps(to_json(results), indent=2))
+    else:
+        print(format_table(results))
+        s = to_json(results)["summary"]
+        total = sum(r.verdict.seconds for r in results)
+        print(f"{s['proved']} proved, {s['refuted']} refuted, {s['undecided']} undecided "
+              f"of {len(results)} claims in {total:.1f} s")
+        for r in results:
+            if not r.verdict.proved:
+                print(f"  {r.verdict.verdict.upper()}: {r.claim.id}: {r.verdict.detail}",
+                      file=sys.stderr)
+    return _exit_code(ok, results)
+
+
+def _exit_code(ok: bool, results: list) -> int:
+    """0 success, 1 a claim not proved / a twin not refuted, 130 stopped by Ctrl-C."""
+    if was_interrupted(results):
+        print("attnio verify: interrupted (unfinished claims reported as undecided)",
+              file=sys.stderr)
+        return 130
+    return 0 if ok else 1

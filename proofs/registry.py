@@ -19,7 +19,10 @@ Each such module ends with::
     if __name__ == "__main__":
         raise SystemExit(run_module(CLAIMS, FALSE_TWINS))
 
-so ``python -m attnio.proofs.<module>`` checks just that family.
+so ``python -m attnio.proofs.<module>`` checks just that family. A claim module that fails
+to import does not stop the run: it becomes one ``Undecided`` claim ``import.<module>``.
+The machinery modules (``registry``, ``cli``, ``runner``, ``z3tools``, ``sympy_to_z3``,
+``algebra``) are never scanned.
 
 >>> from attnio.results import Proved
 >>> c = Claim(id="demo.true", statement="1 + 1 = 2", formal="1 + 1 == 2",
@@ -119,25 +122,51 @@ class Claim:
         return with_seconds(verdict, time.perf_counter() - start)
 
 
+#: Modules of :mod:`attnio.proofs` that are machinery, not claims (never scanned).
+_NOT_CLAIM_MODULES = frozenset({"registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra"})
+
+
 def claim_modules() -> list[str]:
-    """Names of the :mod:`attnio.proofs` modules that define ``CLAIMS``."""
+    """Names of the :mod:`attnio.proofs` modules that define ``CLAIMS``.
+
+    A module that fails to import is listed too: :func:`load_claims` turns it into one
+    ``Undecided`` claim ``import.<module>`` instead of crashing the whole run.
+    """
     import attnio.proofs as pkg
 
     names = []
     for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name in {"registry", "cli"}:
+        if info.name.startswith("_") or info.name in _NOT_CLAIM_MODULES:
             continue
-        module = importlib.import_module(f"attnio.proofs.{info.name}")
+        try:
+            module = importlib.import_module(f"attnio.proofs.{info.name}")
+        except Exception:  # reported by _collect as an Undecided claim
+            names.append(f"attnio.proofs.{info.name}")
+            continue
         if hasattr(module, "CLAIMS"):
             names.append(module.__name__)
     return names
+
+
+def _import_failure(name: str, exc: Exception) -> Claim:
+    """An ``Undecided`` stand-in for a claim module that cannot be imported."""
+    reason = f"module {name} failed to import: {type(exc).__name__}: {exc}"
+    return Claim(id=f"import.{name.rsplit('.', 1)[-1]}", statement=f"{name} imports",
+                 formal="import", source="attnio", method="import", family="import",
+                 check_fn=lambda ctx: Undecided(reason))
 
 
 def _collect(attr: str, modules: Iterable[str] | None) -> list[Claim]:
     out: list[Claim] = []
     seen: set[str] = set()
     for name in modules if modules is not None else claim_modules():
-        for claim in getattr(importlib.import_module(name), attr, []):
+        try:
+            module = importlib.import_module(name)
+        except Exception as exc:  # a broken module decides nothing, and says so
+            if attr == "CLAIMS":
+                out.append(_import_failure(name, exc))
+            continue
+        for claim in getattr(module, attr, []):
             if claim.id in seen:
                 raise ValueError(f"duplicate claim id {claim.id!r} (in {name})")
             seen.add(claim.id)

@@ -1,0 +1,218 @@
+r"""Run claims and false twins, and report them as a table or as JSON.
+
+This is the engine behind ``attnio verify`` (:mod:`attnio.proofs.cli`):
+
+* :func:`select` filters claims by an fnmatch glob or a substring of the id or the family;
+* :func:`run_claims` checks them in order behind a progress bar (stderr) and returns one
+  :class:`ClaimResult` each — a crashing check is already ``Undecided`` (see
+  :meth:`~attnio.proofs.registry.Claim.check`);
+* :func:`format_table` renders id, source, method, verdict and seconds for stdout;
+* :func:`to_json` gives ``{"claims": [...], "summary": {"proved", "refuted", "undecided"}}``;
+* :func:`self_test` checks the planted false twins, each of which must come out ``Refuted``,
+  and :func:`coverage` counts the twins per family (a family with claims but no twin is a
+  gap in the soundness net).
+
+Success is decided in one place: :func:`all_claims_proved` is True only when at least one claim
+ran and every verdict is ``Proved``; :func:`all_twins_refuted` only when every twin is
+``Refuted`` (``Undecided`` is never a pass — an unrefuted twin means the checker cannot be
+trusted to fail).
+
+Examples
+--------
+>>> from attnio.results import Proved, Undecided
+>>> from attnio.proofs.registry import Claim
+>>> ok = Claim("demo.ok", "true", "true", "test", "python", "demo", lambda ctx: Proved("yes"))
+>>> bad = Claim("demo.bad", "unknown", "?", "test", "python", "demo",
+...             lambda ctx: Undecided("budget"))
+>>> results = run_claims([ok, bad], show_progress=False)
+>>> [r.verdict.verdict for r in results], all_claims_proved(results)
+(['proved', 'undecided'], False)
+>>> to_json(results)["summary"]
+{'proved': 1, 'refuted': 0, 'undecided': 1}
+>>> [c.id for c in select([ok, bad], "*.ok")]
+['demo.ok']
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from attnio.progress import progress
+from attnio.proofs.registry import CheckContext, Claim
+from attnio.results import Refuted, Undecided, Verdict
+
+__all__ = [
+    "ClaimResult",
+    "select",
+    "run_claims",
+    "was_interrupted",
+    "INTERRUPTED",
+    "format_table",
+    "to_json",
+    "summary",
+    "all_claims_proved",
+    "all_twins_refuted",
+    "self_test",
+    "coverage",
+    "format_coverage",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimResult:
+    """A claim together with the verdict of one check."""
+
+    claim: Claim
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON row of ``attnio verify --json``."""
+        v = self.verdict.to_json()
+        row: dict[str, Any] = {
+            "id": self.claim.id,
+            "statement": self.claim.statement,
+            "source": self.claim.source + (" [RECONSTRUCTED]" if self.claim.reconstructed else ""),
+            "method": self.claim.method,
+            "verdict": self.verdict.verdict,
+            "seconds": round(self.verdict.seconds, 4),
+            "detail": self.verdict.detail,
+            "family": self.claim.family,
+            "tier": self.claim.tier,
+        }
+        if "counterexample" in v:
+            row["counterexample"] = v["counterexample"]
+        if self.claim.twin_of is not None:
+            row["twin_of"] = self.claim.twin_of
+        return row
+
+
+def select(claims: Sequence[Claim], pattern: str | None = None, *, deep: bool = False
+           ) -> list[Claim]:
+    """Claims of the requested tier whose id or family matches ``pattern``.
+
+    ``pattern`` is an fnmatch glob (``"bwd.*"``) or, failing that, a substring (``"lemma33"``);
+    ``None`` selects everything. Without ``deep`` only ``tier == "default"`` claims are kept.
+    """
+    chosen = [c for c in claims if deep or c.tier == "default"]
+    if pattern is None:
+        return chosen
+    return [c for c in chosen
+            if any(fnmatch.fnmatchcase(key, pattern) or pattern in key for key in (c.id, c.family))]
+
+
+#: The reason given to claims that a Ctrl-C stopped (see :func:`run_claims`).
+INTERRUPTED = "interrupted before this claim finished"
+
+
+def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
+               show_progress: bool | None = None, desc: str = "verify",
+               stop_on_interrupt: bool = False) -> list[ClaimResult]:
+    """Check each claim in turn (progress bar on stderr) and return the results in order.
+
+    With ``stop_on_interrupt`` a Ctrl-C does not lose the work done: the claim being checked
+    and every later one come back ``Undecided(INTERRUPTED)`` (never a pass), and the caller
+    decides the exit code (``attnio verify`` prints the partial table and exits 130).
+    """
+    claims = list(claims)
+    ctx = ctx or CheckContext()
+    results: list[ClaimResult] = []
+    try:
+        for c in progress(claims, total=len(claims), desc=desc, enabled=show_progress):
+            results.append(ClaimResult(c, c.check(ctx)))
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        results += [ClaimResult(c, Undecided(INTERRUPTED)) for c in claims[len(results):]]
+    return results
+
+
+def was_interrupted(results: Sequence[ClaimResult]) -> bool:
+    """True if a Ctrl-C stopped the run that produced ``results``."""
+    return any(isinstance(r.verdict, Undecided) and r.verdict.reason == INTERRUPTED
+               for r in results)
+
+
+def summary(results: Iterable[ClaimResult]) -> dict[str, int]:
+    """Counts of each verdict: ``{"proved": .., "refuted": .., "undecided": ..}``."""
+    counts = {"proved": 0, "refuted": 0, "undecided": 0}
+    for r in results:
+        counts[r.verdict.verdict] += 1
+    return counts
+
+
+def all_claims_proved(results: Sequence[ClaimResult]) -> bool:
+    """True only if at least one claim ran and every one is ``Proved``."""
+    return bool(results) and all(r.verdict.proved for r in results)
+
+
+def all_twins_refuted(results: Sequence[ClaimResult]) -> bool:
+    """True only if at least one twin ran and every one is ``Refuted``."""
+    return bool(results) and all(isinstance(r.verdict, Refuted) for r in results)
+
+
+def to_json(results: Sequence[ClaimResult]) -> dict[str, Any]:
+    """The ``--json`` document: ``{"claims": [...], "summary": {...}}``."""
+    return {"claims": [r.to_json() for r in results], "summary": summary(results)}
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
+    """A fixed-width table: id, source, method, verdict, seconds (one row per claim).
+
+    The source is clipped to 40 characters and marked ``[R]`` when RECONSTRUCTED (the full
+    text is in the ``--json`` report).
+
+    For twins (``twins=True``) the verdict column reads ``rejected`` for a ``Refuted`` twin and
+    ``NOT REJECTED`` otherwise.
+    """
+    headers = ("id", "source", "method", "verdict", "seconds")
+    rows = []
+    for r in results:
+        verdict = r.verdict.verdict
+        if twins:
+            verdict = "rejected" if isinstance(r.verdict, Refuted) else f"NOT REJECTED ({verdict})"
+        source = _clip(r.claim.source, 40) + (" [R]" if r.claim.reconstructed else "")
+        rows.append((r.claim.id, source, _clip(r.claim.method, 22), verdict,
+                     f"{r.verdict.seconds:.3f}"))
+    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
+    return "\n".join(out)
+
+
+def self_test(twins: Sequence[Claim], ctx: CheckContext | None = None, *,
+              show_progress: bool | None = None, stop_on_interrupt: bool = False
+              ) -> list[ClaimResult]:
+    """Check every planted false twin; each must be ``Refuted`` (see :func:`all_twins_refuted`)."""
+    return run_claims(twins, ctx, show_progress=show_progress, desc="self-test",
+                      stop_on_interrupt=stop_on_interrupt)
+
+
+def coverage(claims: Sequence[Claim], twin_results: Sequence[ClaimResult]
+             ) -> dict[str, tuple[int, int, int]]:
+    """Per family: ``(claims, twins, twins refuted)``; families of claims and of twins both."""
+    families = sorted({c.family for c in claims} | {r.claim.family for r in twin_results})
+    out: dict[str, tuple[int, int, int]] = {}
+    for fam in families:
+        n_claims = sum(1 for c in claims if c.family == fam)
+        fam_twins = [r for r in twin_results if r.claim.family == fam]
+        refuted = sum(1 for r in fam_twins if isinstance(r.verdict, Refuted))
+        out[fam] = (n_claims, len(fam_twins), refuted)
+    return out
+
+
+def format_coverage(cov: dict[str, tuple[int, int, int]]) -> str:
+    """One line per family: ``coverage <family>: <refuted>/<twins> twins refuted, <k> claims``;
+    a family with claims but no twin is flagged ``NO TWIN``."""
+    lines = []
+    for fam, (n_claims, n_twins, refuted) in cov.items():
+        flag = "" if n_twins else "  NO TWIN"
+        flag = flag or ("" if refuted == n_twins else "  NOT ALL REFUTED")
+        lines.append(f"coverage {fam}: {refuted}/{n_twins} twins refuted, {n_claims} claims{flag}")
+    return "\n".join(lines)

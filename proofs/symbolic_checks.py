@@ -1,0 +1,60 @@
+r"""The symbolic engineer's crossover, branch and dominance checks, as registry claims.
+
+:mod:`attnio.symbolic.checks` states the symbolic claims of the catalogue — crossovers derived
+by ``sympy.solveset`` (never typed in), which branch of each min wins on each side, and
+exponent-space dominance (FlashAttention ÷ Algorithm 6, the sparse bound at the dense
+instance, the extra :math:`nd^3, nd^2` terms) — with planted false twins. This module wraps
+each of them as a :class:`~attnio.proofs.registry.Claim` so that ``attnio verify`` runs them
+beside the z3 proofs. They are an independent second method for several z3 claims
+(e.g. ``sym.crossover.bwd`` against ``bwd.tight.crossover_exact``; STYLE.md practice 9).
+
+Families: ``symbolic.crossover``, ``symbolic.branch``, ``symbolic.dominance`` (from the id's
+first component). Claim ids are the symbolic ids prefixed with ``sym.``; twin ids are
+``sym.twin.*``. Source and RECONSTRUCTED flag come from
+:data:`attnio.symbolic.checks.SOURCES`.
+
+Run ``python -m attnio.proofs.symbolic_checks`` to check this family alone.
+
+Examples
+--------
+>>> any(c.id == "sym.crossover.bwd" for c in CLAIMS)
+True
+>>> sorted({t.family for t in FALSE_TWINS})
+['symbolic.branch', 'symbolic.crossover', 'symbolic.dominance']
+"""
+
+from __future__ import annotations
+
+from attnio.proofs.registry import CheckContext, Claim, run_module
+from attnio.results import Verdict
+from attnio.symbolic import checks as _checks
+
+__all__ = ["CLAIMS", "FALSE_TWINS"]
+
+_METHOD = {
+    "crossover": "sympy solveset",
+    "branch": "sympy branch ratio",
+    "dominance": "exponent-space sign",
+}
+
+
+def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
+    kind = sc.id.split(".")[1] if twin else sc.id.split(".")[0]
+    source, reconstructed = _checks.SOURCES.get(sc.id, ("attnio.symbolic.checks", True))
+    if twin:
+        source = "planted false twin (attnio.symbolic.checks)"
+
+    def check(ctx: CheckContext, run=sc.check) -> Verdict:
+        return run()
+
+    return Claim(id=f"sym.{sc.id}", statement=("FALSE: " if twin else "") + sc.statement,
+                 formal=f"attnio.symbolic.checks: {sc.id}", source=source,
+                 method=_METHOD.get(kind, "sympy"), family=f"symbolic.{kind}", check_fn=check,
+                 reconstructed=reconstructed, twin_of="symbolic" if twin else None)
+
+
+CLAIMS: list[Claim] = [_wrap(c, twin=False) for c in _checks.symbolic_claims()]
+FALSE_TWINS: list[Claim] = [_wrap(t, twin=True) for t in _checks.false_twins()]
+
+if __name__ == "__main__":
+    raise SystemExit(run_module(CLAIMS, FALSE_TWINS))

@@ -1,0 +1,89 @@
+"""Tests of claim discovery and the Claim.check discipline (attnio.proofs.registry)."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnio.proofs.registry import (
+    CheckContext,
+    Claim,
+    _collect,
+    claim_modules,
+    load_claims,
+    load_false_twins,
+)
+from attnio.results import Proved, Undecided
+
+MINE = {
+    "attnio.proofs.backward_branches",
+    "attnio.proofs.forward_branches",
+    "attnio.proofs.sparse_branches",
+    "attnio.proofs.algorithm_comparison",
+    "attnio.proofs.lower_order_terms",
+    "attnio.proofs.lower_bound_steps",
+    "attnio.proofs.symbolic_checks",
+}
+
+
+def _claim(fn, cid: str = "demo.x") -> Claim:
+    return Claim(id=cid, statement="s", formal="f", source="test", method="python",
+                 family="demo", check_fn=fn)
+
+
+def test_discovery_finds_every_claim_module() -> None:
+    assert MINE <= set(claim_modules())
+
+
+def test_machinery_modules_are_not_claim_modules() -> None:
+    names = set(claim_modules())
+    for machinery in ("registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra"):
+        assert f"attnio.proofs.{machinery}" not in names
+
+
+def test_my_modules_hold_at_least_30_claims_and_30_twins() -> None:
+    assert len(load_claims(sorted(MINE))) >= 30
+    assert len(load_false_twins(sorted(MINE))) >= 30
+
+
+def test_ids_are_unique_and_twins_name_their_claim() -> None:
+    claims = load_claims()
+    twins = load_false_twins()
+    ids = [c.id for c in claims + twins]
+    assert len(ids) == len(set(ids))
+    assert all(t.twin_of for t in load_false_twins(sorted(MINE)))
+
+
+def test_duplicate_ids_are_rejected(tmp_path, monkeypatch) -> None:
+    import sys
+    import types
+
+    mod = types.ModuleType("attnio_dup_claims")
+    mod.CLAIMS = [_claim(lambda ctx: Proved()), _claim(lambda ctx: Proved())]
+    monkeypatch.setitem(sys.modules, "attnio_dup_claims", mod)
+    with pytest.raises(ValueError, match="duplicate claim id 'demo.x'"):
+        _collect("CLAIMS", ["attnio_dup_claims"])
+
+
+def test_a_crashing_check_is_undecided() -> None:
+    def boom(ctx: CheckContext):
+        raise ZeroDivisionError("division by zero")
+
+    v = _claim(boom).check()
+    assert isinstance(v, Undecided) and "ZeroDivisionError" in v.reason
+
+
+def test_a_non_verdict_is_undecided() -> None:
+    v = _claim(lambda ctx: True).check()  # type: ignore[arg-type, return-value]
+    assert isinstance(v, Undecided) and "not a verdict" in v.reason
+
+
+def test_an_unimportable_module_becomes_an_undecided_claim() -> None:
+    claims = _collect("CLAIMS", ["attnio.proofs.no_such_module_for_test"])
+    assert [c.id for c in claims] == ["import.no_such_module_for_test"]
+    assert isinstance(claims[0].check(), Undecided)
+    assert _collect("FALSE_TWINS", ["attnio.proofs.no_such_module_for_test"]) == []
+
+
+def test_check_records_seconds() -> None:
+    v = _claim(lambda ctx: Proved("ok")).check()
+    assert v.proved and v.seconds >= 0

@@ -1,0 +1,94 @@
+"""Tests of attnio.proofs.runner (selection, table, JSON, self-test coverage)."""
+
+from __future__ import annotations
+
+from attnio.proofs.registry import Claim
+from attnio.proofs.runner import (
+    all_claims_proved,
+    all_twins_refuted,
+    coverage,
+    format_coverage,
+    format_table,
+    run_claims,
+    select,
+    self_test,
+    to_json,
+)
+from attnio.results import Proved, Refuted, Undecided
+
+
+def _c(cid: str, fam: str, verdict, tier: str = "default", twin_of: str | None = None) -> Claim:
+    return Claim(id=cid, statement=f"statement of {cid}", formal="f", source="src",
+                 method="python", family=fam, check_fn=lambda ctx: verdict, tier=tier,
+                 twin_of=twin_of)
+
+
+CLAIMS = [
+    _c("a.one", "alpha", Proved("p")),
+    _c("a.two", "alpha", Proved("p")),
+    _c("b.one", "beta", Proved("p"), tier="deep"),
+]
+
+
+def test_select_glob_substring_family_and_tier() -> None:
+    assert [c.id for c in select(CLAIMS, "a.*")] == ["a.one", "a.two"]
+    assert [c.id for c in select(CLAIMS, "two")] == ["a.two"]
+    assert [c.id for c in select(CLAIMS, "alpha")] == ["a.one", "a.two"]
+    assert select(CLAIMS, "b.*") == []
+    assert [c.id for c in select(CLAIMS, "b.*", deep=True)] == ["b.one"]
+
+
+def test_only_all_proved_passes_and_empty_is_not_a_pass() -> None:
+    ok = run_claims(CLAIMS[:2], show_progress=False)
+    assert all_claims_proved(ok)
+    assert not all_claims_proved([])
+    mixed = run_claims([CLAIMS[0], _c("x", "alpha", Undecided("timeout"))], show_progress=False)
+    assert not all_claims_proved(mixed)
+
+
+def test_json_schema() -> None:
+    results = run_claims([CLAIMS[0], _c("r", "alpha", Refuted({"M": 1}, "no"))],
+                         show_progress=False)
+    doc = to_json(results)
+    assert set(doc) == {"claims", "summary"}
+    assert doc["summary"] == {"proved": 1, "refuted": 1, "undecided": 0}
+    for row in doc["claims"]:
+        assert {"id", "statement", "source", "method", "verdict", "seconds", "detail"} <= set(row)
+    assert doc["claims"][1]["counterexample"] == {"M": 1}
+
+
+def test_table_has_the_five_columns() -> None:
+    table = format_table(run_claims(CLAIMS[:1], show_progress=False))
+    header = table.splitlines()[0].split()
+    assert header == ["id", "source", "method", "verdict", "seconds"]
+
+
+def test_self_test_and_coverage() -> None:
+    twins = [_c("a.one.twin", "alpha", Refuted({}, "x"), twin_of="a.one"),
+             _c("a.two.twin", "alpha", Undecided("budget"), twin_of="a.two")]
+    results = self_test(twins, show_progress=False)
+    assert not all_twins_refuted(results)
+    assert all_twins_refuted(results[:1])
+    cov = coverage(CLAIMS, results)
+    assert cov["alpha"] == (2, 2, 1) and cov["beta"] == (1, 0, 0)
+    text = format_coverage(cov)
+    assert "NOT ALL REFUTED" in text and "NO TWIN" in text
+    assert "rejected" in format_table(results, twins=True)
+    assert "NOT REJECTED (undecided)" in format_table(results, twins=True)
+
+
+def test_interrupt_keeps_finished_work_and_never_passes() -> None:
+    import pytest
+
+    from attnio.proofs.runner import INTERRUPTED, was_interrupted
+
+    def stop(ctx):
+        raise KeyboardInterrupt
+
+    claims = [CLAIMS[0], Claim("k.stop", "s", "f", "src", "python", "alpha", stop), CLAIMS[1]]
+    results = run_claims(claims, show_progress=False, stop_on_interrupt=True)
+    assert [r.verdict.verdict for r in results] == ["proved", "undecided", "undecided"]
+    assert results[1].verdict.reason == INTERRUPTED and was_interrupted(results)
+    assert not all_claims_proved(results)
+    with pytest.raises(KeyboardInterrupt):
+        run_claims(claims, show_progress=False)
