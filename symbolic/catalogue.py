@@ -228,7 +228,9 @@ def _bound(id: str, pass_: Pass, kind: Kind, *branches: sp.Expr, combine: Combin
 
 _FA_RANGE = (d <= M, M <= n * d)           # DFE+22 Thms 2 and 5
 _LARGE = (d**2 <= M,)                      # M = Omega(d^2)
-_SMALL = (M <= d**2,)                      # M = o(d^2) (boundary included: both branches agree)
+_SMALL = (M <= d**2,)
+# Standard attention's Theta(nd + n^2) (DFE+22) needs M >= d^2: finding F3 in notes/findings.md.
+_STANDARD_RANGE = (d**2 <= M, M <= n * d)                      # M = o(d^2) (boundary included: both branches agree)
 _LI = "Li, Liang, Shi, Song, Yue, Zhang 2026 (arXiv 2410.09397 v2)"
 _SY = "Saha & Ye 2024 (arXiv 2402.07443 v1)"
 _DFE = "Dao, Fu, Ermon, Rudra, Re 2022 (arXiv 2205.14135)"
@@ -274,9 +276,13 @@ CATALOGUE: tuple[Bound, ...] = (
            notes="Ten TileMul / streaming steps with B = floor(sqrt(M/4)); the additive n^2 + "
                  "n d + d^2 (materialised n x n intermediates, streamed vectors) is kept so the "
                  "count stays an upper bound for M > d^2 too."),
-    _bound("bwd.standard", "backward", "upper", n * d + n**2, admissible=_FA_RANGE,
+    _bound("bwd.standard", "backward", "upper", n * d + n**2, admissible=_STANDARD_RANGE,
            source=f"{_DFE}, Thm 5 (standard attention backward, Algorithm 3)", model=_ALGORITHM,
-           notes="Theta(N d + N^2): writes and reads the n x n matrices."),
+           reconstructed=True,
+           notes="Theta(N d + N^2): writes and reads the n x n matrices. DFE+22 state it for "
+                 "d <= M <= N d; attnio restricts it to M >= d^2, because below d^2 the "
+                 "n x d by d x n product alone needs Omega(n^2 d/sqrt(M)) (Hong-Kung), which "
+                 "exceeds n d + n^2 (finding F3, notes/findings.md)."),
     _bound("bwd.trivial.lower", "backward", "lower", 4 * n * d + 3 * d**2,
            source="inputs read once + outputs written once (Alman & Song gradient, "
                   "arXiv 2402.04497: A1, A2, A3, E in R^{n x d}, X, Y in R^{d x d}; "
@@ -305,8 +311,11 @@ CATALOGUE: tuple[Bound, ...] = (
            model=_ALGORITHM,
            notes="B = floor(sqrt(M/4)); writes the n x n matrix A, affordable when M <= d^2; "
                  "reconstructed count ~ 8 n^2 d/sqrt(M) + n^2 + n d + 2 n."),
-    _bound("fwd.standard", "forward", "upper", n * d + n**2, admissible=_FA_RANGE,
-           source=f"{_DFE}, Thm 2 (standard attention, Algorithm 0)", model=_ALGORITHM),
+    _bound("fwd.standard", "forward", "upper", n * d + n**2, admissible=_STANDARD_RANGE,
+           source=f"{_DFE}, Thm 2 (standard attention, Algorithm 0)", model=_ALGORITHM,
+           reconstructed=True,
+           notes="DFE+22 state d <= M <= N d; restricted to M >= d^2 as for bwd.standard "
+                 "(finding F3)."),
     _bound("fwd.trivial.lower", "forward", "lower", 4 * n * d,
            source="inputs Q, K, V read once + output O written once", reconstructed=True,
            asymptotic=False),
