@@ -1,3 +1,29 @@
-"""attnio.graphs — see README.md for what this package holds."""
+"""attnio.graphs — computation DAGs, the red–blue pebble game, exact optimal pebbling,
+algorithm schedules as pebblings.
 
-__all__: list[str] = []
+Modules: :mod:`~attnio.graphs.dags` (builders), :mod:`~attnio.graphs.game` (rules and
+validator), :mod:`~attnio.graphs.exact` (A* solver), :mod:`~attnio.graphs.exact_z3`
+(time-indexed z3 model), :mod:`~attnio.graphs.baseline` (plain search, the benchmark's
+yardstick), :mod:`~attnio.graphs.schedules` (tiled algorithms as pebblings),
+:mod:`~attnio.graphs.dagio` (JSON and DOT), :mod:`~attnio.graphs.cli` (``attnio pebble``).
+"""
+
+from attnio.graphs.baseline import *  # noqa: F401,F403
+from attnio.graphs.baseline import __all__ as _baseline_all
+from attnio.graphs.dagio import *  # noqa: F401,F403
+from attnio.graphs.dagio import __all__ as _dagio_all
+from attnio.graphs.dags import *  # noqa: F401,F403
+from attnio.graphs.dags import __all__ as _dags_all
+from attnio.graphs.exact import *  # noqa: F401,F403
+from attnio.graphs.exact import __all__ as _exact_all
+from attnio.graphs.exact_z3 import *  # noqa: F401,F403
+from attnio.graphs.exact_z3 import __all__ as _exact_z3_all
+from attnio.graphs.game import *  # noqa: F401,F403
+from attnio.graphs.game import __all__ as _game_all
+from attnio.graphs.schedules import *  # noqa: F401,F403
+from attnio.graphs.schedules import __all__ as _schedules_all
+
+__all__ = [
+    *_dags_all, *_game_all, *_exact_all, *_exact_z3_all, *_baseline_all, *_schedules_all,
+    *_dagio_all,
+]

@@ -1,18 +1,230 @@
-"""`attnio pebble` — placeholder until its issue lands."""
+"""``attnio pebble`` — exact optimal red–blue pebbling and schedule replay from the command line.
+
+Usage::
+
+    attnio pebble --dag FILE.json --cache M [--no-recompute] [--time-limit S] [--json]
+    attnio pebble --builtin matmul:2x2x2 --cache LO:HI [--table] [--json]
+    attnio pebble --builtin attention-forward:n=2,d=1 --cache 3:6
+    attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
+    attnio pebble --replay SCHEDULE.json --dag FILE.json --cache M [--no-recompute]
+
+Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
+or an illegal schedule; 2 bad input (one line); 130 interrupted.
+
+``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
+"states_explored", "seconds", "M", "recompute"}`` (a list of them for a cache range).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import re
+from typing import Any
 
-__all__ = ["register", "run"]
+import networkx as nx
+
+from attnio.exceptions import IllegalMoveError, InvalidInputError
+from attnio.graphs.dagio import load_dag, load_schedule
+from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
+from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, solve_optimal
+from attnio.graphs.game import replay
+from attnio.graphs.schedules import algorithm_schedules
+
+__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser("pebble", help="(not implemented yet)")
+    parser = subparsers.add_parser(
+        "pebble", help="exact optimal red-blue pebbling of a DAG; replay a schedule",
+        description="Exact optimal red-blue pebbling (Hong-Kung game, inputs = sources).")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dag", metavar="FILE.json",
+                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]}')
+    source.add_argument("--builtin", metavar="SPEC",
+                        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
+                             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    parser.add_argument("--replay", metavar="SCHEDULE.json",
+                        help="validate this schedule on --dag instead of solving")
+    parser.add_argument("--cache", required=True, metavar="M or LO:HI",
+                        help="red pebbles (a range LO:HI with --builtin)")
+    parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
+    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+                        help="seconds per cache size before answering undecided (default 60)")
+    parser.add_argument("--json", action="store_true", help="JSON on stdout")
+    parser.add_argument("--table", action="store_true",
+                        help="a table per cache size, with the algorithm schedules' costs")
     parser.set_defaults(handler=run)
     return parser
 
 
+def parse_cache_range(text: str) -> tuple[int, int]:
+    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8).
+
+    >>> parse_cache_range("3:8")
+    (3, 8)
+    >>> parse_cache_range("0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M=0 must be a positive integer
+    """
+    match = re.fullmatch(r"\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?", text)
+    if not match:
+        raise InvalidInputError(f"--cache {text!r} must be an integer M or a range LO:HI")
+    lo = int(match.group(1))
+    hi = int(match.group(2)) if match.group(2) is not None else lo
+    for value in (lo, hi):
+        if value < 1:
+            raise InvalidInputError(f"M={value} must be a positive integer")
+    if hi < lo:
+        raise InvalidInputError(f"--cache {text!r}: LO={lo} exceeds HI={hi}")
+    return lo, hi
+
+
+def parse_builtin(spec: str) -> nx.DiGraph:
+    """Build the DAG named by a ``--builtin`` spec.
+
+    >>> parse_builtin("matmul:2x2x2").number_of_nodes()
+    20
+    >>> parse_builtin("attention-forward:n=2,d=1").number_of_nodes()
+    24
+    >>> parse_builtin("matmul:2x2")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: builtin 'matmul:2x2' must look like matmul:MxKxP[:tree|chain|fma]
+    """
+    name, _, rest = spec.partition(":")
+    if name == "matmul":
+        match = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?::(tree|chain|fma))?", rest)
+        if not match:
+            raise InvalidInputError(
+                f"builtin {spec!r} must look like matmul:MxKxP[:tree|chain|fma]")
+        m, k, p = (int(match.group(i)) for i in (1, 2, 3))
+        return matmul_dag(m, k, p, match.group(4) or "tree")
+    if name in ("attention-forward", "attention-backward"):
+        params: dict[str, str] = {}
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or key.strip() in params:
+                raise InvalidInputError(f"builtin {spec!r} must look like {name}:n=N,d=D")
+            params[key.strip()] = value.strip()
+        allowed = {"n", "d"} | ({"gradient"} if name == "attention-backward" else set())
+        if not {"n", "d"} <= set(params) or not set(params) <= allowed:
+            raise InvalidInputError(f"builtin {spec!r} must look like {name}:n=N,d=D")
+        try:
+            n, d = int(params["n"]), int(params["d"])
+        except ValueError:
+            raise InvalidInputError(f"builtin {spec!r}: n and d must be integers") from None
+        if name == "attention-forward":
+            return attention_forward_dag(n, d)
+        return attention_backward_dag(n, d, params.get("gradient", "qkv"))
+    raise InvalidInputError(
+        f"builtin {spec!r} is unknown; use matmul:..., attention-forward:... "
+        f"or attention-backward:...")
+
+
+def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, Any]:
+    """The ``--json`` object of one solver result."""
+    base: dict[str, Any] = {"status": result.status, "M": M, "recompute": recompute}
+    if isinstance(result, Optimal):
+        base.update(optimal_io=result.io, lower_bound=result.io, upper_bound=result.io,
+                    moves=[list(m) for m in result.schedule],
+                    states_explored=result.states_explored, seconds=round(result.seconds, 3))
+    elif isinstance(result, Infeasible):
+        base.update(optimal_io=None, lower_bound=0, upper_bound=None, moves=[],
+                    states_explored=0, seconds=0.0, reason=result.reason)
+    else:
+        base.update(optimal_io=None, lower_bound=result.lower_bound,
+                    upper_bound=result.upper_bound, moves=[],
+                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
+                    reason=result.reason)
+    return base
+
+
+def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResult, dict]:
+    recompute = not args.no_recompute
+    schedules = algorithm_schedules(G, M)
+    costs = {name: replay(G, moves, M, recompute=recompute).io
+             for name, moves in schedules.items()}
+    incumbent = schedules[min(costs, key=costs.__getitem__)] if costs else None
+    result = solve_optimal(G, M, recompute=recompute, time_limit=args.time_limit,
+                           incumbent=incumbent)
+    return result, costs
+
+
+def _line(result: PebbleResult, M: int) -> str:
+    if isinstance(result, Optimal):
+        return (f"M={M}: optimal I/O = {result.io} ({result.states_explored} states, "
+                f"{result.seconds:.2f} s)")
+    if isinstance(result, Infeasible):
+        return f"M={M}: infeasible — {result.reason}"
+    return (f"M={M}: undecided, {result.lower_bound} <= Q <= {result.upper_bound} "
+            f"({result.reason})")
+
+
 def run(args: argparse.Namespace) -> int:
-    print("attnio pebble: not implemented yet")
-    return 1
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise InvalidInputError(f"--time-limit={args.time_limit} must be positive")
+    recompute = not args.no_recompute
+    if args.replay is not None:
+        if args.dag is None:
+            raise InvalidInputError("--replay needs --dag FILE.json")
+        lo, hi = parse_cache_range(args.cache)
+        if lo != hi:
+            raise InvalidInputError(f"--replay needs one cache size, not {args.cache!r}")
+        G = load_dag(args.dag)
+        moves = load_schedule(args.replay)
+        try:
+            r = replay(G, moves, lo, recompute=recompute)
+        except IllegalMoveError as exc:
+            if args.json:
+                print(json.dumps({"status": "illegal", "index": exc.index, "rule": exc.rule,
+                                  "message": str(exc)}))
+            else:
+                print(f"illegal: {exc}")
+            return 1
+        if args.json:
+            print(json.dumps({"status": "legal", "io": r.io, "reads": r.reads,
+                              "writes": r.writes, "peak_red": r.peak_red}))
+        else:
+            print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
+                  f"peak red {r.peak_red} <= M={lo})")
+        return 0
+    if args.dag is not None:
+        G = load_dag(args.dag)
+        try:
+            M = int(args.cache)
+        except ValueError:
+            raise InvalidInputError(f"--cache {args.cache!r} must be an integer with --dag") from None
+        lo, hi = parse_cache_range(str(M))
+    else:
+        G = parse_builtin(args.builtin)
+        lo, hi = parse_cache_range(args.cache)
+    rows = []
+    worst = 0
+    for M in range(lo, hi + 1):
+        result, costs = _solve(G, M, args)
+        rows.append((M, result, costs))
+        if result.status == "undecided":
+            worst = 1
+        if not args.json and not args.table:
+            print(_line(result, M), flush=True)
+    if args.json:
+        objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
+        for obj, (_, _, costs) in zip(objects, rows):
+            obj["algorithm_costs"] = costs
+        print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects))
+    elif args.table:
+        names = ["naive", "row-block", "square-tiling"]
+        print(f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
+              f"{'recomputation' if recompute else 'one-shot'}")
+        print(f"{'M':>4} {'status':>10} {'Q(G,M)':>7} {'lower':>6} {'upper':>6} "
+              f"{'states':>9} {'seconds':>8} " + " ".join(f"{n:>13}" for n in names))
+        for M, r, costs in rows:
+            obj = result_to_json(r, M, recompute)
+            q = "" if obj["optimal_io"] is None else obj["optimal_io"]
+            up = "" if obj["upper_bound"] is None else obj["upper_bound"]
+            print(f"{M:>4} {obj['status']:>10} {q!s:>7} {obj['lower_bound']!s:>6} {up!s:>6} "
+                  f"{obj['states_explored']:>9} {obj['seconds']:>8.2f} "
+                  + " ".join(f"{costs.get(n, '-')!s:>13}" for n in names))
+    return worst
