@@ -156,26 +156,35 @@ def runs_payload(
     """The ``--json`` document: ``{"runs": [...], "crossover_M": int | None}``.
 
     A run whose tiles overflow M (``flash1-published``) keeps its sizes, null counts and the
-    overflow message under ``"overflow"``.
+    overflow message under ``"overflow"``; a (name, M) pair for which no tile fits keeps null
+    counts and the reason under ``"infeasible"``. Raises InvalidInputError only when no pair
+    of the sweep can run at all.
     """
-    for name in names:  # fail early, before a long sweep, if some M admits no tile
-        for M in Ms:
-            try:
-                count(name, pass_, n, d, M)
-            except CacheOverflowError:
-                pass
     runs: list[dict[str, Any]] = []
+    first_error: InvalidInputError | None = None
+    feasible = 0
     pairs = [(name, M) for name in names for M in Ms]
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
             runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed)))
+            feasible += 1
         except CacheOverflowError as exc:
-            row = {key: None for key in _FIELDS}
-            row.update(algorithm=name, n=n, d=d, M=M, overflow=str(exc))
-            row["pass"] = pass_
-            runs.append(row)
+            runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
+        except InvalidInputError as exc:  # no tile of this algorithm fits this M
+            first_error = first_error or exc
+            runs.append(_empty_row(name, pass_, n, d, M, infeasible=str(exc)))
+    if feasible == 0 and first_error is not None:
+        # A sweep in which nothing at all can run is bad input, not an empty result.
+        raise first_error
     crossover = measured_crossover(n, d, Ms) if pass_ == "backward" else None
     return {"runs": runs, "crossover_M": crossover}
+
+
+def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
+    row: dict[str, Any] = {key: None for key in _FIELDS}
+    row.update(algorithm=name, n=n, d=d, M=M, **reason)
+    row["pass"] = pass_
+    return row
 
 
 def run(args: argparse.Namespace) -> int:
@@ -190,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     elif args.csv:
         extra = ["max_relative_error", "closed_form_match"] if args.execute else []
-        writer = csv.DictWriter(sys.stdout, fieldnames=[*_FIELDS, *extra, "overflow"],
+        writer = csv.DictWriter(sys.stdout, fieldnames=[*_FIELDS, *extra, "overflow", "infeasible"],
                                 extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         writer.writerows(payload["runs"])
@@ -207,8 +216,9 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
     head = f"{'algorithm':<17}{'M':>10}{'io':>16}{'flops':>18}{'peak':>10}{'ratio':>9}"
     print(head + ("  rel.err  closed-form" if execute else ""))
     for r in payload["runs"]:
-        if r.get("overflow"):
-            print(f"{r['algorithm']:<17}{r['M']:>10}  overflow: {r['overflow']}")
+        if r.get("overflow") or r.get("infeasible"):
+            kind = "overflow" if r.get("overflow") else "infeasible"
+            print(f"{r['algorithm']:<17}{r['M']:>10}  {kind}: {r[kind]}")
             continue
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
         line = (f"{r['algorithm']:<17}{r['M']:>10}{r['io']:>16,}{r['flops']:>18,}"
