@@ -70,3 +70,20 @@ def test_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
     assert target.stat().st_size > 10_000
     assert "crossover_M" in capsys.readouterr().out
+
+
+def test_sweep_marks_pairs_without_a_fitting_tile(capsys: pytest.CaptureFixture[str]) -> None:
+    # flash1 backward needs 517 words at d = 64 (1-row blocks); small-cache runs from M = 4.
+    code = main(["simulate", "--n", "4096", "--d", "64", "--M", "256,1024", "--algorithm",
+                 "flash1,small-cache", "--json"])
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert code == 0
+    flash_256 = next(r for r in runs if r["algorithm"] == "flash1" and r["M"] == 256)
+    assert flash_256["io"] is None and "too small" in flash_256["infeasible"]
+    assert all(r["io"] is not None for r in runs if r["algorithm"] == "small-cache")
+
+
+def test_sweep_where_nothing_fits_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--n", "4096", "--d", "64", "--M", "3,256", "--algorithm", "flash1"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "M=3" in err
