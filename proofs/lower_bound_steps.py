@@ -33,6 +33,10 @@ Saha–Ye Lemma 3.4 / Hong–Kung Lemma 3.1 with constants (background §1.4, RE
 Hong–Kung matmul (Cor. 6.2 via the Lean formalisation's slice argument, background §3.3):
 
 * ``hk.matmul.slice``              — :math:`\min(2M, \alpha\beta) \le \sqrt{2M}(\alpha+\beta)/2`;
+  this is the algebraic step only. The counting step before it (slice l holds
+  :math:`\le \min(2M, \alpha_l\beta_l)` products) misses products that are themselves in the
+  dominator; the corrected count and its exhaustive check live in
+  :mod:`attnio.proofs.partition_lemmas` (finding F7: the per-part bound needs S ≥ 2);
 * ``hk.matmul.slices_sum``         — three slices with :math:`t_l \le \sqrt{2M}(\alpha_l+\beta_l)/2`
   and :math:`\sum_l(\alpha_l+\beta_l) \le 2M` give :math:`\sum_l t_l \le M\sqrt{2M}` (the
   per-part count :math:`S\sqrt{2S}`);

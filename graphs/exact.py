@@ -1,0 +1,681 @@
+r"""Exact optimal red–blue pebbling: A* over packed-integer states, with a certificate.
+
+:func:`solve_optimal` computes
+
+.. math::  Q(G, M) = \min\{\text{reads} + \text{writes} :
+           \text{complete schedules of } G \text{ with at most } M \text{ red pebbles}\}
+
+for the game of :mod:`attnio.graphs.game` (recomputation allowed, or one-shot), and returns the
+optimal schedule, which :func:`attnio.graphs.game.replay` replays to exactly the reported cost.
+It returns :class:`Infeasible` when no schedule exists and :class:`PebbleUndecided` (with the
+best proven lower bound and the best known upper bound) when its time or state budget runs out
+— never a guess.
+
+Proof map (each state-space reduction, and why it keeps optimality)
+-------------------------------------------------------------------
+A state is ``(R, B[, C])``: bitmasks of red, blue (and, one-shot, computed) vertices over the
+*relevant* vertices (outputs and their ancestors), indexed in topological order.
+
+(R0) **Irrelevant vertices are dropped.** A vertex that is no ancestor of an output is never
+     needed: deleting every move on it from a schedule keeps it legal (predecessors of relevant
+     vertices are relevant) at no greater cost.
+(R1) **Blue pebbles are never removed** (the move set has no blue deletion; see game.py).
+(R2) **Lazy deletion.** A delete can be postponed until just before the next placement (read
+     or compute) that would exceed M, or dropped: keeping a red pebble longer keeps every later
+     move legal (a later read/compute of that vertex becomes a no-op and is dropped). So every
+     deletion is an *eviction* bundled with a placement on a full cache (exactly one per
+     placement), and a placement on a non-full cache evicts nothing.
+(R3) **Lazy writes.** A write of v can be postponed until just before v's red pebble is
+     deleted, or to the end: while v stays red no read of v can occur, so the earlier blue
+     pebble enabled nothing. So writes happen only as write-backs on eviction, or as the final
+     writes of red outputs; a goal-ready state (every output red or blue) finishes at cost
+     = #(red outputs not blue), which is exactly the heuristic there.
+(R4) **Useless vertices are dropped from the state.** Let P (the *possibly-needed* set) be the
+     outputs without blue, closed under predecessors of non-input members (one-shot: only of
+     members not yet computed, which alone can still be computed). A schedule restricted to the
+     moves on P stays legal (every compute of a P-vertex only needs P-vertices red; reads need
+     blues that came from P-writes or the start) and still completes, and P only shrinks as
+     blue grows. So red pebbles outside P are deleted, and blue/computed marks outside
+     P ∪ outputs forgotten, without changing the optimal cost-to-go (the normalised state is a
+     sub-state, which costs no less, and the restricted continuation shows it costs no more).
+(R5) **Eager free computation (recomputation variant only).** If v is computable (all
+     predecessors red) and fewer than M pebbles are red, then ``cost(R ∪ {v}, B) =
+     cost(R, B)``: ≤ because the extra pebble can be deleted for free, ≥ because v can be
+     computed for free. So such a v (v ∈ P) is computed at once; which one first does not
+     matter (each step preserves the optimal cost-to-go exactly). Not used one-shot, where
+     computing consumes v's single computation.
+(R6) **No dominated placements.** Never read or compute a red vertex (no-op), never write a
+     blue one; with recomputation, never read a vertex that can be computed unless the read
+     evicts one of its predecessors (otherwise computing it with the same eviction reaches the
+     same state at cost 0 instead of 1 — a compute must keep the predecessors, a read need
+     not: a random 5-vertex DAG showed that case matters); one-shot, an eviction of an unwritten computed vertex in P is
+     a dead end unless written back (it can be neither read nor recomputed), so it is not
+     generated; a state in which some vertex that must still be computed was already computed
+     (one-shot) is dead and dropped.
+
+(R7) **Symmetry.** For an automorphism π of the relevant DAG that maps outputs to outputs
+     (inputs = sources are fixed automatically), ``cost(π(R), π(B), π(C)) = cost(R, B, C)``:
+     map every move of a schedule through π. States are stored under the least key among
+     their images (VF2 enumeration, capped; any subset of the group containing the identity
+     is correct); the certificate is mapped back frame by frame (``_reconstruct``).
+     matmul 2×2×2 has 16 such automorphisms, 3×2×2 has 24, attention n = 2 has 4.
+
+Heuristic (admissible)
+----------------------
+Let N (*must compute*) be the outputs with neither pebble, closed under predecessors that
+carry neither pebble (such a predecessor is no input, cannot be read, so must be computed).
+Every vertex in N will be computed, with all its predecessors red at that moment. Then
+
+.. math::  h = |\text{outputs} \setminus B| + \pi(\mathcal F) + w,
+
+where :math:`\mathcal F` is a family of *read requirements* — sets of vertices at least one of
+which must be read later — and :math:`\pi` the size of a greedily chosen pairwise disjoint
+subfamily (disjoint sets need distinct read moves, so any disjoint subfamily is a lower
+bound; greedy is not the maximum, just valid):
+
+* for each blue, non-red predecessor p of a vertex of N: p must become red again, by a read
+  of p or by recomputation, which needs p's unpebbled predecessors red; so
+  :math:`T(p) = \{p\} \cup T(q)` for one such predecessor q with a nonempty requirement
+  (:math:`T(p) = \{p\}` for inputs and, one-shot, for computed vertices; empty if p can be
+  recomputed for free); for an unpebbled, non-blue q, :math:`T(q)` is the requirement of one
+  of its predecessors;
+* **space pairs**: for two unpebbled predecessors a, b of a vertex of N such that
+  :math:`|\mathrm{pred}(a) \cup \{a, b\}| > M` and :math:`|\mathrm{pred}(b) \cup \{a, b\}| > M`,
+  whichever of a, b becomes red last cannot be computed while the other stays red, so it is
+  read: requirement {a, b}. Neither is blue now, so that read needs an earlier write of the
+  same vertex: w counts the chosen pairs that contain no output (an output's write is already
+  in the first term), all disjoint, so distinct writes.
+
+Reads and writes are distinct moves, so h never exceeds the remaining cost (admissible).
+It is not guaranteed consistent (the greedy packing is not monotone), so the search reopens a
+state reached again at a lower cost; with an admissible h, A* with reopening returns an
+optimum, and the least f on the frontier is a valid lower bound when the budget runs out.
+At a goal-ready state N is empty and h equals the final writes, so popping a goal-ready
+state ends the search.
+
+Examples
+--------
+>>> import networkx as nx
+>>> G = nx.DiGraph([("a", "c"), ("b", "c")])
+>>> r = solve_optimal(G, 3)
+>>> r.io, r.schedule
+(3, [('read', 'a'), ('read', 'b'), ('compute', 'c'), ('write', 'c')])
+>>> solve_optimal(G, 2).reason
+"M=2 is below the 3 red pebbles vertex 'c' needs (in-degree 2 + 1)"
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import networkx as nx
+
+from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.progress import progress_enabled
+
+__all__ = [
+    "Optimal",
+    "Infeasible",
+    "PebbleUndecided",
+    "PebbleResult",
+    "solve_optimal",
+    "min_cache_size",
+    "DEFAULT_MAX_STATES",
+]
+
+DEFAULT_MAX_STATES = 3_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Optimal:
+    """A proven optimum ``io`` and a schedule that replays to exactly that cost."""
+
+    io: int
+    schedule: list[Move]
+    states_explored: int = 0
+    seconds: float = 0.0
+    status: str = field(default="optimal", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Infeasible:
+    """No complete schedule exists (e.g. M below max in-degree + 1)."""
+
+    reason: str
+    status: str = field(default="infeasible", init=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PebbleUndecided:
+    """The budget ran out: ``lower_bound <= Q(G, M) <= upper_bound`` (None if unknown)."""
+
+    lower_bound: int
+    upper_bound: int | None
+    states_explored: int
+    reason: str
+    seconds: float = 0.0
+    status: str = field(default="undecided", init=False)
+
+
+PebbleResult = Optimal | Infeasible | PebbleUndecided
+
+
+def min_cache_size(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
+    """Least M for which a complete schedule exists: max in-degree over the non-input
+    ancestors of the outputs (and the outputs) + 1, or 1 if nothing must be computed.
+
+    (Necessary: computing v needs its in-degree + 1 red pebbles. Sufficient: compute the
+    relevant vertices in topological order, writing each and reading its predecessors back.)
+
+    >>> min_cache_size(nx.DiGraph([("a", "c"), ("b", "c")]))
+    3
+    """
+    inputs = set(game_inputs(G))
+    outs = game_outputs(G, outputs)
+    relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
+    degrees = [G.in_degree(v) for v in relevant if v not in inputs]
+    return max(degrees) + 1 if degrees else 1
+
+
+class _Instance:
+    """The relevant sub-DAG, indexed in topological order, as bitmasks."""
+
+    def __init__(self, G: nx.DiGraph, outputs: Iterable[str] | None) -> None:
+        inputs = set(game_inputs(G))
+        outs = game_outputs(G, outputs)
+        relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
+        order = [v for v in nx.lexicographical_topological_sort(G) if v in relevant]
+        self.names: list[str] = order
+        self.index = {v: i for i, v in enumerate(order)}
+        self.n = len(order)
+        self.pred = [sum(1 << self.index[u] for u in G.predecessors(v)) for v in order]
+        self.inp = sum(1 << i for i, v in enumerate(order) if v in inputs)
+        self.out = sum(1 << self.index[o] for o in outs)
+        self.all = (1 << self.n) - 1
+
+
+def _bits(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class _Search:
+    def __init__(self, inst: _Instance, M: int, recompute: bool) -> None:
+        self.I, self.M, self.recompute = inst, M, recompute
+        self.rev = list(range(inst.n - 1, -1, -1))
+        self.p_memo: dict[int, int] = {}
+        # vertices that cannot be computed beside one more red pebble: in-degree + 2 > M
+        self.tight = sum(1 << i for i in range(inst.n)
+                         if not (inst.inp >> i) & 1 and inst.pred[i].bit_count() + 2 > M)
+
+    def possibly_needed(self, B: int, C: int) -> int:
+        """The set P of (R4) (memoised: it depends on B and C only)."""
+        memo_key = B | (C << self.I.n)
+        P = self.p_memo.get(memo_key)
+        if P is not None:
+            return P
+        I = self.I
+        P = I.out & ~B
+        expand = ~I.inp if self.recompute else ~I.inp & ~C
+        pred = I.pred
+        for i in self.rev:
+            if (P >> i) & 1 and (expand >> i) & 1:
+                P |= pred[i]
+        if len(self.p_memo) < 1 << 20:
+            self.p_memo[memo_key] = P
+        return P
+
+    def normalise(self, R: int, B: int, C: int) -> tuple[int, int, int, int]:
+        """Apply (R4) and (R5); return (R, B, C, P)."""
+        I = self.I
+        P = self.possibly_needed(B, C)
+        R &= P
+        B &= P | I.out
+        C &= P
+        if self.recompute:
+            free = self.M - R.bit_count()
+            if free > 0:
+                cand = P & ~R & ~I.inp
+                pred = I.pred
+                for i in _bits(cand):  # increasing index = topological order
+                    if not pred[i] & ~R:
+                        R |= 1 << i
+                        free -= 1
+                        if not free:
+                            break
+        return R, B, C, P
+
+    def heuristic(self, R: int, B: int, C: int) -> int:
+        """h of the module docstring; -1 for a dead state (one-shot: a vertex that must be
+        computed was computed already and holds neither pebble)."""
+        I = self.I
+        writes = (I.out & ~B).bit_count()
+        need = I.out & ~B & ~R
+        if need & C:
+            return -1
+        if not need:
+            return writes
+        pred = I.pred
+        frontier = 0
+        pending = need
+        M = self.M
+        pairs = []
+        notR = ~R
+        while pending:  # highest index first: predecessors (lower indices) come later
+            i = pending.bit_length() - 1
+            pending ^= 1 << i
+            pm = pred[i] & notR
+            fresh = pm & ~B
+            frontier |= pm & B
+            tight = fresh & self.tight
+            if tight & (tight - 1):
+                # space pairs: two unpebbled predecessors a, b of a must-compute vertex,
+                # neither computable while the other is red → one of them is read later
+                # (after a write, since neither is blue now)
+                members = []
+                f = tight
+                while f:
+                    low = f & -f
+                    members.append(low.bit_length() - 1)
+                    f ^= low
+                for ia, a in enumerate(members):
+                    for b in members[ia + 1:]:
+                        ab = (1 << a) | (1 << b)
+                        if (pred[a] | ab).bit_count() > M and (pred[b] | ab).bit_count() > M:
+                            pairs.append(ab)
+            pending |= fresh & ~need
+            need |= fresh
+        if need & C:
+            return -1
+        # requirement sets T(p): at least one future read lands in T(p)
+        recompute = self.recompute
+        inp = I.inp
+        memo: dict[int, int] = {}
+        IMPOSSIBLE = -1
+
+        def T(q: int) -> int:
+            got = memo.get(q)
+            if got is not None:
+                return got
+            bit = 1 << q
+            if (inp >> q) & 1 or (not recompute and (C >> q) & 1):
+                res = bit if (B >> q) & 1 else IMPOSSIBLE
+            else:
+                best = 0
+                bestsize = 1 << 30
+                for u in _bits(pred[q] & ~R):
+                    t = T(u)
+                    if t == IMPOSSIBLE:
+                        best, bestsize = IMPOSSIBLE, -1
+                        break
+                    if t and t.bit_count() < bestsize:
+                        best, bestsize = t, t.bit_count()
+                if (B >> q) & 1:
+                    res = bit if best == IMPOSSIBLE else (bit | best if best else 0)
+                else:
+                    res = best
+            memo[q] = res
+            return res
+
+        sets = []
+        for p in _bits(frontier):
+            t = T(p)
+            if t > 0:
+                sets.append(t)
+        if not pairs and len(sets) <= 1:
+            return writes + len(sets)
+        sets.sort(key=int.bit_count)
+        used = 0
+        reads = 0
+        for t in pairs + sets:  # pairs hold no blue vertex, the sets only blue ones
+            if not t & used:
+                used |= t
+                reads += 1
+        extra_writes = 0
+        used = 0
+        for t in pairs:
+            if not t & used and not t & I.out:
+                used |= t
+                extra_writes += 1
+        return writes + reads + extra_writes
+
+    def successors(self, R: int, B: int, C: int, P: int):
+        """Yield (cost, kind, v, evicted u or -1, wrote_back, raw R, raw B, raw C)."""
+        I, M = self.I, self.M
+        full = R.bit_count() >= M
+        pred = I.pred
+        for v in _bits(P & ~R):
+            bit = 1 << v
+            computable = not (I.inp >> v) & 1 and not pred[v] & ~R and (
+                self.recompute or not (C >> v) & 1)
+            options = []
+            if computable:
+                options.append((0, 1, R & ~pred[v]))
+            if (B >> v) & 1:
+                if not (computable and self.recompute):
+                    options.append((1, 0, R))
+                elif full:
+                    # reading a computable v is dominated by computing it, except that a read
+                    # may evict one of v's predecessors, which a compute must keep
+                    options.append((1, 0, R & pred[v]))
+            for cost, kind, evictable in options:
+                newC = C | bit if kind == 1 else C
+                if not full:
+                    yield cost, kind, v, -1, False, R | bit, B, newC
+                    continue
+                for u in _bits(evictable):
+                    ubit = 1 << u
+                    Rn = (R & ~ubit) | bit
+                    if (B >> u) & 1:
+                        yield cost, kind, v, u, False, Rn, B, newC
+                        continue
+                    if self.recompute or not (C >> u) & 1:
+                        yield cost, kind, v, u, False, Rn, B, newC
+                    yield cost + 1, kind, v, u, True, Rn, B | ubit, newC
+
+
+class _Symmetry:
+    """Automorphisms of the relevant DAG that fix the output set (R7).
+
+    (R7) **Symmetry.** The game sees only the graph, the inputs (= sources, fixed by every
+    automorphism) and the outputs; so for an automorphism π that maps outputs to outputs,
+    ``cost(π(R), π(B), π(C)) = cost(R, B, C)`` (map every move of a schedule through π).
+    States are stored under the least key among their images by the automorphisms found (any
+    subset of the group containing the identity is correct; VF2 enumeration is capped).
+    """
+
+    def __init__(self, G: nx.DiGraph, inst: _Instance, limit: int) -> None:
+        from networkx.algorithms.isomorphism import DiGraphMatcher
+        import itertools
+
+        n = inst.n
+        H = nx.DiGraph()
+        H.add_nodes_from(range(n))
+        for i in range(n):
+            H.nodes[i]["out"] = bool((inst.out >> i) & 1)
+            for u in _bits(inst.pred[i]):
+                H.add_edge(u, i)
+        identity = list(range(n))
+        perms = [identity]
+        if limit > 1 and n:
+            matcher = DiGraphMatcher(H, H, node_match=lambda a, b: a["out"] == b["out"])
+            for mapping in itertools.islice(matcher.isomorphisms_iter(), limit):
+                perm = [mapping[i] for i in range(n)]
+                if perm != identity:
+                    perms.append(perm)
+        self.perms = perms
+        self.n = n
+        self.width = 0
+        self.tables: list[list[list[int]]] = []
+
+    def build(self, width: int) -> None:
+        """Byte tables permuting keys made of ``width`` stacked n-bit masks (R | B<<n | ...)."""
+        n = self.n
+        self.width = width
+        self.tables = []
+        for perm in self.perms:
+            full = [perm[i % n] + (i // n) * n for i in range(width * n)]
+            chunks = []
+            for c in range(0, width * n, 8):
+                table = [0] * 256
+                for byte in range(256):
+                    out = 0
+                    for k in range(8):
+                        if (byte >> k) & 1 and c + k < width * n:
+                            out |= 1 << full[c + k]
+                    table[byte] = out
+                chunks.append(table)
+            self.tables.append(chunks)
+
+    def apply(self, p: int, key: int) -> int:
+        """Image of a stacked key under automorphism ``p``."""
+        out = 0
+        for table in self.tables[p]:
+            out |= table[key & 255]
+            key >>= 8
+        return out
+
+    def canon(self, key: int) -> tuple[int, int]:
+        """Least image of ``key`` and the index of the automorphism that gives it."""
+        best, best_p = key, 0
+        for p in range(1, len(self.tables)):
+            k = key
+            out = 0
+            for table in self.tables[p]:
+                out |= table[k & 255]
+                k >>= 8
+            if out < best:
+                best, best_p = out, p
+        return best, best_p
+
+
+def solve_optimal(
+    G: nx.DiGraph,
+    M: int,
+    *,
+    recompute: bool = True,
+    outputs: Iterable[str] | None = None,
+    time_limit: float | None = 60,
+    max_states: int | None = DEFAULT_MAX_STATES,
+    upper_bound: int | None = None,
+    incumbent: Sequence[Move] | None = None,
+    symmetry: bool = True,
+    symmetry_limit: int = 128,
+    progress: bool | None = None,
+) -> PebbleResult:
+    r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R6).
+
+    Parameters
+    ----------
+    G : networkx.DiGraph
+        The computation DAG; inputs are exactly its sources.
+    M : int
+        Red pebbles, ``M >= 1``.
+    recompute : bool
+        True: Hong–Kung's game; False: one-shot.
+    outputs : iterable of str, optional
+        Default ``G.graph["outputs"]``, else the sinks.
+    time_limit : float or None
+        Seconds before giving up with :class:`PebbleUndecided` (None: no limit).
+    max_states : int or None
+        Distinct states stored before giving up (memory budget; None: no limit).
+    upper_bound : int, optional
+        A known achievable cost (e.g. a replayed algorithm schedule): prunes states whose
+        f-value exceeds it and is reported if the budget runs out. Must be achievable — an
+        unachievable bound can make the result :class:`PebbleUndecided`, never wrong.
+    incumbent : sequence of Move, optional
+        A complete schedule (it is replayed here, so it cannot lie). Its cost becomes the
+        upper bound, and once the least f on the frontier reaches that cost the incumbent is
+        returned as optimal (the heuristic is admissible, so no cheaper schedule remains).
+    symmetry : bool
+        Merge states that an automorphism of the DAG maps onto each other (R7).
+    symmetry_limit : int
+        At most this many automorphisms are enumerated (VF2).
+    progress : bool, optional
+        Draw a tqdm bar on stderr (default: when stderr is a TTY).
+
+    Returns
+    -------
+    Optimal | Infeasible | PebbleUndecided
+
+    Raises
+    ------
+    InvalidInputError
+        ``M < 1``, a cyclic graph, unknown outputs.
+
+    Examples
+    --------
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> r = solve_optimal(matmul_dag(1, 1, 2), 3)   # C[0,j] = A[0,0]·B[0,j]: 3 reads + 2 writes
+    >>> r.io, replay(matmul_dag(1, 1, 2), r.schedule, 3).io
+    (5, 5)
+    """
+    check_cache_size(M)
+    start_time = time.monotonic()
+    inst = _Instance(G, outputs)
+    need_m = min_cache_size(G, outputs)
+    if M < need_m:
+        worst = min((v for v in inst.names if not (inst.inp >> inst.index[v]) & 1
+                     and G.in_degree(v) + 1 == need_m))
+        return Infeasible(f"M={M} is below the {need_m} red pebbles vertex {worst!r} needs "
+                          f"(in-degree {need_m - 1} + 1)")
+    if incumbent is not None:
+        incumbent = list(incumbent)
+        inc_io = replay(G, incumbent, M, recompute=recompute, outputs=outputs).io
+        upper_bound = inc_io if upper_bound is None else min(upper_bound, inc_io)
+    search = _Search(inst, M, recompute)
+    n = inst.n
+    one_shot = not recompute
+    sym = _Symmetry(G, inst, symmetry_limit if symmetry else 1)
+    sym.build(3 if one_shot else 2)
+    canon = sym.canon
+    mask_n = inst.all
+    # raw (pre-canonical) keys already pushed, with their g: skips the canonicalisation of
+    # repeated successors (the canonical image of a pushed raw state has g_of <= that g)
+    raw_seen: dict[int, int] = {}
+
+    R0, B0, C0, _ = search.normalise(0, inst.inp, 0)
+    h0 = search.heuristic(R0, B0, C0)
+    k0 = R0 | (B0 << n) | ((C0 << (2 * n)) if one_shot else 0)
+    g_of: dict[int, int] = {k0: 0}
+    parent: dict[int, tuple[int, int, int]] = {}
+    heap: list[tuple[int, int, int, int]] = [(h0, 0, 0, k0)]
+    tick = 0
+    explored = 0
+    bar = None
+    if progress_enabled(progress):
+        from tqdm.auto import tqdm
+        import sys
+        bar = tqdm(desc=f"pebble M={M}", unit=" states", file=sys.stderr, leave=False)
+
+    def undecided(reason: str) -> PebbleUndecided:
+        # h is admissible, so the least f on the frontier bounds every unexplored solution
+        lower = heap[0][0] if heap else h0
+        return PebbleUndecided(lower_bound=int(max(lower, h0)), upper_bound=upper_bound,
+                               states_explored=explored, reason=reason,
+                               seconds=time.monotonic() - start_time)
+
+    try:
+        while heap:
+            f, negg, _, k = heap[0]
+            if incumbent is not None and f >= inc_io:
+                return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
+                               seconds=time.monotonic() - start_time)
+            g = -negg
+            if g_of.get(k, 1 << 62) < g:
+                heapq.heappop(heap)
+                continue  # stale entry
+            if explored & 1023 == 1023:
+                if bar is not None:
+                    bar.update(1024)
+                    bar.set_postfix(f=f, stored=len(g_of))
+                if time_limit is not None and time.monotonic() - start_time > time_limit:
+                    return undecided(f"time limit {time_limit} s reached")
+                if max_states is not None and len(g_of) > max_states:
+                    return undecided(f"state budget {max_states} reached")
+            heapq.heappop(heap)
+            explored += 1
+            R, B, C = k & mask_n, (k >> n) & mask_n, k >> (2 * n)
+            if (inst.out & ~(R | B)) == 0:
+                # goal-ready (R3): write the red outputs that are not blue yet.
+                io = g + (inst.out & R & ~B).bit_count()
+                schedule = _reconstruct(search, sym, parent, k, k0, (R0, B0, C0))
+                check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
+                if check.io != io:  # internal invariant: the certificate must replay exactly
+                    raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
+                return Optimal(io=io, schedule=schedule, states_explored=explored,
+                               seconds=time.monotonic() - start_time)
+            P = search.possibly_needed(B, C)
+            # with recomputation, a placement on a full cache that writes nothing back keeps
+            # B (so P) and leaves no free slot: the state is already normal (R4, R5)
+            quick = recompute and R.bit_count() >= M
+            for cost, kind, v, u, wrote, Rr, Br, Cr in search.successors(R, B, C, P):
+                if quick and not wrote:
+                    Rn, Bn, Cn = Rr, Br, Cr
+                else:
+                    Rn, Bn, Cn, _ = search.normalise(Rr, Br, Cr)
+                g2 = g + cost
+                raw = Rn | (Bn << n) | ((Cn << (2 * n)) if one_shot else 0)
+                if raw_seen.get(raw, 1 << 62) <= g2:
+                    continue
+                if len(raw_seen) < 4 * (max_states or DEFAULT_MAX_STATES):
+                    raw_seen[raw] = g2
+                k2, p2 = canon(raw)
+                if g_of.get(k2, 1 << 62) <= g2:
+                    continue
+                h = search.heuristic(Rn, Bn, Cn)
+                if h < 0:
+                    continue
+                if upper_bound is not None and g2 + h > upper_bound:
+                    continue
+                g_of[k2] = g2
+                parent[k2] = (k, kind | (v << 1) | ((u + 1) << 12) | (int(wrote) << 24), p2)
+                tick += 1
+                heapq.heappush(heap, (g2 + h, -g2, tick, k2))
+    except KeyboardInterrupt:
+        return undecided("interrupted")
+    finally:
+        if bar is not None:
+            bar.close()
+    if incumbent is not None:  # frontier exhausted: nothing beats the incumbent
+        return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
+                       seconds=time.monotonic() - start_time)
+    if upper_bound is not None:
+        return undecided(f"no schedule within upper_bound={upper_bound} (bound not achievable?)")
+    raise RuntimeError("solver bug: search space exhausted on a feasible instance")
+
+
+def _reconstruct(search: _Search, sym: _Symmetry, parent: dict[int, tuple[int, int, int]],
+                 k: int, k0: int, start: tuple[int, int, int]) -> list[Move]:
+    """Walk the parent links back, then replay the moves forward to emit every pebble move,
+    including the deletions of (R4) and the free computations of (R5). Moves are stored in
+    the frame of the parent's canonical image; ``to_actual`` maps them back (R7)."""
+    steps: list[tuple[int, int]] = []
+    while k != k0:
+        k, code, p = parent[k]
+        steps.append((code, p))
+    steps.reverse()
+    names = search.I.names
+    n = search.I.n
+    moves: list[Move] = []
+    R, B, C = start
+    sigma = list(range(n))          # actual index -> canonical index
+    to_actual = list(range(n))      # canonical index -> actual index
+
+    def emit(kind: str, i: int) -> None:
+        moves.append((kind, names[to_actual[i]]))
+
+    for code, p in steps:
+        kind, v, u, wrote = code & 1, (code >> 1) & 2047, ((code >> 12) & 2047) - 1, code >> 24
+        if u >= 0:
+            if wrote:
+                emit("write", u)
+                B |= 1 << u
+            emit("delete", u)
+            R &= ~(1 << u)
+        emit("compute" if kind else "read", v)
+        R |= 1 << v
+        if kind:
+            C |= 1 << v
+        Rn, Bn, Cn, P = search.normalise(R, B, C)
+        for i in _bits(R & ~P):
+            emit("delete", i)
+        for i in _bits(Rn & ~(R & P)):
+            emit("compute", i)
+        # move to the child's canonical frame
+        n_ = search.I.n
+        image = sym.apply(p, Rn | (Bn << n_) | (Cn << (2 * n_)))
+        mask = search.I.all
+        R, B, C = image & mask, (image >> n_) & mask, image >> (2 * n_)
+        perm = sym.perms[p]
+        sigma = [perm[j] for j in sigma]
+        for actual, canonical in enumerate(sigma):
+            to_actual[canonical] = actual
+    for i in _bits(search.I.out & R & ~B):
+        emit("write", i)
+    return moves

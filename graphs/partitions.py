@@ -1,0 +1,715 @@
+r"""Hong–Kung S-partitions: dominator and minimum sets, exact P(G, S), the partition bound.
+
+Definitions (Hong & Kung, STOC'81, §3; as restated by Saha & Ye, arXiv 2402.07443, Defs. 2.3–2.6,
+and by the Lean formalisation ``geoconuk/lean-misc-math`` — see
+../shared/reference/background.md §3.2). ``G`` is a finite DAG whose **inputs are exactly its
+sources** (parentless vertices) and may not be computed; this is the Lean/Elango correction
+without which HK Theorem 3.1 is false.
+
+* **Dominator set** of :math:`W \subseteq V`: a set :math:`D \subseteq V` such that every path
+  from an input to a vertex of :math:`W` contains a vertex of :math:`D`. Paths of length 0
+  count, so an input lying in :math:`W` must itself be in :math:`D`. :math:`D` need not be a
+  subset of :math:`W`.
+* **Minimum set** of :math:`W`: :math:`\{v \in W : \text{no child of } v \text{ is in } W\}`.
+* **Dependence**: part :math:`V_j` depends on part :math:`V_i` (:math:`i \ne j`) when some edge
+  goes from a vertex of :math:`V_i` to a vertex of :math:`V_j`.
+* **S-partition**: :math:`V_1, \dots, V_h` with
+  (P1) pairwise disjoint, union :math:`V` (empty parts are allowed, as in the Lean statement);
+  (P2) each :math:`V_i` has a dominator set of size :math:`\le S`;
+  (P3) each :math:`V_i` has a minimum set of size :math:`\le S`;
+  (P4) the dependence relation among the parts is acyclic.
+  :math:`P(G, S)` is the least number of non-empty parts of an S-partition.
+* **Hong–Kung Lemma 3.1** (= Saha–Ye Lemma 2.8): for every complete calculation of ``G`` with at
+  most :math:`S` red pebbles,
+
+  .. math:: Q(G, S) \ge S \cdot \bigl(P(G, 2S) - 1\bigr).
+
+  (Lean form of HK Thm 3.1: a calculation with :math:`q` I/Os yields a 2S-partition into
+  :math:`h` parts with :math:`q \le S h \le q + S`.)
+
+Proof map
+---------
+* :func:`is_dominator`, :func:`minimum_set`, :func:`min_dominator_size` /
+  :func:`minimum_dominator` (exact minimum vertex cut by max-flow with vertex splitting, no z3),
+  :func:`is_s_partition` — plain-Python checkers; every z3 certificate is re-validated by them.
+* :func:`bounded_set_encoding` — z3 encoding of "W has a dominator of size ≤ k and a minimum
+  set of size ≤ k" with reachability-avoidance booleans (below).
+* :func:`min_partition_parts` — the exact :math:`P(G, S)` by z3: a greedy S-partition gives an
+  upper bound, then SAT queries with fewer parts until one is UNSAT (the UNSAT answer for
+  :math:`h - 1` parts is the optimality certificate; empty parts make "≤ h parts" monotone).
+* :func:`hong_kung_bound` — :math:`S (P(G, 2S) - 1)`.
+
+Encodings
+---------
+*Dominator* of the set selected by booleans ``member[v]``: booleans ``dom[v]`` and
+``reach[v]`` with the implications
+
+* ``v`` an input ∧ ¬dom[v] ⇒ reach[v];
+* reach[u] ∧ ¬dom[v] ∧ (u → v) ⇒ reach[v];
+* member[v] ⇒ ¬reach[v];
+* :math:`\sum_v` dom[v] ≤ k.
+
+The implications force ``reach`` to contain every vertex reachable from an input along a
+D-avoiding path, so a model certifies that ``dom`` is a dominator of the member set; conversely a
+dominator gives a model (``reach`` := exactly the D-avoiding reachable set).
+
+*Minimum set*: ``low[v]`` with member[v] ∧ ⋀_{c child} ¬member[c] ⇒ low[v], and
+:math:`\sum_v` low[v] ≤ k (``low`` over-approximates the minimum set, which is exact for an
+upper-bound constraint).
+
+*Acyclic dependence*: a part label per vertex, in order encoding (``ge[v][i]`` ⇔ label ≥ i),
+with ``ge[u][i] ⇒ ge[v][i]`` for every edge u → v, i.e. label(u) ≤ label(v). A partition has
+acyclic dependence iff its parts can be numbered so that every edge goes to an equal or later
+part (topological order of the quotient DAG), so this loses no partition up to renumbering.
+
+Examples
+--------
+>>> import networkx as nx
+>>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d")])
+>>> is_dominator(G, {"d"}, {"c"}), is_dominator(G, {"c"}, {"a"})
+(True, False)
+>>> min_dominator_size(G, {"c", "d"}), sorted(minimum_set(G, {"a", "c"}))
+(1, ['c'])
+>>> bool(is_s_partition(G, [{"a", "b", "c", "d"}], 2))
+True
+>>> r = min_partition_parts(G, 1, timeout_ms=5_000)
+>>> r.exact, r.value
+(True, 3)
+>>> hong_kung_bound(G, 1, timeout_ms=5_000)   # S·(P(G, 2S) − 1) with P(G, 2) = 1
+0
+
+References
+----------
+.. [1] J.-W. Hong, H. T. Kung, "I/O complexity: the red-blue pebble game", STOC 1981, §3.
+.. [2] B. Saha, C. Ye, "The I/O Complexity of Attention", arXiv 2402.07443, Defs. 2.3–2.6,
+   Lemmas 2.7–2.8.
+.. [3] Lean formalisation ``geoconuk/lean-misc-math`` (RedBluePebbleGame.lean): inputs =
+   sources, empty parts allowed, :math:`q \le S h \le q + S`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Literal, Sequence
+
+import networkx as nx
+import z3
+
+from attnio.exceptions import BudgetExceededError, InvalidInputError
+
+__all__ = [
+    "input_vertices",
+    "is_dominator",
+    "minimum_set",
+    "minimum_dominator",
+    "min_dominator_size",
+    "is_bounded_set",
+    "PartitionCheck",
+    "is_s_partition",
+    "greedy_s_partition",
+    "BoundedSetEncoding",
+    "bounded_set_encoding",
+    "BoundedSetSearch",
+    "find_bounded_set",
+    "max_counted_bounded_set",
+    "PartitionResult",
+    "min_partition_parts",
+    "check_hong_kung_hypotheses",
+    "hong_kung_bound",
+]
+
+Vertex = Hashable
+
+
+# --------------------------------------------------------------------------------------------
+# Plain-Python definitions
+# --------------------------------------------------------------------------------------------
+
+
+def input_vertices(G: nx.DiGraph) -> frozenset[Vertex]:
+    """The inputs of ``G``: exactly its sources (the convention HK Lemma 3.1 needs).
+
+    Raises
+    ------
+    InvalidInputError
+        If ``G`` is not a DAG, or ``G.graph["inputs"]`` is given and differs from the sources.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(input_vertices(nx.DiGraph([(1, 2), (3, 2)])))
+    [1, 3]
+    """
+    if not nx.is_directed_acyclic_graph(G):
+        raise InvalidInputError("G must be a directed acyclic graph")
+    sources = frozenset(v for v in G if G.in_degree(v) == 0)
+    declared = G.graph.get("inputs")
+    if declared is not None and frozenset(declared) != sources:
+        extra = sorted(map(str, frozenset(declared) ^ sources))[:3]
+        raise InvalidInputError(
+            f"G.graph['inputs'] must equal the sources (HK convention); they differ at {extra}")
+    return sources
+
+
+def is_dominator(G: nx.DiGraph, W: Iterable[Vertex], D: Iterable[Vertex]) -> bool:
+    """True iff every path from an input to a vertex of ``W`` contains a vertex of ``D``.
+
+    Length-0 paths count: an input in ``W`` must be in ``D``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("x", "y")])
+    >>> is_dominator(G, {"x"}, set()), is_dominator(G, {"x"}, {"x"})
+    (False, True)
+    """
+    W, D = set(W), set(D)
+    frontier = [v for v in input_vertices(G) if v not in D]
+    seen = set(frontier)
+    while frontier:  # D-avoiding reachability from the inputs
+        u = frontier.pop()
+        if u in W:
+            return False
+        for c in G.successors(u):
+            if c not in D and c not in seen:
+                seen.add(c)
+                frontier.append(c)
+    return True
+
+
+def minimum_set(G: nx.DiGraph, W: Iterable[Vertex]) -> frozenset[Vertex]:
+    """The vertices of ``W`` with no child in ``W``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> sorted(minimum_set(nx.DiGraph([(1, 2), (2, 3)]), {1, 2}))
+    [2]
+    """
+    W = set(W)
+    return frozenset(v for v in W if not any(c in W for c in G.successors(v)))
+
+
+def minimum_dominator(G: nx.DiGraph, W: Iterable[Vertex]) -> frozenset[Vertex]:
+    """A smallest dominator set of ``W`` (exact: minimum vertex cut by max-flow).
+
+    Flow network: each vertex ``v`` is split into ``(v, in) → (v, out)`` of capacity 1; each
+    edge ``u → v`` becomes ``(u, out) → (v, in)`` of infinite capacity; a super-source feeds
+    ``(x, in)`` for every input ``x``, and ``(w, out)`` drains to a super-sink for every
+    ``w ∈ W``. Finite cuts are exactly vertex sets meeting every input-to-W path (a vertex of
+    W may itself be cut), so max-flow = min dominator size (Menger).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("c", "e")])
+    >>> sorted(minimum_dominator(G, {"d", "e"}))
+    ['c']
+    """
+    W = set(W)
+    if not W:
+        return frozenset()
+    missing = W - set(G)
+    if missing:
+        raise InvalidInputError(f"W contains {sorted(map(str, missing))[:3]}, not vertices of G")
+    source, sink = ("__partitions_source__",), ("__partitions_sink__",)
+    F = nx.DiGraph()
+    for v in G:
+        F.add_edge((v, "in"), (v, "out"), capacity=1)
+    for u, v in G.edges:
+        F.add_edge((u, "out"), (v, "in"))  # no capacity attribute = infinite
+    for x in input_vertices(G):
+        F.add_edge(source, (x, "in"))
+    for w in W:
+        F.add_edge((w, "out"), sink)
+    _, (source_side, _) = nx.minimum_cut(F, source, sink)
+    cut = frozenset(v for v in G if (v, "in") in source_side and (v, "out") not in source_side)
+    # The cut found by max-flow is a dominator; re-check with the definition.
+    assert is_dominator(G, W, cut)
+    return cut
+
+
+def min_dominator_size(G: nx.DiGraph, W: Iterable[Vertex]) -> int:
+    """Size of a smallest dominator set of ``W`` (a Python ``int``).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> min_dominator_size(nx.DiGraph([(1, 3), (2, 3)]), {3})
+    1
+    >>> min_dominator_size(nx.DiGraph([(1, 3), (2, 3)]), {1, 2})
+    2
+    """
+    return int(len(minimum_dominator(G, W)))
+
+
+def is_bounded_set(G: nx.DiGraph, W: Iterable[Vertex], k: int) -> bool:
+    """True iff ``W`` has a dominator set and a minimum set both of size ≤ ``k``.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> is_bounded_set(nx.DiGraph([(1, 3), (2, 3)]), {1, 2, 3}, 1)
+    False
+    """
+    W = set(W)
+    return len(minimum_set(G, W)) <= k and min_dominator_size(G, W) <= k
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionCheck:
+    """Outcome of :func:`is_s_partition`: truthy iff valid; ``reason`` names the broken rule."""
+
+    ok: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def is_s_partition(G: nx.DiGraph, parts: Sequence[Iterable[Vertex]], S: int) -> PartitionCheck:
+    """Check (P1)–(P4) of an S-partition with plain Python (independent of z3).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "b"), ("b", "c")])
+    >>> is_s_partition(G, [{"a", "c"}, {"b"}], 2).reason
+    'P4: cyclic dependence among parts'
+    >>> is_s_partition(G, [{"a"}, {"b", "c"}], 1).ok
+    True
+    """
+    if isinstance(S, bool) or not isinstance(S, int) or S < 0:
+        raise InvalidInputError(f"S={S!r} must be a non-negative integer")
+    parts = [frozenset(p) for p in parts]
+    owner: dict[Vertex, int] = {}
+    for i, part in enumerate(parts):
+        for v in part:
+            if v not in G:
+                return PartitionCheck(False, f"P1: {v!r} in part {i} is not a vertex of G")
+            if v in owner:
+                return PartitionCheck(False, f"P1: {v!r} lies in parts {owner[v]} and {i}")
+            owner[v] = i
+    if len(owner) != G.number_of_nodes():
+        missing = [v for v in G if v not in owner][:3]
+        return PartitionCheck(False, f"P1: vertices {missing} are in no part")
+    for i, part in enumerate(parts):
+        dom = min_dominator_size(G, part)
+        if dom > S:
+            return PartitionCheck(False, f"P2: part {i} needs a dominator of size {dom} > S={S}")
+        low = len(minimum_set(G, part))
+        if low > S:
+            return PartitionCheck(False, f"P3: part {i} has a minimum set of size {low} > S={S}")
+    quotient = nx.DiGraph()
+    quotient.add_nodes_from(range(len(parts)))
+    quotient.add_edges_from((owner[u], owner[v]) for u, v in G.edges if owner[u] != owner[v])
+    if not nx.is_directed_acyclic_graph(quotient):
+        return PartitionCheck(False, "P4: cyclic dependence among parts")
+    return PartitionCheck(True, f"valid {S}-partition into {sum(1 for p in parts if p)} parts")
+
+
+def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
+    """An S-partition built greedily along a topological order (an upper bound on P(G, S)).
+
+    Consecutive segments of a topological order have acyclic dependence; a vertex joins the
+    current segment while the segment keeps a dominator and a minimum set of size ≤ S. Every
+    singleton is dominated by itself, so this succeeds for every S ≥ 1.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> len(greedy_s_partition(nx.path_graph(4, create_using=nx.DiGraph), 1))
+    1
+    """
+    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
+        raise InvalidInputError(f"S={S!r} must be a positive integer")
+    parts: list[frozenset[Vertex]] = []
+    current: set[Vertex] = set()
+    for v in nx.lexicographical_topological_sort(G, key=str):
+        trial = current | {v}
+        if current and not is_bounded_set(G, trial, S):
+            parts.append(frozenset(current))
+            current = {v}
+        else:
+            current = trial
+    if current:
+        parts.append(frozenset(current))
+    return parts
+
+
+# --------------------------------------------------------------------------------------------
+# z3 encodings
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoundedSetEncoding:
+    """z3 variables and constraints for "``member`` has dominator ≤ k and minimum set ≤ k"."""
+
+    member: dict[Vertex, z3.BoolRef]
+    dominator: dict[Vertex, z3.BoolRef]
+    reach: dict[Vertex, z3.BoolRef]
+    low: dict[Vertex, z3.BoolRef]
+    constraints: list[z3.BoolRef] = field(repr=False)
+
+    def selected(self, model: z3.ModelRef) -> frozenset[Vertex]:
+        """The member set of a model."""
+        return frozenset(v for v, b in self.member.items()
+                         if z3.is_true(model.eval(b, model_completion=True)))
+
+    def dominator_of(self, model: z3.ModelRef) -> frozenset[Vertex]:
+        """The dominator set of a model."""
+        return frozenset(v for v, b in self.dominator.items()
+                         if z3.is_true(model.eval(b, model_completion=True)))
+
+
+def bounded_set_encoding(G: nx.DiGraph, k: int | None, *, prefix: str = "w",
+                         member: dict[Vertex, z3.BoolRef] | None = None,
+                         minimum_bound: int | None = -1) -> BoundedSetEncoding:
+    """Encode "the set ``{v : member[v]}`` has a dominator of size ≤ k and minimum set ≤ k".
+
+    Parameters
+    ----------
+    G : networkx.DiGraph
+        The DAG (inputs = sources).
+    k : int or None
+        Dominator bound; ``None`` drops (P2) (used for false twins).
+    prefix : str
+        Name prefix of the z3 variables (distinct per encoded set).
+    member : dict, optional
+        Existing membership literals (e.g. "vertex in part i"); fresh booleans otherwise.
+    minimum_bound : int or None
+        Bound on the minimum set; ``-1`` (default) means "same as k", ``None`` drops (P3).
+
+    Examples
+    --------
+    >>> import networkx as nx, z3
+    >>> G = nx.DiGraph([(1, 3), (2, 3)])
+    >>> enc = bounded_set_encoding(G, 1)
+    >>> s = z3.Solver(); s.add(enc.constraints); s.add(enc.member[1], enc.member[2])
+    >>> s.check()
+    unsat
+    """
+    inputs = input_vertices(G)
+    index = {v: n for n, v in enumerate(sorted(G, key=str))}
+    if member is None:
+        member = {v: z3.Bool(f"{prefix}_in_{index[v]}") for v in G}
+    dominator = {v: z3.Bool(f"{prefix}_dom_{index[v]}") for v in G}
+    reach = {v: z3.Bool(f"{prefix}_reach_{index[v]}") for v in G}
+    low = {v: z3.Bool(f"{prefix}_low_{index[v]}") for v in G}
+    cons: list[z3.BoolRef] = []
+    if k is not None:
+        for x in inputs:
+            cons.append(z3.Or(dominator[x], reach[x]))
+        for u, v in G.edges:
+            cons.append(z3.Or(z3.Not(reach[u]), dominator[v], reach[v]))
+        for v in G:
+            cons.append(z3.Implies(member[v], z3.Not(reach[v])))
+        cons.append(z3.AtMost(*dominator.values(), k))
+    mbound = k if minimum_bound == -1 else minimum_bound
+    if mbound is not None:
+        for v in G:
+            children_out = [z3.Not(member[c]) for c in G.successors(v)]
+            cons.append(z3.Implies(z3.And(member[v], *children_out), low[v]))
+        cons.append(z3.AtMost(*low.values(), mbound))
+    return BoundedSetEncoding(member, dominator, reach, low, cons)
+
+
+@dataclass(frozen=True, slots=True)
+class BoundedSetSearch:
+    """Answer of :func:`find_bounded_set`: ``status`` is ``"sat"`` (``witness`` and its
+    ``dominator`` re-validated by the plain checkers), ``"unsat"`` or ``"unknown"``."""
+
+    status: Literal["sat", "unsat", "unknown"]
+    witness: frozenset[Vertex] = frozenset()
+    dominator: frozenset[Vertex] = frozenset()
+    count: int = 0
+    reason: str = ""
+
+
+def find_bounded_set(G: nx.DiGraph, counted: Iterable[Vertex], k: int | None, at_least: int, *,
+                     timeout_ms: int = 20_000, minimum_bound: int | None = -1,
+                     extra: Iterable[z3.BoolRef] = ()) -> BoundedSetSearch:
+    """Ask z3 for W with dominator ≤ k, minimum set ≤ k and ≥ ``at_least`` vertices of
+    ``counted`` (``k=None`` / ``minimum_bound=None`` drop (P2) / (P3), for false twins).
+
+    ``"unsat"`` proves that every such W holds < ``at_least`` counted vertices (the per-part
+    counting lemmas are checked this way). A ``"sat"`` witness is re-checked with
+    :func:`is_dominator` and :func:`minimum_set` before it is returned.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 2), (1, 2), (0, 3), (1, 3)])
+    >>> find_bounded_set(G, {2, 3}, 2, 2).status, find_bounded_set(G, {2, 3}, 1, 2).status
+    ('sat', 'unsat')
+    """
+    wanted = set(counted)
+    counted = [v for v in G if v in wanted]
+    enc = bounded_set_encoding(G, k, minimum_bound=minimum_bound)
+    s = z3.Solver()
+    s.set("timeout", int(timeout_ms))
+    s.add(enc.constraints)
+    s.add(list(extra))
+    if at_least > 0:
+        s.add(z3.AtLeast(*[enc.member[v] for v in counted], at_least) if counted
+              else z3.BoolVal(False))
+    answer = s.check()
+    if answer == z3.unsat:
+        return BoundedSetSearch("unsat", reason="z3: unsat")
+    if answer != z3.sat:
+        return BoundedSetSearch("unknown", reason=f"z3 returned unknown ({s.reason_unknown()}, "
+                                                  f"timeout {timeout_ms} ms)")
+    model = s.model()
+    W, D = enc.selected(model), enc.dominator_of(model)
+    mbound = k if minimum_bound == -1 else minimum_bound
+    # Independent re-check of the witness (never trust the encoding alone).
+    if k is not None:
+        assert is_dominator(G, W, D) and len(D) <= k, "z3 dominator rejected by is_dominator"
+    if mbound is not None:
+        assert len(minimum_set(G, W)) <= mbound, "z3 witness violates the minimum-set bound"
+    count = sum(1 for v in counted if v in W)
+    assert count >= at_least
+    return BoundedSetSearch("sat", W, D, int(count), "z3: sat, witness re-validated")
+
+
+def max_counted_bounded_set(G: nx.DiGraph, counted: Iterable[Vertex], k: int, *,
+                            timeout_ms: int = 20_000) -> BoundedSetSearch:
+    """The largest number of ``counted`` vertices in a W with dominator, minimum set ≤ k.
+
+    Iterates :func:`find_bounded_set` with ``at_least = best + 1`` until UNSAT; returns the
+    last witness with status ``"sat"`` (its ``count`` is then the exact maximum) or
+    ``"unknown"`` (``count`` is only a lower bound on the maximum).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 2), (1, 2), (0, 3), (1, 3)])
+    >>> max_counted_bounded_set(G, {2, 3}, 1).count
+    1
+    """
+    counted = frozenset(counted)
+    best = find_bounded_set(G, counted, k, 0, timeout_ms=timeout_ms)
+    if best.status != "sat":
+        return best
+    while True:
+        nxt = find_bounded_set(G, counted, k, best.count + 1, timeout_ms=timeout_ms)
+        if nxt.status == "unsat":
+            return BoundedSetSearch("sat", best.witness, best.dominator, best.count,
+                                    f"maximum {best.count}: z3 unsat at {best.count + 1}")
+        if nxt.status == "unknown":
+            return BoundedSetSearch("unknown", best.witness, best.dominator, best.count,
+                                    nxt.reason)
+        best = nxt
+
+
+# --------------------------------------------------------------------------------------------
+# Exact P(G, S)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionResult:
+    """The fewest parts of an S-partition, with certificates.
+
+    ``lower ≤ P(G, S) ≤ upper``; ``parts`` is an S-partition with ``upper`` non-empty parts,
+    re-validated by :func:`is_s_partition`; ``lower`` is certified by z3 UNSAT for
+    ``lower − 1`` parts or by a counting argument (``reason``). ``exact`` iff they meet.
+    """
+
+    S: int
+    lower: int
+    upper: int
+    parts: tuple[frozenset[Vertex], ...]
+    status: Literal["exact", "undecided"]
+    reason: str
+    solver_calls: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return self.status == "exact"
+
+    @property
+    def value(self) -> int:
+        """P(G, S); raises :class:`BudgetExceededError` when undecided."""
+        if not self.exact:
+            raise BudgetExceededError(
+                f"P(G, S={self.S}) undecided in [{self.lower}, {self.upper}]: {self.reason}")
+        return self.upper
+
+
+def _partition_solver(G: nx.DiGraph, S: int, h: int
+                      ) -> tuple[z3.Solver, dict[Vertex, list[z3.BoolRef]], list[z3.BoolRef]]:
+    """Solver for "an S-partition with ≤ h parts", plus ``ge`` literals and caps.
+
+    ``ge[v][i]`` ⇔ label(v) ≥ i for i = 1..h−1; ``cap[j]`` (j = 1..h−1) assumed true
+    forbids labels ≥ j, i.e. asks for ≤ j parts.
+    """
+    order = {v: n for n, v in enumerate(sorted(G, key=str))}
+    ge = {v: [z3.BoolVal(True)] + [z3.Bool(f"ge_{order[v]}_{i}") for i in range(1, h)]
+          for v in G}
+    s = z3.Solver()
+    for v in G:
+        for i in range(2, h):
+            s.add(z3.Implies(ge[v][i], ge[v][i - 1]))
+    for u, v in G.edges:  # monotone labelling: label(u) ≤ label(v)
+        for i in range(1, h):
+            s.add(z3.Implies(ge[u][i], ge[v][i]))
+    caps = [z3.BoolVal(True)] + [z3.Bool(f"cap_{j}") for j in range(1, h)]
+    for j in range(1, h):
+        for v in G:
+            s.add(z3.Implies(caps[j], z3.Not(ge[v][j])))
+    for i in range(h):
+        in_part = {v: z3.And(ge[v][i], z3.Not(ge[v][i + 1])) if i + 1 < h else ge[v][i]
+                   for v in G}
+        enc = bounded_set_encoding(G, S, prefix=f"p{i}", member=in_part)
+        s.add(enc.constraints)
+    return s, ge, caps
+
+
+def _label_parts(G: nx.DiGraph, ge: dict[Vertex, list[z3.BoolRef]], model: z3.ModelRef
+                 ) -> list[frozenset[Vertex]]:
+    labels = {v: sum(1 for lit in ge[v][1:] if z3.is_true(model.eval(lit, model_completion=True)))
+              for v in G}
+    parts = [frozenset(v for v in G if labels[v] == i) for i in range(max(labels.values()) + 1)]
+    return [p for p in parts if p]
+
+
+def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> PartitionResult:
+    """The exact P(G, S): fewest non-empty parts of an S-partition of ``G``, by z3.
+
+    Method: a greedy S-partition gives ``upper``; two counting bounds give ``lower``
+    (each part holds ≤ S inputs, since an input in a part is in its dominator, and ≤ S sinks of
+    ``G``, since they are minimum vertices of their part); then z3 is asked for an
+    S-partition with ``upper − 1`` parts, repeatedly, until UNSAT. Every model's partition is
+    re-checked by :func:`is_s_partition` before it is believed.
+
+    Parameters
+    ----------
+    G : networkx.DiGraph
+        DAG with inputs = sources.
+    S : int
+        Bound on dominator and minimum sets, ``S ≥ 1``.
+    timeout_ms : int
+        z3 timeout per solver call; an ``unknown`` answer ends the search as ``undecided``.
+
+    Returns
+    -------
+    PartitionResult
+
+    Raises
+    ------
+    InvalidInputError
+        If ``S`` is not a positive integer or ``G`` is not a DAG with inputs = sources.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(0, 2), (1, 2), (2, 3)])
+    >>> r = min_partition_parts(G, 2, timeout_ms=5_000)
+    >>> r.value, len(r.parts), bool(is_s_partition(G, r.parts, 2))
+    (1, 1, True)
+    """
+    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
+        raise InvalidInputError(f"S={S!r} must be a positive integer")
+    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
+        raise InvalidInputError(f"timeout_ms={timeout_ms!r} must be a positive integer")
+    start = time.perf_counter()
+    inputs = input_vertices(G)
+    if G.number_of_nodes() == 0:
+        return PartitionResult(S, 0, 0, (), "exact", "empty graph", 0, 0.0)
+    sinks = [v for v in G if G.out_degree(v) == 0]
+    lower = max(1, -(-len(inputs) // S), -(-len(sinks) // S))
+    best = greedy_s_partition(G, S)
+    check = is_s_partition(G, best, S)
+    assert check.ok, check.reason  # greedy construction is valid by design
+    calls = 0
+    reason = f"counting lower bound {lower} (inputs, sinks ≤ S per part) meets the greedy partition"
+    if len(best) > lower:
+        solver, ge, caps = _partition_solver(G, S, len(best) - 1)
+        solver.set("timeout", int(timeout_ms))
+        while len(best) > lower:
+            target = len(best) - 1
+            calls += 1
+            try:
+                answer = solver.check(caps[target] if target < len(caps) else z3.BoolVal(True))
+            except KeyboardInterrupt:
+                answer = z3.unknown
+            if answer == z3.unsat:
+                lower = len(best)
+                reason = f"z3: no {S}-partition with {target} parts (unsat)"
+                break
+            if answer == z3.sat:
+                candidate = _label_parts(G, ge, solver.model())
+                check = is_s_partition(G, candidate, S)
+                if not check.ok:  # an encoding bug must never pass silently
+                    raise AssertionError(f"z3 partition rejected by the checker: {check.reason}")
+                best = candidate
+                continue
+            return PartitionResult(
+                S, lower, len(best), tuple(best), "undecided",
+                f"z3 returned unknown ({solver.reason_unknown()}, timeout {timeout_ms} ms) "
+                f"asking for {target} parts", calls, time.perf_counter() - start)
+        if len(best) == lower and not reason.startswith("z3"):
+            reason = f"z3 partition with {lower} parts meets the counting lower bound"
+    return PartitionResult(S, lower, len(best), tuple(best), "exact", reason, calls,
+                           time.perf_counter() - start)
+
+
+def check_hong_kung_hypotheses(G: nx.DiGraph) -> None:
+    """Raise unless ``G`` meets the hypotheses of HK Lemma 3.1 as :func:`hong_kung_bound` uses it.
+
+    * inputs are exactly the sources (:func:`input_vertices`);
+    * outputs (``G.graph["outputs"]``, default the sinks) are exactly the sinks — an unneeded
+      sink is never computed, yet it must lie in some part;
+    * inputs and outputs are disjoint (no isolated vertex) — Saha–Ye §2.3's standing
+      assumption. Without it the lemma is false: 2S + 1 isolated vertices need Q = 0 I/Os
+      while P(G, 2S) = 2 (each part holds ≤ 2S inputs), so S·(P − 1) = S > 0.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph(); G.add_nodes_from("abc")
+    >>> check_hong_kung_hypotheses(G)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: vertex 'a' is both an input and an output (isolated); HK Lemma 3.1 needs them disjoint
+    """
+    inputs = input_vertices(G)
+    sinks = frozenset(v for v in G if G.out_degree(v) == 0)
+    outputs = frozenset(G.graph.get("outputs", sinks))
+    if outputs != sinks:
+        odd = sorted(map(str, outputs ^ sinks))[:3]
+        raise InvalidInputError(f"outputs must be exactly the sinks for HK Lemma 3.1; they differ "
+                                f"at {odd}")
+    both = sorted(inputs & outputs, key=str)
+    if both:
+        raise InvalidInputError(f"vertex {both[0]!r} is both an input and an output (isolated); "
+                                f"HK Lemma 3.1 needs them disjoint")
+
+
+def hong_kung_bound(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> int:
+    r"""Hong–Kung Lemma 3.1 lower bound :math:`S \cdot (P(G, 2S) - 1)` on the I/O with S reds.
+
+    Valid for complete calculations with at most ``S`` red pebbles where inputs are exactly the
+    sources and may not be computed (HK Lemma 3.1 = Saha–Ye Lemma 2.8, arXiv 2402.07443,
+    with the Lean formalisation's input correction).
+
+    Raises
+    ------
+    InvalidInputError
+        If ``G`` breaks a hypothesis (:func:`check_hong_kung_hypotheses`).
+    BudgetExceededError
+        If z3 cannot decide :math:`P(G, 2S)` within ``timeout_ms`` per call.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([(i, "s") for i in range(5)])   # 5 inputs summed at once
+    >>> hong_kung_bound(G, 1, timeout_ms=5_000)          # P(G, 2) = 3
+    2
+    """
+    check_hong_kung_hypotheses(G)
+    return S * (min_partition_parts(G, 2 * S, timeout_ms=timeout_ms).value - 1)

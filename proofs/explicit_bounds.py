@@ -1,0 +1,293 @@
+r"""Explicit-constant I/O lower bounds (no Θ) from the per-part counting lemmas.
+
+The route (Hong–Kung Lemma 3.1 = Saha–Ye Lemma 2.8, arXiv 2402.07443, with the inputs =
+sources convention): if every part of a 2S-partition holds at most :math:`\beta(2S)` of the
+:math:`N` *counted* vertices, the parts cover all of them, so
+
+.. math:: P(G, 2S) \ge \Bigl\lceil \frac{N}{\beta(2S)} \Bigr\rceil
+          \quad\Longrightarrow\quad
+          Q(G, S) \;\ge\; S\,\bigl(P(G, 2S) - 1\bigr) \;\ge\;
+          L(G, S) := S\Bigl(\Bigl\lceil \frac{N}{\beta(2S)} \Bigr\rceil - 1\Bigr).
+
+:func:`explicit_lower_bound` returns :math:`L` (an exact ``int``), the largest over the routes
+whose hypotheses the DAG meets; by construction :math:`L \le S(P(G,2S)-1)`, the order the
+sandwich (:mod:`attnio.proofs.sandwich`) checks.
+
+Routes (the lemmas are in :mod:`attnio.proofs.partition_lemmas`)
+----------------------------------------------------------------
+* **matmul** :math:`m\times k` by :math:`k\times p`: counted = the :math:`N = mkp` products,
+  :math:`\beta_{MM}(2S) = \lfloor 2S\max(1, \sqrt{2S}/2)\rfloor` (:math:`= \lfloor S\sqrt{2S}\rfloor`
+  for :math:`S \ge 2`). Closed form (claim ``explicit.matmul_closed_form``):
+
+  .. math:: Q \ge \frac{mkp}{\sqrt{2S}} - S \qquad (S \ge 2),
+
+  the Lean formalisation's bound (background.md §3.3). Also the Saha–Ye route with
+  :math:`d = k` (valid: the operands are inputs); the larger is returned.
+* **attention forward / backward (gradient "qkv")** :math:`n, d`: counted = the
+  :math:`n^2 t` level-1 vertices of :math:`QK^\top` (:math:`t = 2d - 1` per binary or chain
+  tree), :math:`\beta_{SY}(2S) = (4S + \lfloor 4S^2/d^2 \rfloor)\,t`. Closed form (RECONSTRUCTED,
+  background.md §1.4; claim ``explicit.attention_closed_form``):
+
+  .. math:: Q \ge \frac{n^2 d^2}{4(S + d^2)} - S, \qquad\text{hence}\qquad
+            Q \ge \frac{n^2 d^2}{8S} - S \quad (S \ge d^2).
+
+  For ``gradient="dX"`` the :math:`QK^\top` operands are computed (:math:`\tilde Q = A_1X`),
+  Lemma 3.3's hypothesis fails, and :func:`explicit_lower_bound` raises.
+
+Claims: the integer route implies the closed forms (z3 NRA with :math:`r = \sqrt{2S}`), the
+sympy identity :math:`S n^2/(4S + 4S^2/d^2) = n^2d^2/(4(S + d^2))`, the large-cache
+simplification, and :math:`L` ≥ the closed form on a grid of exact integers. False twins: a
+constant too large (:math:`n^2d^2/(2(S+d^2))`), the :math:`S \ge d^2` hypothesis dropped,
+:math:`\sqrt S` in place of :math:`\sqrt{2S}`.
+
+Examples
+--------
+>>> explicit_lower_bound("matmul", {"m": 4, "k": 4, "p": 4}, 2)   # 2·(⌈64/4⌉ − 1)
+30
+>>> explicit_lower_bound("attention-forward", {"n": 8, "d": 2}, 4)  # 4·(⌈64·3/((16+16)·3)⌉ − 1)
+4
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+import sympy
+import z3
+
+from attnio.exceptions import InvalidInputError
+from attnio.proofs.partition_lemmas import matmul_part_bound, sy_part_bound
+from attnio.proofs.registry import CheckContext, Claim, run_module
+from attnio.proofs.z3tools import prove
+from attnio.results import Proved, Refuted, Verdict
+
+__all__ = [
+    "KINDS",
+    "partition_route_bound",
+    "explicit_lower_bound",
+    "explicit_routes",
+    "CLAIMS",
+    "FALSE_TWINS",
+]
+
+KINDS = ("matmul", "attention-forward", "attention-backward")
+
+
+def partition_route_bound(counted: int, part_bound: int, S: int) -> int:
+    r""":math:`S(\lceil N/\beta\rceil - 1)`, floored at 0 (exact integers).
+
+    >>> partition_route_bound(8, 7, 3), partition_route_bound(8, 8, 3), partition_route_bound(0, 5, 3)
+    (3, 0, 0)
+    """
+    if part_bound < 1:
+        raise InvalidInputError(f"part_bound={part_bound} must be a positive integer")
+    return S * max(0, -(-counted // part_bound) - 1)
+
+
+def _size(sizes: Mapping[str, Any], key: str) -> int:
+    value = sizes.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{key}={value!r} must be a positive integer")
+    return value
+
+
+def explicit_routes(kind: str, sizes: Mapping[str, Any], M: int) -> dict[str, int]:
+    """Every applicable partition route's bound, by name (see the module docstring).
+
+    >>> explicit_routes("matmul", {"m": 2, "k": 2, "p": 2}, 3)
+    {'matmul products': 3, 'Saha-Ye level-1': 0}
+    """
+    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
+        raise InvalidInputError(f"M={M!r} must be a positive integer")
+    k2 = 2 * M
+    if kind == "matmul":
+        m, k, p = _size(sizes, "m"), _size(sizes, "k"), _size(sizes, "p")
+        summation = sizes.get("summation", "tree")
+        tree = k if summation == "fma" else 2 * k - 1
+        return {
+            "matmul products": partition_route_bound(m * k * p, matmul_part_bound(k2), M),
+            "Saha-Ye level-1": partition_route_bound(m * p * tree, sy_part_bound(k2, k, tree), M),
+        }
+    if kind in ("attention-forward", "attention-backward"):
+        n, d = _size(sizes, "n"), _size(sizes, "d")
+        if sizes.get("mask") is not None:
+            raise InvalidInputError("mask is not supported: the count assumes n² score entries")
+        if kind == "attention-backward" and sizes.get("gradient", "qkv") != "qkv":
+            raise InvalidInputError(
+                f"gradient={sizes.get('gradient')!r}: the QKᵀ operands are computed, so Saha–Ye "
+                "Lemma 3.3's hypothesis (leaf operands are inputs) fails; use gradient='qkv'")
+        tree = 2 * d - 1
+        return {"Saha-Ye level-1": partition_route_bound(n * n * tree,
+                                                         sy_part_bound(k2, d, tree), M)}
+    raise InvalidInputError(f"kind={kind!r} must be one of {KINDS}")
+
+
+def explicit_lower_bound(kind: str, sizes: Mapping[str, Any], M: int) -> int:
+    r"""Explicit lower bound :math:`L \le S(P(G,2S)-1) \le Q(G, S)`, with :math:`S = M`.
+
+    Parameters
+    ----------
+    kind : {"matmul", "attention-forward", "attention-backward"}
+    sizes : mapping
+        ``m, k, p`` (and ``summation``) for matmul; ``n, d`` (and ``gradient``) for attention.
+    M : int
+        Red pebbles (fast-memory words), ``M ≥ 1``.
+
+    Returns
+    -------
+    int
+        The largest applicable route bound (≥ 0).
+
+    Raises
+    ------
+    InvalidInputError
+        Bad sizes, an unknown kind, ``gradient="dX"`` or a mask.
+
+    Examples
+    --------
+    >>> explicit_lower_bound("attention-backward", {"n": 16, "d": 1}, 1)   # 1·(⌈256/8⌉ − 1)
+    31
+    """
+    return max(explicit_routes(kind, sizes, M).values())
+
+
+# --------------------------------------------------------------------------------------------
+# Claims: the symbolic derivation steps
+# --------------------------------------------------------------------------------------------
+
+
+def _matmul_closed_form(ctx: CheckContext, *, root_factor: int = 2) -> Verdict:
+    """S(N/b − 1) ≥ N/r − S for every integer-free real b ∈ (0, S·r], r² = 2S (root_factor·S)."""
+    N, S, r, b = z3.Reals("N S r b")
+    hyp = [N > 0, S >= 2, r > 0, r * r == 2 * S, b > 0, b <= S * r]
+    # the route gives S(⌈N/b⌉ − 1) ≥ S(N/b − 1); the claim: that is ≥ N/√(root_factor·S) − S
+    rr = z3.Real("rr")
+    hyp += [rr > 0, rr * rr == root_factor * S]
+    return prove(S * (N / b - 1) >= N / rr - S, hyp, timeout_ms=ctx.z3_timeout_ms)
+
+
+def _matmul_part_bound_le_sqrt(ctx: CheckContext) -> Verdict:
+    """β_MM(2S) ≤ S√(2S) for S ≥ 2 — exactly, over all S = 2..2000 (integers: β² ≤ 2S³)."""
+    for S in range(2, 2001):
+        b = matmul_part_bound(2 * S)
+        if b * b > 2 * S ** 3:
+            return Refuted({"S": S, "beta": b}, "β_MM(2S)² > 2S³")
+    return Proved("β_MM(2S)² ≤ 2S³ for S = 2..2000 (exact integers)")
+
+
+def _sy_identity(ctx: CheckContext, *, claimed: sympy.Expr | None = None) -> Verdict:
+    """sympy: S·n²/(4S + 4S²/d²) − n²d²/(4(S + d²)) simplifies to 0."""
+    n, d, S = sympy.symbols("n d S", positive=True)
+    route = S * n ** 2 / (4 * S + 4 * S ** 2 / d ** 2)
+    target = n ** 2 * d ** 2 / (4 * (S + d ** 2)) if claimed is None else claimed.subs(
+        {sympy.Symbol("n", positive=True): n})
+    diff = sympy.simplify(route - target)
+    if diff == 0:
+        return Proved(f"sympy: {route} = {target}")
+    point = {n: 2, d: 1, S: 1}
+    return Refuted({"difference": str(diff), "at": {str(k): v for k, v in point.items()},
+                    "value": str(diff.subs(point))}, "the two sides differ")
+
+
+def _sy_large_cache(ctx: CheckContext, *, assume_large_cache: bool = True) -> Verdict:
+    """n²d²/(4(S + d²)) ≥ n²d²/(8S) when S ≥ d² (z3 NRA)."""
+    n, d, S = z3.Reals("n d S")
+    hyp = [n > 0, d > 0, S > 0] + ([S >= d * d] if assume_large_cache else [])
+    return prove(n * n * d * d / (4 * (S + d * d)) >= n * n * d * d / (8 * S), hyp,
+                 timeout_ms=ctx.z3_timeout_ms)
+
+
+def _sy_route_ge_closed_form(ctx: CheckContext, *, denominator: int = 4) -> Verdict:
+    """S(N/β − 1) with β = (4S + 4S²/d²)(2d−1), N = n²(2d−1) ≥ n²d²/(den·(S + d²)) − S."""
+    n, d, S, beta = z3.Reals("n d S beta")
+    hyp = [n > 0, d >= 1, S >= 1, beta > 0, beta <= (4 * S + 4 * S * S / (d * d)) * (2 * d - 1)]
+    goal = S * (n * n * (2 * d - 1) / beta - 1) >= n * n * d * d / (denominator * (S + d * d)) - S
+    return prove(goal, hyp, timeout_ms=ctx.z3_timeout_ms)
+
+
+def _grid_check(ctx: CheckContext) -> Verdict:
+    """L(G, S) ≥ closed form at every grid point, in exact rational arithmetic."""
+    for m in range(1, 7):
+        for k in range(1, 7):
+            for p in range(1, 7):
+                for S in range(2, 41):
+                    L = explicit_lower_bound("matmul", {"m": m, "k": k, "p": p}, S)
+                    # L ≥ mkp/√(2S) − S  ⟺  L + S ≥ 0 and (L + S)²·2S ≥ (mkp)²
+                    if (L + S) ** 2 * 2 * S < (m * k * p) ** 2:
+                        return Refuted({"m": m, "k": k, "p": p, "S": S, "L": L},
+                                       "matmul route below mkp/√(2S) − S")
+    for n in range(1, 21):
+        for d in range(1, 9):
+            for S in range(1, 41):
+                L = explicit_lower_bound("attention-forward", {"n": n, "d": d}, S)
+                if Fraction(L) < Fraction(n * n * d * d, 4 * (S + d * d)) - S:
+                    return Refuted({"n": n, "d": d, "S": S, "L": L},
+                                   "attention route below n²d²/(4(S + d²)) − S")
+    return Proved("exact check: m,k,p ≤ 6, S ≤ 40 (matmul); n ≤ 20, d ≤ 8, S ≤ 40 (attention)")
+
+
+_SRC_HK = "Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8"
+_SRC_MM = _SRC_HK + "; matmul count background.md §3.3 (Lean formalisation)"
+_SRC_SY = _SRC_HK + "; Saha–Ye Lemma 3.3 explicit constants (RECONSTRUCTED, background §1.4)"
+
+
+def _claim(id: str, statement: str, formal: str, source: str, method: str, check,
+           *, reconstructed: bool = False, twin_of: str | None = None) -> Claim:
+    return Claim(id=id, statement=statement, formal=formal, source=source, method=method,
+                 family="explicit_bounds", check_fn=check, reconstructed=reconstructed,
+                 twin_of=twin_of)
+
+
+CLAIMS: list[Claim] = [
+    _claim("explicit.matmul_part_le_sqrt",
+           "β_MM(2S) = ⌊2S·max(1, √(2S)/2)⌋ ≤ S√(2S) for S ≥ 2",
+           "β² ≤ 2S³, S = 2..2000", _SRC_MM, "exact integers", _matmul_part_bound_le_sqrt),
+    _claim("explicit.matmul_closed_form",
+           "S(⌈mkp/β⌉ − 1) ≥ mkp/√(2S) − S whenever 0 < β ≤ S√(2S), S ≥ 2",
+           "N>0 ∧ S≥2 ∧ r²=2S ∧ 0<b≤S·r ⇒ S(N/b − 1) ≥ N/r − S", _SRC_MM, "z3 NRA",
+           _matmul_closed_form),
+    _claim("explicit.attention_identity",
+           "S·n²/(4S + 4S²/d²) = n²d²/(4(S + d²))",
+           "simplify(lhs − rhs) == 0", _SRC_SY, "sympy simplify", _sy_identity,
+           reconstructed=True),
+    _claim("explicit.attention_closed_form",
+           "S(⌈n²(2d−1)/β⌉ − 1) ≥ n²d²/(4(S + d²)) − S whenever 0 < β ≤ (4S + 4S²/d²)(2d−1)",
+           "z3 NRA over reals n > 0, d ≥ 1, S ≥ 1", _SRC_SY, "z3 NRA", _sy_route_ge_closed_form,
+           reconstructed=True),
+    _claim("explicit.attention_large_cache",
+           "n²d²/(4(S + d²)) ≥ n²d²/(8S) whenever S ≥ d² (so Q ≥ n²d²/(8S) − S)",
+           "S ≥ d² ⇒ n²d²/(4(S+d²)) ≥ n²d²/(8S)", _SRC_SY, "z3 NRA", _sy_large_cache,
+           reconstructed=True),
+    _claim("explicit.integer_route_ge_closed_forms",
+           "explicit_lower_bound ≥ mkp/√(2S) − S (matmul, S ≥ 2) and ≥ n²d²/(4(S+d²)) − S "
+           "(attention) on a grid", "exact rational comparison", _SRC_SY, "exact enumeration",
+           _grid_check, reconstructed=True),
+]
+
+FALSE_TWINS: list[Claim] = [
+    _claim("explicit.twin.attention_constant_too_large",
+           "Route gives Q ≥ n²d²/(2(S + d²)) − S (constant 2 instead of 4)",
+           "z3 NRA", _SRC_SY, "z3 NRA",
+           lambda ctx: _sy_route_ge_closed_form(ctx, denominator=2),
+           twin_of="explicit.attention_closed_form"),
+    _claim("explicit.twin.attention_identity_wrong",
+           "S·n²/(4S + 4S²/d²) = n²d²/(4S)", "simplify(lhs − rhs) == 0", _SRC_SY,
+           "sympy simplify",
+           lambda ctx: _sy_identity(ctx, claimed=sympy.Symbol("n", positive=True) ** 2
+                                    * sympy.Symbol("d", positive=True) ** 2
+                                    / (4 * sympy.Symbol("S", positive=True))),
+           twin_of="explicit.attention_identity"),
+    _claim("explicit.twin.large_cache_hypothesis_dropped",
+           "n²d²/(4(S + d²)) ≥ n²d²/(8S) for all S > 0 (S ≥ d² dropped)", "z3 NRA", _SRC_SY,
+           "z3 NRA", lambda ctx: _sy_large_cache(ctx, assume_large_cache=False),
+           twin_of="explicit.attention_large_cache"),
+    _claim("explicit.twin.matmul_sqrtS",
+           "Route gives Q ≥ mkp/√S − S (√S instead of √(2S))", "z3 NRA", _SRC_MM, "z3 NRA",
+           lambda ctx: _matmul_closed_form(ctx, root_factor=1),
+           twin_of="explicit.matmul_closed_form"),
+]
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_module(CLAIMS, FALSE_TWINS))

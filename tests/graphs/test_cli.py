@@ -1,0 +1,92 @@
+"""Tests of `attnio pebble` (attnio.graphs.cli) through the top-level dispatcher."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attnio.cli import main
+
+DAG = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}
+
+
+@pytest.fixture
+def dag_file(tmp_path: Path) -> Path:
+    path = tmp_path / "dag.json"
+    path.write_text(json.dumps(DAG))
+    return path
+
+
+def test_solve_json(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "optimal" and out["optimal_io"] == 3
+    assert out["lower_bound"] == out["upper_bound"] == 3
+    assert out["moves"][:2] == [["read", "a"], ["read", "b"]]
+    assert {"states_explored", "seconds"} <= set(out)
+
+
+def test_infeasible_and_one_shot(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["pebble", "--dag", str(dag_file), "--cache", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "infeasible"
+    assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--no-recompute"]) == 0
+    assert "optimal I/O = 3" in capsys.readouterr().out
+
+
+def test_undecided_exits_1(capsys: pytest.CaptureFixture) -> None:
+    code = main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "3",
+                 "--time-limit", "0.01", "--json"])
+    assert code == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out[0]["status"] == "undecided" and out[0]["optimal_io"] is None
+    assert out[0]["lower_bound"] <= 24 <= out[0]["upper_bound"]
+
+
+def test_builtin_table(capsys: pytest.CaptureFixture) -> None:
+    assert main(["pebble", "--builtin", "matmul:2x2x2", "--cache", "6:8", "--table"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("20 vertices")
+    assert [line.split()[2] for line in lines[2:]] == ["13", "12", "12"]
+
+
+def test_replay(dag_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    schedule = tmp_path / "s.json"
+    schedule.write_text(json.dumps({"moves": [["read", "a"], ["read", "b"], ["compute", "c"],
+                                              ["write", "c"]]}))
+    assert main(["pebble", "--replay", str(schedule), "--dag", str(dag_file),
+                 "--cache", "3"]) == 0
+    assert "io = 3" in capsys.readouterr().out
+    assert main(["pebble", "--replay", str(schedule), "--dag", str(dag_file),
+                 "--cache", "2", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["rule"] == "red-limit"
+
+
+@pytest.mark.parametrize("content,args,match", [
+    ('{"nodes": ["a", "b"], "edges": [["a", "b"], ["b", "a"]]}', ["--cache", "3"], "cycle"),
+    ('{"nodes": ["a"], "edges": [["a", "q"]]}', ["--cache", "3"], "unknown vertex"),
+    ("{nodes", ["--cache", "3"], "not valid JSON"),
+    (json.dumps(DAG), ["--cache", "0"], "M=0"),
+    (json.dumps(DAG), ["--cache", "x"], "must be an integer"),
+])
+def test_bad_files_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
+                                        content: str, args: list[str], match: str) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(content)
+    assert main(["pebble", "--dag", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert match in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("spec", ["matmul:2x2", "attention-forward:n=2", "fft:8",
+                                  "attention-backward:n=2,d=1,gradient=dY",
+                                  "attention-forward:n=x,d=1"])
+def test_bad_builtin_exits_2(spec: str, capsys: pytest.CaptureFixture) -> None:
+    assert main(["pebble", "--builtin", spec, "--cache", "3"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_bad_cache_range(capsys: pytest.CaptureFixture) -> None:
+    assert main(["pebble", "--builtin", "matmul:1x1x1", "--cache", "5:3"]) == 2
+    assert main(["pebble", "--builtin", "matmul:1x1x1", "--cache", "0:3"]) == 2

@@ -1,0 +1,86 @@
+"""Tests of attnio.graphs.game: the rules, and planted illegal schedules the validator rejects."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from attnio.exceptions import IllegalMoveError, InvalidInputError
+from attnio.graphs.dags import matmul_dag
+from attnio.graphs.game import RULES, replay, validate
+
+# a, b -> c -> d (output d); a also feeds d
+G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
+LEGAL = [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "b"),
+         ("compute", "d"), ("write", "d")]
+
+
+def test_legal_schedule_cost() -> None:
+    r = replay(G, LEGAL, 3)
+    assert (r.reads, r.writes, r.io, r.computes, r.peak_red) == (2, 1, 3, 2, 3)
+    assert type(r.io) is int
+    assert validate(G, LEGAL, 3, claimed_io=3).proved
+
+
+# Planted illegal schedules: (moves, M, recompute, index of the first illegal move, rule).
+PLANTED = [
+    pytest.param(LEGAL, 2, True, 2, "red-limit", id="too-many-reds"),
+    pytest.param([("read", "a"), ("compute", "c")], 3, True, 1, "compute-needs-red-parents",
+                 id="compute-missing-parent"),
+    pytest.param([("read", "a"), ("write", "b")], 3, True, 1, "write-needs-red",
+                 id="write-without-red"),
+    pytest.param(LEGAL[:-1], 3, True, 5, "outputs-blue", id="output-not-blue"),
+    pytest.param([("compute", "a")], 3, True, 0, "compute-input", id="compute-an-input"),
+    pytest.param(LEGAL[:3] + [("delete", "c"), ("compute", "c")] + LEGAL[3:], 3, False, 4,
+                 "one-shot", id="recompute-in-one-shot"),
+    pytest.param([("read", "c")], 3, True, 0, "read-needs-blue", id="read-without-blue"),
+    pytest.param([("delete", "a")], 3, True, 0, "delete-needs-red", id="delete-without-red"),
+    pytest.param([("read", "zz")], 3, True, 0, "unknown-vertex", id="unknown-vertex"),
+    pytest.param([("load", "a")], 3, True, 0, "unknown-kind", id="unknown-kind"),
+    pytest.param([("read",)], 3, True, 0, "unknown-kind", id="malformed-move"),
+]
+
+
+@pytest.mark.parametrize("moves,M,recompute,index,rule", PLANTED)
+def test_validator_rejects_planted_illegal_schedules(moves, M, recompute, index, rule) -> None:
+    with pytest.raises(IllegalMoveError) as info:
+        replay(G, moves, M, recompute=recompute)
+    assert (info.value.index, info.value.rule) == (index, rule)
+    assert rule in RULES
+    verdict = validate(G, moves, M, recompute=recompute)
+    assert not verdict.proved and verdict.counterexample["rule"] == rule
+
+
+def test_recomputation_is_legal_by_default() -> None:
+    moves = LEGAL[:3] + [("delete", "c"), ("compute", "c")] + LEGAL[3:]
+    assert replay(G, moves, 3).io == 3
+
+
+def test_claimed_cost_mismatch_is_refuted() -> None:
+    verdict = validate(G, LEGAL, 3, claimed_io=2)
+    assert verdict.verdict == "refuted" and verdict.counterexample["replayed_io"] == 3
+
+
+def test_named_outputs_override_sinks() -> None:
+    moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("write", "c")]
+    assert replay(G, moves, 3, outputs=["c"]).io == 3
+    with pytest.raises(IllegalMoveError, match="outputs-blue"):
+        replay(G, moves, 3)
+
+
+def test_inputs_must_be_exactly_the_sources() -> None:
+    H = matmul_dag(1, 1, 1)
+    H.graph["inputs"] = H.graph["inputs"] + ["C[0,0]"]  # a designated non-source input
+    with pytest.raises(InvalidInputError, match="exactly"):
+        replay(H, [], 3)
+
+
+@pytest.mark.parametrize("M", [0, -1, 2.5, True])
+def test_bad_cache_size(M) -> None:
+    with pytest.raises(InvalidInputError, match="positive integer"):
+        replay(G, LEGAL, M)
+
+
+def test_cycle_rejected() -> None:
+    with pytest.raises(InvalidInputError, match="cycle"):
+        replay(nx.DiGraph([("a", "b"), ("b", "a")]), [], 2)

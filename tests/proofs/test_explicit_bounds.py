@@ -1,0 +1,80 @@
+"""Tests for attnio.proofs.explicit_bounds: route values, closed forms, twins."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from attnio.exceptions import InvalidInputError
+from attnio.graphs.dags import matmul_dag
+from attnio.graphs.partitions import min_partition_parts
+from attnio.proofs.explicit_bounds import (
+    CLAIMS,
+    FALSE_TWINS,
+    explicit_lower_bound,
+    explicit_routes,
+    partition_route_bound,
+)
+from attnio.proofs.registry import CheckContext
+from attnio.results import Refuted
+
+CTX = CheckContext(z3_timeout_ms=20_000)
+
+
+def test_route_formula_by_hand() -> None:
+    # matmul 2x2x2, S = 3: N = 8 products, β(6) = ⌊6·√6/2⌋ = 7 → 3·(⌈8/7⌉ − 1) = 3
+    assert explicit_lower_bound("matmul", {"m": 2, "k": 2, "p": 2}, 3) == 3
+    # attention n = 8, d = 2, S = 4: β = (16 + 16)·3 = 96, N = 64·3 = 192 → 4·(2 − 1) = 4
+    assert explicit_lower_bound("attention-forward", {"n": 8, "d": 2}, 4) == 4
+    assert partition_route_bound(0, 1, 5) == 0
+    assert type(explicit_lower_bound("matmul", {"m": 9, "k": 9, "p": 9}, 3)) is int
+
+
+def test_fma_uses_k_vertices_per_tree() -> None:
+    routes = explicit_routes("matmul", {"m": 4, "k": 4, "p": 4, "summation": "fma"}, 1)
+    assert routes["Saha-Ye level-1"] == partition_route_bound(64, (4 + 0) * 4, 1)
+
+
+@pytest.mark.parametrize("kind,sizes,S", [
+    ("matmul", {"m": 2, "k": 2, "p": 2}, 3),
+    ("matmul", {"m": 3, "k": 1, "p": 3}, 3),
+    ("matmul", {"m": 1, "k": 4, "p": 1}, 3),
+    ("matmul", {"m": 2, "k": 1, "p": 4}, 3),
+])
+def test_explicit_le_partition_bound(kind, sizes, S) -> None:
+    """L ≤ S(P(G, 2S) − 1): the per-part lemma made concrete (also the sandwich's first link)."""
+    G = matmul_dag(sizes["m"], sizes["k"], sizes["p"])
+    P = min_partition_parts(G, 2 * S, timeout_ms=20_000).value
+    assert explicit_lower_bound(kind, sizes, S) <= S * (P - 1)
+
+
+def test_asymptotic_shape() -> None:
+    # the matmul route grows like mkp/√(2S): doubling every size multiplies it by ≈ 8
+    a = explicit_lower_bound("matmul", {"m": 40, "k": 40, "p": 40}, 8)
+    b = explicit_lower_bound("matmul", {"m": 80, "k": 80, "p": 80}, 8)
+    assert Fraction(b, a) > 7
+    assert a >= Fraction(64000, 4) - 8  # ≥ mkp/√(2S) − S with √16 = 4
+
+
+def test_bad_input() -> None:
+    with pytest.raises(InvalidInputError, match="M=0"):
+        explicit_lower_bound("matmul", {"m": 1, "k": 1, "p": 1}, 0)
+    with pytest.raises(InvalidInputError, match="kind="):
+        explicit_lower_bound("conv", {"n": 1}, 3)
+    with pytest.raises(InvalidInputError, match="gradient='dX'"):
+        explicit_lower_bound("attention-backward", {"n": 2, "d": 1, "gradient": "dX"}, 3)
+    with pytest.raises(InvalidInputError, match="n=0"):
+        explicit_lower_bound("attention-forward", {"n": 0, "d": 1}, 3)
+
+
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
+def test_claims_proved(claim) -> None:
+    v = claim.check(CTX)
+    assert v.proved, v.detail
+
+
+@pytest.mark.parametrize("twin", FALSE_TWINS, ids=lambda c: c.id)
+def test_false_twins_refuted(twin) -> None:
+    v = twin.check(CTX)
+    assert isinstance(v, Refuted), v.detail
