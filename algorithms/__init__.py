@@ -11,11 +11,8 @@ Proof map (module → what it implements):
   :mod:`~attnio.algorithms.square_tiling`, :mod:`~attnio.algorithms.small_cache` — the
   algorithms (FlashAttention Alg. 0/1/3/4, FA-2, Saha–Ye Alg. 1, Algorithm 6 RECONSTRUCTED).
 * :mod:`~attnio.algorithms.counts` — closed-form counts equal to the executed ones.
-* :mod:`~attnio.algorithms.simulate` — registry, :func:`simulate`, :func:`count`,
+* :mod:`~attnio.algorithms.simulation` — registry, :func:`simulate`, :func:`count`,
   :func:`measured_crossover`; :mod:`~attnio.algorithms.cli` — ``attnio simulate``.
-
-Note: the package attribute ``simulate`` is the function; import the module's other names
-with ``from attnio.algorithms.simulate import ...``.
 
 >>> from attnio.algorithms import simulate, ALGORITHMS
 >>> simulate("flash1", "backward", 64, 8, 256).io > 0 and "small-cache" in ALGORITHMS
@@ -38,10 +35,10 @@ from attnio.algorithms.square_tiling import *  # noqa: F401,F403
 from attnio.algorithms.square_tiling import __all__ as _square_tiling_all
 from attnio.algorithms.standard import *  # noqa: F401,F403
 from attnio.algorithms.standard import __all__ as _standard_all
-from attnio.algorithms.simulate import *  # noqa: F401,F403,E402
-from attnio.algorithms.simulate import __all__ as _simulate_all
+from attnio.algorithms.simulation import *  # noqa: F401,F403
+from attnio.algorithms.simulation import __all__ as _simulation_all
 
 __all__ = [
     *_reference_all, *_memory_all, *_primitives_all, *_standard_all, *_flash_all,
-    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulate_all,
+    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulation_all,
 ]

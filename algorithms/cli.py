@@ -26,7 +26,7 @@ import json
 import sys
 from typing import Any
 
-from attnio.algorithms.simulate import (
+from attnio.algorithms.simulation import (
     ALGORITHMS,
     BOUND_IDS,
     PASSES,

@@ -350,7 +350,7 @@ def phase_diagram_data(
     import sympy as sp
 
     from attnio.symbolic.catalogue import get_bound
-    from attnio.symbolic.crossover import crossover
+    from attnio.symbolic.crossovers import crossover
     from attnio.symbolic.dominance import growth_exponent
     from attnio.symbolic.symbols import alpha, beta
 
@@ -506,7 +506,7 @@ def io_curves_data(
         no more words than the small-cache algorithm (Algorithm 6 backward, Saha–Ye forward),
         after the latter was strictly better; None if they do not swap.
     """
-    from attnio.algorithms.simulate import measured_crossover, simulate
+    from attnio.algorithms.simulation import measured_crossover, simulate
     from attnio.symbolic.catalogue import get_bound
 
     Ms = tuple(int(M) for M in Ms)
@@ -595,7 +595,7 @@ def flop_curves_data(
     -------
     FlopCurves
     """
-    from attnio.algorithms.simulate import simulate
+    from attnio.algorithms.simulation import simulate
 
     Ms = tuple(int(M) for M in Ms)
     flops = {name: _clean_ints(_simulated(simulate, name, pass_, n, d, M, "flops") for M in Ms)
@@ -942,7 +942,7 @@ def _simulated(simulate: Any, name: str, pass_: str, n: int, d: int, M: int, wha
 def _first_swap(simulate: Any, pass_: str, n: int, d: int, Ms: Sequence[int], large: str,
                 small: str) -> int | None:
     """The first M at which ``large`` moves no more words than ``small``, after ``small`` was
-    strictly better at a smaller M (the rule of ``attnio.algorithms.simulate.measured_crossover``)."""
+    strictly better at a smaller M (the rule of ``attnio.algorithms.simulation.measured_crossover``)."""
     small_won = False
     for M in sorted(set(Ms)):
         io_large = _simulated(simulate, large, pass_, n, d, M, "io")

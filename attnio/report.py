@@ -184,14 +184,14 @@ def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict
     admissible range gives ``None``. Matrix-multiplication entries are evaluated at the QKᵀ
     product (m = p = n, k = d), the sparse bound at its dense case (Z_in = 2nd, Z_QK = n²).
     The crossovers (sympy expressions) are derived by
-    :func:`attnio.symbolic.crossover.crossover` for every entry that is a min of two branches.
+    :func:`attnio.symbolic.crossovers.crossover` for every entry that is a min of two branches.
 
     >>> rows, crossovers = bound_table(64, 8, [64])
     >>> [r.values[0] for r in rows if r.id == "bwd.tight"], crossovers["bwd.tight"]
     ([4608], d**2)
     """
     from attnio.symbolic.catalogue import CATALOGUE
-    from attnio.symbolic.crossover import crossover
+    from attnio.symbolic.crossovers import crossover
 
     rows: list[BoundRow] = []
     crossovers: dict[str, Any] = {}
@@ -230,7 +230,7 @@ def _bound_section(n: int, d: int, Ms: Sequence[int]) -> list[str]:
     for row in rows:
         values = " | ".join(_fmt_value(v) for v in row.values)
         lines.append(f"| `{row.id}` | {row.pass_} | {row.kind} | `{_cell(row.expression)}` | {values} |")
-    lines += ["", "Crossovers derived by `attnio.symbolic.crossover` (branch equality solved by sympy):", ""]
+    lines += ["", "Crossovers derived by `attnio.symbolic.crossovers` (branch equality solved by sympy):", ""]
     lines += [f"- `{bound_id}`: M = `{solution}`" for bound_id, solution in crossovers.items()]
     return lines
 

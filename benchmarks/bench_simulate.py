@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from attnio.algorithms.reference import attention_backward, attention_forward
-from attnio.algorithms.simulate import catalogue_value, count, measured_crossover, simulate
+from attnio.algorithms.simulation import catalogue_value, count, measured_crossover, simulate
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
 PAIRS = [("standard", "forward"), ("flash1", "forward"), ("flash2", "forward"),

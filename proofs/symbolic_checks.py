@@ -8,7 +8,7 @@ each of them as a :class:`~attnio.proofs.registry.Claim` so that ``attnio verify
 beside the z3 proofs. They are an independent second method for several z3 claims
 (e.g. ``sym.crossover.bwd`` against ``bwd.tight.crossover_exact``; STYLE.md practice 9).
 
-Families: ``symbolic.crossover``, ``symbolic.branch``, ``symbolic.dominance`` (from the id's
+Families: ``symbolic.crossovers``, ``symbolic.branch``, ``symbolic.dominance`` (from the id's
 first component). Claim ids are the symbolic ids prefixed with ``sym.``; twin ids are
 ``sym.twin.*``. Source and RECONSTRUCTED flag come from
 :data:`attnio.symbolic.checks.SOURCES`.

@@ -7,7 +7,7 @@ symbols        n, d, M, Z_in, Z_QK, m, k, p (with assumptions); exponent symbols
 catalogue      :class:`Bound` and :data:`CATALOGUE` (paper Thms 1.1, 4.1-4.5, Saha-Ye,
                FlashAttention, Hong-Kung and explicit matmul bounds)
 evaluate       catalogue values at a concrete (n, d, M): :func:`catalogue_values`
-crossover      branch equalities solved with sympy; which branch wins on each side
+crossovers     branch equalities solved with sympy; which branch wins on each side
 dominance      growth exponents in base d and exact dominance decisions (z3 LRA)
 checks         the symbolic claims and their false twins, as verdict-returning checks
 advisor        device table, dtype widths, :func:`advise` (regime of a real device)
@@ -19,17 +19,17 @@ cli            ``attnio bounds``
 d**2
 """
 
-from attnio.symbolic import advisor, catalogue, checks, crossover as _crossover_module
+from attnio.symbolic import advisor, catalogue, checks, crossovers
 from attnio.symbolic import dominance, evaluate, symbols
 from attnio.symbolic.advisor import *  # noqa: F401,F403
 from attnio.symbolic.catalogue import *  # noqa: F401,F403
 from attnio.symbolic.checks import *  # noqa: F401,F403
-from attnio.symbolic.crossover import *  # noqa: F401,F403
+from attnio.symbolic.crossovers import *  # noqa: F401,F403
 from attnio.symbolic.dominance import *  # noqa: F401,F403
 from attnio.symbolic.evaluate import *  # noqa: F401,F403
 from attnio.symbolic.symbols import *  # noqa: F401,F403
 
 __all__ = (
-    symbols.__all__ + catalogue.__all__ + evaluate.__all__ + _crossover_module.__all__
+    symbols.__all__ + catalogue.__all__ + evaluate.__all__ + crossovers.__all__
     + dominance.__all__ + checks.__all__ + advisor.__all__
 )

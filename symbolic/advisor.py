@@ -6,7 +6,7 @@ that table; :func:`advise` turns a device, a head dimension and a dtype into
 
 * :math:`M` in words: on-chip bytes ÷ dtype width (``scope="sm"``: per SM / per core;
   ``scope="block"``: the most one CUDA thread block may allocate);
-* the crossover :math:`M^*` — *derived* by :func:`attnio.symbolic.crossover.crossover` on
+* the crossover :math:`M^*` — *derived* by :func:`attnio.symbolic.crossovers.crossover` on
   Thm 1.1 (backward), evaluated at ``d``;
 * the regime: ``"large-cache"`` (:math:`M > M^*`), ``"small-cache"`` (:math:`M < M^*`),
   ``"crossover"`` (:math:`M = M^*`);
@@ -47,7 +47,7 @@ import sympy as sp
 from attnio.exceptions import InvalidInputError
 from attnio.symbolic import symbols as S
 from attnio.symbolic.catalogue import get_bound
-from attnio.symbolic.crossover import branch_ratio, crossover
+from attnio.symbolic.crossovers import branch_ratio, crossover
 
 __all__ = ["Device", "Advice", "DEVICES", "DTYPE_BYTES", "advise", "classify_regime",
            "predicted_io_ratio", "get_device"]

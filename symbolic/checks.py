@@ -1,7 +1,7 @@
 r"""The symbolic claims of attnio as checkable statements, and their planted false twins.
 
 Each entry is a :class:`SymbolicClaim` ``(id, statement, check)`` where ``check()`` returns a
-verdict computed by :mod:`attnio.symbolic.crossover` or :mod:`attnio.symbolic.dominance` —
+verdict computed by :mod:`attnio.symbolic.crossovers` or :mod:`attnio.symbolic.dominance` —
 nothing is typed in. :func:`false_twins` are perturbed statements (a wrong crossover, the wrong
 winner, a dropped hypothesis) that the same checkers must reject (``Refuted``).
 :data:`SOURCES` maps each id to ``(source, reconstructed)`` for the proofs registry.
@@ -12,7 +12,7 @@ claim                                  checked by
 ``crossover.bwd`` / ``.fwd``           solveset on Thm 1.1 / SY Thm 3.1 branches = ``d**2``
 ``crossover.sparse``                   solveset on Thm 4.5 branches = ``Z_in**2/Z_QK``
 ``crossover.sparse_dense``             that crossover at Z_in = n d, Z_QK = n^2 is ``d**2``
-``branch.*``                           :func:`~attnio.symbolic.crossover.branch_ratio`
+``branch.*``                           :func:`~attnio.symbolic.crossovers.branch_ratio`
 ``dominance.flash_vs_alg6.*``          exponent-space sign of FA-bwd ÷ Algorithm 6
 ``dominance.sparse_dense.*``           Thm 4.5 at the dense instance = dense bound
 ``dominance.thm11_extra_terms.*``      nd³, nd² terms dominated exactly when n >= d
@@ -41,7 +41,7 @@ import sympy as sp
 
 from attnio.results import Proved, Refuted, Undecided, Verdict
 from attnio.symbolic.catalogue import get_bound
-from attnio.symbolic.crossover import branch_ratio, check_branch_minimum, check_crossover, crossover
+from attnio.symbolic.crossovers import branch_ratio, check_branch_minimum, check_crossover, crossover
 from attnio.symbolic.dominance import DEFAULT_REGION, DENSE_INSTANCE, check_sign
 from attnio.symbolic.symbols import M, Z_QK, Z_in, alpha, beta, d, n
 

@@ -9,7 +9,7 @@ Usage::
   :func:`attnio.symbolic.advisor.advise` instead (give exactly one of the two).
 * The sparse and matmul bounds are evaluated at the dense instance Z_in = n d, Z_QK = n^2,
   m = p = n, k = d (:func:`attnio.symbolic.evaluate.default_instance`); the output says so.
-* The crossovers are derived by :func:`attnio.symbolic.crossover.crossover` at run time.
+* The crossovers are derived by :func:`attnio.symbolic.crossovers.crossover` at run time.
 * Values are exact (``value``, a sympy string) with a float next to them (``value_float``).
 * A bound whose admissible range excludes the instance is still evaluated and marked
   ``"in_range": false`` (``*`` in the table): e.g. the small-cache bounds in the large-cache
@@ -47,7 +47,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.symbolic.advisor import (
     DEVICES, DTYPE_BYTES, advise, classify_regime, predicted_io_ratio,
 )
-from attnio.symbolic.crossover import crossover
+from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 
 __all__ = ["register", "run", "bounds_report"]

@@ -205,7 +205,7 @@ def test_phase_diagram_data_rejects_a_one_point_grid() -> None:
 
 
 def test_io_curves_data_crossover_near_d_squared() -> None:
-    from attnio.algorithms.simulate import simulate
+    from attnio.algorithms.simulation import simulate
     from attnio.figures import io_curves_data
 
     n, d = 512, 16

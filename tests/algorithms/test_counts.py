@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from attnio.algorithms import counts as C
-from attnio.algorithms.simulate import count, simulate
+from attnio.algorithms.simulation import count, simulate
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
 PAIRS = [("standard", "forward"), ("standard", "backward"), ("flash1", "forward"),

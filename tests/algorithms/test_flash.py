@@ -9,7 +9,7 @@ from attnio.algorithms.counts import flash_block_sizes, flash_tile_sequence
 from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_forward
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import attention_forward, relative_error
-from attnio.algorithms.simulate import count, simulate
+from attnio.algorithms.simulation import count, simulate
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from attnio.algorithms.counts import count_flash1_backward, count_small_cache_backward
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import alman_song_gradients, relative_error
-from attnio.algorithms.simulate import simulate
+from attnio.algorithms.simulation import simulate
 from attnio.algorithms.small_cache import small_cache_dx
 
 

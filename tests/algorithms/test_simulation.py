@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from attnio.algorithms.simulate import (
+from attnio.algorithms.simulation import (
     ALGORITHMS,
     BOUND_IDS,
     catalogue_value,

@@ -1,4 +1,4 @@
-"""Tests for attnio.symbolic.crossover: derived crossovers, branch winners, false claims."""
+"""Tests for attnio.symbolic.crossovers: derived crossovers, branch winners, false claims."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sympy as sp
 from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted
 from attnio.symbolic.catalogue import get_bound
-from attnio.symbolic.crossover import (
+from attnio.symbolic.crossovers import (
     branch_ratio, check_branch_minimum, check_crossover, crossover, simplify_condition,
 )
 from attnio.symbolic.symbols import M, Z_QK, Z_in, d, n
