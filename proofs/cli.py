@@ -57,8 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Check the claims of arXiv 2410.09397 and its parents; exit 0 only if all "
                     "are Proved. --self-test checks that every planted false twin is Refuted.",
     )
-    parser.add_argument("--only", metavar="PATTERN",
-                        help="fnmatch glob or substring over claim ids and families")
+    parser.add_argument("--only", metavar="PATTERN", action="append",
+                        help="fnmatch glob or substring over claim ids and families; repeat "
+                             "the option or separate patterns by commas to select several")
     parser.add_argument("--json", action="store_true", help="JSON report on stdout")
     parser.add_argument("--self-test", action="store_true",
                         help="run the planted false twins; fail unless all are Refuted")
@@ -77,16 +78,17 @@ def run(args: argparse.Namespace) -> int:
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims
-    chosen = select(pool, args.only, deep=args.deep)
+    only = ",".join(args.only) if args.only else None
+    chosen = select(pool, only, deep=args.deep)
     if not chosen:
         kind = "false twin" if args.self_test else "claim"
         tier = "" if args.deep else " in the default tier (try --deep)"
-        raise InvalidInputError(f"--only={args.only!r} matches no {kind} id or family{tier}")
+        raise InvalidInputError(f"--only={only!r} matches no {kind} id or family{tier}")
 
     if args.self_test:
         results = self_test(chosen, ctx, stop_on_interrupt=True)
         ok = all_twins_refuted(results)
-        cov = coverage(select(claims, args.only, deep=args.deep), results)
+        cov = coverage(select(claims, only, deep=args.deep), results)
         if args.json:
             doc = to_json(results)
             doc["self_test"] = {"all_refuted": ok,

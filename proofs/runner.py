@@ -93,13 +93,16 @@ def select(claims: Sequence[Claim], pattern: str | None = None, *, deep: bool = 
     """Claims of the requested tier whose id or family matches ``pattern``.
 
     ``pattern`` is an fnmatch glob (``"bwd.*"``) or, failing that, a substring (``"lemma33"``);
-    ``None`` selects everything. Without ``deep`` only ``tier == "default"`` claims are kept.
+    several patterns separated by commas select the union. ``None`` selects everything.
+    Without ``deep`` only ``tier == "default"`` claims are kept.
     """
     chosen = [c for c in claims if deep or c.tier == "default"]
     if pattern is None:
         return chosen
+    patterns = [p.strip() for p in pattern.split(",") if p.strip()]
     return [c for c in chosen
-            if any(fnmatch.fnmatchcase(key, pattern) or pattern in key for key in (c.id, c.family))]
+            if any(fnmatch.fnmatchcase(key, pat) or pat in key
+                   for key in (c.id, c.family) for pat in patterns)]
 
 
 #: The reason given to claims that a Ctrl-C stopped (see :func:`run_claims`).

@@ -92,3 +92,13 @@ def test_interrupt_keeps_finished_work_and_never_passes() -> None:
     assert not all_claims_proved(results)
     with pytest.raises(KeyboardInterrupt):
         run_claims(claims, show_progress=False)
+
+
+def test_select_takes_several_patterns_separated_by_commas() -> None:
+    from attnio.proofs.registry import load_claims
+    from attnio.proofs.runner import select
+
+    claims = load_claims()
+    one = select(claims, "sym.crossover*")
+    both = select(claims, "sym.crossover*,explicit.matmul_closed_form")
+    assert len(both) == len(one) + 1 and {c.id for c in one} < {c.id for c in both}
