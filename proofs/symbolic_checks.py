@@ -38,6 +38,23 @@ _METHOD = {
 }
 
 
+# Each planted false claim of attnio.symbolic.checks -> the true claim it perturbs.
+_TWIN_OF = {
+    "twin.crossover.bwd_half": "crossover.bwd",
+    "twin.crossover.fwd_at_d": "crossover.fwd",
+    "twin.crossover.sparse_sqrt": "crossover.sparse",
+    "twin.crossover.sparse_dense_nd": "crossover.sparse_dense",
+    "twin.branch.bwd_ratio_square": "branch.bwd.ratio",
+    "twin.branch.bwd_large_is_small": "branch.bwd.small",
+    "twin.branch.sparse_second_above": "branch.sparse.large",
+    "twin.dominance.flash_wins_small": "dominance.flash_vs_alg6.small_cache",
+    "twin.dominance.tie_large": "dominance.flash_vs_alg6.large_cache",
+    "twin.dominance.sparse_dense_all_n": "dominance.sparse_dense.same_order_bwd",
+    "twin.dominance.extra_terms_always": "dominance.thm11_extra_terms.iff_n_ge_d",
+    "twin.dominance.sparse_dense_equals_bwd": "dominance.sparse_dense.equals_reduced",
+}
+
+
 def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
     kind = sc.id.split(".")[1] if twin else sc.id.split(".")[0]
     source, reconstructed = _checks.SOURCES.get(sc.id, ("attnio.symbolic.checks", True))
@@ -50,7 +67,8 @@ def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
     return Claim(id=f"sym.{sc.id}", statement=("FALSE: " if twin else "") + sc.statement,
                  formal=f"attnio.symbolic.checks: {sc.id}", source=source,
                  method=_METHOD.get(kind, "sympy"), family=f"symbolic.{kind}", check_fn=check,
-                 reconstructed=reconstructed, twin_of="symbolic" if twin else None)
+                 reconstructed=reconstructed,
+                 twin_of=f"sym.{_TWIN_OF[sc.id]}" if twin else None)
 
 
 CLAIMS: list[Claim] = [_wrap(c, twin=False) for c in _checks.symbolic_claims()]
