@@ -91,3 +91,16 @@ def test_missing_required_argument_is_a_usage_error(capsys: pytest.CaptureFixtur
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "required" in err
+
+
+def test_simulated_ratio_agrees_with_the_simulator(capsys) -> None:
+    from attnio.algorithms.simulation import count
+
+    assert main(["bounds", "--n", "4096", "--d", "64", "--M", "2048", "--json"]) == 0
+    sim = json.loads(capsys.readouterr().out)["simulated_io_ratio_flash_over_alg6"]
+    assert sim["flash1_io"] == count("flash1", "backward", 4096, 64, 2048).io
+    assert sim["small_cache_io"] == count("small-cache", "backward", 4096, 64, 2048).io
+    assert sim["value_float"] > 1  # below d**2 the real Algorithm 6 moves fewer words
+    # M = 128 admits no FlashAttention-1 backward tile at d = 64: no ratio, not an error.
+    assert main(["bounds", "--n", "4096", "--d", "64", "--M", "128", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["simulated_io_ratio_flash_over_alg6"] is None
