@@ -33,7 +33,8 @@ def _fmt(result) -> tuple[str, str, str]:
         return str(result.io), str(result.states_explored), f"{result.seconds:.2f}"
     if result is None:
         return "-", "-", "-"
-    return (f"[{result.lower_bound},{result.upper_bound if result.upper_bound is not None else '?'}]",
+    upper = result.upper_bound if result.upper_bound is not None else "?"
+    return (f"[{result.lower_bound},{upper}]",
             f"{result.states_explored}+", f">{result.seconds:.0f}")
 
 
@@ -45,7 +46,8 @@ def _row(name: str, G: nx.DiGraph, M: int, fast_budget: float, plain_budget: flo
     upper = costs[best]
     fast = solve_optimal(G, M, time_limit=fast_budget, max_states=30_000_000,
                          incumbent=schedules[best])
-    plain = plain_optimal(G, M, time_limit=plain_budget, max_states=8_000_000) if run_plain else None
+    plain = (plain_optimal(G, M, time_limit=plain_budget, max_states=8_000_000)
+             if run_plain else None)
     if isinstance(fast, Optimal) and isinstance(plain, Optimal) and fast.io != plain.io:
         raise SystemExit(f"DISAGREEMENT on {name} M={M}: {fast.io} vs {plain.io}")
     f_io, f_states, f_sec = _fmt(fast)

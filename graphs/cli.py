@@ -195,7 +195,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             M = int(args.cache)
         except ValueError:
-            raise InvalidInputError(f"--cache {args.cache!r} must be an integer with --dag") from None
+            raise InvalidInputError(
+                f"--cache {args.cache!r} must be an integer with --dag") from None
         lo, hi = parse_cache_range(str(M))
     else:
         G = parse_builtin(args.builtin)

@@ -106,7 +106,8 @@ def dag_from_json(data: Any) -> nx.DiGraph:
 
 def dag_to_json(G: nx.DiGraph) -> dict[str, Any]:
     """The JSON object of ``G`` (nodes, edges, outputs), ready for :func:`json.dumps`."""
-    out: dict[str, Any] = {"nodes": [str(v) for v in G], "edges": [[str(u), str(v)] for u, v in G.edges()]}
+    out: dict[str, Any] = {"nodes": [str(v) for v in G],
+                           "edges": [[str(u), str(v)] for u, v in G.edges()]}
     if G.graph.get("outputs") is not None:
         out["outputs"] = [str(o) for o in G.graph["outputs"]]
     return out
@@ -139,7 +140,8 @@ def schedule_from_json(data: Any) -> list[Move]:
     for i, m in enumerate(moves):
         if not (isinstance(m, list) and len(m) == 2 and m[0] in MOVE_KINDS
                 and isinstance(m[1], str)):
-            raise InvalidInputError(f"move {i} {m!r} must be [kind, vertex] with kind in {MOVE_KINDS}")
+            raise InvalidInputError(
+                f"move {i} {m!r} must be [kind, vertex] with kind in {MOVE_KINDS}")
         out.append((m[0], m[1]))
     return out
 

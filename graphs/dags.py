@@ -51,7 +51,7 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import networkx as nx
 

@@ -48,9 +48,9 @@ A state is ``(R, B[, C])``: bitmasks of red, blue (and, one-shot, computed) vert
      blue one; with recomputation, never read a vertex that can be computed unless the read
      evicts one of its predecessors (otherwise computing it with the same eviction reaches the
      same state at cost 0 instead of 1 — a compute must keep the predecessors, a read need
-     not: a random 5-vertex DAG showed that case matters); one-shot, an eviction of an unwritten computed vertex in P is
-     a dead end unless written back (it can be neither read nor recomputed), so it is not
-     generated; a state in which some vertex that must still be computed was already computed
+     not: a random 5-vertex DAG showed that case matters); one-shot, an eviction of an
+     unwritten computed vertex in P is a dead end unless written back (it can be neither read
+     nor recomputed, and some vertex that must be computed needs it), so it is not generated; a state in which some vertex that must still be computed was already computed
      (one-shot) is dead and dropped.
 
 (R7) **Symmetry.** For an automorphism π of the relevant DAG that maps outputs to outputs
