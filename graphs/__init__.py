@@ -5,7 +5,9 @@ Modules: :mod:`~attnio.graphs.dags` (builders), :mod:`~attnio.graphs.game` (rule
 validator), :mod:`~attnio.graphs.exact` (A* solver), :mod:`~attnio.graphs.exact_z3`
 (time-indexed z3 model), :mod:`~attnio.graphs.baseline` (plain search, the benchmark's
 yardstick), :mod:`~attnio.graphs.schedules` (tiled algorithms as pebblings),
-:mod:`~attnio.graphs.dagio` (JSON and DOT), :mod:`~attnio.graphs.cli` (``attnio pebble``).
+:mod:`~attnio.graphs.dagio` (JSON and DOT), :mod:`~attnio.graphs.partitions` (dominator and
+minimum sets, exact S-partitions with z3, the Hong–Kung bound S·(P(G, 2S) − 1)),
+:mod:`~attnio.graphs.cli` (``attnio pebble``).
 """
 
 from attnio.graphs.baseline import *  # noqa: F401,F403
@@ -20,10 +22,12 @@ from attnio.graphs.exact_z3 import *  # noqa: F401,F403
 from attnio.graphs.exact_z3 import __all__ as _exact_z3_all
 from attnio.graphs.game import *  # noqa: F401,F403
 from attnio.graphs.game import __all__ as _game_all
+from attnio.graphs.partitions import *  # noqa: F401,F403
+from attnio.graphs.partitions import __all__ as _partitions_all
 from attnio.graphs.schedules import *  # noqa: F401,F403
 from attnio.graphs.schedules import __all__ as _schedules_all
 
 __all__ = [
     *_dags_all, *_game_all, *_exact_all, *_exact_z3_all, *_baseline_all, *_schedules_all,
-    *_dagio_all,
+    *_dagio_all, *_partitions_all,
 ]
