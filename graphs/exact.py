@@ -86,12 +86,43 @@ bound; greedy is not the maximum, just valid):
   same vertex: w counts the chosen pairs that contain no output (an output's write is already
   in the first term), all disjoint, so distinct writes.
 
+* **red spills**: let w ∈ N, a ∈ N *saturating* (:math:`|\mathrm{pred}(a)| + 1 = M`) with a
+  path a = z_k → … → z_1 → w through vertices of N, and r a red predecessor of w with
+  :math:`r \notin \mathrm{pred}(a)`. Some computation of a happens before the first computation
+  t_w of w (z_1 is red at t_w and, holding no pebble now, first became red by a computation,
+  at which z_2 was red, and so on down to a), and at that moment exactly pred(a) ∪ {a} is
+  red (saturating), so r is not; r is red at t_w, so r becomes
+  red again in between — by a read of r, or by recomputing r, which needs every input
+  predecessor of r outside pred(a) (not red when a was computed) to be read. Requirement:
+  :math:`\{r\} \cup X` with X the input predecessors of r outside pred(a) (just {r} when r is
+  an input or, one-shot, already computed; no requirement if X is empty and r could be
+  recomputed). It is worth **two** moves when r is neither blue nor an output and either
+  r cannot be recomputed (one-shot) or :math:`|X| \ge 2`: reading r back needs a write of r
+  first, recomputing it needs two reads in X. The second move is a write of r (red now, so in
+  no space pair; no output, so not in the first term) or a second read inside the set, so it
+  is distinct from every other counted move as long as the chosen sets are disjoint.
+
 Reads and writes are distinct moves, so h never exceeds the remaining cost (admissible).
 It is not guaranteed consistent (the greedy packing is not monotone), so the search reopens a
 state reached again at a lower cost; with an admissible h, A* with reopening returns an
 optimum, and the least f on the frontier is a valid lower bound when the budget runs out.
 At a goal-ready state N is empty and h equals the final writes, so popping a goal-ready
 state ends the search.
+
+Search bookkeeping (none of it changes the set of schedules considered)
+-----------------------------------------------------------------------
+* **Best known schedule.** The incumbent (replayed, so achievable) and every goal-ready state
+  met while *generating* successors (its f = g + final writes is achievable, R3) give a best
+  known cost U. A state with f ≥ U is not stored (h admissible: nothing through it is
+  cheaper than U), and once the least f on the frontier reaches U, U is optimal and its
+  schedule is returned.
+* **Canonical keys (R7) by parts.** Every automorphism permutes the R, B (and C) blocks
+  separately, so the least image is found by first minimising the (B, C) part — memoised per
+  (B, C), with the automorphisms that reach it — and then mapping only R's ≤ M bits through
+  those automorphisms. Same key as the plain minimum (tested), several times cheaper.
+* **Seen successors skipped early.** With recomputation, a placement on a full cache that
+  writes nothing back is already normal (R4, R5), so its raw key is looked up before it is
+  built; the caller would discard it anyway.
 
 Examples
 --------
@@ -265,6 +296,8 @@ class _Search:
         pending = need
         M = self.M
         pairs = []
+        spill1: list[int] = []   # red-spill sets worth one I/O
+        spill2: list[int] = []   # red-spill sets worth two I/Os (write + read, or two reads)
         notR = ~R
         while pending:  # highest index first: predecessors (lower indices) come later
             i = pending.bit_length() - 1
@@ -292,9 +325,53 @@ class _Search:
             need |= fresh
         if need & C:
             return -1
+        inp = I.inp
+        tight_mask = self.tight
+        if tight_mask & need:
+            # red spills: for w in N, anc = saturating members of N from which a chain of N
+            # vertices leads to w; a red predecessor r of w outside pred(a) for some a in anc
+            # gives a requirement (module docstring, "red spills")
+            anc: dict[int, int] = {}
+            out_mask = I.out
+            todo = need
+            while todo:  # increasing index: N-predecessors first
+                wb = todo & -todo
+                todo ^= wb
+                w = wb.bit_length() - 1
+                m = 0
+                fp = pred[w] & need
+                while fp:
+                    ub = fp & -fp
+                    fp ^= ub
+                    m |= anc[ub.bit_length() - 1] | (ub & tight_mask)
+                anc[w] = m
+                redp = pred[w] & R if m else 0
+                while redp:
+                    rb = redp & -redp
+                    redp ^= rb
+                    r = rb.bit_length() - 1
+                    only_read = inp & rb or (not self.recompute and C & rb)
+                    f = m
+                    while f:
+                        ab = f & -f
+                        f ^= ab
+                        pa = pred[ab.bit_length() - 1]
+                        if pa & rb:
+                            continue
+                        if only_read:
+                            S = rb  # r can only become red again by a read
+                            double = not (B | inp | out_mask) & rb
+                        else:
+                            X = pred[r] & inp & ~pa
+                            if not X:
+                                continue
+                            S = rb | X
+                            double = not (B | out_mask) & rb and X.bit_count() >= 2
+                        (spill2 if double else spill1).append(S)
+        if not pairs and not spill1 and not spill2 and not frontier & ~inp:
+            return writes + frontier.bit_count()  # only input singletons (see below)
         # requirement sets T(p): at least one future read lands in T(p)
         recompute = self.recompute
-        inp = I.inp
         memo: dict[int, int] = {}
         IMPOSSIBLE = -1
 
@@ -308,8 +385,14 @@ class _Search:
             else:
                 best = 0
                 bestsize = 1 << 30
-                for u in _bits(pred[q] & ~R):
-                    t = T(u)
+                todo = pred[q] & ~R
+                while todo:
+                    ubit = todo & -todo
+                    todo ^= ubit
+                    if inp & ubit:  # T(input u) = {u} if blue, else impossible (inlined)
+                        t = ubit if B & ubit else IMPOSSIBLE
+                    else:
+                        t = T(ubit.bit_length() - 1)
                     if t == IMPOSSIBLE:
                         best, bestsize = IMPOSSIBLE, -1
                         break
@@ -322,17 +405,36 @@ class _Search:
             memo[q] = res
             return res
 
+        # An input p of the frontier has T(p) = {p}: these singletons are disjoint from each
+        # other and from the pairs (which hold no blue vertex), so they are all taken up front
+        # without building T; the greedy below then adds pairs, two-move spills and the other
+        # sets (by size) that miss everything taken — any disjoint subfamily is a valid bound.
+        frontier_inputs = frontier & inp
         sets = []
-        for p in _bits(frontier):
-            t = T(p)
+        rest = frontier & ~inp
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            t = T(low.bit_length() - 1)
             if t > 0:
                 sets.append(t)
-        if not pairs and len(sets) <= 1:
-            return writes + len(sets)
+        if not pairs and not sets and not spill1 and not spill2:
+            return writes + frontier_inputs.bit_count()
+        sets += spill1
         sets.sort(key=int.bit_count)
-        used = 0
-        reads = 0
-        for t in pairs + sets:  # pairs hold no blue vertex, the sets only blue ones
+        used = frontier_inputs
+        reads = frontier_inputs.bit_count()
+        for t in pairs:  # pairs hold no blue vertex
+            if not t & used:
+                used |= t
+                reads += 1
+        spill_extra = 0
+        for t in spill2:
+            if not t & used:
+                used |= t
+                reads += 1
+                spill_extra += 1
+        for t in sets:
             if not t & used:
                 used |= t
                 reads += 1
@@ -342,22 +444,40 @@ class _Search:
             if not t & used and not t & I.out:
                 used |= t
                 extra_writes += 1
-        return writes + reads + extra_writes
+        return writes + reads + extra_writes + spill_extra
 
-    def successors(self, R: int, B: int, C: int, P: int):
-        """Yield (cost, kind, v, evicted u or -1, wrote_back, raw R, raw B, raw C)."""
+    def successors(self, R: int, B: int, C: int, P: int, g: int = 0,
+                   seen: dict[int, int] | None = None) -> list[tuple]:
+        """List of (cost, kind, v, evicted u or -1, wrote_back, raw R, raw B, raw C).
+
+        With ``seen`` (raw key -> least g pushed) and the recomputation variant, a placement on
+        a full cache that writes nothing back is left out when ``seen`` already holds its key
+        (R | B << n, already normal: see solve_optimal) with a g no larger than ``g + cost``:
+        the caller would discard it anyway.
+        """
         I, M = self.I, self.M
         full = R.bit_count() >= M
+        skip_seen = seen is not None and full and self.recompute
+        if skip_seen:
+            seen_get = seen.get
+            Bkey = B << I.n
         pred = I.pred
-        for v in _bits(P & ~R):
-            bit = 1 << v
-            computable = not (I.inp >> v) & 1 and not pred[v] & ~R and (
-                self.recompute or not (C >> v) & 1)
+        inp = I.inp
+        recompute = self.recompute
+        out: list[tuple] = []
+        append = out.append
+        todo = P & ~R
+        while todo:
+            vlow = todo & -todo
+            todo ^= vlow
+            v = vlow.bit_length() - 1
+            bit = vlow
+            computable = not inp & bit and not pred[v] & ~R and (recompute or not C & bit)
             options = []
             if computable:
                 options.append((0, 1, R & ~pred[v]))
-            if (B >> v) & 1:
-                if not (computable and self.recompute):
+            if B & bit:
+                if not (computable and recompute):
                     options.append((1, 0, R))
                 elif full:
                     # reading a computable v is dominated by computing it, except that a read
@@ -366,17 +486,21 @@ class _Search:
             for cost, kind, evictable in options:
                 newC = C | bit if kind == 1 else C
                 if not full:
-                    yield cost, kind, v, -1, False, R | bit, B, newC
+                    append((cost, kind, v, -1, False, R | bit, B, newC))
                     continue
-                for u in _bits(evictable):
-                    ubit = 1 << u
-                    Rn = (R & ~ubit) | bit
-                    if (B >> u) & 1:
-                        yield cost, kind, v, u, False, Rn, B, newC
+                while evictable:
+                    ubit = evictable & -evictable
+                    evictable ^= ubit
+                    u = ubit.bit_length() - 1
+                    Rn = (R ^ ubit) | bit
+                    if skip_seen and seen_get(Rn | Bkey, 1 << 62) <= g + cost:
+                        pass  # the no-write-back successor was pushed already
+                    elif B & ubit or recompute or not C & ubit:
+                        append((cost, kind, v, u, False, Rn, B, newC))
+                    if B & ubit:
                         continue
-                    if self.recompute or not (C >> u) & 1:
-                        yield cost, kind, v, u, False, Rn, B, newC
-                    yield cost + 1, kind, v, u, True, Rn, B | ubit, newC
+                    append((cost + 1, kind, v, u, True, Rn, B | ubit, newC))
+        return out
 
 
 class _Symmetry:
@@ -410,6 +534,10 @@ class _Symmetry:
                     perms.append(perm)
         self.perms = perms
         self.n = n
+        self.mask = (1 << n) - 1
+        # bit_images[p][i] = 1 << perms[p][i]: the image of a single R bit
+        self.bit_images = [[1 << perm[i] for i in range(n)] for perm in perms]
+        self.hi_memo: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.width = 0
         self.tables: list[list[list[int]]] = []
 
@@ -423,12 +551,11 @@ class _Symmetry:
             chunks = []
             for c in range(0, width * n, 8):
                 table = [0] * 256
-                for byte in range(256):
-                    out = 0
-                    for k in range(8):
-                        if (byte >> k) & 1 and c + k < width * n:
-                            out |= 1 << full[c + k]
-                    table[byte] = out
+                for byte in range(1, 256):
+                    # image of byte = image of byte without its lowest bit | that bit's image
+                    k = (byte & -byte).bit_length() - 1
+                    table[byte] = table[byte & (byte - 1)] | (
+                        1 << full[c + k] if c + k < width * n else 0)
                 chunks.append(table)
             self.tables.append(chunks)
 
@@ -441,17 +568,56 @@ class _Symmetry:
         return out
 
     def canon(self, key: int) -> tuple[int, int]:
-        """Least image of ``key`` and the index of the automorphism that gives it."""
-        best, best_p = key, 0
-        for p in range(1, len(self.tables)):
-            k = key
-            out = 0
-            for table in self.tables[p]:
-                out |= table[k & 255]
-                k >>= 8
-            if out < best:
-                best, best_p = out, p
-        return best, best_p
+        """Least image of ``key`` and the index of the automorphism that gives it.
+
+        Every automorphism permutes each n-bit block (R, B, C) separately, so images compare
+        first by their high part ``key >> n`` (B, C) and then by their R part. The least high
+        image and the automorphisms that reach it depend on the high part alone and are
+        memoised (there are far fewer (B, C) than states); only those automorphisms are then
+        applied to R, which has at most M bits. The result equals the plain minimum over all
+        automorphisms, so (R7) is unchanged.
+        """
+        n = self.n
+        hi = key >> n
+        entry = self.hi_memo.get(hi)
+        if entry is None:
+            entry = self._hi_entry(hi)
+        hi_image, candidates = entry
+        R = key & self.mask
+        if len(candidates) == 1:
+            p = candidates[0]
+            image = 0
+            bits = self.bit_images[p]
+            while R:
+                low = R & -R
+                image |= bits[low.bit_length() - 1]
+                R ^= low
+            return (hi_image << n) | image, p
+        Rbits = []
+        while R:
+            low = R & -R
+            Rbits.append(low.bit_length() - 1)
+            R ^= low
+        best = -1
+        best_p = 0
+        for p in candidates:
+            bits = self.bit_images[p]
+            image = 0
+            for i in Rbits:
+                image |= bits[i]
+            if best < 0 or image < best:
+                best, best_p = image, p
+        return (hi_image << n) | best, best_p
+
+    def _hi_entry(self, hi: int) -> tuple[int, tuple[int, ...]]:
+        """Least image of the high part ``hi`` (B | C << n) and every automorphism reaching it."""
+        n = self.n
+        images = [self.apply(p, hi << n) >> n for p in range(len(self.tables))]
+        least = min(images)
+        entry = (least, tuple(p for p, image in enumerate(images) if image == least))
+        if len(self.hi_memo) < 1 << 21:
+            self.hi_memo[hi] = entry
+        return entry
 
 
 def solve_optimal(
@@ -553,21 +719,56 @@ def solve_optimal(
         import sys
         bar = tqdm(desc=f"pebble M={M}", unit=" states", file=sys.stderr, leave=False)
 
+    # Best complete schedule known so far: the incumbent (replayed above) and/or a goal-ready
+    # state met during generation (its cost g + final writes is achievable, R3). Once the
+    # least f on the frontier reaches best_io, no cheaper schedule remains (h admissible), so
+    # best_io is optimal; and a state with f >= best_io cannot lead to a cheaper schedule,
+    # so it is not stored. A bare upper_bound (no schedule) only prunes f > upper_bound.
+    best_io = inc_io if incumbent is not None else None
+    best_goal: int | None = None          # canonical key of the best goal-ready state met
+    prune_above = upper_bound if upper_bound is not None else 1 << 62
+    if best_io is not None:
+        prune_above = min(prune_above, best_io - 1)
+
     def undecided(reason: str) -> PebbleUndecided:
         # h is admissible, so the least f on the frontier bounds every unexplored solution
         lower = heap[0][0] if heap else h0
-        return PebbleUndecided(lower_bound=int(max(lower, h0)), upper_bound=upper_bound,
+        upper = upper_bound if best_io is None else (
+            best_io if upper_bound is None else min(best_io, upper_bound))
+        return PebbleUndecided(lower_bound=int(max(lower, h0)), upper_bound=upper,
                                states_explored=explored, reason=reason,
                                seconds=time.monotonic() - start_time)
 
+    def finish(k: int) -> Optimal:
+        """The certificate of goal-ready state ``k``, replayed (R3: final writes)."""
+        Rk, Bk = k & mask_n, (k >> n) & mask_n
+        io = g_of[k] + (inst.out & Rk & ~Bk).bit_count()
+        schedule = _reconstruct(search, sym, parent, k, k0, (R0, B0, C0))
+        check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
+        if check.io != io:  # internal invariant: the certificate must replay exactly
+            raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
+        return Optimal(io=io, schedule=schedule, states_explored=explored,
+                       seconds=time.monotonic() - start_time)
+
+    out_mask = inst.out
+    raw_cap = 4 * (max_states or DEFAULT_MAX_STATES)
+    raw_get = raw_seen.get
+    g_get = g_of.get
+    heuristic = search.heuristic
+    normalise = search.normalise
+    successors = search.successors
+    heappush = heapq.heappush
+    BIG = 1 << 62
     try:
         while heap:
             f, negg, _, k = heap[0]
-            if incumbent is not None and f >= inc_io:
-                return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
-                               seconds=time.monotonic() - start_time)
+            if best_io is not None and f >= best_io:
+                if best_goal is None:
+                    return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
+                                   seconds=time.monotonic() - start_time)
+                return finish(best_goal)
             g = -negg
-            if g_of.get(k, 1 << 62) < g:
+            if g_get(k, BIG) < g:
                 heapq.heappop(heap)
                 continue  # stale entry
             if explored & 1023 == 1023:
@@ -581,50 +782,50 @@ def solve_optimal(
             heapq.heappop(heap)
             explored += 1
             R, B, C = k & mask_n, (k >> n) & mask_n, k >> (2 * n)
-            if (inst.out & ~(R | B)) == 0:
-                # goal-ready (R3): write the red outputs that are not blue yet.
-                io = g + (inst.out & R & ~B).bit_count()
-                schedule = _reconstruct(search, sym, parent, k, k0, (R0, B0, C0))
-                check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
-                if check.io != io:  # internal invariant: the certificate must replay exactly
-                    raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
-                return Optimal(io=io, schedule=schedule, states_explored=explored,
-                               seconds=time.monotonic() - start_time)
+            if (out_mask & ~(R | B)) == 0:
+                return finish(k)  # goal-ready (R3): write the red outputs not blue yet
             P = search.possibly_needed(B, C)
             # with recomputation, a placement on a full cache that writes nothing back keeps
             # B (so P) and leaves no free slot: the state is already normal (R4, R5)
             quick = recompute and R.bit_count() >= M
-            for cost, kind, v, u, wrote, Rr, Br, Cr in search.successors(R, B, C, P):
+            for cost, kind, v, u, wrote, Rr, Br, Cr in successors(R, B, C, P, g, raw_seen):
                 if quick and not wrote:
                     Rn, Bn, Cn = Rr, Br, Cr
                 else:
-                    Rn, Bn, Cn, _ = search.normalise(Rr, Br, Cr)
+                    Rn, Bn, Cn, _ = normalise(Rr, Br, Cr)
                 g2 = g + cost
                 raw = Rn | (Bn << n) | ((Cn << (2 * n)) if one_shot else 0)
-                if raw_seen.get(raw, 1 << 62) <= g2:
+                if raw_get(raw, BIG) <= g2:
                     continue
-                if len(raw_seen) < 4 * (max_states or DEFAULT_MAX_STATES):
+                if len(raw_seen) < raw_cap:
                     raw_seen[raw] = g2
                 k2, p2 = canon(raw)
-                if g_of.get(k2, 1 << 62) <= g2:
+                if g_get(k2, BIG) <= g2:
                     continue
-                h = search.heuristic(Rn, Bn, Cn)
+                h = heuristic(Rn, Bn, Cn)
                 if h < 0:
                     continue
-                if upper_bound is not None and g2 + h > upper_bound:
+                f2 = g2 + h
+                if f2 > prune_above:
                     continue
                 g_of[k2] = g2
                 parent[k2] = (k, kind | (v << 1) | ((u + 1) << 12) | (int(wrote) << 24), p2)
+                if not out_mask & ~(Rn | Bn):
+                    # goal-ready: h is exactly its final writes, so f2 is achievable
+                    best_io, best_goal = f2, k2
+                    prune_above = f2 - 1
                 tick += 1
-                heapq.heappush(heap, (g2 + h, -g2, tick, k2))
+                heappush(heap, (f2, -g2, tick, k2))
     except KeyboardInterrupt:
         return undecided("interrupted")
     finally:
         if bar is not None:
             bar.close()
-    if incumbent is not None:  # frontier exhausted: nothing beats the incumbent
-        return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
-                       seconds=time.monotonic() - start_time)
+    if best_io is not None:  # frontier exhausted: nothing beats the best schedule known
+        if best_goal is None:
+            return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
+                           seconds=time.monotonic() - start_time)
+        return finish(best_goal)
     if upper_bound is not None:
         return undecided(f"no schedule within upper_bound={upper_bound} (bound not achievable?)")
     raise RuntimeError("solver bug: search space exhausted on a feasible instance")

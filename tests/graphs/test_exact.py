@@ -70,8 +70,8 @@ def test_infeasible_below_max_in_degree_plus_one(G: nx.DiGraph, M: int) -> None:
 
 # matmul 2×2×2 (8 inputs, 4 outputs): optima computed by this solver (the schedules replay, so
 # they are upper bounds). Independent lower bounds: the trivial 8 + 4 = 12 settles M >= 7; the
-# plain baseline's frontier bounds after 60 s (benchmark, notes/pebbling.md) reach 14 at M = 5
-# and 13 at M = 6; M = 4 (17) rests on this solver alone (the baseline reached 16).
+# plain baseline (benchmark, notes/pebbling.md) proves 17 at M = 4 (5.0 M states, ~55 s) and
+# 14 at M = 5 (4.3 M states, ~62 s), and its frontier bound reaches 13 at M = 6.
 MATMUL_222 = {4: 17, 5: 14, 6: 13, 7: 12, 8: 12}
 
 
@@ -193,3 +193,101 @@ def test_keyboard_interrupt_becomes_undecided(monkeypatch: pytest.MonkeyPatch) -
 def test_outputs_that_are_inputs_cost_nothing() -> None:
     G = nx.DiGraph([("a", "b")])
     assert solve_optimal(G, 1, outputs=["a"]).io == 0
+
+
+def test_fast_canonical_key_equals_the_plain_minimum_over_automorphisms() -> None:
+    # (R7) speed-up: canon() memoises the high (B, C) part and maps only R's bits; it must give
+    # exactly min over all automorphisms of the full image, and that automorphism's index.
+    import random
+
+    G = matmul_dag(2, 2, 2)
+    inst = exact_module._Instance(G, None)
+    rng = random.Random(7)
+    for width in (2, 3):
+        sym = exact_module._Symmetry(G, inst, 128)
+        sym.build(width)
+        assert len(sym.perms) == 16
+        for _ in range(300):
+            R = sum(1 << i for i in rng.sample(range(inst.n), rng.randint(0, 5)))
+            hi = rng.getrandbits(inst.n * (width - 1))
+            key = R | (hi << inst.n)
+            plain = min(sym.apply(p, key) for p in range(len(sym.perms)))
+            best, p = sym.canon(key)
+            assert best == plain and sym.apply(p, key) == plain
+
+
+def test_a_worse_incumbent_is_beaten_and_the_optimum_replays() -> None:
+    # matmul 2×2×2 at M = 4: every algorithm schedule costs > 17 = Q(G, 4), so the search, not
+    # the incumbent, must supply the certificate (goal-ready states met during generation)
+    G = matmul_dag(2, 2, 2)
+    schedules = algorithm_schedules(G, 4)
+    worst = max(schedules.values(), key=lambda moves: replay(G, moves, 4).io)
+    assert replay(G, worst, 4).io > 17
+    result = solve_optimal(G, 4, incumbent=worst)
+    assert isinstance(result, Optimal) and result.io == 17
+    assert replay(G, result.schedule, 4).io == 17
+
+
+def test_incumbent_search_agrees_with_plain_baseline_on_random_dags() -> None:
+    # the pruning f >= best known cost and the goal-at-generation shortcut must not change any
+    # optimum: the naive algorithm schedule as incumbent, against the plain baseline
+    for seed in range(30):
+        G, lo = _random_instance(100 + seed, 5 + seed % 3)
+        for recompute in (True, False):
+            moves = algorithm_schedules(G, lo)["naive"]
+            fast = solve_optimal(G, lo, recompute=recompute, incumbent=moves)
+            plain = plain_optimal(G, lo, recompute=recompute)
+            assert fast.io == plain.io, (seed, recompute)
+            assert replay(G, fast.schedule, lo, recompute=recompute).io == fast.io
+
+
+def _admissibility_violations(recompute: bool) -> tuple[int, int]:
+    """Walk optimal schedules of the independent plain baseline move by move; count the
+    prefixes whose (normalised, R4/R5) state has h above the cost still to pay."""
+    checked = violations = 0
+    for seed in range(40):
+        G, lo = _random_instance(300 + seed, 5 + seed % 4)
+        for M in (lo, lo + 1):
+            plain = plain_optimal(G, M, recompute=recompute)
+            inst = exact_module._Instance(G, None)
+            search = exact_module._Search(inst, M, recompute)
+            R, B, C = 0, inst.inp, 0
+            paid = 0
+            for kind, name in [("start", None)] + list(plain.schedule):
+                if name is not None and name in inst.index:
+                    bit = 1 << inst.index[name]
+                    if kind in ("read", "compute"):
+                        R |= bit
+                        C |= bit if kind == "compute" and not recompute else 0
+                    elif kind == "write":
+                        B |= bit
+                    else:
+                        R &= ~bit
+                if kind in ("read", "write"):
+                    paid += 1
+                Rn, Bn, Cn, _ = search.normalise(R, B, C)
+                h = search.heuristic(Rn, Bn, Cn)
+                violations += not 0 <= h <= plain.io - paid
+                checked += 1
+    return checked, violations
+
+
+@pytest.mark.parametrize("recompute", [True, False])
+def test_heuristic_never_exceeds_the_remaining_cost_along_optimal_schedules(
+        recompute: bool) -> None:
+    # Admissibility, checked directly (includes the least M, where space pairs and red
+    # spills fire): h <= cost still to pay at every prefix of an optimal schedule.
+    checked, violations = _admissibility_violations(recompute)
+    assert checked > 500 and violations == 0
+
+
+def test_admissibility_walk_rejects_an_inflated_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    # false twin: h + 1 whenever something is red must be caught by the walk above
+    original = exact_module._Search.heuristic
+
+    def inflated(self, R, B, C):
+        h = original(self, R, B, C)
+        return h + 1 if h > 0 and R else h
+
+    monkeypatch.setattr(exact_module._Search, "heuristic", inflated)
+    assert _admissibility_violations(True)[1] > 0
