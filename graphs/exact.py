@@ -45,13 +45,10 @@ A state is ``(R, B[, C])``: bitmasks of red, blue (and, one-shot, computed) vert
      matter (each step preserves the optimal cost-to-go exactly). Not used one-shot, where
      computing consumes v's single computation.
 (R6) **No dominated placements.** Never read or compute a red vertex (no-op), never write a
-     blue one; with recomputation, never read a vertex that can be computed unless the read
-     evicts one of its predecessors (otherwise computing it with the same eviction reaches the
-     same state at cost 0 instead of 1 — a compute must keep the predecessors, a read need
-     not: a random 5-vertex DAG showed that case matters); one-shot, an eviction of an
-     unwritten computed vertex in P is a dead end unless written back (it can be neither read
-     nor recomputed, and some vertex that must be computed needs it), so it is not generated; a state in which some vertex that must still be computed was already computed
-     (one-shot) is dead and dropped.
+     blue one; one-shot, an eviction of an unwritten computed vertex in P is a dead end unless
+     written back (it can be neither read nor recomputed, and some vertex that must be
+     computed needs it), so it is not generated; a state in which some vertex that must still
+     be computed was already computed (one-shot) is dead and dropped.
 
 (R7) **Symmetry.** For an automorphism π of the relevant DAG that maps outputs to outputs
      (inputs = sources are fixed automatically), ``cost(π(R), π(B), π(C)) = cost(R, B, C)``:
@@ -59,6 +56,24 @@ A state is ``(R, B[, C])``: bitmasks of red, blue (and, one-shot, computed) vert
      their images (VF2 enumeration, capped; any subset of the group containing the identity
      is correct); the certificate is mapped back frame by frame (``_reconstruct``).
      matmul 2×2×2 has 16 such automorphisms, 3×2×2 has 24, attention n = 2 has 4.
+
+(R8) **Reads just in time (macro moves).** A read of v can be postponed until just before the
+     first computation that uses v, or dropped if none does: v is blue, so between the two
+     moves it enables nothing (a read or compute of v is a no-op, a write of v is not
+     needed), and holding one pebble fewer in between keeps every move legal. Evictions that
+     happened at the postponed read can stay where they were (deletion is free and always
+     legal). Hence every read is part of a group "read the missing predecessors X of w, then
+     compute w", and with (R2) a schedule is a sequence of *macro moves*: evict a set E
+     (|E| = |R| + |X| + 1 − M when positive, E ∩ pred(w) = ∅, each evicted vertex without
+     blue optionally written back first), read X = pred(w) \ R (which must all be blue),
+     compute w — at cost |X| + #write-backs. The successors of a state are exactly these, so
+     the intermediate states between single reads are never stored. (An earlier version
+     with single-vertex moves had to allow reading a computable vertex when the read evicted
+     one of its own predecessors — a 5-vertex DAG showed it matters; here that read is part
+     of the macro move of the successor that needs it, with the predecessor in E.)
+(R9) **Outputs are written back on eviction.** If a red output u without blue is evicted,
+     some later move writes u (outputs end blue); moving that write to just before the
+     eviction is legal (u is red), costs the same, and only adds a blue pebble earlier.
 
 Heuristic (admissible)
 ----------------------
@@ -120,9 +135,33 @@ Search bookkeeping (none of it changes the set of schedules considered)
   separately, so the least image is found by first minimising the (B, C) part — memoised per
   (B, C), with the automorphisms that reach it — and then mapping only R's ≤ M bits through
   those automorphisms. Same key as the plain minimum (tested), several times cheaper.
-* **Seen successors skipped early.** With recomputation, a placement on a full cache that
-  writes nothing back is already normal (R4, R5), so its raw key is looked up before it is
-  built; the caller would discard it anyway.
+* **Seen successors skipped early.** With recomputation, a macro move that fills the cache
+  and writes back no output is already normal (R4, R5), so its raw key is looked up before
+  it is built; the caller would discard it anyway.
+* **Lazy heuristic.** A successor is pushed with the provisional value
+  :math:`\max(f_{parent}, g + |\text{outputs} \setminus B|)` (and the extra-moves bound
+  below), a valid lower bound on every
+  schedule through it (:math:`h^*(child) \ge h^*(parent) - cost \ge f_{parent} - g_{parent}
+  - cost`), and h is evaluated only when it is popped; if g + h is larger it goes back on
+  the heap with that value. Most successors are never popped, so most h evaluations are
+  saved; the order of expansion by f, and so optimality, is unchanged.
+* **Extra moves (a second lower bound).** Call a move *mandatory* if it is the first read of
+  a needed input or the write of an output (needed input: an ancestor of an output that is
+  not blue at the start). Every complete schedule makes each mandatory move once, so every
+  completion of a path costs at least ``mandatory + extra``, where ``extra`` counts the
+  path's other moves: a needed input never read on the path is still needed (an output
+  depending on it cannot have been computed) and an output not yet blue still needs its
+  write. The inputs read so far are path information, not part of the state: they are kept
+  for the stored (cheapest) path to each state, mapped through the automorphisms, and the
+  bound is valid for that path — which is all A* needs, because the cost-to-go of a state
+  does not depend on the path, so a path of least g through a state of an optimal schedule
+  completes at the optimum. Where h is flat (attention backward n = 2, d = 1, M = 11: h = 14
+  on whole plateaus) this bound alone splits the search into layers of 0, 1, … extra moves.
+* **Tie-breaking.** Among equal f, larger g first, then the newest state (depth-first along
+  a plateau of equal f). With first-in-first-out ties, attention backward (n = 2, d = 1,
+  M = 16) was still undecided after 120 s and 223 000 states; newest-first finds the
+  schedule of cost |inputs| + |outputs| after 268. Any order is correct: A* returns an
+  optimum for every tie rule.
 
 Examples
 --------
@@ -138,6 +177,7 @@ Examples
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -448,59 +488,87 @@ class _Search:
 
     def successors(self, R: int, B: int, C: int, P: int, g: int = 0,
                    seen: dict[int, int] | None = None) -> list[tuple]:
-        """List of (cost, kind, v, evicted u or -1, wrote_back, raw R, raw B, raw C).
+        """Macro moves (R8): list of (cost, w, evicted mask E, written-back mask W, raw R,
+        raw B, raw C) — evict E (writing back W ⊆ E first), read the missing predecessors
+        X = pred(w) \\ R (all blue), compute w.
 
-        With ``seen`` (raw key -> least g pushed) and the recomputation variant, a placement on
-        a full cache that writes nothing back is left out when ``seen`` already holds its key
+        With ``seen`` (raw key -> least g pushed) and the recomputation variant, a move on a
+        full cache that writes nothing back is left out when ``seen`` already holds its key
         (R | B << n, already normal: see solve_optimal) with a g no larger than ``g + cost``:
         the caller would discard it anyway.
         """
         I, M = self.I, self.M
-        full = R.bit_count() >= M
-        skip_seen = seen is not None and full and self.recompute
+        pred = I.pred
+        recompute = self.recompute
+        size = R.bit_count()
+        skip_seen = seen is not None and recompute
         if skip_seen:
             seen_get = seen.get
             Bkey = B << I.n
-        pred = I.pred
-        inp = I.inp
-        recompute = self.recompute
         out: list[tuple] = []
         append = out.append
-        todo = P & ~R
+        out_mask = I.out
+        todo = P & ~R & ~I.inp
+        if not recompute:
+            todo &= ~C
         while todo:
-            vlow = todo & -todo
-            todo ^= vlow
-            v = vlow.bit_length() - 1
-            bit = vlow
-            computable = not inp & bit and not pred[v] & ~R and (recompute or not C & bit)
-            options = []
-            if computable:
-                options.append((0, 1, R & ~pred[v]))
-            if B & bit:
-                if not (computable and recompute):
-                    options.append((1, 0, R))
-                elif full:
-                    # reading a computable v is dominated by computing it, except that a read
-                    # may evict one of v's predecessors, which a compute must keep
-                    options.append((1, 0, R & pred[v]))
-            for cost, kind, evictable in options:
-                newC = C | bit if kind == 1 else C
-                if not full:
-                    append((cost, kind, v, -1, False, R | bit, B, newC))
+            wbit = todo & -todo
+            todo ^= wbit
+            w = wbit.bit_length() - 1
+            pw = pred[w]
+            X = pw & ~R
+            if X & ~B:
+                continue  # a predecessor with neither pebble: it is computed first
+            reads = X.bit_count()
+            newC = C if recompute else C | wbit
+            base = R | X | wbit
+            evictions = size + reads + 1 - M
+            if evictions <= 0:
+                append((reads, w, 0, 0, base, B, newC))
+                continue
+            evictable = R & ~pw
+            if evictable.bit_count() < evictions:
+                continue
+            for E in _subsets_of_size(evictable, evictions):
+                Rn = base & ~E
+                dirty = E & ~B  # evicted red pebbles without a blue copy
+                if not dirty:
+                    append((reads, w, E, 0, Rn, B, newC))
                     continue
-                while evictable:
-                    ubit = evictable & -evictable
-                    evictable ^= ubit
-                    u = ubit.bit_length() - 1
-                    Rn = (R ^ ubit) | bit
-                    if skip_seen and seen_get(Rn | Bkey, 1 << 62) <= g + cost:
-                        pass  # the no-write-back successor was pushed already
-                    elif B & ubit or recompute or not C & ubit:
-                        append((cost, kind, v, u, False, Rn, B, newC))
-                    if B & ubit:
-                        continue
-                    append((cost + 1, kind, v, u, True, Rn, B | ubit, newC))
+                if not recompute:
+                    # one-shot: every red vertex is in P (R4) and was computed or read; an
+                    # unwritten computed one could never be red again, so write it back
+                    append((reads + dirty.bit_count(), w, E, dirty, Rn, B | dirty, newC))
+                    continue
+                # (R9) an evicted red output without blue is written back
+                forced = dirty & out_mask
+                for W in _all_subsets(dirty & ~out_mask):
+                    if not W and not forced:
+                        if skip_seen and seen_get(Rn | Bkey, 1 << 62) <= g + reads:
+                            continue  # the no-write-back successor was pushed already
+                    W |= forced
+                    append((reads + W.bit_count(), w, E, W, Rn, B | W, newC))
         return out
+
+
+def _subsets_of_size(mask: int, k: int) -> Iterable[int]:
+    """Every submask of ``mask`` with exactly ``k`` bits."""
+    bits = [1 << i for i in _bits(mask)]
+    if k == 1:
+        yield from bits
+        return
+    for combo in itertools.combinations(bits, k):
+        yield sum(combo)
+
+
+def _all_subsets(mask: int) -> Iterable[int]:
+    """Every submask of ``mask``, the empty one first."""
+    sub = 0
+    while True:
+        yield sub
+        sub = (sub - mask) & mask
+        if not sub:
+            return
 
 
 class _Symmetry:
@@ -634,7 +702,7 @@ def solve_optimal(
     symmetry_limit: int = 128,
     progress: bool | None = None,
 ) -> PebbleResult:
-    r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R6).
+    r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R9).
 
     Parameters
     ----------
@@ -705,12 +773,18 @@ def solve_optimal(
     # repeated successors (the canonical image of a pushed raw state has g_of <= that g)
     raw_seen: dict[int, int] = {}
 
-    R0, B0, C0, _ = search.normalise(0, inst.inp, 0)
+    R0, B0, C0, P0 = search.normalise(0, inst.inp, 0)
     h0 = search.heuristic(R0, B0, C0)
     k0 = R0 | (B0 << n) | ((C0 << (2 * n)) if one_shot else 0)
     g_of: dict[int, int] = {k0: 0}
+    # Mandatory I/O (see "Extra moves"): each needed input read once, each output written once
+    needed_inputs = inst.inp & P0
+    mandatory = needed_inputs.bit_count() + (inst.out & ~B0).bit_count()
+    first_out = inst.out & ~B0
+    # inputs read at least once on the stored (best) path to each state, in its frame
+    reads_of: dict[int, int] = {k0: 0}
     parent: dict[int, tuple[int, int, int]] = {}
-    heap: list[tuple[int, int, int, int]] = [(h0, 0, 0, k0)]
+    heap: list[tuple[int, int, int, int, bool]] = [(h0, 0, 0, k0, False)]
     tick = 0
     explored = 0
     bar = None
@@ -757,11 +831,12 @@ def solve_optimal(
     heuristic = search.heuristic
     normalise = search.normalise
     successors = search.successors
+    pred = inst.pred
     heappush = heapq.heappush
     BIG = 1 << 62
     try:
         while heap:
-            f, negg, _, k = heap[0]
+            f, negg, t0, k, lazy = heap[0]
             if best_io is not None and f >= best_io:
                 if best_goal is None:
                     return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
@@ -771,6 +846,16 @@ def solve_optimal(
             if g_get(k, BIG) < g:
                 heapq.heappop(heap)
                 continue  # stale entry
+            if lazy:
+                # deferred heuristic (see "Lazy heuristic"): evaluate it now, and put the
+                # state back if its true f is larger than the provisional one
+                heapq.heappop(heap)
+                h = heuristic(k & mask_n, (k >> n) & mask_n, k >> (2 * n))
+                if h < 0 or g + h > prune_above:
+                    continue  # dead, or cannot beat the best known schedule
+                if g + h > f:
+                    heappush(heap, (g + h, negg, t0, k, False))
+                    continue
             if explored & 1023 == 1023:
                 if bar is not None:
                     bar.update(1024)
@@ -779,17 +864,20 @@ def solve_optimal(
                     return undecided(f"time limit {time_limit} s reached")
                 if max_states is not None and len(g_of) > max_states:
                     return undecided(f"state budget {max_states} reached")
-            heapq.heappop(heap)
+            if not lazy:
+                heapq.heappop(heap)
             explored += 1
             R, B, C = k & mask_n, (k >> n) & mask_n, k >> (2 * n)
             if (out_mask & ~(R | B)) == 0:
                 return finish(k)  # goal-ready (R3): write the red outputs not blue yet
             P = search.possibly_needed(B, C)
-            # with recomputation, a placement on a full cache that writes nothing back keeps
-            # B (so P) and leaves no free slot: the state is already normal (R4, R5)
-            quick = recompute and R.bit_count() >= M
-            for cost, kind, v, u, wrote, Rr, Br, Cr in successors(R, B, C, P, g, raw_seen):
-                if quick and not wrote:
+            Rd = reads_of[k]
+            unread = needed_inputs & ~Rd & ~R
+            # with recomputation, a move that fills the cache and writes back no output
+            # keeps P (blue non-outputs stay in P: they can be recomputed) and leaves no free
+            # slot, and W ⊆ R ⊆ P: the state is already normal (R4, R5)
+            for cost, w, E, W, Rr, Br, Cr in successors(R, B, C, P, g, raw_seen):
+                if recompute and not W & out_mask and Rr.bit_count() >= M:
                     Rn, Bn, Cn = Rr, Br, Cr
                 else:
                     Rn, Bn, Cn, _ = normalise(Rr, Br, Cr)
@@ -802,20 +890,38 @@ def solve_optimal(
                 k2, p2 = canon(raw)
                 if g_get(k2, BIG) <= g2:
                     continue
-                h = heuristic(Rn, Bn, Cn)
-                if h < 0:
-                    continue
-                f2 = g2 + h
+                writes = (out_mask & ~Bn).bit_count()
+                goal_ready = not out_mask & ~(Rn | Bn)
+                # provisional f: h(child) >= h*(parent) - cost >= f - g - cost, so f bounds
+                # every schedule through the child; the final writes bound it too
+                f2 = g2 + writes
+                if f2 < f and not goal_ready:
+                    f2 = f
+                # extra moves so far: total >= mandatory + extra on every completion
+                first = pred[w] & unread
+                extra = g2 - (Rd | first).bit_count() - (Bn & first_out).bit_count()
+                if mandatory + extra > f2:
+                    f2 = mandatory + extra
                 if f2 > prune_above:
                     continue
                 g_of[k2] = g2
-                parent[k2] = (k, kind | (v << 1) | ((u + 1) << 12) | (int(wrote) << 24), p2)
-                if not out_mask & ~(Rn | Bn):
-                    # goal-ready: h is exactly its final writes, so f2 is achievable
+                Rd2 = Rd | first
+                if p2:
+                    image = 0
+                    bits = sym.bit_images[p2]
+                    while Rd2:
+                        low = Rd2 & -Rd2
+                        image |= bits[low.bit_length() - 1]
+                        Rd2 ^= low
+                    Rd2 = image
+                reads_of[k2] = Rd2
+                parent[k2] = (k, w | (E << 12) | (W << (12 + n)), p2)
+                if goal_ready:
+                    # h is exactly its final writes, so f2 is achievable
                     best_io, best_goal = f2, k2
                     prune_above = f2 - 1
-                tick += 1
-                heappush(heap, (f2, -g2, tick, k2))
+                tick -= 1  # ties on (f, g): newest first (depth-first along plateaus)
+                heappush(heap, (f2, -g2, tick, k2, not goal_ready))
     except KeyboardInterrupt:
         return undecided("interrupted")
     finally:
@@ -851,18 +957,21 @@ def _reconstruct(search: _Search, sym: _Symmetry, parent: dict[int, tuple[int, i
     def emit(kind: str, i: int) -> None:
         moves.append((kind, names[to_actual[i]]))
 
+    full_n = (1 << n) - 1
+    pred = search.I.pred
     for code, p in steps:
-        kind, v, u, wrote = code & 1, (code >> 1) & 2047, ((code >> 12) & 2047) - 1, code >> 24
-        if u >= 0:
-            if wrote:
+        w, E, W = code & 4095, (code >> 12) & full_n, code >> (12 + n)
+        for u in _bits(E):
+            if (W >> u) & 1:
                 emit("write", u)
                 B |= 1 << u
             emit("delete", u)
-            R &= ~(1 << u)
-        emit("compute" if kind else "read", v)
-        R |= 1 << v
-        if kind:
-            C |= 1 << v
+        R &= ~E
+        for x in _bits(pred[w] & ~R):
+            emit("read", x)
+        emit("compute", w)
+        R |= pred[w] | (1 << w)
+        C |= 1 << w
         Rn, Bn, Cn, P = search.normalise(R, B, C)
         for i in _bits(R & ~P):
             emit("delete", i)

@@ -25,7 +25,7 @@ a bug); a z3 ``unknown`` or a solver budget running out (``PebbleUndecided``) is
 never a pass. An ``Infeasible`` M is skipped, unless some schedule replays legally there (then
 ``Refuted``). The figures are written up in notes/findings_sandwich.md.
 
-Where the exact optimum is out of reach (attention n = 2, d = 1 at M = 3), the deep claim
+Where the exact optimum is out of reach (attention backward n = 2, d = 1 at M ≤ 11), the deep claim
 ``sandwich.bracket`` checks L ≤ HK ≤ (the solver's *proven* lower bound on Q) ≤ schedules,
 which still certifies HK ≤ Q; a lower bound below HK gives ``Undecided``.
 
@@ -263,29 +263,28 @@ DEFAULT_INSTANCES: list[Instance] = [
     _mm(2, 2, 2, (3, 4, 5, 6, 8, 12)),
     _mm(2, 2, 2, (3, 4, 5, 6), "chain"),
     _mm(2, 2, 2, (4, 5, 6, 7), "fma"),
-    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1}, (8, 16)),
+    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1}, (3, 5, 8, 16)),
     Instance("attention backward qkv n=2 d=1", "attention-backward",
-             {"n": 2, "d": 1, "gradient": "qkv"}, (58,)),
+             {"n": 2, "d": 1, "gradient": "qkv"}, (16, 58)),
 ]
 DEEP_INSTANCES: list[Instance] = [
     _mm(1, 8, 1, (3,), "chain"),
     _mm(1, 4, 2, (3, 4)),
-    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1}, (6, 10, 12)),
+    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1},
+             (4, 6, 7, 10, 12)),
     Instance("attention backward qkv n=2 d=1", "attention-backward",
-             {"n": 2, "d": 1, "gradient": "qkv"}, (40,)),
+             {"n": 2, "d": 1, "gradient": "qkv"}, (12, 13, 40)),
 ]
-#: Instances whose exact optimum the solver does not reliably settle in 60 s: only their bracket
+#: Instances whose exact optimum the solver does not settle in 60 s: only their bracket
 #: (L ≤ HK ≤ solver lower bound, schedules above) is reported, in notes/findings_sandwich.md.
 OPEN_INSTANCES: list[Instance] = [
-    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1}, (3, 4)),
     Instance("attention backward qkv n=2 d=1", "attention-backward",
-             {"n": 2, "d": 1, "gradient": "qkv"}, (3, 4, 8, 16)),
+             {"n": 2, "d": 1, "gradient": "qkv"}, (3, 4, 8, 11)),
 ]
 
 BRACKET_INSTANCES: list[Instance] = [
-    Instance("attention forward n=2 d=1", "attention-forward", {"n": 2, "d": 1}, (3,)),
     Instance("attention backward qkv n=2 d=1", "attention-backward",
-             {"n": 2, "d": 1, "gradient": "qkv"}, (3,)),
+             {"n": 2, "d": 1, "gradient": "qkv"}, (3, 11)),
 ]
 
 
@@ -348,15 +347,15 @@ def _claim(id: str, statement: str, check: Callable[[CheckContext], Verdict], *,
 
 CLAIMS: list[Claim] = [
     _claim("sandwich.small", _STATEMENT + ": matmul up to 2x2x2 (tree/chain/fma), 3x1x4, "
-           "1x8x1 chain, attention forward n=2, d=1 (M = 8, 16) and backward n=2, d=1 "
-           "(M = 58); M listed in DEFAULT_INSTANCES",
+           "1x8x1 chain, attention forward n=2, d=1 (M = 3, 5, 8, 16) and backward n=2, d=1 "
+           "(M = 16, 58); M listed in DEFAULT_INSTANCES",
            lambda ctx: check_sandwich(DEFAULT_INSTANCES, ctx)),
     _claim("sandwich.bracket", "explicit bound ≤ M·(P(G,2M) − 1) ≤ proven lower bound on "
            "Q(G,M) ≤ every replayed schedule, where Q itself is out of reach: attention "
-           "forward and backward (qkv) n=2, d=1 at M = 3",
+           "backward (qkv) n=2, d=1 at M = 3 and 11",
            lambda ctx: check_bracket(BRACKET_INSTANCES, ctx), tier="deep"),
     _claim("sandwich.deep", _STATEMENT + ": matmul 1x8x1 chain (M = 3), 1x4x2, attention "
-           "forward n=2, d=1 (M = 6, 10, 12) and backward n=2, d=1 (M = 40)",
+           "forward n=2, d=1 (M = 4, 6, 7, 10, 12) and backward n=2, d=1 (M = 12, 13, 40)",
            lambda ctx: check_sandwich(DEEP_INSTANCES, ctx), tier="deep"),
 ]
 
