@@ -551,6 +551,12 @@ class _Search:
         return out
 
 
+def _mandatory_moves(needed_inputs: int, outputs_to_write: int) -> int:
+    """Moves every complete schedule makes (see "Extra moves"): one first read per needed
+    input and one write per output not blue at the start."""
+    return needed_inputs.bit_count() + outputs_to_write.bit_count()
+
+
 def _subsets_of_size(mask: int, k: int) -> Iterable[int]:
     """Every submask of ``mask`` with exactly ``k`` bits."""
     bits = [1 << i for i in _bits(mask)]
@@ -779,7 +785,7 @@ def solve_optimal(
     g_of: dict[int, int] = {k0: 0}
     # Mandatory I/O (see "Extra moves"): each needed input read once, each output written once
     needed_inputs = inst.inp & P0
-    mandatory = needed_inputs.bit_count() + (inst.out & ~B0).bit_count()
+    mandatory = _mandatory_moves(needed_inputs, inst.out & ~B0)
     first_out = inst.out & ~B0
     # inputs read at least once on the stored (best) path to each state, in its frame
     reads_of: dict[int, int] = {k0: 0}

@@ -343,3 +343,41 @@ def test_admissibility_walk_rejects_an_inflated_heuristic(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(exact_module._Search, "heuristic", inflated)
     assert _admissibility_violations(True)[1] > 0
+
+
+
+def _extra_moves_violations(count: int) -> int:
+    """Walk the plain baseline's optimal schedules; at every prefix the extra-moves bound
+    mandatory + (g − first input reads − output writes) must not exceed the optimum Q."""
+    bad = 0
+    for seed in range(count):
+        G, lo = _random_instance(seed, 5 + seed % 3)
+        for M in (lo, lo + 1):
+            plain = plain_optimal(G, M)
+            inst = exact_module._Instance(G, None)
+            search = exact_module._Search(inst, M, True)
+            _, B0, _, P0 = search.normalise(0, inst.inp, 0)
+            needed = {inst.names[i] for i in range(inst.n) if (inst.inp & P0) >> i & 1}
+            outs = {inst.names[i] for i in range(inst.n) if (inst.out & ~B0) >> i & 1}
+            mandatory = exact_module._mandatory_moves(inst.inp & P0, inst.out & ~B0)
+            g, read, written = 0, set(), set()
+            for kind, v in plain.schedule:
+                if kind == "read":
+                    g += 1
+                    read.add(v)
+                elif kind == "write":
+                    g += 1
+                    written.add(v)
+                extra = g - len(read & needed) - len(written & outs)
+                if mandatory + extra > plain.io:
+                    bad += 1
+                    break
+    return bad
+
+
+def test_extra_moves_bound_never_exceeds_the_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _extra_moves_violations(40) == 0
+    # false twin: one mandatory move too many is caught at the end of every optimal schedule
+    original = exact_module._mandatory_moves
+    monkeypatch.setattr(exact_module, "_mandatory_moves", lambda a, b: original(a, b) + 1)
+    assert _extra_moves_violations(40) > 0
