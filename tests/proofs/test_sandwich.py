@@ -77,7 +77,7 @@ def test_illegal_schedule_is_a_violation() -> None:
 
 
 def test_solver_budget_out_is_undecided() -> None:
-    # matmul 3x2x2 at M = 4 needs ~8 000 expansions; the clock is read every 1 024
+    # matmul 3x2x2 at M = 4 needs ~8 000 expansions; the clock is read every 64
     inst = Instance("matmul 3x2x2", "matmul", {"m": 3, "k": 2, "p": 2}, (4,))
     v = check_sandwich([inst], CheckContext(z3_timeout_ms=20_000, search_seconds=0.01),
                        schedules_fn=lambda G, M: {})
