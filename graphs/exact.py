@@ -641,6 +641,16 @@ class _Symmetry:
             key >>= 8
         return out
 
+    def map_bits(self, p: int, mask: int) -> int:
+        """Image of one n-bit mask (a few bits: R, or the inputs read) under automorphism p."""
+        bits = self.bit_images[p]
+        image = 0
+        while mask:
+            low = mask & -mask
+            image |= bits[low.bit_length() - 1]
+            mask ^= low
+        return image
+
     def canon(self, key: int) -> tuple[int, int]:
         """Least image of ``key`` and the index of the automorphism that gives it.
 
@@ -660,13 +670,7 @@ class _Symmetry:
         R = key & self.mask
         if len(candidates) == 1:
             p = candidates[0]
-            image = 0
-            bits = self.bit_images[p]
-            while R:
-                low = R & -R
-                image |= bits[low.bit_length() - 1]
-                R ^= low
-            return (hi_image << n) | image, p
+            return (hi_image << n) | self.map_bits(p, R), p
         Rbits = []
         while R:
             low = R & -R
@@ -911,16 +915,7 @@ def solve_optimal(
                 if f2 > prune_above:
                     continue
                 g_of[k2] = g2
-                Rd2 = Rd | first
-                if p2:
-                    image = 0
-                    bits = sym.bit_images[p2]
-                    while Rd2:
-                        low = Rd2 & -Rd2
-                        image |= bits[low.bit_length() - 1]
-                        Rd2 ^= low
-                    Rd2 = image
-                reads_of[k2] = Rd2
+                reads_of[k2] = sym.map_bits(p2, Rd | first) if p2 else Rd | first
                 parent[k2] = (k, w | (E << 12) | (W << (12 + n)), p2)
                 if goal_ready:
                     # h is exactly its final writes, so f2 is achievable
