@@ -24,6 +24,7 @@ __all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
 # subcommand -> module that implements it (imported lazily so `attnio bounds` never pays for z3).
 SUBCOMMANDS: dict[str, str] = {
     "verify": "attnio.proofs.cli",
+    "prove": "attnio.proofs.prove_cli",
     "bounds": "attnio.symbolic.cli",
     "simulate": "attnio.algorithms.cli",
     "pebble": "attnio.graphs.cli",

@@ -9,6 +9,8 @@
 * :class:`CacheOverflowError` — the two-level memory model refused a load or allocation that
   would exceed M words (a finding about an algorithm, not a crash).
 * :class:`IllegalMoveError` — a pebbling schedule breaks a rule of the red-blue game.
+* :class:`TranslationError` — a sympy construct the SMT bridge cannot express (e.g.
+  ``exp(n)``); a checker turns it into ``Undecided``, never a verdict.
 * :class:`BudgetExceededError` — a search ran out of its time/state budget where the caller
   asked for an exception rather than an ``Undecided`` verdict.
 
@@ -25,6 +27,7 @@ __all__ = [
     "CacheOverflowError",
     "IllegalMoveError",
     "BudgetExceededError",
+    "TranslationError",
 ]
 
 
@@ -55,3 +58,7 @@ class IllegalMoveError(AttnioError):
 
 class BudgetExceededError(AttnioError):
     """A search exhausted its time or memory budget."""
+
+
+class TranslationError(AttnioError, TypeError):
+    """A sympy construct the sympy → SMT bridge does not handle (named in the message)."""

@@ -31,7 +31,62 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Union
 
-__all__ = ["Proved", "Refuted", "Undecided", "Verdict", "all_proved", "with_seconds"]
+__all__ = ["Proved", "Refuted", "Undecided", "Verdict", "Evidence", "EVIDENCE_KINDS",
+           "all_proved", "with_seconds", "with_evidence"]
+
+#: What a verdict rests on (``Evidence.kind``):
+#:
+#: * ``smt-forall``      — an SMT solver showed hypotheses ∧ ¬goal unsatisfiable (for all values);
+#: * ``sympy-canonical`` — sympy rewrote a difference to the literal 0 (an identity);
+#: * ``exact-arithmetic``— exact evaluation at concrete values (rationals, algebraic numbers);
+#: * ``exhaustive``      — every instance of a finite family was checked (``instances``, of
+#:   which ``nontrivial_instances`` could have failed);
+#: * ``search``          — an exact search (pebbling, partitions) with its own certificate;
+#: * ``definition``      — true by construction: reported, never counted as a proof.
+EVIDENCE_KINDS = ("smt-forall", "sympy-canonical", "exact-arithmetic", "exhaustive", "search",
+                  "definition")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a verdict rests on: its ``kind`` (one of :data:`EVIDENCE_KINDS`), the solvers that
+    were asked and what each answered, and for enumerated checks how many instances ran and how
+    many of them could have failed (``nontrivial_instances``).
+
+    >>> Evidence("smt-forall", solvers={"z3": "proved", "cvc5": "proved"}).short()
+    'z3+cvc5 ∀'
+    >>> Evidence("exhaustive", instances=20, nontrivial_instances=14).short()
+    'exh 14/20'
+    """
+
+    kind: str
+    solvers: dict[str, str] = field(default_factory=dict, compare=False)
+    instances: int | None = None
+    nontrivial_instances: int | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in EVIDENCE_KINDS:
+            raise ValueError(f"evidence kind {self.kind!r} is not one of {EVIDENCE_KINDS}")
+
+    def short(self) -> str:
+        """A few characters for the human table: ``z3+cvc5 ∀``, ``exh 14/20``, ``def``."""
+        if self.kind == "smt-forall":
+            agreeing = [s for s, v in self.solvers.items() if v in ("proved", "refuted")]
+            return ("+".join(agreeing) or "smt") + " ∀"
+        if self.kind == "exhaustive":
+            return f"exh {self.nontrivial_instances}/{self.instances}"
+        return {"sympy-canonical": "sympy =0", "exact-arithmetic": "exact",
+                "search": "search", "definition": "def"}[self.kind]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.instances is not None:
+            out["instances"] = self.instances
+            out["nontrivial_instances"] = self.nontrivial_instances
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +95,7 @@ class Proved:
 
     detail: str = ""
     seconds: float = 0.0
+    evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: str = field(default="proved", init=False)
 
     @property
@@ -57,6 +113,7 @@ class Refuted:
     counterexample: Any
     detail: str = ""
     seconds: float = 0.0
+    evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: str = field(default="refuted", init=False)
 
     @property
@@ -78,6 +135,7 @@ class Undecided:
 
     reason: str
     seconds: float = 0.0
+    evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: str = field(default="undecided", init=False)
 
     @property
@@ -108,6 +166,11 @@ def all_proved(verdicts: Iterable[Verdict]) -> bool:
 def with_seconds(verdict: Verdict, seconds: float) -> Verdict:
     """Return a copy of ``verdict`` carrying the wall time it took."""
     return replace(verdict, seconds=float(seconds))
+
+
+def with_evidence(verdict: Verdict, evidence: Evidence | None) -> Verdict:
+    """Return a copy of ``verdict`` carrying ``evidence``."""
+    return replace(verdict, evidence=evidence)
 
 
 def _jsonable(value: Any) -> Any:

@@ -8,16 +8,12 @@ at check time — never a private copy — so an error in the catalogue comes ou
 ``Undecided`` if the catalogue cannot be imported), not silently agreed with.
 
 :func:`z3_claim` wraps a builder into a :class:`~attnio.proofs.registry.Claim` whose check
-translates the problem with :mod:`attnio.proofs.sympy_to_z3` (:math:`M = s^2`) and asks z3
-for a counterexample under ``ctx.z3_timeout_ms``. Three guards keep the verdicts honest:
-
-* relations are built unevaluated (:func:`le`, :func:`eq`, ...) and a goal that sympy folded
-  to ``True``/``False`` before z3 saw it is ``Undecided``;
-* a proof whose hypotheses are contradictory is ``Undecided`` ("vacuous",
-  :func:`~attnio.proofs.sympy_to_z3.prove_sympy`);
-* every z3 counterexample is re-checked by exact sympy evaluation
-  (:func:`confirm_counterexample`); a disagreement raises, which the registry reports as
-  ``Undecided``.
+hands the problem to the proof kernel, :func:`attnio.proofs.kernel.prove_statement` — the same
+code path as ``attnio prove``: domains from the symbols' declared assumptions, integers as
+integers, ``M = s^2`` only where declared, every counterexample re-evaluated exactly, no
+vacuous proofs, and cvc5 re-checking z3. Relations are built unevaluated (:func:`le`,
+:func:`eq`, ...); a goal that sympy folded to ``True``/``False`` before the solvers saw it is
+``Undecided``.
 
 :func:`min_of_two_claims` builds the five branch claims (and four twins) of a bound
 :math:`\min\{b_1, b_2\}`; :func:`agreement_claim` checks that a regime entry of the catalogue
@@ -40,17 +36,17 @@ Examples
 from __future__ import annotations
 
 import importlib
-from fractions import Fraction
+from dataclasses import replace
 from typing import Callable, Sequence
 
 import sympy
 
 from attnio.proofs.registry import CheckContext, Claim, Tier
-from attnio.proofs.sympy_to_z3 import prove_sympy
+from attnio.proofs.kernel import prove_statement
 from attnio.results import Proved, Refuted, Undecided, Verdict
 
 __all__ = ["Problem", "z3_claim", "bound", "symbol", "symbols", "min_of_two_claims",
-           "le", "lt", "ge", "eq", "agreement_claim", "confirm_counterexample"]
+           "le", "lt", "ge", "eq", "agreement_claim"]
 
 #: ``(goal, hypotheses)``: a sympy relation (or boolean combination) and the admissible range.
 Problem = tuple[sympy.Basic, Sequence[sympy.Basic]]
@@ -95,41 +91,6 @@ def symbols(names: str) -> tuple[sympy.Symbol, ...]:
     return tuple(symbol(name) for name in names.split())
 
 
-def confirm_counterexample(goal: sympy.Basic, hypotheses: Sequence[sympy.Basic],
-                           values: dict[str, object]) -> str:
-    """Re-check a z3 counterexample independently, by exact sympy evaluation.
-
-    Substitutes the model's exact rational values for the symbols of ``goal`` and
-    ``hypotheses``; returns ``"confirmed by exact evaluation"`` when every hypothesis is true
-    and the goal false there, otherwise a note saying why it could not be confirmed (an
-    algebraic value, a symbol z3 left free). Raises ``AssertionError`` if sympy finds the goal
-    *true* at the point — z3 and sympy disagree, which must never pass silently.
-
-    Examples
-    --------
-    >>> x = sympy.Symbol("x", positive=True)
-    >>> confirm_counterexample(le(x, 1), [], {"x": Fraction(3, 2)})
-    'confirmed by exact evaluation'
-    """
-    free = set(goal.free_symbols).union(*(h.free_symbols for h in hypotheses))
-    subs = {}
-    for sym in free:
-        value = values.get(str(sym))
-        if not isinstance(value, (int, Fraction)):
-            return f"not re-checked: {sym} = {value!r} is not an exact rational"
-        subs[sym] = sympy.Rational(value.numerator, value.denominator) \
-            if isinstance(value, Fraction) else sympy.Integer(value)
-    # xreplace substitutes all symbols at once: a one-at-a-time subs would let sympy decide
-    # Eq(1/4, d**2) = False from d's integer assumption before d itself is replaced.
-    hyps_hold = all(sympy.simplify(h.xreplace(subs)) is sympy.true for h in hypotheses)
-    goal_value = sympy.simplify(goal.xreplace(subs))
-    if goal_value is sympy.true:
-        raise AssertionError(f"z3 counterexample {values} satisfies the goal {goal} in sympy")
-    if not hyps_hold or goal_value is not sympy.false:
-        return "not re-checked: sympy could not decide the point"
-    return "confirmed by exact evaluation"
-
-
 def z3_claim(claim_id: str, statement: str, source: str, family: str,
              build: Callable[[], Problem], *, formal: str | None = None,
              reconstructed: bool = False, tier: Tier = "default",
@@ -159,14 +120,12 @@ def z3_claim(claim_id: str, statement: str, source: str, family: str,
         if goal in (sympy.true, sympy.false):
             return Undecided(f"sympy folded the goal to {goal} before z3 saw it; build the "
                              "relation unevaluated (attnio.proofs.algebra.le/eq/...)")
-        verdict = prove_sympy(goal, hypotheses, timeout_ms=ctx.z3_timeout_ms)
+        verdict = prove_statement(goal, hypotheses=hypotheses, timeout=ctx.z3_timeout_ms / 1000,
+                                  second_solver=ctx.second_solver)
         shown = f"goal {goal}" + (f" given {', '.join(map(str, hypotheses))}" if hypotheses else "")
-        if isinstance(verdict, Proved):
-            return Proved(f"{verdict.detail}; {shown}")
-        if isinstance(verdict, Refuted):
-            note = confirm_counterexample(goal, hypotheses, verdict.counterexample)
-            return Refuted(verdict.counterexample, f"{verdict.detail} ({note}); {shown}")
-        return verdict
+        if isinstance(verdict, Undecided):
+            return replace(verdict, reason=f"{verdict.reason}; {shown}")
+        return replace(verdict, detail=f"{verdict.detail}; {shown}")
 
     return Claim(id=claim_id, statement=statement, formal=formal or statement, source=source,
                  method=method, family=family, check_fn=check, reconstructed=reconstructed,
@@ -218,7 +177,8 @@ def min_of_two_claims(
     def ratio_of(r: Callable[[], sympy.Expr]) -> Callable[[], Problem]:
         def build() -> Problem:
             _, b1, b2 = branches()
-            return eq(b1, r() * b2), []
+            # unevaluated: sympy would multiply r·b2 back into b1 and leave z3 a == a
+            return eq(b1, sympy.Mul(r(), b2, evaluate=False)), []
         return build
 
     def at_crossover(value: Callable[[], sympy.Expr]) -> Callable[[], Problem]:

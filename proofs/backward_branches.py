@@ -95,8 +95,6 @@ CLAIMS = _CLAIMS + [
                     reconstructed=True),
     agreement_claim("bwd.regimes.large_upper", "bwd.large.upper", "bwd.tight", FAMILY,
                     reconstructed=True),
-    agreement_claim("bwd.regimes.small_lower", "bwd.small.lower", "bwd.tight", FAMILY,
-                    reconstructed=True),
     agreement_claim("bwd.regimes.small_upper", "bwd.small.upper", "bwd.tight", FAMILY,
                     reconstructed=True),
     z3_claim("bwd.flash1.optimal_large_cache",

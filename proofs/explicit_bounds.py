@@ -54,13 +54,13 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 import sympy
-import z3
 
 from attnio.exceptions import InvalidInputError
 from attnio.proofs.partition_lemmas import matmul_part_bound, sy_part_bound
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.proofs.z3tools import prove
-from attnio.results import Proved, Refuted, Verdict
+from attnio.proofs.algebra import ge, le
+from attnio.proofs.kernel import check_identity, prove_statement
+from attnio.results import Evidence, Proved, Refuted, Verdict
 
 __all__ = [
     "KINDS",
@@ -157,74 +157,82 @@ def explicit_lower_bound(kind: str, sizes: Mapping[str, Any], M: int) -> int:
 # --------------------------------------------------------------------------------------------
 
 
+def _positive(names: str) -> tuple[sympy.Symbol, ...]:
+    """Fresh symbols declared positive reals (the closed forms hold for every real value)."""
+    return sympy.symbols(names, positive=True)
+
+
 def _matmul_closed_form(ctx: CheckContext, *, root_factor: int = 2) -> Verdict:
-    """S(N/b − 1) ≥ N/r − S for every integer-free real b ∈ (0, S·r], r² = 2S (root_factor·S)."""
-    N, S, r, b = z3.Reals("N S r b")
-    hyp = [N > 0, S >= 2, r > 0, r * r == 2 * S, b > 0, b <= S * r]
+    """S(N/b − 1) ≥ N/√(root_factor·S) − S for every real 0 < b ≤ S√(2S), N > 0, S ≥ 2."""
+    N, S, b = _positive("N S b")
     # the route gives S(⌈N/b⌉ − 1) ≥ S(N/b − 1); the claim: that is ≥ N/√(root_factor·S) − S
-    rr = z3.Real("rr")
-    hyp += [rr > 0, rr * rr == root_factor * S]
-    return prove(S * (N / b - 1) >= N / rr - S, hyp, timeout_ms=ctx.z3_timeout_ms)
+    goal = ge(S * (N / b - 1), N / sympy.sqrt(root_factor * S) - S)
+    return prove_statement(goal, hypotheses=[ge(S, 2), le(b, S * sympy.sqrt(2 * S))],
+                           timeout=ctx.z3_timeout_ms / 1000, second_solver=ctx.second_solver)
 
 
-def _matmul_part_bound_le_sqrt(ctx: CheckContext) -> Verdict:
-    """β_MM(2S) ≤ S√(2S) for S ≥ 2 — exactly, over all S = 2..2000 (integers: β² ≤ 2S³)."""
-    for S in range(2, 2001):
-        b = matmul_part_bound(2 * S)
-        if b * b > 2 * S ** 3:
-            return Refuted({"S": S, "beta": b}, "β_MM(2S)² > 2S³")
-    return Proved("β_MM(2S)² ≤ 2S³ for S = 2..2000 (exact integers)")
-
-
-def _sy_identity(ctx: CheckContext, *, claimed: sympy.Expr | None = None) -> Verdict:
-    """sympy: S·n²/(4S + 4S²/d²) − n²d²/(4(S + d²)) simplifies to 0."""
-    n, d, S = sympy.symbols("n d S", positive=True)
+def _sy_identity(ctx: CheckContext, *, denominator: sympy.Expr | None = None) -> Verdict:
+    """S·n²/(4S + 4S²/d²) = n²d²/(4(S + d²)) identically (sympy, else the kernel)."""
+    n, d, S = _positive("n d S")
     route = S * n ** 2 / (4 * S + 4 * S ** 2 / d ** 2)
-    target = n ** 2 * d ** 2 / (4 * (S + d ** 2)) if claimed is None else claimed.subs(
-        {sympy.Symbol("n", positive=True): n})
-    diff = sympy.simplify(route - target)
-    if diff == 0:
-        return Proved(f"sympy: {route} = {target}")
-    point = {n: 2, d: 1, S: 1}
-    return Refuted({"difference": str(diff), "at": {str(k): v for k, v in point.items()},
-                    "value": str(diff.subs(point))}, "the two sides differ")
+    target = n ** 2 * d ** 2 / (4 * (S + d ** 2) if denominator is None else denominator * S)
+    return check_identity(route, target, timeout=ctx.z3_timeout_ms / 1000,
+                          second_solver=ctx.second_solver)
 
 
 def _sy_large_cache(ctx: CheckContext, *, assume_large_cache: bool = True) -> Verdict:
-    """n²d²/(4(S + d²)) ≥ n²d²/(8S) when S ≥ d² (z3 NRA)."""
-    n, d, S = z3.Reals("n d S")
-    hyp = [n > 0, d > 0, S > 0] + ([S >= d * d] if assume_large_cache else [])
-    return prove(n * n * d * d / (4 * (S + d * d)) >= n * n * d * d / (8 * S), hyp,
-                 timeout_ms=ctx.z3_timeout_ms)
+    """n²d²/(4(S + d²)) ≥ n²d²/(8S) when S ≥ d²."""
+    n, d, S = _positive("n d S")
+    return prove_statement(ge(n ** 2 * d ** 2 / (4 * (S + d ** 2)), n ** 2 * d ** 2 / (8 * S)),
+                           hypotheses=[ge(S, d ** 2)] if assume_large_cache else [],
+                           timeout=ctx.z3_timeout_ms / 1000, second_solver=ctx.second_solver)
 
 
 def _sy_route_ge_closed_form(ctx: CheckContext, *, denominator: int = 4) -> Verdict:
-    """S(N/β − 1) with β = (4S + 4S²/d²)(2d−1), N = n²(2d−1) ≥ n²d²/(den·(S + d²)) − S."""
-    n, d, S, beta = z3.Reals("n d S beta")
-    hyp = [n > 0, d >= 1, S >= 1, beta > 0, beta <= (4 * S + 4 * S * S / (d * d)) * (2 * d - 1)]
-    goal = S * (n * n * (2 * d - 1) / beta - 1) >= n * n * d * d / (denominator * (S + d * d)) - S
-    return prove(goal, hyp, timeout_ms=ctx.z3_timeout_ms)
+    """S(N/β − 1) with β ≤ (4S + 4S²/d²)(2d−1), N = n²(2d−1) ≥ n²d²/(den·(S + d²)) − S."""
+    n, S, beta = _positive("n S beta")
+    d = sympy.Symbol("d", positive=True)
+    goal = ge(S * (n ** 2 * (2 * d - 1) / beta - 1),
+              n ** 2 * d ** 2 / (denominator * (S + d ** 2)) - S)
+    hyps = [ge(d, 1), ge(S, 1), le(beta, (4 * S + 4 * S ** 2 / d ** 2) * (2 * d - 1))]
+    return prove_statement(goal, hypotheses=hyps, timeout=ctx.z3_timeout_ms / 1000,
+                           second_solver=ctx.second_solver)
 
 
 def _grid_check(ctx: CheckContext) -> Verdict:
-    """L(G, S) ≥ closed form at every grid point, in exact rational arithmetic."""
+    """L(G, S) ≥ closed form at every grid point, in exact rational arithmetic.
+
+    An instance is non-trivial when the closed form is positive (where it is ≤ 0, L ≥ 0
+    satisfies it whatever the route computes)."""
+    instances = nontrivial = 0
     for m in range(1, 7):
         for k in range(1, 7):
             for p in range(1, 7):
                 for S in range(2, 41):
                     L = explicit_lower_bound("matmul", {"m": m, "k": k, "p": p}, S)
+                    instances += 1
+                    nontrivial += (m * k * p) ** 2 > 2 * S ** 3   # mkp/√(2S) − S > 0
                     # L ≥ mkp/√(2S) − S  ⟺  L + S ≥ 0 and (L + S)²·2S ≥ (mkp)²
                     if (L + S) ** 2 * 2 * S < (m * k * p) ** 2:
                         return Refuted({"m": m, "k": k, "p": p, "S": S, "L": L},
-                                       "matmul route below mkp/√(2S) − S")
+                                       "matmul route below mkp/√(2S) − S",
+                                       evidence=Evidence("exhaustive", instances=instances,
+                                                         nontrivial_instances=nontrivial))
     for n in range(1, 21):
         for d in range(1, 9):
             for S in range(1, 41):
                 L = explicit_lower_bound("attention-forward", {"n": n, "d": d}, S)
-                if Fraction(L) < Fraction(n * n * d * d, 4 * (S + d * d)) - S:
+                closed = Fraction(n * n * d * d, 4 * (S + d * d)) - S
+                instances += 1
+                nontrivial += closed > 0
+                if Fraction(L) < closed:
                     return Refuted({"n": n, "d": d, "S": S, "L": L},
-                                   "attention route below n²d²/(4(S + d²)) − S")
-    return Proved("exact check: m,k,p ≤ 6, S ≤ 40 (matmul); n ≤ 20, d ≤ 8, S ≤ 40 (attention)")
+                                   "attention route below n²d²/(4(S + d²)) − S",
+                                   evidence=Evidence("exhaustive", instances=instances,
+                                                     nontrivial_instances=nontrivial))
+    return Proved("exact check: m,k,p ≤ 6, S ≤ 40 (matmul); n ≤ 20, d ≤ 8, S ≤ 40 (attention)",
+                  evidence=Evidence("exhaustive", instances=instances,
+                                    nontrivial_instances=nontrivial))
 
 
 _SRC_HK = "Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8"
@@ -240,9 +248,6 @@ def _claim(id: str, statement: str, formal: str, source: str, method: str, check
 
 
 CLAIMS: list[Claim] = [
-    _claim("explicit.matmul_part_le_sqrt",
-           "β_MM(2S) = ⌊2S·max(1, √(2S)/2)⌋ ≤ S√(2S) for S ≥ 2",
-           "β² ≤ 2S³, S = 2..2000", _SRC_MM, "exact integers", _matmul_part_bound_le_sqrt),
     _claim("explicit.matmul_closed_form",
            "S(⌈mkp/β⌉ − 1) ≥ mkp/√(2S) − S whenever 0 < β ≤ S√(2S), S ≥ 2",
            "N>0 ∧ S≥2 ∧ r²=2S ∧ 0<b≤S·r ⇒ S(N/b − 1) ≥ N/r − S", _SRC_MM, "z3 NRA",
@@ -274,9 +279,7 @@ FALSE_TWINS: list[Claim] = [
     _claim("explicit.twin.attention_identity_wrong",
            "S·n²/(4S + 4S²/d²) = n²d²/(4S)", "simplify(lhs − rhs) == 0", _SRC_SY,
            "sympy simplify",
-           lambda ctx: _sy_identity(ctx, claimed=sympy.Symbol("n", positive=True) ** 2
-                                    * sympy.Symbol("d", positive=True) ** 2
-                                    / (4 * sympy.Symbol("S", positive=True))),
+           lambda ctx: _sy_identity(ctx, denominator=sympy.Integer(4)),
            twin_of="explicit.attention_identity"),
     _claim("explicit.twin.large_cache_hypothesis_dropped",
            "n²d²/(4(S + d²)) ≥ n²d²/(8S) for all S > 0 (S ≥ d² dropped)", "z3 NRA", _SRC_SY,

@@ -66,7 +66,6 @@ FAMILY = "fwd.branches"
 CLAIMS = _CLAIMS + [
     agreement_claim("fwd.regimes.large_lower", "fwd.large.lower", "fwd.tight", FAMILY,
                     extra_hypotheses=lambda: [ge(_sym()[2], _sym()[1] ** 2)]),
-    agreement_claim("fwd.regimes.small_lower", "fwd.small.lower", "fwd.tight", FAMILY),
     agreement_claim("fwd.regimes.flash1_upper", "fwd.flash1.upper", "fwd.tight", FAMILY,
                     extra_hypotheses=lambda: [ge(_sym()[2], _sym()[1] ** 2)]),
     agreement_claim("fwd.regimes.square_tiling_upper", "fwd.square_tiling.upper", "fwd.tight",

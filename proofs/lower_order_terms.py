@@ -137,12 +137,11 @@ def _flash_extra(with_m_le_nd: bool = True) -> Callable[[], Problem]:
     return build
 
 
-def _fa_forward(with_d_ge_1: bool = True) -> Callable[[], Problem]:
+def _fa_forward(constant: int = 30) -> Callable[[], Problem]:
     def build() -> Problem:
         n, d, M = _sym()
         count = 12 * n ** 2 * d ** 2 / M + 16 * n ** 2 * d / M + 2 * n * d
-        hyps = [le(M, n * d)] + ([ge(d, 1)] if with_d_ge_1 else [])
-        return le(count, 30 * bound("fwd.flash1.upper").expr), hyps
+        return le(count, constant * bound("fwd.flash1.upper").expr), [le(M, n * d)]
     return build
 
 
@@ -229,10 +228,9 @@ FALSE_TWINS = [
     _c("low.flash_extra.twin_no_m_le_nd",
        "FALSE: for d <= n: n*d + d**2 <= 2*n**2*d**2/M", f"{_TWIN} (dropped hypothesis)",
        _flash_extra(with_m_le_nd=False), twin_of="low.flash_extra"),
-    _c("low.fa_forward_count.twin_no_d_ge_1",
-       "FALSE: for M <= n*d (d > 0 real): 12n^2d^2/M + 16n^2d/M + 2nd <= 30*fwd.flash1.upper",
-       f"{_TWIN} (dropped hypothesis)", _fa_forward(with_d_ge_1=False),
-       twin_of="low.fa_forward_count"),
+    _c("low.fa_forward_count.twin_constant_14",
+       "FALSE: for M <= n*d: 12n^2d^2/M + 16n^2d/M + 2nd <= 14*fwd.flash1.upper",
+       f"{_TWIN} (constant too small)", _fa_forward(14), twin_of="low.fa_forward_count"),
     _c("low.tiling_count.twin_large_cache",
        "FALSE: for d <= n, n >= 1 (any M): 8n^2d/sqrt(M) + n^2 + nd + 2n <= "
        "12*fwd.square_tiling.upper", f"{_TWIN} (dropped hypothesis)",

@@ -41,7 +41,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Literal
 
-from attnio.results import Proved, Refuted, Undecided, Verdict, with_seconds
+from attnio.results import (EVIDENCE_KINDS, Evidence, Proved, Refuted, Undecided, Verdict,
+                            with_evidence, with_seconds)
 
 __all__ = [
     "Claim",
@@ -58,11 +59,13 @@ Tier = Literal["default", "deep"]
 @dataclass(frozen=True, slots=True)
 class CheckContext:
     """Knobs every check receives. ``z3_timeout_ms`` bounds each solver call; a timeout is
-    ``Undecided``. ``deep`` enables the exhaustive tier."""
+    ``Undecided``. ``deep`` enables the exhaustive tier; ``second_solver`` re-checks every
+    SMT verdict with cvc5."""
 
     z3_timeout_ms: int = 20_000
     deep: bool = False
     search_seconds: float = 60.0
+    second_solver: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +94,10 @@ class Claim:
         ``deep`` claims run only with ``attnio verify --deep``.
     twin_of : str or None
         For a false twin: the id of the true claim it perturbs.
+    evidence_kind : str or None
+        What the check rests on (:data:`attnio.results.EVIDENCE_KINDS`) when its verdict does
+        not carry :class:`~attnio.results.Evidence` itself. A claim whose evidence is
+        ``"definition"`` is never reported Proved.
     """
 
     id: str
@@ -103,6 +110,12 @@ class Claim:
     reconstructed: bool = False
     tier: Tier = "default"
     twin_of: str | None = None
+    evidence_kind: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.evidence_kind is not None and self.evidence_kind not in EVIDENCE_KINDS:
+            raise ValueError(f"claim {self.id}: evidence_kind {self.evidence_kind!r} is not one "
+                             f"of {EVIDENCE_KINDS}")
 
     def check(self, ctx: CheckContext | None = None) -> Verdict:
         """Run the check and return its verdict with the seconds it took.
@@ -119,11 +132,19 @@ class Claim:
             verdict = Undecided(f"check raised {type(exc).__name__}: {exc}")
         if not isinstance(verdict, (Proved, Refuted, Undecided)):
             verdict = Undecided(f"check returned {type(verdict).__name__}, not a verdict")
+        if verdict.evidence is None and self.evidence_kind is not None:
+            solvers = {"z3": verdict.verdict} if self.evidence_kind == "smt-forall" else {}
+            verdict = with_evidence(verdict, Evidence(self.evidence_kind, solvers=solvers))
+        if isinstance(verdict, Proved) and verdict.evidence is not None \
+                and verdict.evidence.kind == "definition":
+            verdict = Undecided("true by construction: a definition is reported, never counted "
+                                "as a proof", evidence=verdict.evidence)
         return with_seconds(verdict, time.perf_counter() - start)
 
 
 #: Modules of :mod:`attnio.proofs` that are machinery, not claims (never scanned).
-_NOT_CLAIM_MODULES = frozenset({"registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra"})
+_NOT_CLAIM_MODULES = frozenset({"registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra",
+                                "kernel", "exact_eval", "prove_cli"})
 
 
 def claim_modules() -> list[str]:
@@ -148,12 +169,17 @@ def claim_modules() -> list[str]:
     return names
 
 
-def _import_failure(name: str, exc: Exception) -> Claim:
-    """An ``Undecided`` stand-in for a claim module that cannot be imported."""
+def _import_failure(name: str, exc: Exception, *, twin: bool = False) -> Claim:
+    """An ``Undecided`` stand-in for a claim module that cannot be imported.
+
+    It is a claim (so ``verify`` fails) and, with ``twin=True``, a twin (so ``--self-test``
+    fails too: an Undecided twin is never "rejected"), and it names the module."""
     reason = f"module {name} failed to import: {type(exc).__name__}: {exc}"
-    return Claim(id=f"import.{name.rsplit('.', 1)[-1]}", statement=f"{name} imports",
-                 formal="import", source="attnio", method="import", family="import",
-                 check_fn=lambda ctx: Undecided(reason))
+    short = name.rsplit('.', 1)[-1]
+    return Claim(id=f"import.{short}" + (".twins" if twin else ""),
+                 statement=f"{name} imports", formal="import", source="attnio",
+                 method="import", family="import", check_fn=lambda ctx: Undecided(reason),
+                 twin_of=f"import.{short}" if twin else None)
 
 
 def _collect(attr: str, modules: Iterable[str] | None) -> list[Claim]:
@@ -162,9 +188,8 @@ def _collect(attr: str, modules: Iterable[str] | None) -> list[Claim]:
     for name in modules if modules is not None else claim_modules():
         try:
             module = importlib.import_module(name)
-        except Exception as exc:  # a broken module decides nothing, and says so
-            if attr == "CLAIMS":
-                out.append(_import_failure(name, exc))
+        except Exception as exc:  # a broken module decides nothing, and says so — in both lists
+            out.append(_import_failure(name, exc, twin=attr != "CLAIMS"))
             continue
         for claim in getattr(module, attr, []):
             if claim.id in seen:

@@ -6,8 +6,11 @@ This is the engine behind ``attnio verify`` (:mod:`attnio.proofs.cli`):
 * :func:`run_claims` checks them in order behind a progress bar (stderr) and returns one
   :class:`ClaimResult` each — a crashing check is already ``Undecided`` (see
   :meth:`~attnio.proofs.registry.Claim.check`);
-* :func:`format_table` renders id, source, method, verdict and seconds for stdout;
-* :func:`to_json` gives ``{"claims": [...], "summary": {"proved", "refuted", "undecided"}}``;
+* :func:`format_table` renders id, source, evidence (e.g. ``z3+cvc5 ∀``, ``exh 14/20``),
+  verdict and seconds for stdout;
+* :func:`to_json` gives ``{"claims": [...], "summary": {"proved", "refuted", "undecided"},
+  "evidence": {kind: {verdict: count}}}`` with the attnio and solver versions; each claim row
+  carries ``"evidence"`` and ``"solvers"``;
 * :func:`self_test` checks the planted false twins, each of which must come out ``Refuted``,
   and :func:`coverage` counts the twins per family (a family with claims but no twin is a
   gap in the soundness net).
@@ -52,6 +55,7 @@ __all__ = [
     "format_table",
     "to_json",
     "summary",
+    "evidence_summary",
     "all_claims_proved",
     "all_twins_refuted",
     "self_test",
@@ -81,6 +85,9 @@ class ClaimResult:
             "family": self.claim.family,
             "tier": self.claim.tier,
         }
+        evidence = self.verdict.evidence
+        row["evidence"] = evidence.to_json() if evidence else None
+        row["solvers"] = dict(evidence.solvers) if evidence else {}
         if "counterexample" in v:
             row["counterexample"] = v["counterexample"]
         if self.claim.twin_of is not None:
@@ -94,15 +101,17 @@ def select(claims: Sequence[Claim], pattern: str | None = None, *, deep: bool = 
 
     ``pattern`` is an fnmatch glob (``"bwd.*"``) or, failing that, a substring (``"lemma33"``);
     several patterns separated by commas select the union. ``None`` selects everything.
+    The stand-in claims of modules that failed to import are always selected.
     Without ``deep`` only ``tier == "default"`` claims are kept.
     """
     chosen = [c for c in claims if deep or c.tier == "default"]
     if pattern is None:
         return chosen
     patterns = [p.strip() for p in pattern.split(",") if p.strip()]
+    # A module that failed to import is always reported: --only never hides it.
     return [c for c in chosen
-            if any(fnmatch.fnmatchcase(key, pat) or pat in key
-                   for key in (c.id, c.family) for pat in patterns)]
+            if c.family == "import" or any(fnmatch.fnmatchcase(key, pat) or pat in key
+                                           for key in (c.id, c.family) for pat in patterns)]
 
 
 #: The reason given to claims that a Ctrl-C stopped (see :func:`run_claims`).
@@ -145,6 +154,26 @@ def summary(results: Iterable[ClaimResult]) -> dict[str, int]:
     return counts
 
 
+def evidence_summary(results: Iterable[ClaimResult]) -> dict[str, dict[str, int]]:
+    """Per evidence kind, the count of each verdict, e.g. ``{"smt-forall": {"proved": 60}}``;
+    plus ``"solver_agreement"``: how many SMT verdicts cvc5 confirmed, could not decide, or
+    could not take (``n/a``)."""
+    out: dict[str, dict[str, int]] = {}
+    agreement = {"confirmed": 0, "cvc5_undecided": 0, "cvc5_n/a": 0, "z3_only": 0}
+    for r in results:
+        ev = r.verdict.evidence
+        kind = ev.kind if ev else "none"
+        out.setdefault(kind, {}).setdefault(r.verdict.verdict, 0)
+        out[kind][r.verdict.verdict] += 1
+        if ev and ev.kind == "smt-forall" and r.verdict.verdict != "undecided":
+            second = ev.solvers.get("cvc5")
+            key = {"proved": "confirmed", "refuted": "confirmed", "undecided": "cvc5_undecided",
+                   "n/a": "cvc5_n/a"}.get(second or "", "z3_only")
+            agreement[key] += 1
+    out["solver_agreement"] = agreement
+    return out
+
+
 def all_claims_proved(results: Sequence[ClaimResult]) -> bool:
     """True only if at least one claim ran and every one is ``Proved``."""
     return bool(results) and all(r.verdict.proved for r in results)
@@ -156,8 +185,12 @@ def all_twins_refuted(results: Sequence[ClaimResult]) -> bool:
 
 
 def to_json(results: Sequence[ClaimResult]) -> dict[str, Any]:
-    """The ``--json`` document: ``{"claims": [...], "summary": {...}}``."""
-    return {"claims": [r.to_json() for r in results], "summary": summary(results)}
+    """The ``--json`` document: ``{"claims": [...], "summary": {...}, "evidence": {...}}`` with
+    the attnio and solver versions."""
+    from attnio.provenance import provenance
+
+    return {"claims": [r.to_json() for r in results], "summary": summary(results),
+            "evidence": evidence_summary(results), **provenance()}
 
 
 def _clip(text: str, width: int) -> str:
@@ -173,15 +206,15 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
     For twins (``twins=True``) the verdict column reads ``rejected`` for a ``Refuted`` twin and
     ``NOT REJECTED`` otherwise.
     """
-    headers = ("id", "source", "method", "verdict", "seconds")
+    headers = ("id", "source", "evidence", "verdict", "seconds")
     rows = []
     for r in results:
         verdict = r.verdict.verdict
         if twins:
             verdict = "rejected" if isinstance(r.verdict, Refuted) else f"NOT REJECTED ({verdict})"
         source = _clip(r.claim.source, 40) + (" [R]" if r.claim.reconstructed else "")
-        rows.append((r.claim.id, source, _clip(r.claim.method, 22), verdict,
-                     f"{r.verdict.seconds:.3f}"))
+        evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
+        rows.append((r.claim.id, source, evidence, verdict, f"{r.verdict.seconds:.3f}"))
     widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
     out = [line, "  ".join("-" * w for w in widths)]

@@ -20,26 +20,26 @@ The expressions are read from the catalogue entry ``sparse.lower``; z3 works wit
 * ``sparse.lower.branch_ratio``       — :math:`b_1 = \bigl(Z_{in}/\sqrt{M Z_{QK}}\bigr)\, b_2`;
 * ``sparse.lower.equal_at_crossover`` — at :math:`M = Z_{in}^2/Z_{QK}` both equal
   :math:`Z_{QK}`;
-* ``sparse.lower.dense_case``         — with :math:`Z_{in} = nd`, :math:`Z_{QK} = n^2` the
-  bound is exactly ``fwd.tight`` (the dense case is recovered, as Reviewer 3 says).
+(With :math:`Z_{in} = nd`, :math:`Z_{QK} = n^2` sympy's substitution turns the bound into
+``fwd.tight`` syntactically, so "the dense case is recovered" is a definition, not a claim; it
+is pinned by ``sym.dominance.sparse_dense.equals_reduced``, evidence sympy-canonical.)
 
 False twins: the crossover at :math:`Z_{in}^2/(2Z_{QK})`, direction swapped, ratio inverted,
-value :math:`Z_{in}` at the crossover, and the dense case with :math:`Z_{QK} = n` (wrong
-sparsity of a dense score matrix).
+value :math:`Z_{in}` at the crossover.
 
 Run ``python -m attnio.proofs.sparse_branches`` to check this family alone.
 
 Examples
 --------
 >>> CLAIMS[-1].id
-'sparse.lower.dense_case'
+'sparse.lower.equal_at_crossover'
 """
 
 from __future__ import annotations
 
 import sympy
 
-from attnio.proofs.algebra import Problem, bound, eq, ge, le, min_of_two_claims, symbols, z3_claim
+from attnio.proofs.algebra import eq, ge, le, min_of_two_claims, symbols
 from attnio.proofs.registry import run_module
 
 __all__ = ["CLAIMS", "FALSE_TWINS"]
@@ -71,28 +71,9 @@ _CLAIMS, _TWINS = min_of_two_claims(
 )
 
 
-def _dense_case(z_qk_dense: str) -> Problem:
-    n, d = symbols("n d")
-    z_in, z_qk, _ = _sym()
-    dense_qk = n ** 2 if z_qk_dense == "n**2" else n
-    sparse = bound("sparse.lower").expr.subs({z_in: n * d, z_qk: dense_qk})
-    return eq(sparse, bound("fwd.tight").expr), []
+CLAIMS = _CLAIMS
 
-
-CLAIMS = _CLAIMS + [
-    z3_claim("sparse.lower.dense_case",
-             "with Z_in = n*d and Z_QK = n**2 (dense Q and score matrix), sparse.lower equals "
-             "fwd.tight for all n, d, M > 0 real: the dense case is recovered",
-             SOURCE + "; Reviewer 3 (ICLR 2026)", FAMILY, lambda: _dense_case("n**2"),
-             reconstructed=True),
-]
-
-FALSE_TWINS = _TWINS + [
-    z3_claim("sparse.lower.dense_case.twin_wrong_density",
-             "FALSE: with Z_in = n*d and Z_QK = n, sparse.lower equals fwd.tight",
-             "planted false twin (wrong substitution)", FAMILY, lambda: _dense_case("n"),
-             twin_of="sparse.lower.dense_case"),
-]
+FALSE_TWINS = _TWINS
 
 if __name__ == "__main__":
     raise SystemExit(run_module(CLAIMS, FALSE_TWINS))

@@ -36,6 +36,11 @@ _METHOD = {
     "branch": "sympy branch ratio",
     "dominance": "exponent-space sign",
 }
+#: What each kind of check rests on when its verdict does not say (see attnio.results.Evidence):
+#: solveset/simplify identities are sympy-canonical; the exponent-space signs are decided by z3
+#: on linear real arithmetic.
+_EVIDENCE = {"crossover": "sympy-canonical", "branch": "sympy-canonical",
+             "dominance": "smt-forall"}
 
 
 # Each planted false claim of attnio.symbolic.checks -> the true claim it perturbs.
@@ -67,7 +72,7 @@ def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
     return Claim(id=f"sym.{sc.id}", statement=("FALSE: " if twin else "") + sc.statement,
                  formal=f"attnio.symbolic.checks: {sc.id}", source=source,
                  method=_METHOD.get(kind, "sympy"), family=f"symbolic.{kind}", check_fn=check,
-                 reconstructed=reconstructed,
+                 reconstructed=reconstructed, evidence_kind=_EVIDENCE.get(kind),
                  twin_of=f"sym.{_TWIN_OF[sc.id]}" if twin else None)
 
 

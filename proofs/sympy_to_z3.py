@@ -1,66 +1,76 @@
-r"""Translate sympy bound expressions and relations into z3 real arithmetic.
+r"""Translate sympy statements into z3 arithmetic, with each symbol's *declared* domain.
 
-The bound catalogue (:mod:`attnio.symbolic.catalogue`) writes bounds as sympy expressions in
-the size symbols :math:`n, d, M, Z_{in}, Z_{QK}, \dots`; the claims of :mod:`attnio.proofs`
-are checked by z3 over the reals. This module is the one bridge between the two.
+This is the one bridge between sympy (the bound catalogue, user statements) and the SMT
+solvers; :mod:`attnio.proofs.kernel` drives it.
+
+Domains
+-------
+Every symbol has a declared domain (:data:`~attnio.proofs.kernel.DOMAINS`): ``real``,
+``positive``, ``nonnegative``, ``integer``, ``positive-integer``, ``nonnegative-integer``. It
+comes from the caller's ``domains`` mapping (``attnio prove --var``) or from the symbol's own
+sympy assumptions — never from its name. A symbol with neither is an input error.
+
+Two encodings of integer symbols:
+
+* **relaxed** (``integers="relaxed"``): an integer symbol is a z3 ``Real`` with the bound its
+  domain implies (``x ≥ 1`` for a positive integer, ``x ≥ 0`` for a nonnegative one). A proof
+  for all such reals holds for the integers in particular; a counterexample must be
+  re-checked for integrality.
+* **exact** (``integers="exact"``): an integer symbol is a z3 ``Int`` (used as ``ToReal(x)``
+  inside real arithmetic), so the solver searches integers only.
 
 Square roots
 ------------
-z3's nonlinear real arithmetic (nlsat) is complete for *polynomial* constraints, so square
-roots are removed before translation:
+z3's nonlinear real arithmetic (nlsat) is complete for polynomial constraints, so roots are
+removed before translation:
 
-1. every symbol listed in ``squares`` (by default ``M`` and ``Z_QK``) is replaced by the square
-   of a fresh positive symbol (:math:`M = s^2`, :math:`s > 0`), so that sympy itself rewrites
-   :math:`\sqrt{M} = s`, :math:`M^{-1/2} = 1/s`, :math:`M^{3/2} = s^3`;
-2. any power with a remaining non-integer rational exponent :math:`b^{p/q}` becomes
-   :math:`r^p` for a fresh z3 variable :math:`r` with side conditions :math:`r \ge 0`,
-   :math:`r^q = b` (e.g. :math:`\sqrt{2}`).
+1. a symbol whose declared domain is nonnegative (``positive``, ``nonnegative``, or an integer
+   domain with a lower bound, in the relaxed encoding only) and which occurs under a square
+   root gets a fresh variable :math:`s` with :math:`M = s^2` (:math:`s > 0`,
+   :math:`s \ge 0`, or :math:`s \ge 1` for a positive integer relaxed), and
+   :math:`M^{p/2}` is translated as :math:`s^p`; :attr:`Translator.substitutions` records
+   each use, and the verdict's detail names it;
+2. any other power :math:`b^{p/q}` becomes :math:`r^p` for a fresh variable :math:`r \ge 0`
+   with :math:`b \ge 0 \Rightarrow r^q = b`. Where :math:`b < 0` the root is left free, so a
+   "proof" never silently drops the points where the statement is undefined, and a
+   counterexample there fails the exact re-check (:mod:`attnio.proofs.exact_eval`).
 
-``Min`` / ``Max`` become nested ``If`` terms (one branch per case), relations become z3
-atoms, and ``And`` / ``Or`` / ``Not`` / ``Implies`` / ``Equivalent`` become the z3 connectives.
-Side conditions introduced by step 2 are returned with the translation and must be added to
-the hypotheses (:func:`prove_sympy` does this).
-
-Range
------
-Every symbol is a z3 ``Real``. A sympy symbol declared ``positive=True`` gets the hypothesis
-``x > 0``, ``nonnegative=True`` gets ``x >= 0``; integrality is *not* imposed (a claim proved
-for every real value in range holds in particular for the integers).
+``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms; relations become atoms; ``And`` /
+``Or`` / ``Not`` / ``Implies`` / ``Equivalent`` the z3 connectives.
 
 Examples
 --------
 >>> import sympy
 >>> n, d, M = sympy.symbols("n d M", positive=True)
->>> t = Translator(squares=(M,))
+>>> t = Translator({n: "positive", d: "positive", M: "positive"})
 >>> t.expr(n**2 * d / sympy.sqrt(M))
-d*n*n*(1/s_M)
->>> prove_sympy(sympy.Le(n**2, n**2 * d / sympy.sqrt(M)), [sympy.Le(M, d**2)]).verdict
-'proved'
->>> r = prove_sympy(sympy.Le(n**2, n**2 * d / sympy.sqrt(M)))
->>> r.verdict, sorted(r.counterexample)
-('refuted', ['M', 'd', 'n', 's_M'])
+d*(1/s_M)*n*n
+>>> t.substitutions
+('M = s_M**2 with s_M > 0 (M declared positive)',)
+>>> x = sympy.Symbol("x", real=True)
+>>> Translator({x: "real"}).expr(sympy.sqrt(x))    # x may be negative: no substitution
+root2_x_0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
+from typing import Literal, Mapping
 
 import sympy
 import z3
 
-from attnio.proofs.z3tools import prove
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.exceptions import TranslationError
 
-__all__ = ["Translator", "TranslationError", "prove_sympy", "DEFAULT_SQUARES"]
+__all__ = ["Translator", "TranslationError", "IntegerEncoding"]
 
-#: Names of the symbols that are written as squares by default (:math:`M = s^2`, ...).
-DEFAULT_SQUARES: tuple[str, ...] = ("M", "Z_QK")
+IntegerEncoding = Literal["relaxed", "exact"]
 
-
-class TranslationError(TypeError):
-    """A sympy construct the translator does not handle (named in the message)."""
+#: Lower bound of each domain (None: unbounded below), and whether it is an integer domain.
+_LOWER = {"real": None, "positive": 0, "nonnegative": 0, "integer": None,
+          "positive-integer": 1, "nonnegative-integer": 0}
+_STRICT = {"positive"}
 
 
 @dataclass
@@ -69,101 +79,142 @@ class Translator:
 
     Parameters
     ----------
-    squares : sequence of sympy.Symbol or str
-        Symbols (or symbol names) rewritten as :math:`x = s_x^2` with :math:`s_x > 0` before
-        translation. Names in :data:`DEFAULT_SQUARES` are used when omitted.
+    domains : mapping of sympy.Symbol to str
+        The declared domain of every symbol that may occur.
+    integers : {"relaxed", "exact"}
+        How integer domains are encoded (see the module docstring).
 
     Attributes
     ----------
     side_conditions : list of z3.BoolRef
-        Range facts of every variable created so far (positivity, the defining equations of
-        auxiliary root variables). They are hypotheses of any claim using the translation.
+        Domain facts of every variable created so far and the defining constraints of
+        auxiliary roots: hypotheses of any statement using the translation.
+    substitutions : tuple of str
+        The changes of variables applied (e.g. ``"M = s_M**2 with s_M > 0 ..."``).
 
     Examples
     --------
     >>> import sympy
     >>> x, y = sympy.symbols("x y", positive=True)
-    >>> t = Translator()
+    >>> t = Translator({x: "positive", y: "positive"})
     >>> t.expr(sympy.Min(x, y))
     If(x <= y, x, y)
-    >>> t.expr(sympy.sqrt(2) * x)
-    x*root2_2_0
-    >>> [str(c) for c in t.side_conditions]
-    ['x > 0', 'y > 0', 'root2_2_0 >= 0', '2 == root2_2_0*root2_2_0']
+    >>> k = sympy.Symbol("k", integer=True, positive=True)
+    >>> tr = Translator({k: "positive-integer"}, integers="exact")
+    >>> tr.side_conditions, tr.expr(k)
+    ([k >= 1], ToReal(k))
     """
 
-    squares: Sequence[sympy.Symbol | str] = DEFAULT_SQUARES
+    domains: Mapping[sympy.Symbol, str]
+    integers: IntegerEncoding = "relaxed"
     side_conditions: list[z3.BoolRef] = field(default_factory=list)
-    _vars: dict[str, z3.ArithRef] = field(default_factory=dict, repr=False)
+    _vars: dict[sympy.Symbol, z3.ArithRef] = field(default_factory=dict, repr=False)
+    _ints: dict[sympy.Symbol, z3.ArithRef] = field(default_factory=dict, repr=False)
     _roots: dict[sympy.Basic, z3.ArithRef] = field(default_factory=dict, repr=False)
     _root_symbols: dict[sympy.Symbol, sympy.Symbol] = field(default_factory=dict, repr=False)
+    _substitutions: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        for sym in self.domains:
+            # Declared in the constructor so that side_conditions list every domain fact.
+            self.var(sym)
+
+    @property
+    def substitutions(self) -> tuple[str, ...]:
+        return tuple(self._substitutions)
 
     # -- symbols ----------------------------------------------------------------------------
-    def _square_names(self) -> set[str]:
-        return {str(s) for s in self.squares}
+    def domain(self, sym: sympy.Symbol) -> str:
+        try:
+            return self.domains[sym]
+        except KeyError:
+            raise TranslationError(f"symbol {sym} has no declared domain") from None
+
+    def _is_integer(self, sym: sympy.Symbol) -> bool:
+        return "integer" in self.domain(sym)
+
+    def _squarable(self, sym: sympy.Symbol) -> bool:
+        """May ``sym = s**2`` be used? Only for a domain bounded below by 0."""
+        dom = self.domain(sym)
+        if _LOWER[dom] is None:
+            return False
+        return not (self._is_integer(sym) and self.integers == "exact")
 
     def _root_symbol(self, sym: sympy.Symbol) -> sympy.Symbol:
-        """The positive symbol :math:`s` with ``sym = s**2`` (created once)."""
+        """The symbol :math:`s` with ``sym = s**2`` (created once, domain recorded)."""
         if sym not in self._root_symbols:
-            self._root_symbols[sym] = sympy.Symbol(f"s_{sym}", positive=True)
+            dom = self.domain(sym)
+            root = sympy.Symbol(f"s_{sym}", positive=True)
+            self._root_symbols[sym] = root
+            v = z3.Real(str(root))
+            self._vars[root] = v
+            low = _LOWER[dom]
+            if dom in _STRICT:
+                self.side_conditions.append(v > 0)
+                rule = "s > 0"
+            elif low == 1:
+                self.side_conditions.append(v >= 1)
+                rule = "s >= 1"
+            else:
+                self.side_conditions.append(v >= 0)
+                rule = "s >= 0"
+            # Where sym occurs outside a root it stays a variable: tie the two together.
+            self.side_conditions.append(self.var(sym) == v * v)
+            self._substitutions.append(
+                f"{sym} = {root}**2 with {rule.replace('s', str(root), 1)} ({sym} declared {dom})")
         return self._root_symbols[sym]
 
-    def substitute_squares(self, obj: sympy.Basic) -> sympy.Basic:
-        """Replace each square symbol :math:`x` by :math:`s_x^2` (sympy then simplifies roots)."""
-        names = self._square_names()
-        mapping = {
-            sym: self._root_symbol(sym) ** 2
-            for sym in obj.free_symbols
-            if isinstance(sym, sympy.Symbol) and str(sym) in names
-        }
-        return obj.xreplace(mapping) if mapping else obj
-
     def var(self, sym: sympy.Symbol) -> z3.ArithRef:
-        """The z3 real variable of ``sym`` (with its positivity facts recorded once)."""
-        name = str(sym)
-        if name not in self._vars:
-            v = z3.Real(name)
-            self._vars[name] = v
-            if sym.is_positive:
-                self.side_conditions.append(v > 0)
-            elif sym.is_nonnegative:
-                self.side_conditions.append(v >= 0)
-        return self._vars[name]
+        """The z3 term of ``sym`` (a Real, or ToReal of an Int), its domain facts recorded once."""
+        if sym in self._vars:
+            return self._vars[sym]
+        dom = self.domain(sym)
+        low = _LOWER[dom]
+        if self._is_integer(sym) and self.integers == "exact":
+            i = z3.Int(str(sym))
+            self._ints[sym] = i
+            if low is not None:
+                self.side_conditions.append(i >= low)
+            term: z3.ArithRef = z3.ToReal(i)
+        else:
+            term = z3.Real(str(sym))
+            if dom in _STRICT:
+                self.side_conditions.append(term > 0)
+            elif low is not None:
+                self.side_conditions.append(term >= low)
+        self._vars[sym] = term
+        return term
 
-    def original_values(self, model: dict[str, object],
-                        z3_model: z3.ModelRef | None = None) -> dict[str, object]:
-        """Add the original square symbols back to a counterexample: ``M = s_M**2``.
-
-        With the z3 model at hand, ``s_M**2`` is evaluated by z3 itself, so an algebraic
-        ``s_M = sqrt(2)`` still gives the exact ``M = 2``.
-        """
-        out = dict(model)
-        for sym, root in self._root_symbols.items():
-            value = model.get(str(root))
-            if z3_model is not None and str(root) in self._vars:
-                r = self._vars[str(root)]
-                square = z3_model.eval(r * r, model_completion=True)
-                if z3.is_rational_value(square):
-                    out[str(sym)] = Fraction(square.numerator_as_long(),
-                                             square.denominator_as_long())
-                    continue
-            if isinstance(value, (int, Fraction)):
-                out[str(sym)] = value * value
-            elif isinstance(value, str):
-                out[str(sym)] = f"({value})**2"
+    # -- models -----------------------------------------------------------------------------
+    def point(self, model: z3.ModelRef) -> dict[sympy.Symbol, sympy.Expr]:
+        """The model's exact values of the *original* symbols (``M = s_M**2`` evaluated by z3;
+        algebraic numbers as :class:`sympy.CRootOf`)."""
+        out: dict[sympy.Symbol, sympy.Expr] = {}
+        for sym in self.domains:
+            if sym in self._root_symbols:
+                r = self._vars[self._root_symbols[sym]]
+                out[sym] = z3_to_sympy(model.eval(r * r, model_completion=True))
+            elif sym in self._ints:
+                out[sym] = z3_to_sympy(model.eval(self._ints[sym], model_completion=True))
+            else:
+                out[sym] = z3_to_sympy(model.eval(self.var(sym), model_completion=True))
         return out
 
     # -- expressions ------------------------------------------------------------------------
     def expr(self, e: sympy.Basic) -> z3.ArithRef:
-        """Translate an arithmetic sympy expression (after the square substitution)."""
-        return self._arith(self.substitute_squares(sympy.sympify(e)))
+        """Translate an arithmetic sympy expression, node by node.
+
+        The expression is never rebuilt by sympy on the way (no ``subs``/``xreplace``), so an
+        unevaluated product such as ``Mul(d/sqrt(M), n**2*d/sqrt(M), evaluate=False)`` reaches
+        the solver as written instead of being multiplied back into ``n**2*d**2/M``.
+        """
+        return self._arith(sympy.sympify(e))
 
     def rel(self, e: sympy.Basic) -> z3.BoolRef:
         """Translate a relation or boolean combination of relations.
 
-        The square substitution is applied to each side of each relation separately, so an
-        unevaluated relation (``sympy.Eq(a, b, evaluate=False)``) is never re-evaluated by
-        sympy: the decision is z3's.
+        An unevaluated relation (``sympy.Eq(a, b, evaluate=False)``) is never re-evaluated by
+        sympy: the decision is the solver's.
         """
         return self._bool(e)
 
@@ -180,6 +231,9 @@ class Translator:
             return z3.Product([self._arith(a) for a in e.args])
         if isinstance(e, sympy.Pow):
             return self._pow(e)
+        if isinstance(e, sympy.Abs):
+            inner = self._arith(e.args[0])
+            return z3.If(inner >= 0, inner, -inner)
         if isinstance(e, (sympy.Min, sympy.Max)):
             args = [self._arith(a) for a in e.args]
             out = args[0]
@@ -194,7 +248,7 @@ class Translator:
             for value, cond in reversed(e.args[:-1]):
                 out = z3.If(self._bool(cond), self._arith(value), out)
             return out
-        raise TranslationError(f"cannot translate {type(e).__name__} term {e} to z3")
+        raise TranslationError(f"cannot translate {type(e).__name__} term {e} to SMT arithmetic")
 
     def _pow(self, e: sympy.Pow) -> z3.ArithRef:
         base, exp = e.args
@@ -202,10 +256,10 @@ class Translator:
             raise TranslationError(f"cannot translate non-rational exponent in {e}")
         p, q = int(exp.p), int(exp.q)
         if q == 1:
-            b = self._arith(base)
-            return _int_power(b, p)
-        root = self._root(base, q)
-        return _int_power(root, p)
+            return _int_power(self._arith(base), p)
+        if isinstance(base, sympy.Symbol) and q == 2 and self._squarable(base):
+            return _int_power(self.var(self._root_symbol(base)), p)   # M**(p/2) = s**p
+        return _int_power(self._root(base, q), p)
 
     def _root(self, base: sympy.Basic, q: int) -> z3.ArithRef:
         key = sympy.Pow(base, sympy.Rational(1, q), evaluate=False)
@@ -213,7 +267,10 @@ class Translator:
             r = z3.Real(f"root{q}_{_safe(str(base))}_{len(self._roots)}")
             b = self._arith(base)
             self._roots[key] = r
-            self.side_conditions += [r >= 0, _int_power(r, q) == b]
+            if q % 2:  # odd roots are defined everywhere (real root)
+                self.side_conditions.append(_int_power(r, q) == b)
+            else:
+                self.side_conditions += [r >= 0, z3.Implies(b >= 0, _int_power(r, q) == b)]
         return self._roots[key]
 
     def _bool(self, e: sympy.Basic) -> z3.BoolRef:
@@ -244,7 +301,27 @@ class Translator:
         if isinstance(e, sympy.Equivalent):
             parts = [self._bool(a) for a in e.args]
             return z3.And([parts[0] == p for p in parts[1:]])
-        raise TranslationError(f"cannot translate {type(e).__name__} relation {e} to z3")
+        raise TranslationError(f"cannot translate {type(e).__name__} relation {e} to SMT")
+
+
+def z3_to_sympy(value: z3.ExprRef) -> sympy.Expr:
+    """An exact sympy number for a z3 numeral: Integer, Rational, or a real algebraic number
+    (:class:`sympy.CRootOf` of z3's defining polynomial, same root index).
+
+    >>> x = z3.Real("x"); s = z3.Solver(); s.add(x * x == 2, x > 0); _ = s.check()
+    >>> z3_to_sympy(s.model()[x])
+    CRootOf(_x**2 - 2, 1)
+    """
+    if z3.is_int_value(value):
+        return sympy.Integer(value.as_long())
+    if z3.is_rational_value(value):
+        return sympy.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_algebraic_value(value):
+        coeffs = [int(str(c)) for c in value.poly()]  # constant term first
+        x = sympy.Dummy("x")
+        poly = sympy.Poly(list(reversed(coeffs)), x)
+        return sympy.CRootOf(poly, value.index() - 1).doit()
+    raise TranslationError(f"cannot read the z3 value {value} as an exact number")
 
 
 def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
@@ -258,63 +335,3 @@ def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
 
 def _safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in text)
-
-
-def prove_sympy(goal: sympy.Basic, hypotheses: Iterable[sympy.Basic] = (), *,
-                timeout_ms: int = 20_000, squares: Sequence[sympy.Symbol | str] = DEFAULT_SQUARES,
-                ) -> Verdict:
-    r"""Prove ``hypotheses ⇒ goal`` for every real value of the symbols, with z3.
-
-    Parameters
-    ----------
-    goal : sympy relation or boolean combination
-        The claim, e.g. ``sympy.Le(b1, b2)`` or ``sympy.Equivalent(...)``.
-    hypotheses : iterable of sympy relations
-        The admissible range (positivity of symbols declared positive is added automatically).
-    timeout_ms : int
-        z3 timeout; on timeout or ``unknown`` the verdict is ``Undecided``.
-    squares : sequence
-        Symbols written as :math:`s^2` (see the module docstring).
-
-    Returns
-    -------
-    Proved | Refuted | Undecided
-        ``Refuted.counterexample`` maps symbol names (and the auxiliary roots) to exact values;
-        square symbols are reported both as ``s_M`` and as ``M = s_M**2``. ``Proved`` also
-        requires the hypotheses to be satisfiable: contradictory hypotheses give
-        ``Undecided("vacuous: ...")``, never a proof.
-
-    Examples
-    --------
-    >>> import sympy
-    >>> x = sympy.Symbol("x", positive=True)
-    >>> prove_sympy(sympy.Ge(x + 1 / x, 2)).verdict
-    'proved'
-    >>> prove_sympy(sympy.Ge(x + 1 / x, 3)).counterexample["x"]
-    Fraction(1, 1)
-    """
-    t = Translator(squares=squares)
-    z3_hyps = [t.rel(h) for h in hypotheses]
-    z3_goal = t.rel(goal)
-    solver = z3.Solver()
-    verdict = prove(z3_goal, [*t.side_conditions, *z3_hyps], timeout_ms=timeout_ms,
-                    solver=solver)
-    if isinstance(verdict, Refuted):
-        return Refuted(t.original_values(verdict.counterexample, solver.model()), verdict.detail)
-    if isinstance(verdict, Proved):
-        return _not_vacuous(verdict, [*t.side_conditions, *z3_hyps], timeout_ms)
-    return verdict
-
-
-def _not_vacuous(verdict: Proved, hypotheses: list[z3.BoolRef], timeout_ms: int) -> Verdict:
-    """A proof from contradictory hypotheses proves nothing: demand a point satisfying them."""
-    s = z3.Solver()
-    s.set("timeout", int(timeout_ms))
-    s.add(*hypotheses)
-    answer = s.check()
-    if answer == z3.sat:
-        return Proved(f"{verdict.detail}; hypotheses satisfiable")
-    if answer == z3.unsat:
-        return Undecided("vacuous: the hypotheses are contradictory, so the proof shows nothing")
-    return Undecided(f"proved, but z3 could not show the hypotheses satisfiable "
-                     f"({s.reason_unknown()}): possibly vacuous")

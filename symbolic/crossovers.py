@@ -50,9 +50,29 @@ from typing import Literal
 import sympy as sp
 
 from attnio.exceptions import InfeasibleError, InvalidInputError
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import M
+
+
+def value_at(expr, point):  # noqa: ANN001,ANN201 - thin lazy bridges to the proof kernel
+    from attnio.proofs.exact_eval import value_at as _value_at
+    return _value_at(expr, point)
+
+
+def sign_of(value):  # noqa: ANN001,ANN201
+    from attnio.proofs.exact_eval import sign_of as _sign_of
+    return _sign_of(value)
+
+
+def in_domain(value, domain):  # noqa: ANN001,ANN201
+    from attnio.proofs.exact_eval import in_domain as _in_domain
+    return _in_domain(value, domain)
+
+
+def declared_domain(sym):  # noqa: ANN001,ANN201
+    from attnio.proofs.kernel import declared_domain as _declared_domain
+    return _declared_domain(sym)
 
 __all__ = [
     "Crossover", "BranchRatio", "crossover", "branch_ratio", "check_crossover",
@@ -252,7 +272,8 @@ def branch_ratio(bound_or_id: Bound | str, variable: sp.Symbol = M) -> BranchRat
               f"{bound.combine}"
               f" is branch {above + 1} for {variable} > {cross.solution} and branch {2 - above}"
               f" for {variable} < {cross.solution}")
-    return BranchRatio(bound.id, ratio, elasticity, cross, above, 1 - above, Proved(detail))
+    return BranchRatio(bound.id, ratio, elasticity, cross, above, 1 - above,
+                       Proved(detail, evidence=Evidence("sympy-canonical")))
 
 
 def _grid(symbols: list[sp.Symbol], limit: int = 60) -> list[dict[sp.Symbol, int]]:
@@ -282,22 +303,36 @@ def check_crossover(bound_or_id: Bound | str, claimed: sp.Expr,
     b1, b2 = _two_branches(bound)
     derived = crossover(bound, variable).solution
     if sp.simplify(derived - claimed) == 0:
-        return Proved(f"solveset gives {variable} = {derived}; simplify(derived - claimed) == 0")
+        return Proved(f"solveset gives {variable} = {derived}; simplify(derived - claimed) == 0",
+                      evidence=Evidence("sympy-canonical"))
     others = sorted((b1.free_symbols | b2.free_symbols | claimed.free_symbols) - {variable},
                     key=lambda s: s.name)
     for point in _grid(others):
-        at = sp.simplify(claimed.subs(point))
-        if not at.is_positive:
+        witness = _exact_point(point, variable, claimed)
+        if witness is None:
             continue
-        v1, v2 = sp.simplify(b1.subs(point).subs(variable, at)), sp.simplify(
-            b2.subs(point).subs(variable, at))
-        if sp.simplify(v1 - v2) != 0:
-            ce: dict[str, object] = {s.name: v for s, v in point.items()}
-            ce.update({variable.name: at, "branch_1": v1, "branch_2": v2})
-            return Refuted(ce, f"at {variable} = {claimed} the branches differ "
-                               f"(derived crossover {variable} = {derived})")
+        v1, v2 = value_at(b1, witness), value_at(b2, witness)
+        if v1 is None or v2 is None:
+            continue
+        if sign_of(v1 - v2) not in (0, None):
+            ce: dict[str, object] = {s.name: v for s, v in witness.items()}
+            ce.update({"branch_1": v1, "branch_2": v2})
+            return Refuted(ce, f"at {variable} = {claimed} the branches differ, evaluated "
+                               f"exactly (derived crossover {variable} = {derived})",
+                           evidence=Evidence("exact-arithmetic"))
     return Undecided(f"derived {derived} differs symbolically from {claimed} but no "
                      "witness instance was found on the grid")
+
+
+def _exact_point(point: dict[sp.Symbol, int], variable: sp.Symbol, value: sp.Expr
+                 ) -> dict[sp.Symbol, sp.Expr] | None:
+    """``point`` plus ``variable = value`` evaluated exactly there, if that lies in the
+    variable's declared domain (an integer M needs an integer value); else ``None``."""
+    at = value_at(value, point)
+    domain = declared_domain(variable)
+    if at is None or domain is None or in_domain(at, domain) is not True:
+        return None
+    return {**{s: sp.Integer(v) for s, v in point.items()}, variable: at}
 
 
 def check_branch_minimum(bound_or_id: Bound | str, branch: int, side: Side,
@@ -326,21 +361,24 @@ def check_branch_minimum(bound_or_id: Bound | str, branch: int, side: Side,
         raise InvalidInputError(f"branch={branch} must be 0 or 1")
     winner = br.min_branch_above if side == "above" else br.min_branch_below
     if winner == branch:
-        return Proved(br.verdict.detail)
+        return Proved(br.verdict.detail, evidence=Evidence("sympy-canonical"))
     factor = sp.Integer(4) if side == "above" else sp.Rational(1, 4)
     b = bound.branches
     others = sorted((b[0].free_symbols | b[1].free_symbols | br.crossover.solution.free_symbols)
                     - {variable}, key=lambda s: s.name)
     for point in _grid(others):
-        at = sp.simplify(factor * br.crossover.solution.subs(point))
-        if not (at.is_positive and (at.is_integer or not variable.is_integer)):
+        witness = _exact_point(point, variable, factor * br.crossover.solution)
+        if witness is None:
             continue
-        v = [sp.simplify(x.subs(point).subs(variable, at)) for x in b]
-        claimed_loses = (v[branch] > v[1 - branch]) if bound.combine == "min" else (
-            v[branch] < v[1 - branch])
-        if bool(claimed_loses):
-            ce: dict[str, object] = {s.name: val for s, val in point.items()}
-            ce.update({variable.name: at, "branch_1": v[0], "branch_2": v[1]})
+        v = [value_at(x, witness) for x in b]
+        if None in v:
+            continue
+        sign = sign_of(v[branch] - v[1 - branch])
+        claimed_loses = sign == 1 if bound.combine == "min" else sign == -1
+        if claimed_loses:
+            ce: dict[str, object] = {s.name: val for s, val in witness.items()}
+            ce.update({"branch_1": v[0], "branch_2": v[1]})
             return Refuted(ce, f"branch {branch + 1} is not the {bound.combine} {side} "
-                               f"{variable} = {br.crossover.solution}")
+                               f"{variable} = {br.crossover.solution} (exact evaluation)",
+                           evidence=Evidence("exact-arithmetic"))
     return Undecided("claim contradicts the derivation but no witness was found on the grid")

@@ -220,56 +220,40 @@ def admissible_region(bound: Bound | str) -> tuple[sp.Basic, ...]:
 
 
 # ------------------------------------------------------------------------------ z3 layer
-def _z3(e: sp.Basic, env: dict[sp.Symbol, z3.ArithRef]):  # noqa: ANN202 - z3 terms
-    if e is sp.true:
-        return z3.BoolVal(True)
-    if e is sp.false:
-        return z3.BoolVal(False)
-    if e.is_Symbol:
-        if e not in env:
-            env[e] = z3.Real(e.name)
-        return env[e]
-    if e.is_Rational:
-        return z3.RealVal(f"{e.p}/{e.q}")
-    if e.is_Add:
-        return z3.Sum(*(_z3(a, env) for a in e.args))
-    if e.is_Mul:
-        out = _z3(e.args[0], env)
-        for a in e.args[1:]:
-            out = out * _z3(a, env)
-        return out
-    if isinstance(e, (sp.Max, sp.Min)):
-        args = [_z3(a, env) for a in e.args]
-        out = args[0]
-        for a in args[1:]:
-            out = z3.If(out >= a, out, a) if isinstance(e, sp.Max) else z3.If(out <= a, out, a)
-        return out
-    ops = {sp.Le: lambda a, b: a <= b, sp.Lt: lambda a, b: a < b, sp.Ge: lambda a, b: a >= b,
-           sp.Gt: lambda a, b: a > b, sp.Eq: lambda a, b: a == b, sp.Ne: lambda a, b: a != b}
-    if type(e) in ops:
-        return ops[type(e)](_z3(e.lhs, env), _z3(e.rhs, env))
-    if isinstance(e, sp.And):
-        return z3.And(*(_z3(a, env) for a in e.args))
-    raise InvalidInputError(f"cannot encode {e} ({type(e).__name__}) in linear real arithmetic")
-
-
 def _satisfiable(constraints: list[sp.Basic]) -> tuple[bool | None, dict[str, Fraction]]:
-    """(True, model) / (False, {}) / (None, {}) for sat / unsat / unknown."""
-    env: dict[sp.Symbol, z3.ArithRef] = {}
+    """(True, model) / (False, {}) / (None, {}) for sat / unsat / unknown.
+
+    The constraints are translated by the one sympy → SMT bridge,
+    :class:`attnio.proofs.sympy_to_z3.Translator`, with each exponent's declared domain."""
+    from attnio.proofs.kernel import declared_domain
+    from attnio.proofs.sympy_to_z3 import Translator
+
+    free = sorted(set().union(*(c.free_symbols for c in constraints)), key=lambda x: x.name)
+    domains = {}
+    for sym in free:
+        domain = declared_domain(sym)
+        if domain is None:
+            raise InvalidInputError(f"exponent symbol {sym} has no declared domain")
+        domains[sym] = domain
+    translator = Translator(domains)
     solver = z3.Solver()
     solver.set("timeout", _TIMEOUT_MS)
+    solver.add(*translator.side_conditions)
     for c in constraints:
-        solver.add(_z3(c, env))
+        if c is sp.true:
+            continue
+        solver.add(translator.rel(c))
     answer = solver.check()
     if answer == z3.unsat:
         return False, {}
     if answer != z3.sat:
         return None, {}
-    model = solver.model()
+    point = translator.point(solver.model())
     out: dict[str, Fraction] = {}
-    for sym, var in sorted(env.items(), key=lambda kv: kv[0].name):
-        val = model.eval(var, model_completion=True)
-        out[sym.name] = Fraction(val.numerator_as_long(), val.denominator_as_long())
+    for sym, value in point.items():
+        if not value.is_Rational:  # linear constraints have rational models
+            return None, {}
+        out[sym.name] = Fraction(int(value.p), int(value.q))
     return True, out
 
 

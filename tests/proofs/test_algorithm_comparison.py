@@ -47,4 +47,4 @@ def test_f3_standard_attention_below_the_small_cache_lower_bound() -> None:
 
 def test_twin_counterexamples_are_confirmed_exactly() -> None:
     for twin in FALSE_TWINS:
-        assert "confirmed by exact evaluation" in twin.check().detail, twin.id
+        assert "checked by exact evaluation" in twin.check().detail, twin.id

@@ -81,7 +81,15 @@ def test_an_unimportable_module_becomes_an_undecided_claim() -> None:
     claims = _collect("CLAIMS", ["attnio.proofs.no_such_module_for_test"])
     assert [c.id for c in claims] == ["import.no_such_module_for_test"]
     assert isinstance(claims[0].check(), Undecided)
-    assert _collect("FALSE_TWINS", ["attnio.proofs.no_such_module_for_test"]) == []
+
+
+def test_an_unimportable_module_fails_the_self_test_too() -> None:
+    """Regression (issue 10): _collect dropped a broken module's twins, so --self-test printed
+    "70/70 refuted" and passed."""
+    twins = _collect("FALSE_TWINS", ["attnio.proofs.no_such_module_for_test"])
+    assert [t.id for t in twins] == ["import.no_such_module_for_test.twins"]
+    verdict = twins[0].check()
+    assert isinstance(verdict, Undecided) and "no_such_module_for_test" in verdict.reason
 
 
 def test_check_records_seconds() -> None:

@@ -50,7 +50,7 @@ def test_json_schema() -> None:
     results = run_claims([CLAIMS[0], _c("r", "alpha", Refuted({"M": 1}, "no"))],
                          show_progress=False)
     doc = to_json(results)
-    assert set(doc) == {"claims", "summary"}
+    assert set(doc) == {"claims", "summary", "evidence", "attnio_version", "versions"}
     assert doc["summary"] == {"proved": 1, "refuted": 1, "undecided": 0}
     for row in doc["claims"]:
         assert {"id", "statement", "source", "method", "verdict", "seconds", "detail"} <= set(row)
@@ -60,7 +60,7 @@ def test_json_schema() -> None:
 def test_table_has_the_five_columns() -> None:
     table = format_table(run_claims(CLAIMS[:1], show_progress=False))
     header = table.splitlines()[0].split()
-    assert header == ["id", "source", "method", "verdict", "seconds"]
+    assert header == ["id", "source", "evidence", "verdict", "seconds"]
 
 
 def test_self_test_and_coverage() -> None:

@@ -1,0 +1,121 @@
+r"""``attnio prove`` — check a researcher's own statement with the same kernel as ``verify``.
+
+.. code-block:: console
+
+    $ attnio prove "Implies(M >= d**2, (n**2*d**2 + n*d**3)/M <= (n**2*d + n*d**2)/sqrt(M))" \
+          --var n:positive-integer --var d:positive-integer --var M:positive-integer
+    proved: hypotheses ∧ ¬statement is unsat; ...
+
+STATEMENT uses sympy syntax (``And``, ``Or``, ``Implies``, ``Min``, ``Max``, ``sqrt``,
+``Eq``, ``Rational``, ...). Every free symbol must be declared with ``--var NAME:DOMAIN``,
+DOMAIN one of :data:`~attnio.proofs.kernel.DOMAINS`; an undeclared symbol is exit 2, naming
+it. The decision is :func:`attnio.proofs.kernel.prove_statement` — one code path with
+``attnio verify``.
+
+``--json`` prints ``{"verdict": "proved"|"refuted"|"undecided", "counterexample": {name:
+exact value as a string} or null, "reason": str, "solvers": {...}, "evidence": {...}}`` plus
+``attnio_version`` and ``versions``.
+
+Exit codes: 0 proved; 1 refuted or undecided; 2 bad input.
+
+Examples
+--------
+>>> from attnio.cli import main
+>>> main(["prove", "n >= 1", "--var", "n:positive-integer"])
+proved: hypotheses ∧ ¬statement is unsat; hypotheses satisfiable (integers relaxed to reals with their bounds)
+solvers: z3 proved, cvc5 proved; evidence: smt-forall
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from attnio.exceptions import InvalidInputError
+from attnio.results import Refuted, Verdict
+
+__all__ = ["register", "run", "verdict_json"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``prove`` subcommand."""
+    parser = subparsers.add_parser(
+        "prove",
+        help="prove or refute your own statement for all values of its declared symbols",
+        description="Decide STATEMENT (sympy syntax) for every value of its symbols in their "
+                    "declared domains, with z3 and cvc5; a Refuted comes with a counterexample "
+                    "checked by exact arithmetic.",
+    )
+    parser.add_argument("statement", metavar="STATEMENT",
+                        help='e.g. "Implies(M >= d**2, d/sqrt(M) <= 1)"')
+    parser.add_argument("--var", metavar="NAME:DOMAIN", action="append", default=[],
+                        help="declare a symbol: DOMAIN is real, positive, nonnegative, integer, "
+                             "positive-integer or nonnegative-integer (repeat per symbol)")
+    parser.add_argument("--json", action="store_true", help="JSON verdict on stdout")
+    parser.add_argument("--timeout", metavar="S", default="20",
+                        help="seconds per solver call (default 20); a timeout is undecided")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def _domains(declarations: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in declarations:
+        name, sep, domain = item.partition(":")
+        if not sep or not name or not domain:
+            raise InvalidInputError(f"--var {item[:60]!r} must be NAME:DOMAIN, e.g. n:positive-integer")
+        if name in out:
+            raise InvalidInputError(f"--var {name} is declared twice")
+        out[name.strip()] = domain.strip()
+    return out
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise InvalidInputError(f"--timeout={text[:40]!r} must be a positive number of seconds") from None
+    if not math.isfinite(value) or value <= 0 or value > 3600:
+        raise InvalidInputError(f"--timeout={text[:40]!r} must be a positive finite number of "
+                                "seconds, at most 3600")
+    return value
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """The JSON object of one verdict (see the module docstring)."""
+    from attnio.provenance import provenance
+
+    evidence = verdict.evidence
+    counterexample = None
+    if isinstance(verdict, Refuted):
+        counterexample = {str(k): str(v) for k, v in verdict.counterexample.items()}
+    return {
+        "verdict": verdict.verdict,
+        "counterexample": counterexample,
+        "reason": verdict.detail,
+        "solvers": dict(evidence.solvers) if evidence else {},
+        "evidence": evidence.to_json() if evidence else None,
+        **provenance(),
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Decide the statement; print the verdict; return 0 (proved), 1 or 2."""
+    from attnio.proofs.kernel import prove_statement
+
+    domains = _domains(args.var)
+    verdict = prove_statement(args.statement, domains, timeout=_timeout(args.timeout))
+    if args.json:
+        print(json.dumps(verdict_json(verdict), indent=2))
+    else:
+        print(f"{verdict.verdict}: {verdict.detail}")
+        if isinstance(verdict, Refuted):
+            shown = ", ".join(f"{k} = {v}" for k, v in verdict.counterexample.items())
+            print(f"counterexample: {shown or '(none needed: no symbols)'}")
+        if verdict.evidence is not None:
+            solvers = ", ".join(f"{k} {v}" for k, v in verdict.evidence.solvers.items())
+            print(f"solvers: {solvers or 'none'}; evidence: {verdict.evidence.kind}")
+    return 0 if verdict.proved else 1
