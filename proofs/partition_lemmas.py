@@ -46,7 +46,21 @@ k = 1..8 and 3×1×3 for k = 2, 4, 6; (SY) and step 4 on :math:`QK^\top` = matmu
 in 120 s per z3 call); (SY) on attention forward n = 3, d = 1, attention backward (qkv)
 n = 2, d = 1 and :math:`QK^\top` n = d = 3.
 
-False twins: (MM) with bound − 1 at k = 4 (tight: four products of one slice); (MM)'s
+Evidence: each claim reports how many (instance, k) pairs ran and how many were
+*non-trivial* (bound < number of counted objects, so a false lemma could show there); the
+default tier has ≥ 10 non-trivial pairs per lemma (25, 13 and 17).
+
+How sharp the check is: on these DAGs the Saha–Ye count is loose. The planted constant
+:math:`\beta'(k) = k\,t` is refuted (attention forward n = 3, d = 1, k = 5 has a bounded set
+with 6 level-1 vertices), but :math:`(\lfloor k^2/d^2\rfloor + 1)\,t`, :math:`2kt`,
+:math:`(2k + \lfloor k/d\rfloor)\,t` and :math:`(k + \lfloor k^2/d^2\rfloor)\,t` are all
+*not* refuted on the default instances: the enumeration confirms the lemma's form, not its
+constants (notes/claims.md).
+
+False twins: the planted per-part constants :math:`\beta'(k) = k\,t` (Saha–Ye),
+:math:`\beta(k) = k` and :math:`\lfloor\sqrt{k^3/4}\rfloor` without the small-k
+:math:`\max(1, \cdot)` (matmul), checked by the same checkers on the default instances;
+(MM) with bound − 1 at k = 4 (tight: four products of one slice); (MM)'s
 :math:`S\sqrt{2S}` with the hypothesis S ≥ 2 dropped (S = 1); (MM) with (P3) dropped (on 3×1×3,
 k = 6: nine products dominated by six inputs); step 4 with "no dominator vertex in the tree"
 dropped; a linear step 4, C ≤ k/d (on :math:`QK^\top` n = 3, d = 1, k = 6: nine extra trees).
@@ -65,7 +79,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.partitions import bounded_set_encoding, find_bounded_set
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = [
     "matmul_part_bound",
@@ -254,36 +268,61 @@ class _Instance:
     ks: tuple[int, ...]
 
 
-def _all_proved(parts: list[tuple[str, Callable[[], Verdict]]]) -> Verdict:
-    """Run sub-checks in order; the first non-Proved one decides (Undecided is no pass)."""
-    done = []
-    for label, run in parts:
+#: One (instance, k) of an enumerated lemma: its label, its check, and whether it could have
+#: failed — the bound is below the number of counted objects on that DAG (otherwise any set
+#: satisfies it and UNSAT is trivial).
+_Part = tuple[str, Callable[[], Verdict], bool]
+
+
+def _all_proved(parts: list[_Part]) -> Verdict:
+    """Run sub-checks in order; the first non-Proved one decides (Undecided is no pass).
+
+    The verdict carries exhaustive evidence: how many (instance, k) pairs ran and how many of
+    them were non-trivial (:data:`_Part`)."""
+    done: list[str] = []
+    nontrivial = 0
+    for label, run, could_fail in parts:
         v = run()
+        nontrivial += could_fail
+        evidence = Evidence("exhaustive", instances=len(done) + 1,
+                            nontrivial_instances=nontrivial)
         if not isinstance(v, Proved):
             if isinstance(v, Refuted):
-                return Refuted({"instance": label, **v.counterexample}, f"{label}: {v.detail}")
-            return Undecided(f"{label}: {v.detail}")
-        done.append(label)
-    return Proved(f"z3 unsat for all {len(done)} (instance, k): " + "; ".join(done))
+                return Refuted({"instance": label, **v.counterexample}, f"{label}: {v.detail}",
+                               evidence=evidence)
+            return Undecided(f"{label}: {v.detail}", evidence=evidence)
+        done.append(label + ("" if could_fail else " (trivial)"))
+    return Proved(f"z3 unsat for all {len(done)} (instance, k), {nontrivial} of them "
+                  "non-trivial: " + "; ".join(done),
+                  evidence=Evidence("exhaustive", instances=len(done),
+                                    nontrivial_instances=nontrivial))
 
 
-def _mm_check(instances: list[_Instance]) -> Callable[[CheckContext], Verdict]:
+def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_part_bound
+              ) -> Callable[[CheckContext], Verdict]:
+    """The per-part product count ``beta(k)`` on every (instance, k) (a planted ``beta`` makes
+    a false twin through the very same checker)."""
     def check(ctx: CheckContext) -> Verdict:
-        parts = []
+        parts: list[_Part] = []
         for inst in instances:
             G = inst.build()
             counted = product_vertices(G, "AB")
             for k in inst.ks:
-                parts.append((f"{inst.label} k={k} β={matmul_part_bound(k)}",
-                              lambda G=G, c=counted, k=k: check_part_bound(
-                                  G, c, k, matmul_part_bound(k), timeout_ms=ctx.z3_timeout_ms)))
+                b = beta(k)
+                parts.append((f"{inst.label} k={k} β={b}",
+                              lambda G=G, c=counted, k=k, b=b: check_part_bound(
+                                  G, c, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              b < len(counted)))
         return _all_proved(parts)
     return check
 
 
-def _sy_check(instances: list[_Instance]) -> Callable[[CheckContext], Verdict]:
+def _sy_check(instances: list[_Instance],
+              beta: Callable[[int, int, int], int] = sy_part_bound
+              ) -> Callable[[CheckContext], Verdict]:
+    """Saha–Ye's level-1 count ``beta(k, d, t)`` on every (instance, k)."""
     def check(ctx: CheckContext) -> Verdict:
-        parts = []
+        parts: list[_Part] = []
         for inst in instances:
             G = inst.build()
             tag = _product_tag(G)
@@ -295,25 +334,31 @@ def _sy_check(instances: list[_Instance]) -> Callable[[CheckContext], Verdict]:
             d = _inner_dim(G, trees)
             counted = sorted(set().union(*(tr for _, tr in trees)))
             for k in inst.ks:
-                b = sy_part_bound(k, d, t)
+                b = beta(k, d, t)
                 parts.append((f"{inst.label} k={k} β={b}",
                               lambda G=G, c=counted, k=k, b=b: check_part_bound(
-                                  G, c, k, b, timeout_ms=ctx.z3_timeout_ms)))
+                                  G, c, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              b < len(counted)))
         return _all_proved(parts)
     return check
 
 
-def _step4_check(instances: list[_Instance]) -> Callable[[CheckContext], Verdict]:
+def _step4_check(instances: list[_Instance],
+                 beta: Callable[[int, int], int] = sy_extra_tree_bound
+                 ) -> Callable[[CheckContext], Verdict]:
+    """Step 4's extra-tree count ``beta(k, d)`` on every (instance, k)."""
     def check(ctx: CheckContext) -> Verdict:
-        parts = []
+        parts: list[_Part] = []
         for inst in instances:
             G = inst.build()
-            d = _inner_dim(G, qk_trees(G, _product_tag(G)))
+            trees = qk_trees(G, _product_tag(G))
+            d = _inner_dim(G, trees)
             for k in inst.ks:
-                b = sy_extra_tree_bound(k, d)
+                b = beta(k, d)
                 parts.append((f"{inst.label} k={k} C≤{b}",
                               lambda G=G, k=k, b=b: check_extra_trees(
-                                  G, k, b, timeout_ms=ctx.z3_timeout_ms)))
+                                  G, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              b < len(trees)))
         return _all_proved(parts)
     return check
 
@@ -340,6 +385,11 @@ SY_DEFAULT = [
     _Instance("QK^T n=3 d=2 (matmul 3x2x3)", lambda: matmul_dag(3, 2, 3), tuple(range(1, 7))),
     _Instance("attention forward n=2 d=2", lambda: attention_forward_dag(2, 2),
               tuple(range(1, 7))),
+    # larger instances, so that ≥ 10 (instance, k) pairs are non-trivial (bound < count):
+    _Instance("attention forward n=3 d=1", lambda: attention_forward_dag(3, 1),
+              tuple(range(1, 6))),
+    _Instance("QK^T n=4 d=1 (matmul 4x1x4)", lambda: matmul_dag(4, 1, 4), (1, 2, 3)),
+    _Instance("QK^T n=4 d=2 (matmul 4x2x4)", lambda: matmul_dag(4, 2, 4), (1, 2, 3, 4)),
 ]
 SY_DEEP = [
     _Instance("attention forward n=3 d=1", lambda: attention_forward_dag(3, 1),
@@ -375,11 +425,12 @@ CLAIMS: list[Claim] = [
     _claim("partlemma.matmul_part", _MM_STATEMENT + "; on matmul 2x2x2, 2x3x2, 2x2x3 fma "
            "(k=1..8), 3x1x3 (k=2,4,6)",
            _MM_FORMAL, _SRC_MM, _mm_check(MM_DEFAULT)),
-    _claim("partlemma.sy_part", _SY_STATEMENT + "; on QKᵀ n=3,d=2 and attention forward n=2,d=2, "
-           "k=1..6", "UNSAT[ dom ≤ k ∧ min ≤ k ∧ #level1(W) ≥ β_SY(k)+1 ]", _SRC_SY,
+    _claim("partlemma.sy_part", _SY_STATEMENT + "; on QKᵀ n=3,d=2 (k=1..6), n=4,d=1 (k=1..3), "
+           "n=4,d=2 (k=1..4) and attention forward n=2,d=2 (k=1..6), n=3,d=1 (k=1..5)",
+           "UNSAT[ dom ≤ k ∧ min ≤ k ∧ #level1(W) ≥ β_SY(k)+1 ]", _SRC_SY,
            _sy_check(SY_DEFAULT)),
-    _claim("partlemma.sy_step4", _STEP4_STATEMENT + "; on QKᵀ n=3,d=2 and attention forward "
-           "n=2,d=2, k=1..6", "UNSAT[ dom ≤ k ∧ #{T : root∈W ∧ T∩D=∅} ≥ ⌊k²/d²⌋+1 ]",
+    _claim("partlemma.sy_step4", _STEP4_STATEMENT + "; on the instances of partlemma.sy_part",
+           "UNSAT[ dom ≤ k ∧ #{T : root∈W ∧ T∩D=∅} ≥ ⌊k²/d²⌋+1 ]",
            _SRC_SY, _step4_check(SY_DEFAULT)),
     _claim("partlemma.matmul_part_deep", _MM_STATEMENT + "; on matmul 3x2x3 (k=1..8) and "
            "3x3x3 tree, chain, fma (k=1..4)", _MM_FORMAL, _SRC_MM, _mm_check(MM_DEEP), tier="deep"),
@@ -418,7 +469,26 @@ def _twin_step4_linear(ctx: CheckContext) -> Verdict:
     return check_extra_trees(matmul_dag(3, 1, 3), 6, 6 // 1, timeout_ms=ctx.z3_timeout_ms)
 
 
+def _planted(beta_text: str) -> str:
+    return f"planted false per-part constant {beta_text} on the default instances"
+
+
 FALSE_TWINS: list[Claim] = [
+    # planted false constants, checked by the very checkers of the true lemmas
+    _claim("partlemma.twin.sy_beta_kt",
+           "Saha–Ye per-part count β′(k) = k·t (false: attention forward n=3, d=1, k=5 has a "
+           "bounded set with 6 level-1 vertices)", "UNSAT[ ... #level1(W) ≥ k·t + 1 ]",
+           _planted("β′(k) = k·t"), _sy_check(SY_DEFAULT, lambda k, d, t: k * t),
+           twin_of="partlemma.sy_part"),
+    _claim("partlemma.twin.matmul_beta_k",
+           "matmul per-part count β(k) = k", "UNSAT[ ... #products ≥ k + 1 ]",
+           _planted("β(k) = k"), _mm_check(MM_DEFAULT, lambda k: k),
+           twin_of="partlemma.matmul_part"),
+    _claim("partlemma.twin.matmul_no_max",
+           "matmul per-part count ⌊k√k/2⌋ without the max(1, ·) of small k",
+           "UNSAT[ ... #products ≥ ⌊√(k³/4)⌋ + 1 ]", _planted("⌊√(k³/4)⌋"),
+           _mm_check(MM_DEFAULT, lambda k: isqrt(k ** 3 // 4)),
+           twin_of="partlemma.matmul_part"),
     _claim("partlemma.twin.matmul_bound_minus_one",
            "matmul 2x2x2, k = 4: a bounded set holds ≤ β_MM(4) − 1 = 3 products (false: tight)",
            "UNSAT[ ... #products ≥ 4 ]", _SRC_MM, _twin_bound_minus_one,
