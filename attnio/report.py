@@ -243,8 +243,9 @@ class OutputFolder:
         if not path.is_dir():
             raise InvalidInputError(f"OUTDIR={shown} exists and is not a directory")
         marker = path / MARKER_NAME
-        if marker.is_symlink():
-            raise InvalidInputError(f"refusing to write through symlink {marker}")
+        for target in [marker, *(path / name for name in self.names)]:
+            if target.is_symlink():  # first: the most specific reason, whatever else holds
+                raise InvalidInputError(f"refusing to write through symlink {target}")
         has_marker = marker.exists()
         if has_marker and not marker.is_file():
             raise InvalidInputError(f"{marker} exists and is not a regular file")
@@ -270,8 +271,6 @@ class OutputFolder:
                          if _file_sha256(path / name) == digest and not (path / name).is_symlink()}
         for name in self.names:
             target = path / name
-            if target.is_symlink():
-                raise InvalidInputError(f"refusing to write through symlink {target}")
             if not target.exists():
                 continue
             if not target.is_file():
