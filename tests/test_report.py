@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -136,17 +137,26 @@ def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, mon
     monkeypatch.setattr(attnio.proofs.registry, "load_claims", lambda: planted)
 
     def broken_sandwich(**_: object) -> list:
+        time.sleep(0.35)  # a slow stage: the status line must name it while it runs
         raise RuntimeError("planted failure")
 
     monkeypatch.setattr(attnio.figures, "sandwich_data", broken_sandwich)
+    monkeypatch.setenv("ATTNIO_PROGRESS", "")  # status on (conftest turns it off)
+    monkeypatch.setenv("ATTNIO_STATUS_INTERVAL", "0.1")
     out = tmp_path / "report"
     assert main(["report", str(out), "--n", "256", "--d", "16", "--quick"]) == 1
+    captured = capsys.readouterr()
+    # stderr (not a terminal here) names every stage; the slow one gets repeated status lines
+    assert "attnio report: [1/9] Verify table …" in captured.err
+    assert "attnio report: [7/9] Pebbling sandwich …" in captured.err
+    assert "attnio report: still in [7/9] Pebbling sandwich" in captured.err
+    assert "attnio report: [9/9] writing index.md done in" in captured.err
+    assert "ETA" not in captured.err and "1 section(s) failed" in captured.out
     text = (out / "index.md").read_text(encoding="utf-8")
     assert "INCOMPLETE" in text and "1 Proved, 0 Refuted, 1 Undecided of 2 claims" in text
     assert "**Undecided**" in text and "z3 returned unknown" in text
     assert "**This section failed**: `RuntimeError: planted failure`" in text
     assert not (out / "sandwich.png").exists()
-    assert "1 section(s) failed" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------------------ summary first
