@@ -67,15 +67,17 @@ import hashlib
 import importlib.util
 import json
 import os
-import sys
 import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from attnio.exceptions import AttnioError, InvalidInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from attnio.progress import StageStatus
 
 __all__ = [
     "register",
@@ -685,7 +687,7 @@ def write_report(
     quick: bool = False,
     html: bool = False,
     force: bool = False,
-    status: Any = None,
+    status: "StageStatus | None" = None,
 ) -> ReportResult:
     """Write ``OUTDIR/index.md`` and its PNGs (or ``OUTDIR/index.html``); return what was written.
 

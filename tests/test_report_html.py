@@ -33,7 +33,7 @@ import pytest
 
 from attnio.cli import main
 from attnio.provenance import provenance
-from attnio.report import MARKER_NAME, Paragraph, ReportDocument, Section, Table, write_report
+from attnio.report import MARKER_NAME, Paragraph, ReportDocument, Section, Table
 from attnio.report_html import CONTENT_SECURITY_POLICY, render_html
 
 FIGURES = ["phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
