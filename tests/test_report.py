@@ -100,9 +100,9 @@ def test_bound_table_is_the_catalogue_evaluated_exactly() -> None:
 # ------------------------------------------------------------------------------ the report
 
 
-def test_quick_report_writes_index_and_every_figure(tmp_path: Path) -> None:
-    out = tmp_path / "report"
-    result = write_report(out, n=256, d=16, quick=True)
+def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
+    result = quick_md_report
+    out = result.index.parent
     assert result.index == out / "index.md" and result.index.is_file()
     assert {p.name for p in result.figures} == FIGURES
     for name in FIGURES:
@@ -162,10 +162,19 @@ def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, mon
 # ------------------------------------------------------------------------------ summary first
 
 
+@pytest.fixture(scope="module")
+def quick_md_report(tmp_path_factory: pytest.TempPathFactory):
+    """One quick Markdown report (n = 256, d = 16), shared by the tests that only read it."""
+    out = tmp_path_factory.mktemp("md") / "report"
+    return write_report(out, n=256, d=16, quick=True)
+
+
 def test_markdown_opens_with_the_summary_and_figures_and_ends_with_the_verify_table(
-        tmp_path: Path) -> None:
+        quick_md_report, tmp_path: Path) -> None:
+    import shutil
+
     out = tmp_path / "report"
-    write_report(out, n=256, d=16, quick=True)
+    shutil.copytree(quick_md_report.index.parent, out)  # this test reruns into it
     text = (out / "index.md").read_text(encoding="utf-8")
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings[0] == "## Phase diagram" and headings[-1] == "## Verify table", headings
