@@ -231,6 +231,7 @@ class OutputFolder:
         self.recorded: dict[str, str] = {}  # name -> sha256 of what attnio wrote
         self.replaceable: set[str] = set()
         self.written: list[Path] = []
+        self._marker_ours = False  # may the marker file be replaced (it is ours, or --force)?
         self._check()
 
     # -- the rules -----------------------------------------------------------------------
@@ -258,6 +259,7 @@ class OutputFolder:
                 if not self.force:
                     raise
                 self.recorded = {}
+            self._marker_ours = True
         else:
             try:
                 entries = [e for e in os.listdir(path) if not e.startswith(".attnio-write-probe-")]
@@ -351,8 +353,10 @@ class OutputFolder:
             "written_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "files": {name: {"sha256": digest} for name, digest in sorted(self.recorded.items())},
         }
+        # A marker that appeared during the run (not ours) is refused like any stranger's file.
         write_text(self.path / MARKER_NAME, json.dumps(marker, indent=2, allow_nan=False) + "\n",
-                   overwrite=True)
+                   overwrite=self._marker_ours)
+        self._marker_ours = True
 
     @property
     def marker(self) -> Path:

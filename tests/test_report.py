@@ -366,6 +366,11 @@ def test_a_link_or_file_planted_after_the_check_is_still_refused(tmp_path: Path)
     assert (out / "sandwich.png").read_bytes() == b"appeared"
     with pytest.raises(InvalidInputError, match="was not checked"):
         folder.write("other.md", b"x")
+    (out / "sandwich.png").unlink()
+    (out / MARKER_NAME).write_text("a stranger's file named like the marker")
+    with pytest.raises(InvalidInputError, match="refusing to overwrite existing file"):
+        folder.write("sandwich.png", b"png")  # the figure is written, its record is refused
+    assert (out / MARKER_NAME).read_text() == "a stranger's file named like the marker"
 
 
 def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
