@@ -123,6 +123,7 @@ class StageStatus:
         self._name: str | None = None
         self._detail = ""
         self._started = 0.0
+        self._last_line = time.monotonic()
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -172,6 +173,7 @@ class StageStatus:
         return f"{self.prog}: {count}{self._name}"
 
     def _print(self, line: str) -> None:
+        self._last_line = time.monotonic()
         if not self.enabled:
             return
         prefix = "\r\x1b[K" if self.on_terminal else ""
@@ -188,13 +190,22 @@ class StageStatus:
         self._thread.start()
 
     def _beat(self) -> None:
+        # Off a terminal, a status line comes `interval` seconds after the last line printed
+        # (so never right after a stage starts); on a terminal the line is redrawn each second.
         period = 1.0 if self.on_terminal else self.interval
-        while not self._wake.wait(period):
+        while True:
             with self._lock:
-                if self._name is None:
+                wait = (period if self._name is None else
+                        max(0.02, self._last_line + period - time.monotonic()))
+            if self._wake.wait(wait):
+                return
+            with self._lock:
+                now = time.monotonic()
+                if self._name is None or now - self._last_line < period:
                     continue
-                seconds = time.monotonic() - self._started
-                line = (f"{self._label().replace(': ', ': still in ', 1)} ({seconds:.0f} s"
+                self._last_line = now
+                line = (f"{self._label().replace(': ', ': still in ', 1)} "
+                        f"({now - self._started:.0f} s"
                         + (f"; {self._detail}" if self._detail else "") + ")")
             if self.on_terminal:
                 try:
