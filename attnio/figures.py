@@ -51,6 +51,7 @@ Examples
 
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,7 @@ __all__ = [
     "plot_flop_curves",
     "plot_sandwich",
     "plot_schedule",
+    "png_bytes",
     "sweep_cache_sizes",
     "SANDWICH_FIGURE_INSTANCES",
     "smallest_optimal_schedule",
@@ -209,11 +211,27 @@ def _new_figure(width: float, height: float) -> "Figure":
     return Figure(figsize=(width, height), dpi=_DPI, layout="constrained")
 
 
+def png_bytes(fig: "Figure") -> bytes:
+    """Render ``fig`` to PNG bytes in memory (no file is touched).
+
+    >>> png_bytes(_new_figure(1, 1))[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    True
+    """
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=_DPI)
+    return buffer.getvalue()
+
+
 def _save(fig: "Figure", path: str | Path | None) -> "Figure":
+    """Write ``fig`` to ``path`` as PNG: rendered in memory, then written atomically by
+    :func:`attnio.safe_io.write_bytes` (an existing regular file at ``path`` is replaced — the
+    caller named it — but a symlink there is refused, never written through)."""
     if path is not None:
+        from attnio.safe_io import write_bytes
+
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, format="png", dpi=_DPI)
+        write_bytes(path, png_bytes(fig), overwrite=True)
     return fig
 
 

@@ -1,23 +1,53 @@
-r"""``attnio report OUTDIR`` — one self-contained Markdown report with its figures.
+r"""``attnio report OUTDIR`` — a report of the verify table, the bound table and the figures.
 
 The report gathers, at one choice of (n, d) and a few cache sizes M:
 
-1. the **verify table** — every registered claim of :mod:`attnio.proofs` checked now
-   (``--quick``: only the z3 algebra, :data:`QUICK_METHOD_PREFIX`), with id, source, method,
-   verdict and seconds;
-2. the **bound table** — every entry of the symbolic catalogue evaluated exactly at
-   (n, d, M), with the derived crossovers, and the hardware advisor's device table at d;
-3. the **figures** of :mod:`attnio.figures` — phase diagram, I/O against M, FLOPs against M,
-   the pebbling sandwich and an optimal schedule of the smallest DAG — as PNGs next to
-   ``index.md``.
+1. a **summary** — claims Proved / run, the regime at each chosen M (M against the derived
+   crossover d²) and the key crossovers (derived by sympy, and measured by the simulator);
+2. the **figures** of :mod:`attnio.figures` — phase diagram, I/O against M, FLOPs against M,
+   the pebbling sandwich (with its table) and an optimal schedule of the smallest DAG;
+3. the **bound table** — every entry of the symbolic catalogue evaluated exactly at
+   (n, d, M) at the dense instance of :func:`attnio.symbolic.evaluate.default_instance` (the
+   same values as ``attnio bounds``), with the derived crossovers, and the hardware advisor's
+   device table at d;
+4. at the end, the **verify table** — every registered claim of :mod:`attnio.proofs` checked
+   now (``--quick``: only the z3 algebra, :data:`QUICK_METHOD_PREFIX`), with id, source,
+   method, verdict and seconds.
+
+Two formats: ``OUTDIR/index.md`` with one PNG per figure next to it (default), or with
+``--html`` one self-contained ``OUTDIR/index.html`` (figures embedded as base64 data URIs,
+no external resource, every text escaped; see :mod:`attnio.report_html`) that also lists the
+versions of attnio, sympy, z3, cvc5, networkx and numpy.
 
 Every number in the report is computed by the library at report time; nothing is copied in.
-A section that fails is reported in ``index.md`` (with the exception) instead of aborting the
+A section that fails is reported in the report (with the exception) instead of aborting the
 others, and makes the exit code 1.
 
+The user's files are safe (:class:`OutputFolder`)
+-------------------------------------------------
+``attnio report`` never overwrites a file it did not write. It records what it wrote in the
+**marker** ``OUTDIR/.attnio-report.json`` (:data:`MARKER_NAME`): valid JSON with the attnio
+version, the library versions and, for each file written, its SHA-256. Before any work:
+
+* OUTDIR missing or empty: it is created / used;
+* OUTDIR non-empty **without** a marker: refused (exit 2, one line) — attnio does not write
+  into a fresh sub-folder behind the user's back; choose another folder, or pass ``--force``;
+* with a marker: a file attnio is about to write may be replaced only if the marker lists it
+  **and** its content still has the recorded SHA-256 (a file the user edited since is
+  refused); other files in OUTDIR are never touched;
+* ``--force``: same-named regular files are replaced; nothing else is touched;
+* a **symlink** — OUTDIR itself, the marker or any file to be written — is refused, even with
+  ``--force``: attnio never writes through a link;
+* every file (PNGs included: figures are rendered to bytes in memory) is written by
+  :mod:`attnio.safe_io` — temporary file, fsync, atomic rename.
+
 Exit codes: 0 the report is complete and every claim run is Proved; 1 the report was written
-but a claim is not Proved or a section failed; 2 bad input (OUTDIR is a file or not writable,
-n, d or M not positive integers, M outside d ≤ M ≤ n·d).
+but a claim is not Proved or a section failed; 2 bad input (OUTDIR is a file, a symlink, not
+writable, or non-empty and not attnio's; n, d or M not positive integers, M outside
+d ≤ M ≤ n·d).
+
+Progress: each stage is named on stderr as it starts and ends; off a terminal a status line
+naming the stage follows every few seconds (:class:`attnio.progress.StageStatus`). No ETA.
 
 Examples
 --------
@@ -33,17 +63,21 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import hashlib
 import importlib.util
+import json
 import os
-import sys
 import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from attnio.exceptions import AttnioError, InvalidInputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from attnio.progress import StageStatus
 
 __all__ = [
     "register",
@@ -55,9 +89,19 @@ __all__ = [
     "bound_table_markdown",
     "default_cache_sizes",
     "prepare_outdir",
+    "OutputFolder",
+    "MARKER_NAME",
     "QUICK_METHOD_PREFIX",
     "DEFAULT_N",
     "DEFAULT_D",
+    "Span",
+    "Paragraph",
+    "Table",
+    "FigureBlock",
+    "Preformatted",
+    "Section",
+    "ReportDocument",
+    "render_markdown",
 ]
 
 DEFAULT_N = 4096
@@ -66,14 +110,24 @@ DEFAULT_D = 64
 #: reals (branches, comparisons, lower-order terms, lower-bound steps), each a few ms — no
 #: exhaustive search, no pebbling.
 QUICK_METHOD_PREFIX = "z3 NRA"
+#: The marker attnio leaves in OUTDIR, listing the files it wrote (see the module docstring).
+MARKER_NAME = ".attnio-report.json"
+_MARKER_FORMAT = "attnio-report-marker/1"
 
 
 @dataclass
 class ReportResult:
-    """What :func:`write_report` wrote and how it went."""
+    """What :func:`write_report` wrote and how it went.
+
+    ``index`` is ``index.md`` or ``index.html``; ``figures`` the PNG files written next to
+    ``index.md`` (empty for HTML, whose figures are embedded); ``figure_names`` the figures in
+    the report either way; ``files`` every file written, the marker last.
+    """
 
     index: Path
     figures: list[Path] = field(default_factory=list)
+    figure_names: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
     claims_run: int = 0
     claims_proved: int = 0
     failures: list[str] = field(default_factory=list)
@@ -97,15 +151,27 @@ def default_cache_sizes(n: int, d: int) -> list[int]:
     return sorted({min(max(m, d), n * d) for m in sizes})
 
 
+# --------------------------------------------------------------------------------------------
+# the output folder: never a stranger's file, never through a symlink
+# --------------------------------------------------------------------------------------------
+
+
 def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
     """Create OUTDIR if needed and make sure a file can be written in it; return it as a Path.
+
+    This checks only that OUTDIR can hold files; which files may be replaced is decided by
+    :class:`OutputFolder`.
 
     Raises
     ------
     attnio.exceptions.InvalidInputError
-        OUTDIR exists and is not a directory, cannot be created, or is not writable.
+        OUTDIR is a symlink, exists and is not a directory, cannot be created, or is not
+        writable.
     """
     path = Path(outdir)
+    if path.is_symlink():
+        raise InvalidInputError(f"OUTDIR={str(outdir)!r} is a symlink; attnio does not write "
+                                "through symlinks (name the real folder)")
     if path.exists() and not path.is_dir():
         raise InvalidInputError(f"OUTDIR={str(outdir)!r} exists and is not a directory")
     try:
@@ -117,6 +183,185 @@ def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
         reason = exc.strerror or type(exc).__name__
         raise InvalidInputError(f"OUTDIR={str(outdir)!r} is not a writable directory ({reason})") from None
     return path
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+class OutputFolder:
+    """OUTDIR, checked before any work, and the only way the report writes into it.
+
+    ``OutputFolder(outdir, names, force=...)`` checks the rules of the module docstring for
+    every file name in ``names`` (plus the marker) without creating anything, and raises
+    :class:`~attnio.exceptions.InvalidInputError` (one line) on the first violation.
+    :meth:`create` then creates OUTDIR; :meth:`write` writes one file atomically through
+    :mod:`attnio.safe_io` and records it in the marker.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> (folder / "notes.txt").write_text("mine")
+    4
+    >>> OutputFolder(folder, ["index.md"])
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: OUTDIR=... is not empty and holds no attnio marker (.attnio-report.json): attnio report writes only into a new or empty folder, or one it wrote before; choose another folder or pass --force to replace same-named files
+    >>> out = OutputFolder(folder / "report", ["index.md"]).create()
+    >>> _ = out.write("index.md", b"# hello\\n")
+    >>> sorted(p.name for p in (folder / "report").iterdir())
+    ['.attnio-report.json', 'index.md']
+    """
+
+    def __init__(self, outdir: str | os.PathLike[str], names: Sequence[str], *,
+                 force: bool = False) -> None:
+        self.path = Path(outdir)
+        self.force = force
+        self.names = list(names)
+        for name in self.names:
+            if name != Path(name).name or name in {"", ".", ".."} or name == MARKER_NAME:
+                raise InvalidInputError(f"file name {name!r} is not a plain file name")
+        self.recorded: dict[str, str] = {}  # name -> sha256 of what attnio wrote
+        self.replaceable: set[str] = set()
+        self.written: list[Path] = []
+        self._marker_ours = False  # may the marker file be replaced (it is ours, or --force)?
+        self._check()
+
+    # -- the rules -----------------------------------------------------------------------
+
+    def _check(self) -> None:
+        path, shown = self.path, repr(str(self.path))
+        if path.is_symlink():
+            raise InvalidInputError(f"OUTDIR={shown} is a symlink; attnio does not write "
+                                    "through symlinks (name the real folder)")
+        if not path.exists():
+            return
+        if not path.is_dir():
+            raise InvalidInputError(f"OUTDIR={shown} exists and is not a directory")
+        marker = path / MARKER_NAME
+        for target in [marker, *(path / name for name in self.names)]:
+            if target.is_symlink():  # first: the most specific reason, whatever else holds
+                raise InvalidInputError(f"refusing to write through symlink {target}")
+        has_marker = marker.exists()
+        if has_marker and not marker.is_file():
+            raise InvalidInputError(f"{marker} exists and is not a regular file")
+        if has_marker:
+            try:
+                self.recorded = self._read_marker(marker)
+            except InvalidInputError:
+                if not self.force:
+                    raise
+                self.recorded = {}
+            self._marker_ours = True
+        else:
+            try:
+                entries = [e for e in os.listdir(path) if not e.startswith(".attnio-write-probe-")]
+            except OSError as exc:
+                raise InvalidInputError(f"OUTDIR={shown} cannot be listed ({exc.strerror})") from None
+            if entries and not self.force:
+                raise InvalidInputError(
+                    f"OUTDIR={shown} is not empty and holds no attnio marker ({MARKER_NAME}): "
+                    "attnio report writes only into a new or empty folder, or one it wrote "
+                    "before; choose another folder or pass --force to replace same-named files")
+        # Forget recorded files that were removed or changed since (they are not ours any more).
+        self.recorded = {name: digest for name, digest in self.recorded.items()
+                         if _file_sha256(path / name) == digest and not (path / name).is_symlink()}
+        for name in self.names:
+            target = path / name
+            if not target.exists():
+                continue
+            if not target.is_file():
+                raise InvalidInputError(f"{target} exists and is not a regular file")
+            if self.force or name in self.recorded:
+                self.replaceable.add(name)
+            elif has_marker:
+                raise InvalidInputError(
+                    f"refusing to overwrite {target}: the attnio marker does not list it with "
+                    "its current content (it is not attnio's, or was edited since); pass "
+                    "--force to replace it")
+            else:  # only reachable with --force off and an empty listing race; be safe
+                raise InvalidInputError(f"refusing to overwrite existing file {target} "
+                                        "(pass --force to replace it)")
+
+    @staticmethod
+    def _read_marker(marker: Path) -> dict[str, str]:
+        """``{name: sha256}`` from a marker; InvalidInputError if it is not one of ours."""
+        bad = InvalidInputError(f"{marker} is not a valid attnio marker; remove it, choose "
+                                "another folder, or pass --force")
+        try:
+            if marker.stat().st_size > 1_000_000:
+                raise bad
+            data = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            raise bad from None
+        if not isinstance(data, dict) or data.get("format") != _MARKER_FORMAT:
+            raise bad
+        files = data.get("files")
+        if not isinstance(files, dict):
+            raise bad
+        out: dict[str, str] = {}
+        for name, entry in files.items():
+            digest = entry.get("sha256") if isinstance(entry, dict) else None
+            if (not isinstance(name, str) or name != Path(name).name or name in {".", "..", ""}
+                    or not isinstance(digest, str) or len(digest) != 64):
+                raise bad
+            out[name] = digest
+        return out
+
+    # -- writing -------------------------------------------------------------------------
+
+    def create(self) -> "OutputFolder":
+        """Create OUTDIR (parents too) and check that it is writable."""
+        prepare_outdir(self.path)
+        return self
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Write ``data`` to OUTDIR/name atomically and record it in the marker.
+
+        Only names given to the constructor; a file that appeared since the check is refused
+        (``overwrite`` is granted only to files found replaceable then, or written by this
+        run).
+        """
+        from attnio.safe_io import write_bytes
+
+        if name not in self.names:
+            raise InvalidInputError(f"file name {name!r} was not checked before writing")
+        overwrite = name in self.replaceable
+        target = write_bytes(self.path / name, data, overwrite=overwrite)
+        self.replaceable.add(name)
+        self.recorded[name] = _sha256(data)
+        self.written.append(target)
+        self._write_marker()
+        return target
+
+    def _write_marker(self) -> None:
+        from attnio.provenance import provenance
+        from attnio.safe_io import write_text
+
+        marker = {
+            "format": _MARKER_FORMAT,
+            "note": "written by attnio report: the files it wrote and may replace; any other "
+                    "file in this folder is never touched",
+            **provenance(),
+            "written_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "files": {name: {"sha256": digest} for name, digest in sorted(self.recorded.items())},
+        }
+        # A marker that appeared during the run (not ours) is refused like any stranger's file.
+        write_text(self.path / MARKER_NAME, json.dumps(marker, indent=2, allow_nan=False) + "\n",
+                   overwrite=self._marker_ours)
+        self._marker_ours = True
+
+    @property
+    def marker(self) -> Path:
+        """OUTDIR/.attnio-report.json."""
+        return self.path / MARKER_NAME
 
 
 def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
@@ -131,34 +376,177 @@ def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# the document: one model, rendered to Markdown here and to HTML in attnio.report_html
+# --------------------------------------------------------------------------------------------
+
+#: A piece of inline text with a style: ``""`` plain, ``"code"``, ``"strong"`` or ``"em"``.
+Span = tuple[str, str]
+Inline = Union[str, list[Span]]
+
+
+@dataclass
+class Paragraph:
+    """A paragraph of spans."""
+
+    spans: list[Span]
+
+
+@dataclass
+class Bullets:
+    """A bulleted list; each item a list of spans."""
+
+    items: list[list[Span]]
+
+
+@dataclass
+class Table:
+    """A table; a cell is plain text or a list of spans."""
+
+    header: list[str]
+    rows: list[list[Inline]]
+
+
+@dataclass
+class FigureBlock:
+    """A figure: PNG bytes rendered in memory, its file name (Markdown) and caption."""
+
+    filename: str
+    alt: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Preformatted:
+    """Preformatted text (a traceback)."""
+
+    text: str
+
+
+Block = Union[Paragraph, Bullets, Table, FigureBlock, Preformatted]
+
+
+@dataclass
+class Section:
+    """A titled section; ``failed`` when its computation raised."""
+
+    title: str
+    blocks: list[Block]
+    failed: bool = False
+
+
+@dataclass
+class ReportDocument:
+    """The whole report: a title, the opening blocks, and the sections in reading order."""
+
+    title: str
+    head: list[Block]
+    sections: list[Section]
+    versions: dict[str, Any]
+
+
+def _plain(text: str) -> list[Span]:
+    return [(str(text), "")]
+
+
+def _spans(cell: Inline) -> list[Span]:
+    return _plain(cell) if isinstance(cell, str) else cell
+
+
+def _md_inline(spans: Sequence[Span]) -> str:
+    out = []
+    for text, style in spans:
+        if style == "code":
+            out.append("`" + text.replace("`", "'") + "`")
+        elif style == "strong":
+            out.append(f"**{text}**")
+        elif style == "em":
+            out.append(f"*{text}*")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def render_markdown(doc: ReportDocument) -> str:
+    """The report as Markdown; figures are linked as ``![alt](filename)`` next to it.
+
+    >>> doc = ReportDocument("T", [Paragraph([("a", ""), ("b|c", "code")])],
+    ...                      [Section("S", [Table(["x"], [[[("1", "strong")]]])])], {})
+    >>> print(render_markdown(doc))
+    # T
+    <BLANKLINE>
+    a`b|c`
+    <BLANKLINE>
+    ## S
+    <BLANKLINE>
+    | x |
+    |---|
+    | **1** |
+    <BLANKLINE>
+    """
+    lines = [f"# {doc.title}", ""]
+    for block in doc.head:
+        lines += _md_block(block) + [""]
+    for section in doc.sections:
+        lines += [f"## {section.title}", ""]
+        for block in section.blocks:
+            lines += _md_block(block) + [""]
+    return "\n".join(lines)
+
+
+def _md_block(block: Block) -> list[str]:
+    if isinstance(block, Paragraph):
+        return [_md_inline(block.spans)]
+    if isinstance(block, Bullets):
+        return [f"- {_md_inline(item)}" for item in block.items]
+    if isinstance(block, Table):
+        lines = ["| " + " | ".join(_cell(h) for h in block.header) + " |",
+                 "|" + "---|" * len(block.header)]
+        lines += ["| " + " | ".join(_cell(_md_inline(_spans(c))) for c in row) + " |"
+                  for row in block.rows]
+        return lines
+    if isinstance(block, FigureBlock):
+        return [f"![{block.alt}]({block.filename})", "", f"*{block.caption}*"]
+    if isinstance(block, Preformatted):
+        return ["```", block.text.replace("```", "'''"), "```"]
+    raise TypeError(f"unknown block {block!r}")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------------
 # sections
 # --------------------------------------------------------------------------------------------
 
 
-def _verify_section(quick: bool) -> tuple[list[str], int, int]:
-    """Run the claims with :mod:`attnio.proofs.runner`; return Markdown lines, run, proved."""
+def _verify_section(quick: bool, on_claim: Callable[[str], None] = lambda _id: None
+                    ) -> tuple[list[Block], dict[str, int]]:
+    """Run the claims with :mod:`attnio.proofs.runner`; return blocks and the verdict counts."""
     from attnio.proofs.registry import load_claims
     from attnio.proofs.runner import run_claims, select, summary
 
     claims = select(load_claims())
     if quick:
         claims = [c for c in claims if c.method.startswith(QUICK_METHOD_PREFIX)]
-    results = run_claims(claims)
-    lines = ["| id | source | method | verdict | seconds |", "|---|---|---|---|---|"]
+    results = []
+    for claim in claims:  # one at a time, so that the status line names the claim running
+        on_claim(f"claim {claim.id}")
+        results += run_claims([claim], show_progress=False)
+    rows: list[list[Inline]] = []
     for r in results:
-        mark = {"proved": "Proved", "refuted": "**Refuted**",
-                "undecided": "**Undecided**"}[r.verdict.verdict]
+        mark = {"proved": _plain("Proved"), "refuted": [("Refuted", "strong")],
+                "undecided": [("Undecided", "strong")]}[r.verdict.verdict]
         source = r.claim.source + (" (RECONSTRUCTED)" if r.claim.reconstructed else "")
-        lines.append(f"| `{r.claim.id}` | {_cell(source)} | {_cell(r.claim.method)} | {mark} | "
-                     f"{r.verdict.seconds:.3f} |")
+        rows.append([[(r.claim.id, "code")], source, r.claim.method, mark,
+                     f"{r.verdict.seconds:.3f}"])
         if not r.verdict.proved:
-            lines.append(f"| | | | ↳ {_cell(r.verdict.detail)[:300]} | |")
+            rows.append(["", "", "", f"↳ {' '.join(str(r.verdict.detail).split())[:300]}", ""])
     counts = summary(results)
+    counts["run"] = len(results)
     head = (f"{counts['proved']} Proved, {counts['refuted']} Refuted, {counts['undecided']} "
             f"Undecided of {len(results)} claims"
             + (f" (--quick: only the claims checked by {QUICK_METHOD_PREFIX})" if quick else
-               " (default tier; `attnio verify --deep` adds the exhaustive tier)"))
-    return [head + ".", "", *lines], len(results), counts["proved"]
+               " (default tier; `attnio verify --deep` adds the exhaustive tier)") + ".")
+    return [Paragraph(_plain(head)),
+            Table(["id", "source", "method", "verdict", "seconds"], rows)], counts
 
 
 @dataclass(frozen=True)
@@ -172,19 +560,22 @@ class BoundRow:
     values: tuple[Any, ...]
 
 
-#: How the bound table evaluates entries in other symbols: the QKᵀ product (m = p = n, k = d)
-#: and the dense case of the sparse bound (Z_in = 2nd nonzeros of Q and K, Z_QK = n²).
-_OTHER_SYMBOLS = "matmul entries at the QKᵀ product (m = p = n, k = d); sparse at the dense case (Z_in = 2nd, Z_QK = n²)"
+#: How the bound table evaluates entries in other symbols (the same instance as ``attnio
+#: bounds``: :func:`attnio.symbolic.evaluate.default_instance`).
+_OTHER_SYMBOLS = ("sparse and matmul entries at the dense instance of "
+                  "attnio.symbolic.evaluate.default_instance: Z_in = n·d, Z_QK = n², "
+                  "m = p = n, k = d — the same values as `attnio bounds`")
 
 
 def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict[str, Any]]:
     """Every catalogue entry evaluated exactly at (n, d, M) for each M, and the crossovers.
 
-    Values are exact sympy numbers (Integer, Rational or algebraic); an M outside an entry's
-    admissible range gives ``None``. Matrix-multiplication entries are evaluated at the QKᵀ
-    product (m = p = n, k = d), the sparse bound at its dense case (Z_in = 2nd, Z_QK = n²).
-    The crossovers (sympy expressions) are derived by
-    :func:`attnio.symbolic.crossovers.crossover` for every entry that is a min of two branches.
+    Values are exact sympy numbers (Integer, Rational or algebraic) from
+    :func:`attnio.symbolic.evaluate.catalogue_values` — the one evaluation ``attnio bounds``
+    uses too, at the dense instance Z_in = n·d, Z_QK = n², m = p = n, k = d; an M outside an
+    entry's admissible range gives ``None``. The crossovers (sympy expressions) are derived
+    by :func:`attnio.symbolic.crossovers.crossover` for every entry that is a min of two
+    branches.
 
     >>> rows, crossovers = bound_table(64, 8, [64])
     >>> [r.values[0] for r in rows if r.id == "bwd.tight"], crossovers["bwd.tight"]
@@ -192,21 +583,17 @@ def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict
     """
     from attnio.symbolic.catalogue import CATALOGUE
     from attnio.symbolic.crossovers import crossover
+    from attnio.symbolic.evaluate import catalogue_values
 
+    at_M = [catalogue_values(n, d, M) for M in Ms]
     rows: list[BoundRow] = []
     crossovers: dict[str, Any] = {}
     for bound in CATALOGUE:
-        values: list[Any] = []
-        for M in Ms:
-            sizes = dict(n=n, d=d, M=M, m=n, k=d, p=n, Z_in=2 * n * d, Z_QK=n * n)
-            try:
-                values.append(bound.evaluate(**sizes))
-            except InvalidInputError:
-                values.append(None)
+        values = tuple(ev[bound.id].value if ev[bound.id].in_range else None for ev in at_M)
         symbol = ({"tight": "Θ", "upper": "O", "lower": "Ω"} if bound.asymptotic
                   else {"tight": "=", "upper": "≤", "lower": "≥"})[bound.kind]
         rows.append(BoundRow(bound.id, bound.pass_, f"{bound.kind} ({symbol})", str(bound.expr),
-                             tuple(values)))
+                             values))
         if bound.combine == "min" and len(bound.branches) == 2:
             crossovers[bound.id] = _crossover_solution(crossover(bound))
     return rows, crossovers
@@ -218,38 +605,45 @@ def _crossover_solution(result: Any) -> Any:
 
 def bound_table_markdown(n: int, d: int, Ms: Sequence[int]) -> str:
     """:func:`bound_table` as the Markdown of the report's bound table (for notebooks too)."""
-    return "\n".join(_bound_section(n, d, Ms))
+    blocks, _ = _bound_section(n, d, Ms)
+    return "\n".join(line for block in blocks for line in [*_md_block(block), ""]).rstrip("\n")
 
 
-def _bound_section(n: int, d: int, Ms: Sequence[int]) -> list[str]:
+def _bound_section(n: int, d: int, Ms: Sequence[int]) -> tuple[list[Block], dict[str, Any]]:
     rows, crossovers = bound_table(n, d, Ms)
-    header = "| id | pass | kind | bound | " + " | ".join(f"M = {M:,}" for M in Ms) + " |"
-    lines = [f"Exact values of every catalogue entry ({_OTHER_SYMBOLS}); — = M outside the "
-             "entry's admissible range. Θ/O/Ω entries are exact only up to a constant factor.",
-             "", header, "|" + "---|" * (4 + len(Ms))]
-    for row in rows:
-        values = " | ".join(_fmt_value(v) for v in row.values)
-        lines.append(f"| `{row.id}` | {row.pass_} | {row.kind} | `{_cell(row.expression)}` | {values} |")
-    lines += ["", "Crossovers derived by `attnio.symbolic.crossovers` (branch equality solved by sympy):", ""]
-    lines += [f"- `{bound_id}`: M = `{solution}`" for bound_id, solution in crossovers.items()]
-    return lines
+    table = Table(["id", "pass", "kind", "bound", *(f"M = {M:,}" for M in Ms)],
+                  [[[(row.id, "code")], row.pass_, row.kind, [(row.expression, "code")],
+                    *(_fmt_value(v) for v in row.values)] for row in rows])
+    blocks: list[Block] = [
+        Paragraph(_plain(f"Exact values of every catalogue entry ({_OTHER_SYMBOLS}); — = M "
+                         "outside the entry's admissible range. Θ/O/Ω entries are exact only "
+                         "up to a constant factor.")),
+        table,
+        Paragraph(_plain("Crossovers derived by attnio.symbolic.crossovers (branch equality "
+                         "solved by sympy):")),
+        Bullets([[(bound_id, "code"), (": M = ", ""), (str(solution), "code")]
+                 for bound_id, solution in crossovers.items()]),
+    ]
+    return blocks, crossovers
 
 
-def _hardware_section(n: int, d: int, dtype: str = "bf16") -> list[str]:
+def _hardware_section(n: int, d: int, dtype: str = "bf16") -> list[Block]:
     """The advisor's device table at head dimension d (M = on-chip bytes ÷ dtype width)."""
     from attnio.symbolic.advisor import DEVICES, advise
 
-    lines = ["Which side of the derived crossover M* = d² real fast memories fall on "
-             "(`attnio.symbolic.advisor`; sources in its `DEVICES` table). The I/O ratio is the "
-             f"catalogue's FlashAttention bound ÷ Algorithm 6 bound at n = {n:,} (constants 1).",
-             "", "| device | fast memory | M (words) | d² | regime | theory picks | "
-             "FlashAttention ÷ Alg. 6 |", "|---|---|---|---|---|---|---|"]
+    rows: list[list[Inline]] = []
     for name in DEVICES:
         a = advise(name, d, dtype, n=n)
-        lines.append(f"| {a.device.name} | {_cell(a.device.fast_memory)} | {a.M:,} | "
-                     f"{a.crossover_M:,} | {a.regime} | {a.recommended_algorithm} | "
-                     f"{float(a.io_ratio):.3g} |")
-    return lines
+        rows.append([a.device.name, a.device.fast_memory, f"{a.M:,}", f"{a.crossover_M:,}",
+                     a.regime, a.recommended_algorithm, f"{float(a.io_ratio):.3g}"])
+    return [
+        Paragraph(_plain("Which side of the derived crossover M* = d² real fast memories fall "
+                         "on (attnio.symbolic.advisor; sources in its DEVICES table). The I/O "
+                         "ratio is the catalogue's FlashAttention bound ÷ Algorithm 6 bound at "
+                         f"n = {n:,} (constants 1).")),
+        Table(["device", "fast memory", "M (words)", "d²", "regime", "theory picks",
+               "FlashAttention ÷ Alg. 6"], rows),
+    ]
 
 
 def _fmt_value(value: Any) -> str:
@@ -257,7 +651,9 @@ def _fmt_value(value: Any) -> str:
         return "—"
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
+        return _cell(str(value))
+    if number != number or number in (float("inf"), float("-inf")):
         return _cell(str(value))
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
@@ -272,6 +668,19 @@ def _cell(text: str) -> str:
 # the report
 # --------------------------------------------------------------------------------------------
 
+#: (file name, section title) of the figures, in reading order.
+FIGURE_FILES = (
+    ("phase_diagram.png", "Phase diagram"),
+    ("io_vs_M.png", "I/O against M"),
+    ("flops_vs_M.png", "FLOPs against M"),
+    ("sandwich.png", "Pebbling sandwich"),
+    ("optimal_schedule.png", "An optimal schedule"),
+)
+
+
+def _output_names(html: bool) -> list[str]:
+    return ["index.html"] if html else ["index.md", *(name for name, _ in FIGURE_FILES)]
+
 
 def write_report(
     outdir: str | os.PathLike[str],
@@ -280,22 +689,29 @@ def write_report(
     d: int = DEFAULT_D,
     Ms: Sequence[int] | None = None,
     quick: bool = False,
-    log: Callable[[str], None] | None = None,
+    html: bool = False,
+    force: bool = False,
+    status: "StageStatus | None" = None,
 ) -> ReportResult:
-    """Write ``OUTDIR/index.md`` and its PNGs; return what was written.
+    """Write ``OUTDIR/index.md`` and its PNGs (or ``OUTDIR/index.html``); return what was written.
 
     Parameters
     ----------
     outdir : path
-        Created if missing; must not be a file.
+        Created if missing. If it exists it must be empty or hold attnio's marker (see the
+        module docstring), unless ``force``.
     n, d : int
         Sequence length and head dimension of the bound table and of the I/O figure.
     Ms : sequence of int, optional
         Cache sizes of the bound table (default :func:`default_cache_sizes`).
     quick : bool
         Run only the quick claim families, and the smallest sandwich instances.
-    log : callable, optional
-        Receives one line per finished section (the CLI passes a stderr printer).
+    html : bool
+        Write one self-contained ``index.html`` instead of ``index.md`` and PNGs.
+    force : bool
+        Replace same-named regular files that attnio did not write (never symlinks).
+    status : attnio.progress.StageStatus, optional
+        Names each stage on stderr (the CLI passes one); default silent.
 
     Returns
     -------
@@ -304,12 +720,15 @@ def write_report(
     Raises
     ------
     attnio.exceptions.InvalidInputError
-        Bad OUTDIR, n, d or M (see :func:`prepare_outdir`).
+        Bad OUTDIR (a file, a symlink, not writable, non-empty and not attnio's, a file to be
+        written that attnio may not replace), n, d or M. Raised before any work.
     attnio.exceptions.AttnioError
         matplotlib (the ``plots`` extra) is not installed.
     """
     from attnio import __version__
     from attnio import figures
+    from attnio.progress import StageStatus
+    from attnio.provenance import provenance
 
     start = time.perf_counter()
     Ms = list(Ms) if Ms is not None else default_cache_sizes(n, d)
@@ -317,134 +736,220 @@ def write_report(
     if importlib.util.find_spec("matplotlib") is None:
         raise AttnioError("attnio report draws with matplotlib, which is not installed: "
                           "python3 -m pip install 'attnio[plots]'")
-    path = prepare_outdir(outdir)
-    result = ReportResult(index=path / "index.md")
-    say = log or (lambda _line: None)
+    folder = OutputFolder(outdir, _output_names(html), force=force)  # checks; creates nothing
+    folder.create()
+    path = folder.path
+    result = ReportResult(index=path / ("index.html" if html else "index.md"))
+    own_status = status is None
+    status = status if status is not None else StageStatus("attnio report", enabled=False)
+    facts: dict[str, Any] = {}
 
-    sections: list[str] = []
+    sections: dict[str, Section] = {}
 
-    def section(title: str, body: Callable[[], list[str]]) -> None:
-        t0 = time.perf_counter()
-        try:
-            lines = body()
-        except KeyboardInterrupt:
-            raise
-        except Exception as exc:  # a failed section is reported, not hidden, and fails the run
-            result.failures.append(f"{title}: {type(exc).__name__}: {exc}")
-            lines = [f"**This section failed**: `{type(exc).__name__}: {_cell(str(exc))}`", "",
-                     "```", traceback.format_exc(limit=4).rstrip(), "```"]
-        sections.extend([f"## {title}", "", *lines, ""])
-        say(f"{title}: {time.perf_counter() - t0:.1f} s")
+    def section(title: str, body: Callable[[], list[Block]]) -> None:
+        with status.stage(title):
+            try:
+                blocks, failed = body(), False
+            except KeyboardInterrupt:
+                raise
+            except Exception as exc:  # a failed section is reported, not hidden, and fails the run
+                result.failures.append(f"{title}: {type(exc).__name__}: {exc}")
+                failed = True
+                blocks = [Paragraph([("This section failed", "strong"), (": ", ""),
+                                     (f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+                                      "code")]),
+                          Preformatted(traceback.format_exc(limit=4).rstrip())]
+        sections[title] = Section(title, blocks, failed)
 
-    def verify() -> list[str]:
-        lines, result.claims_run, result.claims_proved = _verify_section(quick)
-        return lines
+    def verify() -> list[Block]:
+        blocks, counts = _verify_section(quick, on_claim=status.detail)
+        result.claims_run, result.claims_proved = counts["run"], counts["proved"]
+        facts["verify"] = counts
+        return blocks
 
-    def figure(filename: str, caption: str, draw: Callable[[Path], list[str] | None]
-               ) -> Callable[[], list[str]]:
-        def body() -> list[str]:
-            target = path / filename
-            facts = draw(target) or []  # the numbers behind the picture, as Markdown lines
-            result.figures.append(target)
-            return [f"![{filename.removesuffix('.png').replace('_', ' ')}]({filename})", "",
-                    f"*{caption}*", "", *facts]
+    def bounds() -> list[Block]:
+        blocks, facts["crossovers"] = _bound_section(n, d, Ms)
+        return blocks
+
+    def figure(filename: str, caption: str, draw: Callable[[], tuple[Any, list[Block]]]
+               ) -> Callable[[], list[Block]]:
+        def body() -> list[Block]:
+            fig, facts_blocks = draw()  # the figure, and the numbers behind the picture
+            png = figures.png_bytes(fig)
+            result.figure_names.append(filename)
+            return [FigureBlock(filename, filename.removesuffix(".png").replace("_", " "),
+                                caption, png), *facts_blocks]
         return body
 
-    def phase_figure(target: Path) -> list[str]:
+    def phase_figure() -> tuple[Any, list[Block]]:
         data = figures.phase_diagram_data()
-        figures.plot_phase_diagram(data, target)
-        return [f"Crossover line α = {data.crossover_alpha:g} (log_d of the derived M* = d²); "
-                f"at (α, β) = (1.5, 2): {' / '.join(data.label_at(1.5, 2.0))}; at (3, 2.5): "
-                f"{' / '.join(data.label_at(3.0, 2.5))}."]
+        return figures.plot_phase_diagram(data), [Paragraph(_plain(
+            f"Crossover line α = {data.crossover_alpha:g} (log_d of the derived M* = d²); "
+            f"at (α, β) = (1.5, 2): {' / '.join(data.label_at(1.5, 2.0))}; at (3, 2.5): "
+            f"{' / '.join(data.label_at(3.0, 2.5))}."))]
 
-    def io_figure(target: Path) -> list[str]:
+    def io_figure() -> tuple[Any, list[Block]]:
         data = figures.io_curves_data(n, d, figures.sweep_cache_sizes(n, d))
-        figures.plot_io_curves(data, target)
+        facts["measured_crossover"] = data.crossover_M
         where = ("none within the sweep" if data.crossover_M is None else
                  f"M = {data.crossover_M:,} = {data.crossover_M / (d * d):.2f}·d²")
-        return [f"Measured crossover (first M of an 8-per-doubling sweep at which FlashAttention "
-                f"backward moves no more words than Algorithm 6): {where}; d² = {d * d:,}."]
+        return figures.plot_io_curves(data), [Paragraph(_plain(
+            f"Measured crossover (first M of an 8-per-doubling sweep at which FlashAttention "
+            f"backward moves no more words than Algorithm 6): {where}; d² = {d * d:,}."))]
 
-    def flop_figure(target: Path) -> list[str]:
+    def flop_figure() -> tuple[Any, list[Block]]:
         data = figures.flop_curves_data(n, d, figures.sweep_cache_sizes(n, d))
-        figures.plot_flop_curves(data, target)
         ratios = [s / f for s, f in zip(data.flops["small-cache"], data.flops["flash1"])
                   if s is not None and f]
-        return ([f"Algorithm 6 ÷ FlashAttention backward FLOPs: {min(ratios):.3f} to "
-                 f"{max(ratios):.3f} over the M where both run."] if ratios else [])
+        return figures.plot_flop_curves(data), (
+            [Paragraph(_plain(f"Algorithm 6 ÷ FlashAttention backward FLOPs: {min(ratios):.3f} "
+                              f"to {max(ratios):.3f} over the M where both run."))]
+            if ratios else [])
 
-    def sandwich_figure(target: Path) -> list[str]:
+    def sandwich_figure() -> tuple[Any, list[Block]]:
         rows = figures.sandwich_data(quick=quick)
-        figures.plot_sandwich(rows, target)
-        lines = ["| DAG | M | explicit | Hong–Kung | trivial | optimum | schedules | note |",
-                 "|---|---|---|---|---|---|---|---|"]
+        table_rows: list[list[Inline]] = []
         for r in rows:
             sched = ", ".join(f"{k} {v}" for k, v in sorted(r.schedules.items())) or "—"
-            lines.append(f"| {r.dag} | {r.M} | {_fmt_value(r.lower_bound)} | "
-                         f"{_fmt_value(r.partition_bound)} | {_fmt_value(r.trivial_bound)} | "
-                         f"{_fmt_value(r.optimum)} | {sched} | {_cell(r.note) or 'ok'} |")
-        return lines
+            table_rows.append([r.dag, str(r.M), _fmt_value(r.lower_bound),
+                               _fmt_value(r.partition_bound), _fmt_value(r.trivial_bound),
+                               _fmt_value(r.optimum), sched, r.note or "ok"])
+        return figures.plot_sandwich(rows), [Table(
+            ["DAG", "M", "explicit", "Hong–Kung", "trivial", "optimum", "schedules", "note"],
+            table_rows)]
 
-    def schedule_figure(target: Path) -> list[str]:
+    def schedule_figure() -> tuple[Any, list[Block]]:
         timeline = figures.smallest_optimal_schedule()
-        figures.plot_schedule(timeline, target)
         moves = ", ".join(f"{kind} {vertex}" for kind, vertex in timeline.moves)
-        return [f"Moves ({timeline.io} I/O, replayed by `attnio.graphs.game.replay`): {moves}."]
+        return figures.plot_schedule(timeline), [Paragraph(_plain(
+            f"Moves ({timeline.io} I/O, replayed by attnio.graphs.game.replay): {moves}."))]
 
-    section("Verify table", verify)
-    section(f"Bound table at n = {n:,}, d = {d}", lambda: _bound_section(n, d, Ms))
-    section(f"Hardware regimes at d = {d} (bf16)", lambda: _hardware_section(n, d))
-    section("Phase diagram", figure(
-        "phase_diagram.png",
-        "Exponent space (α = log_d M, β = log_d n): left, the dominant term of Thm 1.1; right, "
-        "the backward algorithm whose upper bound grows slower (growth exponents from "
-        "attnio.symbolic.dominance). Hatched: outside d ≤ M ≤ n·d. Dashed: the derived "
-        "crossover M = d².",
-        phase_figure))
-    section("I/O against M", figure(
-        "io_vs_M.png",
-        f"Backward-pass I/O counted by the two-level memory simulator at n = {n:,}, d = {d} "
-        "(solid), catalogue bounds with constant 1 (dashed), M = d² (grey) and the measured "
-        "crossover of FlashAttention and Algorithm 6 (dotted).", io_figure))
-    section("FLOPs against M", figure(
-        "flops_vs_M.png",
-        f"FLOPs of Algorithm 6 and FlashAttention backward at n = {n:,}, d = {d}, counted by the "
-        "simulator; right, the ratio to FlashAttention.", flop_figure))
-    section("Pebbling sandwich", figure(
-        "sandwich.png",
-        "On tiny DAGs, per M: explicit lower bound ≤ Hong–Kung partition bound ≤ exact optimum "
-        "≤ replayed algorithm schedules, with the catalogue's trivial bound (inputs read once, "
-        "outputs written once). An optimum the search could not settle within its budget is "
-        "left out and named.", sandwich_figure))
-    section("An optimal schedule", figure(
-        "optimal_schedule.png",
-        "An optimal red-blue pebbling of the smallest DAG, move by move (red = fast memory, "
-        "blue = slow memory); below, red pebbles in use against M and the I/O so far.",
-        schedule_figure))
+    captions = {
+        "phase_diagram.png": (
+            "Exponent space (α = log_d M, β = log_d n): left, the dominant term of Thm 1.1; "
+            "right, the backward algorithm whose upper bound grows slower (growth exponents "
+            "from attnio.symbolic.dominance). Hatched: outside d ≤ M ≤ n·d. Dashed: the "
+            "derived crossover M = d².", phase_figure),
+        "io_vs_M.png": (
+            f"Backward-pass I/O counted by the two-level memory simulator at n = {n:,}, d = {d} "
+            "(solid), catalogue bounds with constant 1 (dashed), M = d² (grey) and the "
+            "measured crossover of FlashAttention and Algorithm 6 (dotted).", io_figure),
+        "flops_vs_M.png": (
+            f"FLOPs of Algorithm 6 and FlashAttention backward at n = {n:,}, d = {d}, counted "
+            "by the simulator; right, the ratio to FlashAttention.", flop_figure),
+        "sandwich.png": (
+            "On tiny DAGs, per M: explicit lower bound ≤ Hong–Kung partition bound ≤ exact "
+            "optimum ≤ replayed algorithm schedules, with the catalogue's trivial bound (inputs "
+            "read once, outputs written once). An optimum the search could not settle within "
+            "its budget is left out and named.", sandwich_figure),
+        "optimal_schedule.png": (
+            "An optimal red-blue pebbling of the smallest DAG, move by move (red = fast memory, "
+            "blue = slow memory); below, red pebbles in use against M and the I/O so far.",
+            schedule_figure),
+    }
+    bound_title = f"Bound table at n = {n:,}, d = {d}"
+    hardware_title = f"Hardware regimes at d = {d} (bf16)"
+    verify_title = "Verify table"
+    status.total = len(FIGURE_FILES) + 4  # + bounds, hardware, verify, writing
+    try:
+        section(verify_title, verify)
+        section(bound_title, bounds)
+        section(hardware_title, lambda: _hardware_section(n, d))
+        for filename, title in FIGURE_FILES:
+            caption, draw = captions[filename]
+            section(title, figure(filename, caption, draw))
 
-    result.seconds = time.perf_counter() - start
+        result.seconds = time.perf_counter() - start
+        versions = provenance()
+        doc = ReportDocument(
+            title="attnio report",
+            head=_head_blocks(result, facts, n=n, d=d, Ms=Ms, quick=quick, html=html,
+                              path=path, versions=versions, version=__version__),
+            sections=[sections[title] for title in
+                      [t for _, t in FIGURE_FILES] + [bound_title, hardware_title, verify_title]],
+            versions=versions,
+        )
+        with status.stage(f"writing {result.index.name}"):
+            if html:
+                from attnio.report_html import render_html
+
+                folder.write("index.html", render_html(doc).encode("utf-8"))
+            else:
+                for section_ in doc.sections:
+                    for block in section_.blocks:
+                        if isinstance(block, FigureBlock):
+                            result.figures.append(folder.write(block.filename, block.png))
+                folder.write("index.md", render_markdown(doc).encode("utf-8"))
+    finally:
+        if own_status:
+            status.close()
+    result.files = [*folder.written, folder.marker]
+    return result
+
+
+def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
+                 Ms: Sequence[int], quick: bool, html: bool, path: Path,
+                 versions: dict[str, Any], version: str) -> list[Block]:
+    """The opening: provenance, status and the summary (claims, regime, crossovers)."""
+    from attnio.symbolic.advisor import classify_regime
+
     status = ("complete" if result.ok else
               f"INCOMPLETE — {len(result.failures)} section(s) failed, "
               f"{result.claims_run - result.claims_proved} claim(s) not Proved")
-    head = [
-        "# attnio report",
-        "",
-        f"attnio {__version__}; generated {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC "
-        f"in {result.seconds:.1f} s by `attnio report {path} --n {n} --d {d}"
-        f" --M {','.join(map(str, Ms))}{' --quick' if quick else ''}`.",
-        "",
-        f"Status: **{status}**. Claims: {result.claims_proved} of {result.claims_run} Proved.",
-        "",
-        "Model: two-level memory (fast memory of M words, unbounded slow memory), one I/O = one "
-        "word moved; red-blue pebble game (Hong & Kung 1981); standard matrix multiplication. "
-        "Paper: Li et al., arXiv 2410.09397; parents: Saha & Ye arXiv 2402.07443, Dao et al. "
-        "arXiv 2205.14135.",
-        "",
+    library = ", ".join(f"{name} {v or 'not installed'}"
+                        for name, v in versions["versions"].items())
+    command = (f"attnio report {path} --n {n} --d {d} --M {','.join(map(str, Ms))}"
+               + (" --quick" if quick else "") + (" --html" if html else ""))
+    blocks: list[Block] = [
+        Paragraph([(f"attnio {version} ({library}); generated "
+                    f"{_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC in "
+                    f"{result.seconds:.1f} s by ", ""), (command, "code"), (".", "")]),
+        Paragraph([("Status: ", ""), (status, "strong"),
+                   (f". Claims: {result.claims_proved} of {result.claims_run} Proved.", "")]),
     ]
     if result.failures:
-        head += ["Failed sections:", "", *[f"- {_cell(f)}" for f in result.failures], ""]
-    result.index.write_text("\n".join(head + sections), encoding="utf-8")
-    return result
+        blocks += [Paragraph(_plain("Failed sections:")),
+                   Bullets([_plain(" ".join(f.split())) for f in result.failures])]
+    # The summary: claims, regime at each M, key crossovers.
+    summary: list[list[Span]] = []
+    counts = facts.get("verify")
+    if counts:
+        summary.append([("Claims", "strong"),
+                        (f": {counts['proved']} of {counts['run']} Proved ({counts['refuted']} "
+                         f"Refuted, {counts['undecided']} Undecided)"
+                         + (" — quick tier (z3 algebra only)" if quick else " — default tier"),
+                         "")])
+    regimes = []
+    for M in Ms:
+        regime, d2 = classify_regime(M, d)
+        relation = {"large-cache": ">", "small-cache": "<", "crossover": "="}[regime]
+        picks = "Algorithm 6 (small-cache)" if regime == "small-cache" else "FlashAttention"
+        regimes.append(f"M = {M:,}: {regime} (M {relation} d² = {d2:,}), theory picks {picks}")
+    summary.append([(f"Regime at n = {n:,}, d = {d}", "strong"), (": " + "; ".join(regimes), "")])
+    crossover_spans: list[Span] = [("Key crossovers", "strong"), (": ", "")]
+    derived = facts.get("crossovers") or {}
+    parts = [f"{bid} at M = {sol}" for bid, sol in derived.items()
+             if bid in ("bwd.tight", "fwd.tight", "sparse.lower")]
+    if parts:
+        crossover_spans.append(("derived " + ", ".join(parts)
+                                + f" (d² = {d * d:,}; the sparse one is d² at the dense "
+                                  "instance)", ""))
+    if "measured_crossover" in facts:
+        measured = facts["measured_crossover"]
+        crossover_spans.append(((
+            "; " if parts else "") + "measured by the simulator (FlashAttention-1 against "
+            "Algorithm 6, backward): " + ("none within the sweep" if measured is None else
+                                        f"M = {measured:,} ≈ {measured / (d * d):.2f}·d²"), ""))
+    if len(crossover_spans) > 2:
+        summary.append(crossover_spans)
+    blocks += [Paragraph([("Summary", "strong")]), Bullets(summary)]
+    blocks.append(Paragraph(_plain(
+        "Model: two-level memory (fast memory of M words, unbounded slow memory), one I/O = "
+        "one word moved; red-blue pebble game (Hong & Kung 1981); standard matrix "
+        "multiplication. Paper: Li et al., arXiv 2410.09397; parents: Saha & Ye arXiv "
+        "2402.07443, Dao et al. arXiv 2205.14135. Figures first; the bound table, the "
+        "hardware regimes and the verify table follow.")))
+    return blocks
 
 
 # --------------------------------------------------------------------------------------------
@@ -456,37 +961,53 @@ def _positive_int_list(text: str) -> list[int]:
     try:
         values = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"M={text!r} must be comma-separated positive integers")
+        raise argparse.ArgumentTypeError(f"M={text[:60]!r} must be comma-separated positive integers")
     if not values:
-        raise argparse.ArgumentTypeError(f"M={text!r} names no cache size")
+        raise argparse.ArgumentTypeError(f"M={text[:60]!r} names no cache size")
     return values
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick]``."""
+    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]``."""
     parser = subparsers.add_parser(
         "report",
-        help="write a Markdown report with the verify table, the bound table and the figures",
-        description="Write OUTDIR/index.md and its PNGs: the verify table, the bound table at "
-                    "(n, d, M) and the figures (phase diagram, I/O and FLOPs against M, the "
-                    "pebbling sandwich, an optimal schedule).",
+        help="write a report (Markdown + PNGs, or one HTML file) with the figures, the bound "
+             "table and the verify table",
+        description="Write OUTDIR/index.md and its PNGs (or with --html one self-contained "
+                    "OUTDIR/index.html): a summary, the figures (phase diagram, I/O and FLOPs "
+                    "against M, the pebbling sandwich, an optimal schedule), the bound table at "
+                    "(n, d, M) and the verify table. OUTDIR must be new, empty, or written by "
+                    "attnio report before (marker .attnio-report.json); attnio replaces only "
+                    "files it wrote, never writes through a symlink.",
     )
-    parser.add_argument("outdir", metavar="OUTDIR", help="directory to write (created if missing)")
+    parser.add_argument("outdir", metavar="OUTDIR",
+                        help="folder to write (created if missing; must be empty or attnio's)")
     parser.add_argument("--n", type=int, default=DEFAULT_N, help=f"sequence length (default {DEFAULT_N})")
     parser.add_argument("--d", type=int, default=DEFAULT_D, help=f"head dimension (default {DEFAULT_D})")
     parser.add_argument("--M", type=_positive_int_list, default=None,
                         help="cache sizes of the bound table, e.g. 1024,4096 (default d²/4, d², 4d²)")
     parser.add_argument("--quick", action="store_true",
                         help="run only the quick claim families and the smallest pebbling instances")
+    parser.add_argument("--html", action="store_true",
+                        help="write one self-contained OUTDIR/index.html (figures embedded) "
+                             "instead of index.md and PNGs")
+    parser.add_argument("--force", action="store_true",
+                        help="replace same-named files in OUTDIR even if attnio did not write "
+                             "them (symlinks are still refused)")
     parser.set_defaults(handler=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the report; exit 0 if complete and all claims Proved, 1 otherwise."""
-    result = write_report(args.outdir, n=args.n, d=args.d, Ms=args.M, quick=args.quick,
-                          log=lambda line: print(f"attnio report: {line}", file=sys.stderr))
-    print(f"wrote {result.index} with {len(result.figures)} figures in {result.seconds:.1f} s; "
+    from attnio.progress import StageStatus
+
+    with StageStatus("attnio report") as status:
+        result = write_report(args.outdir, n=args.n, d=args.d, Ms=args.M, quick=args.quick,
+                              html=args.html, force=args.force, status=status)
+    what = ("self-contained, " if args.html else "") + (
+        f"{len(result.figure_names)} figures" + (" embedded" if args.html else ""))
+    print(f"wrote {result.index} ({what}) in {result.seconds:.1f} s; "
           f"{result.claims_proved}/{result.claims_run} claims Proved"
           + ("" if not result.failures else f"; {len(result.failures)} section(s) failed"))
     return 0 if result.ok else 1
