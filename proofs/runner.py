@@ -39,10 +39,11 @@ Examples
 from __future__ import annotations
 
 import fnmatch
+import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from attnio.progress import progress
+from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.registry import CheckContext, Claim
 from attnio.results import Refuted, Undecided, Verdict
 
@@ -130,9 +131,15 @@ def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
     claims = list(claims)
     ctx = ctx or CheckContext()
     results: list[ClaimResult] = []
+    bar = progress_enabled(show_progress)
+    # Off a terminal there is no bar: a status line names the running claim every few seconds.
+    status = StageStatus(f"attnio {desc}", enabled=show_progress is None and not bar
+                         and os.environ.get("ATTNIO_PROGRESS") != "0")
     try:
-        for c in progress(claims, total=len(claims), desc=desc, enabled=show_progress):
-            results.append(ClaimResult(c, c.check(ctx)))
+        with status, status.stage(f"checking {len(claims)} claims"):
+            for c in progress(claims, total=len(claims), desc=desc, enabled=show_progress):
+                status.detail(f"claim {c.id}")
+                results.append(ClaimResult(c, c.check(ctx)))
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise
