@@ -31,7 +31,7 @@ Run ``python -m attnio.proofs.forward_branches`` to check this family alone.
 Examples
 --------
 >>> len(CLAIMS), len(FALSE_TWINS)
-(9, 5)
+(8, 5)
 """
 
 from __future__ import annotations
