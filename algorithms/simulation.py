@@ -42,6 +42,7 @@ from attnio.algorithms.reference import (
     relative_error,
 )
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
+from attnio.algorithms.small_cache_fused import fused_block_sizes, small_cache_fused_backward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 from attnio.exceptions import InvalidInputError
@@ -70,6 +71,9 @@ ALGORITHMS: dict[str, str] = {
     "square-tiling": "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
     "small-cache": "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
                    "(RECONSTRUCTED), B=floor(sqrt(M/4))",
+    "small-cache-fused": "small-cache backward with rank-1 streamed tiles: P and dS from one "
+                         "accumulator per tile, output-stationary gradient products (ours; "
+                         "backward only)",
     "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
@@ -89,6 +93,7 @@ BOUND_IDS: dict[tuple[str, str], str] = {
     ("small-cache", "forward"): "fwd.square_tiling.upper",
     ("small-cache", "backward"): "bwd.alg6.upper",
     ("small-cache-dx", "backward"): "bwd.alg6.upper",
+    ("small-cache-fused", "backward"): "bwd.alg6.upper",
 }
 
 _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
@@ -104,6 +109,7 @@ _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
     ("small-cache", "forward"): C.count_square_tiling_forward,
     ("small-cache", "backward"): C.count_small_cache_backward,
     ("small-cache-dx", "backward"): C.count_small_cache_dx,
+    ("small-cache-fused", "backward"): C.count_small_cache_fused_backward,
 }
 
 
@@ -184,6 +190,8 @@ def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         variant = "published" if algorithm == "flash1-published" else "fitted"
         br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
         return {"B_r": br, "B_c": bc}
+    if algorithm == "small-cache-fused":
+        return fused_block_sizes(n, d, M)
     return {"B": C.square_block(M)}
 
 
@@ -239,7 +247,10 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
         A = np.exp(x["Q"] @ x["K"].T)
         mem.add_slow("A", A)
         mem.add_slow("l", A.sum(axis=1))
-        small_cache_backward(mem, **square)
+        if algorithm == "small-cache-fused":
+            small_cache_fused_backward(mem, **blocks)
+        else:
+            small_cache_backward(mem, **square)
     expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"])
     error = max(relative_error(mem.slow[name], ref_value)
                 for name, ref_value in zip(("dQ", "dK", "dV"), expected))

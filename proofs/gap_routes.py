@@ -233,7 +233,7 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
     """Every route's bound at (n, d, M) for the pass and computation (see the module doc).
 
     >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64)]
-    ['compulsory', 'segment products (Q·Kᵀ), L = 3M', 'Saha-Ye level-1 (Q·Kᵀ)']
+    ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'Saha-Ye level-1 (Q·Kᵀ)']
     """
     _pass(pass_)
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
