@@ -57,6 +57,7 @@ __all__ = [
     "count_small_cache_backward",
     "count_small_cache_dx",
     "count_small_cache_fused_backward",
+    "count_small_cache_fused_forward",
 ]
 
 Variant = Literal["fitted", "published", "shaped"]
@@ -403,4 +404,32 @@ def count_small_cache_fused_backward(n: int, d: int, M: int,
     product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2)
     return _sequence(_count_rowsum_product(n, d, b["B"]),
                      pass1, product, product, product,
+                     block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
+
+
+def count_small_cache_fused_forward(n: int, d: int, M: int,
+                                    blocks: dict[str, int] | None = None) -> Counts:
+    r"""small-cache-fused forward: pass 1 (A = exp(QKᵀ), ℓ), pass 2 (O = diag(ℓ)⁻¹AV).
+
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1))`, writes :math:`n^2+n`; pass 2 reads
+    :math:`n(nT_d(c_2) + dT_n(r_2)) + nT_d(c_2)`, writes :math:`nd`.
+
+    >>> count_small_cache_fused_forward(4096, 64, 1024).io < count_square_tiling_forward(4096, 64, 1024).io
+    True
+    """
+    from attnio.algorithms.small_cache_fused import fused_block_sizes
+
+    b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M, "forward")
+    r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
+    peak1 = r1 * c1 + 2 * r1 + c1
+    peak2 = r2 * c2 + r2 + c2
+    if max(peak1, peak2) > M:
+        raise CacheOverflowError(
+            f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
+            f"({peak2} words) exceed M={M}")
+    T = ceil_div
+    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)), n * n + n, 2 * n * n * d + 2 * n * n, peak1)
+    pass2 = Counts(n * (n * T(d, c2) + d * T(n, r2)) + n * T(d, c2), n * d,
+                   2 * n * n * d + n * d, peak2)
+    return _sequence(pass1, pass2,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))

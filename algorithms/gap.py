@@ -41,7 +41,7 @@ __all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_
 
 #: The algorithms compared in each pass (one computation each; see the module docstring).
 GAP_ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "forward": ("standard", "flash1", "flash2", "square-tiling"),
+    "forward": ("standard", "flash1", "flash2", "square-tiling", "small-cache-fused"),
     "backward": ("standard", "flash1", "flash2", "small-cache", "small-cache-fused"),
 }
 

@@ -42,7 +42,11 @@ from attnio.algorithms.reference import (
     relative_error,
 )
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
-from attnio.algorithms.small_cache_fused import fused_block_sizes, small_cache_fused_backward
+from attnio.algorithms.small_cache_fused import (
+    fused_block_sizes,
+    small_cache_fused_backward,
+    small_cache_fused_forward,
+)
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 from attnio.exceptions import InvalidInputError
@@ -71,9 +75,9 @@ ALGORITHMS: dict[str, str] = {
     "square-tiling": "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
     "small-cache": "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
                    "(RECONSTRUCTED), B=floor(sqrt(M/4))",
-    "small-cache-fused": "small-cache backward with rank-1 streamed tiles: P and dS from one "
-                         "accumulator per tile, output-stationary gradient products (ours; "
-                         "backward only)",
+    "small-cache-fused": "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of "
+                         "searched sides: one accumulator per n x n tile, output-stationary "
+                         "products (ours)",
     "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
@@ -94,6 +98,7 @@ BOUND_IDS: dict[tuple[str, str], str] = {
     ("small-cache", "backward"): "bwd.alg6.upper",
     ("small-cache-dx", "backward"): "bwd.alg6.upper",
     ("small-cache-fused", "backward"): "bwd.alg6.upper",
+    ("small-cache-fused", "forward"): "fwd.square_tiling.upper",
 }
 
 _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
@@ -110,6 +115,7 @@ _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
     ("small-cache", "backward"): C.count_small_cache_backward,
     ("small-cache-dx", "backward"): C.count_small_cache_dx,
     ("small-cache-fused", "backward"): C.count_small_cache_fused_backward,
+    ("small-cache-fused", "forward"): C.count_small_cache_fused_forward,
 }
 
 
@@ -191,7 +197,7 @@ def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
         return {"B_r": br, "B_c": bc}
     if algorithm == "small-cache-fused":
-        return fused_block_sizes(n, d, M)
+        return fused_block_sizes(n, d, M, pass_)
     return {"B": C.square_block(M)}
 
 
@@ -228,6 +234,7 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
             "flash2": lambda: flash2_forward(mem, **flash),
             "square-tiling": lambda: square_tiling_forward(mem, **square),
             "small-cache": lambda: square_tiling_forward(mem, **square),
+            "small-cache-fused": lambda: small_cache_fused_forward(mem, **blocks),
         }
         run[algorithm]()
         return mem, relative_error(mem.slow["O"], ref.O)

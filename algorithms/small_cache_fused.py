@@ -1,4 +1,14 @@
-r"""A small-cache backward pass with a smaller constant than Algorithm 6: ``small-cache-fused``.
+r"""Small-cache passes with a smaller constant than Algorithm 6 / Saha–Ye: ``small-cache-fused``.
+
+**Forward** (:func:`small_cache_fused_forward`; ours): Saha–Ye's two phases
+(arXiv 2402.07443, SquareTilingAttention: A = exp(QKᵀ) and ℓ = A·1 written, then
+O = diag(ℓ)⁻¹AV) with the tiles of change 1 and 2 below: pass 1 reads
+:math:`nd\,(T_n(c_1) + T_n(r_1))`, writes :math:`n^2 + n` (peak :math:`r_1c_1 + 2r_1 + c_1`);
+pass 2 reads :math:`n\,(n\,T_d(c_2) + d\,T_n(r_2)) + n\,T_d(c_2)`, writes :math:`nd`
+(peak :math:`r_2c_2 + r_2 + c_2`). About :math:`4n^2d/\sqrt M + n^2` against square tiling's
+:math:`8n^2d/\sqrt M + n^2`.
+
+**Backward** (:func:`small_cache_fused_backward`):
 
 Same computation as the reconstructed Algorithm 6 (:mod:`attnio.algorithms.small_cache`):
 slow Q, K, V, O, dO and, from Saha–Ye's forward pass, ``A = exp(QKᵀ)`` and ``ℓ = A·1``
@@ -49,11 +59,17 @@ True
 
 from __future__ import annotations
 
+from math import isqrt
+from typing import Callable
+
+import numpy as np
+
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
 from attnio.exceptions import InvalidInputError
 
-__all__ = ["small_cache_fused_backward", "fused_block_sizes", "pass1_io", "product_io"]
+__all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
+           "pass1_io", "product_io", "forward_pass1_io", "forward_pass2_io"]
 
 
 def pass1_io(n: int, d: int, r: int, c: int) -> int:
@@ -66,10 +82,44 @@ def product_io(n: int, d: int, r: int, c: int) -> int:
     return n * (n * ceil_div(d, c) + d * ceil_div(n, r)) + n * d
 
 
-def fused_block_sizes(n: int, d: int, M: int) -> dict[str, int]:
-    """Tile sides ``{"B": b, "r1", "c1", "r2", "c2"}`` of least I/O under M (exact search).
+def forward_pass1_io(n: int, d: int, r: int, c: int) -> int:
+    """Words moved by the forward pass 1 (A = exp(QKᵀ), ℓ) with r×c tiles."""
+    return n * d * (ceil_div(n, c) + ceil_div(n, r)) + n * n + n
 
-    Ties go to the squarer tile (smaller ``|r − c|``), then the smaller r.
+
+def forward_pass2_io(n: int, d: int, r: int, c: int) -> int:
+    """Words moved by the forward pass 2 (O = diag(ℓ)⁻¹AV) with r×c output tiles."""
+    return product_io(n, d, r, c) + n * ceil_div(d, c)
+
+
+def _search(pass1: Callable[[int, int], int], product: Callable[[int, int], int], n: int,
+            d: int, M: int) -> dict[str, int]:
+    best1: tuple[int, int, int, int] | None = None
+    for r in range(1, min(n, M) + 1):
+        c = min(n, (M - 2 * r) // (r + 1))
+        if c < 1:
+            break
+        key = (pass1(r, c), abs(r - c), r, c)
+        best1 = key if best1 is None or key < best1 else best1
+    best2: tuple[int, int, int, int] | None = None
+    for c in range(1, min(d, M) + 1):
+        r = min(n, (M - c) // (c + 1))
+        if r < 1:
+            break
+        key = (product(r, c), abs(r - c), r, c)
+        best2 = key if best2 is None or key < best2 else best2
+    assert best1 is not None and best2 is not None  # M ≥ 4 fits 1×1 tiles
+    return {"B": isqrt(M // 4), "r1": best1[2], "c1": best1[3], "r2": best2[2], "c2": best2[3]}
+
+
+def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[str, int]:
+    """Tile sides ``{"B", "r1", "c1", "r2", "c2"}`` of least I/O under M (exact search).
+
+    Pass 1 tries every ``r1 ≤ min(n, M)`` with the largest ``c1`` that fits
+    (``r1·c1 + 2r1 + c1 ≤ M``); the products every ``c2 ≤ d`` with the largest ``r2``
+    (``r2·c2 + r2 + c2 ≤ M``): the I/O falls as either side grows, so the largest fitting
+    partner is optimal. Ties go to the squarer tile, then the smaller r. ``B`` is the
+    square block of the D = rowsum(dO∘O) prologue (backward).
 
     >>> fused_block_sizes(4096, 64, 1024)
     {'B': 16, 'r1': 29, 'c1': 32, 'r2': 30, 'c2': 32}
@@ -81,24 +131,59 @@ def fused_block_sizes(n: int, d: int, M: int) -> dict[str, int]:
     """
     if M < 4:
         raise InvalidInputError(f"M={M} is too small for small-cache-fused: needs M >= 4")
-    from math import isqrt
+    if pass_ == "forward":
+        return _search(lambda r, c: forward_pass1_io(n, d, r, c),
+                       lambda r, c: forward_pass2_io(n, d, r, c), n, d, M)
+    return _search(lambda r, c: pass1_io(n, d, r, c), lambda r, c: product_io(n, d, r, c),
+                   n, d, M)
 
-    best1: tuple[int, int, int, int] | None = None
-    for r in range(1, min(n, M) + 1):
-        c = min(n, (M - 2 * r) // (r + 1))
-        if c < 1:
-            break
-        key = (pass1_io(n, d, r, c), abs(r - c), r, c)
-        best1 = key if best1 is None or key < best1 else best1
-    best2: tuple[int, int, int, int] | None = None
-    for c in range(1, min(d, M) + 1):
-        r = min(n, (M - c) // (c + 1))
-        if r < 1:
-            break
-        key = (product_io(n, d, r, c), abs(r - c), r, c)
-        best2 = key if best2 is None or key < best2 else best2
-    assert best1 is not None and best2 is not None  # M ≥ 4 fits 1×1 tiles
-    return {"B": isqrt(M // 4), "r1": best1[2], "c1": best1[3], "r2": best2[2], "c2": best2[3]}
+
+def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
+                              c2: int) -> None:
+    """Forward: slow Q, K, V → O and, for the backward, A = exp(QKᵀ) and ℓ = A·1.
+
+    Pass 1: per r1×c1 tile, S by rank-1 updates, A = exp(S) written, ℓ_i accumulated over the
+    row block and written once. Pass 2: O = diag(ℓ)⁻¹AV, r2×c2 output tiles, rank-1 streaming.
+    (No row maximum is subtracted, as in Saha–Ye's SquareTilingAttention.)
+    """
+    n, d = mem.slow["Q"].shape
+    mem.new_slow("A", (n, n))
+    mem.new_slow("l", (n,))
+    for i0, r in blocks(n, r1):
+        rows = slice(i0, i0 + r)
+        mem.allocate("l_i", (r,))
+        for j0, c in blocks(n, c1):
+            cols = slice(j0, j0 + c)
+            mem.allocate("S_ij", (r, c))
+            for l in range(d):
+                mem.load("Q_il", "Q", (rows, slice(l, l + 1)))
+                mem.load("K_jl", "K", (cols, slice(l, l + 1)))
+                mem.compute("S_ij", ("S_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
+                            flops=2 * r * c)
+                mem.free("Q_il", "K_jl")
+            mem.compute("S_ij", ("S_ij",), np.exp, flops=r * c)
+            mem.compute("l_i", ("l_i", "S_ij"), lambda lv, a: lv + a.sum(axis=1), flops=r * c)
+            mem.store("S_ij", "A", (rows, cols))
+            mem.free("S_ij")
+        mem.store("l_i", "l", rows)
+        mem.free("l_i")
+    n_rows = n
+    mem.new_slow("O", (n_rows, d))
+    for i0, r in blocks(n, r2):
+        rows = slice(i0, i0 + r)
+        for l0, c in blocks(d, c2):
+            cols = slice(l0, l0 + c)
+            mem.allocate("O_il", (r, c))
+            for j in range(n):
+                mem.load("a_j", "A", (rows, slice(j, j + 1)))
+                mem.load("v_j", "V", (slice(j, j + 1), cols))
+                mem.compute("O_il", ("O_il", "a_j", "v_j"), lambda acc, a, v: acc + a @ v,
+                            flops=2 * r * c)
+                mem.free("a_j", "v_j")
+            mem.load("l_i", "l", rows)
+            mem.compute("O_il", ("O_il", "l_i"), lambda o, lv: o / lv[:, None], flops=r * c)
+            mem.store("O_il", "O", (rows, cols))
+            mem.free("O_il", "l_i")
 
 
 def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
