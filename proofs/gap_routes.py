@@ -54,21 +54,26 @@ Routes
   with disjoint operands and trees share one budget; :math:`F` is superadditive (claim
   ``gap.superadditive``), so :math:`N` is their total with the same :math:`F`.
 
-  - forward: :math:`QK^\top` (:math:`N = n^2d`), in every forward computation;
-  - backward, every computation of :mod:`attnio.algorithms` (``computation="any"``):
-    :math:`dP = dO\,V^\top` (:math:`N = n^2d`) — Algorithm 6 and standard attention take
-    :math:`\exp(QK^\top)` resp. :math:`P` as *inputs*, so :math:`QK^\top` is not in their DAG;
-  - backward recomputing the scores from Q, K (FlashAttention's computation,
-    ``computation="recompute"``): :math:`QK^\top` and :math:`dO\,V^\top` (:math:`N = 2n^2d`).
-    (:math:`dV = P^\top dO`, :math:`dQ = dS\,K`, :math:`dK = dS^\top Q` have a computed
-    operand, which the segment argument cannot charge, so they are not counted.)
+  - ``"forward"`` (every forward algorithm): :math:`QK^\top` (:math:`N = n^2d`);
+  - ``"recompute"`` (backward recomputing the scores from Q, K: FlashAttention-1/2):
+    :math:`QK^\top` and :math:`dO\,V^\top` (:math:`N = 2n^2d`);
+  - ``"given-scores"`` (backward given an :math:`n\times n` input: standard attention reads
+    :math:`P`, Algorithm 6 and ``small-cache-fused`` read :math:`A = \exp(QK^\top)`):
+    :math:`QK^\top` is not in their DAG, only :math:`dO\,V^\top` (:math:`N = n^2d`) counts;
+    but every entry of the given :math:`n\times n` input has a successor, so the compulsory
+    route gains :math:`n^2` reads: :math:`Q \ge 8nd + n^2`.
+
+  (:math:`dV = P^\top dO`, :math:`dQ = dS\,K`, :math:`dK = dS^\top Q` have a computed
+  operand, which the segment argument cannot charge, so they are not counted.)
 
 * **Saha–Ye level-1** — :func:`attnio.proofs.explicit_bounds.explicit_routes` (the
   Hong–Kung partition route with Saha–Ye Lemma 3.3's constants,
   :math:`\ge n^2d^2/(4(M+d^2)) - M`) on the same product.
 
-:func:`best_lower_bound` returns the largest route with its name and the id of the claim
-it instantiates.
+:func:`best_lower_bound` returns the largest route of a class with its name and the id of
+the claim it instantiates; with ``computation="any"`` the *smallest* of the class maxima,
+which holds for every algorithm of :mod:`attnio.algorithms` (each belongs to one class,
+:func:`computation_of`).
 
 Claims (``attnio verify``): the face algebra (z3), the cell bound (z3), superadditivity
 (z3), Loomis–Whitney on every subset of a 2×2×2 grid and on seeded random subsets of
@@ -85,7 +90,7 @@ Examples
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
 >>> b.value, b.route, b.claim_id
-(25479168, 'segment products (dO·Vᵀ), L = 2M', 'gap.segment_route')
+(25479168, 'given-scores: segment products (dO·Vᵀ), L = 2M', 'gap.segment_route')
 >>> best_lower_bound("forward", 4096, 64, 262144).route
 'compulsory'
 """
@@ -116,6 +121,7 @@ __all__ = [
     "ceil_sqrt",
     "segment_product_cap",
     "segment_route",
+    "computation_of",
     "lower_bound_routes",
     "best_lower_bound",
     "CLAIMS",
@@ -123,8 +129,8 @@ __all__ = [
 ]
 
 PASSES = ("forward", "backward")
-#: "any": valid for every computation of attnio.algorithms; "recompute": scores from Q, K.
-COMPUTATIONS = ("any", "recompute")
+#: Computation classes (module docstring); "any" in best_lower_bound is the min over them.
+COMPUTATIONS = ("forward", "recompute", "given-scores")
 #: Segment lengths L = t·M tried by :func:`segment_route` (each gives a valid bound).
 SEGMENT_MULTIPLES = (1, 2, 3, 4, 5, 6, 8, 12, 16)
 #: Grid cells of :func:`segment_product_cap` (more cells: tighter, slower).
@@ -228,28 +234,46 @@ def segment_route(n: int, d: int, M: int, *, products: int = 1,
     return best, best_L
 
 
-def lower_bound_routes(pass_: str, n: int, d: int, M: int,
-                       computation: str = "any") -> list[GapBound]:
-    """Every route's bound at (n, d, M) for the pass and computation (see the module doc).
+def computation_of(algorithm: str, pass_: str) -> str:
+    """The computation class of an algorithm of :mod:`attnio.algorithms` (module docstring).
 
-    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64)]
+    >>> computation_of("flash2", "backward"), computation_of("small-cache", "backward")
+    ('recompute', 'given-scores')
+    """
+    if pass_ == "forward":
+        return "forward"
+    return "recompute" if algorithm.startswith("flash") else "given-scores"
+
+
+def lower_bound_routes(pass_: str, n: int, d: int, M: int,
+                       computation: str) -> list[GapBound]:
+    """Every route's bound at (n, d, M) for one computation class (see the module doc).
+
+    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")]
     ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'Saha-Ye level-1 (Q·Kᵀ)']
+    >>> [r.value for r in lower_bound_routes("backward", 64, 8, 64, "given-scores")][0]
+    8192
     """
     _pass(pass_)
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
-    if computation not in COMPUTATIONS:
-        raise InvalidInputError(f"computation={computation!r} must be one of {COMPUTATIONS}")
-    if pass_ == "forward":
+    allowed = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    if computation not in allowed:
+        raise InvalidInputError(f"computation={computation!r} must be one of {allowed} for "
+                                f"the {pass_} pass")
+    compulsory = GapBound(compulsory_io(pass_, n, d), "compulsory", "gap.compulsory")
+    if computation == "forward":
         families, name = 1, "Q·Kᵀ"
-    elif computation == "any":
+    elif computation == "given-scores":
         families, name = 1, "dO·Vᵀ"
+        compulsory = GapBound(compulsory.value + n * n, "compulsory (+ n² of the given scores)",
+                              "gap.compulsory")
     else:
         families, name = 2, "Q·Kᵀ + dO·Vᵀ"
     value, L = segment_route(n, d, M, products=families)
     seg_name = f"segment products ({name})" + (f", L = {L // M}M" if L else "")
     sy = explicit_routes("attention-forward", {"n": n, "d": d}, M)["Saha-Ye level-1"]
     return [
-        GapBound(compulsory_io(pass_, n, d), "compulsory", "gap.compulsory"),
+        compulsory,
         GapBound(value, seg_name, "gap.segment_route"),
         # one product's level-1 vertices (the route of explicit_bounds, on n×n×d with input
         # operands); for two products the sum of two such routes is not claimed here
@@ -259,13 +283,26 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
 
 
 def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any") -> GapBound:
-    """The largest route of :func:`lower_bound_routes` (first one on ties).
+    """The largest route for one computation class; ``"any"``: the smallest class maximum.
+
+    With ``"any"`` the bound holds for every algorithm of :mod:`attnio.algorithms` (each
+    belongs to one class); its route names the binding class.
 
     >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
     50958336
+    >>> best_lower_bound("backward", 4096, 64, 8192).route
+    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M'
     """
-    routes = lower_bound_routes(pass_, n, d, M, computation)
-    return max(routes, key=lambda r: r.value)
+    _pass(pass_)
+    classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    if computation != "any":
+        routes = lower_bound_routes(pass_, n, d, M, computation)
+        return max(routes, key=lambda r: r.value)
+    per_class = [(best_lower_bound(pass_, n, d, M, c), c) for c in classes]
+    bound, cls = min(per_class, key=lambda bc: bc[0].value)
+    if pass_ == "forward":
+        return bound
+    return GapBound(bound.value, f"{cls}: {bound.route}", bound.claim_id)
 
 
 # --------------------------------------------------------------------------------------------
@@ -414,48 +451,41 @@ def _algorithm_counts(pass_: str, n: int, d: int, M: int) -> dict[str, int]:
 
 
 def _below_algorithms(ctx: CheckContext, *, route_fn=None) -> Verdict:
-    """Every route (computation "any") ≤ every algorithm's exact count, on :data:`_GRID`.
-
-    The "recompute" routes are compared with the algorithms that recompute the scores
-    (flash1, flash2).
-    """
+    """Every route of an algorithm's computation class ≤ its exact count, on :data:`_GRID`."""
     checked = 0
     for pass_, n, d, M in _GRID:
-        counts = _algorithm_counts(pass_, n, d, M)
-        for computation in COMPUTATIONS:
-            if pass_ == "forward" and computation == "recompute":
-                continue
-            names = (counts if computation == "any"
-                     else {k: v for k, v in counts.items() if k.startswith("flash")})
+        for name, io in _algorithm_counts(pass_, n, d, M).items():
+            computation = computation_of(name, pass_)
             routes = (route_fn(pass_, n, d, M, computation) if route_fn
                       else lower_bound_routes(pass_, n, d, M, computation))
             for bound in routes:
-                for name, io in names.items():
-                    checked += 1
-                    if bound.value > io:
-                        return Refuted({"pass": pass_, "n": n, "d": d, "M": M,
-                                        "route": bound.route, "bound": bound.value,
-                                        "algorithm": name, "io": io},
-                                       "a lower bound exceeds an algorithm's exact I/O")
+                checked += 1
+                if bound.value > io:
+                    return Refuted({"pass": pass_, "n": n, "d": d, "M": M,
+                                    "route": bound.route, "bound": bound.value,
+                                    "algorithm": name, "io": io},
+                                   "a lower bound exceeds an algorithm's exact I/O")
     return Proved(f"{checked} (route, algorithm, size) comparisons, exact integers")
 
 
 def _twin_routes_outputs(pass_: str, n: int, d: int, M: int, computation: str) -> list[GapBound]:
-    value, _ = segment_route(n, d, M, products=1 if pass_ == "forward" or computation == "any"
-                             else 2,
+    value, _ = segment_route(n, d, M, products=2 if computation == "recompute" else 1,
                              cap=lambda d_, M_, L_: segment_product_cap(
                                  d_, M_, L_, outputs_hypothesis=True))
     return [GapBound(value, "segment products, full-pair hypothesis dropped", "twin")]
 
 
 def _compulsory_only(pass_: str, n: int, d: int, M: int, computation: str) -> list[GapBound]:
-    return [GapBound(compulsory_io(pass_, n, d), "compulsory", "gap.compulsory")]
+    return lower_bound_routes(pass_, n, d, M, computation)[:1]
 
 
 def _twin_compulsory_twice(pass_: str, n: int, d: int, M: int,
                            computation: str) -> list[GapBound]:
     inputs = 3 * n * d if pass_ == "forward" else 5 * n * d
-    return [GapBound(compulsory_io(pass_, n, d) + inputs, "every input read twice", "twin")]
+    if computation == "given-scores":
+        inputs += n * n
+    compulsory = lower_bound_routes(pass_, n, d, M, computation)[0].value
+    return [GapBound(compulsory + inputs, "every input read twice", "twin")]
 
 
 _SRC = ("attnio (ours; notes/gap.md): segment argument of Hong–Kung 1981 §3 with "
