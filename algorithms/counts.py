@@ -112,6 +112,25 @@ def square_block(M: int) -> int:
     return isqrt(M // 4)
 
 
+def _square_or_given(M: int, block: int | None) -> int:
+    """The square block: :func:`square_block`, or a given side ``block ≥ 1`` (whose fit the
+    caller checks with :func:`_fit`, as :mod:`attnio.algorithms.tuning` does)."""
+    if block is None:
+        return square_block(M)
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise InvalidInputError(f"block={block!r} must be a positive integer")
+    return block
+
+
+def _fit(counts: Counts, M: int, name: str) -> Counts:
+    """Raise CacheOverflowError when the tile set of ``counts`` needs more than M words."""
+    if counts.peak_fast_words > M:
+        raise CacheOverflowError(
+            f"{name} with block sizes {dict(counts.block_sizes)} needs "
+            f"{counts.peak_fast_words} words > M={M}")
+    return counts
+
+
 # ---- primitives ---------------------------------------------------------------------------
 def count_tile_matmul(a: int, k: int, c: int, B: int) -> Counts:
     r"""TileMul of an a×k by k×c product: reads :math:`T_c ak + T_a kc`, writes :math:`ac`.
@@ -145,18 +164,18 @@ def _count_exp_scores(n: int, d: int, B: int) -> Counts:
 
 
 # ---- standard -----------------------------------------------------------------------------
-def count_standard_forward(n: int, d: int, M: int) -> Counts:
+def count_standard_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Standard forward: S = QKᵀ, two-pass softmax to P, O = PV (all tiles B×B)."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, Tn = min(B, n), ceil_div(n, B)
     softmax = Counts(2 * n * n, n * n, 7 * n * n + 4 * n * Tn, bn * bn + 3 * bn)
     return _sequence(count_tile_matmul(n, d, n, B), softmax, count_tile_matmul(n, n, d, B),
                      block_sizes=(("B", B),))
 
 
-def count_standard_backward(n: int, d: int, M: int) -> Counts:
+def count_standard_backward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Standard backward: dV = PᵀdO, dP = dO Vᵀ, D, dS = P∘(dP − D), dQ = dS K, dK = dSᵀQ."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     return _sequence(
         count_tile_matmul(n, n, d, B), count_tile_matmul(n, d, n, B),
         _count_rowsum_product(n, d, B), _count_elementwise(n, n, 2, 1, 2, B),
@@ -166,9 +185,9 @@ def count_standard_backward(n: int, d: int, M: int) -> Counts:
 
 
 # ---- Saha–Ye ------------------------------------------------------------------------------
-def count_square_tiling_forward(n: int, d: int, M: int) -> Counts:
+def count_square_tiling_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     r"""SquareTilingAttention: reads :math:`2T_nnd + T_dn^2 + T_nnd + n`, writes :math:`n^2+n+nd`."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, bd = min(B, n), min(B, d)
     phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
                     2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
@@ -300,15 +319,23 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
 
 
 def _flash_setup(version: int, pass_: str, n: int, d: int, M: int,
-                 variant: Variant) -> tuple[int, int, int, int, int]:
-    br, bc = flash_block_sizes(version, pass_, n, d, M, variant)
+                 variant: Variant, blocks: tuple[int, int] | None = None
+                 ) -> tuple[int, int, int, int, int]:
+    if blocks is None:
+        br, bc = flash_block_sizes(version, pass_, n, d, M, variant)
+    else:
+        br, bc = blocks
+        if min(br, bc) < 1:
+            raise InvalidInputError(f"block sizes {blocks} must be positive integers")
+        variant = "given"  # type: ignore[assignment]
     _check_fits(version, pass_, n, d, M, br, bc, variant)
     return br, bc, ceil_div(n, br), ceil_div(n, bc), _flash_peak(version, pass_, n, d, br, bc)
 
 
-def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 forward: reads :math:`2nd + T_c(2nd+2n)`, writes :math:`nd+2n+T_c(nd+2n)`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "forward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(1, "forward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (2 * n * d + 2 * n),
         n * d + 2 * n + Tc * (n * d + 2 * n),
@@ -317,9 +344,10 @@ def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted") ->
     )
 
 
-def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 backward: reads :math:`2nd + T_c(4nd+2n)`, writes :math:`3nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "backward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(1, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (4 * n * d + 2 * n),
         3 * n * d + Tc * n * d + 2 * n * d,
@@ -328,9 +356,10 @@ def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted") -
     )
 
 
-def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 forward: reads :math:`nd + 2T_rnd`, writes :math:`nd + n`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "forward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(2, "forward", n, d, M, variant, blocks)
     return Counts(
         n * d + 2 * Tr * n * d,
         n * d + n,
@@ -339,9 +368,10 @@ def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted") ->
     )
 
 
-def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 backward: reads :math:`4nd + T_c(3nd+2n)`, writes :math:`n + nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "backward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(2, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + 2 * n * d + Tc * (3 * n * d + 2 * n),
         n + n * d + Tc * n * d + 2 * n * d,
@@ -351,9 +381,9 @@ def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted") -
 
 
 # ---- Algorithm 6 (RECONSTRUCTED) ----------------------------------------------------------
-def count_small_cache_backward(n: int, d: int, M: int) -> Counts:
+def count_small_cache_backward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Algorithm 6 for Q/K/V: D; fused P, dS; dV = PᵀdO, dQ = dS K, dK = dSᵀQ."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, bd, Tn = min(B, n), min(B, d), ceil_div(n, B)
     fused = Counts(2 * Tn * n * d + n * n + 2 * n * Tn, 2 * n * n, 2 * n * n * d + 3 * n * n,
                    max(bn * bn + 2 * bn * bd, 2 * bn * bn + 2 * bn))

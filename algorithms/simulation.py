@@ -173,8 +173,12 @@ def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, 
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
 
-def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResult:
+def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = False
+          ) -> SimulationResult:
     """Closed-form counts of ``algorithm``'s ``pass_`` at (n, d, M); no arithmetic on data.
+
+    ``tune=True``: the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks` (exact
+    search for the least I/O under M) instead of the algorithm's default rule.
 
     Raises
     ------
@@ -184,7 +188,12 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResul
         ``flash1-published``: the printed block sizes do not fit in M words.
     """
     n, d, M = _validate(algorithm, pass_, n, d, M)
-    c = _COUNTERS[(algorithm, pass_)](n, d, M)
+    if tune:
+        from attnio.algorithms.tuning import tuned_count
+
+        c = tuned_count(algorithm, pass_, n, d, M)
+    else:
+        c = _COUNTERS[(algorithm, pass_)](n, d, M)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                             c.peak_fast_words, c.block_sizes)
 
@@ -265,7 +274,8 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
 
 
 def simulate(
-    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0
+    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0,
+    tune: bool = False,
 ) -> SimulationResult:
     """Count (default) or execute ``algorithm``'s ``pass_`` at (n, d, M).
 
@@ -281,6 +291,8 @@ def simulate(
         memory model, check it against the reference and against the closed form.
     seed : int
         Seed of the input generator.
+    tune : bool
+        Use the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks`.
 
     Returns
     -------
@@ -296,12 +308,17 @@ def simulate(
         The algorithm's tiles exceed M (``flash1-published``), naming the tile.
     """
     if not execute:
-        return count(algorithm, pass_, n, d, M)
+        return count(algorithm, pass_, n, d, M, tune=tune)
     n, d, M = _validate(algorithm, pass_, n, d, M)
+    if tune:
+        from attnio.algorithms.tuning import tuned_blocks
+
+        blocks = tuned_blocks(algorithm, pass_, n, d, M)
+    else:
+        blocks = _block_sizes(algorithm, pass_, n, d, M)
     # The memory model, not the closed form, must be the one to refuse oversized tiles here.
-    mem, error = _execute(algorithm, pass_, n, d, M, _block_sizes(algorithm, pass_, n, d, M),
-                          np.random.default_rng(seed))
-    counted = count(algorithm, pass_, n, d, M)
+    mem, error = _execute(algorithm, pass_, n, d, M, blocks, np.random.default_rng(seed))
+    counted = count(algorithm, pass_, n, d, M, tune=tune)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
     return SimulationResult(
