@@ -5,12 +5,16 @@ counter of :mod:`attnio.algorithms.counts` (exact ints, :math:`O(1)` per evaluat
 keeps the tile sets whose peak fits in M; the least ``io`` wins, ties to fewer FLOPs, then
 the order of the scan. Bounded and fast:
 
-* square tiles (``standard``, ``square-tiling``, ``small-cache``; side B): every
-  :math:`B \in [1, \min(\max(n, d), M)]` — at most a few thousand evaluations;
+* square tiles (``standard``, ``square-tiling``, ``small-cache``; side B): the counts
+  depend on B only through the trip counts :math:`\lceil n/B\rceil, \lceil d/B\rceil`
+  and the peak grows with B, so the smallest B of each pair of trip counts is tried
+  (:func:`~attnio.algorithms.small_cache_fused.trip_count_sides` of n and of d:
+  :math:`O(\sqrt n + \sqrt d)` evaluations);
 * FlashAttention-1/2 (``flash1``, ``flash2``; outer block, inner block): the I/O depends on
-  the blocks only through the outer trip count, which falls as the outer block grows; every
-  outer block :math:`b \in [1, n]` is tried with its largest fitting inner block
-  (:math:`\le \min(d, b)`), found by bisection (the peak grows with each side);
+  the blocks only through the outer trip count, which falls as the outer block grows; the
+  largest fitting outer block is found by bisection (the peak grows with each side), and
+  the 64 largest sides of distinct trip counts up to it are compared exactly, each with
+  its largest fitting inner block (:math:`\le \min(d, b)`, bisection);
 * ``small-cache-fused``: its own search (:func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`)
   is already exact, so tuning keeps it.
 
@@ -34,6 +38,7 @@ from __future__ import annotations
 from typing import Callable
 
 from attnio.algorithms import counts as C
+from attnio.algorithms.small_cache_fused import trip_count_sides
 from attnio.exceptions import AttnioError, InvalidInputError
 
 __all__ = ["TUNABLE", "count_with_blocks", "tuned_blocks", "tuned_count"]
@@ -105,16 +110,26 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         return fused_block_sizes(n, d, M, pass_)
     candidates: list[dict[str, int]] = []
     if key in _SQUARE:
-        candidates = [{"B": B} for B in range(1, min(max(n, d), M) + 1)]
+        sides = set(trip_count_sides(n, M)) | set(trip_count_sides(d, M))
+        candidates = [{"B": B} for B in sorted(sides)]
     elif key in _FLASH:
         q_outer = key == ("flash2", "forward")
 
         def pair(outer: int, inner: int) -> dict[str, int]:
             return {"B_r": outer, "B_c": inner} if q_outer else {"B_r": inner, "B_c": outer}
 
-        for outer in range(1, n + 1):
-            if _fits(algorithm, pass_, n, d, M, pair(outer, 1)) is None:
-                break  # the peak grows with the outer block
+        largest, hi = 1, n  # the largest outer block that fits with a one-row inner block
+        if _fits(algorithm, pass_, n, d, M, pair(1, 1)) is None:
+            raise InvalidInputError(f"M={M} is too small for any {algorithm} {pass_} tile set")
+        while largest < hi:
+            mid = (largest + hi + 1) // 2
+            if _fits(algorithm, pass_, n, d, M, pair(mid, 1)) is not None:
+                largest = mid
+            else:
+                hi = mid - 1
+        # the I/O falls with the outer trip count; the 64 largest fitting trip-count sides
+        # (all of them for small n) are compared exactly
+        for outer in trip_count_sides(n, largest)[-64:]:
             lo, hi = 1, min(d, outer)
             while lo < hi:  # largest fitting inner block (fewer inner trips, same I/O)
                 mid = (lo + hi + 1) // 2

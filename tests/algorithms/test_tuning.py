@@ -51,3 +51,18 @@ def test_bad_input() -> None:
         tuned_blocks("small-cache-dx", "backward", 8, 2, 64)
     with pytest.raises(InvalidInputError, match="too small"):
         tuned_blocks("flash1", "backward", 64, 8, 16)
+
+
+def test_simulate_cli_tune(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from attnio.cli import main
+
+    argv = ["simulate", "--n", "20", "--d", "4", "--M", "100", "--algorithm", "small-cache",
+            "--pass", "backward", "--json", "--execute"]
+    assert main(argv) == 0
+    plain = json.loads(capsys.readouterr().out)["runs"][0]
+    assert main(argv + ["--tune"]) == 0
+    tuned = json.loads(capsys.readouterr().out)["runs"][0]
+    assert tuned["closed_form_match"] and tuned["io"] <= plain["io"]
+    assert tuned["block_sizes"] == tuned_blocks("small-cache", "backward", 20, 4, 100)
