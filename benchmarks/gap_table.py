@@ -131,8 +131,9 @@ def main() -> None:
         "* **segment products** (ours): see the proof below. Forward: Q·Kᵀ (n²d products); "
         "`recompute`: Q·Kᵀ and dO·Vᵀ (2n²d); `given-scores`: dO·Vᵀ only (n²d). The products "
         "dV = PᵀdO, dQ = dS·K, dK = dSᵀQ have a computed operand and are not charged.",
-        "* **Saha–Ye level-1**: `attnio.proofs.explicit_bounds` (n²d²/(4(M + d²)) − M); never "
-        "the best route here.",
+        "* **Saha–Ye level-1**: `attnio.proofs.explicit_bounds` (n²d²/(4(M + d²)) − M) on "
+        "Q·Kᵀ, for the forward and `recompute` classes; never the best route here (the segment "
+        "route is about 4× larger for M ≥ d²).",
         "",
         "### Proof of the segment route",
         "",

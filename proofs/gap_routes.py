@@ -68,7 +68,8 @@ Routes
 
 * **Saha–Ye level-1** — :func:`attnio.proofs.explicit_bounds.explicit_routes` (the
   Hong–Kung partition route with Saha–Ye Lemma 3.3's constants,
-  :math:`\ge n^2d^2/(4(M+d^2)) - M`) on the same product.
+  :math:`\ge n^2d^2/(4(M+d^2)) - M`) on :math:`QK^\top`, for the ``forward`` and
+  ``recompute`` classes (the DAGs that module states it for).
 
 :func:`best_lower_bound` returns the largest route of a class with its name and the id of
 the claim it instantiates; with ``computation="any"`` the *smallest* of the class maxima,
@@ -271,15 +272,14 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
         families, name = 2, "Q·Kᵀ + dO·Vᵀ"
     value, L = segment_route(n, d, M, products=families)
     seg_name = f"segment products ({name})" + (f", L = {L // M}M" if L else "")
-    sy = explicit_routes("attention-forward", {"n": n, "d": d}, M)["Saha-Ye level-1"]
-    return [
-        compulsory,
-        GapBound(value, seg_name, "gap.segment_route"),
-        # one product's level-1 vertices (the route of explicit_bounds, on n×n×d with input
-        # operands); for two products the sum of two such routes is not claimed here
-        GapBound(sy, f"Saha-Ye level-1 ({name.split(' + ')[0]})",
-                 "explicit.attention_closed_form"),
-    ]
+    routes = [compulsory, GapBound(value, seg_name, "gap.segment_route")]
+    if computation != "given-scores":
+        # explicit_bounds' route on the QKᵀ level-1 vertices of the forward / backward (qkv)
+        # DAG, where that module states it; not claimed for the given-scores DAGs
+        kind = "attention-forward" if computation == "forward" else "attention-backward"
+        sy = explicit_routes(kind, {"n": n, "d": d}, M)["Saha-Ye level-1"]
+        routes.append(GapBound(sy, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"))
+    return routes
 
 
 def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any") -> GapBound:
