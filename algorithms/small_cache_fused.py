@@ -93,18 +93,27 @@ def forward_pass2_io(n: int, d: int, r: int, c: int) -> int:
     return product_io(n, d, r, c) + n * ceil_div(d, c)
 
 
-def trip_count_sides(length: int, cap: int) -> list[int]:
+def trip_count_sides(length: int, cap: int, *, limit: int = 1 << 16) -> list[int]:
     r"""The smallest block side of each trip count :math:`\lceil \text{length}/b\rceil`, ≤ cap.
 
     :math:`O(\sqrt{\text{length}})` sides: every b ≤ √length and every ⌈length/T⌉ for
     T ≤ √length. A search whose I/O depends on a side only through its trip count, and whose
-    other sides shrink as this one grows, loses nothing by trying only these.
+    other sides shrink as this one grows, loses nothing by trying only these. Bounded: when
+    √length exceeds ``limit`` (length > 2³²), only the powers of two and the sides
+    ⌈length/2^k⌉ are returned (the search is then exact over that set only).
 
     >>> trip_count_sides(10, 10)
     [1, 2, 3, 4, 5, 10]
+    >>> len(trip_count_sides(10 ** 30, 10 ** 20)) < 300
+    True
     """
     root = isqrt(length) + 1
-    sides = set(range(1, min(root, length) + 1)) | {-(-length // T) for T in range(1, root + 1)}
+    if root <= limit:
+        sides = set(range(1, min(root, length) + 1)) | {-(-length // T)
+                                                        for T in range(1, root + 1)}
+    else:
+        powers = [1 << k for k in range(length.bit_length() + 1)]
+        sides = {p for p in powers if p <= length} | {-(-length // p) for p in powers}
     return sorted(b for b in sides if b <= cap)
 
 
@@ -135,8 +144,8 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
     products ``c2`` with the largest ``r2`` (``r2·c2 + r2 + c2 ≤ M``): the I/O falls as
     either side grows, so the largest fitting partner is optimal, and the I/O depends on
     ``r1`` (``c2``) only through its trip count, so only the smallest side of each trip
-    count is tried (:func:`trip_count_sides`, O(√n + √d) evaluations). Ties go to the
-    squarer tile, then the smaller r. ``B`` is the
+    count is tried (:func:`trip_count_sides`, O(√n + √d) evaluations; powers of two beyond
+    n or d > 2³²). Ties go to the squarer tile, then the smaller r. ``B`` is the
     square block of the D = rowsum(dO∘O) prologue (backward).
 
     >>> fused_block_sizes(4096, 64, 1024)
