@@ -410,30 +410,33 @@ def count_small_cache_fused_backward(n: int, d: int, M: int,
                                      blocks: dict[str, int] | None = None) -> Counts:
     r"""small-cache-fused (:mod:`attnio.algorithms.small_cache_fused`): D; pass 1; 3 products.
 
-    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + n^2 + 2nT_n(c_1)`, writes :math:`2n^2`; each
-    product reads :math:`n(nT_d(c_2) + dT_n(r_2))`, writes :math:`nd`. ``blocks`` defaults to
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + n^2 + 2nT_n(c_1)`, writes :math:`n^2` (dS);
+    each product reads :math:`n(nT_d(c_2) + dT_n(r_2))` (dV = Aᵀ diag(ℓ)⁻¹ dO: plus
+    :math:`nT_n(r_2)T_d(c_2)` for ℓ), writes :math:`nd`. ``blocks`` defaults to
     :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; tiles that do not fit raise
     :class:`~attnio.exceptions.CacheOverflowError`.
 
     >>> count_small_cache_fused_backward(4096, 64, 1024).io
-    331878400
+    316223488
     """
     from attnio.algorithms.small_cache_fused import fused_block_sizes
 
     b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M)
     r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
     peak1 = r1 * c1 + 2 * r1 + c1
-    peak2 = r2 * c2 + r2 + c2
+    peak2 = r2 * c2 + r2 + c2 + 1
     if max(peak1, peak2) > M:
         raise CacheOverflowError(
             f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
             f"({peak2} words) exceed M={M}")
     T = ceil_div
-    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)) + n * n + 2 * n * T(n, c1), 2 * n * n,
+    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)) + n * n + 2 * n * T(n, c1), n * n,
                    2 * n * n * d + 3 * n * n, peak1)
-    product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2)
+    product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2 - 1)
+    scaled = Counts(product.reads + n * T(n, r2) * T(d, c2), n * d,
+                    2 * n * n * d + n * d * T(n, r2), peak2)
     return _sequence(_count_rowsum_product(n, d, b["B"]),
-                     pass1, product, product, product,
+                     pass1, scaled, product, product,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
 
 

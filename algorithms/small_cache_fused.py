@@ -17,9 +17,10 @@ slow Q, K, V, O, dO and, from Saha–Ye's forward pass, ``A = exp(QKᵀ)`` and `
 1. **One pass writes both n×n intermediates from one accumulator.** For each r₁×c₁ tile
    (i, j), ``dP_ij = dO_i V_jᵀ`` is accumulated by rank-1 updates (a column of ``dO_i``
    and of ``V_j`` at a time: the accumulator takes almost all of M, not a quarter), then
-   ``A_ij`` is streamed one row at a time: ``P = A/ℓ`` is written, ``dS = P∘(dP − D)``
-   overwrites the accumulator's row; the tile of dS is written once. Nothing but ``A`` is
-   read in this pass besides the rank-1 columns and ``ℓ_i, D_i``.
+   ``A_ij`` is streamed one row at a time: ``P = A/ℓ`` is formed on chip and
+   ``dS = P∘(dP − D)`` overwrites the accumulator's row; the tile of dS is written once.
+   ``P`` is never written: ``dV = PᵀdO = Aᵀ(diag(ℓ)⁻¹dO)`` reads ``A`` and scales each
+   streamed row of dO by its ``1/ℓ_j`` (one more word per step).
 2. **The three gradient products are output-stationary with rank-1 streaming.** ``dV = PᵀdO``,
    ``dQ = dS K``, ``dK = dSᵀQ``: an r₂×c₂ tile of the n×d output stays in fast memory while a
    column of the n×n operand (r₂ words) and a row of the n×d operand (c₂ words) stream past.
@@ -28,12 +29,13 @@ I/O with :math:`T_x(b) = \lceil x/b\rceil` (closed form
 :func:`attnio.algorithms.counts.count_small_cache_fused_backward`, equal to the executed counts):
 
 * D = rowsum(dO∘O): reads :math:`2nd`, writes :math:`n` (square blocks :math:`b = \lfloor\sqrt{M/4}\rfloor`);
-* pass 1: reads :math:`nd\,(T_n(c_1) + T_n(r_1)) + n^2 + 2n\,T_n(c_1)`, writes :math:`2n^2`;
+* pass 1: reads :math:`nd\,(T_n(c_1) + T_n(r_1)) + n^2 + 2n\,T_n(c_1)`, writes :math:`n^2`;
   peak :math:`r_1c_1 + 2r_1 + c_1 \le M`;
-* each product: reads :math:`n\,(n\,T_d(c_2) + d\,T_n(r_2))`, writes :math:`nd`;
-  peak :math:`r_2c_2 + r_2 + c_2 \le M`.
+* each product: reads :math:`n\,(n\,T_d(c_2) + d\,T_n(r_2))` (dV: plus
+  :math:`n\,T_n(r_2)T_d(c_2)` for ℓ), writes :math:`nd`; peak
+  :math:`r_2c_2 + r_2 + c_2 + 1 \le M`.
 
-So about :math:`8n^2d/\sqrt M + 3n^2` against Algorithm 6's :math:`16n^2d/\sqrt M + 3n^2`.
+So about :math:`8n^2d/\sqrt M + 2n^2` against Algorithm 6's :math:`16n^2d/\sqrt M + 3n^2`.
 The tile sides are chosen by exact integer search over the closed form
 (:func:`fused_block_sizes`): every :math:`r_1 \le \min(n, M)` with the largest fitting
 :math:`c_1`; every :math:`c_2 \le d` with the largest fitting :math:`r_2`. Admissible: M ≥ 4.
@@ -70,17 +72,23 @@ from attnio.exceptions import InvalidInputError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
            "trip_count_sides",
-           "pass1_io", "product_io", "forward_pass1_io", "forward_pass2_io"]
+           "pass1_io", "product_io", "backward_products_io", "forward_pass1_io",
+           "forward_pass2_io"]
 
 
 def pass1_io(n: int, d: int, r: int, c: int) -> int:
     """Words moved by pass 1 with r×c tiles (reads + writes)."""
-    return n * d * (ceil_div(n, c) + ceil_div(n, r)) + n * n + 2 * n * ceil_div(n, c) + 2 * n * n
+    return n * d * (ceil_div(n, c) + ceil_div(n, r)) + n * n + 2 * n * ceil_div(n, c) + n * n
 
 
 def product_io(n: int, d: int, r: int, c: int) -> int:
     """Words moved by one gradient product (n×d output, inner n) with r×c output tiles."""
     return n * (n * ceil_div(d, c) + d * ceil_div(n, r)) + n * d
+
+
+def backward_products_io(n: int, d: int, r: int, c: int) -> int:
+    """Words moved by the three backward products (dV also streams ℓ: one word per step)."""
+    return 3 * product_io(n, d, r, c) + n * ceil_div(n, r) * ceil_div(d, c)
 
 
 def forward_pass1_io(n: int, d: int, r: int, c: int) -> int:
@@ -118,7 +126,7 @@ def trip_count_sides(length: int, cap: int, *, limit: int = 1 << 16) -> list[int
 
 
 def _search(pass1: Callable[[int, int], int], product: Callable[[int, int], int], n: int,
-            d: int, M: int) -> dict[str, int]:
+            d: int, M: int, *, extra: int = 0) -> dict[str, int]:
     best1: tuple[int, int, int, int] | None = None
     for r in trip_count_sides(n, M):
         c = min(n, (M - 2 * r) // (r + 1))
@@ -128,7 +136,7 @@ def _search(pass1: Callable[[int, int], int], product: Callable[[int, int], int]
         best1 = key if best1 is None or key < best1 else best1
     best2: tuple[int, int, int, int] | None = None
     for c in trip_count_sides(d, M):
-        r = min(n, (M - c) // (c + 1))
+        r = min(n, (M - c - extra) // (c + 1))
         if r < 1:
             break
         key = (product(r, c), abs(r - c), r, c)
@@ -161,8 +169,8 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
     if pass_ == "forward":
         return _search(lambda r, c: forward_pass1_io(n, d, r, c),
                        lambda r, c: forward_pass2_io(n, d, r, c), n, d, M)
-    return _search(lambda r, c: pass1_io(n, d, r, c), lambda r, c: product_io(n, d, r, c),
-                   n, d, M)
+    return _search(lambda r, c: pass1_io(n, d, r, c),
+                   lambda r, c: backward_products_io(n, d, r, c), n, d, M, extra=1)
 
 
 def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
@@ -214,9 +222,8 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
 
 
 def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
-    """Write P = diag(ℓ)⁻¹A and dS = P∘(dO Vᵀ − D), one r1×c1 accumulator per tile."""
+    """Write dS = P∘(dO Vᵀ − D) with P = diag(ℓ)⁻¹A formed on chip, one r1×c1 accumulator."""
     n, d = mem.slow["dO"].shape
-    mem.new_slow("P", (n, n))
     mem.new_slow("dS", (n, n))
     for i0, r in blocks(n, r1):
         rows = slice(i0, i0 + r)
@@ -236,7 +243,6 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
                 mem.load("A_row", "A", (row, cols))
                 mem.compute("A_row", ("A_row", "l_i"), lambda a, lv, t=t: a / lv[t],
                             flops=c)
-                mem.store("A_row", "P", (row, cols))
 
                 def ds_row(dp, p, Dv, t=t):
                     out = dp.copy()
@@ -250,8 +256,9 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
 
 
 def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: int,
-             *, trans_left: bool) -> None:
-    """slow[out] = op(left) @ slow[right] (n×n by n×d), r2×c2 output tiles, rank-1 streaming."""
+             *, trans_left: bool, row_scale: str | None = None) -> None:
+    """slow[out] = op(left) @ diag(1/slow[row_scale]) slow[right] (n×n by n×d), r2×c2 output
+    tiles, rank-1 streaming; without ``row_scale`` no scaling."""
     n, d = mem.slow[right].shape
     mem.new_slow(out, (n, d))
     for i0, r in blocks(n, r2):
@@ -264,6 +271,10 @@ def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: 
                 # a column of op(left) restricted to the tile's rows: r words
                 mem.load("a_j", left, (one, rows) if trans_left else (rows, one))
                 mem.load("b_j", right, (one, cols))
+                if row_scale is not None:
+                    mem.load("s_j", row_scale, one)
+                    mem.compute("b_j", ("b_j", "s_j"), lambda b, sv: b / sv[0], flops=c)
+                    mem.free("s_j")
                 mem.compute("C_il", ("C_il", "a_j", "b_j"),
                             lambda acc, a, b: acc + (a.T if trans_left else a) @ b,
                             flops=2 * r * c)
@@ -277,6 +288,6 @@ def small_cache_fused_backward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int,
     """small-cache-fused: slow Q, K, V, O, dO, A, ℓ → dQ, dK, dV (see the module docstring)."""
     stream_rowsum_product(mem, "dO", "O", "D", block=B)
     _pass1(mem, r1, c1)
-    _product(mem, "P", "dO", "dV", r2, c2, trans_left=True)
+    _product(mem, "A", "dO", "dV", r2, c2, trans_left=True, row_scale="l")
     _product(mem, "dS", "K", "dQ", r2, c2, trans_left=False)
     _product(mem, "dS", "Q", "dK", r2, c2, trans_left=True)

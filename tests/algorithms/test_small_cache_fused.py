@@ -15,8 +15,9 @@ from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.simulation import simulate
 from attnio.algorithms.small_cache_fused import (
     fused_block_sizes,
+    backward_products_io,
+    forward_pass2_io,
     pass1_io,
-    product_io,
     small_cache_fused_backward,
 )
 from attnio.exceptions import CacheOverflowError, InvalidInputError
@@ -53,15 +54,19 @@ def test_cache_limit_enforced_by_the_memory_model() -> None:
         count_small_cache_fused_backward(n, d, 30, {"B": 2, "r1": 6, "c1": 6, "r2": 2, "c2": 2})
 
 
-@pytest.mark.parametrize("n,d,M", [(12, 5, 30), (20, 3, 64), (9, 9, 17)])
+@pytest.mark.parametrize("n,d,M", [(12, 5, 30), (20, 3, 64), (9, 9, 17), (50, 7, 90)])
 def test_search_is_optimal_by_brute_force(n: int, d: int, M: int) -> None:
     blocks = fused_block_sizes(n, d, M)
     best1 = min(pass1_io(n, d, r, c) for r in range(1, n + 1) for c in range(1, n + 1)
                 if r * c + 2 * r + c <= M)
-    best2 = min(product_io(n, d, r, c) for r in range(1, n + 1) for c in range(1, d + 1)
-                if r * c + r + c <= M)
+    best2 = min(backward_products_io(n, d, r, c) for r in range(1, n + 1)
+                for c in range(1, d + 1) if r * c + r + c + 1 <= M)
     assert pass1_io(n, d, blocks["r1"], blocks["c1"]) == best1
-    assert product_io(n, d, blocks["r2"], blocks["c2"]) == best2
+    assert backward_products_io(n, d, blocks["r2"], blocks["c2"]) == best2
+    fwd = fused_block_sizes(n, d, M, "forward")
+    assert forward_pass2_io(n, d, fwd["r2"], fwd["c2"]) == min(
+        forward_pass2_io(n, d, r, c) for r in range(1, n + 1) for c in range(1, d + 1)
+        if r * c + r + c <= M)
 
 
 @pytest.mark.parametrize("M", [64, 256, 1024, 4096])
