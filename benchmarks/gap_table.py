@@ -128,7 +128,8 @@ def main() -> None:
         "3nd + nd; backward 5nd (Q, K, V, O, dO) + 3nd (dQ, dK, dV); `given-scores` adds the "
         "n² entries of its n×n input (each has a successor). Row statistics (ℓ, m, L) are not "
         "counted (that only lowers the bound).",
-        "* **segment products** (ours): see the proof below. Forward: Q·Kᵀ (n²d products); "
+        "* **segment products** and **segment products + compulsory rest** (ours): see the "
+        "proof below. Forward: Q·Kᵀ (n²d products); "
         "`recompute`: Q·Kᵀ and dO·Vᵀ (2n²d); `given-scores`: dO·Vᵀ only (n²d). The products "
         "dV = PᵀdO, dQ = dS·K, dK = dSᵀQ have a computed operand and are not charged.",
         "* **Saha–Ye level-1**: `attnio.proofs.explicit_bounds` (n²d²/(4(M + d²)) − M) on "
@@ -176,6 +177,13 @@ def main() -> None:
         "segments ⌈Q/L⌉ ≥ ⌈N/F(L)⌉ and Q ≥ L(⌈N/F(L)⌉ − 1), for every L; attnio takes the best "
         "L ∈ {1, …, 6, 8, 12, 16}·M. Several products with disjoint operands and trees share "
         "one budget; F is superadditive (`gap.superadditive`), so N is their total.",
+        "6. *The rest on top.* Steps 2–5 use only I/Os on the operands X, Y and on tree "
+        "vertices. Cut the segments by counting only those I/Os (an I/O on any other vertex "
+        "does not advance the segment, and does not enter any of the budgets); then they "
+        "number at least L(⌈N/F(L)⌉ − 1), and the I/Os on all other vertices come on top: at "
+        "least one read of each other input and one write of each output. Forward: V, O "
+        "(2nd); `recompute`: O, dQ, dK, dV (4nd); `given-scores`: the n×n input, Q, K, O, "
+        "dQ, dK, dV (n² + 6nd). This is the route `… + compulsory rest`.",
         "",
         "Without step 3's distinction the argument would be Irony–Toledo–Tiskin's matmul "
         "bound with the C-face ≤ 2M + L; that is false here (S_ij are not outputs): the twin "
@@ -210,12 +218,12 @@ def main() -> None:
         "## Limits",
         "",
         "* The segment route charges only products with two input operands; the three "
-        "gradient products are not charged. Near M ≈ d² the binding bound is the compulsory "
-        "n² + 8nd of the `given-scores` class, and above it the `recompute` class's "
-        "segment route; the ratio there is where the targets are tightest.",
-        "* The moonshot (backward ≤ 4) would need either a bound that also charges the "
-        "products with a computed operand, or algorithms with about half the traffic of "
-        "FlashAttention-2 for 4d² ≤ M ≤ nd/4.",
+        "gradient products (and O = PV in the forward pass) have a computed operand and are "
+        "not charged. Above M ≈ d²/2 the binding class is `recompute` (FlashAttention's "
+        "computation), whose bound is about 2n²d²/M + 4nd; the ratio is largest there.",
+        "* The moonshot (backward ≤ 4) would need a bound that also charges the products "
+        "with a computed operand, or algorithms with much less traffic than FlashAttention-2 "
+        "(≈ 16n²d²/M) and small-cache-fused (≈ 8n²d/√M + 2n²) in the middle of the range.",
         "* The proof above is ours and written by hand; the machine checks cover its algebraic "
         "steps and a necessary condition (bound ≤ every algorithm), not the witness argument "
         "itself.",

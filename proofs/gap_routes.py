@@ -66,6 +66,13 @@ Routes
   (:math:`dV = P^\top dO`, :math:`dQ = dS\,K`, :math:`dK = dS^\top Q` have a computed
   operand, which the segment argument cannot charge, so they are not counted.)
 
+* **segment + compulsory rest** — the segment argument needs only the I/Os on the
+  products' operands and tree vertices; cut the segments by counting only those I/Os, and
+  the I/Os on every other vertex come on top, at least their compulsory part: the inputs
+  and outputs outside the operands — forward: V read, O written (:math:`2nd`);
+  ``recompute``: O read, dQ, dK, dV written (:math:`4nd`); ``given-scores``: the
+  :math:`n\times n` input, Q, K, O read, dQ, dK, dV written (:math:`n^2 + 6nd`).
+
 * **Saha–Ye level-1** — :func:`attnio.proofs.explicit_bounds.explicit_routes` (the
   Hong–Kung partition route with Saha–Ye Lemma 3.3's constants,
   :math:`\ge n^2d^2/(4(M+d^2)) - M`) on :math:`QK^\top`, for the ``forward`` and
@@ -83,7 +90,8 @@ every route ≤ the exact I/O of every algorithm of :mod:`attnio.algorithms` on 
 sizes including n = 4096, d = 64. False twins: the full-pair hypothesis dropped (treating
 :math:`S_{ij}` as outputs, :math:`c \le 2M + L`: exceeds FlashAttention-2's exact count),
 the cell bound taken at the cell's lower corner, :math:`ab \le s^2/8`, Loomis–Whitney with
-a factor 2, and compulsory I/O with every input read twice.
+a factor 2, compulsory I/O with every input read twice, and the :math:`n^2` reads of given
+scores claimed for FlashAttention's computation too (exceeds FlashAttention-2's exact I/O).
 
 Examples
 --------
@@ -91,7 +99,7 @@ Examples
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
 >>> b.value, b.route, b.claim_id
-(25479168, 'given-scores: segment products (dO·Vᵀ), L = 2M', 'gap.segment_route')
+(43829248, 'given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
 >>> best_lower_bound("forward", 4096, 64, 262144).route
 'compulsory'
 """
@@ -251,7 +259,7 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
     """Every route's bound at (n, d, M) for one computation class (see the module doc).
 
     >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")]
-    ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'Saha-Ye level-1 (Q·Kᵀ)']
+    ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'segment products (Q·Kᵀ), L = 2M + compulsory rest', 'Saha-Ye level-1 (Q·Kᵀ)']
     >>> [r.value for r in lower_bound_routes("backward", 64, 8, 64, "given-scores")][0]
     8192
     """
@@ -272,7 +280,12 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
         families, name = 2, "Q·Kᵀ + dO·Vᵀ"
     value, L = segment_route(n, d, M, products=families)
     seg_name = f"segment products ({name})" + (f", L = {L // M}M" if L else "")
-    routes = [compulsory, GapBound(value, seg_name, "gap.segment_route")]
+    # I/O on vertices outside the products' operands and trees is not needed by the segment
+    # argument: segments count only the other I/Os, and these add their compulsory part
+    rest = {"forward": 2 * n * d, "recompute": 4 * n * d,
+            "given-scores": n * n + 6 * n * d}[computation]
+    routes = [compulsory, GapBound(value, seg_name, "gap.segment_route"),
+              GapBound(rest + value, f"{seg_name} + compulsory rest", "gap.segment_route")]
     if computation != "given-scores":
         # explicit_bounds' route on the QKᵀ level-1 vertices of the forward / backward (qkv)
         # DAG, where that module states it; not claimed for the given-scores DAGs
@@ -289,9 +302,9 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     belongs to one class); its route names the binding class.
 
     >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
-    50958336
+    52006912
     >>> best_lower_bound("backward", 4096, 64, 8192).route
-    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M'
+    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest'
     """
     _pass(pass_)
     classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
@@ -475,6 +488,14 @@ def _twin_routes_outputs(pass_: str, n: int, d: int, M: int, computation: str) -
     return [GapBound(value, "segment products, full-pair hypothesis dropped", "twin")]
 
 
+def _twin_scores_for_all(pass_: str, n: int, d: int, M: int,
+                         computation: str) -> list[GapBound]:
+    routes = lower_bound_routes(pass_, n, d, M, computation)
+    if computation == "recompute":  # the n² of the given scores, claimed where none is given
+        routes = [GapBound(r.value + n * n, r.route + " + n²", "twin") for r in routes]
+    return routes
+
+
 def _compulsory_only(pass_: str, n: int, d: int, M: int, computation: str) -> list[GapBound]:
     return lower_bound_routes(pass_, n, d, M, computation)[:1]
 
@@ -540,6 +561,11 @@ FALSE_TWINS: list[Claim] = [
            "route ≤ count(alg).io", "exact enumeration",
            lambda ctx: _below_algorithms(ctx, route_fn=_twin_compulsory_twice),
            twin_of="gap.compulsory"),
+    _claim("gap.twin.scores_read_by_flash",
+           "every backward reads n² score entries (the given-scores term claimed for the "
+           "recompute class too)", "route ≤ count(alg).io", "exact enumeration",
+           lambda ctx: _below_algorithms(ctx, route_fn=_twin_scores_for_all),
+           twin_of="gap.below_algorithms"),
     _claim("gap.twin.cell_lower_corner",
            "the cell bound with the full term taken at the cell's lower corner s0",
            "z3 NRA", "z3 NRA", lambda ctx: _cell_bound(ctx, lower_corner=True),
