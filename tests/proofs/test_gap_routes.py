@@ -125,3 +125,15 @@ def test_full_pair_twin_counterexample_is_an_algorithm_count() -> None:
     cx = twin.check(CTX).counterexample
     assert cx["bound"] > cx["io"] == count(cx["algorithm"], cx["pass"], cx["n"], cx["d"],
                                           cx["M"]).io
+
+
+@pytest.mark.parametrize("M", [8, 16])
+def test_forward_routes_below_exact_optimum_on_a_tiny_dag(M: int) -> None:
+    """An independent check: every forward route ≤ the exact optimal pebbling (n = 2, d = 1)."""
+    from attnio.graphs.dags import attention_forward_dag
+    from attnio.graphs.exact import solve_optimal
+
+    optimum = solve_optimal(attention_forward_dag(2, 1), M).io
+    routes = lower_bound_routes("forward", 2, 1, M, "forward")
+    assert all(r.value <= optimum for r in routes)
+    assert max(r.value for r in routes) == optimum == 8  # compulsory is tight here
