@@ -224,6 +224,12 @@ def main() -> None:
         "* The moonshot (backward ≤ 4) would need a bound that also charges the products "
         "with a computed operand, or algorithms with much less traffic than FlashAttention-2 "
         "(≈ 16n²d²/M) and small-cache-fused (≈ 8n²d/√M + 2n²) in the middle of the range.",
+        "* The classes are the computations of `attnio.algorithms` (all of them read O to form "
+        "D = rowsum(dO∘O)). The scalar backward DAG of `attnio.graphs.dags` forms "
+        "D = ⟨P_i, dP_i⟩ instead and has no input O: for it the compulsory part is 7nd, not "
+        "8nd, and the rest term of `recompute` is 3nd. Checked on a DAG by the exact solver: "
+        "the forward routes at n = 2, d = 1, M ∈ {8, 16} (bound = optimum = 8; "
+        "tests/proofs/test_gap_routes.py).",
         "* The proof above is ours and written by hand; the machine checks cover its algebraic "
         "steps and a necessary condition (bound ≤ every algorithm), not the witness argument "
         "itself.",
