@@ -76,6 +76,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="run on seeded random float64 inputs, check numerics against the "
                              "untiled reference and the counts against the closed form")
     parser.add_argument("--seed", type=int, default=0, help="input seed for --execute")
+    parser.add_argument("--tune", action="store_true",
+                        help="block sizes by exact integer search for the least I/O under M")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
@@ -151,7 +153,7 @@ def _row(result: SimulationResult) -> dict[str, Any]:
 
 def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
-    seed: int = 0,
+    seed: int = 0, tune: bool = False,
 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"runs": [...], "crossover_M": int | None}``.
 
@@ -166,7 +168,8 @@ def runs_payload(
     pairs = [(name, M) for name in names for M in Ms]
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
-            runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed)))
+            runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed,
+                                      tune=tune)))
             feasible += 1
         except CacheOverflowError as exc:
             runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
@@ -193,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
     Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
           else parse_cache_sizes(args.M_range, geometric=True))
     names = parse_algorithms(args.algorithm, args.pass_)
-    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=args.seed)
+    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=args.seed,
+                           tune=getattr(args, "tune", False))
     if args.json:
         json.dump(payload, sys.stdout, indent=2)
         sys.stdout.write("\n")

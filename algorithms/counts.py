@@ -56,6 +56,8 @@ __all__ = [
     "count_flash2_backward",
     "count_small_cache_backward",
     "count_small_cache_dx",
+    "count_small_cache_fused_backward",
+    "count_small_cache_fused_forward",
 ]
 
 Variant = Literal["fitted", "published", "shaped"]
@@ -110,6 +112,25 @@ def square_block(M: int) -> int:
     return isqrt(M // 4)
 
 
+def _square_or_given(M: int, block: int | None) -> int:
+    """The square block: :func:`square_block`, or a given side ``block ≥ 1`` (whose fit the
+    caller checks with :func:`_fit`, as :mod:`attnio.algorithms.tuning` does)."""
+    if block is None:
+        return square_block(M)
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise InvalidInputError(f"block={block!r} must be a positive integer")
+    return block
+
+
+def _fit(counts: Counts, M: int, name: str) -> Counts:
+    """Raise CacheOverflowError when the tile set of ``counts`` needs more than M words."""
+    if counts.peak_fast_words > M:
+        raise CacheOverflowError(
+            f"{name} with block sizes {dict(counts.block_sizes)} needs "
+            f"{counts.peak_fast_words} words > M={M}")
+    return counts
+
+
 # ---- primitives ---------------------------------------------------------------------------
 def count_tile_matmul(a: int, k: int, c: int, B: int) -> Counts:
     r"""TileMul of an a×k by k×c product: reads :math:`T_c ak + T_a kc`, writes :math:`ac`.
@@ -143,18 +164,18 @@ def _count_exp_scores(n: int, d: int, B: int) -> Counts:
 
 
 # ---- standard -----------------------------------------------------------------------------
-def count_standard_forward(n: int, d: int, M: int) -> Counts:
+def count_standard_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Standard forward: S = QKᵀ, two-pass softmax to P, O = PV (all tiles B×B)."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, Tn = min(B, n), ceil_div(n, B)
     softmax = Counts(2 * n * n, n * n, 7 * n * n + 4 * n * Tn, bn * bn + 3 * bn)
     return _sequence(count_tile_matmul(n, d, n, B), softmax, count_tile_matmul(n, n, d, B),
                      block_sizes=(("B", B),))
 
 
-def count_standard_backward(n: int, d: int, M: int) -> Counts:
+def count_standard_backward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Standard backward: dV = PᵀdO, dP = dO Vᵀ, D, dS = P∘(dP − D), dQ = dS K, dK = dSᵀQ."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     return _sequence(
         count_tile_matmul(n, n, d, B), count_tile_matmul(n, d, n, B),
         _count_rowsum_product(n, d, B), _count_elementwise(n, n, 2, 1, 2, B),
@@ -164,9 +185,9 @@ def count_standard_backward(n: int, d: int, M: int) -> Counts:
 
 
 # ---- Saha–Ye ------------------------------------------------------------------------------
-def count_square_tiling_forward(n: int, d: int, M: int) -> Counts:
+def count_square_tiling_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     r"""SquareTilingAttention: reads :math:`2T_nnd + T_dn^2 + T_nnd + n`, writes :math:`n^2+n+nd`."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, bd = min(B, n), min(B, d)
     phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
                     2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
@@ -298,15 +319,23 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
 
 
 def _flash_setup(version: int, pass_: str, n: int, d: int, M: int,
-                 variant: Variant) -> tuple[int, int, int, int, int]:
-    br, bc = flash_block_sizes(version, pass_, n, d, M, variant)
+                 variant: Variant, blocks: tuple[int, int] | None = None
+                 ) -> tuple[int, int, int, int, int]:
+    if blocks is None:
+        br, bc = flash_block_sizes(version, pass_, n, d, M, variant)
+    else:
+        br, bc = blocks
+        if min(br, bc) < 1:
+            raise InvalidInputError(f"block sizes {blocks} must be positive integers")
+        variant = "given"  # type: ignore[assignment]
     _check_fits(version, pass_, n, d, M, br, bc, variant)
     return br, bc, ceil_div(n, br), ceil_div(n, bc), _flash_peak(version, pass_, n, d, br, bc)
 
 
-def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 forward: reads :math:`2nd + T_c(2nd+2n)`, writes :math:`nd+2n+T_c(nd+2n)`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "forward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(1, "forward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (2 * n * d + 2 * n),
         n * d + 2 * n + Tc * (n * d + 2 * n),
@@ -315,9 +344,10 @@ def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted") ->
     )
 
 
-def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 backward: reads :math:`2nd + T_c(4nd+2n)`, writes :math:`3nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "backward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(1, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (4 * n * d + 2 * n),
         3 * n * d + Tc * n * d + 2 * n * d,
@@ -326,9 +356,10 @@ def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted") -
     )
 
 
-def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 forward: reads :math:`nd + 2T_rnd`, writes :math:`nd + n`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "forward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(2, "forward", n, d, M, variant, blocks)
     return Counts(
         n * d + 2 * Tr * n * d,
         n * d + n,
@@ -337,9 +368,10 @@ def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted") ->
     )
 
 
-def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted") -> Counts:
+def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted",
+                        blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 backward: reads :math:`4nd + T_c(3nd+2n)`, writes :math:`n + nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "backward", n, d, M, variant)
+    br, bc, Tr, Tc, peak = _flash_setup(2, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + 2 * n * d + Tc * (3 * n * d + 2 * n),
         n + n * d + Tc * n * d + 2 * n * d,
@@ -349,9 +381,9 @@ def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted") -
 
 
 # ---- Algorithm 6 (RECONSTRUCTED) ----------------------------------------------------------
-def count_small_cache_backward(n: int, d: int, M: int) -> Counts:
+def count_small_cache_backward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Algorithm 6 for Q/K/V: D; fused P, dS; dV = PᵀdO, dQ = dS K, dK = dSᵀQ."""
-    B = square_block(M)
+    B = _square_or_given(M, block)
     bn, bd, Tn = min(B, n), min(B, d), ceil_div(n, B)
     fused = Counts(2 * Tn * n * d + n * n + 2 * n * Tn, 2 * n * n, 2 * n * n * d + 3 * n * n,
                    max(bn * bn + 2 * bn * bd, 2 * bn * bn + 2 * bn))
@@ -371,3 +403,66 @@ def count_small_cache_dx(n: int, d: int, M: int) -> Counts:
         count_tile_matmul(d, n, d, B),                                    # g
         block_sizes=(("B", B),),
     )
+
+
+# ---- small-cache-fused (ours) -------------------------------------------------------------
+def count_small_cache_fused_backward(n: int, d: int, M: int,
+                                     blocks: dict[str, int] | None = None) -> Counts:
+    r"""small-cache-fused (:mod:`attnio.algorithms.small_cache_fused`): D; pass 1; 3 products.
+
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + n^2 + 2nT_n(c_1)`, writes :math:`n^2` (dS);
+    each product reads :math:`n(nT_d(c_2) + dT_n(r_2))` (dV = Aᵀ diag(ℓ)⁻¹ dO: plus
+    :math:`nT_n(r_2)T_d(c_2)` for ℓ), writes :math:`nd`. ``blocks`` defaults to
+    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; tiles that do not fit raise
+    :class:`~attnio.exceptions.CacheOverflowError`.
+
+    >>> count_small_cache_fused_backward(4096, 64, 1024).io
+    316223488
+    """
+    from attnio.algorithms.small_cache_fused import fused_block_sizes
+
+    b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M)
+    r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
+    peak1 = r1 * c1 + 2 * r1 + c1
+    peak2 = r2 * c2 + r2 + c2 + 1
+    if max(peak1, peak2) > M:
+        raise CacheOverflowError(
+            f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
+            f"({peak2} words) exceed M={M}")
+    T = ceil_div
+    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)) + n * n + 2 * n * T(n, c1), n * n,
+                   2 * n * n * d + 3 * n * n, peak1)
+    product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2 - 1)
+    scaled = Counts(product.reads + n * T(n, r2) * T(d, c2), n * d,
+                    2 * n * n * d + n * d * T(n, r2), peak2)
+    return _sequence(_count_rowsum_product(n, d, b["B"]),
+                     pass1, scaled, product, product,
+                     block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
+
+
+def count_small_cache_fused_forward(n: int, d: int, M: int,
+                                    blocks: dict[str, int] | None = None) -> Counts:
+    r"""small-cache-fused forward: pass 1 (A = exp(QKᵀ), ℓ), pass 2 (O = diag(ℓ)⁻¹AV).
+
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1))`, writes :math:`n^2+n`; pass 2 reads
+    :math:`n(nT_d(c_2) + dT_n(r_2)) + nT_d(c_2)`, writes :math:`nd`.
+
+    >>> count_small_cache_fused_forward(4096, 64, 1024).io < count_square_tiling_forward(4096, 64, 1024).io
+    True
+    """
+    from attnio.algorithms.small_cache_fused import fused_block_sizes
+
+    b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M, "forward")
+    r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
+    peak1 = r1 * c1 + 2 * r1 + c1
+    peak2 = r2 * c2 + r2 + c2
+    if max(peak1, peak2) > M:
+        raise CacheOverflowError(
+            f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
+            f"({peak2} words) exceed M={M}")
+    T = ceil_div
+    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)), n * n + n, 2 * n * n * d + 2 * n * n, peak1)
+    pass2 = Counts(n * (n * T(d, c2) + d * T(n, r2)) + n * T(d, c2), n * d,
+                   2 * n * n * d + n * d, peak2)
+    return _sequence(pass1, pass2,
+                     block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))

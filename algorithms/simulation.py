@@ -42,6 +42,11 @@ from attnio.algorithms.reference import (
     relative_error,
 )
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
+from attnio.algorithms.small_cache_fused import (
+    fused_block_sizes,
+    small_cache_fused_backward,
+    small_cache_fused_forward,
+)
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 from attnio.exceptions import InvalidInputError
@@ -70,6 +75,9 @@ ALGORITHMS: dict[str, str] = {
     "square-tiling": "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
     "small-cache": "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
                    "(RECONSTRUCTED), B=floor(sqrt(M/4))",
+    "small-cache-fused": "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of "
+                         "searched sides: one accumulator per n x n tile, output-stationary "
+                         "products (ours)",
     "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
@@ -89,6 +97,8 @@ BOUND_IDS: dict[tuple[str, str], str] = {
     ("small-cache", "forward"): "fwd.square_tiling.upper",
     ("small-cache", "backward"): "bwd.alg6.upper",
     ("small-cache-dx", "backward"): "bwd.alg6.upper",
+    ("small-cache-fused", "backward"): "bwd.alg6.upper",
+    ("small-cache-fused", "forward"): "fwd.square_tiling.upper",
 }
 
 _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
@@ -104,6 +114,8 @@ _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
     ("small-cache", "forward"): C.count_square_tiling_forward,
     ("small-cache", "backward"): C.count_small_cache_backward,
     ("small-cache-dx", "backward"): C.count_small_cache_dx,
+    ("small-cache-fused", "backward"): C.count_small_cache_fused_backward,
+    ("small-cache-fused", "forward"): C.count_small_cache_fused_forward,
 }
 
 
@@ -161,8 +173,12 @@ def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, 
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
 
-def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResult:
+def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = False
+          ) -> SimulationResult:
     """Closed-form counts of ``algorithm``'s ``pass_`` at (n, d, M); no arithmetic on data.
+
+    ``tune=True``: the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks` (exact
+    search for the least I/O under M) instead of the algorithm's default rule.
 
     Raises
     ------
@@ -172,7 +188,12 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResul
         ``flash1-published``: the printed block sizes do not fit in M words.
     """
     n, d, M = _validate(algorithm, pass_, n, d, M)
-    c = _COUNTERS[(algorithm, pass_)](n, d, M)
+    if tune:
+        from attnio.algorithms.tuning import tuned_count
+
+        c = tuned_count(algorithm, pass_, n, d, M)
+    else:
+        c = _COUNTERS[(algorithm, pass_)](n, d, M)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                             c.peak_fast_words, c.block_sizes)
 
@@ -184,6 +205,8 @@ def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         variant = "published" if algorithm == "flash1-published" else "fitted"
         br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
         return {"B_r": br, "B_c": bc}
+    if algorithm == "small-cache-fused":
+        return fused_block_sizes(n, d, M, pass_)
     return {"B": C.square_block(M)}
 
 
@@ -220,6 +243,7 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
             "flash2": lambda: flash2_forward(mem, **flash),
             "square-tiling": lambda: square_tiling_forward(mem, **square),
             "small-cache": lambda: square_tiling_forward(mem, **square),
+            "small-cache-fused": lambda: small_cache_fused_forward(mem, **blocks),
         }
         run[algorithm]()
         return mem, relative_error(mem.slow["O"], ref.O)
@@ -239,7 +263,10 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
         A = np.exp(x["Q"] @ x["K"].T)
         mem.add_slow("A", A)
         mem.add_slow("l", A.sum(axis=1))
-        small_cache_backward(mem, **square)
+        if algorithm == "small-cache-fused":
+            small_cache_fused_backward(mem, **blocks)
+        else:
+            small_cache_backward(mem, **square)
     expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"])
     error = max(relative_error(mem.slow[name], ref_value)
                 for name, ref_value in zip(("dQ", "dK", "dV"), expected))
@@ -247,7 +274,8 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
 
 
 def simulate(
-    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0
+    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0,
+    tune: bool = False,
 ) -> SimulationResult:
     """Count (default) or execute ``algorithm``'s ``pass_`` at (n, d, M).
 
@@ -263,6 +291,8 @@ def simulate(
         memory model, check it against the reference and against the closed form.
     seed : int
         Seed of the input generator.
+    tune : bool
+        Use the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks`.
 
     Returns
     -------
@@ -278,12 +308,17 @@ def simulate(
         The algorithm's tiles exceed M (``flash1-published``), naming the tile.
     """
     if not execute:
-        return count(algorithm, pass_, n, d, M)
+        return count(algorithm, pass_, n, d, M, tune=tune)
     n, d, M = _validate(algorithm, pass_, n, d, M)
+    if tune:
+        from attnio.algorithms.tuning import tuned_blocks
+
+        blocks = tuned_blocks(algorithm, pass_, n, d, M)
+    else:
+        blocks = _block_sizes(algorithm, pass_, n, d, M)
     # The memory model, not the closed form, must be the one to refuse oversized tiles here.
-    mem, error = _execute(algorithm, pass_, n, d, M, _block_sizes(algorithm, pass_, n, d, M),
-                          np.random.default_rng(seed))
-    counted = count(algorithm, pass_, n, d, M)
+    mem, error = _execute(algorithm, pass_, n, d, M, blocks, np.random.default_rng(seed))
+    counted = count(algorithm, pass_, n, d, M, tune=tune)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
     return SimulationResult(

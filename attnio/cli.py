@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "bounds": "attnio.symbolic.cli",
     "simulate": "attnio.algorithms.cli",
     "pebble": "attnio.graphs.cli",
+    "gap": "attnio.algorithms.gap_cli",
     "report": "attnio.report",
 }
 

@@ -1,0 +1,77 @@
+"""``attnio gap``: the best explicit lower bound against every algorithm's exact I/O, per M.
+
+Examples (shell)::
+
+    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward
+    attnio gap --n 4096 --d 64 --M 1024,4096 --pass forward --json
+    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward --tune --plot gap.png
+
+>>> import argparse
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> args = register(sub).parse_args(["--n", "64", "--d", "8", "--M", "256"])
+>>> args.pass_, args.tune
+('backward', False)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from attnio.algorithms.cli import parse_cache_sizes
+from attnio.algorithms.gap import gap_figure_png, gap_payload
+from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.safe_io import write_bytes
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``gap`` subcommand."""
+    parser = subparsers.add_parser(
+        "gap",
+        help="best explicit lower bound vs every algorithm's exact I/O, and their ratio",
+        description=(
+            "For each fast-memory size M: the best explicit-constant I/O lower bound (an exact "
+            "int, its route and the claim it instantiates), every algorithm's exact I/O, the "
+            "cheapest algorithm and the ratio cheapest / lower bound."
+        ),
+    )
+    parser.add_argument("--n", type=int, required=True, help="sequence length n")
+    parser.add_argument("--d", type=int, required=True, help="head dimension d")
+    sizes = parser.add_mutually_exclusive_group(required=True)
+    sizes.add_argument("--M", dest="M", metavar="M1,M2,...",
+                       help="fast-memory sizes in words, comma-separated")
+    sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
+                       help="STEPS sizes from LO to HI words, geometrically spaced")
+    parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
+                        help="forward or backward pass (default backward)")
+    parser.add_argument("--tune", action="store_true",
+                        help="block sizes by exact integer search for the least I/O under M")
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the ratio against M")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``attnio gap``."""
+    n, d = validate_size("n", args.n), validate_size("d", args.d)
+    Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
+          else parse_cache_sizes(args.M_range, geometric=True))
+    payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune)
+    if args.plot:
+        write_bytes(args.plot, gap_figure_png([payload]), overwrite=args.force)
+    if args.json:
+        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{'M':>9} {'lower bound':>14}  {'best algorithm':<18}{'best io':>15}{'ratio':>8}  route")
+    for row in payload["rows"]:
+        print(f"{row['M']:>9} {row['lower_bound']:>14,}  {row['best_algorithm']:<18}"
+              f"{row['best_io']:>15,}{row['ratio']:>8.2f}  {row['route']} [{row['claim_id']}]")
+        for name, reason in row["omitted"].items():
+            print(f"{'':>9} {'':>14}  {name}: omitted ({reason})")
+    return 0

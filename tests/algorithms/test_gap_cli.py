@@ -1,0 +1,65 @@
+"""`attnio gap`: JSON shape, text table, exit 2 with one line on bad input, --plot."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from attnio.cli import main
+
+ROW_KEYS = {"M", "lower_bound", "route", "algorithms", "best_algorithm", "best_io", "ratio"}
+
+
+def test_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["gap", "--n", "4096", "--d", "64", "--M-range", "64:262144:7", "--pass",
+                 "backward", "--json"])
+    payload = json.loads(capsys.readouterr().out)
+    assert code == 0 and len(payload["rows"]) == 7
+    assert {"attnio_version", "versions"} <= set(payload)
+    for row in payload["rows"]:
+        assert ROW_KEYS <= set(row) and type(row["lower_bound"]) is int
+        assert row["best_algorithm"] in row["algorithms"]
+
+
+def test_text_and_tune(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["gap", "--n", "256", "--d", "16", "--M", "16,300", "--pass", "forward",
+                 "--tune"]) == 0
+    out = capsys.readouterr().out
+    assert "ratio" in out and "omitted" in out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--n", "0", "--d", "4", "--M", "64"], "n=0 must be a positive integer"),
+    (["--n", "8", "--d", "4", "--M", "x"], "--M='x'"),
+    (["--n", "8", "--d", "4", "--M-range", "9:2:3"], "HI=2 must be >= LO=9"),
+    (["--n", "8", "--d", "4", "--M", "1,2"], "fits any M"),
+    (["--n", "8", "--d", "4", "--M", "64", "--pass", "up"], "invalid choice"),
+])
+def test_bad_input_exit_2_one_line(argv, fragment, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) if "--pass" in argv else _nullcontext() as exc:
+        code = main(["gap", *argv])
+    if "--pass" in argv:
+        code = exc.value.code
+    err = capsys.readouterr().err
+    assert code == 2 and fragment in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+class _nullcontext:
+    value = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_plot_written_safely(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "gap.png"
+    argv = ["gap", "--n", "256", "--d", "16", "--M", "16,64,256", "--plot", str(target)]
+    assert main(argv) == 0 and target.read_bytes()[:4] == b"\x89PNG"
+    assert main(argv) == 2 and "refusing to overwrite" in capsys.readouterr().err
+    assert main(argv + ["--force"]) == 0
