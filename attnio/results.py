@@ -75,6 +75,8 @@ class Evidence:
             agreeing = [s for s, v in self.solvers.items() if v in ("proved", "refuted")]
             return ("+".join(agreeing) or "smt") + " ∀"
         if self.kind == "exhaustive":
+            if self.instances is None:
+                return "exh"
             return f"exh {self.nontrivial_instances}/{self.instances}"
         return {"sympy-canonical": "sympy =0", "exact-arithmetic": "exact",
                 "search": "search", "definition": "def"}[self.kind]

@@ -119,7 +119,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.proofs.explicit_bounds import explicit_routes
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.proofs.z3tools import prove
-from attnio.results import Proved, Refuted, Verdict
+from attnio.results import Evidence, Proved, Refuted, Verdict
 
 __all__ = [
     "PASSES",
@@ -337,7 +337,13 @@ def _all_proved(steps: list[tuple[str, Verdict]]) -> Verdict:
     for name, verdict in steps:
         if not verdict.proved:
             return verdict
-    return Proved("z3: every step unsat: " + "; ".join(name for name, _ in steps))
+    # both solvers' answers, step by step: "proved" only if every step's solver said so
+    solvers: dict[str, str] = {}
+    for _, verdict in steps:
+        for solver, answer in (verdict.evidence.solvers if verdict.evidence else {}).items():
+            solvers[solver] = answer if solvers.get(solver, answer) == answer else "undecided"
+    return Proved("z3: every step unsat: " + "; ".join(name for name, _ in steps),
+                  evidence=Evidence("smt-forall", solvers=solvers))
 
 
 def _root_monotone(ctx: CheckContext, small: z3.ArithRef, big: z3.ArithRef) -> Verdict:
@@ -517,7 +523,8 @@ def _claim(id: str, statement: str, formal: str, method: str, check, *,
            reconstructed: bool = True, twin_of: str | None = None) -> Claim:
     return Claim(id=id, statement=statement, formal=formal, source=_SRC, method=method,
                  family="gap_routes", check_fn=check, reconstructed=reconstructed,
-                 twin_of=twin_of)
+                 twin_of=twin_of,
+                 evidence_kind="smt-forall" if method.startswith("z3") else "exhaustive")
 
 
 CLAIMS: list[Claim] = [

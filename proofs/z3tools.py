@@ -7,6 +7,14 @@ asking z3 for a model of ``hypotheses ∧ ¬claim``:
 * ``sat``     → :class:`~attnio.results.Refuted` with the model as a dict of exact values
 * ``unknown`` → :class:`~attnio.results.Undecided` with z3's reason (e.g. ``timeout``)
 
+It is for lemmas stated directly over z3 terms (no sympy statement behind them). Statements
+written in sympy go through :func:`attnio.proofs.kernel.prove_statement` instead, which also
+re-evaluates counterexamples exactly in the sympy statement. Here the same discipline is kept
+as far as z3 terms allow: a model is re-evaluated by z3 on the original formulas (every
+hypothesis true, the claim false) and the answer is re-checked by cvc5 on the same SMT-LIB
+problem (the model's rational values pinned); a disagreement is Undecided. The verdict carries
+:class:`~attnio.results.Evidence` ``smt-forall`` with both solvers' answers.
+
 >>> import z3
 >>> x, y = z3.Reals("x y")
 >>> prove(x * x >= 0).verdict
@@ -24,7 +32,7 @@ from typing import Iterable
 
 import z3
 
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = ["prove", "model_to_dict", "WATCHDOG_GRACE_S"]
 
@@ -35,12 +43,65 @@ WATCHDOG_GRACE_S = 2.0
 
 
 def prove(claim: z3.BoolRef, hypotheses: Iterable[z3.BoolRef] = (), *,
-          timeout_ms: int = 20_000, solver: z3.Solver | None = None) -> Verdict:
+          timeout_ms: int = 20_000, solver: z3.Solver | None = None,
+          second_solver: bool = True) -> Verdict:
     """Prove ``hypotheses ⇒ claim`` for all values, or return a counterexample / Undecided.
 
     ``timeout_ms`` is z3's timeout; a watchdog thread also interrupts the solver
-    :data:`WATCHDOG_GRACE_S` seconds later, so a check never hangs the run.
+    :data:`WATCHDOG_GRACE_S` seconds later, so a check never hangs the run. With
+    ``second_solver`` the answer is re-checked by cvc5 (see the module docstring).
     """
+    verdict = _z3_prove(claim, list(hypotheses), timeout_ms=timeout_ms, solver=solver)
+    if not second_solver or isinstance(verdict, Undecided):
+        return verdict
+    return _second_opinion(verdict, claim, list(hypotheses), timeout_ms)
+
+
+def _second_opinion(verdict: Verdict, claim: z3.BoolRef, hypotheses: list[z3.BoolRef],
+                    timeout_ms: int) -> Verdict:
+    from attnio.proofs.kernel import SECOND_SOLVER_TIMEOUT_S, cvc5_check
+
+    s = z3.Solver()
+    s.add(*hypotheses, z3.Not(claim))
+    if isinstance(verdict, Refuted):
+        for name, value in verdict.counterexample.items():
+            if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+                s.add(_pin(name, value, claim, hypotheses))
+    answer = cvc5_check(s.to_smt2(), min(timeout_ms / 1000, SECOND_SOLVER_TIMEOUT_S))
+    z3_says = verdict.verdict
+    cvc5_says = {"unsat": "proved", "sat": "refuted", "unknown": "undecided",
+                 "n/a": "n/a"}[answer]
+    solvers = {"z3": z3_says, "cvc5": cvc5_says}
+    if cvc5_says in ("proved", "refuted") and cvc5_says != z3_says:
+        return Undecided(f"the solvers disagree: z3 {z3_says}, cvc5 {cvc5_says}",
+                         evidence=Evidence("smt-forall", solvers=solvers))
+    from dataclasses import replace
+    return replace(verdict, evidence=Evidence("smt-forall", solvers=solvers))
+
+
+def _pin(name: str, value: int | Fraction, claim: z3.BoolRef,
+         hypotheses: list[z3.BoolRef]) -> z3.BoolRef:
+    """``x == value`` for the constant named ``name`` in the formulas (True if absent)."""
+    for const in _constants([claim, *hypotheses]):
+        if const.decl().name() == name:
+            return const == (z3.RealVal(str(value)) if z3.is_real(const) else
+                             z3.IntVal(int(value)))
+    return z3.BoolVal(True)
+
+
+def _constants(formulas: list[z3.ExprRef]) -> list[z3.ExprRef]:
+    seen: dict[str, z3.ExprRef] = {}
+    stack = list(formulas)
+    while stack:
+        e = stack.pop()
+        if z3.is_const(e) and e.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            seen.setdefault(e.decl().name(), e)
+        stack.extend(e.children())
+    return list(seen.values())
+
+
+def _z3_prove(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], *, timeout_ms: int,
+              solver: z3.Solver | None) -> Verdict:
     s = solver if solver is not None else z3.Solver()
     s.set("timeout", int(timeout_ms))
     for h in hypotheses:
@@ -56,7 +117,14 @@ def prove(claim: z3.BoolRef, hypotheses: Iterable[z3.BoolRef] = (), *,
     if answer == z3.unsat:
         return Proved("z3: hypotheses ∧ ¬claim is unsat")
     if answer == z3.sat:
-        return Refuted(model_to_dict(s.model()), "z3 found a counterexample")
+        model = s.model()
+        holds = [model.eval(h, model_completion=True) for h in hypotheses]
+        goal = model.eval(claim, model_completion=True)
+        if not all(z3.is_true(h) for h in holds) or not z3.is_false(goal):
+            return Undecided("z3's model does not re-evaluate to a counterexample "
+                             "(a hypothesis false or the claim not false there)")
+        return Refuted(model_to_dict(model), "z3 found a counterexample; re-evaluated on the "
+                       "formulas")
     return Undecided(f"z3 returned unknown ({s.reason_unknown()}, timeout {timeout_ms} ms)")
 
 
