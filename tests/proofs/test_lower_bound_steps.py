@@ -13,15 +13,14 @@ DEFAULT = [c for c in CLAIMS if c.tier == "default"]
 DEEP = [c for c in CLAIMS if c.tier == "deep"]
 
 
+def test_there_is_no_deep_tier_left() -> None:
+    """hk.matmul.integer_table_deep was the only deep claim: it held by the definition of the
+    ceiling and was removed (issue 10). A new deep claim goes back into a parametrized test."""
+    assert DEEP == []
+
+
 @pytest.mark.parametrize("claim", DEFAULT, ids=lambda c: c.id)
 def test_claim_is_proved(claim) -> None:
-    v = claim.check()
-    assert v.proved, v.detail
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("claim", DEEP, ids=lambda c: c.id)
-def test_deep_claim_is_proved(claim) -> None:
     v = claim.check()
     assert v.proved, v.detail
 
