@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(names)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
-        parser.print_help(sys.stderr)
+        print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "
+              "see attnio --help", file=sys.stderr)
         return 2
     try:
         return int(args.handler(args))

@@ -155,7 +155,8 @@ def parse_positive_int(name: str, text: Any, *, max_digits: int = MAX_INT_DIGITS
         return positive_int(name, text)
     stripped = text.strip()
     if not _INT_TEXT.fullmatch(stripped):
-        raise InvalidInputError(f"{name}={describe(text, 40)} must be a positive integer")
+        shown = stripped if len(stripped) <= 40 and stripped.isprintable() else describe(text, 40)
+        raise InvalidInputError(f"{name}={shown} must be a positive integer")
     digits = len(stripped.lstrip("+-"))
     if digits > max_digits:
         raise InvalidInputError(
