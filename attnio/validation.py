@@ -99,7 +99,7 @@ MAX_MESSAGE_CHARS = 300
 #: Extensions matplotlib writes without extra packages; ``--plot`` accepts only these.
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
-_INT_TEXT = re.compile(r"[+-]?\d+")
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
 
 
 def describe(value: Any, limit: int = 60) -> str:
