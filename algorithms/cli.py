@@ -89,9 +89,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="report where the cheaper of algorithms A and B swaps: the bracket "
                              "of grid points and the M bisected on exact counts (default: the "
                              "two algorithms when exactly two are selected)")
-    parser.add_argument("--execute", action="store_true",
-                        help="run on seeded random float64 inputs, check numerics against the "
-                             "untiled reference and the counts against the closed form")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true",
+                      help="closed-form exact counts, no arrays (the default)")
+    mode.add_argument("--execute", action="store_true",
+                      help="run on seeded random float64 inputs, check numerics against the "
+                           "untiled reference and the counts against the closed form (memory "
+                           "budget MAX_EXECUTE_BYTES = 1 GiB)")
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
     out = parser.add_mutually_exclusive_group()

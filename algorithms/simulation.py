@@ -176,14 +176,14 @@ def check_execute_budget(n: int, d: int) -> None:
     >>> check_execute_budget(100_000, 64)
     Traceback (most recent call last):
     ...
-    attnio.exceptions.InvalidInputError: execute mode at n=100000, d=64 needs about 895 GiB, over the budget MAX_EXECUTE_BYTES=1073741824 (1 GiB); count mode (the default: drop --execute) gives the exact counts without arrays
+    attnio.exceptions.InvalidInputError: execute mode at n=100000, d=64 needs about 895 GiB, over the budget MAX_EXECUTE_BYTES=1073741824 (1 GiB); count mode (--count, the default) gives the exact counts without arrays
     """
     need = execute_memory_estimate(n, d)
     if need > MAX_EXECUTE_BYTES:
         raise InvalidInputError(
             f"execute mode at n={n}, d={d} needs about {need / 2**30:.3g} GiB, over the budget "
             f"MAX_EXECUTE_BYTES={MAX_EXECUTE_BYTES} ({MAX_EXECUTE_BYTES / 2**30:g} GiB); count "
-            "mode (the default: drop --execute) gives the exact counts without arrays")
+            "mode (--count, the default) gives the exact counts without arrays")
 
 
 def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, int, int]:
