@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
+import re
 import sys
 from typing import Any
 
@@ -32,15 +34,26 @@ from attnio.algorithms.simulation import (
     PASSES,
     SimulationResult,
     catalogue_value,
+    check_execute_budget,
     count,
-    measured_crossover,
     simulate,
-    validate_size,
 )
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
+from attnio.provenance import provenance
+from attnio.validation import (
+    MAX_STEPS,
+    PLOT_SUFFIXES,
+    check_output_path,
+    describe,
+    geometric_sizes,
+    json_float,
+    parse_positive_int,
+    parse_seed,
+)
 
-__all__ = ["register", "run", "parse_cache_sizes", "parse_algorithms", "runs_payload"]
+__all__ = ["register", "run", "parse_cache_sizes", "parse_algorithms", "runs_payload",
+           "find_crossovers"]
 
 _FIELDS = ("algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops",
            "peak_fast_words", "formula", "ratio")
@@ -59,8 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "FLOPs, peak fast-memory words, the symbolic catalogue's bound and io/bound."
         ),
     )
-    parser.add_argument("--n", type=int, required=True, help="sequence length n")
-    parser.add_argument("--d", type=int, required=True, help="head dimension d")
+    parser.add_argument("--n", required=True, help="sequence length n (positive integer)")
+    parser.add_argument("--d", required=True, help="head dimension d (positive integer)")
     sizes = parser.add_mutually_exclusive_group(required=True)
     sizes.add_argument("--M", dest="M", metavar="M1,M2,...",
                        help="fast-memory sizes in words, comma-separated")
@@ -72,44 +85,55 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              + ", ".join(ALGORITHMS))
     parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
                         help="forward or backward pass (default backward)")
-    parser.add_argument("--execute", action="store_true",
-                        help="run on seeded random float64 inputs, check numerics against the "
-                             "untiled reference and the counts against the closed form")
-    parser.add_argument("--seed", type=int, default=0, help="input seed for --execute")
     parser.add_argument("--tune", action="store_true",
                         help="block sizes by exact integer search for the least I/O under M")
+    parser.add_argument("--crossover", metavar="A,B",
+                        help="report where the cheaper of algorithms A and B swaps: the bracket "
+                             "of grid points and the M bisected on exact counts (default: the "
+                             "two algorithms when exactly two are selected)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true",
+                      help="closed-form exact counts, no arrays (the default)")
+    mode.add_argument("--execute", action="store_true",
+                      help="run on seeded random float64 inputs, check numerics against the "
+                           "untiled reference and the counts against the closed form (memory "
+                           "budget MAX_EXECUTE_BYTES = 1 GiB)")
+    parser.add_argument("--seed", default="0",
+                        help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
     parser.add_argument("--plot", metavar="FILE.png",
-                        help="draw I/O against M (log axes), bounds dashed, d² marked")
+                        help="draw I/O against M (log axes), bounds dashed, d² marked; "
+                             "FILE ends in .png, .pdf or .svg, its folder exists, a folder is "
+                             "an error and an existing file is kept unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing --plot file")
     parser.set_defaults(handler=run)
     return parser
 
 
 def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
-    """``"M1,M2"`` → ints, or ``"LO:HI:STEPS"`` → STEPS geometric sizes (InvalidInputError)."""
+    """``"M1,M2"`` → ints, or ``"LO:HI:STEPS"`` → STEPS geometric sizes (InvalidInputError).
+
+    At most :data:`~attnio.validation.MAX_STEPS` sizes either way; a geometric range needs
+    ``HI < 10**300`` (its points are computed in floating point).
+
+    >>> parse_cache_sizes("64, 256", geometric=False)
+    [64, 256]
+    """
     if not geometric:
-        try:
-            values = [int(part) for part in text.split(",") if part.strip()]
-        except ValueError:
-            raise InvalidInputError(f"--M={text!r} must be comma-separated integers") from None
-        if not values:
-            raise InvalidInputError(f"--M={text!r} names no cache size")
-        return [validate_size("M", v) for v in values]
-    parts = text.split(":")
-    try:
-        lo, hi, steps = (int(p) for p in parts)
-    except ValueError:
-        raise InvalidInputError(f"--M-range={text!r} must be LO:HI:STEPS integers") from None
-    lo, hi, steps = validate_size("M", lo), validate_size("M", hi), validate_size("STEPS", steps)
-    if hi < lo:
-        raise InvalidInputError(f"--M-range={text!r}: HI={hi} must be >= LO={lo}")
-    if steps == 1:
-        return [lo]
-    ratio = (hi / lo) ** (1 / (steps - 1))
-    values = [lo] + [round(lo * ratio**k) for k in range(1, steps - 1)] + [hi]
-    return sorted(set(values))
+        parts = [part for part in text.split(",") if part.strip()]
+        if len(parts) > MAX_STEPS:
+            raise InvalidInputError(f"--M names {len(parts)} sizes; at most MAX_STEPS={MAX_STEPS}")
+        for part in parts:
+            if not re.fullmatch(r"\s*[+-]?\d+\s*", part):
+                raise InvalidInputError(
+                    f"--M={describe(text, 40)} must be comma-separated integers")
+        if not parts:
+            raise InvalidInputError(f"--M={describe(text, 40)} names no cache size")
+        return [parse_positive_int("M", part) for part in parts]
+    return geometric_sizes("--M-range", text)
 
 
 def parse_algorithms(text: str, pass_: str) -> list[str]:
@@ -130,9 +154,10 @@ def parse_algorithms(text: str, pass_: str) -> list[str]:
 
 
 def _number(value: Any) -> int | float | None:
+    """An exact sympy number as a JSON number: int if integral, a finite float, else None."""
     if value is None:
         return None
-    return int(value) if value.is_Integer else float(value)
+    return int(value) if value.is_Integer else json_float(value)
 
 
 def _row(result: SimulationResult) -> dict[str, Any]:
@@ -142,25 +167,35 @@ def _row(result: SimulationResult) -> dict[str, Any]:
         "M": result.M, "reads": result.reads, "writes": result.writes, "io": result.io,
         "flops": result.flops, "peak_fast_words": result.peak_fast_words,
         "formula": _number(value),
-        "ratio": None if value is None or value == 0 else float(result.io / value),
+        "ratio": None if value is None or value == 0 else json_float(result.io / value),
         "block_sizes": dict(result.block_sizes),
     }
+    if value is not None and row["formula"] is None:
+        row["formula_exact"] = str(value)  # beyond float range: the exact value as text
     if result.executed:
-        row["max_relative_error"] = result.max_relative_error
+        # NaN/Infinity are not JSON: a non-finite error is null plus its text, and fails.
+        row["max_relative_error"] = json_float(result.max_relative_error)
+        if row["max_relative_error"] is None:
+            row["max_relative_error_text"] = str(result.max_relative_error)
         row["closed_form_match"] = result.closed_form_match
     return row
 
 
 def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
-    seed: int = 0, tune: bool = False,
+    seed: int = 0, tune: bool = False, crossover_pair: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The ``--json`` document: ``{"runs": [...], "crossover_M": int | None}``.
+    """The ``--json`` document: ``{"runs": [...], "crossovers": [...], "crossover_M": int |
+    None, "crossover_pair": [A, B] | None}`` plus :func:`attnio.provenance.provenance`.
 
     A run whose tiles overflow M (``flash1-published``) keeps its sizes, null counts and the
     overflow message under ``"overflow"``; a (name, M) pair for which no tile fits keeps null
     counts and the reason under ``"infeasible"``. Raises InvalidInputError only when no pair
     of the sweep can run at all.
+
+    ``crossover_pair`` (default: ``names`` when it holds exactly two algorithms, else no
+    crossover) selects the two algorithms whose swaps :func:`find_crossovers` reports;
+    ``crossover_M`` is the bisected M of the first swap.
     """
     runs: list[dict[str, Any]] = []
     first_error: InvalidInputError | None = None
@@ -179,8 +214,69 @@ def runs_payload(
     if feasible == 0 and first_error is not None:
         # A sweep in which nothing at all can run is bad input, not an empty result.
         raise first_error
-    crossover = measured_crossover(n, d, Ms) if pass_ == "backward" else None
-    return {"runs": runs, "crossover_M": crossover}
+    if crossover_pair is None and len(names) == 2:
+        crossover_pair = (names[0], names[1])
+    crossovers = ([] if crossover_pair is None
+                  else find_crossovers(*crossover_pair, pass_, n, d, Ms))
+    return {"runs": runs, "crossover_pair": None if crossover_pair is None else list(crossover_pair),
+            "crossovers": crossovers,
+            "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
+
+
+def _cheaper(a: str, b: str, pass_: str, n: int, d: int, M: int) -> tuple[str, dict[str, int]] | None:
+    """(``a``, ``b`` or ``"tie"``, the two exact I/O counts) at M, or None when either
+    algorithm has no admissible tile (or overflows) at M."""
+    try:
+        io = {a: count(a, pass_, n, d, M).io, b: count(b, pass_, n, d, M).io}
+    except (InvalidInputError, CacheOverflowError):
+        return None
+    return (a if io[a] < io[b] else b if io[b] < io[a] else "tie"), io
+
+
+def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
+                    Ms: list[int]) -> list[dict[str, Any]]:
+    """Every swap of the cheaper of ``a`` and ``b`` along the grid ``Ms``, located exactly.
+
+    A *swap* is a pair of consecutive grid points (both admissible for both algorithms)
+    ``lo < hi`` such that one algorithm is strictly cheaper at ``lo`` (its exact I/O count,
+    :func:`~attnio.algorithms.simulation.count`, Python ints) and not at ``hi``. Bisection on
+    the integers of ``[lo, hi]`` keeps that invariant and ends at adjacent ``M - 1, M``: the
+    algorithm ``cheaper_below`` is strictly cheaper at ``M - 1`` and not at ``M`` (where
+    ``cheaper_at_M`` is the other one, ``"tie"`` or ``"inadmissible"``). Counts move in
+    floor/ceiling steps, so a bracket may hold several such points; bisection returns one
+    of them, and ``io_at_M_minus_1`` / ``io_at_M`` let anyone check it.
+
+    >>> [(c["bracket"], c["M"], c["cheaper_below"]) for c in
+    ...  find_crossovers("flash1", "small-cache", "backward", 4096, 64, [4096, 8192])]
+    [([4096, 8192], 4903, 'small-cache')]
+    """
+    for name in (a, b):
+        if (name, pass_) not in BOUND_IDS:
+            raise InvalidInputError(f"crossover algorithm={describe(name)} has no {pass_} pass")
+    grid = [(M, _cheaper(a, b, pass_, n, d, M)) for M in sorted(set(Ms))]
+    points = [(M, found) for M, found in grid if found is not None]
+    out: list[dict[str, Any]] = []
+    for (lo, (w_lo, _)), (hi, (w_hi, _)) in zip(points, points[1:]):
+        if w_lo == "tie" or w_hi == w_lo:
+            continue
+        left, right = lo, hi  # invariant: w_lo strictly cheaper at left, not at right
+        while right - left > 1:
+            mid = (left + right) // 2
+            found = _cheaper(a, b, pass_, n, d, mid)
+            if found is not None and found[0] == w_lo:
+                left = mid
+            else:
+                right = mid
+        below = _cheaper(a, b, pass_, n, d, right - 1)
+        at = _cheaper(a, b, pass_, n, d, right)
+        out.append({
+            "algorithms": [a, b], "pass": pass_, "bracket": [lo, hi], "M": right,
+            "cheaper_below": w_lo,
+            "cheaper_at_M": "inadmissible" if at is None else at[0],
+            "io_at_M_minus_1": None if below is None else below[1],
+            "io_at_M": None if at is None else at[1],
+        })
+    return out
 
 
 def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
@@ -192,14 +288,20 @@ def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio simulate``; exit 1 if an executed run fails its checks."""
-    n, d = validate_size("n", args.n), validate_size("d", args.d)
+    n, d = parse_positive_int("n", args.n), parse_positive_int("d", args.d)
+    seed = parse_seed(args.seed)
     Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
           else parse_cache_sizes(args.M_range, geometric=True))
     names = parse_algorithms(args.algorithm, args.pass_)
-    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=args.seed,
-                           tune=getattr(args, "tune", False))
+    pair = None if args.crossover is None else parse_crossover(args.crossover, names)
+    if args.plot:  # refuse a bad target before any work
+        check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
+    if args.execute:
+        check_execute_budget(n, d)
+    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
+                           tune=getattr(args, "tune", False), crossover_pair=pair)
     if args.json:
-        json.dump(payload, sys.stdout, indent=2)
+        json.dump(payload, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     elif args.csv:
         extra = ["max_relative_error", "closed_form_match"] if args.execute else []
@@ -210,10 +312,32 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_table(payload, args.execute)
     if args.plot:
-        plot_runs(payload, n=n, d=d, path=args.plot)
+        plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
+              or "max_relative_error_text" in r  # NaN or infinite error
               or (r.get("max_relative_error") is not None and r["max_relative_error"] > 1e-10)]
     return 1 if failed else 0
+
+
+def parse_crossover(text: str, names: list[str]) -> tuple[str, str]:
+    """``--crossover A,B``: two different algorithms among the selected ``names``.
+
+    >>> parse_crossover("flash1,small-cache", ["standard", "flash1", "small-cache"])
+    ('flash1', 'small-cache')
+    >>> parse_crossover("flash1,flash2", ["flash1"])
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --crossover 'flash2' is not among the selected algorithms (flash1)
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or parts[0] == parts[1] or not all(parts):
+        raise InvalidInputError(
+            f"--crossover={describe(text, 40)} must name two different algorithms A,B")
+    for part in parts:
+        if part not in names:
+            raise InvalidInputError(f"--crossover {describe(part, 40)} is not among the "
+                                    f"selected algorithms ({', '.join(names)})")
+    return parts[0], parts[1]
 
 
 def _print_table(payload: dict[str, Any], execute: bool) -> None:
@@ -230,11 +354,33 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
         if execute:
             line += f"  {r['max_relative_error']:.1e}  {'=' if r['closed_form_match'] else '≠'}"
         print(line)
-    print(f"crossover_M: {payload['crossover_M']}")
+    print(_crossover_line(payload))
 
 
-def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str) -> None:
-    """I/O against M on log axes: one solid line per algorithm, its catalogue bound dashed."""
+def _crossover_line(payload: dict[str, Any]) -> str:
+    pair = payload.get("crossover_pair")
+    if pair is None:
+        return "crossover_M: None (select exactly two algorithms or name them: --crossover A,B)"
+    if not payload["crossovers"]:
+        return f"crossover_M: None ({pair[0]} and {pair[1]} do not swap within the grid)"
+    parts = []
+    for c in payload["crossovers"]:
+        lo, hi = c["bracket"]
+        parts.append(f"{c['M']} ({c['cheaper_below']} cheaper below, {c['cheaper_at_M']} at M; "
+                     f"grid bracket [{lo}, {hi}], bisection on exact counts)")
+    return f"crossover_M ({pair[0]} vs {pair[1]}): " + "; ".join(parts)
+
+
+def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
+              overwrite: bool = False) -> None:
+    """I/O against M on log axes: one solid line per algorithm, its catalogue bound dashed.
+
+    The file is written through :func:`attnio.safe_io.write_bytes` (atomic, no symlinks,
+    an existing file only with ``overwrite``); its format follows the extension."""
+    from attnio.safe_io import write_bytes
+
+    target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
+                               what="--plot")
     try:
         import matplotlib
 
@@ -259,8 +405,9 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str) -> None:
                     color=line.get_color(), alpha=0.8, label=f"{bound_id} (catalogue)")
     ax.axvline(d * d, color="grey", lw=1.5, alpha=0.6, label=f"M = d² = {d * d:,}")
     if payload.get("crossover_M"):
+        pair = " vs ".join(payload.get("crossover_pair") or [])
         ax.axvline(payload["crossover_M"], color="black", ls=":", lw=1,
-                   label=f"measured crossover M = {payload['crossover_M']:,}")
+                   label=f"crossover {pair}: M = {payload['crossover_M']:,}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("fast memory M (words)")
@@ -270,5 +417,7 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str) -> None:
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, dpi=120, format=target.suffix.lower().lstrip("."))
     plt.close(fig)
+    write_bytes(target, buffer.getvalue(), overwrite=overwrite)

@@ -50,6 +50,7 @@ from attnio.algorithms.small_cache_fused import (
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 from attnio.exceptions import InvalidInputError
+from attnio.validation import check_name, check_seed, positive_int
 
 __all__ = [
     "ALGORITHMS",
@@ -61,7 +62,15 @@ __all__ = [
     "catalogue_value",
     "measured_crossover",
     "validate_size",
+    "MAX_EXECUTE_BYTES",
+    "execute_memory_estimate",
+    "check_execute_budget",
 ]
+
+#: Memory budget of ``execute=True`` (bytes). Executing keeps float64 n×n matrices (scores,
+#: probabilities, the reference gradients): :func:`execute_memory_estimate` is checked against
+#: this budget before any array is allocated; counting (the default) needs no arrays at all.
+MAX_EXECUTE_BYTES = 2**30
 
 PASSES = ("forward", "backward")
 
@@ -156,18 +165,42 @@ def validate_size(name: str, value: object) -> int:
     ...
     attnio.exceptions.InvalidInputError: d=0 must be a positive integer
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise InvalidInputError(f"{name}={value!r} must be a positive integer")
-    return int(value)
+    return positive_int(name, value)
+
+
+def execute_memory_estimate(n: int, d: int) -> int:
+    """Bytes that ``simulate(..., execute=True)`` may hold at (n, d): an upper estimate.
+
+    ``8 * (12 n^2 + 16 n d + 8 d^2)``: float64 words of at most 12 n×n matrices (measured
+    peaks are 5.2 to 10.5 n^2 words across the algorithms at n = 512), the n×d operands and
+    gradients, the d×d weights of ``small-cache-dx``.
+
+    >>> execute_memory_estimate(1024, 64) // 2**20
+    104
+    """
+    return 8 * (12 * n * n + 16 * n * d + 8 * d * d)
+
+
+def check_execute_budget(n: int, d: int) -> None:
+    """Refuse execute mode when :func:`execute_memory_estimate` exceeds
+    :data:`MAX_EXECUTE_BYTES` (InvalidInputError naming the budget and count mode).
+
+    >>> check_execute_budget(100_000, 64)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: execute mode at n=100000, d=64 needs about 895 GiB, over the budget MAX_EXECUTE_BYTES=1073741824 (1 GiB); count mode (--count, the default) gives the exact counts without arrays
+    """
+    need = execute_memory_estimate(n, d)
+    if need > MAX_EXECUTE_BYTES:
+        raise InvalidInputError(
+            f"execute mode at n={n}, d={d} needs about {need / 2**30:.3g} GiB, over the budget "
+            f"MAX_EXECUTE_BYTES={MAX_EXECUTE_BYTES} ({MAX_EXECUTE_BYTES / 2**30:g} GiB); count "
+            "mode (--count, the default) gives the exact counts without arrays")
 
 
 def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, int, int]:
-    if algorithm not in ALGORITHMS:
-        raise InvalidInputError(
-            f"algorithm={algorithm!r} is unknown; choose from {', '.join(ALGORITHMS)}"
-        )
-    if pass_ not in PASSES:
-        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    check_name("algorithm", algorithm, ALGORITHMS)
+    check_name("pass", pass_, PASSES)
     if (algorithm, pass_) not in _COUNTERS:
         raise InvalidInputError(f"algorithm={algorithm!r} has no {pass_} pass")
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
@@ -303,13 +336,19 @@ def simulate(
     Raises
     ------
     InvalidInputError
-        Bad name, pass or size; M below every tile of the algorithm.
+        Bad name, pass, size or seed (``0 <= seed <= 2**64 - 1``); M below every tile of the
+        algorithm; with ``execute``, an estimated memory (:func:`execute_memory_estimate`)
+        over :data:`MAX_EXECUTE_BYTES`.
     CacheOverflowError
         The algorithm's tiles exceed M (``flash1-published``), naming the tile.
     """
+    if not isinstance(execute, bool):
+        raise InvalidInputError(f"execute={execute!r} must be True or False")
+    seed = check_seed(seed)
     if not execute:
         return count(algorithm, pass_, n, d, M, tune=tune)
     n, d, M = _validate(algorithm, pass_, n, d, M)
+    check_execute_budget(n, d)
     if tune:
         from attnio.algorithms.tuning import tuned_blocks
 

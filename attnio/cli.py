@@ -7,6 +7,8 @@ Each subcommand lives beside the code it drives and exposes two functions::
 
 Exit codes (every subcommand): 0 success; 1 a check failed (Refuted or Undecided);
 2 bad input — one line naming the value and the rule, never a traceback; 130 interrupted.
+Every error line is at most :data:`attnio.validation.MAX_MESSAGE_CHARS` (300) characters: long
+values are cut with "…".
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Sequence
 
 from attnio import __version__
 from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.validation import one_line
 
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
 
@@ -37,7 +40,7 @@ class OneLineArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr and exit code 2."""
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[override]  # noqa: F821
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, one_line(f"{self.prog}: error: {message}") + "\n")
 
 
 def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
@@ -64,25 +67,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(names)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
-        parser.print_help(sys.stderr)
+        print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "
+              "see attnio --help", file=sys.stderr)
         return 2
     try:
         return int(args.handler(args))
     except InvalidInputError as exc:
-        print(f"attnio {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        print(one_line(f"attnio {args.command}: error: {exc}"), file=sys.stderr)
         return 2
     except AttnioError as exc:
-        print(f"attnio {args.command}: {type(exc).__name__}: {_one_line(exc)}", file=sys.stderr)
+        print(one_line(f"attnio {args.command}: {type(exc).__name__}: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"attnio {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `attnio bounds ... | head`
         return 0
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
 
 
 if __name__ == "__main__":  # pragma: no cover

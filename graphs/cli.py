@@ -6,13 +6,26 @@ Usage::
     attnio pebble --builtin matmul:2x2x2 --cache LO:HI [--table] [--json]
     attnio pebble --builtin attention-forward:n=2,d=1 --cache 3:6
     attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
-    attnio pebble --replay SCHEDULE.json --dag FILE.json --cache M [--no-recompute]
+    attnio pebble --replay SCHEDULE.json (--dag FILE.json | --builtin SPEC) --cache M
+    attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
 
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
 ``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
-"states_explored", "seconds", "M", "recompute"}`` (a list of them for a cache range).
+"states_explored", "seconds", "M", "recompute", "algorithm_costs", "attnio_version",
+"versions"}`` (a list of them for a cache range). That output is itself a schedule file for
+``--replay`` (the result whose ``M`` equals ``--cache`` is replayed).
+
+``--dag`` reads attnio's DAG JSON or networkx node-link JSON (:mod:`attnio.graphs.dagio`).
+``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
+``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
+``--cache`` nothing is solved.
+
+Limits (bad input, exit 2): a ``--cache`` range spans at most
+:data:`attnio.validation.MAX_CACHE_SIZES` sizes; a ``--builtin`` DAG has at most
+:data:`MAX_BUILTIN_VERTICES` vertices, and exact search takes at most
+:data:`attnio.graphs.exact.MAX_EXACT_VERTICES`.
 """
 
 from __future__ import annotations
@@ -25,13 +38,39 @@ from typing import Any
 import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
-from attnio.graphs.dagio import load_dag, load_schedule
-from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, solve_optimal
+from attnio.graphs.dagio import load_dag, load_schedule, save_dag
+from attnio.graphs.dags import (
+    attention_backward_dag,
+    attention_forward_dag,
+    expected_size,
+    matmul_dag,
+)
+from attnio.graphs.exact import (
+    Infeasible,
+    Optimal,
+    PebbleResult,
+    check_exact_size,
+    solve_optimal,
+)
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_schedules
+from attnio.provenance import provenance
+from attnio.validation import (
+    check_output_path,
+    describe,
+    parse_int_range,
+    parse_positive_int,
+    positive_float,
+)
 
-__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json"]
+__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
+           "MAX_BUILTIN_VERTICES", "EXPORT_SUFFIXES"]
+
+#: Largest ``--builtin`` DAG (vertices) built at all; checked on the closed-form size
+#: (:func:`attnio.graphs.dags.expected_size`) before any vertex is allocated.
+MAX_BUILTIN_VERTICES = 200_000
+#: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
+EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -46,8 +85,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
                         help="validate this schedule on --dag instead of solving")
-    parser.add_argument("--cache", required=True, metavar="M or LO:HI",
-                        help="red pebbles (a range LO:HI with --builtin)")
+    parser.add_argument("--cache", metavar="M or LO:HI",
+                        help="red pebbles (a range LO:HI with --builtin); required unless "
+                             "only --export-dag is asked")
+    parser.add_argument("--export-dag", metavar="FILE",
+                        help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
+    parser.add_argument("--force", action="store_true",
+                        help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
                         help="seconds per cache size before answering undecided (default 60)")
@@ -59,7 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def parse_cache_range(text: str) -> tuple[int, int]:
-    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8).
+    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8); at most ``MAX_CACHE_SIZES`` sizes.
 
     >>> parse_cache_range("3:8")
     (3, 8)
@@ -68,21 +112,32 @@ def parse_cache_range(text: str) -> tuple[int, int]:
     ...
     attnio.exceptions.InvalidInputError: M=0 must be a positive integer
     """
-    match = re.fullmatch(r"\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?", text)
-    if not match:
-        raise InvalidInputError(f"--cache {text!r} must be an integer M or a range LO:HI")
-    lo = int(match.group(1))
-    hi = int(match.group(2)) if match.group(2) is not None else lo
-    for value in (lo, hi):
-        if value < 1:
-            raise InvalidInputError(f"M={value} must be a positive integer")
-    if hi < lo:
-        raise InvalidInputError(f"--cache {text!r}: LO={lo} exceeds HI={hi}")
-    return lo, hi
+    return parse_int_range("--cache", text)
+
+
+def _builtin_size(name: str, params: dict[str, Any]) -> int:
+    """Vertices of a builtin DAG, refused past :data:`MAX_BUILTIN_VERTICES` before building.
+
+    A cheap lower bound (the m·k·p products, the n²·d score products) screens huge specs
+    first, so the closed form (which lists an n×n mask) only runs on modest sizes.
+    """
+    if name == "matmul":
+        floor = params["m"] * params["k"] * params["p"]
+    else:
+        floor = params["n"] ** 2 * params["d"]
+    if floor > MAX_BUILTIN_VERTICES:
+        count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
+    else:
+        vertices = expected_size(name, **params)[0]
+        if vertices <= MAX_BUILTIN_VERTICES:
+            return vertices
+        count = str(vertices)
+    raise InvalidInputError(f"builtin {name} with {params} has {count} vertices; "
+                            f"at most MAX_BUILTIN_VERTICES={MAX_BUILTIN_VERTICES}")
 
 
 def parse_builtin(spec: str) -> nx.DiGraph:
-    """Build the DAG named by a ``--builtin`` spec.
+    """Build the DAG named by a ``--builtin`` spec (at most :data:`MAX_BUILTIN_VERTICES`).
 
     >>> parse_builtin("matmul:2x2x2").number_of_nodes()
     20
@@ -92,34 +147,48 @@ def parse_builtin(spec: str) -> nx.DiGraph:
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: builtin 'matmul:2x2' must look like matmul:MxKxP[:tree|chain|fma]
+    >>> parse_builtin("attention-forward:n=100000,d=100000")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: builtin attention-forward with {'n': 100000, 'd': 100000} has at least 1000000000000000 vertices; at most MAX_BUILTIN_VERTICES=200000
     """
+    shown = describe(spec, 60)
     name, _, rest = spec.partition(":")
     if name == "matmul":
         match = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?::(tree|chain|fma))?", rest)
         if not match:
             raise InvalidInputError(
-                f"builtin {spec!r} must look like matmul:MxKxP[:tree|chain|fma]")
-        m, k, p = (int(match.group(i)) for i in (1, 2, 3))
-        return matmul_dag(m, k, p, match.group(4) or "tree")
+                f"builtin {shown} must look like matmul:MxKxP[:tree|chain|fma]")
+        m, k, p = (parse_positive_int(key, match.group(i))
+                   for key, i in (("m", 1), ("k", 2), ("p", 3)))
+        summation = match.group(4) or "tree"
+        _builtin_size("matmul", {"m": m, "k": k, "p": p, "summation": summation})
+        return matmul_dag(m, k, p, summation)
     if name in ("attention-forward", "attention-backward"):
         params: dict[str, str] = {}
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or key.strip() in params:
-                raise InvalidInputError(f"builtin {spec!r} must look like {name}:n=N,d=D")
+                raise InvalidInputError(f"builtin {shown} must look like {name}:n=N,d=D")
             params[key.strip()] = value.strip()
         allowed = {"n", "d"} | ({"gradient"} if name == "attention-backward" else set())
         if not {"n", "d"} <= set(params) or not set(params) <= allowed:
-            raise InvalidInputError(f"builtin {spec!r} must look like {name}:n=N,d=D")
+            raise InvalidInputError(f"builtin {shown} must look like {name}:n=N,d=D")
         try:
-            n, d = int(params["n"]), int(params["d"])
-        except ValueError:
-            raise InvalidInputError(f"builtin {spec!r}: n and d must be integers") from None
+            n, d = parse_positive_int("n", params["n"]), parse_positive_int("d", params["d"])
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"builtin {shown}: {exc}") from None
+        sizes: dict[str, Any] = {"n": n, "d": d}
         if name == "attention-forward":
+            _builtin_size(name, sizes)
             return attention_forward_dag(n, d)
-        return attention_backward_dag(n, d, params.get("gradient", "qkv"))
+        gradient = params.get("gradient", "qkv")
+        if gradient not in ("qkv", "dX"):
+            raise InvalidInputError(f"builtin {shown}: gradient must be qkv or dX")
+        _builtin_size(name, {**sizes, "gradient": gradient})
+        return attention_backward_dag(n, d, gradient)
     raise InvalidInputError(
-        f"builtin {spec!r} is unknown; use matmul:..., attention-forward:... "
+        f"builtin {shown} is unknown; use matmul:..., attention-forward:... "
         f"or attention-backward:...")
 
 
@@ -162,45 +231,66 @@ def _line(result: PebbleResult, M: int) -> str:
             f"({result.reason})")
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise InvalidInputError(f"--time-limit={args.time_limit} must be positive")
+def _export(G: nx.DiGraph, args: argparse.Namespace) -> None:
+    """Write ``--export-dag`` (format by extension, :data:`EXPORT_SUFFIXES`)."""
+    target = check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+                               what="--export-dag")
+    fmt = EXPORT_SUFFIXES[target.suffix.lower()]
+    save_dag(G, target, format=fmt, overwrite=args.force)
+    if not args.json:
+        print(f"wrote {target} ({fmt}, {G.number_of_nodes()} vertices, "
+              f"{G.number_of_edges()} edges)")
+
+
+def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
+    """``--replay``: validate a schedule file (or ``pebble --json`` output) on ``G``."""
     recompute = not args.no_recompute
-    if args.replay is not None:
-        if args.dag is None:
-            raise InvalidInputError("--replay needs --dag FILE.json")
-        lo, hi = parse_cache_range(args.cache)
-        if lo != hi:
-            raise InvalidInputError(f"--replay needs one cache size, not {args.cache!r}")
-        G = load_dag(args.dag)
-        moves = load_schedule(args.replay)
-        try:
-            r = replay(G, moves, lo, recompute=recompute)
-        except IllegalMoveError as exc:
-            if args.json:
-                print(json.dumps({"status": "illegal", "index": exc.index, "rule": exc.rule,
-                                  "message": str(exc)}))
-            else:
-                print(f"illegal: {exc}")
-            return 1
+    moves = load_schedule(args.replay, M)
+    try:
+        r = replay(G, moves, M, recompute=recompute)
+    except IllegalMoveError as exc:
         if args.json:
-            print(json.dumps({"status": "legal", "io": r.io, "reads": r.reads,
-                              "writes": r.writes, "peak_red": r.peak_red}))
+            print(json.dumps({"status": "illegal", "index": exc.index, "rule": exc.rule,
+                              "message": str(exc), **provenance()}, allow_nan=False))
         else:
-            print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
-                  f"peak red {r.peak_red} <= M={lo})")
-        return 0
-    if args.dag is not None:
-        G = load_dag(args.dag)
-        try:
-            M = int(args.cache)
-        except ValueError:
-            raise InvalidInputError(
-                f"--cache {args.cache!r} must be an integer with --dag") from None
-        lo, hi = parse_cache_range(str(M))
+            print(f"illegal: {exc}")
+        return 1
+    if args.json:
+        print(json.dumps({"status": "legal", "io": r.io, "reads": r.reads,
+                          "writes": r.writes, "peak_red": r.peak_red, "M": M,
+                          "recompute": recompute, **provenance()}, allow_nan=False))
     else:
-        G = parse_builtin(args.builtin)
+        print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
+              f"peak red {r.peak_red} <= M={M})")
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    args.time_limit = positive_float("--time-limit", args.time_limit)
+    recompute = not args.no_recompute
+    # every cheap check before the (possibly large) graph is read or built
+    if args.cache is None:
+        if args.export_dag is None:
+            raise InvalidInputError("--cache M is required (unless only --export-dag is asked)")
+        if args.replay is not None:
+            raise InvalidInputError("--replay needs --cache M")
+        lo = hi = 0
+    else:
         lo, hi = parse_cache_range(args.cache)
+        if lo != hi and (args.dag is not None or args.replay is not None):
+            what = "--replay" if args.replay is not None else "--dag"
+            raise InvalidInputError(f"{what} needs one cache size, not {describe(args.cache)}")
+    if args.export_dag is not None:
+        check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+                          what="--export-dag")
+    G = load_dag(args.dag) if args.dag is not None else parse_builtin(args.builtin)
+    if args.export_dag is not None:
+        _export(G, args)
+        if args.cache is None:
+            return 0
+    if args.replay is not None:
+        return _replay(G, lo, args)
+    check_exact_size(G)
     rows = []
     worst = 0
     for M in range(lo, hi + 1):
@@ -214,7 +304,9 @@ def run(args: argparse.Namespace) -> int:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (_, _, costs) in zip(objects, rows):
             obj["algorithm_costs"] = costs
-        print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects))
+            obj.update(provenance())
+        print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects,
+                         allow_nan=False))
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
         print(f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "

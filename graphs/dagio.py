@@ -1,11 +1,26 @@
-"""DAG and schedule files: JSON load/save (validated at the boundary) and DOT export.
+"""DAG and schedule files: attnio's JSON and networkx node-link JSON (load/save, validated at
+the boundary), and DOT export with a correct escaper.
 
-DAG file format (the ``attnio pebble --dag`` contract)::
+attnio's DAG format (the ``attnio pebble --dag`` contract)::
 
-    {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]], "outputs": ["c"]}
+    {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]], "outputs": ["c"],
+     "attributes": {"c": {"op": "add", "role": "output"}}}
 
-``outputs`` is optional (default: the sinks); node names are strings. Schedule files are
-``{"moves": [["read", "a"], ...]}`` or the bare list of moves.
+``outputs`` is optional (default: the sinks); ``attributes`` is optional (node attributes such
+as ``op`` and ``role``, see :mod:`attnio.graphs.dags`); node names are strings.
+
+networkx node-link JSON (:func:`networkx.node_link_data`, edges under ``"links"`` or
+``"edges"``) is read as well: ``{"directed": true, "nodes": [{"id": "a", "op": "input"}, ...],
+"links": [{"source": "a", "target": "c"}, ...], "graph": {"outputs": [...]}}``. Node
+attributes travel in both formats; tuple attributes (``index``, ``args``) come back as tuples.
+
+Schedule files are ``{"moves": [["read", "a"], ...]}``, the bare list of moves, or the
+``attnio pebble --json`` output itself (an object with ``"moves"``, or the list of such
+objects for a cache range: the one whose ``"M"`` is the replayed cache size is taken).
+
+Files are read with a bounded read (:data:`attnio.validation.MAX_INPUT_FILE_BYTES`), must be
+UTF-8 and nest at most :data:`attnio.validation.MAX_JSON_DEPTH` levels; files are written
+through :mod:`attnio.safe_io` (atomic, no symlinks, no overwrite unless asked).
 
 Examples
 --------
@@ -18,6 +33,9 @@ Examples
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: edge ['a', 'z'] names the unknown vertex 'z'
+>>> H = dag_from_json(dag_to_node_link(G))
+>>> sorted(H.edges()) == sorted(G.edges())
+True
 """
 
 from __future__ import annotations
@@ -30,28 +48,89 @@ import networkx as nx
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import MOVE_KINDS, Move
+from attnio.safe_io import write_text
+from attnio.validation import check_digraph, describe, read_json_file
 
 __all__ = [
     "dag_from_json",
     "dag_to_json",
+    "dag_to_node_link",
     "load_dag",
     "save_dag",
     "load_schedule",
     "schedule_from_json",
     "to_dot",
+    "dot_id",
+    "DAG_FORMATS",
 ]
 
+#: ``save_dag`` formats: attnio's own JSON, networkx node-link JSON, Graphviz DOT.
+DAG_FORMATS = ("attnio", "node-link", "dot")
+#: Attributes whose JSON lists are tuples in memory (see :mod:`attnio.graphs.dags`).
+_TUPLE_ATTRIBUTES = ("index", "args")
 
-def _read_json(path: str | Path) -> Any:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise InvalidInputError(f"cannot read {str(path)!r}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(
-            f"{str(path)!r} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+
+def _read_json(path: str | Path, what: str = "file") -> Any:
+    return read_json_file(path, what=what)
+
+
+def _attributes_from_json(v: str, attrs: Any) -> dict[str, Any]:
+    if not isinstance(attrs, dict) or not all(isinstance(k, str) for k in attrs):
+        raise InvalidInputError(f"attributes of node {describe(v)} must be a JSON object")
+    out = dict(attrs)
+    for key in _TUPLE_ATTRIBUTES:
+        if isinstance(out.get(key), list):
+            out[key] = tuple(out[key])
+    return out
+
+
+def _attributes_to_json(attrs: dict[str, Any]) -> dict[str, Any]:
+    """JSON-ready copy: tuples and sets become lists; values JSON cannot hold are dropped."""
+    out: dict[str, Any] = {}
+    for key, value in attrs.items():
+        if isinstance(value, (tuple, set, frozenset)):
+            value = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            continue
+        out[str(key)] = value
+    return out
+
+
+def _node_link_to_attnio(data: dict[str, Any]) -> dict[str, Any]:
+    """Translate node-link JSON into attnio's format (validated afterwards)."""
+    if data.get("directed") is False:
+        raise InvalidInputError("node-link data is undirected ('directed': false); a DAG is directed")
+    if data.get("multigraph") is True:
+        raise InvalidInputError("node-link data is a multigraph; a DAG file needs a simple graph")
+    links = data.get("links", data.get("edges", []))
+    nodes = data["nodes"]
+    if not isinstance(nodes, list) or not isinstance(links, list):
+        raise InvalidInputError("node-link 'nodes' and 'links' must be JSON lists")
+    names, attributes = [], {}
+    for item in nodes:
+        if not isinstance(item, dict) or "id" not in item:
+            raise InvalidInputError(f"node-link node {describe(item)} must be an object with 'id'")
+        v = item["id"]
+        names.append(v)
+        rest = {k: val for k, val in item.items() if k != "id"}
+        if rest and isinstance(v, str):
+            attributes[v] = rest
+    edges = []
+    for link in links:
+        if not isinstance(link, dict) or "source" not in link or "target" not in link:
+            raise InvalidInputError(
+                f"node-link link {describe(link)} must be an object with 'source' and 'target'")
+        edges.append([link["source"], link["target"]])
+    graph = data.get("graph") or {}
+    if not isinstance(graph, dict):
+        raise InvalidInputError("node-link 'graph' must be a JSON object")
+    out: dict[str, Any] = {"nodes": names, "edges": edges, "attributes": attributes}
+    if graph.get("outputs") is not None:
+        out["outputs"] = graph["outputs"]
+    out["graph"] = {k: v for k, v in graph.items() if k not in ("outputs", "inputs")}
+    return out
 
 
 def dag_from_json(data: Any) -> nx.DiGraph:
@@ -70,24 +149,33 @@ def dag_from_json(data: Any) -> nx.DiGraph:
     """
     if not isinstance(data, dict):
         raise InvalidInputError("a DAG file must hold a JSON object with 'nodes' and 'edges'")
+    if isinstance(data.get("nodes"), list) and any(isinstance(v, dict) for v in data["nodes"]):
+        data = _node_link_to_attnio(data)
     nodes, edges = data.get("nodes"), data.get("edges", [])
     if not isinstance(nodes, list) or not isinstance(edges, list):
         raise InvalidInputError("'nodes' and 'edges' must be JSON lists")
     G = nx.DiGraph()
     for v in nodes:
         if not isinstance(v, str):
-            raise InvalidInputError(f"node {v!r} must be a string")
+            raise InvalidInputError(f"node {describe(v)} must be a string")
         if v in G:
-            raise InvalidInputError(f"node {v!r} is listed twice")
+            raise InvalidInputError(f"node {describe(v)} is listed twice")
         G.add_node(v)
+    attributes = data.get("attributes") or {}
+    if not isinstance(attributes, dict):
+        raise InvalidInputError("'attributes' must map node names to JSON objects")
+    for v, attrs in attributes.items():
+        if v not in G:
+            raise InvalidInputError(f"attributes name the unknown vertex {describe(v)}")
+        G.nodes[v].update(_attributes_from_json(v, attrs))
     for e in edges:
         if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
-            raise InvalidInputError(f"edge {e!r} must be a pair of node names")
+            raise InvalidInputError(f"edge {describe(e)} must be a pair of node names")
         for x in e:
             if x not in G:
-                raise InvalidInputError(f"edge {e!r} names the unknown vertex {x!r}")
+                raise InvalidInputError(f"edge {describe(e)} names the unknown vertex {describe(x)}")
         if e[0] == e[1]:
-            raise InvalidInputError(f"edge {e!r} is a self-loop")
+            raise InvalidInputError(f"edge {describe(e)} is a self-loop")
         G.add_edge(e[0], e[1])
     if not nx.is_directed_acyclic_graph(G):
         raise InvalidInputError(f"the DAG has a cycle through {nx.find_cycle(G)[0][0]!r}")
@@ -98,33 +186,84 @@ def dag_from_json(data: Any) -> nx.DiGraph:
         raise InvalidInputError("'outputs' must be a list of node names")
     for o in outputs:
         if o not in G:
-            raise InvalidInputError(f"output {o!r} is not a node")
+            raise InvalidInputError(f"output {describe(o)} is not a node")
+    if len(set(outputs)) != len(outputs):
+        twice = next(o for o in outputs if outputs.count(o) > 1)
+        raise InvalidInputError(f"output {describe(twice)} is listed twice in 'outputs'")
+    extra = data.get("graph")
+    if isinstance(extra, dict):
+        G.graph.update(extra)
     G.graph["inputs"] = sorted(v for v in G if G.in_degree(v) == 0)
     G.graph["outputs"] = list(outputs)
     return G
 
 
 def dag_to_json(G: nx.DiGraph) -> dict[str, Any]:
-    """The JSON object of ``G`` (nodes, edges, outputs), ready for :func:`json.dumps`."""
+    """attnio's JSON object of ``G`` (nodes, edges, outputs, node attributes).
+
+    >>> G = nx.DiGraph([("a", "b")]); G.nodes["b"]["op"] = "exp"
+    >>> dag_to_json(G)
+    {'nodes': ['a', 'b'], 'edges': [['a', 'b']], 'attributes': {'b': {'op': 'exp'}}}
+    """
+    check_digraph(G)
     out: dict[str, Any] = {"nodes": [str(v) for v in G],
                            "edges": [[str(u), str(v)] for u, v in G.edges()]}
     if G.graph.get("outputs") is not None:
         out["outputs"] = [str(o) for o in G.graph["outputs"]]
+    attributes = {str(v): _attributes_to_json(a) for v, a in G.nodes(data=True) if a}
+    if attributes:
+        out["attributes"] = attributes
     return out
 
 
+def dag_to_node_link(G: nx.DiGraph) -> dict[str, Any]:
+    """networkx node-link JSON of ``G`` (edges under ``"links"``), attributes kept.
+
+    The graph attributes ``outputs``, ``builder`` and ``params`` are kept under ``"graph"``
+    where they are JSON; ``networkx.node_link_graph(data, edges="links")`` reads it back.
+
+    >>> dag_to_node_link(nx.DiGraph([("a", "b")]))["links"]
+    [{'source': 'a', 'target': 'b'}]
+    """
+    check_digraph(G)
+    graph = _attributes_to_json({k: v for k, v in G.graph.items() if k != "inputs"})
+    return {
+        "directed": True,
+        "multigraph": False,
+        "graph": graph,
+        "nodes": [{"id": str(v), **_attributes_to_json(a)} for v, a in G.nodes(data=True)],
+        "links": [{"source": str(u), "target": str(v)} for u, v in G.edges()],
+    }
+
+
 def load_dag(path: str | Path) -> nx.DiGraph:
-    """Read a DAG file (see the module docstring); bad files raise InvalidInputError."""
-    return dag_from_json(_read_json(path))
+    """Read a DAG file, attnio's format or node-link (see the module docstring); bad files
+    raise InvalidInputError (one line)."""
+    return dag_from_json(_read_json(path, "DAG file"))
 
 
-def save_dag(G: nx.DiGraph, path: str | Path) -> None:
-    """Write ``G`` as a DAG file."""
-    Path(path).write_text(json.dumps(dag_to_json(G), indent=1) + "\n")
+def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
+             overwrite: bool = False) -> Path:
+    """Write ``G`` through :func:`attnio.safe_io.write_text` and return the path.
+
+    ``format`` is one of :data:`DAG_FORMATS`; by default ``.dot``/``.gv`` give DOT and any
+    other name attnio's JSON. An existing file is replaced only with ``overwrite``.
+    """
+    if format is None:
+        format = "dot" if Path(path).suffix.lower() in (".dot", ".gv") else "attnio"
+    if format not in DAG_FORMATS:
+        raise InvalidInputError(f"format={describe(format)} must be one of {', '.join(DAG_FORMATS)}")
+    if format == "dot":
+        text = to_dot(G) + "\n"
+    else:
+        data = dag_to_json(G) if format == "attnio" else dag_to_node_link(G)
+        text = json.dumps(data, indent=1, allow_nan=False) + "\n"
+    return write_text(path, text, overwrite=overwrite)
 
 
-def schedule_from_json(data: Any) -> list[Move]:
-    """Moves from ``{"moves": [...]}`` or a bare list; each move ``[kind, vertex]``.
+def schedule_from_json(data: Any, M: int | None = None) -> list[Move]:
+    """Moves from ``{"moves": [...]}``, a bare list, or ``attnio pebble --json`` output (a list
+    of results is narrowed to the one whose ``"M"`` equals ``M``); each move ``[kind, vertex]``.
 
     >>> schedule_from_json({"moves": [["read", "a"]]})
     [('read', 'a')]
@@ -133,26 +272,60 @@ def schedule_from_json(data: Any) -> list[Move]:
     ...
     attnio.exceptions.InvalidInputError: move 0 ['jump', 'a'] must be [kind, vertex] with kind in ('read', 'write', 'compute', 'delete')
     """
+    if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
+        data = _pick_result(data, M)  # `attnio pebble --json` of a cache range
     moves = data.get("moves") if isinstance(data, dict) else data
     if not isinstance(moves, list):
-        raise InvalidInputError("a schedule file must hold a list of moves or {'moves': [...]}")
+        raise InvalidInputError("a schedule file must hold a list of moves, {'moves': [...]} "
+                                "or the output of `attnio pebble --json`")
     out: list[Move] = []
     for i, m in enumerate(moves):
-        if not (isinstance(m, list) and len(m) == 2 and m[0] in MOVE_KINDS
-                and isinstance(m[1], str)):
+        if not (isinstance(m, list) and len(m) == 2 and isinstance(m[0], str)
+                and m[0] in MOVE_KINDS and isinstance(m[1], str)):
             raise InvalidInputError(
-                f"move {i} {m!r} must be [kind, vertex] with kind in {MOVE_KINDS}")
+                f"move {i} {describe(m)} must be [kind, vertex] with kind in {MOVE_KINDS}")
         out.append((m[0], m[1]))
     return out
 
 
-def load_schedule(path: str | Path) -> list[Move]:
-    """Read a schedule file (see :func:`schedule_from_json`)."""
-    return schedule_from_json(_read_json(path))
+def _pick_result(results: list[dict[str, Any]], M: int | None) -> dict[str, Any]:
+    """The one ``attnio pebble --json`` result to replay: the only one, or the one at ``M``."""
+    if len(results) == 1:
+        return results[0]
+    chosen = [r for r in results if M is not None and r.get("M") == M]
+    if len(chosen) != 1:
+        sizes = ", ".join(str(r.get("M")) for r in results[:10])
+        raise InvalidInputError(f"the schedule file holds {len(results)} results (M = {sizes}); "
+                                f"none is for the replayed cache size M={M}")
+    return chosen[0]
+
+
+def load_schedule(path: str | Path, M: int | None = None) -> list[Move]:
+    """Read a schedule file (see :func:`schedule_from_json`; ``M`` picks one result of a
+    ``pebble --json`` cache range)."""
+    return schedule_from_json(_read_json(path, "schedule file"), M)
+
+
+def dot_id(name: Any) -> str:
+    r"""``name`` as a quoted DOT identifier.
+
+    The DOT grammar's only escape in a quoted string is ``\"``; a backslash is kept as it
+    stands, so a name ending in a backslash would swallow the closing quote. We double every
+    backslash, escape every quote and write line breaks as ``\n``: the map is injective and
+    always gives a well-formed string.
+
+    >>> print(dot_id('a"b'), dot_id("c\\"), dot_id("x\ny"))
+    "a\"b" "c\\" "x\ny"
+    """
+    text = str(name).replace("\\", "\\\\").replace('"', '\\"')
+    text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n")
+    return f'"{text}"'
 
 
 def to_dot(G: nx.DiGraph) -> str:
-    """Graphviz DOT text of ``G``: inputs as boxes, outputs double circles, labels = op.
+    """Graphviz DOT text of ``G``: inputs as boxes, outputs double circles, labels = name + op.
+
+    Every identifier and label goes through :func:`dot_id`.
 
     >>> print(to_dot(nx.DiGraph([("a", "b")])))
     digraph G {
@@ -161,14 +334,18 @@ def to_dot(G: nx.DiGraph) -> str:
       "a" -> "b";
     }
     """
+    check_digraph(G)
     outputs = set(G.graph.get("outputs") or [v for v in G if G.out_degree(v) == 0])
     lines = ["digraph G {"]
     for v in G:
         shape = "box" if G.in_degree(v) == 0 else "doublecircle" if v in outputs else "ellipse"
         op = G.nodes[v].get("op")
-        label = f', label="{v}\\n{op}"' if op and op != "input" else ""
-        lines.append(f'  "{v}" [shape={shape}{label}];')
+        label = ""
+        if op and op != "input":
+            # a label is an escString: "\n" (backslash n) is its line break
+            label = f", label={dot_id(v)[:-1]}\\n{dot_id(op)[1:]}"
+        lines.append(f"  {dot_id(v)} [shape={shape}{label}];")
     for u, v in G.edges():
-        lines.append(f'  "{u}" -> "{v}";')
+        lines.append(f"  {dot_id(u)} -> {dot_id(v)};")
     lines.append("}")
     return "\n".join(lines)

@@ -185,7 +185,9 @@ from typing import Iterable, Sequence
 import networkx as nx
 
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.exceptions import InvalidInputError
 from attnio.progress import progress_enabled
+from attnio.validation import check_digraph, positive_float, positive_int
 
 __all__ = [
     "Optimal",
@@ -195,9 +197,31 @@ __all__ = [
     "solve_optimal",
     "min_cache_size",
     "DEFAULT_MAX_STATES",
+    "MAX_EXACT_VERTICES",
+    "check_exact_size",
 ]
 
 DEFAULT_MAX_STATES = 3_000_000
+
+#: Largest DAG (vertices) :func:`solve_optimal` accepts (a stated limit, not a property of
+#: the game). States are bitmasks over the vertices and the search is exponential: far below
+#: this size it can only answer undecided. Note: the automorphism enumeration (R7, VF2) runs
+#: before the clock is read, so ``time_limit`` is not honoured there: matmul 4×4×4 (144
+#: vertices) takes ~45 s with ``time_limit=1`` (``symmetry=False`` avoids it).
+MAX_EXACT_VERTICES = 2_000
+
+
+def check_exact_size(G: nx.DiGraph) -> None:
+    """Refuse a DAG with more than :data:`MAX_EXACT_VERTICES` vertices (InvalidInputError).
+
+    >>> check_exact_size(nx.path_graph(2_001, create_using=nx.DiGraph))
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: the DAG has 2001 vertices; exact search accepts at most MAX_EXACT_VERTICES=2000
+    """
+    if G.number_of_nodes() > MAX_EXACT_VERTICES:
+        raise InvalidInputError(f"the DAG has {G.number_of_nodes()} vertices; exact search "
+                                f"accepts at most MAX_EXACT_VERTICES={MAX_EXACT_VERTICES}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -750,7 +774,9 @@ def solve_optimal(
     Raises
     ------
     InvalidInputError
-        ``M < 1``, a cyclic graph, unknown outputs.
+        ``G`` not a DiGraph, more than :data:`MAX_EXACT_VERTICES` vertices, ``M`` not a
+        positive int, a time limit or state budget that is not positive, a cyclic graph,
+        unknown or repeated outputs.
 
     Examples
     --------
@@ -759,7 +785,13 @@ def solve_optimal(
     >>> r.io, replay(matmul_dag(1, 1, 2), r.schedule, 3).io
     (5, 5)
     """
+    check_digraph(G)
+    check_exact_size(G)
     check_cache_size(M)
+    if time_limit is not None:
+        time_limit = positive_float("time_limit", time_limit, allow_zero=True)
+    if max_states is not None:
+        max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
     inst = _Instance(G, outputs)
     need_m = min_cache_size(G, outputs)

@@ -58,6 +58,7 @@ import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.results import Proved, Refuted, Verdict
+from attnio.validation import check_digraph, describe, positive_int
 
 __all__ = [
     "Move",
@@ -69,6 +70,7 @@ __all__ = [
     "game_inputs",
     "game_outputs",
     "check_cache_size",
+    "check_moves",
 ]
 
 Move = tuple[str, str]
@@ -114,9 +116,7 @@ def check_cache_size(M: object) -> int:
     ...
     attnio.exceptions.InvalidInputError: M=0 must be a positive integer
     """
-    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
-        raise InvalidInputError(f"M={M!r} must be a positive integer")
-    return M
+    return positive_int("M", M)
 
 
 def game_inputs(G: nx.DiGraph) -> list[str]:
@@ -152,11 +152,41 @@ def game_outputs(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> list[st
     chosen = outputs if outputs is not None else G.graph.get("outputs")
     if chosen is None:
         return sorted(v for v in G if G.out_degree(v) == 0)
+    if isinstance(chosen, (str, bytes)):
+        raise InvalidInputError(f"outputs={describe(chosen)} must be a list of vertices, "
+                                "not one string")
     chosen = list(chosen)
+    seen: set[str] = set()
     for v in chosen:
-        if v not in G:
-            raise InvalidInputError(f"output {v!r} is not a vertex of the graph")
+        try:
+            known = v in G
+        except TypeError:  # unhashable
+            known = False
+        if not known:
+            raise InvalidInputError(f"output {describe(v)} is not a vertex of the graph")
+        if v in seen:
+            raise InvalidInputError(f"output {describe(v)} is listed twice")
+        seen.add(v)
     return chosen
+
+
+def check_moves(moves: object) -> list[Move]:
+    """``moves`` as a list; refuse None, a string, a mapping or a non-iterable.
+
+    (Each move's shape is checked by :func:`replay` itself, as an illegal move.)
+
+    >>> check_moves(None)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: moves=None must be a list of (kind, vertex) moves
+    """
+    if moves is None or isinstance(moves, (str, bytes, dict)):
+        raise InvalidInputError(f"moves={describe(moves)} must be a list of (kind, vertex) moves")
+    try:
+        return list(moves)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidInputError(
+            f"moves={describe(moves)} must be a list of (kind, vertex) moves") from None
 
 
 def replay(
@@ -194,7 +224,8 @@ def replay(
         of :data:`RULES`); ``index = len(moves)`` with rule ``"outputs-blue"`` when the schedule
         ends with an output not blue.
     InvalidInputError
-        ``M < 1``, a cyclic graph, an unknown output.
+        ``G`` not a DiGraph, ``M`` not a positive int, ``moves`` not a list, a cyclic graph,
+        an unknown or repeated output.
 
     Notes
     -----
@@ -213,7 +244,9 @@ def replay(
     ...
     attnio.exceptions.IllegalMoveError: move 0 ('compute', 'a') breaks compute-input: inputs (the sources) are never computed
     """
+    check_digraph(G)
     check_cache_size(M)
+    moves = check_moves(moves)
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
     red: set[str] = set()
@@ -222,7 +255,7 @@ def replay(
     reads = writes = computes = peak = 0
 
     def illegal(i: int, move: object, rule: str, detail: str = "") -> IllegalMoveError:
-        text = f"move {i} {move!r} breaks {rule}: {detail or RULES[rule]}"
+        text = f"move {i} {describe(move)} breaks {rule}: {detail or RULES[rule]}"
         return IllegalMoveError(text, index=i, rule=rule)
 
     for i, move in enumerate(moves):
@@ -230,10 +263,15 @@ def replay(
             kind, v = move
         except (TypeError, ValueError):
             raise illegal(i, move, "unknown-kind") from None
-        if kind not in MOVE_KINDS:
+        if not isinstance(kind, str) or kind not in MOVE_KINDS:
             raise illegal(i, move, "unknown-kind")
-        if v not in G:
-            raise illegal(i, move, "unknown-vertex", f"{v!r} is not a vertex of the graph")
+        try:
+            known = v in G
+        except TypeError:  # an unhashable "vertex" such as a list
+            known = False
+        if not known:
+            raise illegal(i, move, "unknown-vertex",
+                          f"{describe(v)} is not a vertex of the graph")
         if kind == "read":
             if v not in blue:
                 raise illegal(i, move, "read-needs-blue")

@@ -2,8 +2,8 @@ r"""``attnio bounds``: every catalogue bound at one instance, the regime and the
 
 Usage::
 
-    attnio bounds --n N --d D --M M [--json] [--latex]
-    attnio bounds --n N --d D --device NAME [--dtype bf16] [--scope sm|block] [--json] [--latex]
+    attnio bounds --n N --d D --M M [--json | --latex [FILE.tex] [--force]]
+    attnio bounds --n N --d D --device NAME [--dtype bf16] [--scope sm|block] [--json]
 
 * ``--M`` is the cache size in words; ``--device``/``--dtype`` derive it with
   :func:`attnio.symbolic.advisor.advise` instead (give exactly one of the two).
@@ -14,15 +14,23 @@ Usage::
 * A bound whose admissible range excludes the instance is still evaluated and marked
   ``"in_range": false`` (``*`` in the table): e.g. the small-cache bounds in the large-cache
   regime. That is information, not an error.
-* Bad input — a non-integer or non-positive n, d or M, an unknown device or dtype, both or
+* Values too large for a float (e.g. ``--n`` = 10**400) keep their exact ``value`` and get
+  ``"value_float": null``: the JSON never holds NaN or Infinity.
+* ``--latex`` prints a booktabs ``tabular`` (bound id, pass, expression, source, value;
+  :func:`latex_table`) instead of the text table; ``--latex FILE.tex`` writes it to that file
+  through :mod:`attnio.safe_io` (an existing file only with ``--force``). The document needs
+  ``\usepackage{booktabs}``.
+* Bad input — a non-integer or non-positive n, d or M, more than
+  :data:`attnio.validation.MAX_INT_DIGITS` digits, an unknown device or dtype, both or
   neither of ``--M`` / ``--device`` — raises :class:`~attnio.exceptions.InvalidInputError`:
   exit code 2 and one line naming the value and the rule.
 
 JSON keys: ``instance``, ``instance_note``, ``device`` (or null), ``regime``, ``crossover``
 (``{"backward": "d**2", "forward": "d**2", "sparse": "Z_in**2/Z_QK"}``),
 ``crossover_conditions``, ``crossover_at_instance``, ``recommended_algorithm``,
-``io_ratio_flash_over_alg6`` and ``bounds`` (a list of ``{id, pass, kind, expression, latex,
-value, value_float, in_range, asymptotic, reconstructed, source}``).
+``io_ratio_flash_over_alg6``, ``bounds`` (a list of ``{id, pass, kind, expression, latex,
+value, value_float, in_range, asymptotic, reconstructed, source}``) and the provenance
+fields ``attnio_version`` and ``versions`` (:func:`attnio.provenance.provenance`).
 
 Examples
 --------
@@ -37,22 +45,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from typing import Any
 
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError
+from attnio.provenance import provenance
+from attnio.safe_io import write_text
+from attnio.validation import check_output_path, json_float, parse_positive_int
 from attnio.symbolic.advisor import (
     DEVICES, DTYPE_BYTES, advise, classify_regime, predicted_io_ratio,
 )
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 
-__all__ = ["register", "run", "bounds_report"]
-
-_INT = re.compile(r"[+]?\d+")
+__all__ = ["register", "run", "bounds_report", "latex_table", "latex_escape"]
 DENSE_NOTE = ("sparse and matmul bounds are evaluated at the dense instance "
               "Z_in = n*d, Z_QK = n**2, m = p = n, k = d")
 
@@ -72,16 +80,21 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                         "(default bf16)")
     parser.add_argument("--scope", choices=("sm", "block"), default="sm",
                         help="with --device: fast memory per SM/core or per thread block")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--latex", action="store_true", help="show LaTeX of each bound")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--latex", nargs="?", const="-", metavar="FILE.tex",
+                     help="a booktabs tabular (bound, pass, expression, source, value) on "
+                          "stdout, or written to FILE.tex (needs \\usepackage{booktabs})")
+    parser.add_argument("--force", action="store_true",
+                        help="let --latex FILE.tex replace an existing file")
     parser.set_defaults(handler=run)
     return parser
 
 
 def _positive_int(name: str, text: str | None) -> int:
-    if text is None or not _INT.fullmatch(text.strip()) or int(text) <= 0:
-        raise InvalidInputError(f"{name}={text} must be a positive integer")
-    return int(text)
+    if text is None:
+        raise InvalidInputError(f"{name}=None must be a positive integer")
+    return parse_positive_int(name, text)
 
 
 def bounds_report(n: int, d: int, M: int | None = None, device: str | None = None,
@@ -126,7 +139,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
         b = ev.bound
         bounds.append({
             "id": bid, "pass": b.pass_, "kind": b.kind, "expression": str(b.expr),
-            "latex": b.latex(), "value": str(ev.value), "value_float": ev.approx,
+            "latex": b.latex(), "value": str(ev.value), "value_float": json_float(ev.approx),
             "in_range": ev.in_range, "asymptotic": b.asymptotic,
             "reconstructed": b.reconstructed, "source": b.source,
         })
@@ -141,7 +154,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
         "crossover_at_instance": at_instance,
         "d_squared": cross_value,
         "recommended_algorithm": "small-cache" if regime == "small-cache" else "flash-attention",
-        "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": float(ratio)},
+        "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": json_float(ratio)},
         "simulated_io_ratio_flash_over_alg6": _simulated_ratio(n, d, M),
         "bounds": bounds,
     }
@@ -159,10 +172,10 @@ def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
         small = count("small-cache", "backward", n, d, M).io
     except InvalidInputError:
         return None
-    return {"flash1_io": flash, "small_cache_io": small, "value_float": flash / small}
+    return {"flash1_io": flash, "small_cache_io": small, "value_float": json_float(flash / small)}
 
 
-def _table(report: dict[str, Any], latex: bool) -> str:
+def _table(report: dict[str, Any]) -> str:
     inst = report["instance"]
     rel = {"large-cache": ">", "small-cache": "<", "crossover": "="}[report["regime"]]
     lines = [f"attnio bounds: n={inst['n']} d={inst['d']} M={inst['M']} words"]
@@ -188,10 +201,95 @@ def _table(report: dict[str, Any], latex: bool) -> str:
     lines.append(f"{'id':<{width}}  {'kind':<5}  {'value':>14}  expression")
     for b in report["bounds"]:
         mark = " " if b["in_range"] else "*"
-        shown = b["latex"] if latex else b["expression"]
-        value = f"{b['value_float']:>13.6g}{mark}"
+        shown = b["expression"]
+        value = f"{_short_value(b):>13}{mark}"
         lines.append(f"{b['id']:<{width}}  {b['kind']:<5}  {value}  {shown}")
     return "\n".join(lines)
+
+
+def _short_value(bound: dict[str, Any]) -> str:
+    """Six significant digits: from the float, or from the exact value when it overflows."""
+    if bound["value_float"] is not None:
+        return f"{bound['value_float']:.6g}"
+    return str(sp.N(sp.sympify(bound["value"]), 6)).replace("e+", "e")
+
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
+    "§": r"\S{}", "–": "--", "—": "---", "≤": r"$\le$", "≥": r"$\ge$", "×": r"$\times$",
+    "·": r"$\cdot$", "√": r"$\surd$", "…": r"\ldots{}", "’": "'", "‘": "`", "“": "``",
+    "”": "''",
+}
+
+
+def latex_escape(text: str) -> str:
+    r"""``text`` safe in LaTeX text mode: specials escaped, common symbols spelled as
+    commands, any other non-ASCII character reduced to ASCII (accents dropped) or ``?``.
+
+    >>> print(latex_escape("Thm 1.1 & §2_a {x} 50% ~ ^"))
+    Thm 1.1 \& \S{}2\_a \{x\} 50\% \textasciitilde{} \textasciicircum{}
+    >>> print(latex_escape("Hölder ≤ 日"))
+    Holder $\le$ ?
+    """
+    import unicodedata
+
+    out = []
+    for char in str(text):
+        if char in _LATEX_SPECIALS:
+            out.append(_LATEX_SPECIALS[char])
+        elif ord(char) < 128:
+            out.append(char if char.isprintable() else " ")
+        else:
+            ascii_form = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
+            out.append(latex_escape(ascii_form) if ascii_form else "?")
+    return "".join(out)
+
+
+def _latex_value(bound: dict[str, Any]) -> str:
+    r"""The bound's value in math mode: an integer below 10^15 in full (thin-space groups),
+    anything else to six significant digits as ``m \times 10^{e}``; ``*`` when the instance
+    is outside the bound's admissible range."""
+    value = sp.sympify(bound["value"])
+    if value.is_Integer and abs(int(value)) < 10**15:
+        text = f"{int(value):,}".replace(",", r"\,")
+    else:
+        mantissa, _, exponent = str(sp.N(value, 6)).replace("e+", "e").partition("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        text = mantissa + (rf" \times 10^{{{int(exponent)}}}" if exponent else "")
+    return f"${text}" + ("" if bound["in_range"] else "^{*}") + "$"
+
+
+def latex_table(report: dict[str, Any]) -> str:
+    r"""A booktabs ``tabular`` of every bound: id, pass, expression, source, value.
+
+    Five columns; ``\toprule``/``\midrule``/``\bottomrule``; every text cell passes through
+    :func:`latex_escape`, the expression is sympy's LaTeX in math mode. A value marked
+    ``*`` lies outside the bound's admissible range. Needs ``\usepackage{booktabs}``.
+
+    >>> table = latex_table(bounds_report(64, 8, 128))
+    >>> print(table.splitlines()[1])
+    \begin{tabular}{lllp{5cm}r}
+    >>> table.count(r"\midrule"), table.rstrip().endswith(r"\end{tabular}")
+    (1, True)
+    """
+    inst = report["instance"]
+    lines = [
+        f"% attnio bounds: n={inst['n']}, d={inst['d']}, M={inst['M']} words; "
+        f"regime {report['regime']}; * = outside the admissible range; needs booktabs",
+        r"\begin{tabular}{lllp{5cm}r}",
+        r"\toprule",
+        r"Bound & Pass & Expression & Source & Value \\",
+        r"\midrule",
+    ]
+    for b in report["bounds"]:
+        cells = [r"\texttt{" + latex_escape(b["id"]) + "}", latex_escape(b["pass"]),
+                 f"${b['latex']}$", latex_escape(b["source"]), _latex_value(b)]
+        lines.append(" & ".join(cells) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -199,12 +297,19 @@ def run(args: argparse.Namespace) -> int:
     n = _positive_int("n", args.n)
     d = _positive_int("d", args.d)
     M = None if args.M is None else _positive_int("M", args.M)
+    if args.latex not in (None, "-"):  # refuse a bad target before any work
+        check_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
     report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope)
     if not (d <= report["instance"]["M"] <= n * d):
         print(f"attnio bounds: warning: M={report['instance']['M']} is outside d <= M <= n*d "
               "(FlashAttention's range); bounds are flagged per entry", file=sys.stderr)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps({**report, **provenance()}, indent=2, allow_nan=False))
+    elif args.latex == "-":
+        print(latex_table(report), end="")
+    elif args.latex is not None:
+        written = write_text(args.latex, latex_table(report), overwrite=args.force)
+        print(f"wrote {written}")
     else:
-        print(_table(report, args.latex))
+        print(_table(report))
     return 0

@@ -87,3 +87,96 @@ def test_sweep_where_nothing_fits_is_bad_input(capsys: pytest.CaptureFixture[str
     code = main(["simulate", "--n", "4096", "--d", "64", "--M", "3,256", "--algorithm", "flash1"])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "M=3" in err
+
+
+# ---- issue 13 -------------------------------------------------------------------------------
+
+def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
+    from attnio.algorithms.simulation import count
+
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "256:262144:13",
+                 "--algorithm", "flash1,small-cache", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["crossover_pair"] == ["flash1", "small-cache"]
+    (c,) = payload["crossovers"]
+    lo, hi = c["bracket"]
+    grid = sorted({r["M"] for r in payload["runs"]})
+    assert lo in grid and hi in grid and grid.index(hi) == grid.index(lo) + 1
+    M = c["M"]
+    assert lo < M <= hi and payload["crossover_M"] == M
+    # checked independently on exact counts: small-cache cheaper at M - 1, not at M
+    io = lambda name, m: count(name, "backward", 4096, 64, m).io  # noqa: E731
+    assert io("small-cache", M - 1) < io("flash1", M - 1)
+    assert io("flash1", M) <= io("small-cache", M)
+    assert c["io_at_M"] == {"flash1": io("flash1", M), "small-cache": io("small-cache", M)}
+    assert "attnio_version" in payload and "numpy" in payload["versions"]
+
+
+def test_crossover_follows_the_algorithms_selected(capsys) -> None:
+    from attnio.algorithms.simulation import count
+
+    # flash1 vs standard: their own swap, not flash1 vs small-cache's
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+                 "--algorithm", "flash1,standard", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["crossover_pair"] == ["flash1", "standard"]
+    (c,) = payload["crossovers"]
+    M, below = c["M"], c["cheaper_below"]
+    other = "flash1" if below == "standard" else "standard"
+    assert c["algorithms"] == ["flash1", "standard"] and M != 4903
+    io = lambda name, m: count(name, "backward", 4096, 64, m).io  # noqa: E731
+    assert io(below, M - 1) < io(other, M - 1) and not io(below, M) < io(other, M)
+    # three algorithms: no pair unless named
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+                 "--algorithm", "flash1,standard,small-cache", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["crossover_M"] is None
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+                 "--algorithm", "flash1,standard,small-cache", "--crossover",
+                 "small-cache,flash1", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["crossover_M"] == 4903 and payload["crossovers"][0]["cheaper_below"] == \
+        "small-cache"
+
+
+def test_readme_crossover_is_what_its_command_prints(capsys) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "256:262144:13",
+                 "--algorithm", "flash1,small-cache", "--pass", "backward"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    M = int(line.split(":")[1].split()[0])
+    assert f"M = {M:,}" in readme
+
+
+def test_plot_safety(tmp_path: Path, capsys) -> None:
+    pytest.importorskip("matplotlib")
+    base = ["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash1"]
+    existing = tmp_path / "mine.png"
+    existing.write_bytes(b"mine")
+    assert main([*base, "--plot", str(existing)]) == 2
+    assert existing.read_bytes() == b"mine"
+    link = tmp_path / "link.png"
+    link.symlink_to(existing)
+    assert main([*base, "--plot", str(link), "--force"]) == 2
+    assert existing.read_bytes() == b"mine"
+    assert main([*base, "--plot", str(tmp_path)]) == 2           # a folder is an error
+    assert main([*base, "--plot", str(tmp_path / "x.jpeg")]) == 2  # unknown extension
+    assert main([*base, "--plot", str(tmp_path / "no" / "x.png")]) == 2
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 5 and "symlink" in errors[1] and "is a folder" in errors[2]
+    assert main([*base, "--plot", str(tmp_path / "io.svg")]) == 0
+    assert (tmp_path / "io.svg").read_text().lstrip().startswith("<?xml")
+    assert main([*base, "--plot", str(existing), "--force"]) == 0
+    assert existing.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["--n", "100000", "--d", "64", "--M", "65536", "--algorithm", "flash1", "--pass",
+      "forward", "--execute"], "MAX_EXECUTE_BYTES"),
+    (["--n", "64", "--d", "8", "--M-range", "64:1024:1000000000"], "MAX_STEPS"),
+    (["--n", "64", "--d", "8", "--M", "256", "--execute", "--seed=-1"], "--seed=-1"),
+    (["--n", "9" * 5001, "--d", "8", "--M", "256"], "MAX_INT_DIGITS"),
+])
+def test_issue_13_bad_inputs(argv: list[str], fragment: str, capsys) -> None:
+    assert main(["simulate", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and len(err) <= 301

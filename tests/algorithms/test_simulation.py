@@ -84,3 +84,21 @@ def test_result_is_frozen_and_json_ready() -> None:
     row = result.to_json()
     assert row["pass"] == "forward" and row["io"] == row["reads"] + row["writes"]
     assert set(row["block_sizes"]) == {"B_r", "B_c"}
+
+
+# ---- issue 13: the library refuses bad input with InvalidInputError ----------------------
+
+def test_library_entry_points_refuse_bad_input() -> None:
+    from attnio.algorithms.simulation import MAX_EXECUTE_BYTES, count, simulate
+    from attnio.exceptions import InvalidInputError
+
+    with pytest.raises(InvalidInputError, match=r"algorithm=\['flash1'\]"):
+        count(["flash1"], "backward", 64, 8, 256)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="seed='x'"):
+        simulate("flash1", "backward", 64, 8, 256, seed="x")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="seed=-1"):
+        simulate("flash1", "backward", 64, 8, 256, execute=True, seed=-1)
+    with pytest.raises(InvalidInputError, match="pass='sideways'"):
+        count("flash1", "sideways", 64, 8, 256)
+    with pytest.raises(InvalidInputError, match=f"MAX_EXECUTE_BYTES={MAX_EXECUTE_BYTES}"):
+        simulate("flash1", "forward", 100_000, 64, 65536, execute=True)

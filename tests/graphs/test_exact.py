@@ -381,3 +381,26 @@ def test_extra_moves_bound_never_exceeds_the_optimum(monkeypatch: pytest.MonkeyP
     original = exact_module._mandatory_moves
     monkeypatch.setattr(exact_module, "_mandatory_moves", lambda a, b: original(a, b) + 1)
     assert _extra_moves_violations(40) > 0
+
+
+# ---- issue 13: bad input at the entry of solve_optimal ------------------------------------
+
+def test_solve_optimal_refuses_bad_input() -> None:
+    import networkx as nx
+
+    from attnio.exceptions import InvalidInputError
+    from attnio.graphs.exact import MAX_EXACT_VERTICES
+
+    with pytest.raises(InvalidInputError, match="networkx.DiGraph, not Graph"):
+        solve_optimal(nx.Graph([("a", "b")]), 3)
+    with pytest.raises(InvalidInputError, match="networkx.DiGraph, not list"):
+        solve_optimal([("a", "b")], 3)  # type: ignore[arg-type]
+    G = nx.DiGraph([("a", "b")])
+    G.graph["outputs"] = ["b", "b"]
+    with pytest.raises(InvalidInputError, match="listed twice"):
+        solve_optimal(G, 3)
+    with pytest.raises(InvalidInputError, match="time_limit"):
+        solve_optimal(nx.DiGraph([("a", "b")]), 3, time_limit=float("nan"))
+    big = nx.path_graph(MAX_EXACT_VERTICES + 1, create_using=nx.DiGraph)
+    with pytest.raises(InvalidInputError, match="MAX_EXACT_VERTICES"):
+        solve_optimal(big, 3)

@@ -84,3 +84,25 @@ def test_bad_cache_size(M) -> None:
 def test_cycle_rejected() -> None:
     with pytest.raises(InvalidInputError, match="cycle"):
         replay(nx.DiGraph([("a", "b"), ("b", "a")]), [], 2)
+
+
+# ---- issue 13: the library refuses bad input with InvalidInputError ----------------------
+
+def test_replay_refuses_bad_arguments() -> None:
+    import networkx as nx
+    import pytest
+
+    from attnio.exceptions import IllegalMoveError, InvalidInputError
+    from attnio.graphs.game import replay
+
+    G = nx.DiGraph([("a", "b")])
+    with pytest.raises(InvalidInputError, match="moves=None"):
+        replay(G, None, 2)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="moves='read a'"):
+        replay(G, "read a", 2)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="networkx.DiGraph"):
+        replay(nx.Graph([("a", "b")]), [], 2)
+    with pytest.raises(InvalidInputError, match="listed twice"):
+        replay(G, [], 2, outputs=["b", "b"])
+    with pytest.raises(IllegalMoveError, match="unknown-vertex"):
+        replay(G, [("read", ["a"])], 2)  # type: ignore[list-item]

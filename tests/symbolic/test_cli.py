@@ -54,7 +54,8 @@ def test_table_and_latex(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "regime: small-cache" in out and "bwd.tight" in out and "M = d**2" in out
     assert main(["bounds", "--n", "1024", "--d", "128", "--M", "8192", "--latex"]) == 0
-    assert r"\Theta\left(" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert r"\Theta\left(" in out and r"\begin{tabular}" in out
 
 
 def test_warning_outside_flash_range(capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,3 +105,109 @@ def test_simulated_ratio_agrees_with_the_simulator(capsys) -> None:
     # M = 128 admits no FlashAttention-1 backward tile at d = 64: no ratio, not an error.
     assert main(["bounds", "--n", "4096", "--d", "64", "--M", "128", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["simulated_io_ratio_flash_over_alg6"] is None
+
+
+
+# ---- issue 13: JSON never holds NaN/Infinity; provenance; a LaTeX table that compiles ------
+
+def test_huge_values_are_null_plus_exact_string(capsys: pytest.CaptureFixture[str]) -> None:
+    big = str(10**400)
+    assert main(["bounds", "--n", big, "--d", "8", "--M", "64", "--json"]) == 0
+    text = capsys.readouterr().out
+    assert "Infinity" not in text and "NaN" not in text
+    report = json.loads(text)
+    tight = next(b for b in report["bounds"] if b["id"] == "bwd.tight")
+    assert tight["value_float"] is None and tight["value"].startswith("1" + "0" * 50)
+    assert report["attnio_version"] and {"sympy", "z3", "networkx", "numpy"} <= set(
+        report["versions"])
+
+
+def test_5001_digits_is_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bounds", "--n", "9" * 5001, "--d", "8", "--M", "64"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "MAX_INT_DIGITS" in err and len(err) <= 301
+
+
+def _check_tabular(text: str, columns: int) -> list[str]:
+    """Structural check of a booktabs tabular: balanced environments and braces, the three
+    rules in order, ``columns - 1`` unescaped ``&`` in every row. Returns the rows."""
+    import re
+
+    begins = re.findall(r"\\begin\{(\w+)\}", text)
+    ends = re.findall(r"\\end\{(\w+)\}", text)
+    assert begins == ["tabular"] and ends == ["tabular"]
+    body = re.sub(r"\\[\\{}&%$#_]", "", text)  # drop escaped specials before counting
+    depth = 0
+    for char in body:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0
+    assert depth == 0
+    lines = [line for line in text.splitlines() if line and not line.startswith("%")]
+    assert lines[1] == r"\toprule" and lines[3] == r"\midrule" and lines[-2] == r"\bottomrule"
+    rows = [lines[2], *lines[4:-2]]
+    for row in rows:
+        assert row.endswith(r" \\"), row
+        math_free = re.sub(r"\$[^$]*\$", "", row[:-3])
+        assert len(re.findall(r"(?<!\\)&", math_free)) == columns - 1, row
+    spec = re.search(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", text).group(1)
+    assert len(re.findall(r"p\{[^}]*\}|[lcr]", spec)) == columns
+    return rows
+
+
+def test_latex_table_structure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bounds", "--n", "4096", "--d", "64", "--M", "2048", "--latex"]) == 0
+    rows = _check_tabular(capsys.readouterr().out, 5)
+    assert len(rows) == 1 + len(CATALOGUE)
+    assert any(r"\& " in row or "&" in row for row in rows)
+    assert r"\texttt{bwd.tight}" in rows[1] and "2410.09397" in rows[1]
+
+
+def test_latex_structure_check_rejects_a_broken_table() -> None:
+    """False twin: an unescaped & in a source cell must fail the structural check."""
+    from attnio.symbolic.cli import bounds_report, latex_table
+
+    broken = latex_table(bounds_report(64, 8, 64)).replace(r"\&", "&", 1)
+    if broken == latex_table(bounds_report(64, 8, 64)):  # no escaped & to break: plant one
+        lines = latex_table(bounds_report(64, 8, 64)).splitlines()
+        lines[5] = lines[5].replace(" & ", " & A & B ", 1)
+        broken = "\n".join(lines)
+    with pytest.raises(AssertionError):
+        _check_tabular(broken, 5)
+
+
+def test_latex_escape_of_specials() -> None:
+    from attnio.symbolic.cli import latex_escape
+
+    assert latex_escape("a&b_c%d$e#f{g}~^\\") == (
+        r"a\&b\_c\%d\$e\#f\{g\}\textasciitilde{}\textasciicircum{}\textbackslash{}")
+
+
+def test_latex_file_is_written_safely(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "bounds.tex"
+    assert main(["bounds", "--n", "64", "--d", "8", "--M", "64", "--latex", str(target)]) == 0
+    _check_tabular(target.read_text(), 5)
+    target.write_text("mine")
+    assert main(["bounds", "--n", "64", "--d", "8", "--M", "64", "--latex", str(target)]) == 2
+    assert target.read_text() == "mine"
+    assert main(["bounds", "--n", "64", "--d", "8", "--M", "64", "--latex", str(target),
+                 "--force"]) == 0
+    assert target.read_text().count(r"\toprule") == 1
+
+
+def test_latex_table_compiles_with_pdflatex(tmp_path) -> None:
+    import shutil
+    import subprocess
+
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed")
+    from attnio.symbolic.cli import bounds_report, latex_table
+
+    table = latex_table(bounds_report(10**400, 64, 2048))  # huge values and every escape
+    doc = tmp_path / "t.tex"
+    doc.write_text("\\documentclass{article}\\usepackage{booktabs}\\usepackage{amsmath}"
+                   "\\usepackage[landscape,margin=1cm]{geometry}\\begin{document}\\tiny\n"
+                   + table + "\\end{document}\n")
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (tmp_path / "t.pdf").stat().st_size > 1000

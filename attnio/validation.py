@@ -1,0 +1,440 @@
+r"""Input validation shared by every command line and library entry point of attnio.
+
+One place states each rule and each limit; the CLIs (``attnio bounds``, ``simulate``,
+``pebble``) and the library entry points (:func:`attnio.graphs.exact.solve_optimal`,
+:func:`attnio.graphs.game.replay`, :func:`attnio.algorithms.simulation.simulate` and
+:func:`~attnio.algorithms.simulation.count`) call these functions, so a bad value gets the
+same one-line :class:`~attnio.exceptions.InvalidInputError` everywhere (exit code 2 at the CLI).
+
+Limits (stated here, named in the messages)
+-------------------------------------------
+* :data:`MAX_INT_DIGITS` — a size given as text has at most this many decimal digits
+  (Python refuses ``int()`` of more than 4300 digits; results such as :math:`n^2 d^2` of
+  500-digit sizes stay far below that limit, so they print and re-parse as JSON).
+* :data:`MAX_SEED` — seeds are integers ``0 <= seed <= 2**64 - 1`` (NumPy's
+  ``default_rng`` refuses negative seeds).
+* :data:`MAX_STEPS` — ``--M-range LO:HI:STEPS`` asks for at most this many cache sizes.
+* :data:`MAX_CACHE_SIZES` — ``attnio pebble --cache LO:HI`` spans at most this many sizes
+  (each one is an exact search with its own time limit).
+* :data:`MAX_INPUT_FILE_BYTES` — a DAG or schedule file is read with a bounded read of at most
+  this many bytes (``/dev/zero`` is refused after that many bytes, not after filling memory).
+* :data:`MAX_JSON_DEPTH` — JSON input nested deeper than this is refused before parsing.
+* :data:`MAX_MESSAGE_CHARS` — an error line printed by the CLI has at most this many
+  characters; values inside messages are shortened by :func:`describe`.
+
+Examples
+--------
+>>> parse_positive_int("n", "4096")
+4096
+>>> parse_positive_int("n", "0")
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: n=0 must be a positive integer
+>>> parse_positive_int("n", "9" * 600)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: n has 600 digits; at most MAX_INT_DIGITS=500 are accepted
+>>> check_seed(-1)
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: seed=-1 must be an integer with 0 <= seed <= 2**64 - 1
+>>> geometric_sizes("--M-range", "64:1024:5")
+[64, 128, 256, 512, 1024]
+>>> json_float(10.0 ** 300 * 10.0 ** 300) is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from numbers import Integral, Real
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from attnio.exceptions import InvalidInputError
+
+if TYPE_CHECKING:  # networkx is imported lazily: `attnio bounds` never needs it
+    import networkx as nx
+
+__all__ = [
+    "MAX_INT_DIGITS",
+    "MAX_SEED",
+    "MAX_STEPS",
+    "MAX_CACHE_SIZES",
+    "MAX_INPUT_FILE_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_MESSAGE_CHARS",
+    "PLOT_SUFFIXES",
+    "describe",
+    "one_line",
+    "positive_int",
+    "parse_positive_int",
+    "positive_int_type",
+    "positive_float",
+    "positive_float_type",
+    "check_seed",
+    "seed_type",
+    "parse_seed",
+    "parse_int_range",
+    "geometric_sizes",
+    "check_output_path",
+    "json_float",
+    "read_json_file",
+    "parse_json_text",
+    "check_digraph",
+    "check_name",
+]
+
+MAX_INT_DIGITS = 500
+MAX_SEED = 2**64 - 1
+MAX_STEPS = 1000
+MAX_CACHE_SIZES = 64
+MAX_INPUT_FILE_BYTES = 16 * 2**20
+MAX_JSON_DEPTH = 100
+MAX_MESSAGE_CHARS = 300
+#: Extensions matplotlib writes without extra packages; ``--plot`` accepts only these.
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def describe(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` shortened to at most ``limit`` characters (middle elided).
+
+    >>> describe("x" * 100, limit=20)
+    "'xxxxxxxx…xxxxxxxxx'"
+    >>> describe([1, 2])
+    '[1, 2]'
+    """
+    if isinstance(value, str) and len(value) > 4 * limit:
+        value = value[: 2 * limit] + value[-2 * limit:]  # repr of a huge string is costly
+    text = repr(value) if not isinstance(value, int) or abs(value) < 10**limit else (
+        f"<integer with {len(str(abs(value))) if value.bit_length() < 14000 else 'many'} digits>")
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """Collapse whitespace (newlines included) and cut to ``limit`` characters ("…" at the cut).
+
+    >>> one_line("a\\n  b")
+    'a b'
+    >>> len(one_line("y" * 1000))
+    300
+    """
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def positive_int(name: str, value: Any) -> int:
+    """Return ``value`` as an ``int`` if it is a positive integer (``bool`` excluded).
+
+    NumPy integers are accepted; floats are not (they are not exact).
+
+    >>> positive_int("M", 3)
+    3
+    >>> positive_int("M", 2.0)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M=2.0 must be a positive integer
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+        raise InvalidInputError(f"{name}={describe(value)} must be a positive integer")
+    return int(value)
+
+
+def parse_positive_int(name: str, text: Any, *, max_digits: int = MAX_INT_DIGITS) -> int:
+    """Parse a positive integer from command-line text (digits only, at most ``max_digits``)."""
+    if not isinstance(text, str):
+        return positive_int(name, text)
+    stripped = text.strip()
+    if not _INT_TEXT.fullmatch(stripped):
+        shown = stripped if len(stripped) <= 40 and stripped.isprintable() else describe(text, 40)
+        raise InvalidInputError(f"{name}={shown} must be a positive integer")
+    digits = len(stripped.lstrip("+-"))
+    if digits > max_digits:
+        raise InvalidInputError(
+            f"{name} has {digits} digits; at most MAX_INT_DIGITS={max_digits} are accepted")
+    value = int(stripped)
+    if value < 1:
+        raise InvalidInputError(f"{name}={value} must be a positive integer")
+    return value
+
+
+def _argparse_type(name: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    import argparse
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except InvalidInputError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = name  # argparse names the type in some messages
+    return convert
+
+
+def positive_int_type(name: str) -> Callable[[str], int]:
+    """An argparse ``type=`` that parses with :func:`parse_positive_int`."""
+    return _argparse_type(name, lambda text: parse_positive_int(name, text))
+
+
+def positive_float(name: str, value: Any, *, allow_zero: bool = False) -> float:
+    """A finite float > 0 (``>= 0`` with ``allow_zero``) from a number or text; ``nan``,
+    ``inf`` and negatives are refused.
+
+    >>> positive_float("--time-limit", "2.5")
+    2.5
+    >>> positive_float("--time-limit", "nan")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --time-limit='nan' must be a finite number > 0
+    """
+    try:
+        if isinstance(value, bool) or not isinstance(value, (str, Real)):
+            raise TypeError
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError, OverflowError):
+        number = math.nan
+    if not math.isfinite(number) or number < 0 or (number == 0 and not allow_zero):
+        rule = ">= 0" if allow_zero else "> 0"
+        raise InvalidInputError(f"{name}={describe(value, 40)} must be a finite number {rule}")
+    return number
+
+
+def positive_float_type(name: str) -> Callable[[str], float]:
+    """An argparse ``type=`` that parses with :func:`positive_float`."""
+    return _argparse_type(name, lambda text: positive_float(name, text))
+
+
+def check_seed(value: Any, name: str = "seed") -> int:
+    """A seed for ``numpy.random.default_rng``: an int with ``0 <= seed <= MAX_SEED``.
+
+    Bools, floats, text and other types are refused (:func:`seed_type` parses text).
+    """
+    if (isinstance(value, bool) or not isinstance(value, Integral)
+            or not 0 <= value <= MAX_SEED):
+        raise InvalidInputError(
+            f"{name}={describe(value, 40)} must be an integer with 0 <= {name} <= 2**64 - 1")
+    return int(value)
+
+
+def seed_type(name: str = "--seed") -> Callable[[str], int]:
+    """An argparse ``type=`` that parses with :func:`check_seed`."""
+    return _argparse_type(name, lambda text: parse_seed(text, name))
+
+
+def parse_seed(text: Any, name: str = "--seed") -> int:
+    """A seed from command-line text (digits) or an int; see :func:`check_seed`.
+
+    >>> parse_seed("7"), parse_seed(7)
+    (7, 7)
+    """
+    if isinstance(text, str):
+        stripped = text.strip()
+        if _INT_TEXT.fullmatch(stripped) and len(stripped) < 40:
+            return check_seed(int(stripped), name)
+    return check_seed(text, name)
+
+
+def parse_int_range(name: str, text: str, *, max_count: int = MAX_CACHE_SIZES) -> tuple[int, int]:
+    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8); positive, LO <= HI, at most ``max_count`` values.
+
+    >>> parse_int_range("--cache", "3:8")
+    (3, 8)
+    >>> parse_int_range("--cache", "1:1000000000000")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --cache '1:1000000000000' spans 1000000000000 values; at most MAX_CACHE_SIZES=64 per run
+    """
+    if not isinstance(text, str) or len(text) > 2 * MAX_INT_DIGITS + 3:
+        raise InvalidInputError(f"{name} {describe(text, 40)} must be an integer or a range LO:HI")
+    parts = text.split(":")
+    if len(parts) > 2 or not all(_INT_TEXT.fullmatch(p.strip()) for p in parts):
+        raise InvalidInputError(f"{name} {describe(text, 40)} must be an integer or a range LO:HI")
+    lo = parse_positive_int("M", parts[0])
+    hi = parse_positive_int("M", parts[-1])
+    if hi < lo:
+        raise InvalidInputError(f"{name} {describe(text, 40)}: LO={lo} exceeds HI={hi}")
+    if hi - lo + 1 > max_count:
+        raise InvalidInputError(f"{name} {describe(text, 40)} spans {hi - lo + 1} values; "
+                                f"at most MAX_CACHE_SIZES={max_count} per run")
+    return lo, hi
+
+
+def geometric_sizes(name: str, text: str, *, max_steps: int = MAX_STEPS) -> list[int]:
+    """``"LO:HI:STEPS"`` → STEPS geometrically spaced integers from LO to HI (duplicates dropped).
+
+    ``STEPS`` is at most ``max_steps`` (:data:`MAX_STEPS`); ``HI < 10**300``.
+
+    >>> geometric_sizes("--M-range", "64:1024:1000000000")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --M-range STEPS=1000000000 exceeds MAX_STEPS=1000
+    """
+    parts = text.split(":") if isinstance(text, str) else []
+    if len(parts) != 3 or not all(_INT_TEXT.fullmatch(p.strip()) for p in parts):
+        raise InvalidInputError(f"{name}={describe(text, 40)} must be LO:HI:STEPS integers")
+    lo, hi = parse_positive_int("M", parts[0]), parse_positive_int("M", parts[1])
+    steps = parse_positive_int("STEPS", parts[2])
+    if steps > max_steps:
+        raise InvalidInputError(f"{name} STEPS={steps} exceeds MAX_STEPS={max_steps}")
+    if hi < lo:
+        raise InvalidInputError(f"{name}={describe(text, 40)}: HI={hi} must be >= LO={lo}")
+    if hi >= 10**300:
+        raise InvalidInputError(f"{name} HI must be below 10**300 (the points are floats)")
+    if steps == 1:
+        return [lo]
+    # exact integer geometry: lo * (hi/lo)**(k/(steps-1)), rounded; no float overflow
+    values = {lo, hi}
+    log_lo, log_hi = math.log(lo), math.log(hi)
+    for k in range(1, steps - 1):
+        value = round(math.exp(log_lo + (log_hi - log_lo) * k / (steps - 1)))
+        values.add(min(max(value, lo), hi))
+    return sorted(values)
+
+
+def check_output_path(path: Any, *, suffixes: Iterable[str], overwrite: bool = False,
+                      what: str = "output") -> Path:
+    """Validate a file to be written: an allowed extension, an existing parent folder, not a
+    folder, not a symlink, not an existing file unless ``overwrite`` (see :mod:`attnio.safe_io`).
+
+    The rule for a folder: it is an error (name a file inside it instead).
+
+    >>> check_output_path("io.bmp", suffixes=PLOT_SUFFIXES, what="--plot")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --plot 'io.bmp' must end in .png, .pdf or .svg
+    """
+    from attnio.safe_io import check_writable_target
+
+    allowed = tuple(s.lower() for s in suffixes)
+    if not isinstance(path, (str, os.PathLike)) or not str(path):
+        raise InvalidInputError(f"{what} {describe(path, 40)} must be a file path")
+    target = Path(path)
+    if target.is_dir():
+        raise InvalidInputError(f"{what} {describe(str(path), 80)} is a folder; name a file "
+                                f"ending in {_or(allowed)} inside it")
+    if target.suffix.lower() not in allowed:
+        raise InvalidInputError(f"{what} {describe(str(path), 80)} must end in {_or(allowed)}")
+    return check_writable_target(target, overwrite=overwrite)
+
+
+def _or(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def json_float(value: Any) -> float | None:
+    """``float(value)`` when finite, else None (JSON has no NaN or Infinity).
+
+    >>> json_float(2), json_float(float("nan")), json_float(10**400)
+    (2.0, None, None)
+    """
+    try:
+        number = float(value)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def read_json_file(path: Any, *, what: str = "file", max_bytes: int = MAX_INPUT_FILE_BYTES,
+                   max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Read and parse a JSON file with a bounded read (at most ``max_bytes``), UTF-8 only,
+    nesting at most ``max_depth``; every failure is one :class:`InvalidInputError` line."""
+    shown = describe(str(path), 80)
+    try:
+        with open(path, "rb") as handle:
+            if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
+                raise InvalidInputError(f"{what} {shown} is a folder, not a file")
+            data = handle.read(max_bytes + 1)
+    except IsADirectoryError:
+        raise InvalidInputError(f"{what} {shown} is a folder, not a file") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {what} {shown}: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise InvalidInputError(
+            f"{what} {shown} is larger than MAX_INPUT_FILE_BYTES={max_bytes} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{what} {shown} is not UTF-8 text: byte "
+                                f"0x{data[exc.start]:02x} at offset {exc.start}") from None
+    return parse_json_text(text, what=f"{what} {shown}", max_depth=max_depth)
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _json_depth(text: str) -> int:
+    """Greatest nesting of ``[``/``{`` in JSON text, strings skipped (vectorised, linear)."""
+    import numpy as np
+
+    bare = _JSON_STRING.sub("", text)
+    codes = np.frombuffer(bare.encode("utf-8", "replace"), dtype=np.uint8)
+    step = (np.isin(codes, (ord("["), ord("{"))).astype(np.int64)
+            - np.isin(codes, (ord("]"), ord("}"))).astype(np.int64))
+    return int(step.cumsum().max()) if step.size else 0
+
+
+def parse_json_text(text: str, *, what: str = "input", max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` with NaN/Infinity refused and nesting capped at ``max_depth``.
+
+    >>> parse_json_text("[[[1]]]", max_depth=2)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: input is nested 3 levels deep; at most MAX_JSON_DEPTH=2
+    """
+    depth = _json_depth(text)
+    if depth > max_depth:
+        raise InvalidInputError(
+            f"{what} is nested {depth} levels deep; at most MAX_JSON_DEPTH={max_depth}")
+
+    def no_constant(name: str) -> Any:
+        raise InvalidInputError(f"{what} holds {name}, which is not valid JSON")
+
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except (RecursionError, ValueError) as exc:  # e.g. a number of more than 4300 digits
+        if isinstance(exc, InvalidInputError):
+            raise
+        raise InvalidInputError(f"{what} cannot be parsed: {one_line(str(exc), 120)}") from None
+
+
+def check_digraph(G: Any, name: str = "G") -> "nx.DiGraph":
+    """``G`` must be a :class:`networkx.DiGraph` (not an undirected or multi graph, not a list).
+
+    >>> import networkx as nx
+    >>> check_digraph(nx.Graph())
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: G must be a networkx.DiGraph, not Graph
+    """
+    import networkx as nx
+
+    if not isinstance(G, nx.DiGraph) or G.is_multigraph():
+        raise InvalidInputError(f"{name} must be a networkx.DiGraph, not {type(G).__name__}")
+    return G
+
+
+def check_name(name: str, value: Any, choices: Iterable[str]) -> str:
+    """``value`` must be a string among ``choices`` (checked before any dict lookup).
+
+    >>> check_name("algorithm", ["flash1"], ("flash1", "flash2"))
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: algorithm=['flash1'] must be one of flash1, flash2
+    """
+    options = tuple(choices)
+    if not isinstance(value, str) or value not in options:
+        kind = "is unknown; choose from" if isinstance(value, str) else "must be one of"
+        raise InvalidInputError(f"{name}={describe(value, 40)} {kind} {', '.join(options)}")
+    return value

@@ -1,0 +1,280 @@
+"""Hostile inputs through the real command line (issue 13): each bad input must give exit
+code 2, exactly one line on stderr of at most 300 characters, no traceback, and finish well
+within its time limit.
+
+Every case runs as its own ``python -m attnio ...`` subprocess (two at a time). The files the
+cases need (non-UTF-8, deeply nested, duplicate outputs, symlink-free folders, ...) are made
+in a temporary folder. ``attnio report`` is covered by tests/test_report.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+#: Seconds one bad input may take (import of sympy included, on a loaded 2-core machine).
+CASE_TIME_LIMIT = 60.0
+MAX_LINE = 300
+
+BIG = "9" * 5001                       # beyond Python's 4300-digit int() limit
+HUGE = str(10**400)                    # within the digit cap, beyond float range
+SIMULATE = ["simulate", "--n", "64", "--d", "8"]
+DAG_OK = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}
+
+
+def _files(root: Path) -> dict[str, str]:
+    """The files of the cases; returns name → path."""
+    def put(name: str, data: bytes | str) -> str:
+        path = root / name
+        path.write_bytes(data if isinstance(data, bytes) else data.encode())
+        return str(path)
+
+    files = {
+        "dup": put("dup.json", '{"nodes":["a","b"],"edges":[["a","b"]],"outputs":["b","b"]}'),
+        "latin1": put("latin1.json", b'{"nodes": ["a\xff"], "edges": []}'),
+        "deep": put("deep.json", "[" * 100_000 + "]" * 100_000),
+        "deep_obj": put("deep_obj.json", '{"a":' * 5000 + "1" + "}" * 5000),
+        "invalid": put("invalid.json", "{nodes"),
+        "nan": put("nan.json", '{"nodes": ["a"], "edges": [], "w": NaN}'),
+        "bigint": put("bigint.json", '{"nodes": [' + "7" * 5000 + '], "edges": []}'),
+        "cycle": put("cycle.json", '{"nodes":["a","b"],"edges":[["a","b"],["b","a"]]}'),
+        "undirected": put("undirected.json", json.dumps(
+            {"directed": False, "nodes": [{"id": "a"}, {"id": "b"}],
+             "links": [{"source": "a", "target": "b"}]})),
+        "unknown_vertex": put("unknown.json", '{"nodes":["a"],"edges":[["a","zz"]]}'),
+        "list": put("list.json", "[1, 2, 3]"),
+        "ok": put("ok.json", json.dumps(DAG_OK)),
+        "sched_latin1": put("sched_latin1.json", b'[["read", "\xfe"]]'),
+        "sched_deep": put("sched_deep.json", "[" * 10_000 + "]" * 10_000),
+        "sched_bad_move": put("sched_bad.json", '[["jump", "a"]]'),
+        "sched_none": put("sched_none.json", '{"moves": null}'),
+        "sched_range": put("sched_range.json", json.dumps(
+            [{"M": 3, "moves": []}, {"M": 4, "moves": []}])),
+        "exists_png": put("exists.png", b"not mine"),
+        "exists_tex": put("exists.tex", "not mine"),
+        "exists_json": put("exists.json", "{}"),
+    }
+    (root / "folder.png").mkdir()
+    files["folder_png"] = str(root / "folder.png")
+    (root / "folder.json").mkdir()
+    files["folder_json"] = str(root / "folder.json")
+    files["missing_dir"] = str(root / "no-such-folder")
+    files["root"] = str(root)
+    return files
+
+
+def _cases(f: dict[str, str]) -> dict[str, list[str]]:
+    miss = f["missing_dir"]
+    cases = {
+        # ---- attnio bounds
+        "bounds-n-zero": ["bounds", "--n", "0", "--d", "8", "--M", "64"],
+        "bounds-n-negative": ["bounds", "--n", "-4", "--d", "8", "--M", "64"],
+        "bounds-n-float": ["bounds", "--n", "2.5", "--d", "8", "--M", "64"],
+        "bounds-n-text": ["bounds", "--n", "x", "--d", "8", "--M", "64"],
+        "bounds-n-5001-digits": ["bounds", "--n", BIG, "--d", "8", "--M", "64"],
+        "bounds-n-exponent": ["bounds", "--n", "1e5", "--d", "8", "--M", "64"],
+        "bounds-d-zero": ["bounds", "--n", "64", "--d", "0", "--M", "64"],
+        "bounds-M-zero": ["bounds", "--n", "64", "--d", "8", "--M", "0"],
+        "bounds-M-600-digits": ["bounds", "--n", "64", "--d", "8", "--M", "1" * 600],
+        "bounds-neither-M-nor-device": ["bounds", "--n", "64", "--d", "8"],
+        "bounds-M-and-device": ["bounds", "--n", "64", "--d", "8", "--M", "64", "--device", "a100"],
+        "bounds-unknown-device": ["bounds", "--n", "64", "--d", "8", "--device", "tpu"],
+        "bounds-dtype-without-device": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                                        "--dtype", "bf16"],
+        "bounds-unknown-dtype": ["bounds", "--n", "64", "--d", "8", "--device", "a100",
+                                 "--dtype", "int3"],
+        "bounds-latex-missing-folder": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                                        "--latex", f"{miss}/t.tex"],
+        "bounds-latex-wrong-extension": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                                         "--latex", f"{f['root']}/t.txt"],
+        "bounds-latex-existing-file": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                                       "--latex", f["exists_tex"]],
+        "bounds-latex-folder": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                                "--latex", f["root"]],
+        "bounds-latex-proc": ["bounds", "--n", "64", "--d", "8", "--M", "64",
+                              "--latex", "/proc/attnio-hostile.tex"],
+        "bounds-json-and-latex": ["bounds", "--n", "64", "--d", "8", "--M", "64", "--json",
+                                  "--latex"],
+        "bounds-missing-n": ["bounds", "--d", "8", "--M", "64"],
+        "bounds-bad-scope": ["bounds", "--n", "64", "--d", "8", "--device", "a100",
+                             "--scope", "grid"],
+        # ---- attnio simulate
+        "simulate-n-zero": ["simulate", "--n", "0", "--d", "8", "--M", "64"],
+        "simulate-n-5001-digits": ["simulate", "--n", BIG, "--d", "8", "--M", "64"],
+        "simulate-d-negative": ["simulate", "--n", "64", "--d", "-1", "--M", "64"],
+        "simulate-M-too-small": [*SIMULATE, "--M", "3"],
+        "simulate-M-not-int": [*SIMULATE, "--M", "6x"],
+        "simulate-M-empty": [*SIMULATE, "--M", ","],
+        "simulate-M-too-many": [*SIMULATE, "--M", ",".join(str(64 + i) for i in range(1001))],
+        "simulate-range-reversed": [*SIMULATE, "--M-range", "64:8:3"],
+        "simulate-range-steps-1e9": [*SIMULATE, "--M-range", "64:1024:1000000000"],
+        "simulate-range-two-parts": [*SIMULATE, "--M-range", "64:1024"],
+        "simulate-range-zero": [*SIMULATE, "--M-range", "0:10:3"],
+        "simulate-range-huge-hi": [*SIMULATE, "--M-range", f"64:{HUGE}:3"],
+        "simulate-unknown-algorithm": [*SIMULATE, "--M", "256", "--algorithm", "fast"],
+        "simulate-no-backward-pass": [*SIMULATE, "--M", "256", "--algorithm", "square-tiling"],
+        "simulate-execute-memory": ["simulate", "--n", "100000", "--d", "64", "--M", "65536",
+                                    "--algorithm", "flash1", "--pass", "forward", "--execute"],
+        "simulate-seed-negative": [*SIMULATE, "--M", "256", "--algorithm", "flash1",
+                                   "--execute", "--seed=-1"],
+        "simulate-seed-text": [*SIMULATE, "--M", "256", "--execute", "--seed", "x"],
+        "simulate-seed-2**64": [*SIMULATE, "--M", "256", "--execute", "--seed", str(2**64)],
+        "simulate-plot-missing-folder": [*SIMULATE, "--M", "256", "--plot", f"{miss}/io.png"],
+        "simulate-plot-proc": [*SIMULATE, "--M", "256", "--algorithm", "flash1",
+                               "--plot", "/proc/attnio-hostile.png"],
+        "simulate-plot-extension": [*SIMULATE, "--M", "256", "--plot", f"{f['root']}/io.bmp"],
+        "simulate-plot-folder": [*SIMULATE, "--M", "256", "--plot", f["folder_png"]],
+        "simulate-plot-existing": [*SIMULATE, "--M", "256", "--plot", f["exists_png"]],
+        "simulate-crossover-one-name": [*SIMULATE, "--M", "256", "--crossover", "flash1"],
+        "simulate-crossover-unselected": [*SIMULATE, "--M", "256", "--algorithm", "flash1",
+                                          "--crossover", "flash1,flash2"],
+        "simulate-bad-pass": [*SIMULATE, "--M", "256", "--pass", "sideways"],
+        "simulate-M-and-range": [*SIMULATE, "--M", "256", "--M-range", "64:256:3"],
+        "simulate-count-and-execute": [*SIMULATE, "--M", "256", "--count", "--execute"],
+        # ---- attnio pebble
+        "pebble-duplicate-outputs": ["pebble", "--dag", f["dup"], "--cache", "3"],
+        "pebble-non-utf8-dag": ["pebble", "--dag", f["latin1"], "--cache", "3"],
+        "pebble-nested-100000": ["pebble", "--dag", f["deep"], "--cache", "3"],
+        "pebble-nested-objects": ["pebble", "--dag", f["deep_obj"], "--cache", "3"],
+        "pebble-dev-zero": ["pebble", "--dag", "/dev/zero", "--cache", "3"],
+        "pebble-missing-file": ["pebble", "--dag", f"{miss}/g.json", "--cache", "3"],
+        "pebble-dag-is-folder": ["pebble", "--dag", f["root"], "--cache", "3"],
+        "pebble-invalid-json": ["pebble", "--dag", f["invalid"], "--cache", "3"],
+        "pebble-nan-in-json": ["pebble", "--dag", f["nan"], "--cache", "3"],
+        "pebble-5000-digit-number": ["pebble", "--dag", f["bigint"], "--cache", "3"],
+        "pebble-cycle": ["pebble", "--dag", f["cycle"], "--cache", "3"],
+        "pebble-undirected-node-link": ["pebble", "--dag", f["undirected"], "--cache", "3"],
+        "pebble-unknown-vertex": ["pebble", "--dag", f["unknown_vertex"], "--cache", "3"],
+        "pebble-dag-is-list": ["pebble", "--dag", f["list"], "--cache", "3"],
+        "pebble-cache-zero": ["pebble", "--dag", f["ok"], "--cache", "0"],
+        "pebble-cache-text": ["pebble", "--dag", f["ok"], "--cache", "x"],
+        "pebble-cache-range-with-dag": ["pebble", "--dag", f["ok"], "--cache", "3:5"],
+        "pebble-cache-range-1e12": ["pebble", "--builtin", "matmul:2x2x2", "--cache",
+                                    "1:1000000000000"],
+        "pebble-cache-5001-digits": ["pebble", "--builtin", "matmul:2x2x2", "--cache", BIG],
+        "pebble-no-cache": ["pebble", "--builtin", "matmul:2x2x2"],
+        "pebble-time-limit-nan": ["pebble", "--dag", f["ok"], "--cache", "3",
+                                  "--time-limit", "nan"],
+        "pebble-time-limit-negative": ["pebble", "--dag", f["ok"], "--cache", "3",
+                                       "--time-limit", "-1"],
+        "pebble-builtin-huge": ["pebble", "--builtin", "attention-forward:n=100000,d=100000",
+                                "--cache", "4"],
+        "pebble-builtin-too-big-for-exact": ["pebble", "--builtin", "matmul:13x13x13",
+                                             "--cache", "4"],
+        "pebble-builtin-unknown": ["pebble", "--builtin", "fft:8", "--cache", "3"],
+        "pebble-builtin-malformed": ["pebble", "--builtin", "matmul:2x2", "--cache", "3"],
+        "pebble-builtin-5001-digits": ["pebble", "--builtin", f"matmul:{BIG}x1x1", "--cache", "3"],
+        "pebble-builtin-10000-chars": ["pebble", "--builtin", "x" * 10_000, "--cache", "3"],
+        "pebble-builtin-bad-gradient": ["pebble", "--builtin",
+                                        "attention-backward:n=2,d=1,gradient=dY", "--cache", "3"],
+        "pebble-replay-non-utf8": ["pebble", "--dag", f["ok"], "--replay", f["sched_latin1"],
+                                   "--cache", "3"],
+        "pebble-replay-nested": ["pebble", "--dag", f["ok"], "--replay", f["sched_deep"],
+                                 "--cache", "3"],
+        "pebble-replay-bad-move": ["pebble", "--dag", f["ok"], "--replay", f["sched_bad_move"],
+                                   "--cache", "3"],
+        "pebble-replay-null-moves": ["pebble", "--dag", f["ok"], "--replay", f["sched_none"],
+                                     "--cache", "3"],
+        "pebble-replay-no-result-at-M": ["pebble", "--dag", f["ok"], "--replay",
+                                         f["sched_range"], "--cache", "7"],
+        "pebble-replay-cache-range": ["pebble", "--builtin", "matmul:1x1x1", "--replay",
+                                      f["sched_range"], "--cache", "3:4"],
+        "pebble-export-extension": ["pebble", "--builtin", "matmul:1x1x1", "--export-dag",
+                                    f"{f['root']}/g.xml"],
+        "pebble-export-existing": ["pebble", "--builtin", "matmul:1x1x1", "--export-dag",
+                                   f["exists_json"]],
+        "pebble-export-missing-folder": ["pebble", "--builtin", "matmul:1x1x1", "--export-dag",
+                                         f"{miss}/g.json"],
+        "pebble-export-folder": ["pebble", "--builtin", "matmul:1x1x1", "--export-dag",
+                                 f["folder_json"]],
+        "pebble-dag-and-builtin": ["pebble", "--dag", f["ok"], "--builtin", "matmul:1x1x1",
+                                   "--cache", "3"],
+        # ---- the dispatcher
+        "attnio-unknown-subcommand": ["no-such-command"],
+        "attnio-no-subcommand": [],
+    }
+    return cases
+
+
+@pytest.fixture(scope="module")
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+    root = tmp_path_factory.mktemp("hostile")
+    files = _files(root)
+    env = {**os.environ, "ATTNIO_PROGRESS": "0", "MPLBACKEND": "Agg"}
+
+    def run(item: tuple[str, list[str]]) -> tuple[str, tuple]:
+        name, argv = item
+        start = time.monotonic()
+        try:
+            done = subprocess.run([sys.executable, "-m", "attnio", *argv], capture_output=True,
+                                  text=True, errors="replace", timeout=CASE_TIME_LIMIT,
+                                  env=env, cwd=root, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            return name, (None, "", f"timed out after {CASE_TIME_LIMIT} s", CASE_TIME_LIMIT)
+        return name, (done.returncode, done.stdout, done.stderr, time.monotonic() - start)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(pool.map(run, _cases(files).items()))
+    results["__files__"] = files  # type: ignore[assignment]
+    return results
+
+
+CASE_NAMES = list(_cases({k: "x" for k in (
+    "dup latin1 deep deep_obj invalid nan bigint cycle undirected unknown_vertex list ok "
+    "sched_latin1 sched_deep sched_bad_move sched_none sched_range exists_png exists_tex "
+    "exists_json folder_png folder_json missing_dir root").split()}))
+
+
+def test_at_least_sixty_hostile_inputs() -> None:
+    assert len(CASE_NAMES) >= 60
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_bad_input_is_exit_2_with_one_short_line(name: str, outcomes: dict[str, tuple]) -> None:
+    code, _stdout, stderr, seconds = outcomes[name]
+    assert code == 2, (name, code, stderr[-600:])
+    assert "Traceback" not in stderr
+    assert stderr.endswith("\n") and stderr.count("\n") == 1, stderr[:600]
+    assert len(stderr.rstrip("\n")) <= MAX_LINE
+    assert seconds < CASE_TIME_LIMIT
+
+
+def test_messages_name_the_limits(outcomes: dict[str, tuple]) -> None:
+    """A few messages must name the rule or limit, not only fail."""
+    expect = {
+        "pebble-duplicate-outputs": "listed twice",
+        "pebble-non-utf8-dag": "not UTF-8",
+        "pebble-nested-100000": "MAX_JSON_DEPTH",
+        "pebble-dev-zero": "MAX_INPUT_FILE_BYTES",
+        "pebble-builtin-huge": "MAX_BUILTIN_VERTICES",
+        "pebble-builtin-too-big-for-exact": "MAX_EXACT_VERTICES",
+        "pebble-cache-range-1e12": "MAX_CACHE_SIZES",
+        "simulate-range-steps-1e9": "MAX_STEPS",
+        "simulate-execute-memory": "MAX_EXECUTE_BYTES",
+        "simulate-seed-negative": "seed",
+        "bounds-n-5001-digits": "MAX_INT_DIGITS",
+        "simulate-plot-folder": "is a folder",
+        "simulate-plot-existing": "refusing to overwrite",
+    }
+    for name, fragment in expect.items():
+        assert fragment in outcomes[name][2], (name, outcomes[name][2])
+    assert "--count" in outcomes["simulate-execute-memory"][2]
+
+
+def test_nothing_was_overwritten_or_created(outcomes: dict[str, tuple]) -> None:
+    files = outcomes["__files__"]
+    assert Path(files["exists_png"]).read_bytes() == b"not mine"
+    assert Path(files["exists_tex"]).read_text() == "not mine"
+    assert Path(files["exists_json"]).read_text() == "{}"
+    assert not Path(files["missing_dir"]).exists()
+    assert list(Path(files["folder_png"]).iterdir()) == []
+    root = Path(files["root"])
+    assert not (root / "t.txt").exists() and not (root / "io.bmp").exists()
+    assert not (root / "g.xml").exists()

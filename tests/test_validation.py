@@ -1,0 +1,153 @@
+"""attnio.validation: the shared rules and limits of every entry point."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnio.exceptions import InvalidInputError
+from attnio.validation import (
+    MAX_CACHE_SIZES,
+    MAX_INT_DIGITS,
+    MAX_JSON_DEPTH,
+    MAX_MESSAGE_CHARS,
+    MAX_SEED,
+    MAX_STEPS,
+    PLOT_SUFFIXES,
+    check_digraph,
+    check_name,
+    check_output_path,
+    check_seed,
+    describe,
+    geometric_sizes,
+    json_float,
+    one_line,
+    parse_int_range,
+    parse_json_text,
+    parse_positive_int,
+    parse_seed,
+    positive_float,
+    positive_int,
+    read_json_file,
+)
+
+
+@pytest.mark.parametrize("value", [0, -1, True, 2.0, "3", None, [1]])
+def test_positive_int_refuses(value) -> None:
+    with pytest.raises(InvalidInputError, match="must be a positive integer"):
+        positive_int("n", value)
+
+
+def test_positive_int_accepts_numpy_and_returns_python_int() -> None:
+    value = positive_int("n", np.int64(7))
+    assert value == 7 and type(value) is int
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "2.5", "1e5", "", " ", "0x10", "٣"])
+def test_parse_positive_int_refuses(text: str) -> None:
+    with pytest.raises(InvalidInputError):
+        parse_positive_int("n", text)
+
+
+def test_digit_cap_is_checked_before_int() -> None:
+    assert parse_positive_int("n", "9" * MAX_INT_DIGITS) == 10**MAX_INT_DIGITS - 1
+    with pytest.raises(InvalidInputError, match="MAX_INT_DIGITS"):
+        parse_positive_int("n", "9" * 100_000)  # int() of this would raise ValueError
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", float("nan"), math.inf, "x", True])
+def test_positive_float_refuses(value) -> None:
+    with pytest.raises(InvalidInputError, match="finite number"):
+        positive_float("t", value)
+
+
+def test_positive_float_allow_zero() -> None:
+    assert positive_float("t", 0.0, allow_zero=True) == 0.0
+    assert positive_float("t", " 1.5 ") == 1.5
+
+
+def test_seeds() -> None:
+    assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED
+    for bad in (-1, MAX_SEED + 1, "7", 1.0, True, None):
+        with pytest.raises(InvalidInputError, match="seed"):
+            check_seed(bad)
+    assert parse_seed("42") == 42
+    with pytest.raises(InvalidInputError):
+        parse_seed("-1")
+
+
+def test_int_range_cap() -> None:
+    assert parse_int_range("--cache", f"1:{MAX_CACHE_SIZES}") == (1, MAX_CACHE_SIZES)
+    with pytest.raises(InvalidInputError, match="MAX_CACHE_SIZES"):
+        parse_int_range("--cache", f"1:{MAX_CACHE_SIZES + 1}")
+    for bad in ("5:3", "1:2:3", "a", "0:4", ""):
+        with pytest.raises(InvalidInputError):
+            parse_int_range("--cache", bad)
+
+
+def test_geometric_sizes() -> None:
+    assert geometric_sizes("r", "1:16:5") == [1, 2, 4, 8, 16]
+    assert geometric_sizes("r", "5:5:1") == [5]
+    assert len(geometric_sizes("r", f"1:{10**6}:{MAX_STEPS}")) <= MAX_STEPS
+    for bad, rule in [(f"1:10:{MAX_STEPS + 1}", "MAX_STEPS"), ("10:1:3", "HI"),
+                      ("1:10", "LO:HI:STEPS"), (f"1:{10**300}:3", "10\\*\\*300")]:
+        with pytest.raises(InvalidInputError, match=rule):
+            geometric_sizes("r", bad)
+
+
+def test_json_float() -> None:
+    assert json_float(1) == 1.0
+    assert json_float(float("inf")) is None and json_float(float("nan")) is None
+    assert json_float(10**400) is None and json_float("x") is None
+
+
+def test_messages_stay_short() -> None:
+    assert len(describe("x" * 10_000)) <= 60
+    assert "digits" in describe(10**5000)
+    long = one_line("a\nb " + "c" * 1000)
+    assert "\n" not in long and len(long) == MAX_MESSAGE_CHARS
+
+
+def test_output_paths(tmp_path: Path) -> None:
+    ok = check_output_path(tmp_path / "a.png", suffixes=PLOT_SUFFIXES)
+    assert ok == tmp_path / "a.png"
+    (tmp_path / "b.png").write_bytes(b"x")
+    (tmp_path / "c.png").symlink_to(tmp_path / "b.png")
+    cases = [(tmp_path, "is a folder"), (tmp_path / "a.gif", "must end in"),
+             (tmp_path / "no" / "a.png", "does not exist"), (tmp_path / "b.png", "overwrite"),
+             (tmp_path / "c.png", "symlink")]
+    for path, rule in cases:
+        with pytest.raises(InvalidInputError, match=rule):
+            check_output_path(path, suffixes=PLOT_SUFFIXES, what="--plot")
+    assert check_output_path(tmp_path / "b.png", suffixes=PLOT_SUFFIXES, overwrite=True)
+
+
+def test_json_reading(tmp_path: Path) -> None:
+    path = tmp_path / "a.json"
+    path.write_text("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH)
+    assert read_json_file(path) is not None
+    path.write_text("[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1))
+    with pytest.raises(InvalidInputError, match="MAX_JSON_DEPTH"):
+        read_json_file(path)
+    # brackets inside strings do not count as nesting
+    assert parse_json_text('["' + "[" * 500 + '"]') == ["[" * 500]
+    path.write_bytes(b"x" * 11)
+    with pytest.raises(InvalidInputError, match="MAX_INPUT_FILE_BYTES=10"):
+        read_json_file(path, max_bytes=10)
+    with pytest.raises(InvalidInputError, match="folder"):
+        read_json_file(tmp_path)
+
+
+def test_digraph_and_names() -> None:
+    import networkx as nx
+
+    assert check_digraph(nx.DiGraph()) is not None
+    for bad in (nx.Graph(), nx.MultiDiGraph(), [("a", "b")], None):
+        with pytest.raises(InvalidInputError, match="networkx.DiGraph"):
+            check_digraph(bad)
+    assert check_name("pass", "forward", ("forward", "backward")) == "forward"
+    with pytest.raises(InvalidInputError, match="is unknown"):
+        check_name("pass", "sideways", ("forward", "backward"))
