@@ -34,6 +34,7 @@ import numpy as np
 
 from attnio.algorithms import counts as C
 from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import (
     alman_song_gradients,
@@ -125,6 +126,8 @@ class SimulationResult:
     executed: bool = False
     max_relative_error: float | None = None
     closed_form_match: bool | None = None
+    mask: str = "none"
+    tau: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
@@ -161,8 +164,13 @@ def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, 
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
 
-def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResult:
+def count(algorithm: str, pass_: str, n: int, d: int, M: int, *,
+          mask: Mask | None = None) -> SimulationResult:
     """Closed-form counts of ``algorithm``'s ``pass_`` at (n, d, M); no arithmetic on data.
+
+    With ``mask`` (:class:`~attnio.algorithms.masks.Mask`), the counts of the masked run
+    (:func:`~attnio.algorithms.counts.count_masked`: tiles with no kept entry cost nothing);
+    ``mask=None`` is the unmasked algorithm (equal to ``Mask.full()``).
 
     Raises
     ------
@@ -172,9 +180,14 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int) -> SimulationResul
         ``flash1-published``: the printed block sizes do not fit in M words.
     """
     n, d, M = _validate(algorithm, pass_, n, d, M)
-    c = _COUNTERS[(algorithm, pass_)](n, d, M)
+    if mask is None:
+        c = _COUNTERS[(algorithm, pass_)](n, d, M)
+        return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
+                                c.peak_fast_words, c.block_sizes)
+    mask.check(n)
+    c = C.count_masked(algorithm, pass_, n, d, M, mask)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
-                            c.peak_fast_words, c.block_sizes)
+                            c.peak_fast_words, c.block_sizes, mask=mask.label)
 
 
 def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
@@ -194,7 +207,8 @@ def _random_inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.nda
 
 
 def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int],
-             rng: np.random.Generator) -> tuple[TwoLevelMemory, float]:
+             rng: np.random.Generator, mask: np.ndarray | None = None,
+             tau: float = 1.0) -> tuple[TwoLevelMemory, float]:
     mem = TwoLevelMemory(M)
     if algorithm == "small-cache-dx":
         s = d ** -0.5
@@ -207,11 +221,12 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
         dX, _ = alman_song_gradients(*(arrays[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
         return mem, relative_error(mem.slow["g"], dX)
     x = _random_inputs(rng, n, d)
-    ref = attention_forward(x["Q"], x["K"], x["V"])
+    ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
     for name in "QKV":
         mem.add_slow(name, x[name])
-    flash = {"block_rows": blocks.get("B_r", 0), "block_cols": blocks.get("B_c", 0)}
-    square = {"block": blocks.get("B", 0)}
+    flash = {"block_rows": blocks.get("B_r", 0), "block_cols": blocks.get("B_c", 0),
+             "mask": mask, "tau": tau}
+    square = {"block": blocks.get("B", 0), "mask": mask, "tau": tau}
     if pass_ == "forward":
         run: dict[str, Callable[[], None]] = {
             "standard": lambda: standard_forward(mem, **square),
@@ -235,19 +250,22 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
     elif algorithm == "flash2":
         mem.add_slow("L", ref.logsumexp)
         flash2_backward(mem, **flash)
-    else:  # small-cache: Saha–Ye's forward left A = exp(QKᵀ) and ℓ = A·1 in slow memory
-        A = np.exp(x["Q"] @ x["K"].T)
+    else:  # small-cache: Saha–Ye's forward left A = exp(τQKᵀ) (0 where masked), ℓ = A·1
+        A = np.exp(tau * (x["Q"] @ x["K"].T))
+        if mask is not None:
+            A = np.where(mask, A, 0.0)
         mem.add_slow("A", A)
         mem.add_slow("l", A.sum(axis=1))
         small_cache_backward(mem, **square)
-    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"])
+    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau, mask=mask)
     error = max(relative_error(mem.slow[name], ref_value)
                 for name, ref_value in zip(("dQ", "dK", "dV"), expected))
     return mem, error
 
 
 def simulate(
-    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0
+    algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0,
+    mask: Mask | None = None, tau: float = 1.0,
 ) -> SimulationResult:
     """Count (default) or execute ``algorithm``'s ``pass_`` at (n, d, M).
 
@@ -263,6 +281,11 @@ def simulate(
         memory model, check it against the reference and against the closed form.
     seed : int
         Seed of the input generator.
+    mask : Mask, optional
+        Attention mask (:mod:`attnio.algorithms.masks`); tiles with no kept entry are skipped
+        and cost nothing. Not available for ``small-cache-dx``.
+    tau : float
+        Softmax scale τ (S = τQKᵀ), executed runs only (the counts do not depend on it).
 
     Returns
     -------
@@ -277,19 +300,26 @@ def simulate(
     CacheOverflowError
         The algorithm's tiles exceed M (``flash1-published``), naming the tile.
     """
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not np.isfinite(tau) \
+            or tau <= 0:
+        raise InvalidInputError(f"tau={tau!r} must be a positive finite number")
+    if mask is not None and algorithm == "small-cache-dx":
+        raise InvalidInputError("algorithm='small-cache-dx' (the paper's dL/dX) takes no mask")
     if not execute:
-        return count(algorithm, pass_, n, d, M)
+        return count(algorithm, pass_, n, d, M, mask=mask)
     n, d, M = _validate(algorithm, pass_, n, d, M)
+    mask_array = None if mask is None else mask.array(n)
     # The memory model, not the closed form, must be the one to refuse oversized tiles here.
     mem, error = _execute(algorithm, pass_, n, d, M, _block_sizes(algorithm, pass_, n, d, M),
-                          np.random.default_rng(seed))
-    counted = count(algorithm, pass_, n, d, M)
+                          np.random.default_rng(seed), mask_array, float(tau))
+    counted = count(algorithm, pass_, n, d, M, mask=mask)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
     return SimulationResult(
         algorithm, pass_, counted.n, counted.d, counted.M, mem.reads, mem.writes,
         mem.reads + mem.writes, mem.flops, mem.peak_words, counted.block_sizes,
         executed=True, max_relative_error=error, closed_form_match=match,
+        mask=counted.mask, tau=float(tau),
     )
 
 
