@@ -37,6 +37,7 @@ from attnio.algorithms.simulation import (
     simulate,
     validate_size,
 )
+from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 
@@ -76,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="run on seeded random float64 inputs, check numerics against the "
                              "untiled reference and the counts against the closed form")
     parser.add_argument("--seed", type=int, default=0, help="input seed for --execute")
+    add_mask_argument(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
@@ -133,7 +135,7 @@ def _number(value: Any) -> int | float | None:
     return int(value) if value.is_Integer else float(value)
 
 
-def _row(result: SimulationResult) -> dict[str, Any]:
+def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
     value = catalogue_value(result.algorithm, result.pass_, result.n, result.d, result.M)
     row: dict[str, Any] = {
         "algorithm": result.algorithm, "pass": result.pass_, "n": result.n, "d": result.d,
@@ -146,12 +148,15 @@ def _row(result: SimulationResult) -> dict[str, Any]:
     if result.executed:
         row["max_relative_error"] = result.max_relative_error
         row["closed_form_match"] = result.closed_form_match
+    if mask is not None:
+        row.update(mask_run_fields(mask, result.n, result.d, result.M))
+        row["sparse_ratio"] = result.io / row["sparse_lower_bound"]["value_float"]
     return row
 
 
 def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
-    seed: int = 0,
+    seed: int = 0, mask: Mask | None = None,
 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"runs": [...], "crossover_M": int | None}``.
 
@@ -166,7 +171,8 @@ def runs_payload(
     pairs = [(name, M) for name in names for M in Ms]
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
-            runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed)))
+            runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed,
+                                      mask=mask), mask))
             feasible += 1
         except CacheOverflowError as exc:
             runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
@@ -176,8 +182,11 @@ def runs_payload(
     if feasible == 0 and first_error is not None:
         # A sweep in which nothing at all can run is bad input, not an empty result.
         raise first_error
-    crossover = measured_crossover(n, d, Ms) if pass_ == "backward" else None
-    return {"runs": runs, "crossover_M": crossover}
+    crossover = measured_crossover(n, d, Ms, mask=mask) if pass_ == "backward" else None
+    payload = {"runs": runs, "crossover_M": crossover}
+    if mask is not None:
+        payload["mask"] = mask_run_fields(mask, n, d, max(Ms))["mask"]
+    return payload
 
 
 def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
@@ -193,7 +202,11 @@ def run(args: argparse.Namespace) -> int:
     Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
           else parse_cache_sizes(args.M_range, geometric=True))
     names = parse_algorithms(args.algorithm, args.pass_)
-    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=args.seed)
+    mask = mask_from_args(args)
+    if mask is not None:
+        mask.check(n)
+    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=args.seed,
+                           mask=mask)
     if args.json:
         json.dump(payload, sys.stdout, indent=2)
         sys.stdout.write("\n")
@@ -227,6 +240,11 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
             line += f"  {r['max_relative_error']:.1e}  {'=' if r['closed_form_match'] else '≠'}"
         print(line)
     print(f"crossover_M: {payload['crossover_M']}")
+    masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
+    if masked:
+        r = masked[0]
+        print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
+              f"sparse crossover Z_in^2/Z_QK = {r['sparse_crossover']['value_float']:.6g}")
 
 
 def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str) -> None:

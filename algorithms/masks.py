@@ -72,6 +72,9 @@ __all__ = [
     "mask_sizes",
     "sparse_bound_values",
     "parse_mask",
+    "add_mask_argument",
+    "mask_from_args",
+    "mask_run_fields",
     "tile_classes",
     "tile_occupancy",
     "MAX_PATTERN_BYTES",
@@ -459,3 +462,40 @@ def _read_pattern(path: str) -> np.ndarray:
     if not all(isinstance(x, bool) for row in data for x in row):
         raise InvalidInputError(f"pattern file {path!r} must hold only true/false entries")
     return np.array(data, dtype=bool)
+
+
+def add_mask_argument(parser: Any) -> None:
+    """Add ``--mask`` (and ``--sparse-operands``) to an argparse parser (one place for the help)."""
+    parser.add_argument(
+        "--mask", default=None, metavar="MASK",
+        help="attention mask: full | causal | window:W | block:B:PATTERN.json (a JSON square "
+             "list of lists of true/false of side ceil(n/B); the last block is partial when B "
+             "does not divide n). Sets Z_in, Z_QK of the sparse bound; masked algorithms skip "
+             "tiles with no kept entry")
+    parser.add_argument(
+        "--sparse-operands", default="", metavar="Q,K",
+        help="operands whose unneeded rows count as zeros in Z_in (default none: Z_in = n d)")
+
+
+def mask_from_args(args: Any) -> Mask | None:
+    """The :class:`Mask` of ``--mask``/``--sparse-operands`` (None when ``--mask`` is absent)."""
+    text = getattr(args, "mask", None)
+    operands = [x.strip() for x in (getattr(args, "sparse_operands", "") or "").split(",")
+                if x.strip()]
+    if text is None:
+        if operands:
+            raise InvalidInputError("--sparse-operands needs --mask")
+        return None
+    return parse_mask(text, operands)
+
+
+def mask_run_fields(mask: Mask | None, n: int, d: int, M: int) -> dict[str, Any]:
+    """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
+    (``{"value": exact sympy string, "value_float": float}``) and ``sparse_crossover``.
+
+    >>> mask_run_fields(Mask.causal(), 4, 2, 4)["sparse_lower_bound"]
+    {'value': '16', 'value_float': 16.0}
+    """
+    values = sparse_bound_values(mask or Mask.full(), n, d, M)
+    values["mask"] = mask.label if mask is not None else "full"
+    return values

@@ -345,7 +345,8 @@ def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any |
 
 
 def measured_crossover(
-    n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache"
+    n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache",
+    mask: Mask | None = None,
 ) -> int | None:
     """The first M of the sorted sweep at which ``large`` (backward) does no more I/O than ``small``.
 
@@ -356,8 +357,8 @@ def measured_crossover(
     small_won = False
     for M in sorted(set(Ms)):
         try:
-            io_large = count(large, "backward", n, d, M).io
-            io_small = count(small, "backward", n, d, M).io
+            io_large = count(large, "backward", n, d, M, mask=mask).io
+            io_small = count(small, "backward", n, d, M, mask=mask).io
         except InvalidInputError:
             continue
         if io_small < io_large:

@@ -74,6 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="with --device: fast memory per SM/core or per thread block")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--latex", action="store_true", help="show LaTeX of each bound")
+    from attnio.algorithms.masks import add_mask_argument  # lazy: symbolic does not need numpy
+
+    add_mask_argument(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -85,7 +88,7 @@ def _positive_int(name: str, text: str | None) -> int:
 
 
 def bounds_report(n: int, d: int, M: int | None = None, device: str | None = None,
-                  dtype: str | None = None, scope: str = "sm") -> dict[str, Any]:
+                  dtype: str | None = None, scope: str = "sm", mask: Any = None) -> dict[str, Any]:
     """Everything ``attnio bounds`` prints, as a JSON-ready dict.
 
     Raises
@@ -144,7 +147,17 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
         "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": float(ratio)},
         "simulated_io_ratio_flash_over_alg6": _simulated_ratio(n, d, M),
         "bounds": bounds,
+        **({} if mask is None else {"sparse_mask": _sparse_mask(mask, n, d, M)}),
     }
+
+
+def _sparse_mask(mask: Any, n: int, d: int, M: int) -> dict[str, Any]:
+    """Z_in, Z_QK, sparse.lower and Z_in**2/Z_QK for ``mask`` and for the dense mask ``full``
+    (:func:`attnio.algorithms.masks.sparse_bound_values`, the one definition)."""
+    from attnio.algorithms.masks import Mask, sparse_bound_values
+
+    return {"masked": sparse_bound_values(mask, n, d, M),
+            "dense": sparse_bound_values(Mask.full(), n, d, M)}
 
 
 def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
@@ -184,6 +197,11 @@ def _table(report: dict[str, Any], latex: bool) -> str:
         f"note: {report['instance_note']}; * = instance outside the bound's admissible range",
         "",
     ]
+    for key in ("masked", "dense") if report.get("sparse_mask") else ():
+        v = report["sparse_mask"][key]
+        lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
+                         f"sparse.lower = {v['sparse_lower_bound']['value_float']:.6g}, "
+                         f"crossover Z_in**2/Z_QK = {v['sparse_crossover']['value_float']:.6g}")
     width = max(len(b["id"]) for b in report["bounds"])
     lines.append(f"{'id':<{width}}  {'kind':<5}  {'value':>14}  expression")
     for b in report["bounds"]:
@@ -199,7 +217,13 @@ def run(args: argparse.Namespace) -> int:
     n = _positive_int("n", args.n)
     d = _positive_int("d", args.d)
     M = None if args.M is None else _positive_int("M", args.M)
-    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope)
+    from attnio.algorithms.masks import mask_from_args
+
+    mask = mask_from_args(args)
+    if mask is not None:
+        mask.check(n)
+    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope,
+                           mask=mask)
     if not (d <= report["instance"]["M"] <= n * d):
         print(f"attnio bounds: warning: M={report['instance']['M']} is outside d <= M <= n*d "
               "(FlashAttention's range); bounds are flagged per entry", file=sys.stderr)
