@@ -493,8 +493,8 @@ def mask_run_fields(mask: Mask | None, n: int, d: int, M: int) -> dict[str, Any]
     """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
     (``{"value": exact sympy string, "value_float": float}``) and ``sparse_crossover``.
 
-    >>> mask_run_fields(Mask.causal(), 4, 2, 4)["sparse_lower_bound"]
-    {'value': '16', 'value_float': 16.0}
+    >>> mask_run_fields(Mask.causal(), 4, 2, 4)["sparse_lower_bound"]   # min(8²/4, 8·√10/2)
+    {'value': '4*sqrt(10)', 'value_float': 12.649110640673518}
     """
     values = sparse_bound_values(mask or Mask.full(), n, d, M)
     values["mask"] = mask.label if mask is not None else "full"
