@@ -7,6 +7,12 @@ Examples (shell)::
     attnio simulate --n 256 --d 16 --M 64,256,1024 --algorithm all --pass forward --execute
     attnio simulate --n 4096 --d 64 --M-range 512:65536:16 --algorithm flash1,small-cache \\
         --plot io.png
+    attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
+
+With ``--mask`` (:func:`attnio.algorithms.masks.parse_mask`) the algorithms skip tiles with
+no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
+and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float}``) and
+``sparse_ratio`` = io ÷ the sparse bound.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()

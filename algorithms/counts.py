@@ -9,6 +9,16 @@ collapsed: every per-tile quantity is multilinear in the tile sides, so summing 
 costs the same as at n = 8. Peaks use the largest (first) block of each loop,
 :math:`b_x = \min(B, x)`.
 
+Masked runs (:func:`count_masked`): the sum, over the tiles holding at least one kept entry,
+of the unmasked algorithm's per-tile cost (a polynomial in the tile's sides r, c), plus the
+per-block costs paid regardless of the mask. The non-empty tiles come by shape from
+:func:`attnio.algorithms.masks.tile_classes`: for full / causal / sliding-window masks an exact
+per-row-block formula (the kept columns of a row block are one interval, so its non-empty
+column blocks are an interval of block indices: O(T_r) integer arithmetic, no walk of the
+T_r × T_c grid); for block-sparse masks the grid compressed to its distinct pattern ranges;
+for arbitrary masks a walk of the tile grid. Equal to the executed counts (``==``) in
+``tests/algorithms/test_counts.py``.
+
 Block sizes (stated here once, used by the executed and the counted runs alike):
 
 * square tiles (standard, Saha–Ye, Algorithm 6): :math:`B=\lfloor\sqrt{M/4}\rfloor`, admissible

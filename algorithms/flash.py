@@ -36,6 +36,14 @@ closed forms in :mod:`attnio.algorithms.counts`):
 All four are :math:`\Theta(n^2d^2/M)` for :math:`d \le M \le nd` (FA-1 Thms 2 and 5); the
 backward's constant is about 5/4 of the forward's.
 
+Masks and scale (every pass): ``mask`` (n×n bool, True = keep; generated on chip from
+indices or a block map, not charged) and ``tau`` (S = τQKᵀ, as
+:mod:`attnio.algorithms.reference`). A tile (i, j) with no kept entry is skipped — no loads,
+no FLOPs — as block-sparse FlashAttention does (FA-1 §3.3); a partial tile is computed with
+its masked entries at −∞; a fully masked row ends with O = 0, ℓ = 0, m = L = −∞, zero
+gradients. The outer loop's loads and stores are paid for every block. Masked counts:
+:func:`attnio.algorithms.counts.count_masked`.
+
 Examples
 --------
 >>> import numpy as np

@@ -9,6 +9,10 @@ Usage::
   :func:`attnio.symbolic.advisor.advise` instead (give exactly one of the two).
 * The sparse and matmul bounds are evaluated at the dense instance Z_in = n d, Z_QK = n^2,
   m = p = n, k = d (:func:`attnio.symbolic.evaluate.default_instance`); the output says so.
+* ``--mask full|causal|window:W|block:B:PATTERN.json`` (and ``--sparse-operands Q,K``) adds
+  ``sparse_mask``: Z_in, Z_QK, ``sparse.lower`` and Z_in**2/Z_QK for that mask next to the
+  dense ones (:func:`attnio.algorithms.masks.sparse_bound_values`); the catalogue list stays
+  at the dense instance.
 * The crossovers are derived by :func:`attnio.symbolic.crossovers.crossover` at run time.
 * Values are exact (``value``, a sympy string) with a float next to them (``value_float``).
 * A bound whose admissible range excludes the instance is still evaluated and marked
