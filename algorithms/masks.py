@@ -77,6 +77,7 @@ __all__ = [
     "mask_run_fields",
     "tile_classes",
     "tile_occupancy",
+    "floor_sum",
     "MAX_PATTERN_BYTES",
 ]
 
@@ -307,7 +308,7 @@ class TileClasses:
         return [rc for rc, k in self.counts if k]
 
 
-def _classes(rows: np.ndarray, cols_full: np.ndarray, cols_last: np.ndarray, br: int, bc: int,
+def _classes(cols_full: np.ndarray, cols_last: np.ndarray, br: int, bc: int,
              n: int) -> TileClasses:
     """Aggregate per-row-block counts (tiles with c = b_c, tiles with the last column size)."""
     tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
@@ -318,7 +319,63 @@ def _classes(rows: np.ndarray, cols_full: np.ndarray, cols_last: np.ndarray, br:
             k = int(vec[r_idx].sum())
             if k:
                 out[(r, c)] = out.get((r, c), 0) + k
-    del rows
+    return TileClasses(tuple(sorted(out.items())))
+
+
+def floor_sum(count: int, m: int, a: int, b: int) -> int:
+    r""":math:`\sum_{i=0}^{count-1} \lfloor (a i + b)/m \rfloor` exactly, in O(log) steps
+    (the Euclid-like reduction; ``a, b >= 0``, ``m >= 1``).
+
+    >>> floor_sum(5, 3, 2, 1) == sum((2 * i + 1) // 3 for i in range(5))
+    True
+    """
+    total = 0
+    while count > 0:
+        if a >= m:
+            total += (count - 1) * count // 2 * (a // m)
+            a %= m
+        if b >= m:
+            total += count * (b // m)
+            b %= m
+        y_max = a * count + b
+        if y_max < m:
+            break
+        count, b = divmod(y_max, m)
+        m, a = a, m
+    return total
+
+
+def _band_classes(mask: Mask, n: int, br: int, bc: int) -> TileClasses:
+    r"""Closed form for full / causal / window masks (O(log n) integer arithmetic).
+
+    Row block I (rows :math:`[IB_r, e_I]`, :math:`e_I = \min(n, (I+1)B_r) - 1`) keeps the
+    columns :math:`[\max(0, IB_r - W + 1), e_I]` (causal: W = n), one interval, so its
+    non-empty column blocks are :math:`\lfloor\max(0, IB_r-W+1)/B_c\rfloor \dots
+    \lfloor e_I/B_c\rfloor`. Summed over the :math:`K = T_r - 1` full row blocks with
+    :func:`floor_sum`; the last row block is done directly.
+    """
+    tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
+    r_last, c_last = n - (tr - 1) * br, n - (tc - 1) * bc
+    k = tr - 1
+    if mask.kind == "full":
+        per_row, last_hits = k * tc, k
+        last_count, last_has_last = tc, True
+    else:
+        w = n if mask.kind == "causal" else mask.window_size
+        hi_sum = floor_sum(k, bc, br, br - 1)                  # Σ ⌊((I+1)B_r − 1)/B_c⌋
+        i0 = min(k, _ceil_div(w - 1, br)) if w > 1 else 0      # first I with I·B_r ≥ W − 1
+        lo_sum = floor_sum(k - i0, bc, br, i0 * br - w + 1)    # Σ ⌊(I·B_r − W + 1)/B_c⌋
+        per_row = hi_sum - lo_sum + k
+        i1 = _ceil_div((tc - 1) * bc + 1, br) - 1              # first I reaching the last block
+        last_hits = max(0, k - max(0, i1))
+        lo_last = max(0, k * br - w + 1) // bc
+        last_count, last_has_last = (n - 1) // bc - lo_last + 1, True
+    out: dict[tuple[int, int], int] = {}
+    for key, value in (((br, bc), per_row - last_hits), ((br, c_last), last_hits),
+                       ((r_last, bc), last_count - int(last_has_last)),
+                       ((r_last, c_last), int(last_has_last))):
+        if value:
+            out[key] = out.get(key, 0) + value
     return TileClasses(tuple(sorted(out.items())))
 
 
@@ -332,8 +389,8 @@ def tile_occupancy(mask_array: np.ndarray, br: int, bc: int) -> np.ndarray:
 def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
     """Non-empty tiles of the (B_r, B_c) grid by shape, without building the n×n array.
 
-    ``full``/``causal``/``window``: exact per-row-block formulas (the kept columns of row block
-    I are one interval, so its non-empty column blocks are an interval of block indices);
+    ``full``/``causal``/``window``: closed form (:func:`_band_classes`, sums of floors by
+    :func:`floor_sum`, O(log n));
     ``block``: the tile grid compressed to its distinct pattern ranges; arbitrary arrays: a
     walk of the tile grid (:func:`tile_occupancy`).
 
@@ -345,16 +402,7 @@ def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
     br, bc = _positive("B_r", min(br, n)), _positive("B_c", min(bc, n))
     tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
     if mask.kind in {"full", "causal", "window"}:
-        starts = np.arange(tr, dtype=np.int64) * br
-        ends = np.minimum(starts + br, n) - 1
-        if mask.kind == "full":
-            lo, hi = np.zeros(tr, dtype=np.int64), np.full(tr, tc - 1, dtype=np.int64)
-        else:
-            w = n if mask.kind == "causal" else mask.window_size
-            lo = np.maximum(0, starts - w + 1) // bc  # first kept column of the block's rows
-            hi = ends // bc                            # last kept column: the diagonal
-        last = (hi == tc - 1).astype(np.int64)
-        return _classes(starts, hi - lo + 1 - last, last, br, bc, n)
+        return _band_classes(mask, n, br, bc)
     if mask.kind == "block":
         b = mask.block
         pattern = np.array(mask.pattern, dtype=bool)
@@ -388,7 +436,7 @@ def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
         return TileClasses(tuple(sorted(out.items())))
     occ = tile_occupancy(mask.array(n), br, bc)
     last = occ[:, -1].astype(np.int64)
-    return _classes(np.arange(tr), occ.sum(axis=1) - last, last, br, bc, n)
+    return _classes(occ.sum(axis=1) - last, last, br, bc, n)
 
 
 # ---- CLI parsing ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from attnio.algorithms.masks import (
-    MAX_PATTERN_BYTES, Mask, mask_sizes, parse_mask, sparse_bound_values, tile_classes,
+    MAX_PATTERN_BYTES, Mask, floor_sum, mask_sizes, parse_mask, sparse_bound_values, tile_classes,
     tile_occupancy,
 )
 from attnio.exceptions import InvalidInputError
@@ -46,6 +46,28 @@ def test_closed_forms_equal_counting_the_array() -> None:
             assert mask.needed_rows(n) == (int(arr.any(1).sum()), int(arr.any(0).sum()))
             br, bc = int(rng.integers(1, 13)), int(rng.integers(1, 13))
             assert tile_classes(mask, n, br, bc).counts == _walk(mask, n, br, bc)
+
+
+def test_band_closed_forms_at_larger_sizes_equal_the_walk() -> None:
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        n = int(rng.integers(50, 400))
+        br, bc = int(rng.integers(1, 70)), int(rng.integers(1, 70))
+        for mask in (Mask.causal(), Mask.window(int(rng.integers(1, n + 50))), Mask.full()):
+            assert tile_classes(mask, n, br, bc).counts == _walk(mask, n, br, bc)
+
+
+def test_floor_sum_against_brute_force() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        count, m, a, b = (int(x) for x in rng.integers(0, 60, 4))
+        m += 1
+        assert floor_sum(count, m, a, b) == sum((a * i + b) // m for i in range(count))
+
+
+def test_false_twin_a_shifted_window_is_caught() -> None:
+    """The walk distinguishes window W from W + 1 (so the equality check above can fail)."""
+    assert tile_classes(Mask.window(5), 40, 1, 2).counts != _walk(Mask.window(6), 40, 1, 2)
 
 
 def test_closed_forms_at_a_large_size() -> None:
