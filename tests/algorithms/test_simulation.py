@@ -84,3 +84,20 @@ def test_result_is_frozen_and_json_ready() -> None:
     row = result.to_json()
     assert row["pass"] == "forward" and row["io"] == row["reads"] + row["writes"]
     assert set(row["block_sizes"]) == {"B_r", "B_c"}
+
+
+def test_tau_without_mask_and_bad_tau() -> None:
+    from attnio.algorithms.masks import Mask
+
+    for algorithm, pass_ in [("flash1", "backward"), ("flash2", "forward"),
+                             ("standard", "backward"), ("small-cache", "backward"),
+                             ("square-tiling", "forward")]:
+        r = simulate(algorithm, pass_, 13, 3, 90, execute=True, tau=0.37)
+        assert r.closed_form_match and r.max_relative_error <= 1e-10, algorithm
+    for tau in (0.0, -1.0, float("nan"), float("inf"), True):
+        with pytest.raises(InvalidInputError, match="tau"):
+            simulate("flash1", "backward", 8, 2, 90, tau=tau)
+    with pytest.raises(InvalidInputError, match="takes no mask"):
+        simulate("small-cache-dx", "backward", 8, 2, 90, mask=Mask.causal())
+    with pytest.raises(InvalidInputError, match="must be"):
+        count("flash1", "backward", 8, 2, 90, mask=Mask.from_array([[True]]))
