@@ -156,7 +156,8 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         row["closed_form_match"] = result.closed_form_match
     if mask is not None:
         row.update(mask_run_fields(mask, result.n, result.d, result.M))
-        row["sparse_ratio"] = result.io / row["sparse_lower_bound"]["value_float"]
+        bound = row["sparse_lower_bound"]["value_float"]
+        row["sparse_ratio"] = result.io / bound if bound > 0 else None
     return row
 
 
@@ -250,7 +251,9 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
     if masked:
         r = masked[0]
         print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
-              f"sparse crossover Z_in^2/Z_QK = {r['sparse_crossover']['value_float']:.6g}")
+              "sparse crossover Z_in^2/Z_QK = " + (
+                  "none (nothing kept)" if r["sparse_crossover"] is None
+                  else f"{r['sparse_crossover']['value_float']:.6g}"))
 
 
 def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str) -> None:

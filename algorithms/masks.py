@@ -96,7 +96,7 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Mask:
     """A mask specification: its kind, parameters and which operands are sparse.
 
@@ -110,6 +110,16 @@ class Mask:
     pattern: tuple[tuple[bool, ...], ...] | None = None
     values: np.ndarray | None = field(default=None, compare=False, repr=False)
     sparse_operands: tuple[str, ...] = ()
+
+    def _key(self) -> tuple:
+        arr = None if self.values is None else (self.values.shape, self.values.tobytes())
+        return (self.kind, self.window_size, self.block, self.pattern, arr, self.sparse_operands)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mask) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     # ---- constructors ---------------------------------------------------------------------
     @classmethod
@@ -267,7 +277,8 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
     """``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes, exactly and as floats.
 
     Returns ``{"mask", "Z_in", "Z_QK", "sparse_lower_bound": {"value", "value_float"},
-    "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings).
+    "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings). A mask
+    that keeps nothing has bound 0 and ``sparse_crossover`` None.
 
     >>> v = sparse_bound_values(Mask.full(), 4096, 64, 4096)
     >>> v["sparse_lower_bound"]["value"], v["Z_in"]
@@ -279,12 +290,19 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
 
     M = _positive("M", M)
     sizes = mask_sizes(mask, n, d)
+    out: dict[str, Any] = {"mask": sizes.mask, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK}
+    if sizes.Z_QK == 0 or sizes.Z_in == 0:
+        # Nothing is kept: the product has no output and the bound is 0 (its formula needs
+        # positive sizes); the branches do not cross. JSON null, never NaN or Infinity.
+        out["sparse_lower_bound"] = {"value": "0", "value_float": 0.0}
+        out["sparse_crossover"] = None
+        return out
     value = get_bound("sparse.lower").evaluate(check_range=False, Z_in=sizes.Z_in,
                                                Z_QK=sizes.Z_QK, M=M)
     cross = sp.Rational(sizes.Z_in ** 2, sizes.Z_QK)
-    return {"mask": sizes.mask, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK,
-            "sparse_lower_bound": {"value": str(value), "value_float": float(value)},
-            "sparse_crossover": {"value": str(cross), "value_float": float(cross)}}
+    out["sparse_lower_bound"] = {"value": str(value), "value_float": float(value)}
+    out["sparse_crossover"] = {"value": str(cross), "value_float": float(cross)}
+    return out
 
 
 # ---- tiles ---------------------------------------------------------------------------------

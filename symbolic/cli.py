@@ -205,7 +205,9 @@ def _table(report: dict[str, Any], latex: bool) -> str:
         v = report["sparse_mask"][key]
         lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
                          f"sparse.lower = {v['sparse_lower_bound']['value_float']:.6g}, "
-                         f"crossover Z_in**2/Z_QK = {v['sparse_crossover']['value_float']:.6g}")
+                         "crossover Z_in**2/Z_QK = " + (
+                             "none (nothing kept)" if v["sparse_crossover"] is None
+                             else f"{v['sparse_crossover']['value_float']:.6g}"))
     width = max(len(b["id"]) for b in report["bounds"])
     lines.append(f"{'id':<{width}}  {'kind':<5}  {'value':>14}  expression")
     for b in report["bounds"]:

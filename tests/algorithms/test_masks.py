@@ -158,3 +158,20 @@ def test_array_mask_shape_and_dtype() -> None:
         Mask.from_array(np.ones((2, 2), dtype=bool)).array(3)
     with pytest.raises(InvalidInputError, match="sparse operand"):
         Mask.full(sparse_operands=("V",))
+
+
+def test_mask_equality_compares_contents() -> None:
+    a = np.eye(3, dtype=bool)
+    b = a.copy()
+    b[0, 1] = True
+    assert Mask.from_array(a) == Mask.from_array(a.copy())
+    assert Mask.from_array(a) != Mask.from_array(b)
+    assert len({Mask.causal(), Mask.causal(), Mask.window(2), Mask.window(3)}) == 3
+
+
+def test_a_mask_that_keeps_nothing_has_bound_zero_and_no_crossover() -> None:
+    empty = Mask.block_sparse(2, np.zeros((2, 2), dtype=bool), sparse_operands=("Q", "K"))
+    v = sparse_bound_values(empty, 4, 2, 8)
+    assert (v["Z_in"], v["Z_QK"], v["sparse_lower_bound"]["value"], v["sparse_crossover"]) == \
+        (0, 0, "0", None)
+    json.dumps(v, allow_nan=False)
