@@ -51,6 +51,7 @@ __all__ = [
     "ALGORITHMS",
     "PASSES",
     "BOUND_IDS",
+    "MASKED_ALGORITHMS",
     "SimulationResult",
     "simulate",
     "count",
@@ -75,6 +76,10 @@ ALGORITHMS: dict[str, str] = {
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
 }
+
+#: The algorithms that take ``mask=`` and ``tau=`` (tiles with no kept entry skipped).
+MASKED_ALGORITHMS = frozenset({"standard", "flash1", "flash2", "flash1-published",
+                               "square-tiling", "small-cache"})
 
 #: (CLI name, pass) → id of the upper bound in :mod:`attnio.symbolic.catalogue`.
 BOUND_IDS: dict[tuple[str, str], str] = {
@@ -184,6 +189,8 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int, *,
         c = _COUNTERS[(algorithm, pass_)](n, d, M)
         return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                                 c.peak_fast_words, c.block_sizes)
+    if algorithm not in MASKED_ALGORITHMS:
+        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask")
     mask.check(n)
     c = C.count_masked(algorithm, pass_, n, d, M, mask)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
@@ -224,9 +231,12 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
     ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
     for name in "QKV":
         mem.add_slow(name, x[name])
-    flash = {"block_rows": blocks.get("B_r", 0), "block_cols": blocks.get("B_c", 0),
-             "mask": mask, "tau": tau}
-    square = {"block": blocks.get("B", 0), "mask": mask, "tau": tau}
+    flash: dict[str, Any] = {"block_rows": blocks.get("B_r", 0),
+                             "block_cols": blocks.get("B_c", 0)}
+    square: dict[str, Any] = {"block": blocks.get("B", 0)}
+    if mask is not None or tau != 1.0:  # only the algorithms of MASKED_ALGORITHMS get here
+        flash.update(mask=mask, tau=tau)
+        square.update(mask=mask, tau=tau)
     if pass_ == "forward":
         run: dict[str, Callable[[], None]] = {
             "standard": lambda: standard_forward(mem, **square),
@@ -303,8 +313,9 @@ def simulate(
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not np.isfinite(tau) \
             or tau <= 0:
         raise InvalidInputError(f"tau={tau!r} must be a positive finite number")
-    if mask is not None and algorithm == "small-cache-dx":
-        raise InvalidInputError("algorithm='small-cache-dx' (the paper's dL/dX) takes no mask")
+    if (mask is not None or tau != 1.0) and algorithm not in MASKED_ALGORITHMS:
+        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask and no tau; masked: "
+                                f"{', '.join(sorted(MASKED_ALGORITHMS))}")
     if not execute:
         return count(algorithm, pass_, n, d, M, mask=mask)
     n, d, M = _validate(algorithm, pass_, n, d, M)

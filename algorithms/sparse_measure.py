@@ -110,7 +110,7 @@ def notes_and_panels() -> tuple[str, dict]:
              f"Instance: n = {N:,}, d = {D}, M = 2^8 ... 2^22. Bound: `sparse.lower` = "
              "min{Z_in²/M, Z_in·√Z_QK/√M} with constant 1 (arXiv 2410.09397 Thm 4.5, "
              "RECONSTRUCTED); Z_in = d·n (Q and K dense, per operand), Z_QK = kept entries "
-             "(definitions: `attnio/algorithms/masks.py`, installed from algorithms/masks.py). "
+             "(definitions: `algorithms/masks.py`). "
              "The branches cross at M = Z_in²/Z_QK: for M above it the Z_in²/M branch is "
              "the smaller one, below it Z_in√Z_QK/√M.", ""]
     panels = {}
