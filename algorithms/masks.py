@@ -223,7 +223,8 @@ class Mask:
         if self.kind == "block":
             s = self._block_sizes(n)
             p = np.array(self.pattern, dtype=bool)
-            return int(sum(int(s[i]) * int(s[j]) for i, j in zip(*np.nonzero(p))))
+            # Σ over kept blocks of s_I·s_J = (kept rows' sizes) summed per column: ints ≤ n².
+            return int(sum(int(x) for x in (p * s[:, None]).sum(axis=0) * s))
         return int(np.count_nonzero(self.values))
 
     def needed_rows(self, n: int) -> tuple[int, int]:
