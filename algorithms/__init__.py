@@ -4,6 +4,8 @@ Proof map (module → what it implements):
 
 * :mod:`~attnio.algorithms.reference` — untiled float64 forward/backward (masks included) and
   Alman–Song's dL/dX = A1ᵀ·p·A2, the numerical ground truth.
+* :mod:`~attnio.algorithms.masks` — mask specifications (full, causal, window, block-sparse,
+  arbitrary), Z_in / Z_QK of the sparse bound, tile occupancy, ``--mask`` parsing.
 * :mod:`~attnio.algorithms.memory` — :class:`TwoLevelMemory`: slow arrays, ≤ M fast words,
   exact read/write/FLOP/peak counters, :class:`~attnio.exceptions.CacheOverflowError`.
 * :mod:`~attnio.algorithms.primitives` — block ranges, TileMul, streaming passes.
@@ -23,6 +25,8 @@ from attnio.algorithms.counts import *  # noqa: F401,F403
 from attnio.algorithms.counts import __all__ as _counts_all
 from attnio.algorithms.flash import *  # noqa: F401,F403
 from attnio.algorithms.flash import __all__ as _flash_all
+from attnio.algorithms.masks import *  # noqa: F401,F403
+from attnio.algorithms.masks import __all__ as _masks_all
 from attnio.algorithms.memory import *  # noqa: F401,F403
 from attnio.algorithms.memory import __all__ as _memory_all
 from attnio.algorithms.primitives import *  # noqa: F401,F403
@@ -40,5 +44,5 @@ from attnio.algorithms.simulation import __all__ as _simulation_all
 
 __all__ = [
     *_reference_all, *_memory_all, *_primitives_all, *_standard_all, *_flash_all,
-    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulation_all,
+    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulation_all, *_masks_all,
 ]

@@ -7,6 +7,12 @@ Examples (shell)::
     attnio simulate --n 256 --d 16 --M 64,256,1024 --algorithm all --pass forward --execute
     attnio simulate --n 4096 --d 64 --M-range 512:65536:16 --algorithm flash1,small-cache \\
         --plot io.png
+    attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
+
+With ``--mask`` (:func:`attnio.algorithms.masks.parse_mask`) the algorithms skip tiles with
+no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
+and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float}``) and
+``sparse_ratio`` = io ÷ the sparse bound.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()
@@ -38,6 +44,7 @@ from attnio.algorithms.simulation import (
     count,
     simulate,
 )
+from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 from attnio.provenance import provenance
@@ -100,6 +107,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                            "budget MAX_EXECUTE_BYTES = 1 GiB)")
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
+    add_mask_argument(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
@@ -160,7 +168,7 @@ def _number(value: Any) -> int | float | None:
     return int(value) if value.is_Integer else json_float(value)
 
 
-def _row(result: SimulationResult) -> dict[str, Any]:
+def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
     value = catalogue_value(result.algorithm, result.pass_, result.n, result.d, result.M)
     row: dict[str, Any] = {
         "algorithm": result.algorithm, "pass": result.pass_, "n": result.n, "d": result.d,
@@ -178,12 +186,17 @@ def _row(result: SimulationResult) -> dict[str, Any]:
         if row["max_relative_error"] is None:
             row["max_relative_error_text"] = str(result.max_relative_error)
         row["closed_form_match"] = result.closed_form_match
+    if mask is not None:
+        row.update(mask_run_fields(mask, result.n, result.d, result.M))
+        bound = row["sparse_lower_bound"]["value_float"]
+        row["sparse_ratio"] = result.io / bound if bound > 0 else None
     return row
 
 
 def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
     seed: int = 0, tune: bool = False, crossover_pair: tuple[str, str] | None = None,
+    mask: Mask | None = None,
 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"runs": [...], "crossovers": [...], "crossover_M": int |
     None, "crossover_pair": [A, B] | None}`` plus :func:`attnio.provenance.provenance`.
@@ -204,7 +217,7 @@ def runs_payload(
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
             runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed,
-                                      tune=tune)))
+                                      tune=tune, mask=mask), mask))
             feasible += 1
         except CacheOverflowError as exc:
             runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
@@ -217,24 +230,30 @@ def runs_payload(
     if crossover_pair is None and len(names) == 2:
         crossover_pair = (names[0], names[1])
     crossovers = ([] if crossover_pair is None
-                  else find_crossovers(*crossover_pair, pass_, n, d, Ms))
-    return {"runs": runs, "crossover_pair": None if crossover_pair is None else list(crossover_pair),
-            "crossovers": crossovers,
-            "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
+                  else find_crossovers(*crossover_pair, pass_, n, d, Ms, mask=mask))
+    payload = {"runs": runs,
+               "crossover_pair": None if crossover_pair is None else list(crossover_pair),
+               "crossovers": crossovers,
+               "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
+    if mask is not None:
+        payload["mask"] = mask_run_fields(mask, n, d, max(Ms))["mask"]
+    return payload
 
 
-def _cheaper(a: str, b: str, pass_: str, n: int, d: int, M: int) -> tuple[str, dict[str, int]] | None:
+def _cheaper(a: str, b: str, pass_: str, n: int, d: int, M: int, mask: Mask | None = None
+             ) -> tuple[str, dict[str, int]] | None:
     """(``a``, ``b`` or ``"tie"``, the two exact I/O counts) at M, or None when either
     algorithm has no admissible tile (or overflows) at M."""
     try:
-        io = {a: count(a, pass_, n, d, M).io, b: count(b, pass_, n, d, M).io}
+        io = {a: count(a, pass_, n, d, M, mask=mask).io,
+              b: count(b, pass_, n, d, M, mask=mask).io}
     except (InvalidInputError, CacheOverflowError):
         return None
     return (a if io[a] < io[b] else b if io[b] < io[a] else "tie"), io
 
 
 def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
-                    Ms: list[int]) -> list[dict[str, Any]]:
+                    Ms: list[int], mask: Mask | None = None) -> list[dict[str, Any]]:
     """Every swap of the cheaper of ``a`` and ``b`` along the grid ``Ms``, located exactly.
 
     A *swap* is a pair of consecutive grid points (both admissible for both algorithms)
@@ -253,7 +272,7 @@ def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
     for name in (a, b):
         if (name, pass_) not in BOUND_IDS:
             raise InvalidInputError(f"crossover algorithm={describe(name)} has no {pass_} pass")
-    grid = [(M, _cheaper(a, b, pass_, n, d, M)) for M in sorted(set(Ms))]
+    grid = [(M, _cheaper(a, b, pass_, n, d, M, mask)) for M in sorted(set(Ms))]
     points = [(M, found) for M, found in grid if found is not None]
     out: list[dict[str, Any]] = []
     for (lo, (w_lo, _)), (hi, (w_hi, _)) in zip(points, points[1:]):
@@ -262,13 +281,13 @@ def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
         left, right = lo, hi  # invariant: w_lo strictly cheaper at left, not at right
         while right - left > 1:
             mid = (left + right) // 2
-            found = _cheaper(a, b, pass_, n, d, mid)
+            found = _cheaper(a, b, pass_, n, d, mid, mask)
             if found is not None and found[0] == w_lo:
                 left = mid
             else:
                 right = mid
-        below = _cheaper(a, b, pass_, n, d, right - 1)
-        at = _cheaper(a, b, pass_, n, d, right)
+        below = _cheaper(a, b, pass_, n, d, right - 1, mask)
+        at = _cheaper(a, b, pass_, n, d, right, mask)
         out.append({
             "algorithms": [a, b], "pass": pass_, "bracket": [lo, hi], "M": right,
             "cheaper_below": w_lo,
@@ -298,8 +317,11 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
     if args.execute:
         check_execute_budget(n, d)
+    mask = mask_from_args(args)
+    if mask is not None:
+        mask.check(n)
     payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
-                           tune=getattr(args, "tune", False), crossover_pair=pair)
+                           tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask)
     if args.json:
         json.dump(payload, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
@@ -355,6 +377,13 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
             line += f"  {r['max_relative_error']:.1e}  {'=' if r['closed_form_match'] else '≠'}"
         print(line)
     print(_crossover_line(payload))
+    masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
+    if masked:
+        r = masked[0]
+        print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
+              "sparse crossover Z_in^2/Z_QK = " + (
+                  "none (nothing kept)" if r["sparse_crossover"] is None
+                  else f"{r['sparse_crossover']['value_float']:.6g}"))
 
 
 def _crossover_line(payload: dict[str, Any]) -> str:

@@ -36,6 +36,14 @@ closed forms in :mod:`attnio.algorithms.counts`):
 All four are :math:`\Theta(n^2d^2/M)` for :math:`d \le M \le nd` (FA-1 Thms 2 and 5); the
 backward's constant is about 5/4 of the forward's.
 
+Masks and scale (every pass): ``mask`` (n×n bool, True = keep; generated on chip from
+indices or a block map, not charged) and ``tau`` (S = τQKᵀ, as
+:mod:`attnio.algorithms.reference`). A tile (i, j) with no kept entry is skipped — no loads,
+no FLOPs — as block-sparse FlashAttention does (FA-1 §3.3); a partial tile is computed with
+its masked entries at −∞; a fully masked row ends with O = 0, ℓ = 0, m = L = −∞, zero
+gradients. The outer loop's loads and stores are paid for every block. Masked counts:
+:func:`attnio.algorithms.counts.count_masked`.
+
 Examples
 --------
 >>> import numpy as np
@@ -60,8 +68,40 @@ from attnio.algorithms.primitives import blocks
 __all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_backward"]
 
 
-def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-1 Algorithm 1: slow Q, K, V → slow O, ℓ (row sums), m (row maxima)."""
+def _shift(m: np.ndarray) -> np.ndarray:
+    """The row maximum to subtract: m where finite, 0 on rows with nothing kept yet (m = −∞)."""
+    return np.where(np.isfinite(m), m, 0.0)
+
+
+def _scores(q: np.ndarray, k: np.ndarray, tau: float, keep: np.ndarray | None) -> np.ndarray:
+    """τ·q kᵀ with masked entries set to −∞."""
+    s = tau * (q @ k.T) if tau != 1.0 else q @ k.T
+    return s if keep is None else np.where(keep, s, -np.inf)
+
+
+def _safe_divide(x: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """x / den row-wise; rows with den = 0 (nothing kept) give 0 (the reference's convention)."""
+    out = np.zeros_like(x)
+    np.divide(x, den[:, None], out=out, where=den[:, None] > 0)
+    return out
+
+
+def _tile_mask(mask: np.ndarray | None, rows: slice, keys: slice) -> tuple[bool, np.ndarray | None]:
+    """(skip, keep): skip a tile with no kept entry; keep = its mask (None if unmasked)."""
+    if mask is None:
+        return False, None
+    keep = mask[rows, keys]
+    return not keep.any(), keep
+
+
+def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                   mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """FA-1 Algorithm 1: slow Q, K, V → slow O, ℓ (row sums), m (row maxima).
+
+    ``mask`` (n×n bool, True = keep; built on chip from indices, not charged) and the scale
+    ``tau`` as in :func:`attnio.algorithms.reference.attention_forward`; a tile with no kept
+    entry is skipped (no I/O, no FLOPs); fully masked rows end with O = 0, ℓ = 0, m = −∞.
+    """
     n, d = mem.slow["Q"].shape
     mem.fill_slow("O", (n, d), 0.0)
     mem.fill_slow("l", (n,), 0.0)
@@ -72,32 +112,38 @@ def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> 
         mem.load("V_j", "V", (keys, slice(None)))
         for i0, r in blocks(n, block_rows):
             rows = slice(i0, i0 + r)
+            skip, keep = _tile_mask(mask, rows, keys)
+            if skip:
+                continue
             mem.load("Q_i", "Q", (rows, slice(None)))
             mem.load("O_i", "O", (rows, slice(None)))
             mem.load("l_i", "l", rows)
             mem.load("m_i", "m", rows)
             mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+                        flops=2 * r * c * d)
             mem.allocate("m_tilde", (r,))
             mem.compute("m_tilde", ("S_ij",), lambda s: s.max(axis=1), flops=r * c)
-            mem.compute("S_ij", ("S_ij", "m_tilde"), lambda s, mt: np.exp(s - mt[:, None]),
-                        flops=2 * r * c)
+            mem.compute("S_ij", ("S_ij", "m_tilde"),
+                        lambda s, mt: np.exp(s - _shift(mt)[:, None]), flops=2 * r * c)
             mem.allocate("l_tilde", (r,))
             mem.compute("l_tilde", ("S_ij",), lambda p: p.sum(axis=1), flops=r * c)
             mem.allocate("m_new", (r,))
             mem.compute("m_new", ("m_i", "m_tilde"), np.maximum, flops=r)
             mem.allocate("l_new", (r,))
             mem.compute("l_new", ("m_i", "l_i", "m_tilde", "l_tilde", "m_new"),
-                        lambda m, l, mt, lt, mn: np.exp(m - mn) * l + np.exp(mt - mn) * lt,
+                        lambda m, l, mt, lt, mn: (np.exp(m - _shift(mn)) * l
+                                                  + np.exp(mt - _shift(mn)) * lt),
                         flops=7 * r)
             # O_i ← diag(ℓ_new)⁻¹ (diag(ℓ_i) e^{m_i − m_new} O_i + e^{m̃ − m_new} P̃_ij V_j)
             mem.compute("O_i", ("O_i", "l_i", "m_i", "m_new"),
-                        lambda o, l, m, mn: o * (l * np.exp(m - mn))[:, None], flops=3 * r + r * d)
+                        lambda o, l, m, mn: o * (l * np.exp(m - _shift(mn)))[:, None],
+                        flops=3 * r + r * d)
             mem.compute("S_ij", ("S_ij", "m_tilde", "m_new"),
-                        lambda p, mt, mn: p * np.exp(mt - mn)[:, None], flops=2 * r + r * c)
+                        lambda p, mt, mn: p * np.exp(mt - _shift(mn))[:, None], flops=2 * r + r * c)
             mem.compute("O_i", ("O_i", "S_ij", "V_j"), lambda o, p, v: o + p @ v,
                         flops=2 * r * c * d)
-            mem.compute("O_i", ("O_i", "l_new"), lambda o, ln: o / ln[:, None], flops=r * d)
+            mem.compute("O_i", ("O_i", "l_new"), _safe_divide, flops=r * d)
             mem.store("O_i", "O", (rows, slice(None)))
             mem.store("l_new", "l", rows)
             mem.store("m_new", "m", rows)
@@ -105,8 +151,12 @@ def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> 
         mem.free("K_j", "V_j")
 
 
-def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-1 Algorithm 4 (τ = 1, no mask, no dropout): slow Q, K, V, O, dO, ℓ, m → dQ, dK, dV."""
+def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                    mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """FA-1 Algorithm 4 (no dropout): slow Q, K, V, O, dO, ℓ, m → dQ, dK, dV.
+
+    ``mask``/``tau`` as in :func:`flash1_forward` (tiles with no kept entry skipped).
+    """
     n, d = mem.slow["Q"].shape
     for name in ("dQ", "dK", "dV"):
         mem.fill_slow(name, (n, d), 0.0)
@@ -118,14 +168,19 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) ->
         mem.allocate("dV_j", (c, d))
         for i0, r in blocks(n, block_rows):
             rows = slice(i0, i0 + r)
+            skip, keep = _tile_mask(mask, rows, keys)
+            if skip:
+                continue
             for tile, array in (("Q_i", "Q"), ("O_i", "O"), ("dO_i", "dO"), ("dQ_i", "dQ")):
                 mem.load(tile, array, (rows, slice(None)))
             mem.load("l_i", "l", rows)
             mem.load("m_i", "m", rows)
             mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+                        flops=2 * r * c * d)
             mem.compute("P_ij", ("P_ij", "m_i", "l_i"),
-                        lambda s, m, l: np.exp(s - m[:, None]) / l[:, None], flops=3 * r * c)
+                        lambda s, m, l: _safe_divide(np.exp(s - _shift(m)[:, None]), l),
+                        flops=3 * r * c)
             mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
                         flops=2 * r * c * d)
             mem.allocate("dS_ij", (r, c))
@@ -135,10 +190,10 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) ->
                         flops=2 * r * d)
             mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
                         lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
-            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
+            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + tau * (ds @ k),
                         flops=2 * r * c * d)
             mem.store("dQ_i", "dQ", (rows, slice(None)))
-            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
+            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
                         flops=2 * r * c * d)
             mem.free("Q_i", "O_i", "dO_i", "dQ_i", "l_i", "m_i", "P_ij", "dS_ij", "D_i")
         mem.store("dK_j", "dK", (keys, slice(None)))
@@ -146,8 +201,12 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) ->
         mem.free("K_j", "V_j", "dK_j", "dV_j")
 
 
-def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-2 Algorithm 1: slow Q, K, V → slow O and L = m + log ℓ (the logsumexp)."""
+def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                   mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """FA-2 Algorithm 1: slow Q, K, V → slow O and L = m + log ℓ (the logsumexp).
+
+    ``mask``/``tau`` as in :func:`flash1_forward`; fully masked rows get O = 0, L = −∞.
+    """
     n, d = mem.slow["Q"].shape
     mem.new_slow("O", (n, d))
     mem.new_slow("L", (n,))
@@ -159,33 +218,44 @@ def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> 
         mem.allocate("m_i", (r,), -np.inf)
         for j0, c in blocks(n, block_cols):
             keys = slice(j0, j0 + c)
+            skip, keep = _tile_mask(mask, rows, keys)
+            if skip:
+                continue
             mem.load("K_j", "K", (keys, slice(None)))
             mem.load("V_j", "V", (keys, slice(None)))
             mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+                        flops=2 * r * c * d)
             mem.allocate("m_new", (r,))
             mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
                         flops=r * c + r)
-            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - mn[:, None]),
+            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - _shift(mn)[:, None]),
                         flops=2 * r * c)
             mem.allocate("alpha", (r,))
-            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - mn), flops=2 * r)
+            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)),
+                        flops=2 * r)
             mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
                         flops=2 * r + r * c)
             mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
                         lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
             mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
             mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
-        mem.compute("O_i", ("O_i", "l_i"), lambda o, l: o / l[:, None], flops=r * d)
+        mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
         mem.allocate("L_i", (r,))
-        mem.compute("L_i", ("m_i", "l_i"), lambda m, l: m + np.log(l), flops=2 * r)
+        mem.compute("L_i", ("m_i", "l_i"),
+                    lambda m, l: np.where(l > 0, m + np.log(np.where(l > 0, l, 1.0)), -np.inf),
+                    flops=2 * r)
         mem.store("O_i", "O", (rows, slice(None)))
         mem.store("L_i", "L", rows)
         mem.free("Q_i", "O_i", "l_i", "m_i", "L_i")
 
 
-def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-2 Algorithm 2 (τ = 1, no mask): slow Q, K, V, O, dO, L → dQ, dK, dV (and D)."""
+def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                    mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """FA-2 Algorithm 2: slow Q, K, V, O, dO, L → dQ, dK, dV (and D).
+
+    ``mask``/``tau`` as in :func:`flash1_forward` (tiles with no kept entry skipped).
+    """
     n, d = mem.slow["Q"].shape
     mem.fill_slow("dQ", (n, d), 0.0)
     mem.new_slow("dK", (n, d))
@@ -207,13 +277,17 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) ->
         mem.allocate("dV_j", (c, d))
         for i0, r in blocks(n, block_rows):
             rows = slice(i0, i0 + r)
+            skip, keep = _tile_mask(mask, rows, keys)
+            if skip:
+                continue
             for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
                 mem.load(tile, array, (rows, slice(None)))
             mem.load("L_i", "L", rows)
             mem.load("D_i", "D", rows)
             mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
-            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - L[:, None]),
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+                        flops=2 * r * c * d)
+            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - _shift(L)[:, None]),
                         flops=2 * r * c)
             mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
                         flops=2 * r * c * d)
@@ -221,10 +295,10 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) ->
             mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
             mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
                         lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
-            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
+            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + tau * (ds @ k),
                         flops=2 * r * c * d)
             mem.store("dQ_i", "dQ", (rows, slice(None)))
-            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
+            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
                         flops=2 * r * c * d)
             mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")
         mem.store("dK_j", "dK", (keys, slice(None)))

@@ -86,12 +86,20 @@ def tile_matmul(
     block: int,
     trans_a: bool = False,
     trans_b: bool = False,
+    skip_out: np.ndarray | None = None,
+    skip_a: np.ndarray | None = None,
 ) -> None:
     r"""TileMul: ``slow[out] = op(slow[a]) @ op(slow[b])`` with square tiles of side ``block``.
 
     ``op`` transposes when ``trans_a`` / ``trans_b`` is set (a transposed tile costs the same
     words as the untransposed one). For every output tile: zero an accumulator, stream the
     matching tiles of both factors through fast memory, write the accumulator once.
+
+    Sparsity (block-sparse, for masked attention): ``skip_out`` — a boolean array of the
+    output's shape; an output tile with no True entry is not computed (not written, no I/O:
+    its slow entries stay undefined). ``skip_a`` — a boolean array of ``slow[a]``'s stored
+    shape marking its possibly nonzero entries; a tile of ``a`` with none is known to be zero
+    and is neither loaded nor multiplied.
     """
     left, right = mem.slow[a], mem.slow[b]
     m, k = (left.shape[1], left.shape[0]) if trans_a else left.shape
@@ -99,8 +107,12 @@ def tile_matmul(
     mem.new_slow(out, (m, c))
     for i in blocks(m, block):
         for j in blocks(c, block):
+            if skip_out is not None and not skip_out[_index(i, j, False)].any():
+                continue
             mem.allocate("C_ij", (i[1], j[1]))
             for l in blocks(k, block):
+                if skip_a is not None and not skip_a[_index(i, l, trans_a)].any():
+                    continue
                 mem.load("A_il", a, _index(i, l, trans_a))
                 mem.load("B_lj", b, _index(l, j, trans_b))
                 mem.compute(
@@ -141,11 +153,13 @@ def stream_elementwise(
     *,
     flops_per_entry: int,
     block: int,
+    skip: np.ndarray | None = None,
 ) -> None:
     """``slow[out] = fn(*tiles of inputs, *segments of row_vectors as columns)`` tile by tile.
 
     The row-vector segments are loaded once per row block; the result overwrites the first
-    input's tile on chip and is written to ``out``.
+    input's tile on chip and is written to ``out``. With ``skip`` (a boolean array of the
+    inputs' shape), a tile with no True entry is not processed (its output stays undefined).
     """
     rows, cols = mem.slow[inputs[0]].shape
     mem.new_slow(out, (rows, cols))
@@ -154,6 +168,8 @@ def stream_elementwise(
         for v, name in enumerate(row_vectors):
             mem.load(f"v{v}_i", name, seg)
         for j in blocks(cols, block):
+            if skip is not None and not skip[_index(i, j, False)].any():
+                continue
             for t, name in enumerate(inputs):
                 mem.load(f"x{t}_ij", name, _index(i, j, False))
             operands = [f"x{t}_ij" for t in range(len(inputs))] + [

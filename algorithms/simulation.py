@@ -34,6 +34,7 @@ import numpy as np
 
 from attnio.algorithms import counts as C
 from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import (
     alman_song_gradients,
@@ -56,6 +57,7 @@ __all__ = [
     "ALGORITHMS",
     "PASSES",
     "BOUND_IDS",
+    "MASKED_ALGORITHMS",
     "SimulationResult",
     "simulate",
     "count",
@@ -91,6 +93,10 @@ ALGORITHMS: dict[str, str] = {
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
 }
+
+#: The algorithms that take ``mask=`` and ``tau=`` (tiles with no kept entry skipped).
+MASKED_ALGORITHMS = frozenset({"standard", "flash1", "flash2", "flash1-published",
+                               "square-tiling", "small-cache"})
 
 #: (CLI name, pass) → id of the upper bound in :mod:`attnio.symbolic.catalogue`.
 BOUND_IDS: dict[tuple[str, str], str] = {
@@ -146,6 +152,8 @@ class SimulationResult:
     executed: bool = False
     max_relative_error: float | None = None
     closed_form_match: bool | None = None
+    mask: str = "none"
+    tau: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
@@ -206,12 +214,15 @@ def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, 
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
 
-def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = False
-          ) -> SimulationResult:
+def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = False,
+          mask: Mask | None = None) -> SimulationResult:
     """Closed-form counts of ``algorithm``'s ``pass_`` at (n, d, M); no arithmetic on data.
 
     ``tune=True``: the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks` (exact
-    search for the least I/O under M) instead of the algorithm's default rule.
+    search for the least I/O under M) instead of the algorithm's default rule (unmasked runs).
+    With ``mask`` (:class:`~attnio.algorithms.masks.Mask`), the counts of the masked run
+    (:func:`~attnio.algorithms.counts.count_masked`: tiles with no kept entry cost nothing);
+    ``mask=None`` is the unmasked algorithm (equal to ``Mask.full()``).
 
     Raises
     ------
@@ -221,14 +232,24 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = Fa
         ``flash1-published``: the printed block sizes do not fit in M words.
     """
     n, d, M = _validate(algorithm, pass_, n, d, M)
-    if tune:
-        from attnio.algorithms.tuning import tuned_count
+    if mask is None:
+        if tune:
+            from attnio.algorithms.tuning import tuned_count
 
-        c = tuned_count(algorithm, pass_, n, d, M)
-    else:
-        c = _COUNTERS[(algorithm, pass_)](n, d, M)
+            c = tuned_count(algorithm, pass_, n, d, M)
+        else:
+            c = _COUNTERS[(algorithm, pass_)](n, d, M)
+        return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
+                                c.peak_fast_words, c.block_sizes)
+    if tune:
+        raise InvalidInputError("tune=True takes no mask: tuned block sizes are searched for "
+                                "unmasked runs only")
+    if algorithm not in MASKED_ALGORITHMS:
+        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask")
+    mask.check(n)
+    c = C.count_masked(algorithm, pass_, n, d, M, mask)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
-                            c.peak_fast_words, c.block_sizes)
+                            c.peak_fast_words, c.block_sizes, mask=mask.label)
 
 
 def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
@@ -250,7 +271,8 @@ def _random_inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.nda
 
 
 def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int],
-             rng: np.random.Generator) -> tuple[TwoLevelMemory, float]:
+             rng: np.random.Generator, mask: np.ndarray | None = None,
+             tau: float = 1.0) -> tuple[TwoLevelMemory, float]:
     mem = TwoLevelMemory(M)
     if algorithm == "small-cache-dx":
         s = d ** -0.5
@@ -263,11 +285,15 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
         dX, _ = alman_song_gradients(*(arrays[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
         return mem, relative_error(mem.slow["g"], dX)
     x = _random_inputs(rng, n, d)
-    ref = attention_forward(x["Q"], x["K"], x["V"])
+    ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
     for name in "QKV":
         mem.add_slow(name, x[name])
-    flash = {"block_rows": blocks.get("B_r", 0), "block_cols": blocks.get("B_c", 0)}
-    square = {"block": blocks.get("B", 0)}
+    flash: dict[str, Any] = {"block_rows": blocks.get("B_r", 0),
+                             "block_cols": blocks.get("B_c", 0)}
+    square: dict[str, Any] = {"block": blocks.get("B", 0)}
+    if mask is not None or tau != 1.0:  # only the algorithms of MASKED_ALGORITHMS get here
+        flash.update(mask=mask, tau=tau)
+        square.update(mask=mask, tau=tau)
     if pass_ == "forward":
         run: dict[str, Callable[[], None]] = {
             "standard": lambda: standard_forward(mem, **square),
@@ -292,15 +318,17 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
     elif algorithm == "flash2":
         mem.add_slow("L", ref.logsumexp)
         flash2_backward(mem, **flash)
-    else:  # small-cache: Saha–Ye's forward left A = exp(QKᵀ) and ℓ = A·1 in slow memory
-        A = np.exp(x["Q"] @ x["K"].T)
+    else:  # small-cache: Saha–Ye's forward left A = exp(τQKᵀ) (0 where masked), ℓ = A·1
+        A = np.exp(tau * (x["Q"] @ x["K"].T))
+        if mask is not None:
+            A = np.where(mask, A, 0.0)
         mem.add_slow("A", A)
         mem.add_slow("l", A.sum(axis=1))
         if algorithm == "small-cache-fused":
             small_cache_fused_backward(mem, **blocks)
         else:
             small_cache_backward(mem, **square)
-    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"])
+    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau, mask=mask)
     error = max(relative_error(mem.slow[name], ref_value)
                 for name, ref_value in zip(("dQ", "dK", "dV"), expected))
     return mem, error
@@ -308,7 +336,7 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
 
 def simulate(
     algorithm: str, pass_: str, n: int, d: int, M: int, *, execute: bool = False, seed: int = 0,
-    tune: bool = False,
+    tune: bool = False, mask: Mask | None = None, tau: float = 1.0,
 ) -> SimulationResult:
     """Count (default) or execute ``algorithm``'s ``pass_`` at (n, d, M).
 
@@ -325,7 +353,12 @@ def simulate(
     seed : int
         Seed of the input generator.
     tune : bool
-        Use the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks`.
+        Use the block sizes of :func:`attnio.algorithms.tuning.tuned_blocks` (unmasked runs).
+    mask : Mask, optional
+        Attention mask (:mod:`attnio.algorithms.masks`); tiles with no kept entry are skipped
+        and cost nothing. Not available for ``small-cache-dx``.
+    tau : float
+        Softmax scale τ (S = τQKᵀ), executed runs only (the counts do not depend on it).
 
     Returns
     -------
@@ -345,25 +378,36 @@ def simulate(
     if not isinstance(execute, bool):
         raise InvalidInputError(f"execute={execute!r} must be True or False")
     seed = check_seed(seed)
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not np.isfinite(tau) \
+            or tau <= 0:
+        raise InvalidInputError(f"tau={tau!r} must be a positive finite number")
+    if (mask is not None or tau != 1.0) and algorithm not in MASKED_ALGORITHMS:
+        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask and no tau; masked: "
+                                f"{', '.join(sorted(MASKED_ALGORITHMS))}")
     if not execute:
-        return count(algorithm, pass_, n, d, M, tune=tune)
+        return count(algorithm, pass_, n, d, M, tune=tune, mask=mask)
     n, d, M = _validate(algorithm, pass_, n, d, M)
     check_execute_budget(n, d)
     if tune:
+        if mask is not None:
+            raise InvalidInputError("tune=True takes no mask")
         from attnio.algorithms.tuning import tuned_blocks
 
         blocks = tuned_blocks(algorithm, pass_, n, d, M)
     else:
         blocks = _block_sizes(algorithm, pass_, n, d, M)
+    mask_array = None if mask is None else mask.array(n)
     # The memory model, not the closed form, must be the one to refuse oversized tiles here.
-    mem, error = _execute(algorithm, pass_, n, d, M, blocks, np.random.default_rng(seed))
-    counted = count(algorithm, pass_, n, d, M, tune=tune)
+    mem, error = _execute(algorithm, pass_, n, d, M, blocks, np.random.default_rng(seed),
+                          mask_array, float(tau))
+    counted = count(algorithm, pass_, n, d, M, tune=tune, mask=mask)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
     return SimulationResult(
         algorithm, pass_, counted.n, counted.d, counted.M, mem.reads, mem.writes,
         mem.reads + mem.writes, mem.flops, mem.peak_words, counted.block_sizes,
         executed=True, max_relative_error=error, closed_form_match=match,
+        mask=counted.mask, tau=float(tau),
     )
 
 
@@ -389,7 +433,8 @@ def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any |
 
 
 def measured_crossover(
-    n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache"
+    n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache",
+    mask: Mask | None = None,
 ) -> int | None:
     """The first M of the sorted sweep at which ``large`` (backward) does no more I/O than ``small``.
 
@@ -400,8 +445,8 @@ def measured_crossover(
     small_won = False
     for M in sorted(set(Ms)):
         try:
-            io_large = count(large, "backward", n, d, M).io
-            io_small = count(small, "backward", n, d, M).io
+            io_large = count(large, "backward", n, d, M, mask=mask).io
+            io_small = count(small, "backward", n, d, M, mask=mask).io
         except InvalidInputError:
             continue
         if io_small < io_large:

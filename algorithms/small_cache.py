@@ -57,13 +57,15 @@ from attnio.algorithms.primitives import (
     stream_rowsum_product,
     tile_matmul,
 )
-from attnio.algorithms.square_tiling import exp_scores_phase
+from attnio.algorithms.square_tiling import _divide_rows, exp_scores_phase
 
 __all__ = ["small_cache_backward", "small_cache_dx"]
 
 
-def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int) -> None:
-    """Step 2: write P = diag(ℓ)⁻¹A and dS = P ∘ (dO Vᵀ − D), tile by tile."""
+def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int,
+                                    mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """Step 2: write P = diag(ℓ)⁻¹A and dS = τ·P ∘ (dO Vᵀ − D), tile by tile (skipping tiles
+    with no kept entry of ``mask``)."""
     n, d = mem.slow["dO"].shape
     mem.new_slow("P", (n, n))
     mem.new_slow("dS", (n, n))
@@ -71,6 +73,8 @@ def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int) -> None:
         rows = slice(i0, i0 + r)
         for j0, c in blocks(n, block):
             cols = slice(j0, j0 + c)
+            if mask is not None and not mask[rows, cols].any():
+                continue
             mem.allocate("dP_ij", (r, c))
             for l0, w in blocks(d, block):
                 inner = slice(l0, l0 + w)
@@ -82,21 +86,27 @@ def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int) -> None:
             mem.load("A_ij", "A", (rows, cols))
             mem.load("l_i", "l", rows)
             mem.load("D_i", "D", rows)
-            mem.compute("A_ij", ("A_ij", "l_i"), lambda a, l: a / l[:, None], flops=r * c)
-            mem.compute("dP_ij", ("dP_ij", "A_ij", "D_i"), lambda dp, p, D: p * (dp - D[:, None]),
-                        flops=2 * r * c)
+            mem.compute("A_ij", ("A_ij", "l_i"), _divide_rows, flops=r * c)
+            mem.compute("dP_ij", ("dP_ij", "A_ij", "D_i"),
+                        lambda dp, p, D: tau * (p * (dp - D[:, None])), flops=2 * r * c)
             mem.store("A_ij", "P", (rows, cols))
             mem.store("dP_ij", "dS", (rows, cols))
             mem.free("dP_ij", "A_ij", "l_i", "D_i")
 
 
-def small_cache_backward(mem: TwoLevelMemory, *, block: int) -> None:
-    """Algorithm 6 for Q/K/V (RECONSTRUCTED): slow Q, K, V, O, dO, A, ℓ → dQ, dK, dV."""
+def small_cache_backward(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
+                         tau: float = 1.0) -> None:
+    """Algorithm 6 for Q/K/V (RECONSTRUCTED): slow Q, K, V, O, dO, A, ℓ → dQ, dK, dV.
+
+    With ``mask`` (True = keep), ``A`` must be the masked ``exp(τQKᵀ)`` (0 where masked, as
+    :func:`~attnio.algorithms.square_tiling.square_tiling_forward` leaves it); the n×n tiles
+    with no kept entry are skipped in every step. ``tau`` is folded into dS (not charged).
+    """
     stream_rowsum_product(mem, "dO", "O", "D", block=block)
-    _fused_probabilities_and_scores(mem, block=block)
-    tile_matmul(mem, "P", "dO", "dV", block=block, trans_a=True)
-    tile_matmul(mem, "dS", "K", "dQ", block=block)
-    tile_matmul(mem, "dS", "Q", "dK", block=block, trans_a=True)
+    _fused_probabilities_and_scores(mem, block=block, mask=mask, tau=tau)
+    tile_matmul(mem, "P", "dO", "dV", block=block, trans_a=True, skip_a=mask)
+    tile_matmul(mem, "dS", "K", "dQ", block=block, skip_a=mask)
+    tile_matmul(mem, "dS", "Q", "dK", block=block, trans_a=True, skip_a=mask)
 
 
 def small_cache_dx(mem: TwoLevelMemory, *, block: int) -> None:

@@ -48,9 +48,14 @@ __all__ = ["square_tiling_forward", "exp_scores_phase"]
 
 
 def exp_scores_phase(
-    mem: TwoLevelMemory, q: str, k: str, a_out: str, l_out: str, *, block: int
+    mem: TwoLevelMemory, q: str, k: str, a_out: str, l_out: str, *, block: int,
+    mask: np.ndarray | None = None, tau: float = 1.0,
 ) -> None:
-    """Saha–Ye Phase 1: ``slow[a_out] = exp(q kᵀ)`` tile by tile, ``slow[l_out]`` = its row sums."""
+    """Saha–Ye Phase 1: ``slow[a_out] = exp(τ q kᵀ)`` tile by tile, ``slow[l_out]`` = its row sums.
+
+    With ``mask`` (True = keep), masked entries of A are 0 and tiles with no kept entry are
+    skipped (not computed, not written: zero by convention).
+    """
     n, d = mem.slow[q].shape
     mem.new_slow(a_out, (n, n))
     mem.new_slow(l_out, (n,))
@@ -59,6 +64,9 @@ def exp_scores_phase(
         mem.allocate("l_i", (r,))
         for j0, c in blocks(n, block):
             cols = slice(j0, j0 + c)
+            keep = None if mask is None else mask[rows, cols]
+            if keep is not None and not keep.any():
+                continue
             mem.allocate("T_ij", (r, c))
             for l0, w in blocks(d, block):
                 inner = slice(l0, l0 + w)
@@ -67,7 +75,7 @@ def exp_scores_phase(
                 mem.compute("T_ij", ("T_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
                             flops=2 * r * w * c)
                 mem.free("Q_il", "K_jl")
-            mem.compute("T_ij", ("T_ij",), np.exp, flops=r * c)
+            mem.compute("T_ij", ("T_ij",), lambda t: _masked_exp(tau * t, keep), flops=r * c)
             mem.store("T_ij", a_out, (rows, cols))
             mem.compute("l_i", ("l_i", "T_ij"), lambda l, t: l + t.sum(axis=1), flops=r * c)
             mem.free("T_ij")
@@ -75,9 +83,25 @@ def exp_scores_phase(
         mem.free("l_i")
 
 
-def square_tiling_forward(mem: TwoLevelMemory, *, block: int) -> None:
-    """SquareTilingAttention: slow Q, K, V → slow A = exp(QKᵀ), ℓ = A·1, O = diag(ℓ)⁻¹AV."""
-    exp_scores_phase(mem, "Q", "K", "A", "l", block=block)
+def _divide_rows(o: np.ndarray, l: np.ndarray) -> np.ndarray:
+    """o / l row-wise; rows with l = 0 (fully masked) give 0."""
+    out = np.zeros_like(o)
+    np.divide(o, l[:, None], out=out, where=l[:, None] > 0)
+    return out
+
+
+def _masked_exp(t: np.ndarray, keep: np.ndarray | None) -> np.ndarray:
+    return np.exp(t) if keep is None else np.where(keep, np.exp(t), 0.0)
+
+
+def square_tiling_forward(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
+                          tau: float = 1.0) -> None:
+    """SquareTilingAttention: slow Q, K, V → slow A = exp(τQKᵀ), ℓ = A·1, O = diag(ℓ)⁻¹AV.
+
+    ``mask``: tiles of A with no kept entry are skipped in both phases; fully masked rows
+    (ℓ = 0) get O = 0, the reference's convention.
+    """
+    exp_scores_phase(mem, "Q", "K", "A", "l", block=block, mask=mask, tau=tau)
     n, d = mem.slow["V"].shape
     mem.new_slow("O", (n, d))
     for i0, r in blocks(n, block):
@@ -88,12 +112,14 @@ def square_tiling_forward(mem: TwoLevelMemory, *, block: int) -> None:
             mem.allocate("O_ij", (r, c))
             for k0, w in blocks(n, block):
                 keys = slice(k0, k0 + w)
+                if mask is not None and not mask[rows, keys].any():
+                    continue
                 mem.load("A_ik", "A", (rows, keys))
                 mem.load("V_kj", "V", (keys, cols))
                 mem.compute("O_ij", ("O_ij", "A_ik", "V_kj"), lambda o, a, v: o + a @ v,
                             flops=2 * r * w * c)
                 mem.free("A_ik", "V_kj")
-            mem.compute("O_ij", ("O_ij", "l_i"), lambda o, l: o / l[:, None], flops=r * c)
+            mem.compute("O_ij", ("O_ij", "l_i"), _divide_rows, flops=r * c)
             mem.store("O_ij", "O", (rows, cols))
             mem.free("O_ij")
         mem.free("l_i")

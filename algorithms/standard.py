@@ -39,6 +39,8 @@ Examples
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
@@ -52,49 +54,94 @@ from attnio.algorithms.primitives import (
 __all__ = ["standard_forward", "standard_backward"]
 
 
-def _softmax_rows(mem: TwoLevelMemory, *, block: int) -> None:
-    """P = softmax(S) row-wise: online (m, ℓ) in one pass, normalise in a second pass."""
+def _shift(m: np.ndarray) -> np.ndarray:
+    return np.where(np.isfinite(m), m, 0.0)
+
+
+def _softmax_rows(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
+                  tau: float = 1.0) -> None:
+    """P = softmax(τS) row-wise: online (m, ℓ) in one pass, normalise in a second pass.
+
+    With ``mask``, tiles with no kept entry are skipped (their P stays undefined: zero by
+    convention), masked entries of a partial tile get P = 0, fully masked rows P = 0.
+    """
     n = mem.slow["S"].shape[0]
     mem.new_slow("P", (n, n))
+
+    def live(rows: slice, cols: slice) -> tuple[bool, Any]:
+        if mask is None:
+            return True, None
+        keep = mask[rows, cols]
+        return bool(keep.any()), keep
+
+    def scaled(s: np.ndarray, keep: Any) -> np.ndarray:
+        s = tau * s if tau != 1.0 else s
+        return s if keep is None else np.where(keep, s, -np.inf)
+
     for i0, r in blocks(n, block):
         rows = slice(i0, i0 + r)
         mem.allocate("m_i", (r,), -np.inf)
         mem.allocate("l_i", (r,))
         for j0, c in blocks(n, block):
+            ok, keep = live(rows, slice(j0, j0 + c))
+            if not ok:
+                continue
             mem.load("S_ij", "S", (rows, slice(j0, j0 + c)))
             mem.allocate("m_new", (r,))
-            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
-                        flops=r * c + r)
-            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - mn[:, None]),
+            mem.compute("m_new", ("m_i", "S_ij"),
+                        lambda m, s: np.maximum(m, scaled(s, keep).max(axis=1)), flops=r * c + r)
+            mem.compute("S_ij", ("S_ij", "m_new"),
+                        lambda s, mn: np.exp(scaled(s, keep) - _shift(mn)[:, None]),
                         flops=2 * r * c)
             mem.compute("l_i", ("l_i", "m_i", "m_new", "S_ij"),
-                        lambda l, m, mn, p: l * np.exp(m - mn) + p.sum(axis=1),
+                        lambda l, m, mn, p: l * np.exp(m - _shift(mn)) + p.sum(axis=1),
                         flops=3 * r + r * c)
             mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
             mem.free("S_ij", "m_new")
         for j0, c in blocks(n, block):
             cols = slice(j0, j0 + c)
+            ok, keep = live(rows, cols)
+            if not ok:
+                continue
             mem.load("S_ij", "S", (rows, cols))
             mem.compute("S_ij", ("S_ij", "m_i", "l_i"),
-                        lambda s, m, l: np.exp(s - m[:, None]) / l[:, None], flops=3 * r * c)
+                        lambda s, m, l: _normalise(np.exp(scaled(s, keep) - _shift(m)[:, None]), l),
+                        flops=3 * r * c)
             mem.store("S_ij", "P", (rows, cols))
             mem.free("S_ij")
         mem.free("m_i", "l_i")
 
 
-def standard_forward(mem: TwoLevelMemory, *, block: int) -> None:
-    """Unfused forward: slow Q, K, V → slow S, P, O (square tiles of side ``block``)."""
-    tile_matmul(mem, "Q", "K", "S", block=block, trans_b=True)
-    _softmax_rows(mem, block=block)
-    tile_matmul(mem, "P", "V", "O", block=block)
+def _normalise(x: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros_like(x)
+    np.divide(x, den[:, None], out=out, where=den[:, None] > 0)
+    return out
 
 
-def standard_backward(mem: TwoLevelMemory, *, block: int) -> None:
-    """Unfused backward: slow Q, K, V, O, dO, P → slow dQ, dK, dV (via dP, D, dS)."""
-    tile_matmul(mem, "P", "dO", "dV", block=block, trans_a=True)
-    tile_matmul(mem, "dO", "V", "dP", block=block, trans_b=True)
+def standard_forward(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
+                     tau: float = 1.0) -> None:
+    """Unfused forward: slow Q, K, V → slow S, P, O (square tiles of side ``block``).
+
+    ``mask`` (n×n bool, True = keep; not charged) and ``tau`` as in
+    :func:`attnio.algorithms.reference.attention_forward`: tiles of S and P with no kept entry
+    are neither computed nor read (block-sparse), the products skip them.
+    """
+    tile_matmul(mem, "Q", "K", "S", block=block, trans_b=True, skip_out=mask)
+    _softmax_rows(mem, block=block, mask=mask, tau=tau)
+    tile_matmul(mem, "P", "V", "O", block=block, skip_a=mask)
+
+
+def standard_backward(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
+                      tau: float = 1.0) -> None:
+    """Unfused backward: slow Q, K, V, O, dO, P → slow dQ, dK, dV (via dP, D, dS).
+
+    With ``mask``, the n×n tiles with no kept entry are skipped in every step; ``tau`` is
+    folded into dS = τ·P∘(dP − D) (the scaling is not charged as FLOPs).
+    """
+    tile_matmul(mem, "P", "dO", "dV", block=block, trans_a=True, skip_a=mask)
+    tile_matmul(mem, "dO", "V", "dP", block=block, trans_b=True, skip_out=mask)
     stream_rowsum_product(mem, "dO", "O", "D", block=block)
-    stream_elementwise(mem, ("dP", "P"), ("D",), "dS", lambda dp, p, D: p * (dp - D),
-                       flops_per_entry=2, block=block)
-    tile_matmul(mem, "dS", "K", "dQ", block=block)
-    tile_matmul(mem, "dS", "Q", "dK", block=block, trans_a=True)
+    stream_elementwise(mem, ("dP", "P"), ("D",), "dS", lambda dp, p, D: tau * (p * (dp - D)),
+                       flops_per_entry=2, block=block, skip=mask)
+    tile_matmul(mem, "dS", "K", "dQ", block=block, skip_a=mask)
+    tile_matmul(mem, "dS", "Q", "dK", block=block, trans_a=True, skip_a=mask)

@@ -9,6 +9,10 @@ Usage::
   :func:`attnio.symbolic.advisor.advise` instead (give exactly one of the two).
 * The sparse and matmul bounds are evaluated at the dense instance Z_in = n d, Z_QK = n^2,
   m = p = n, k = d (:func:`attnio.symbolic.evaluate.default_instance`); the output says so.
+* ``--mask full|causal|window:W|block:B:PATTERN.json`` (and ``--sparse-operands Q,K``) adds
+  ``sparse_mask``: Z_in, Z_QK, ``sparse.lower`` and Z_in**2/Z_QK for that mask next to the
+  dense ones (:func:`attnio.algorithms.masks.sparse_bound_values`); the catalogue list stays
+  at the dense instance.
 * The crossovers are derived by :func:`attnio.symbolic.crossovers.crossover` at run time.
 * Values are exact (``value``, a sympy string) with a float next to them (``value_float``).
 * A bound whose admissible range excludes the instance is still evaluated and marked
@@ -87,6 +91,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                           "stdout, or written to FILE.tex (needs \\usepackage{booktabs})")
     parser.add_argument("--force", action="store_true",
                         help="let --latex FILE.tex replace an existing file")
+    from attnio.algorithms.masks import add_mask_argument  # lazy: symbolic does not need numpy
+
+    add_mask_argument(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -98,7 +105,7 @@ def _positive_int(name: str, text: str | None) -> int:
 
 
 def bounds_report(n: int, d: int, M: int | None = None, device: str | None = None,
-                  dtype: str | None = None, scope: str = "sm") -> dict[str, Any]:
+                  dtype: str | None = None, scope: str = "sm", mask: Any = None) -> dict[str, Any]:
     """Everything ``attnio bounds`` prints, as a JSON-ready dict.
 
     Raises
@@ -157,7 +164,17 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
         "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": json_float(ratio)},
         "simulated_io_ratio_flash_over_alg6": _simulated_ratio(n, d, M),
         "bounds": bounds,
+        **({} if mask is None else {"sparse_mask": _sparse_mask(mask, n, d, M)}),
     }
+
+
+def _sparse_mask(mask: Any, n: int, d: int, M: int) -> dict[str, Any]:
+    """Z_in, Z_QK, sparse.lower and Z_in**2/Z_QK for ``mask`` and for the dense mask ``full``
+    (:func:`attnio.algorithms.masks.sparse_bound_values`, the one definition)."""
+    from attnio.algorithms.masks import Mask, sparse_bound_values
+
+    return {"masked": sparse_bound_values(mask, n, d, M),
+            "dense": sparse_bound_values(Mask.full(), n, d, M)}
 
 
 def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
@@ -197,6 +214,13 @@ def _table(report: dict[str, Any]) -> str:
         f"note: {report['instance_note']}; * = instance outside the bound's admissible range",
         "",
     ]
+    for key in ("masked", "dense") if report.get("sparse_mask") else ():
+        v = report["sparse_mask"][key]
+        lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
+                         f"sparse.lower = {v['sparse_lower_bound']['value_float']:.6g}, "
+                         "crossover Z_in**2/Z_QK = " + (
+                             "none (nothing kept)" if v["sparse_crossover"] is None
+                             else f"{v['sparse_crossover']['value_float']:.6g}"))
     width = max(len(b["id"]) for b in report["bounds"])
     lines.append(f"{'id':<{width}}  {'kind':<5}  {'value':>14}  expression")
     for b in report["bounds"]:
@@ -299,7 +323,13 @@ def run(args: argparse.Namespace) -> int:
     M = None if args.M is None else _positive_int("M", args.M)
     if args.latex not in (None, "-"):  # refuse a bad target before any work
         check_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
-    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope)
+    from attnio.algorithms.masks import mask_from_args
+
+    mask = mask_from_args(args)
+    if mask is not None:
+        mask.check(n)
+    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope,
+                           mask=mask)
     if not (d <= report["instance"]["M"] <= n * d):
         print(f"attnio bounds: warning: M={report['instance']['M']} is outside d <= M <= n*d "
               "(FlashAttention's range); bounds are flagged per entry", file=sys.stderr)

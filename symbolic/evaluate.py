@@ -8,7 +8,9 @@ instance :math:`(n, d, M)` attnio evaluates them at
    Z_{in} = n d,\qquad Z_{QK} = n^2,\qquad m = p = n,\quad k = d,
 
 i.e. the product :math:`QK^\top` (an :math:`n\times d` by :math:`d\times n` product whose
-:math:`n^2` entries are all nonzero). :func:`default_instance` returns exactly that substitution;
+:math:`n^2` entries are all nonzero). :math:`Z_{in}` and :math:`Z_{QK}` come from the mask
+``full`` through :func:`attnio.algorithms.masks.mask_sizes`, the one definition every command
+uses (pass ``mask=`` for another mask). :func:`default_instance` returns exactly that substitution;
 :func:`catalogue_values` evaluates every catalogue entry there, exactly.
 
 Examples
@@ -27,6 +29,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sympy as sp
 
@@ -55,13 +58,15 @@ class Evaluation:
         return float(self.value)
 
 
-def default_instance(n_value: int, d_value: int, M_value: int) -> dict[str, int]:
-    """The dense substitution for every size symbol at ``(n, d, M)``.
+def default_instance(n_value: int, d_value: int, M_value: int, mask: Any = None) -> dict[str, int]:
+    """The substitution for every size symbol at ``(n, d, M)`` (dense unless ``mask`` is given).
 
     Parameters
     ----------
     n_value, d_value, M_value : int
         Sequence length, head dimension and cache size in words (positive integers).
+    mask : attnio.algorithms.masks.Mask, optional
+        The attention mask giving Z_in and Z_QK (default: ``Mask.full()``, the dense instance).
 
     Returns
     -------
@@ -78,12 +83,17 @@ def default_instance(n_value: int, d_value: int, M_value: int) -> dict[str, int]
     >>> default_instance(2, 3, 5)
     {'n': 2, 'd': 3, 'M': 5, 'Z_in': 6, 'Z_QK': 4, 'm': 2, 'k': 3, 'p': 2}
     """
+    from attnio.algorithms.masks import Mask, mask_sizes  # lazy: numpy only when evaluating
+
     nv, dv, Mv = (int(validate_value(s, v)) for s, v in ((n, n_value), (d, d_value), (M, M_value)))
-    return {"n": nv, "d": dv, "M": Mv, "Z_in": nv * dv, "Z_QK": nv * nv, "m": nv, "k": dv, "p": nv}
+    sizes = mask_sizes(mask if mask is not None else Mask.full(), nv, dv)
+    return {"n": nv, "d": dv, "M": Mv, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK,
+            "m": nv, "k": dv, "p": nv}
 
 
 def catalogue_values(n_value: int, d_value: int, M_value: int,
-                     bounds: tuple[Bound, ...] = CATALOGUE) -> dict[str, Evaluation]:
+                     bounds: tuple[Bound, ...] = CATALOGUE, mask: Any = None
+                     ) -> dict[str, Evaluation]:
     """Evaluate ``bounds`` (default: the whole catalogue) at the dense instance ``(n, d, M)``.
 
     Values outside an entry's admissible range are still computed (``in_range=False``), so
@@ -99,7 +109,7 @@ def catalogue_values(n_value: int, d_value: int, M_value: int,
     >>> catalogue_values(64, 8, 16)["bwd.small.upper"].value
     9216
     """
-    instance = default_instance(n_value, d_value, M_value)
+    instance = default_instance(n_value, d_value, M_value, mask)
     return {
         b.id: Evaluation(bound=b, value=b.evaluate(check_range=False, **instance),
                          in_range=b.in_range(**instance))

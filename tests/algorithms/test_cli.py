@@ -180,3 +180,44 @@ def test_issue_13_bad_inputs(argv: list[str], fragment: str, capsys) -> None:
     assert main(["simulate", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and fragment in err and len(err) <= 301
+
+
+# ---- --mask (issue 15) ----------------------------------------------------------------------
+def test_masked_json_runs_carry_mask_sizes_and_sparse_bound(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["simulate", "--n", "37", "--d", "5", "--M", "200", "--algorithm", "all",
+                 "--mask", "window:5", "--execute", "--json"])
+    text = capsys.readouterr().out
+    assert code == 0 and "NaN" not in text and "Infinity" not in text
+    runs = json.loads(text)["runs"]
+    for run in runs:
+        assert run["mask"] == "window:5" and run["closed_form_match"] is True
+        assert (run["Z_in"], run["Z_QK"]) == (185, 5 * 6 // 2 + 32 * 5)
+        assert run["sparse_lower_bound"] == {"value": "1369/8", "value_float": 171.125}
+
+
+def test_causal_mask_lowers_the_counted_io(capsys: pytest.CaptureFixture[str]) -> None:
+    def io(extra: list[str]) -> int:
+        assert main(["simulate", "--n", "4096", "--d", "64", "--M", "65536", "--algorithm",
+                     "flash2", "--json", *extra]) == 0
+        return json.loads(capsys.readouterr().out)["runs"][0]["io"]
+
+    assert io(["--mask", "causal"]) < io([]) == io(["--mask", "full"])
+
+
+@pytest.mark.parametrize("mask, fragment", [
+    ("window:0", "window W=0"), ("window:-2", "window W=-2"), ("block:0:x.json", "B=0"),
+    ("block:3:{bad}", "true/false"), ("block:3:{missing}", "unreadable"),
+    ("block:3:{binary}", "UTF-8"), ("block:2:{good}", "needs ceil(n/b)"), ("diagonal", "unknown"),
+])
+def test_bad_masks_exit_2_with_one_line(mask: str, fragment: str, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "bad.json").write_text("[[1, 0], [0, 1]]")
+    (tmp_path / "good.json").write_text("[[true, false], [false, true]]")
+    (tmp_path / "binary.json").write_bytes(b"\x80\x81[[true]]")
+    mask = mask.format(bad=tmp_path / "bad.json", missing=tmp_path / "missing.json",
+                       binary=tmp_path / "binary.json", good=tmp_path / "good.json")
+    for command in (["simulate", "--M", "64"], ["bounds", "--M", "64"]):
+        assert main([command[0], "--n", "6", "--d", "2", *command[1:], "--mask", mask]) == 2
+        err = capsys.readouterr().err.strip()
+        assert fragment in err and "\n" not in err and "Traceback" not in err

@@ -144,3 +144,65 @@ def test_executed_equals_closed_form_at_medium_sizes(algorithm: str, pass_: str,
     result = simulate(algorithm, pass_, 200, 24, M, execute=True, seed=M)
     assert result.closed_form_match and result.max_relative_error <= 1e-10
     assert result.peak_fast_words <= M
+
+
+# ---- masked runs (issue 15) -----------------------------------------------------------------
+MASKED_PAIRS = [p for p in PAIRS if p[0] != "small-cache-dx"]
+
+
+def _masks(n: int):
+    import numpy as np
+
+    from attnio.algorithms.masks import Mask
+
+    rng = np.random.default_rng(n)
+    t = -(-n // 3)
+    pattern = rng.random((t, t)) < 0.5
+    arr = rng.random((n, n)) < 0.3
+    arr[n // 2, :] = False                      # a fully masked row
+    return [Mask.full(), Mask.causal(), Mask.window(3), Mask.window(2),
+            Mask.block_sparse(3, pattern), Mask.from_array(arr),
+            Mask.from_array(np.zeros((n, n), dtype=bool))]
+
+
+@pytest.mark.parametrize("algorithm, pass_", MASKED_PAIRS)
+def test_masked_closed_forms_equal_executed_counts(algorithm: str, pass_: str) -> None:
+    """Odd sizes, tiles not dividing n; every mask kind incl. fully masked rows / all masked."""
+    checked = 0
+    for n, d, M in [(11, 3, 45), (13, 5, 200), (7, 2, 26), (17, 4, 90), (5, 3, 13),
+                    (19, 2, 60), (9, 4, 300), (23, 3, 110), (1, 1, 26), (2, 3, 45)]:
+        for mask in _masks(n):
+            try:
+                result = simulate(algorithm, pass_, n, d, M, execute=True, mask=mask, tau=0.8)
+            except InvalidInputError:
+                continue
+            assert result.closed_form_match, (algorithm, pass_, n, d, M, mask.label)
+            assert result.max_relative_error <= 1e-10, (algorithm, pass_, mask.label)
+            checked += 1
+    assert checked >= 40
+
+
+@pytest.mark.parametrize("algorithm, pass_", MASKED_PAIRS)
+def test_full_mask_counts_equal_the_unmasked_closed_form(algorithm: str, pass_: str) -> None:
+    from attnio.algorithms.masks import Mask
+
+    for n, d, M in [(37, 5, 200), (100, 16, 1000), (4096, 64, 65536)]:
+        assert count(algorithm, pass_, n, d, M, mask=Mask.full()).io == \
+            count(algorithm, pass_, n, d, M).io
+
+
+def test_false_twin_causal_count_is_not_the_unmasked_execution() -> None:
+    """The masked count must differ from what an unmasked run executes (else the check is void)."""
+    from attnio.algorithms.masks import Mask
+
+    for algorithm, pass_ in MASKED_PAIRS:
+        executed = simulate(algorithm, pass_, 17, 4, 90, execute=True)
+        assert count(algorithm, pass_, 17, 4, 90, mask=Mask.causal()).io < executed.io
+
+
+def test_causal_flash2_backward_target() -> None:
+    from attnio.algorithms.masks import Mask
+
+    full = count("flash2", "backward", 4096, 64, 2 ** 16).io
+    causal = count("flash2", "backward", 4096, 64, 2 ** 16, mask=Mask.causal()).io
+    assert 0.45 * full <= causal <= 0.65 * full

@@ -81,3 +81,29 @@ def test_flash2_forward_writes_logsumexp() -> None:
     flash2_forward(mem, block_rows=4, block_cols=2)
     ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
     assert relative_error(mem.slow["L"], ref.logsumexp) <= 1e-12
+
+
+def test_masked_flash2_backward_against_masked_and_unmasked_reference() -> None:
+    """issue 15: with a causal mask and tau != 1 the gradients match the masked reference;
+    the planted twin (the unmasked reference) is far off, so the comparison can fail."""
+    import numpy as np
+
+    from attnio.algorithms.flash import flash2_backward, flash2_forward
+    from attnio.algorithms.memory import TwoLevelMemory
+    from attnio.algorithms.reference import attention_backward, causal_mask, relative_error
+
+    rng = np.random.default_rng(15)
+    n, d, tau = 19, 4, 0.6
+    Q, K, V, dO = (rng.standard_normal((n, d)) for _ in range(4))
+    mask = causal_mask(n)
+    mem = TwoLevelMemory(M=400)
+    for name, value in zip("QKV", (Q, K, V)):
+        mem.add_slow(name, value)
+    flash2_forward(mem, block_rows=4, block_cols=5, mask=mask, tau=tau)
+    mem.add_slow("dO", dO)
+    flash2_backward(mem, block_rows=4, block_cols=5, mask=mask, tau=tau)
+    got = [mem.slow[name] for name in ("dQ", "dK", "dV")]
+    want = attention_backward(Q, K, V, dO, tau=tau, mask=mask)
+    assert max(relative_error(g, w) for g, w in zip(got, want)) <= 1e-10
+    twin = attention_backward(Q, K, V, dO, tau=tau)
+    assert max(relative_error(g, w) for g, w in zip(got, twin)) > 1e-2

@@ -102,3 +102,20 @@ def test_library_entry_points_refuse_bad_input() -> None:
         count("flash1", "sideways", 64, 8, 256)
     with pytest.raises(InvalidInputError, match=f"MAX_EXECUTE_BYTES={MAX_EXECUTE_BYTES}"):
         simulate("flash1", "forward", 100_000, 64, 65536, execute=True)
+
+
+def test_tau_without_mask_and_bad_tau() -> None:
+    from attnio.algorithms.masks import Mask
+
+    for algorithm, pass_ in [("flash1", "backward"), ("flash2", "forward"),
+                             ("standard", "backward"), ("small-cache", "backward"),
+                             ("square-tiling", "forward")]:
+        r = simulate(algorithm, pass_, 13, 3, 90, execute=True, tau=0.37)
+        assert r.closed_form_match and r.max_relative_error <= 1e-10, algorithm
+    for tau in (0.0, -1.0, float("nan"), float("inf"), True):
+        with pytest.raises(InvalidInputError, match="tau"):
+            simulate("flash1", "backward", 8, 2, 90, tau=tau)
+    with pytest.raises(InvalidInputError, match="takes no mask"):
+        simulate("small-cache-dx", "backward", 8, 2, 90, mask=Mask.causal())
+    with pytest.raises(InvalidInputError, match="must be"):
+        count("flash1", "backward", 8, 2, 90, mask=Mask.from_array([[True]]))

@@ -211,3 +211,23 @@ def test_latex_table_compiles_with_pdflatex(tmp_path) -> None:
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-2000:]
     assert (tmp_path / "t.pdf").stat().st_size > 1000
+
+
+def test_bounds_mask_reports_masked_and_dense_sparse_values(capsys) -> None:
+    """issue 15: --mask adds Z_in, Z_QK, sparse.lower and Z_in**2/Z_QK next to the dense ones."""
+    import json
+
+    from attnio.cli import main
+
+    assert main(["bounds", "--n", "4096", "--d", "64", "--M", "4096", "--mask", "causal",
+                 "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    masked, dense = report["sparse_mask"]["masked"], report["sparse_mask"]["dense"]
+    assert (masked["Z_in"], masked["Z_QK"]) == (4096 * 64, 4096 * 4097 // 2)
+    assert masked["sparse_lower_bound"]["value"] == "131072*sqrt(8194)"
+    assert masked["sparse_crossover"]["value"] == "33554432/4097"
+    assert dense["sparse_lower_bound"]["value"] == "16777216"
+    bounds = {b["id"]: b for b in report["bounds"]}
+    assert bounds["sparse.lower"]["value"] == dense["sparse_lower_bound"]["value"]
+    assert main(["bounds", "--n", "64", "--d", "8", "--M", "64", "--mask", "window:4"]) == 0
+    assert "sparse (window:4): Z_in = 512, Z_QK = 250" in capsys.readouterr().out

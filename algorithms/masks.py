@@ -1,0 +1,568 @@
+r"""Attention masks as specifications: Z_in and Z_QK, tile occupancy, and ``--mask`` parsing.
+
+One definition of the sparse bound's sizes, used by every command (``attnio bounds``,
+``attnio simulate``, ``attnio report`` through :func:`attnio.symbolic.evaluate.default_instance`).
+
+The sparse lower bound (catalogue id ``sparse.lower``; Li, Liang, Shi, Song, Yue, Zhang,
+arXiv 2410.09397, Thm 4.5 via Pagh & Stöckel, ESA 2014 — RECONSTRUCTED, the theorem text is
+not available) reads
+
+.. math::
+
+    Q \;=\; \Omega\Big(\min\Big\{\frac{Z_{in}^2}{M},\ \frac{Z_{in}\sqrt{Z_{QK}}}{\sqrt M}\Big\}\Big),
+    \qquad \text{branches cross at } M = Z_{in}^2/Z_{QK}.
+
+For a boolean mask :math:`\mathcal M\in\{0,1\}^{n\times n}` on :math:`S = QK^\top`
+(``mask[i, j]`` True = keep, as in :mod:`attnio.algorithms.reference`) and the set of operands
+declared sparse (a subset of ``{"Q", "K"}``), attnio defines (RECONSTRUCTED):
+
+* :math:`Z_{QK} = |\mathcal M|`, the number of kept entries of :math:`QK^\top` (the output
+  nonzeros of the semiring product);
+* :math:`Z_{in} = d\cdot\max(\rho_Q, \rho_K)`: the nonzeros *per input operand*, where
+  :math:`\rho_Q` is the number of rows of Q the product needs — the rows with at least one kept
+  entry when Q is declared sparse (rows of a fully masked query are structurally zero), all
+  :math:`n` rows otherwise — and :math:`\rho_K` likewise for the columns of the mask and K.
+
+Per operand, not summed: the catalogue's dense instance is :math:`Z_{in} = nd`,
+:math:`Z_{QK} = n^2` (Pagh & Stöckel count the nonzeros of both inputs together, which would
+give :math:`2nd`; that reading is not the catalogue's). With the default (no operand sparse)
+:math:`Z_{in} = nd` for every mask and only :math:`Z_{QK}` changes; the dense instance is the
+mask ``full``, not a special case.
+
+Masks (``n`` is the sequence length; constructors from :mod:`attnio.algorithms.reference`):
+
+* ``full`` — every entry kept: :math:`Z_{QK} = n^2`.
+* ``causal`` — :math:`j\le i`: :math:`Z_{QK} = n(n+1)/2`.
+* ``window:W`` — causal sliding window :math:`i-W < j \le i`, :math:`W\ge 1`:
+  :math:`Z_{QK} = W(W+1)/2 + (n-W)W` for :math:`W\le n`, else :math:`n(n+1)/2`.
+* ``block:b:PATTERN`` — a :math:`\lceil n/b\rceil`-square boolean block pattern; the **last
+  block is partial** when b does not divide n (size :math:`n-(\lceil n/b\rceil-1)b`):
+  :math:`Z_{QK}=\sum_{(I,J)\ \mathrm{kept}} s_I s_J`.
+* an arbitrary n×n boolean array: :math:`Z_{QK}` = its number of True entries.
+
+Examples
+--------
+>>> sizes = mask_sizes(Mask.causal(), n=4, d=2)
+>>> sizes.Z_in, sizes.Z_QK
+(8, 10)
+>>> mask_sizes(Mask.full(), 4096, 64).Z_QK == 4096 ** 2
+True
+>>> parse_mask("window:3").label
+'window:3'
+>>> Mask.block_sparse(2, [[True, False], [False, True]], sparse_operands=("Q",)).z_qk(3)
+5
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
+from attnio.exceptions import InvalidInputError
+
+__all__ = [
+    "Mask",
+    "MaskSizes",
+    "TileClasses",
+    "mask_sizes",
+    "sparse_bound_values",
+    "parse_mask",
+    "add_mask_argument",
+    "mask_from_args",
+    "mask_run_fields",
+    "tile_classes",
+    "tile_occupancy",
+    "floor_sum",
+    "MAX_PATTERN_BYTES",
+]
+
+#: Largest block-pattern file ``parse_mask`` reads (bytes).
+MAX_PATTERN_BYTES = 4 * 1024 * 1024
+_OPERANDS = ("Q", "K")
+
+
+def _positive(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise InvalidInputError(f"{name}={value!r} must be a positive integer")
+    return int(value)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True, eq=False)
+class Mask:
+    """A mask specification: its kind, parameters and which operands are sparse.
+
+    Build with :meth:`full`, :meth:`causal`, :meth:`window`, :meth:`block_sparse` or
+    :meth:`from_array`; :meth:`array` gives the n×n boolean array (True = keep).
+    """
+
+    kind: str
+    window_size: int | None = None
+    block: int | None = None
+    pattern: tuple[tuple[bool, ...], ...] | None = None
+    values: np.ndarray | None = field(default=None, compare=False, repr=False)
+    sparse_operands: tuple[str, ...] = ()
+
+    def _key(self) -> tuple:
+        arr = None if self.values is None else (self.values.shape, self.values.tobytes())
+        return (self.kind, self.window_size, self.block, self.pattern, arr, self.sparse_operands)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mask) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    # ---- constructors ---------------------------------------------------------------------
+    @classmethod
+    def full(cls, sparse_operands: Iterable[str] = ()) -> "Mask":
+        """Every entry kept (the dense instance)."""
+        return cls("full", sparse_operands=_operands(sparse_operands))
+
+    @classmethod
+    def causal(cls, sparse_operands: Iterable[str] = ()) -> "Mask":
+        """Keep j ≤ i."""
+        return cls("causal", sparse_operands=_operands(sparse_operands))
+
+    @classmethod
+    def window(cls, window_size: int, sparse_operands: Iterable[str] = ()) -> "Mask":
+        """Causal sliding window: keep i − W < j ≤ i (W ≥ 1)."""
+        if isinstance(window_size, bool) or not isinstance(window_size, (int, np.integer)) \
+                or window_size < 1:
+            raise InvalidInputError(f"window W={window_size!r} must be a positive integer")
+        return cls("window", window_size=int(window_size), sparse_operands=_operands(sparse_operands))
+
+    @classmethod
+    def block_sparse(cls, block: int, pattern: Any, sparse_operands: Iterable[str] = ()) -> "Mask":
+        """Block size ``block`` and a square boolean block pattern (last block partial)."""
+        block = _positive("block size b", block)
+        arr = np.asarray(pattern)
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
+            raise InvalidInputError(f"block pattern shape {arr.shape} must be a non-empty square")
+        if arr.dtype != bool:
+            raise InvalidInputError(f"block pattern dtype {arr.dtype} must be boolean")
+        rows = tuple(tuple(bool(x) for x in row) for row in arr)
+        return cls("block", block=block, pattern=rows, sparse_operands=_operands(sparse_operands))
+
+    @classmethod
+    def from_array(cls, values: Any, sparse_operands: Iterable[str] = ()) -> "Mask":
+        """An arbitrary square boolean array."""
+        arr = np.asarray(values)
+        if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
+            raise InvalidInputError(f"mask shape {arr.shape} must be a non-empty square n x n")
+        if arr.dtype != bool:
+            raise InvalidInputError(f"mask dtype {arr.dtype} must be boolean")
+        arr = arr.copy()
+        arr.setflags(write=False)
+        return cls("array", values=arr, sparse_operands=_operands(sparse_operands))
+
+    # ---- views ----------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """Short name: ``full``, ``causal``, ``window:W``, ``block:b:TxT``, ``array:nxn``."""
+        if self.kind == "window":
+            return f"window:{self.window_size}"
+        if self.kind == "block":
+            t = len(self.pattern or ())
+            return f"block:{self.block}:{t}x{t}"
+        if self.kind == "array":
+            return f"array:{self.values.shape[0]}x{self.values.shape[1]}"  # type: ignore[union-attr]
+        return self.kind
+
+    def check(self, n: int) -> int:
+        """Validate the mask against sequence length ``n`` (shape rules); return n."""
+        n = _positive("n", n)
+        if self.kind == "block":
+            t = _ceil_div(n, self.block)  # type: ignore[arg-type]
+            if len(self.pattern) != t:  # type: ignore[arg-type]
+                raise InvalidInputError(
+                    f"block pattern is {len(self.pattern)}x{len(self.pattern)} but n={n}, "  # type: ignore[arg-type]
+                    f"b={self.block} needs ceil(n/b) = {t} (the last block is partial)")
+        if self.kind == "array" and self.values.shape != (n, n):  # type: ignore[union-attr]
+            raise InvalidInputError(f"mask shape {self.values.shape} must be {(n, n)}")  # type: ignore[union-attr]
+        return n
+
+    def array(self, n: int) -> np.ndarray:
+        """The n×n boolean array (True = keep)."""
+        n = self.check(n)
+        if self.kind == "full":
+            return np.ones((n, n), dtype=bool)
+        if self.kind == "causal":
+            return causal_mask(n)
+        if self.kind == "window":
+            return sliding_window_mask(n, self.window_size)  # type: ignore[arg-type]
+        if self.kind == "block":
+            return block_sparse_mask(n, self.block, np.array(self.pattern, dtype=bool))  # type: ignore[arg-type]
+        return np.array(self.values, dtype=bool)
+
+    # ---- sizes ----------------------------------------------------------------------------
+    def _block_sizes(self, n: int) -> np.ndarray:
+        t = _ceil_div(n, self.block)  # type: ignore[arg-type]
+        sizes = np.full(t, self.block, dtype=np.int64)
+        sizes[-1] = n - (t - 1) * self.block  # type: ignore[operator]
+        return sizes
+
+    def z_qk(self, n: int) -> int:
+        """Kept entries of the n×n mask, in closed form (Python int)."""
+        n = self.check(n)
+        if self.kind == "full":
+            return n * n
+        if self.kind == "causal":
+            return n * (n + 1) // 2
+        if self.kind == "window":
+            w = self.window_size
+            return n * (n + 1) // 2 if w >= n else w * (w + 1) // 2 + (n - w) * w  # type: ignore[operator]
+        if self.kind == "block":
+            s = self._block_sizes(n)
+            p = np.array(self.pattern, dtype=bool)
+            # Σ over kept blocks of s_I·s_J = (kept rows' sizes) summed per column: ints ≤ n².
+            return int(sum(int(x) for x in (p * s[:, None]).sum(axis=0) * s))
+        return int(np.count_nonzero(self.values))
+
+    def needed_rows(self, n: int) -> tuple[int, int]:
+        """(ρ_Q, ρ_K): rows of Q with a kept entry, columns (rows of K) with a kept entry."""
+        n = self.check(n)
+        if self.kind in {"full", "causal", "window"}:
+            return n, n  # the diagonal is kept
+        if self.kind == "block":
+            s = self._block_sizes(n)
+            p = np.array(self.pattern, dtype=bool)
+            return int(s[p.any(axis=1)].sum()), int(s[p.any(axis=0)].sum())
+        return (int(np.count_nonzero(self.values.any(axis=1))),  # type: ignore[union-attr]
+                int(np.count_nonzero(self.values.any(axis=0))))  # type: ignore[union-attr]
+
+    def z_in(self, n: int, d: int) -> int:
+        """d·max(ρ_Q, ρ_K), counting only the operands declared sparse as sparse."""
+        d = _positive("d", d)
+        rho_q, rho_k = self.needed_rows(n)
+        rho_q = rho_q if "Q" in self.sparse_operands else n
+        rho_k = rho_k if "K" in self.sparse_operands else n
+        return d * max(rho_q, rho_k)
+
+
+def _operands(names: Iterable[str]) -> tuple[str, ...]:
+    chosen = tuple(sorted(set(names)))
+    for name in chosen:
+        if name not in _OPERANDS:
+            raise InvalidInputError(f"sparse operand {name!r} must be one of Q, K")
+    return chosen
+
+
+@dataclass(frozen=True)
+class MaskSizes:
+    """Z_in and Z_QK of a mask at (n, d) (Python ints)."""
+
+    mask: str
+    Z_in: int
+    Z_QK: int
+
+
+def mask_sizes(mask: Mask, n: int, d: int) -> MaskSizes:
+    """Z_in and Z_QK of ``mask`` at sequence length ``n``, head dimension ``d``.
+
+    >>> mask_sizes(Mask.window(2), 5, 3)
+    MaskSizes(mask='window:2', Z_in=15, Z_QK=9)
+    """
+    return MaskSizes(mask.label, mask.z_in(n, d), mask.z_qk(n))
+
+
+def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
+    """``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes, exactly and as floats.
+
+    Returns ``{"mask", "Z_in", "Z_QK", "sparse_lower_bound": {"value", "value_float"},
+    "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings). A mask
+    that keeps nothing has bound 0 and ``sparse_crossover`` None.
+
+    >>> v = sparse_bound_values(Mask.full(), 4096, 64, 4096)
+    >>> v["sparse_lower_bound"]["value"], v["Z_in"]
+    ('16777216', 262144)
+    """
+    import sympy as sp
+
+    from attnio.symbolic.catalogue import get_bound
+
+    M = _positive("M", M)
+    sizes = mask_sizes(mask, n, d)
+    out: dict[str, Any] = {"mask": sizes.mask, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK}
+    if sizes.Z_QK == 0 or sizes.Z_in == 0:
+        # Nothing is kept: the product has no output and the bound is 0 (its formula needs
+        # positive sizes); the branches do not cross. JSON null, never NaN or Infinity.
+        out["sparse_lower_bound"] = {"value": "0", "value_float": 0.0}
+        out["sparse_crossover"] = None
+        return out
+    value = get_bound("sparse.lower").evaluate(check_range=False, Z_in=sizes.Z_in,
+                                               Z_QK=sizes.Z_QK, M=M)
+    cross = sp.Rational(sizes.Z_in ** 2, sizes.Z_QK)
+    out["sparse_lower_bound"] = {"value": str(value), "value_float": float(value)}
+    out["sparse_crossover"] = {"value": str(cross), "value_float": float(cross)}
+    return out
+
+
+# ---- tiles ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TileClasses:
+    """Non-empty tiles of a (B_r, B_c) grid over the n×n mask, by tile shape.
+
+    ``counts`` maps (rows r, columns c) to the number of tiles of that shape holding at least
+    one kept entry (at most four shapes: the last row/column block may be partial).
+    """
+
+    counts: tuple[tuple[tuple[int, int], int], ...]
+
+    def total(self, weight: Any) -> int:
+        """Σ over non-empty tiles of ``weight(r, c)`` (a Python int)."""
+        return sum(k * int(weight(r, c)) for (r, c), k in self.counts)
+
+    @property
+    def shapes(self) -> list[tuple[int, int]]:
+        """The tile shapes that occur among the non-empty tiles."""
+        return [rc for rc, k in self.counts if k]
+
+
+def _classes(cols_full: np.ndarray, cols_last: np.ndarray, br: int, bc: int,
+             n: int) -> TileClasses:
+    """Aggregate per-row-block counts (tiles with c = b_c, tiles with the last column size)."""
+    tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
+    r_last, c_last = n - (tr - 1) * br, n - (tc - 1) * bc
+    out: dict[tuple[int, int], int] = {}
+    for r_idx, r in ((slice(0, tr - 1), br), (slice(tr - 1, tr), r_last)):
+        for vec, c in ((cols_full, bc), (cols_last, c_last)):
+            k = int(vec[r_idx].sum())
+            if k:
+                out[(r, c)] = out.get((r, c), 0) + k
+    return TileClasses(tuple(sorted(out.items())))
+
+
+def floor_sum(count: int, m: int, a: int, b: int) -> int:
+    r""":math:`\sum_{i=0}^{count-1} \lfloor (a i + b)/m \rfloor` exactly, in O(log) steps
+    (the Euclid-like reduction; ``a, b >= 0``, ``m >= 1``).
+
+    >>> floor_sum(5, 3, 2, 1) == sum((2 * i + 1) // 3 for i in range(5))
+    True
+    """
+    total = 0
+    while count > 0:
+        if a >= m:
+            total += (count - 1) * count // 2 * (a // m)
+            a %= m
+        if b >= m:
+            total += count * (b // m)
+            b %= m
+        y_max = a * count + b
+        if y_max < m:
+            break
+        count, b = divmod(y_max, m)
+        m, a = a, m
+    return total
+
+
+def _band_classes(mask: Mask, n: int, br: int, bc: int) -> TileClasses:
+    r"""Closed form for full / causal / window masks (O(log n) integer arithmetic).
+
+    Row block I (rows :math:`[IB_r, e_I]`, :math:`e_I = \min(n, (I+1)B_r) - 1`) keeps the
+    columns :math:`[\max(0, IB_r - W + 1), e_I]` (causal: W = n), one interval, so its
+    non-empty column blocks are :math:`\lfloor\max(0, IB_r-W+1)/B_c\rfloor \dots
+    \lfloor e_I/B_c\rfloor`. Summed over the :math:`K = T_r - 1` full row blocks with
+    :func:`floor_sum`; the last row block is done directly.
+    """
+    tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
+    r_last, c_last = n - (tr - 1) * br, n - (tc - 1) * bc
+    k = tr - 1
+    if mask.kind == "full":
+        per_row, last_hits = k * tc, k
+        last_count, last_has_last = tc, True
+    else:
+        w = n if mask.kind == "causal" else mask.window_size
+        hi_sum = floor_sum(k, bc, br, br - 1)                  # Σ ⌊((I+1)B_r − 1)/B_c⌋
+        i0 = min(k, _ceil_div(w - 1, br)) if w > 1 else 0      # first I with I·B_r ≥ W − 1
+        lo_sum = floor_sum(k - i0, bc, br, i0 * br - w + 1)    # Σ ⌊(I·B_r − W + 1)/B_c⌋
+        per_row = hi_sum - lo_sum + k
+        i1 = _ceil_div((tc - 1) * bc + 1, br) - 1              # first I reaching the last block
+        last_hits = max(0, k - max(0, i1))
+        lo_last = max(0, k * br - w + 1) // bc
+        last_count, last_has_last = (n - 1) // bc - lo_last + 1, True
+    out: dict[tuple[int, int], int] = {}
+    for key, value in (((br, bc), per_row - last_hits), ((br, c_last), last_hits),
+                       ((r_last, bc), last_count - int(last_has_last)),
+                       ((r_last, c_last), int(last_has_last))):
+        if value:
+            out[key] = out.get(key, 0) + value
+    return TileClasses(tuple(sorted(out.items())))
+
+
+def tile_occupancy(mask_array: np.ndarray, br: int, bc: int) -> np.ndarray:
+    """Walk the tile grid: entry (I, J) is True when tile (I, J) holds a kept entry."""
+    n = mask_array.shape[0]
+    rows = np.logical_or.reduceat(mask_array, np.arange(0, n, br), axis=0)
+    return np.logical_or.reduceat(rows, np.arange(0, mask_array.shape[1], bc), axis=1)
+
+
+def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
+    """Non-empty tiles of the (B_r, B_c) grid by shape, without building the n×n array.
+
+    ``full``/``causal``/``window``: closed form (:func:`_band_classes`, sums of floors by
+    :func:`floor_sum`, O(log n));
+    ``block``: the tile grid compressed to its distinct pattern ranges; arbitrary arrays: a
+    walk of the tile grid (:func:`tile_occupancy`).
+
+    >>> tile_classes(Mask.causal(), 5, 2, 2).counts
+    (((1, 1), 1), ((1, 2), 2), ((2, 2), 3))
+    """
+    mask = mask or Mask.full()
+    n = mask.check(n)
+    br, bc = _positive("B_r", min(br, n)), _positive("B_c", min(bc, n))
+    tr, tc = _ceil_div(n, br), _ceil_div(n, bc)
+    if mask.kind in {"full", "causal", "window"}:
+        return _band_classes(mask, n, br, bc)
+    if mask.kind == "block":
+        b = mask.block
+        pattern = np.array(mask.pattern, dtype=bool)
+        # 2-D prefix sums of the pattern: any kept block in a rectangle of pattern indices.
+        pre = np.zeros((pattern.shape[0] + 1, pattern.shape[1] + 1), dtype=np.int64)
+        pre[1:, 1:] = pattern.cumsum(0).cumsum(1)
+
+        def ranges(t: int, bs: int) -> np.ndarray:
+            s = np.arange(t, dtype=np.int64) * bs
+            return np.stack([s // b, (np.minimum(s + bs, n) - 1) // b], axis=1)
+
+        row_r, col_r = ranges(tr, br), ranges(tc, bc)
+        ur, r_inv = np.unique(np.c_[row_r, np.arange(tr) == tr - 1], axis=0, return_inverse=True)
+        uc, c_inv = np.unique(np.c_[col_r, np.arange(tc) == tc - 1], axis=0, return_inverse=True)
+        a0, a1 = ur[:, 0][:, None], ur[:, 1][:, None] + 1
+        b0, b1 = uc[:, 0][None, :], uc[:, 1][None, :] + 1
+        occ = (pre[a1, b1] - pre[a0, b1] - pre[a1, b0] + pre[a0, b0]) > 0
+        r_mult = np.bincount(r_inv.ravel(), minlength=len(ur))
+        c_mult = np.bincount(c_inv.ravel(), minlength=len(uc))
+        is_last_c = uc[:, 2].astype(bool)
+        per_row_full = occ[:, ~is_last_c] @ c_mult[~is_last_c]
+        per_row_last = occ[:, is_last_c] @ c_mult[is_last_c]
+        out: dict[tuple[int, int], int] = {}
+        r_last, c_last = n - (tr - 1) * br, n - (tc - 1) * bc
+        for u in range(len(ur)):
+            r = r_last if ur[u, 2] else br
+            for c, k in ((bc, per_row_full[u]), (c_last, per_row_last[u])):
+                k = int(k) * int(r_mult[u])
+                if k:
+                    out[(r, c)] = out.get((r, c), 0) + k
+        return TileClasses(tuple(sorted(out.items())))
+    occ = tile_occupancy(mask.array(n), br, bc)
+    last = occ[:, -1].astype(np.int64)
+    return _classes(occ.sum(axis=1) - last, last, br, bc, n)
+
+
+# ---- CLI parsing ---------------------------------------------------------------------------
+def parse_mask(text: str, sparse_operands: Iterable[str] = ()) -> Mask:
+    """``full`` | ``causal`` | ``window:W`` | ``block:B:PATTERN.json`` → :class:`Mask`.
+
+    The pattern file holds a JSON list of lists of ``true``/``false`` (UTF-8, at most
+    :data:`MAX_PATTERN_BYTES` bytes), square, of side ⌈n/B⌉ (checked by :meth:`Mask.check`).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown kind, W ≤ 0 or not an integer, B ≤ 0, an unreadable / too large / non-UTF-8 /
+        non-JSON / non-boolean / non-square pattern file — one line naming the value.
+
+    >>> parse_mask("window:0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --mask window:0: window W=0 must be a positive integer
+    """
+    text = str(text).strip()
+    kind, _, rest = text.partition(":")
+    try:
+        if kind == "full" and not rest:
+            return Mask.full(sparse_operands)
+        if kind == "causal" and not rest:
+            return Mask.causal(sparse_operands)
+        if kind == "window":
+            try:
+                w = int(rest)
+            except ValueError:
+                raise InvalidInputError(f"window W={rest!r} must be a positive integer") from None
+            return Mask.window(w, sparse_operands)
+        if kind == "block":
+            size, _, path = rest.partition(":")
+            try:
+                b = int(size)
+            except ValueError:
+                raise InvalidInputError(f"block size B={size!r} must be a positive integer") \
+                    from None
+            if b < 1:
+                raise InvalidInputError(f"block size B={b} must be a positive integer")
+            if not path:
+                raise InvalidInputError("block mask needs a pattern file: block:B:PATTERN.json")
+            return Mask.block_sparse(b, _read_pattern(path), sparse_operands)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"--mask {text}: {exc}") from None
+    raise InvalidInputError(
+        f"--mask {text!r} is unknown; use full, causal, window:W or block:B:PATTERN.json")
+
+
+def _read_pattern(path: str) -> np.ndarray:
+    try:
+        size = os.stat(path).st_size
+        if size > MAX_PATTERN_BYTES:
+            raise InvalidInputError(
+                f"pattern file {path!r} has {size} bytes, more than {MAX_PATTERN_BYTES}")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_PATTERN_BYTES + 1)
+    except OSError as exc:
+        raise InvalidInputError(f"pattern file {path!r} is unreadable: {exc.strerror}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"pattern file {path!r} is not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError):
+        raise InvalidInputError(f"pattern file {path!r} is not valid JSON") from None
+    if (not isinstance(data, list) or not data
+            or not all(isinstance(row, list) and len(row) == len(data) for row in data)):
+        raise InvalidInputError(f"pattern file {path!r} must hold a non-empty square list of lists")
+    if not all(isinstance(x, bool) for row in data for x in row):
+        raise InvalidInputError(f"pattern file {path!r} must hold only true/false entries")
+    return np.array(data, dtype=bool)
+
+
+def add_mask_argument(parser: Any) -> None:
+    """Add ``--mask`` (and ``--sparse-operands``) to an argparse parser (one place for the help)."""
+    parser.add_argument(
+        "--mask", default=None, metavar="MASK",
+        help="attention mask: full | causal | window:W | block:B:PATTERN.json (a JSON square "
+             "list of lists of true/false of side ceil(n/B); the last block is partial when B "
+             "does not divide n). Sets Z_in, Z_QK of the sparse bound; masked algorithms skip "
+             "tiles with no kept entry")
+    parser.add_argument(
+        "--sparse-operands", default="", metavar="Q,K",
+        help="operands whose unneeded rows count as zeros in Z_in (default none: Z_in = n d)")
+
+
+def mask_from_args(args: Any) -> Mask | None:
+    """The :class:`Mask` of ``--mask``/``--sparse-operands`` (None when ``--mask`` is absent)."""
+    text = getattr(args, "mask", None)
+    operands = [x.strip() for x in (getattr(args, "sparse_operands", "") or "").split(",")
+                if x.strip()]
+    if text is None:
+        if operands:
+            raise InvalidInputError("--sparse-operands needs --mask")
+        return None
+    return parse_mask(text, operands)
+
+
+def mask_run_fields(mask: Mask | None, n: int, d: int, M: int) -> dict[str, Any]:
+    """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
+    (``{"value": exact sympy string, "value_float": float}``) and ``sparse_crossover``.
+
+    >>> mask_run_fields(Mask.causal(), 4, 2, 4)["sparse_lower_bound"]   # min(8²/4, 8·√10/2)
+    {'value': '4*sqrt(10)', 'value_float': 12.649110640673518}
+    """
+    values = sparse_bound_values(mask or Mask.full(), n, d, M)
+    values["mask"] = mask.label if mask is not None else "full"
+    return values
