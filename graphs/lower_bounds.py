@@ -1,0 +1,632 @@
+r"""Certified lower bounds on the red–blue pebbling I/O of any DAG, each with a checker.
+
+Every route returns a :class:`BoundRecord` — ``(route, value, applies, why_not,
+certificate)`` with ``value`` an exact ``int`` — such that, for the game of
+:mod:`attnio.graphs.game` (inputs = sources, start blue; outputs end blue; recomputation
+allowed *or* one-shot; schedules of any length),
+
+.. math:: \text{value} \;\le\; Q(G, M)
+
+whenever ``applies`` is true (a route that does not apply has value 0 and says why). Each
+route has an independent checker (:func:`check_certificate`) that re-verifies its
+certificate from the DAG alone and returns :class:`~attnio.results.Proved` or
+:class:`~attnio.results.Refuted`. The proofs are written out in notes/lower_bounds.md.
+
+Notation: :math:`I` = inputs (sources); :math:`O` = outputs (``G.graph["outputs"]``, else the
+sinks); :math:`O^\ast = O \setminus I` (an output that is an input is blue from the start and
+costs nothing); the *must-compute* set :math:`N` = :math:`O^\ast` and its non-input ancestors
+(every schedule computes each of them at least once: an output needs a blue pebble, which on a
+non-input only a write of a red pebble — and so a computation — gives, and computing a vertex
+needs its predecessors red); *needed inputs* :math:`I_N` = inputs with a successor in N.
+
+Routes
+------
+``compulsory`` (folklore; e.g. Hong–Kung 1981 §3 "every input read once, every output written
+once", adapted to the conventions above):  :math:`Q \ge |I_N| + |O^\ast|`. Each needed input
+is read at least once (the only way to make an input red), each non-input output written at
+least once; these are distinct moves.
+
+``hong-kung``: :math:`Q \ge M(P(G, 2M) - 1)` (Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv
+2402.07443 Lemma 2.8, inputs = sources convention) with :math:`P(G, 2M)` exact from
+:func:`attnio.graphs.partitions.min_partition_parts`. Hypotheses (checked by
+:func:`attnio.graphs.partitions.check_hong_kung_hypotheses`): outputs = sinks, no isolated
+vertex.
+
+``per-part: <name>``: the per-part counting routes of
+:func:`attnio.proofs.explicit_bounds.explicit_routes` (:math:`M(\lceil N/\beta(2M)\rceil - 1)`)
+for the built-in matmul / attention DAGs whose sizes are known (``G.graph["builder"]``).
+
+``spill-windows`` (new; attnio, RECONSTRUCTED from the ideas of Hong–Kung's red-pebble
+counting and of the exact solver's "space pair" heuristic, graphs/exact.py) — three kinds of
+moves counted separately, so the three counts add:
+
+1. *input reads* :math:`W`: fix a set :math:`U \subseteq N` and look at the **first**
+   computation of each :math:`u \in U`; they happen in some order
+   :math:`u_1, \dots, u_k` that extends the ancestor order (a non-input ancestor of v is
+   computed before v is first computed). At the first computation of :math:`u_j` the red set
+   is :math:`\mathrm{pred}(u_j) \cup \{u_j\} \cup Z_j` with
+   :math:`|Z_j| \le s(u_j) = M - |\mathrm{pred}(u_j)| - 1`. In the window before
+   :math:`u_{j}`'s first computation every input of :math:`\mathrm{pred}(u_j)` that was not red
+   at the end of the previous window is read; inputs of :math:`\mathrm{pred}(u_j)` not used
+   by any earlier :math:`u_i` ("new") that were red already were read earlier by a read that
+   no window counts. Hence the input reads are at least
+
+   .. math:: W = \min_{\text{orders}} \sum_j \Bigl(|\mathrm{new}_j|
+             + \max\bigl(0, |\mathrm{old}_j \setminus \mathrm{pred}(u_{j-1})| - s(u_{j-1})\bigr)\Bigr)
+             + |I_N \setminus \mathrm{pred}(U)|,
+
+   computed exactly by dynamic programming over the ancestor-closed subsets of U;
+2. *forced spills* :math:`F`: for :math:`w \in N` and a set T of non-input predecessors of w
+   with :math:`|\mathrm{pred}(a) \cup T| > M` for every :math:`a \in T`, the member of T that
+   became red last before a computation of w cannot have been computed then (all of T and
+   pred(a) would be red), so it was **read**, and, being no input, **written** before. Over a
+   family of pairwise disjoint such T: one non-input read each, plus one non-output write
+   each when T holds no output;
+3. *output writes*: :math:`|O^\ast|`.
+
+:math:`Q \ge W + F + |O^\ast|`; it is at least the compulsory I/O
+(every needed input is "new" once).
+
+Examples
+--------
+>>> from attnio.graphs.dags import matmul_dag
+>>> G = matmul_dag(2, 2, 2)
+>>> records = lower_bounds(G, 3)
+>>> [(r.route, r.value) for r in records if r.applies]     # exact optimum Q(G, 3) = 25
+[('compulsory', 12), ('hong-kung', 3), ('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0), ('spill-windows', 22)]
+>>> best_bound(records).route
+'spill-windows'
+>>> all(check_certificate(G, 3, r).proved for r in records)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+import networkx as nx
+
+from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.results import Proved, Refuted, Verdict
+
+__all__ = [
+    "BoundRecord",
+    "ROUTES",
+    "compulsory_bound",
+    "hong_kung_route",
+    "per_part_routes",
+    "spill_windows_bound",
+    "lower_bounds",
+    "best_bound",
+    "check_certificate",
+    "must_compute",
+    "window_reads_min",
+    "forced_spill_sets",
+]
+
+ROUTES = ("compulsory", "hong-kung", "per-part", "spill-windows")
+
+#: Most vertices the window DP orders (its state count grows with the antichains of U).
+MAX_WINDOW_VERTICES = 16
+#: Most (subset, last) states per DP layer before U is shrunk.
+MAX_WINDOW_STATES = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class BoundRecord:
+    """One route's bound: ``value ≤ Q(G, M)`` whenever ``applies``."""
+
+    route: str
+    value: int
+    applies: bool
+    why_not: str | None = None
+    certificate: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of the record (``route, value, applies, why_not, certificate``)."""
+        return {"route": self.route, "value": int(self.value), "applies": self.applies,
+                "why_not": self.why_not, "certificate": self.certificate}
+
+
+# --------------------------------------------------------------------------------------------
+# The game's sets
+# --------------------------------------------------------------------------------------------
+
+
+def must_compute(G: nx.DiGraph, outputs: Iterable[str] | None = None
+                 ) -> tuple[frozenset[str], list[str], frozenset[str], frozenset[str]]:
+    """``(inputs, non-input outputs O*, must-compute N, needed inputs I_N)``.
+
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "b"), ("b", "c"), ("x", "y")]); G.graph["outputs"] = ["b", "x"]
+    >>> I, O, N, need = must_compute(G)
+    >>> sorted(O), sorted(N), sorted(need)     # c and y are never needed; x is blue already
+    (['b'], ['b'], ['a'])
+    """
+    inputs = frozenset(game_inputs(G))
+    outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
+    needed: set[str] = set(outs)
+    for o in outs:
+        needed |= nx.ancestors(G, o)
+    N = frozenset(v for v in needed if v not in inputs)
+    need_inputs = frozenset(u for v in N for u in G.predecessors(v) if u in inputs)
+    return inputs, outs, N, need_inputs
+
+
+# --------------------------------------------------------------------------------------------
+# Route 1: compulsory I/O
+# --------------------------------------------------------------------------------------------
+
+
+def compulsory_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None) -> BoundRecord:
+    """``|I_N| + |O*|``: each needed input read once, each non-input output written once.
+
+    >>> import networkx as nx
+    >>> compulsory_bound(nx.DiGraph([("a", "c"), ("b", "c")]), 3).value
+    3
+    """
+    check_cache_size(M)
+    _, outs, _, need = must_compute(G, outputs)
+    cert = {"needed_inputs": sorted(need), "written_outputs": sorted(outs),
+            "reads": len(need), "writes": len(outs)}
+    return BoundRecord("compulsory", len(need) + len(outs), True, None, cert)
+
+
+def _check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
+                      outputs: Iterable[str] | None) -> Verdict:
+    inputs = set(game_inputs(G))
+    outs = set(game_outputs(G, outputs))
+    cert = rec.certificate
+    reads, writes = set(cert.get("needed_inputs", ())), set(cert.get("written_outputs", ()))
+    for x in reads:
+        if x not in inputs:
+            return Refuted({"vertex": x}, f"{x!r} is not an input")
+        if not any(_reaches_output_through_compute(G, s, outs, inputs) for s in G.successors(x)):
+            return Refuted({"vertex": x}, f"input {x!r} feeds no vertex that must be computed")
+    for o in writes:
+        if o not in outs or o in inputs:
+            return Refuted({"vertex": o}, f"{o!r} is not a non-input output")
+    if rec.value != len(reads) + len(writes):
+        return Refuted({"value": rec.value}, f"value {rec.value} ≠ {len(reads)} + {len(writes)}")
+    return Proved(f"{len(reads)} needed inputs read + {len(writes)} outputs written")
+
+
+def _reaches_output_through_compute(G: nx.DiGraph, v: str, outs: set[str],
+                                    inputs: set[str]) -> bool:
+    """True iff non-input ``v`` is an output or an ancestor of one (so it must be computed)."""
+    if v in inputs:
+        return False
+    return v in outs or any(o in outs and o not in inputs for o in nx.descendants(G, v))
+
+
+# --------------------------------------------------------------------------------------------
+# Route 2: Hong–Kung with exact P(G, 2M)
+# --------------------------------------------------------------------------------------------
+
+
+def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000) -> BoundRecord:
+    """``M·(P(G, 2M) − 1)`` with P exact; does not apply when HK's hypotheses fail.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> hong_kung_route(matmul_dag(1, 4, 1), 3).value
+    3
+    """
+    from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
+
+    check_cache_size(M)
+    try:
+        check_hong_kung_hypotheses(G)
+    except InvalidInputError as exc:
+        return BoundRecord("hong-kung", 0, False, str(exc), {})
+    part = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)
+    cert = {"S": 2 * M, "P": part.upper if part.exact else None, "lower": part.lower,
+            "upper": part.upper, "reason": part.reason,
+            "partition": [sorted(map(str, p)) for p in part.parts]}
+    if not part.exact:
+        return BoundRecord("hong-kung", 0, False, f"P(G, 2M) undecided: {part.reason}", cert)
+    return BoundRecord("hong-kung", M * (part.value - 1), True, None, cert)
+
+
+def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int) -> Verdict:
+    from attnio.graphs.partitions import (check_hong_kung_hypotheses, is_s_partition,
+                                          min_partition_parts)
+
+    check_hong_kung_hypotheses(G)
+    cert = rec.certificate
+    P = cert.get("P")
+    if not isinstance(P, int) or rec.value != M * (P - 1):
+        return Refuted({"value": rec.value, "P": P}, "value ≠ M·(P − 1)")
+    parts = [set(p) for p in cert.get("partition", [])]
+    check = is_s_partition(G, parts, 2 * M)
+    if not check.ok or len([p for p in parts if p]) != P:
+        return Refuted({"P": P}, f"certificate partition rejected: {check.reason}")
+    if P <= 1:
+        return Proved("P = 1: the bound is 0")
+    again = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)  # z3 UNSAT for P − 1 parts
+    if again.lower < P:
+        return Refuted({"P": P, "lower": again.lower},
+                       f"a fresh z3 run does not certify P ≥ {P} (lower {again.lower})")
+    return Proved(f"{2 * M}-partition with {P} parts checked; P − 1 parts re-refuted by z3")
+
+
+# --------------------------------------------------------------------------------------------
+# Route 3: the per-part counting routes (built-in DAGs)
+# --------------------------------------------------------------------------------------------
+
+_KIND_OF_BUILDER = {"matmul": "matmul", "attention-forward": "attention-forward",
+                    "attention-backward": "attention-backward"}
+_PER_PART_NAMES = ("matmul products", "Saha-Ye level-1")
+
+
+def _builtin_kind(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | None]:
+    builder = G.graph.get("builder")
+    kind = _KIND_OF_BUILDER.get(builder)
+    if kind is None:
+        return None, {}, ("needs a built-in matmul or attention DAG (its sizes are part of the "
+                          "per-part lemma); this DAG has no known builder")
+    return kind, dict(G.graph.get("params", {})), None
+
+
+def per_part_routes(G: nx.DiGraph, M: int) -> list[BoundRecord]:
+    """The per-part counting routes of :mod:`attnio.proofs.explicit_bounds`.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> [(r.route, r.value) for r in per_part_routes(matmul_dag(2, 2, 2), 3)]
+    [('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0)]
+    """
+    from attnio.proofs.explicit_bounds import explicit_routes
+
+    check_cache_size(M)
+    kind, sizes, why = _builtin_kind(G)
+    if kind is None:
+        return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in _PER_PART_NAMES]
+    try:
+        values = explicit_routes(kind, sizes, M)
+    except InvalidInputError as exc:
+        return [BoundRecord(f"per-part: {name}", 0, False, str(exc), {})
+                for name in _PER_PART_NAMES]
+    out = []
+    for name in _PER_PART_NAMES:
+        if name not in values:
+            out.append(BoundRecord(f"per-part: {name}", 0, False,
+                                   f"the {name} lemma does not apply to {kind}", {}))
+            continue
+        counted, beta = _per_part_parameters(G, kind, sizes, name, M)
+        out.append(BoundRecord(f"per-part: {name}", values[name], True, None,
+                               {"kind": kind, "sizes": {k: v for k, v in sizes.items()
+                                                        if v is not None},
+                                "counted": counted, "part_bound": beta, "S": M,
+                                "formula": "S·(⌈counted/part_bound⌉ − 1)"}))
+    return out
+
+
+def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: str,
+                         M: int) -> tuple[int, int]:
+    """``(N, β(2M))`` counted from the DAG itself (not from the sizes)."""
+    from attnio.graphs.dags import level1_vertices
+    from attnio.proofs.partition_lemmas import (matmul_part_bound, product_vertices,
+                                                sy_part_bound)
+
+    tag = "AB" if kind == "matmul" else "QK"
+    if name == "matmul products":
+        return len(product_vertices(G, tag)), matmul_part_bound(2 * M)
+    level1 = level1_vertices(G, tag)
+    depth = sizes["k"] if kind == "matmul" else sizes["d"]
+    roots = [v for v in level1 if not any(G.nodes[s].get("product_of") == tag
+                                          for s in G.successors(v))]
+    tree = len(level1) // max(1, len(roots))
+    return len(level1), sy_part_bound(2 * M, depth, tree)
+
+
+def _check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+    from attnio.graphs.partitions import check_hong_kung_hypotheses
+    from attnio.proofs.explicit_bounds import partition_route_bound
+
+    check_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
+    cert = rec.certificate
+    kind, sizes, why = _builtin_kind(G)
+    if kind is None or cert.get("kind") != kind:
+        return Refuted({"kind": cert.get("kind")}, why or "certificate names another kind")
+    name = rec.route.removeprefix("per-part: ")
+    counted, beta = _per_part_parameters(G, kind, sizes, name, M)
+    if (counted, beta) != (cert.get("counted"), cert.get("part_bound")):
+        return Refuted({"counted": counted, "part_bound": beta},
+                       f"recounted N = {counted}, β = {beta} differ from the certificate")
+    value = partition_route_bound(counted, beta, M)
+    if value != rec.value:
+        return Refuted({"value": rec.value, "recomputed": value}, "value differs")
+    return Proved(f"N = {counted} counted vertices recounted, β(2M) = {beta}: "
+                  f"{M}·(⌈{counted}/{beta}⌉ − 1) = {value}")
+
+
+# --------------------------------------------------------------------------------------------
+# Route 4: spill windows (new)
+# --------------------------------------------------------------------------------------------
+
+
+def _slack(G: nx.DiGraph, v: str, M: int) -> int:
+    return max(0, M - G.in_degree(v) - 1)
+
+
+def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
+                       M: int, limit: int) -> list[str]:
+    """U: must-compute vertices with an input predecessor, then those with no slack (which
+    never weaken the bound); at most ``limit``, in topological order."""
+    order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    with_inputs = [v for v in order if any(u in inputs for u in G.predecessors(v))]
+    tight = [v for v in order if v not in with_inputs and _slack(G, v, M) == 0]
+    ranked = (sorted(with_inputs, key=lambda v: (_slack(G, v, M), order.index(v)))
+              + tight)[:limit]
+    chosen = set(ranked)
+    return [v for v in order if v in chosen]
+
+
+def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
+                     max_states: int = MAX_WINDOW_STATES) -> tuple[int, list[str]] | None:
+    r"""The least windowed input-read count over orders of U's first computations, and an order
+    attaining it; None when a DP layer exceeds ``max_states``.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> window_reads_min(G, ["P[0,0,0]", "P[0,0,1]"], 3)
+    (4, ['P[0,0,0]', 'P[0,0,1]'])
+    """
+    inputs = set(game_inputs(G))
+    n = len(U)
+    if n == 0:
+        return 0, []
+    idx = {v: i for i, v in enumerate(U)}
+    pin = [frozenset(u for u in G.predecessors(v) if u in inputs) for v in U]
+    anc = [sum(1 << idx[a] for a in nx.ancestors(G, v) if a in idx) for v in U]
+    slack = [_slack(G, v, M) for v in U]
+    pin_of: dict[int, frozenset[str]] = {0: frozenset()}
+
+    def pins(S: int) -> frozenset[str]:
+        got = pin_of.get(S)
+        if got is None:
+            low = S & -S
+            got = pins(S ^ low) | pin[low.bit_length() - 1]
+            pin_of[S] = got
+        return got
+
+    layer: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {
+        (1 << i, i): (len(pin[i]), (i,)) for i in range(n) if anc[i] == 0}
+    for _ in range(n - 1):
+        nxt: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for (S, u), (cost, path) in layer.items():
+            seen = pins(S)
+            for v in range(n):
+                if (S >> v) & 1 or anc[v] & ~S:
+                    continue
+                new = pin[v] - seen
+                old = (pin[v] & seen) - pin[u]
+                c = cost + len(new) + max(0, len(old) - slack[u])
+                key = (S | (1 << v), v)
+                if key not in nxt or c < nxt[key][0]:
+                    nxt[key] = (c, path + (v,))
+        if len(nxt) > max_states:
+            return None
+        layer = nxt
+    cost, path = min(layer.values())
+    return cost, [U[i] for i in path]
+
+
+def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
+                      max_subset_degree: int = 12) -> list[dict[str, Any]]:
+    r"""A greedy family of pairwise disjoint forced-spill sets ``{"at": w, "set": T, "charge"}``.
+
+    T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, and
+    :math:`|\mathrm{pred}(a) \cup T| > M` for every a ∈ T; charge 2 (a read and a write of
+    non-outputs) when T holds no output, else 1 (the read).
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> forced_spill_sets(matmul_dag(1, 2, 1), 3)
+    [{'at': 'C[0,0]', 'set': ['P[0,0,0]', 'P[0,0,1]'], 'charge': 2}]
+    >>> forced_spill_sets(matmul_dag(1, 2, 1), 4)
+    []
+    """
+    inputs, outs, N, _ = must_compute(G, outputs)
+    out_set = set(outs)
+    used: set[str] = set()
+    family = []
+    for w in nx.lexicographical_topological_sort(G):
+        if w not in N:
+            continue
+        cand = sorted(p for p in G.predecessors(w) if p not in inputs and p not in used)
+        sizes = range(2, len(cand) + 1) if len(cand) <= max_subset_degree else (2,)
+        best: tuple[int, int, tuple[str, ...]] | None = None
+        for r in sizes:
+            for T in itertools.combinations(cand, r):
+                Ts = set(T)
+                if all(len(set(G.predecessors(a)) | Ts) > M for a in T):
+                    charge = 1 if Ts & out_set else 2
+                    if best is None or (charge, -r) > (best[0], -best[1]):
+                        best = (charge, r, T)
+        if best is not None:
+            used.update(best[2])
+            family.append({"at": w, "set": list(best[2]), "charge": best[0]})
+    return family
+
+
+def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
+                        ) -> BoundRecord:
+    """``W + F + |O*|`` (module docstring, route 4), with its certificate.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> r = spill_windows_bound(matmul_dag(1, 2, 1), 3)   # exact optimum 7
+    >>> r.value, r.certificate["input_reads"], r.certificate["output_writes"]
+    (7, 4, 1)
+    """
+    check_cache_size(M)
+    inputs, outs, N, need = must_compute(G, outputs)
+    limit = MAX_WINDOW_VERTICES
+    while True:
+        U = _choose_window_set(G, N, inputs, M, limit)
+        got = window_reads_min(G, U, M)
+        if got is not None:
+            break
+        limit -= 2
+    reads_in_windows, order = got
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = sorted(need - covered)
+    family = forced_spill_sets(G, M, outputs)
+    forced = sum(t["charge"] for t in family)
+    W = reads_in_windows + len(outside)
+    cert = {"U": U, "order": order, "slack": {v: _slack(G, v, M) for v in U},
+            "window_reads": reads_in_windows, "inputs_outside_U": outside,
+            "input_reads": W, "forced_sets": family, "forced_moves": forced,
+            "output_writes": len(outs)}
+    return BoundRecord("spill-windows", W + forced + len(outs), True, None, cert)
+
+
+def _independent_window_min(G: nx.DiGraph, U: list[str], M: int) -> int:
+    """The same minimum as :func:`window_reads_min`, by a backward memoised recursion over
+    frozensets (a second implementation for the checker)."""
+    inputs = set(game_inputs(G))
+    Uset = frozenset(U)
+    preds = {v: frozenset(x for x in G.predecessors(v) if x in inputs) for v in U}
+    ancestors = {v: frozenset(nx.ancestors(G, v)) & Uset for v in U}
+    room = {v: max(0, M - len(list(G.predecessors(v))) - 1) for v in U}
+
+    @lru_cache(maxsize=None)
+    def rest(done: frozenset[str], last: str) -> int:
+        if done == Uset:
+            return 0
+        used = frozenset().union(*(preds[x] for x in done))
+        options = []
+        for v in Uset - done:
+            if not ancestors[v] <= done:
+                continue
+            fresh = len(preds[v] - used)
+            again = len((preds[v] & used) - preds[last])
+            options.append(fresh + max(0, again - room[last]) + rest(done | {v}, v))
+        return min(options)
+
+    starts = [len(preds[v]) + rest(frozenset([v]), v) for v in U if not ancestors[v]]
+    return min(starts) if starts else 0
+
+
+def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
+                         outputs: Iterable[str] | None) -> Verdict:
+    inputs = set(game_inputs(G))
+    outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
+    cert = rec.certificate
+    U = list(cert.get("U", []))
+    if len(set(U)) != len(U):
+        return Refuted({"U": U}, "U repeats a vertex")
+    for v in U:
+        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
+                                                                             inputs):
+            return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
+    window = _independent_window_min(G, U, M)
+    if cert.get("window_reads") != window:
+        return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
+                       f"window minimum recomputed as {window}")
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    for x in cert.get("inputs_outside_U", []):
+        if x not in inputs or x in covered or not any(
+                _reaches_output_through_compute(G, s, set(outs), inputs)
+                for s in G.successors(x)):
+            return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
+    if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
+        return Refuted({}, "inputs_outside_U repeats a vertex")
+    seen: set[str] = set()
+    forced = 0
+    for entry in cert.get("forced_sets", []):
+        w, T, charge = entry.get("at"), list(entry.get("set", [])), entry.get("charge")
+        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, set(outs),
+                                                                             inputs):
+            return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
+        if len(T) < 2 or len(set(T)) != len(T):
+            return Refuted({"set": T}, "a forced set has ≥ 2 distinct vertices")
+        for a in T:
+            if a in inputs or not G.has_edge(a, w):
+                return Refuted({"vertex": a}, f"{a!r} is not a non-input predecessor of {w!r}")
+            if len(set(G.predecessors(a)) | set(T)) <= M:
+                return Refuted({"vertex": a, "set": T},
+                               f"|pred({a}) ∪ T| ≤ M: {a!r} could be computed last")
+        if seen & set(T):
+            return Refuted({"set": T}, "forced sets overlap")
+        seen |= set(T)
+        allowed = 1 if set(T) & set(outs) else 2
+        if charge not in (1, 2) or charge > allowed:
+            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
+        forced += charge
+    total = window + len(cert.get("inputs_outside_U", [])) + forced + len(outs)
+    if rec.value != total or cert.get("output_writes") != len(outs):
+        return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
+    return Proved(f"window reads {window} (recomputed), {len(cert.get('inputs_outside_U', []))}"
+                  f" inputs outside U, forced spills {forced}, output writes {len(outs)}")
+
+
+# --------------------------------------------------------------------------------------------
+# All routes, the best, the checkers
+# --------------------------------------------------------------------------------------------
+
+
+def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
+                 timeout_ms: int = 20_000, hong_kung: bool = True) -> list[BoundRecord]:
+    """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows.
+
+    ``hong_kung=False`` skips the z3 partition (the record says so).
+    """
+    check_cache_size(M)
+    game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
+    if outputs is not None:
+        G = G.copy()
+        G.graph["outputs"] = list(outputs)
+    records = [compulsory_bound(G, M)]
+    if hong_kung:
+        records.append(hong_kung_route(G, M, timeout_ms=timeout_ms))
+    else:
+        records.append(BoundRecord("hong-kung", 0, False, "skipped (hong_kung=False)", {}))
+    records.extend(per_part_routes(G, M))
+    records.append(spill_windows_bound(G, M))
+    return records
+
+
+def best_bound(records: list[BoundRecord]) -> BoundRecord:
+    """The applicable record of largest value (the first on ties).
+
+    >>> best_bound([BoundRecord("a", 3, True), BoundRecord("b", 5, False), BoundRecord("c", 4, True)]).route
+    'c'
+    """
+    usable = [r for r in records if r.applies]
+    if not usable:
+        raise InvalidInputError("no route applies")
+    return max(usable, key=lambda r: r.value)
+
+
+def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
+                      timeout_ms: int = 20_000) -> Verdict:
+    """Re-verify ``record``'s certificate on ``G`` from scratch: ``Proved`` or ``Refuted``.
+
+    A record that does not apply must have value 0.
+
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
+    >>> check_certificate(G, 3, BoundRecord("compulsory", 4, True, None,
+    ...     {"needed_inputs": ["a", "b"], "written_outputs": ["c"]})).verdict
+    'refuted'
+    """
+    check_cache_size(M)
+    if not record.applies:
+        if record.value != 0:
+            return Refuted({"value": record.value}, "a route that does not apply claims > 0")
+        return Proved(f"does not apply ({record.why_not}); value 0")
+    try:
+        if record.route == "compulsory":
+            return _check_compulsory(G, M, record, None)
+        if record.route == "hong-kung":
+            return _check_hong_kung(G, M, record, timeout_ms)
+        if record.route.startswith("per-part: "):
+            return _check_per_part(G, M, record)
+        if record.route == "spill-windows":
+            return _check_spill_windows(G, M, record, None)
+    except (AttnioError, KeyError, TypeError, ValueError) as exc:
+        return Refuted({"route": record.route}, f"certificate unusable: {exc}")
+    return Refuted({"route": record.route}, f"unknown route {record.route!r}")
