@@ -27,6 +27,7 @@ SUBCOMMANDS: dict[str, str] = {
     "bounds": "attnio.symbolic.cli",
     "simulate": "attnio.algorithms.cli",
     "pebble": "attnio.graphs.cli",
+    "lower-bound": "attnio.graphs.lower_bound_cli",
     "report": "attnio.report",
 }
 

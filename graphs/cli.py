@@ -12,7 +12,8 @@ Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (b
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
 ``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
-"states_explored", "seconds", "M", "recompute"}`` (a list of them for a cache range).
+"states_explored", "seconds", "M", "recompute", "algorithm_costs",
+"certified_lower_bound": {"route", "value"}}`` (a list of them for a cache range).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from attnio.graphs.dagio import load_dag, load_schedule
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, solve_optimal
 from attnio.graphs.game import replay
+from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json"]
@@ -212,8 +214,9 @@ def run(args: argparse.Namespace) -> int:
             print(_line(result, M), flush=True)
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (_, _, costs) in zip(objects, rows):
+        for obj, (M, _, costs) in zip(objects, rows):
             obj["algorithm_costs"] = costs
+            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds.py
         print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects))
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]

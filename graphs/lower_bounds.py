@@ -103,6 +103,7 @@ __all__ = [
     "lower_bounds",
     "best_bound",
     "check_certificate",
+    "certified_lower_bound",
     "must_compute",
     "window_reads_min",
     "forced_spill_sets",
@@ -630,3 +631,17 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
     except (AttnioError, KeyError, TypeError, ValueError) as exc:
         return Refuted({"route": record.route}, f"certificate unusable: {exc}")
     return Refuted({"route": record.route}, f"unknown route {record.route!r}")
+
+
+def certified_lower_bound(G: nx.DiGraph, M: int, *, timeout_ms: int = 5_000) -> dict[str, Any]:
+    """``{"route", "value"}`` of the best route whose certificate re-verifies (for
+    ``attnio pebble --json`` and the sandwich table); valid with and without recomputation.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> certified_lower_bound(matmul_dag(1, 2, 1), 3)
+    {'route': 'spill-windows', 'value': 7}
+    """
+    records = [r for r in lower_bounds(G, M, timeout_ms=timeout_ms)
+               if r.applies and check_certificate(G, M, r, timeout_ms=timeout_ms).proved]
+    best = best_bound(records)
+    return {"route": best.route, "value": int(best.value)}
