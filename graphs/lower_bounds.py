@@ -367,9 +367,15 @@ def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
 
 
 def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
-                     max_states: int = MAX_WINDOW_STATES) -> tuple[int, list[str]] | None:
+                     max_states: int = MAX_WINDOW_STATES, *,
+                     slack_override: int | None = None,
+                     count_non_inputs: bool = False) -> tuple[int, list[str]] | None:
     r"""The least windowed input-read count over orders of U's first computations, and an order
     attaining it; None when a DP layer exceeds ``max_states``.
+
+    ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
+    (:mod:`attnio.proofs.lower_bound_routes`): a fixed slack for every vertex, and charging
+    non-input predecessors like inputs. Both make the "bound" unsound.
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> G = matmul_dag(1, 2, 1)
@@ -381,9 +387,10 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
     if n == 0:
         return 0, []
     idx = {v: i for i, v in enumerate(U)}
-    pin = [frozenset(u for u in G.predecessors(v) if u in inputs) for v in U]
+    pin = [frozenset(u for u in G.predecessors(v) if u in inputs or count_non_inputs)
+           for v in U]
     anc = [sum(1 << idx[a] for a in nx.ancestors(G, v) if a in idx) for v in U]
-    slack = [_slack(G, v, M) for v in U]
+    slack = [_slack(G, v, M) if slack_override is None else slack_override for v in U]
     pin_of: dict[int, frozenset[str]] = {0: frozenset()}
 
     def pins(S: int) -> frozenset[str]:
@@ -417,7 +424,8 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
 
 
 def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
-                      max_subset_degree: int = 12) -> list[dict[str, Any]]:
+                      max_subset_degree: int = 12, *, margin: int = 0
+                      ) -> list[dict[str, Any]]:
     r"""A greedy family of pairwise disjoint forced-spill sets ``{"at": w, "set": T, "charge"}``.
 
     T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, and
@@ -443,7 +451,7 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
         for r in sizes:
             for T in itertools.combinations(cand, r):
                 Ts = set(T)
-                if all(len(set(G.predecessors(a)) | Ts) > M for a in T):
+                if all(len(set(G.predecessors(a)) | Ts) > M - margin for a in T):
                     charge = 1 if Ts & out_set else 2
                     if best is None or (charge, -r) > (best[0], -best[1]):
                         best = (charge, r, T)
