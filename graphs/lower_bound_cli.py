@@ -84,6 +84,12 @@ def summarise_certificate(record: BoundRecord) -> str:
                 f"computations + {len(c['inputs_outside_U'])} inputs outside U), "
                 f"{len(c['forced_sets'])} forced-spill sets = {c['forced_moves']} moves, "
                 f"{c['output_writes']} output writes")
+    if record.route == "sub-dag-exact":
+        return (f"Q(H) = {c['Q_H']} on the ancestral closure H of {len(c['H_outputs'])} "
+                f"outputs ({c['H_vertices']} vertices, re-solved by the plain baseline); "
+                f"outside H: {c['window_reads'] + len(c['inputs_outside'])} input reads, "
+                f"{c['forced_moves']} forced-spill moves, "
+                f"{len(c['output_writes_outside'])} output writes")
     return json.dumps(c)[:120]
 
 

@@ -73,7 +73,7 @@ Examples
 >>> G = matmul_dag(2, 2, 2)
 >>> records = lower_bounds(G, 3)
 >>> [(r.route, r.value) for r in records if r.applies]     # exact optimum Q(G, 3) = 25
-[('compulsory', 12), ('hong-kung', 3), ('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0), ('spill-windows', 22)]
+[('compulsory', 12), ('hong-kung', 3), ('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0), ('spill-windows', 22), ('sub-dag-exact', 21)]
 >>> best_bound(records).route
 'spill-windows'
 >>> all(check_certificate(G, 3, r).proved for r in records)
@@ -100,6 +100,7 @@ __all__ = [
     "hong_kung_route",
     "per_part_routes",
     "spill_windows_bound",
+    "subdag_exact_bound",
     "lower_bounds",
     "best_bound",
     "check_certificate",
@@ -109,7 +110,7 @@ __all__ = [
     "forced_spill_sets",
 ]
 
-ROUTES = ("compulsory", "hong-kung", "per-part", "spill-windows")
+ROUTES = ("compulsory", "hong-kung", "per-part", "spill-windows", "sub-dag-exact")
 
 #: Most vertices the window DP orders (its state count grows with the antichains of U).
 MAX_WINDOW_VERTICES = 16
@@ -369,10 +370,12 @@ def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
 def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
                      max_states: int = MAX_WINDOW_STATES, *,
                      slack_override: int | None = None,
-                     count_non_inputs: bool = False) -> tuple[int, list[str]] | None:
+                     count_non_inputs: bool = False,
+                     uncounted: frozenset[str] = frozenset()) -> tuple[int, list[str]] | None:
     r"""The least windowed input-read count over orders of U's first computations, and an order
     attaining it; None when a DP layer exceeds ``max_states``.
 
+    Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 5).
     ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
     (:mod:`attnio.proofs.lower_bound_routes`): a fixed slack for every vertex, and charging
     non-input predecessors like inputs. Both make the "bound" unsound.
@@ -387,8 +390,8 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
     if n == 0:
         return 0, []
     idx = {v: i for i, v in enumerate(U)}
-    pin = [frozenset(u for u in G.predecessors(v) if u in inputs or count_non_inputs)
-           for v in U]
+    pin = [frozenset(u for u in G.predecessors(v)
+                     if (u in inputs or count_non_inputs) and u not in uncounted) for v in U]
     anc = [sum(1 << idx[a] for a in nx.ancestors(G, v) if a in idx) for v in U]
     slack = [_slack(G, v, M) if slack_override is None else slack_override for v in U]
     pin_of: dict[int, frozenset[str]] = {0: frozenset()}
@@ -424,8 +427,8 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
 
 
 def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
-                      max_subset_degree: int = 12, *, margin: int = 0
-                      ) -> list[dict[str, Any]]:
+                      max_subset_degree: int = 12, *, margin: int = 0,
+                      exclude: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     r"""A greedy family of pairwise disjoint forced-spill sets ``{"at": w, "set": T, "charge"}``.
 
     T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, and
@@ -445,7 +448,8 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     for w in nx.lexicographical_topological_sort(G):
         if w not in N:
             continue
-        cand = sorted(p for p in G.predecessors(w) if p not in inputs and p not in used)
+        cand = sorted(p for p in G.predecessors(w)
+                      if p not in inputs and p not in used and p not in exclude)
         sizes = range(2, len(cand) + 1) if len(cand) <= max_subset_degree else (2,)
         best: tuple[int, int, tuple[str, ...]] | None = None
         for r in sizes:
@@ -492,12 +496,14 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     return BoundRecord("spill-windows", W + forced + len(outs), True, None, cert)
 
 
-def _independent_window_min(G: nx.DiGraph, U: list[str], M: int) -> int:
+def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
+                            uncounted: frozenset[str] = frozenset()) -> int:
     """The same minimum as :func:`window_reads_min`, by a backward memoised recursion over
     frozensets (a second implementation for the checker)."""
     inputs = set(game_inputs(G))
     Uset = frozenset(U)
-    preds = {v: frozenset(x for x in G.predecessors(v) if x in inputs) for v in U}
+    preds = {v: frozenset(x for x in G.predecessors(v) if x in inputs and x not in uncounted)
+             for v in U}
     ancestors = {v: frozenset(nx.ancestors(G, v)) & Uset for v in U}
     room = {v: max(0, M - len(list(G.predecessors(v))) - 1) for v in U}
 
@@ -517,6 +523,34 @@ def _independent_window_min(G: nx.DiGraph, U: list[str], M: int) -> int:
 
     starts = [len(preds[v]) + rest(frozenset([v]), v) for v in U if not ancestors[v]]
     return min(starts) if starts else 0
+
+
+def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
+                   exclude: frozenset[str] = frozenset()) -> int | Refuted:
+    """Re-verify a forced-spill family; its total charge, or Refuted."""
+    seen: set[str] = set()
+    forced = 0
+    for entry in family:
+        w, T, charge = entry.get("at"), list(entry.get("set", [])), entry.get("charge")
+        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, outs, inputs):
+            return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
+        if len(T) < 2 or len(set(T)) != len(T):
+            return Refuted({"set": T}, "a forced set has ≥ 2 distinct vertices")
+        for a in T:
+            if a in inputs or a in exclude or not G.has_edge(a, w):
+                return Refuted({"vertex": a}, f"{a!r} is not a non-input predecessor of {w!r}"
+                                              f"{' outside H' if exclude else ''}")
+            if len(set(G.predecessors(a)) | set(T)) <= M:
+                return Refuted({"vertex": a, "set": T},
+                               f"|pred({a}) ∪ T| ≤ M: {a!r} could be computed last")
+        if seen & set(T):
+            return Refuted({"set": T}, "forced sets overlap")
+        seen |= set(T)
+        allowed = 1 if set(T) & outs else 2
+        if charge not in (1, 2) or charge > allowed:
+            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
+        forced += charge
+    return forced
 
 
 def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
@@ -543,28 +577,9 @@ def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
             return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
     if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
         return Refuted({}, "inputs_outside_U repeats a vertex")
-    seen: set[str] = set()
-    forced = 0
-    for entry in cert.get("forced_sets", []):
-        w, T, charge = entry.get("at"), list(entry.get("set", [])), entry.get("charge")
-        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, set(outs),
-                                                                             inputs):
-            return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
-        if len(T) < 2 or len(set(T)) != len(T):
-            return Refuted({"set": T}, "a forced set has ≥ 2 distinct vertices")
-        for a in T:
-            if a in inputs or not G.has_edge(a, w):
-                return Refuted({"vertex": a}, f"{a!r} is not a non-input predecessor of {w!r}")
-            if len(set(G.predecessors(a)) | set(T)) <= M:
-                return Refuted({"vertex": a, "set": T},
-                               f"|pred({a}) ∪ T| ≤ M: {a!r} could be computed last")
-        if seen & set(T):
-            return Refuted({"set": T}, "forced sets overlap")
-        seen |= set(T)
-        allowed = 1 if set(T) & set(outs) else 2
-        if charge not in (1, 2) or charge > allowed:
-            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
-        forced += charge
+    forced = _verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs)
+    if isinstance(forced, Refuted):
+        return forced
     total = window + len(cert.get("inputs_outside_U", [])) + forced + len(outs)
     if rec.value != total or cert.get("output_writes") != len(outs):
         return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
@@ -573,15 +588,175 @@ def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
 
 
 # --------------------------------------------------------------------------------------------
+# Route 5: an exact sub-DAG plus the moves outside it
+# --------------------------------------------------------------------------------------------
+
+#: Most vertices of the sub-DAG H solved exactly (its certificate is re-solved by the plain
+#: baseline, graphs/baseline.py, which must stay fast).
+MAX_SUBDAG_VERTICES = 15
+
+
+def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
+    got: set[str] = set(outs)
+    for o in outs:
+        got |= nx.ancestors(G, o)
+    return frozenset(got)
+
+
+def _subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
+    H = G.subgraph(_closure(G, outs)).copy()
+    H.graph = {"outputs": list(outs)}
+    return H
+
+
+def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str]) -> dict[str, Any]:
+    """Lower bounds on the moves on vertices outside H: input reads (windows counting inputs
+    outside H), forced spills with T outside H, and writes of outputs outside H."""
+    inputs, outs, N, need = must_compute(G)
+    uncounted = frozenset(inputs & H)
+    order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    counted = [v for v in order if any(u in inputs and u not in H for u in G.predecessors(v))]
+    tight = [v for v in order if v not in counted and _slack(G, v, M) == 0
+             and not any(u in inputs and u not in H for u in G.predecessors(v))]
+    limit = MAX_WINDOW_VERTICES
+    while True:
+        ranked = (sorted(counted, key=lambda v: (_slack(G, v, M), order.index(v)))
+                  + tight)[:limit]
+        U = [v for v in order if v in set(ranked)]
+        got = window_reads_min(G, U, M, uncounted=uncounted)
+        if got is not None:
+            break
+        limit -= 2
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = sorted(need - covered - H)
+    family = forced_spill_sets(G, M, exclude=H)
+    writes = sorted(o for o in outs if o not in H)
+    return {"U": U, "window_reads": got[0], "inputs_outside": outside,
+            "forced_sets": family, "forced_moves": sum(t["charge"] for t in family),
+            "output_writes_outside": writes}
+
+
+def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
+                           max_candidates: int) -> list[list[str]]:
+    """Maximal sets of outputs whose ancestral closure has at most ``limit`` vertices."""
+    fits: list[tuple[int, list[str]]] = []
+    if len(outs) <= 10:
+        for r in range(len(outs), 0, -1):
+            for combo in itertools.combinations(outs, r):
+                size = len(_closure(G, combo))
+                if size <= limit and not any(set(combo) < set(f) for _, f in fits):
+                    fits.append((size, list(combo)))
+    else:  # greedy: grow from each output in turn
+        for start in outs[:max_candidates]:
+            chosen = [start]
+            for o in outs:
+                if o not in chosen and len(_closure(G, chosen + [o])) <= limit:
+                    chosen.append(o)
+            if len(_closure(G, chosen)) <= limit:
+                fits.append((len(_closure(G, chosen)), chosen))
+    fits.sort(key=lambda t: -t[0])
+    return [f for _, f in fits[:max_candidates]]
+
+
+def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_VERTICES,
+                       time_limit: float = 5.0, max_candidates: int = 4) -> BoundRecord:
+    """``Q(H, M) + (moves outside H)`` for the best ancestral sub-DAG H found (route 5).
+
+    >>> from attnio.graphs.dags import attention_forward_dag
+    >>> r = subdag_exact_bound(attention_forward_dag(2, 1), 4)     # exact optimum 15
+    >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
+    (10, ['O[0,0]'], 8)
+    """
+    from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+
+    check_cache_size(M)
+    inputs, outs, N, need = must_compute(G)
+    best: BoundRecord | None = None
+    for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates):
+        H = _subdag(G, chosen)
+        if M < min_cache_size(H):
+            continue
+        res = solve_optimal(H, M, time_limit=time_limit, progress=False)
+        if not isinstance(res, Optimal):
+            continue
+        rest = _outside_moves(G, M, frozenset(H))
+        value = (res.io + rest["window_reads"] + len(rest["inputs_outside"])
+                 + rest["forced_moves"] + len(rest["output_writes_outside"]))
+        if best is None or value > best.value:
+            cert = {"H_outputs": chosen, "H_vertices": H.number_of_nodes(), "Q_H": res.io,
+                    **rest}
+            best = BoundRecord("sub-dag-exact", value, True, None, cert)
+    if best is None:
+        return BoundRecord("sub-dag-exact", 0, False,
+                           f"no output set with an ancestral closure of ≤ {max_vertices} "
+                           f"vertices solved exactly within {time_limit} s", {})
+    return best
+
+
+def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+    from attnio.graphs.baseline import plain_optimal
+    from attnio.graphs.exact import Optimal
+
+    inputs = set(game_inputs(G))
+    outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
+    cert = rec.certificate
+    chosen = list(cert["H_outputs"])
+    if not chosen or any(o not in outs for o in chosen):
+        return Refuted({"H_outputs": chosen}, "H's outputs must be non-input outputs of G")
+    H = _subdag(G, chosen)
+    if H.number_of_nodes() > 2 * MAX_SUBDAG_VERTICES:
+        return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
+    plain = plain_optimal(H, M, time_limit=120, max_states=3_000_000)
+    if not isinstance(plain, Optimal):
+        return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
+                                              f"{plain.status}")
+    if plain.io != cert["Q_H"]:
+        return Refuted({"claimed": cert["Q_H"], "plain": plain.io},
+                       f"Q(H) re-solved by the plain baseline is {plain.io}")
+    Hset = frozenset(H)
+    U = list(cert["U"])
+    for v in U:
+        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
+                                                                             inputs):
+            return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
+    window = _independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset))
+    if window != cert["window_reads"]:
+        return Refuted({"claimed": cert["window_reads"], "recomputed": window},
+                       "window minimum differs")
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = cert["inputs_outside"]
+    if len(set(outside)) != len(outside) or any(
+            x not in inputs or x in covered or x in Hset or not any(
+                _reaches_output_through_compute(G, s, set(outs), inputs)
+                for s in G.successors(x)) for x in outside):
+        return Refuted({"inputs_outside": outside}, "not distinct needed inputs outside H, U")
+    forced = _verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset)
+    if isinstance(forced, Refuted):
+        return forced
+    writes = cert["output_writes_outside"]
+    if len(set(writes)) != len(writes) or any(o not in outs or o in Hset for o in writes):
+        return Refuted({"writes": writes}, "not distinct non-input outputs outside H")
+    total = plain.io + window + len(outside) + forced + len(writes)
+    if total != rec.value:
+        return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
+    return Proved(f"Q(H) = {plain.io} re-solved by the plain baseline ({len(H)} vertices); "
+                  f"outside H: window reads {window}, {len(outside)} inputs outside U, "
+                  f"forced spills {forced}, {len(writes)} output writes")
+
+
+# --------------------------------------------------------------------------------------------
 # All routes, the best, the checkers
 # --------------------------------------------------------------------------------------------
 
 
 def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
-                 timeout_ms: int = 20_000, hong_kung: bool = True) -> list[BoundRecord]:
-    """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows.
+                 timeout_ms: int = 20_000, hong_kung: bool = True,
+                 subdag: bool = True) -> list[BoundRecord]:
+    """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
+    sub-dag-exact.
 
-    ``hong_kung=False`` skips the z3 partition (the record says so).
+    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG (the
+    records say so).
     """
     check_cache_size(M)
     game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
@@ -595,6 +770,10 @@ def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
         records.append(BoundRecord("hong-kung", 0, False, "skipped (hong_kung=False)", {}))
     records.extend(per_part_routes(G, M))
     records.append(spill_windows_bound(G, M))
+    if subdag:
+        records.append(subdag_exact_bound(G, M))
+    else:
+        records.append(BoundRecord("sub-dag-exact", 0, False, "skipped (subdag=False)", {}))
     return records
 
 
@@ -636,6 +815,8 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
             return _check_per_part(G, M, record)
         if record.route == "spill-windows":
             return _check_spill_windows(G, M, record, None)
+        if record.route == "sub-dag-exact":
+            return _check_subdag(G, M, record)
     except (AttnioError, KeyError, TypeError, ValueError) as exc:
         return Refuted({"route": record.route}, f"certificate unusable: {exc}")
     return Refuted({"route": record.route}, f"unknown route {record.route!r}")

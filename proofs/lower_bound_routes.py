@@ -16,7 +16,9 @@ Instances: the default tier uses the built-in DAGs whose optimum the solver sett
 under a second (matmul 1×1×1 … 3×1×3, 2×1×4, 1×4×1 tree, 1×3×1 chain at their sandwich M) and
 40 random DAGs of 5–7 vertices (with outputs that are not sinks, and outputs that are inputs);
 the deep tier the rest of the sandwich rows with a known optimum (matmul 2×2×2 tree / chain /
-fma, 3×1×4, 1×8×1 chain, 1×4×2, attention forward and backward n = 2, d = 1).
+fma, 3×1×4, 1×8×1 chain, 1×4×2, attention forward and backward n = 2, d = 1). The
+sub-dag-exact claim's default tier keeps only the DAGs of ≤ 10 vertices (its checker re-solves
+the sub-DAG with the plain baseline); its deep tier has the rest.
 
 Proofs: notes/lower_bounds.md. Sources: Hong–Kung 1981 Lemma 3.1 (= Saha–Ye arXiv 2402.07443
 Lemma 2.8); per-part lemmas (:mod:`attnio.proofs.partition_lemmas`); the spill-windows route is
@@ -27,7 +29,9 @@ False twins (each Refuted on a concrete DAG, the exact optimum as counterexample
 compulsory I/O that also charges outputs which are inputs and unneeded inputs; Hong–Kung with
 "outputs = sinks" dropped (unneeded sinks); the per-part route with the part bound replaced by
 1; spill windows with the slack of every computation taken as 0; spill windows charging
-non-input predecessors like inputs; forced spills with the condition relaxed to ≥ M.
+non-input predecessors like inputs; forced spills with the condition relaxed to ≥ M; the
+exact sub-DAG plus the compulsory I/O of the whole DAG (double counting); the sub-DAG solved
+with M − 1 pebbles.
 """
 
 from __future__ import annotations
@@ -40,9 +44,9 @@ import networkx as nx
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
-from attnio.graphs.lower_bounds import (BoundRecord, check_certificate, compulsory_bound,
-                                        forced_spill_sets, lower_bounds, must_compute,
-                                        window_reads_min, _choose_window_set)
+from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _subdag,
+                                        check_certificate, forced_spill_sets, lower_bounds,
+                                        must_compute, window_reads_min)
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Undecided, Verdict
 
@@ -135,13 +139,20 @@ def _instances(tier: str) -> tuple[tuple[str, nx.DiGraph, int], ...]:
 def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdict]:
     def check(ctx: CheckContext) -> Verdict:
         checked = positive = above = undecided = 0
-        for label, G, M in _instances(tier):
+        cases = list(_instances(tier))
+        if route_prefix == "sub-dag-exact" and tier == "deep":
+            cases += [c for c in _instances("default") if c[1].number_of_nodes() > 10]
+        for label, G, M in cases:
+            if (route_prefix == "sub-dag-exact" and tier == "default"
+                    and G.number_of_nodes() > 10):
+                continue  # its checker re-solves H with the plain baseline: deep tier
             q = _optimum(G, M, ctx.search_seconds)
             if q is None:
                 undecided += M >= min_cache_size(G)
                 continue
             records = lower_bounds(G, M, timeout_ms=ctx.z3_timeout_ms,
-                                   hong_kung=route_prefix == "hong-kung")
+                                   hong_kung=route_prefix == "hong-kung",
+                                   subdag=route_prefix == "sub-dag-exact")
             compulsory = records[0].value
             for rec in records:
                 if not rec.route.startswith(route_prefix) or not rec.applies:
@@ -175,6 +186,9 @@ _SOURCES = {
                 "Saha–Ye Lemma 3.3 RECONSTRUCTED)",
     "spill-windows": "attnio (notes/lower_bounds.md); RECONSTRUCTED from Hong–Kung's red-pebble "
                      "counting and the exact solver's space pairs (graphs/exact.py)",
+    "sub-dag-exact": "attnio (notes/lower_bounds.md): restriction of a schedule to an ancestral "
+                     "sub-DAG (the exact solver's reduction R4, graphs/exact.py) + route 4 "
+                     "outside it",
 }
 
 
@@ -191,15 +205,15 @@ def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
                                 f"every certificate accepted by its checker"),
         formal="value(G, M) ≤ Q(G, M), exact ints; check_certificate(...) is Proved",
         source=_SOURCES[route], method="exact A* pebbling + independent certificate checker",
-        family="lower_bounds", check_fn=check, reconstructed=route in ("per-part",
-                                                                      "spill-windows"),
+        family="lower_bounds", check_fn=check,
+        reconstructed=route in ("per-part", "spill-windows", "sub-dag-exact"),
         tier=tier, twin_of=twin_of)  # type: ignore[arg-type]
 
 
 CLAIMS: list[Claim] = [
     _claim(route, tier, _route_check(route, tier))
     for tier in ("default", "deep") for route in ("compulsory", "hong-kung", "per-part",
-                                                  "spill-windows")
+                                                  "spill-windows", "sub-dag-exact")
 ]
 
 
@@ -281,6 +295,31 @@ def _twin_forced_margin(ctx: CheckContext) -> Verdict:
                             "forced spills with |pred(a) ∪ T| ≥ M")
 
 
+def _twin_subdag_double_count(ctx: CheckContext) -> Verdict:
+    """Q(H) plus the compulsory I/O of the whole DAG (moves inside H counted twice)."""
+    G = matmul_dag(1, 2, 1)
+    H = _subdag(G, ["C[0,0]"])
+    q_h = _optimum(H, 3, ctx.search_seconds)
+    _, outs, _, need = must_compute(G)
+    if q_h is None:
+        return Undecided("Q(H) not settled")
+    return _refute_if_above("matmul 1x2x1 (H = G)", G, 3, q_h + len(need) + len(outs), ctx,
+                            "Q(H) + |I_N| + |O*|")
+
+
+def _twin_subdag_fewer_pebbles(ctx: CheckContext) -> Verdict:
+    """The sub-DAG solved with M − 1 red pebbles (more I/O) instead of M."""
+    G = matmul_dag(1, 2, 1)
+    H = _subdag(G, ["C[0,0]"])
+    q_h = _optimum(H, 3, ctx.search_seconds)
+    if q_h is None:
+        return Undecided("Q(H, M − 1) not settled")
+    rest = _outside_moves(G, 4, frozenset(H))
+    value = (q_h + rest["window_reads"] + len(rest["inputs_outside"]) + rest["forced_moves"]
+             + len(rest["output_writes_outside"]))
+    return _refute_if_above("matmul 1x2x1 (H = G)", G, 4, value, ctx, "Q(H, M − 1) + outside")
+
+
 def _twin(id: str, route: str, statement: str, check: Callable[[CheckContext], Verdict]
           ) -> Claim:
     return _claim(route, "default", check, twin_of=f"lower_bounds.{route.replace('-', '_')}",
@@ -305,6 +344,11 @@ FALSE_TWINS: list[Claim] = [
     _twin("spill_forced_margin", "spill-windows",
           "forced spills with the condition |pred(a) ∪ T| > M relaxed to ≥ M (matmul 1x2x1, "
           "M = 4)", _twin_forced_margin),
+    _twin("subdag_double_count", "sub-dag-exact",
+          "Q(H) + the compulsory I/O of all of G (moves on H counted twice): matmul 1x2x1, "
+          "M = 3", _twin_subdag_double_count),
+    _twin("subdag_fewer_pebbles", "sub-dag-exact",
+          "Q(H, M − 1) + moves outside H: matmul 1x2x1, M = 4", _twin_subdag_fewer_pebbles),
 ]
 
 
