@@ -13,7 +13,8 @@ from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import matmul_dag, random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.lower_bounds import (BoundRecord, best_bound, check_certificate,
-                                        compulsory_bound, lower_bounds, spill_windows_bound)
+                                        compulsory_bound, lower_bounds, spill_windows_bound,
+                                        subdag_exact_bound)
 
 
 def _random(seed: int, n: int) -> nx.DiGraph:
@@ -66,7 +67,7 @@ def test_compulsory_conventions() -> None:
 
 
 @pytest.mark.parametrize("route", ["compulsory", "spill-windows", "per-part: matmul products",
-                                   "hong-kung"])
+                                   "hong-kung", "sub-dag-exact"])
 def test_forged_values_are_rejected(route: str) -> None:
     G = matmul_dag(2, 2, 2)
     rec = next(r for r in lower_bounds(G, 3) if r.route == route)
@@ -95,3 +96,17 @@ def test_bad_input() -> None:
         lower_bounds(matmul_dag(1, 1, 1), 0)
     with pytest.raises(InvalidInputError):
         lower_bounds(nx.DiGraph([("a", "b"), ("b", "a")]), 3)
+
+
+def test_forged_subdag_optimum_is_rejected() -> None:
+    G = matmul_dag(2, 2, 2)
+    rec = subdag_exact_bound(G, 4)
+    assert rec.applies and rec.value == 13 and check_certificate(G, 4, rec).proved
+    cert = dict(rec.certificate, Q_H=rec.certificate["Q_H"] + 1)
+    forged = dataclasses.replace(rec, certificate=cert, value=rec.value + 1)
+    assert check_certificate(G, 4, forged).verdict == "refuted"
+
+
+def test_subdag_does_not_apply_when_every_closure_is_too_big() -> None:
+    rec = subdag_exact_bound(matmul_dag(1, 4, 2), 4, max_vertices=10)
+    assert not rec.applies and rec.value == 0 and rec.why_not
