@@ -20,6 +20,11 @@ where
 * :math:`\sigma` ranges over :func:`attnio.graphs.schedules.algorithm_schedules` (replayed;
   an illegal schedule is a violation).
 
+Each row also carries the best **certified lower bound** of
+:mod:`attnio.graphs.lower_bounds` (routes 1–4, each certificate re-checked; the row's own
+Hong–Kung value included), and the check also requires certified ≤ :math:`Q` (the table's
+"certified LB" column; notes/lower_bounds.md).
+
 Any violation is ``Refuted`` with the instance and all figures (it would mean a false lemma or
 a bug); a z3 ``unknown`` or a solver budget running out (``PebbleUndecided``) is ``Undecided``,
 never a pass. An ``Infeasible`` M is skipped, unless some schedule replays legally there (then
