@@ -67,6 +67,15 @@ moves counted separately, so the three counts add:
 :math:`Q \ge W + F + |O^\ast|`; it is at least the compulsory I/O
 (every needed input is "new" once).
 
+``sub-dag-exact`` (new; attnio): for the ancestral closure H of a set of outputs, the moves of
+any complete schedule on H form a complete schedule of H (the exact solver's reduction R4), so
+
+.. math:: Q(G, M) \ge Q(H, M) + W_{\notin H} + F_{\notin H} + |O^\ast \setminus H|,
+
+with route 4 counting only moves on vertices outside H. :math:`Q(H, M)` comes from
+:func:`attnio.graphs.exact.solve_optimal` and its checker re-solves it with the plain baseline
+(:func:`attnio.graphs.baseline.plain_optimal`). When H = G this *is* the exact optimum.
+
 Examples
 --------
 >>> from attnio.graphs.dags import matmul_dag
