@@ -84,6 +84,11 @@ def summarise_certificate(record: BoundRecord) -> str:
                 f"computations + {len(c['inputs_outside_U'])} inputs outside U), "
                 f"{len(c['forced_sets'])} forced-spill sets = {c['forced_moves']} moves, "
                 f"{c['output_writes']} output writes")
+    if record.route == "saturation-windows":
+        return (f"input reads + spills {c['reads_and_spills']} (DP over |U| = {len(c['U'])} "
+                f"first computations and {len(c['saturating_sets'])} saturating sets) + "
+                f"{len(c['inputs_outside_U'])} inputs outside U + {c['output_writes']} output "
+                f"writes")
     if record.route == "sub-dag-exact":
         return (f"Q(H) = {c['Q_H']} on the ancestral closure H of {len(c['H_outputs'])} "
                 f"outputs ({c['H_vertices']} vertices, re-solved by the plain baseline); "

@@ -30,7 +30,8 @@ compulsory I/O that also charges outputs which are inputs and unneeded inputs; H
 "outputs = sinks" dropped (unneeded sinks); the per-part route with the part bound replaced by
 1; spill windows with the slack of every computation taken as 0; spill windows charging
 non-input predecessors like inputs; forced spills with the condition relaxed to ≥ M; the
-exact sub-DAG plus the compulsory I/O of the whole DAG (double counting); the sub-DAG solved
+saturation windows with one pebble less of room, or with |pred(a) ∪ T| = M − 1 taken as a
+saturated red set; the exact sub-DAG plus the compulsory I/O of the whole DAG (double counting); the sub-DAG solved
 with M − 1 pebbles.
 """
 
@@ -46,7 +47,8 @@ from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _subdag,
                                         check_certificate, forced_spill_sets, lower_bounds,
-                                        must_compute, window_reads_min)
+                                        must_compute, saturating_sets, saturation_reads_min,
+                                        window_reads_min)
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Undecided, Verdict
 
@@ -186,6 +188,9 @@ _SOURCES = {
                 "Saha–Ye Lemma 3.3 RECONSTRUCTED)",
     "spill-windows": "attnio (notes/lower_bounds.md); RECONSTRUCTED from Hong–Kung's red-pebble "
                      "counting and the exact solver's space pairs (graphs/exact.py)",
+    "saturation-windows": "attnio (notes/lower_bounds.md): route 4 with the red inputs tracked "
+                          "and saturated events; RECONSTRUCTED from the exact solver's space "
+                          "pairs (graphs/exact.py)",
     "sub-dag-exact": "attnio (notes/lower_bounds.md): restriction of a schedule to an ancestral "
                      "sub-DAG (the exact solver's reduction R4, graphs/exact.py) + route 4 "
                      "outside it",
@@ -206,14 +211,16 @@ def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
         formal="value(G, M) ≤ Q(G, M), exact ints; check_certificate(...) is Proved",
         source=_SOURCES[route], method="exact A* pebbling + independent certificate checker",
         family="lower_bounds", check_fn=check,
-        reconstructed=route in ("per-part", "spill-windows", "sub-dag-exact"),
+        reconstructed=route in ("per-part", "spill-windows", "saturation-windows",
+                                "sub-dag-exact"),
         tier=tier, twin_of=twin_of)  # type: ignore[arg-type]
 
 
 CLAIMS: list[Claim] = [
     _claim(route, tier, _route_check(route, tier))
     for tier in ("default", "deep") for route in ("compulsory", "hong-kung", "per-part",
-                                                  "spill-windows", "sub-dag-exact")
+                                                  "spill-windows", "saturation-windows",
+                                                  "sub-dag-exact")
 ]
 
 
@@ -320,6 +327,33 @@ def _twin_subdag_fewer_pebbles(ctx: CheckContext) -> Verdict:
     return _refute_if_above("matmul 1x2x1 (H = G)", G, 4, value, ctx, "Q(H, M − 1) + outside")
 
 
+def _saturation_twin_value(G: nx.DiGraph, M: int, *, family_M: int, room_delta: int) -> int:
+    inputs, outs, N, need = must_compute(G)
+    family = saturating_sets(G, family_M)
+    order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    wanted = ({v for v in order if any(u in inputs for u in G.predecessors(v))}
+              | {t["at"] for t in family} | {a for t in family for a in t["set"]})
+    U = [v for v in order if v in wanted]
+    got = saturation_reads_min(G, M, U, family, room_delta=room_delta)
+    assert got is not None
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    return got + len(need - covered) + len(outs)
+
+
+def _twin_saturation_room(ctx: CheckContext) -> Verdict:
+    G = matmul_dag(2, 1, 2)
+    return _refute_if_above("matmul 2x1x2", G, 4,
+                            _saturation_twin_value(G, 4, family_M=4, room_delta=-1), ctx,
+                            "saturation windows with one pebble less of room")
+
+
+def _twin_saturation_exact_below_M(ctx: CheckContext) -> Verdict:
+    G = matmul_dag(1, 2, 1)
+    return _refute_if_above("matmul 1x2x1", G, 4,
+                            _saturation_twin_value(G, 4, family_M=3, room_delta=0), ctx,
+                            "saturation windows taking |pred(a) ∪ T| = M − 1 as saturated")
+
+
 def _twin(id: str, route: str, statement: str, check: Callable[[CheckContext], Verdict]
           ) -> Claim:
     return _claim(route, "default", check, twin_of=f"lower_bounds.{route.replace('-', '_')}",
@@ -344,6 +378,12 @@ FALSE_TWINS: list[Claim] = [
     _twin("spill_forced_margin", "spill-windows",
           "forced spills with the condition |pred(a) ∪ T| > M relaxed to ≥ M (matmul 1x2x1, "
           "M = 4)", _twin_forced_margin),
+    _twin("saturation_less_room", "saturation-windows",
+          "saturation windows with the room for inputs one less than M gives (matmul 2x1x2, "
+          "M = 4)", _twin_saturation_room),
+    _twin("saturation_exact_below_M", "saturation-windows",
+          "saturation windows treating |pred(a) ∪ T| = M − 1 as a saturated (exact) red set "
+          "(matmul 1x2x1, M = 4)", _twin_saturation_exact_below_M),
     _twin("subdag_double_count", "sub-dag-exact",
           "Q(H) + the compulsory I/O of all of G (moves on H counted twice): matmul 1x2x1, "
           "M = 3", _twin_subdag_double_count),
