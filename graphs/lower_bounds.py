@@ -67,6 +67,12 @@ moves counted separately, so the three counts add:
 :math:`Q \ge W + F + |O^\ast|`; it is at least the compulsory I/O
 (every needed input is "new" once).
 
+``saturation-windows`` (new; attnio; notes/lower_bounds.md route 5): route 4 with the set
+of red inputs at each event tracked exactly, and *saturated events* — for disjoint sets T of
+non-input predecessors of w with :math:`|\mathrm{pred}(a) \cup T| \ge M`, either a member
+is read (charged as in 4b) or, when the last one is computed, the red set is exactly
+:math:`\mathrm{pred}(a^\ast) \cup T` and the other members stay red until w is computed.
+
 ``sub-dag-exact`` (new; attnio): for the ancestral closure H of a set of outputs, the moves of
 any complete schedule on H form a complete schedule of H (the exact solver's reduction R4), so
 
@@ -388,7 +394,7 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
     r"""The least windowed input-read count over orders of U's first computations, and an order
     attaining it; None when a DP layer exceeds ``max_states``.
 
-    Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 5).
+    Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 6).
     ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
     (:mod:`attnio.proofs.lower_bound_routes`): a fixed slack for every vertex, and charging
     non-input predecessors like inputs. Both make the "bound" unsound.
@@ -601,7 +607,7 @@ def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
 
 
 # --------------------------------------------------------------------------------------------
-# Route 6: saturation windows (red inputs tracked, saturated events, held vertices)
+# Route 5: saturation windows (red inputs tracked, saturated events, held vertices)
 # --------------------------------------------------------------------------------------------
 
 #: Most states of one layer of the saturation DP before the route gives up (does not apply).
@@ -664,7 +670,7 @@ def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str
 def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str, Any]],
                          max_states: int = MAX_SATURATION_STATES, *,
                          room_delta: int = 0) -> int | None:
-    r"""Least input reads + spill charges over the event sequences of route 6 (forward DP over
+    r"""Least input reads + spill charges over the event sequences of route 5 (forward DP over
     (items done, last event, red inputs R, open held sets)); None over the state budget.
     ``room_delta`` ≠ 0 exists only for a planted false twin (less room than M gives).
 
@@ -729,7 +735,7 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
 
 def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
                              ) -> BoundRecord:
-    """Route 6 (notes/lower_bounds.md): input reads over saturated and first-compute events,
+    """Route 5 (notes/lower_bounds.md): input reads over saturated and first-compute events,
     spill charges of saturating sets, output writes.
 
     >>> from attnio.graphs.dags import matmul_dag
@@ -857,7 +863,7 @@ def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
 
 
 # --------------------------------------------------------------------------------------------
-# Route 5: an exact sub-DAG plus the moves outside it
+# Route 6: an exact sub-DAG plus the moves outside it
 # --------------------------------------------------------------------------------------------
 
 #: Most vertices of the sub-DAG H solved exactly (its certificate is re-solved by the plain
@@ -929,7 +935,7 @@ def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
 
 def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_VERTICES,
                        time_limit: float = 5.0, max_candidates: int = 4) -> BoundRecord:
-    """``Q(H, M) + (moves outside H)`` for the best ancestral sub-DAG H found (route 5).
+    """``Q(H, M) + (moves outside H)`` for the best ancestral sub-DAG H found (route 6).
 
     >>> from attnio.graphs.dags import attention_forward_dag
     >>> r = subdag_exact_bound(attention_forward_dag(2, 1), 4)     # exact optimum 15
@@ -1022,7 +1028,7 @@ def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
                  timeout_ms: int = 20_000, hong_kung: bool = True,
                  subdag: bool = True) -> list[BoundRecord]:
     """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
-    sub-dag-exact.
+    saturation-windows, sub-dag-exact.
 
     ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG (the
     records say so).

@@ -21,7 +21,7 @@ where
   an illegal schedule is a violation).
 
 Each row also carries the best **certified lower bound** of
-:mod:`attnio.graphs.lower_bounds` (routes 1–4, each certificate re-checked; the row's own
+:mod:`attnio.graphs.lower_bounds` (routes 1–5, each certificate re-checked; the row's own
 Hong–Kung value included), and the check also requires certified ≤ :math:`Q` (the table's
 "certified LB" column; notes/lower_bounds.md).
 
@@ -203,7 +203,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
 
 def _certified(G: nx.DiGraph, M: int, hk: int) -> tuple[str, int]:
     """The best certified lower bound of the structural routes (:mod:`attnio.graphs.lower_bounds`
-    routes 1–4, every certificate re-checked) together with the row's own Hong–Kung value.
+    routes 1–5, every certificate re-checked) together with the row's own Hong–Kung value.
     Route 5 (an exact sub-DAG) is left out here: on these rows it would re-solve what the row
     solves anyway, at a cost the verify budget does not have."""
     from attnio.graphs.lower_bounds import check_certificate, lower_bounds
