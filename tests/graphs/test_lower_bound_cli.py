@@ -26,7 +26,8 @@ def test_text_lists_every_route(capsys: pytest.CaptureFixture[str], tmp_path) ->
     path.write_text(json.dumps({"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}))
     assert main(["lower-bound", "--dag", str(path), "--cache", "3"]) == 0
     out = capsys.readouterr().out
-    for route in ("compulsory", "hong-kung", "per-part", "spill-windows", "sub-dag-exact",
+    for route in ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
+                  "sub-dag-exact",
                   "best: "):
         assert route in out
     assert "does not apply" in out   # per-part needs a built-in DAG

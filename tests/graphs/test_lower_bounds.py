@@ -14,7 +14,7 @@ from attnio.graphs.dags import matmul_dag, random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.lower_bounds import (BoundRecord, best_bound, check_certificate,
                                         compulsory_bound, lower_bounds, spill_windows_bound,
-                                        subdag_exact_bound)
+                                        saturation_windows_bound, subdag_exact_bound)
 
 
 def _random(seed: int, n: int) -> nx.DiGraph:
@@ -67,7 +67,7 @@ def test_compulsory_conventions() -> None:
 
 
 @pytest.mark.parametrize("route", ["compulsory", "spill-windows", "per-part: matmul products",
-                                   "hong-kung", "sub-dag-exact"])
+                                   "hong-kung", "sub-dag-exact", "saturation-windows"])
 def test_forged_values_are_rejected(route: str) -> None:
     G = matmul_dag(2, 2, 2)
     rec = next(r for r in lower_bounds(G, 3) if r.route == route)
@@ -110,3 +110,22 @@ def test_forged_subdag_optimum_is_rejected() -> None:
 def test_subdag_does_not_apply_when_every_closure_is_too_big() -> None:
     rec = subdag_exact_bound(matmul_dag(1, 4, 2), 4, max_vertices=10)
     assert not rec.applies and rec.value == 0 and rec.why_not
+
+
+def test_saturation_windows_exact_on_matmul_3x1x3() -> None:
+    G = matmul_dag(3, 1, 3)
+    rec = saturation_windows_bound(G, 4)
+    assert rec.value == 17 and check_certificate(G, 4, rec).proved   # exact optimum 17
+
+
+def test_forged_saturating_sets_are_rejected() -> None:
+    G = matmul_dag(1, 2, 2)
+    rec = saturation_windows_bound(G, 4)
+    family = [dict(t) for t in rec.certificate["saturating_sets"]]
+    assert family and check_certificate(G, 4, rec).proved
+    family[0]["choices"] = family[0]["choices"][:1]      # a member with equality left out
+    forged = dataclasses.replace(rec, certificate=dict(rec.certificate,
+                                                       saturating_sets=family))
+    assert check_certificate(G, 4, forged).verdict == "refuted"
+    # at M = 5 the sets are no longer saturating
+    assert check_certificate(G, 5, rec).verdict == "refuted"
