@@ -46,8 +46,11 @@ from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, ma
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _subdag,
-                                        check_certificate, forced_spill_sets, lower_bounds,
-                                        must_compute, saturating_sets, saturation_reads_min,
+                                        check_certificate, compulsory_bound,
+                                        forced_spill_sets, hong_kung_route, must_compute,
+                                        per_part_routes, saturating_sets,
+                                        saturation_reads_min, saturation_windows_bound,
+                                        spill_windows_bound, subdag_exact_bound,
                                         window_reads_min)
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Undecided, Verdict
@@ -138,6 +141,21 @@ def _instances(tier: str) -> tuple[tuple[str, nx.DiGraph, int], ...]:
     return tuple(default_instances() if tier == "default" else deep_instances())
 
 
+def _route_records(route: str, G: nx.DiGraph, M: int, ctx: CheckContext) -> list:
+    """Only the records of one route (the claims check each route on its own)."""
+    if route == "compulsory":
+        return [compulsory_bound(G, M)]
+    if route == "hong-kung":
+        return [hong_kung_route(G, M, timeout_ms=ctx.z3_timeout_ms)]
+    if route == "per-part":
+        return per_part_routes(G, M)
+    if route == "spill-windows":
+        return [spill_windows_bound(G, M)]
+    if route == "saturation-windows":
+        return [saturation_windows_bound(G, M)]
+    return [subdag_exact_bound(G, M)]
+
+
 def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdict]:
     def check(ctx: CheckContext) -> Verdict:
         checked = positive = above = undecided = 0
@@ -152,10 +170,8 @@ def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdi
             if q is None:
                 undecided += M >= min_cache_size(G)
                 continue
-            records = lower_bounds(G, M, timeout_ms=ctx.z3_timeout_ms,
-                                   hong_kung=route_prefix == "hong-kung",
-                                   subdag=route_prefix == "sub-dag-exact")
-            compulsory = records[0].value
+            compulsory = compulsory_bound(G, M).value
+            records = _route_records(route_prefix, G, M, ctx)
             for rec in records:
                 if not rec.route.startswith(route_prefix) or not rec.applies:
                     continue
