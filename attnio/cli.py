@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "simulate": "attnio.algorithms.cli",
     "pebble": "attnio.graphs.cli",
     "gap": "attnio.algorithms.gap_cli",
+    "lower-bound": "attnio.graphs.lower_bound_cli",
     "report": "attnio.report",
 }
 

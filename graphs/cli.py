@@ -13,8 +13,9 @@ Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (b
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
 ``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
-"states_explored", "seconds", "M", "recompute", "algorithm_costs", "attnio_version",
-"versions"}`` (a list of them for a cache range). That output is itself a schedule file for
+"states_explored", "seconds", "M", "recompute", "algorithm_costs",
+"certified_lower_bound": {"route", "value"}, "attnio_version", "versions"}`` (a list of them
+for a cache range). That output is itself a schedule file for
 ``--replay`` (the result whose ``M`` equals ``--cache`` is replayed).
 
 ``--dag`` reads attnio's DAG JSON or networkx node-link JSON (:mod:`attnio.graphs.dagio`).
@@ -53,6 +54,7 @@ from attnio.graphs.exact import (
     solve_optimal,
 )
 from attnio.graphs.game import replay
+from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.provenance import provenance
 from attnio.validation import (
@@ -302,9 +304,10 @@ def run(args: argparse.Namespace) -> int:
             print(_line(result, M), flush=True)
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (_, _, costs) in zip(objects, rows):
+        for obj, (M, _, costs) in zip(objects, rows):
             obj["algorithm_costs"] = costs
             obj.update(provenance())
+            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds.py
         print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects,
                          allow_nan=False))
     elif args.table:

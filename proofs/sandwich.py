@@ -20,6 +20,11 @@ where
 * :math:`\sigma` ranges over :func:`attnio.graphs.schedules.algorithm_schedules` (replayed;
   an illegal schedule is a violation).
 
+Each row also carries the best **certified lower bound** of
+:mod:`attnio.graphs.lower_bounds` (routes 1–5, each certificate re-checked; the row's own
+Hong–Kung value included), and the check also requires certified ≤ :math:`Q` (the table's
+"certified LB" column; notes/lower_bounds.md).
+
 Any violation is ``Refuted`` with the instance and all figures (it would mean a false lemma or
 a bug); a z3 ``unknown`` or a solver budget running out (``PebbleUndecided``) is ``Undecided``,
 never a pass. An ``Infeasible`` M is skipped, unless some schedule replays legally there (then
@@ -97,6 +102,8 @@ class SandwichRow:
     P2M: int | None = None
     hong_kung: int | None = None
     optimum: int | None = None
+    certified: int | None = None
+    certified_route: str | None = None
     schedules: dict[str, int] = field(default_factory=dict)
     status: str = "ok"
     detail: str = ""
@@ -104,6 +111,7 @@ class SandwichRow:
     def as_dict(self) -> dict[str, Any]:
         return {"instance": self.label, "M": self.M, "explicit": self.explicit,
                 "P(G,2M)": self.P2M, "hong_kung": self.hong_kung, "optimum": self.optimum,
+                "certified_lower_bound": self.certified, "certified_route": self.certified_route,
                 "schedules": dict(self.schedules), "status": self.status, "detail": self.detail}
 
 
@@ -122,8 +130,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     >>> inst = Instance("matmul 1x2x1", "matmul", {"m": 1, "k": 2, "p": 1}, (4,))
     >>> r = sandwich_row(inst, inst.build(), 4, timeout_ms=5_000, time_limit=10,
     ...                  schedules_fn=lambda G, M: {})
-    >>> (r.explicit, r.hong_kung, r.optimum, r.status)
-    (0, 0, 5, 'ok')
+    >>> (r.explicit, r.hong_kung, r.certified, r.optimum, r.status)
+    (0, 0, 5, 5, 'ok')
     """
     schedules_fn = schedules_fn or _algorithm_schedules
     row = dict(label=inst.label, M=M)
@@ -134,6 +142,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
         return SandwichRow(**row, explicit=explicit, status="undecided",
                            detail=f"P(G, 2M) in [{part.lower}, {part.upper}]: {part.reason}")
     hk = M * (part.value - 1)
+    cert_route, certified = _certified(G, M, hk)
     # Replay every algorithm schedule first: a legal one is an achievable upper bound.
     costs: dict[str, int] = {}
     try:
@@ -152,7 +161,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
     opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False)
-    base = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk, schedules=costs)
+    base = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk, schedules=costs,
+                certified=certified, certified_route=cert_route)
     if isinstance(opt, Infeasible):
         if costs:
             return SandwichRow(**base, status="violation",
@@ -180,11 +190,29 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
         if x > y:
             return SandwichRow(**base, optimum=q, status="violation",
                                detail=f"{a} = {x} > {b} = {y}")
+    if certified > q:
+        return SandwichRow(**base, optimum=q, status="violation",
+                           detail=f"certified lower bound ({cert_route}) = {certified} > "
+                                  f"optimum = {q}")
     for name, c in costs.items():
         if q > c:
             return SandwichRow(**base, optimum=q, status="violation",
                                detail=f"optimum {q} > schedule {name!r} = {c}")
     return SandwichRow(**base, optimum=q, status="ok", detail=row_note)
+
+
+def _certified(G: nx.DiGraph, M: int, hk: int) -> tuple[str, int]:
+    """The best certified lower bound of the structural routes (:mod:`attnio.graphs.lower_bounds`
+    routes 1–5, every certificate re-checked) together with the row's own Hong–Kung value.
+    Route 5 (an exact sub-DAG) is left out here: on these rows it would re-solve what the row
+    solves anyway, at a cost the verify budget does not have."""
+    from attnio.graphs.lower_bounds import check_certificate, lower_bounds
+
+    best_route, best = "hong-kung", hk
+    for rec in lower_bounds(G, M, hong_kung=False, subdag=False):
+        if rec.applies and rec.value > best and check_certificate(G, M, rec).proved:
+            best_route, best = rec.route, rec.value
+    return best_route, best
 
 
 def check_sandwich(instances: list[Instance], ctx: CheckContext,
@@ -219,7 +247,8 @@ def check_sandwich(instances: list[Instance], ctx: CheckContext,
             elif row.status == "ok":
                 sched = min(row.schedules.values()) if row.schedules else "-"
                 summary.append(f"{inst.label} M={M}: {row.explicit} ≤ {row.hong_kung} ≤ "
-                               f"{row.optimum} ≤ {sched}")
+                               f"{row.optimum} ≤ {sched}; certified {row.certified} ≤ "
+                               f"{row.optimum}")
     if undecided:
         return Undecided("; ".join(undecided))
     if not summary:
@@ -229,12 +258,14 @@ def check_sandwich(instances: list[Instance], ctx: CheckContext,
 
 def format_rows(rows: list[SandwichRow]) -> str:
     """A Markdown table of sandwich rows (for notes/findings_sandwich.md)."""
-    out = ["| instance | M | explicit L | P(G,2M) | HK M(P−1) | optimum Q | schedules | status |",
-           "|---|---|---|---|---|---|---|---|"]
+    out = ["| instance | M | explicit L | P(G,2M) | HK M(P−1) | certified LB | optimum Q | "
+           "schedules | status |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sched = ", ".join(f"{k}={v}" for k, v in sorted(r.schedules.items())) or "–"
         out.append(f"| {r.label} | {r.M} | {_fmt(r.explicit)} | {_fmt(r.P2M)} | "
-                   f"{_fmt(r.hong_kung)} | {_fmt(r.optimum)} | {sched} | {r.status} |")
+                   f"{_fmt(r.hong_kung)} | {_fmt(r.certified)} | {_fmt(r.optimum)} | {sched} | "
+                   f"{r.status} |")
     return "\n".join(out)
 
 

@@ -108,3 +108,13 @@ def test_false_twins_refuted(twin) -> None:
 def test_claims_proved(claim) -> None:
     v = claim.check(CheckContext(deep=True, search_seconds=300))
     assert v.proved, v.detail
+
+
+def test_row_carries_the_certified_lower_bound() -> None:
+    inst = Instance("matmul 1x2x2", "matmul", {"m": 1, "k": 2, "p": 2}, (3,))
+    row = sandwich_row(inst, inst.build(), 3, timeout_ms=20_000, time_limit=60,
+                       schedules_fn=naive_schedules)
+    assert row.status == "ok"
+    assert (row.certified, row.certified_route, row.optimum) == (12, "spill-windows", 13)
+    assert "certified LB" in format_rows([row])
+    assert row.as_dict()["certified_lower_bound"] == 12

@@ -1,0 +1,53 @@
+"""``attnio lower-bound``: output, JSON shape, exit codes (graphs/lower_bound_cli.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from attnio.cli import main
+
+
+def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lower-bound", "--builtin", "matmul:2x2x2", "--cache", "3", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["M"] == 3 and "attnio_version" in obj and "versions" in obj
+    assert {tuple(sorted(b)) for b in obj["bounds"]} == {
+        ("applies", "certificate", "route", "value", "why_not")}
+    assert obj["best"] == {"route": "spill-windows", "value": 22}
+    assert all(isinstance(b["value"], int) for b in obj["bounds"])
+
+
+def test_text_lists_every_route(capsys: pytest.CaptureFixture[str], tmp_path) -> None:
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}))
+    assert main(["lower-bound", "--dag", str(path), "--cache", "3"]) == 0
+    out = capsys.readouterr().out
+    for route in ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
+                  "sub-dag-exact",
+                  "best: "):
+        assert route in out
+    assert "does not apply" in out   # per-part needs a built-in DAG
+
+
+@pytest.mark.parametrize("argv", [
+    ["--builtin", "matmul:2x2", "--cache", "3"],
+    ["--builtin", "matmul:2x2x2", "--cache", "0"],
+    ["--builtin", "matmul:2x2x2", "--cache", "x"],
+    ["--dag", "missing-file.json", "--cache", "3"],
+])
+def test_bad_input_exit_2_one_line(argv: list[str]) -> None:
+    r = subprocess.run([sys.executable, "-m", "attnio", "lower-bound", *argv],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_pebble_json_has_certified_lower_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pebble", "--builtin", "matmul:1x2x1", "--cache", "3", "--json"]) == 0
+    obj = json.loads(capsys.readouterr().out)[0]
+    assert obj["certified_lower_bound"] == {"route": "spill-windows", "value": 7}
+    assert obj["certified_lower_bound"]["value"] <= obj["optimal_io"]
