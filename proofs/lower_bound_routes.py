@@ -53,7 +53,7 @@ from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _sub
                                         spill_windows_bound, subdag_exact_bound,
                                         window_reads_min)
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = ["CLAIMS", "FALSE_TWINS", "default_instances", "deep_instances", "random_instance"]
 
@@ -190,8 +190,11 @@ def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdi
             return Undecided(f"{undecided} instances without a settled optimum")
         if positive == 0:
             return Undecided(f"{route_prefix}: never positive on {checked} records — vacuous")
+        # A record could have exceeded Q only where it is positive: those are non-trivial.
         return Proved(f"{checked} (instance, M) records ≤ exact Q, certificates accepted; "
-                      f"positive on {positive}, above the compulsory I/O on {above}")
+                      f"positive on {positive}, above the compulsory I/O on {above}",
+                      evidence=Evidence("exhaustive", instances=checked,
+                                        nontrivial_instances=positive))
     return check
 
 

@@ -373,7 +373,7 @@ def _claim(id: str, statement: str, check: Callable[[CheckContext], Verdict], *,
     return Claim(id=id, statement=statement, formal="L ≤ M(P(G,2M)−1) ≤ Q ≤ io(σ), exact ints",
                  source=_SOURCE, method="z3 partition + A* pebbling + replay", family="sandwich",
                  check_fn=check, reconstructed=False, tier=tier,  # type: ignore[arg-type]
-                 twin_of=twin_of)
+                 twin_of=twin_of, evidence_kind="search")
 
 
 CLAIMS: list[Claim] = [
