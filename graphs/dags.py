@@ -34,7 +34,7 @@ Attention (Saha–Ye's Figure 1, no max-subtraction, no scaling):
 :math:`S = QK^\top`, :math:`E = \exp(S)`, :math:`\ell = E\,\mathbf 1`, :math:`U = EV`,
 :math:`O_{ia} = U_{ia} / \ell_i`. The backward builders follow FlashAttention's gradient
 identities (``"qkv"``) and Alman–Song's formulation of the paper's :math:`dL/dX`
-(``"dX"``, /work/shared/reference/paper.md §2.2). A mask (``mask[i][j]`` true = attended)
+(``"dX"``, notes/reference/paper.md §2.2). A mask (``mask[i][j]`` true = attended)
 drops masked score entries, as sparse attention does.
 
 Examples

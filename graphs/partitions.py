@@ -2,7 +2,7 @@ r"""Hong–Kung S-partitions: dominator and minimum sets, exact P(G, S), the par
 
 Definitions (Hong & Kung, STOC'81, §3; as restated by Saha & Ye, arXiv 2402.07443, Defs. 2.3–2.6,
 and by the Lean formalisation ``geoconuk/lean-misc-math`` — see
-../shared/reference/background.md §3.2). ``G`` is a finite DAG whose **inputs are exactly its
+notes/reference/background.md §3.2). ``G`` is a finite DAG whose **inputs are exactly its
 sources** (parentless vertices) and may not be computed; this is the Lean/Elango correction
 without which HK Theorem 3.1 is false.
 

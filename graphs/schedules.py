@@ -15,7 +15,7 @@ first if it is still needed or is an unwritten output.
   before the next (arXiv 2307.08691, Alg. 1; on matmul: output rows in blocks).
 * ``"square-tiling"`` — Saha–Ye Algorithm 1 / the paper's Algorithm 6 style: the output's
   (row, column) plane in :math:`B \times B` tiles, :math:`B = \max(1, \lfloor\sqrt{M/4}\rfloor)`
-  (background.md §1.3), tile by tile.
+  (notes/reference/background.md §1.3), tile by tile.
 
 All schedules are replayed through :func:`attnio.graphs.game.replay` by
 :func:`algorithm_costs`; their costs are upper bounds on the optimum (tests check

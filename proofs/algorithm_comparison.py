@@ -1,7 +1,7 @@
 r"""Algorithm 6 against FlashAttention, and both against the tight bound, proved by z3.
 
 Claims of arXiv 2410.09397 (Li et al., Thm 4.3 and Figure 1; Algorithm 6 RECONSTRUCTED, see
-``paper.md`` §4.3) and of FlashAttention (Dao et al., arXiv 2205.14135, Thms 2 and 5). All
+``notes/reference/paper.md`` §4.3) and of FlashAttention (Dao et al., arXiv 2205.14135, Thms 2 and 5). All
 expressions come from the catalogue (:mod:`attnio.symbolic.catalogue`):
 
 =============================  ==========================================================

@@ -107,7 +107,7 @@ CLAIMS = _CLAIMS + [
              "for d <= n (n, d, M > 0 real): fwd.tight <= bwd.tight <= 2*fwd.tight, i.e. the "
              "nd^3/M and nd^2/sqrt(M) terms of Thm 1.1 are absorbed and the backward bound "
              "reduces to Saha-Ye's forward bound min{n^2d^2/M, n^2d/sqrt(M)}",
-             SOURCE + "; reduction RECONSTRUCTED (paper.md §3)", FAMILY,
+             SOURCE + "; reduction RECONSTRUCTED (notes/reference/paper.md §3)", FAMILY,
              lambda: _forward_sandwich(True), reconstructed=True),
 ]
 

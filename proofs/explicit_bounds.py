@@ -21,12 +21,12 @@ Routes (the lemmas are in :mod:`attnio.proofs.partition_lemmas`)
 
   .. math:: Q \ge \frac{mkp}{\sqrt{2S}} - S \qquad (S \ge 2),
 
-  the Lean formalisation's bound (background.md §3.3). Also the Saha–Ye route with
+  the Lean formalisation's bound (notes/reference/background.md §3.3). Also the Saha–Ye route with
   :math:`d = k` (valid: the operands are inputs); the larger is returned.
 * **attention forward / backward (gradient "qkv")** :math:`n, d`: counted = the
   :math:`n^2 t` level-1 vertices of :math:`QK^\top` (:math:`t = 2d - 1` per binary or chain
   tree), :math:`\beta_{SY}(2S) = (4S + \lfloor 4S^2/d^2 \rfloor)\,t`. Closed form (RECONSTRUCTED,
-  background.md §1.4; claim ``explicit.attention_closed_form``):
+  notes/reference/background.md §1.4; claim ``explicit.attention_closed_form``):
 
   .. math:: Q \ge \frac{n^2 d^2}{4(S + d^2)} - S, \qquad\text{hence}\qquad
             Q \ge \frac{n^2 d^2}{8S} - S \quad (S \ge d^2).
@@ -236,7 +236,7 @@ def _grid_check(ctx: CheckContext) -> Verdict:
 
 
 _SRC_HK = "Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8"
-_SRC_MM = _SRC_HK + "; matmul count background.md §3.3 (Lean formalisation)"
+_SRC_MM = _SRC_HK + "; matmul count notes/reference/background.md §3.3 (Lean formalisation)"
 _SRC_SY = _SRC_HK + "; Saha–Ye Lemma 3.3 explicit constants (RECONSTRUCTED, background §1.4)"
 
 

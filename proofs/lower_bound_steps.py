@@ -2,7 +2,7 @@ r"""Every inequality step of the lower-bound arguments, proved by z3 with the co
 
 The lower bounds of arXiv 2410.09397 (Thms 4.2, 4.4), Saha & Ye (Lemmas 3.3, 3.4, Thm 3.7)
 and Hong & Kung (Lemma 3.1, Cor. 6.2) are chains of inequalities. Here each link is one claim,
-with its hypotheses as the argument supplies them (``../shared/reference/background.md``
+with its hypotheses as the argument supplies them (``notes/reference/background.md``
 §§1.2, 1.4, 3.2, 3.3). Symbols: :math:`n` sequence length, :math:`d` head dimension,
 :math:`M` cache size (= Hong–Kung's :math:`S`, red pebbles), :math:`m\times k` by
 :math:`k\times p` a matrix product, :math:`P` the number of parts of a :math:`2M`-partition,

@@ -17,7 +17,7 @@ Proof map (:math:`n, d, M > 0` real; z3 with :math:`M = s^2`):
 * ``low.nd2_in_small``       — :math:`nd^2/\sqrt M \le n^2d/\sqrt M \iff d \le n`;
 * ``low.nd_in_large``        — :math:`nd \le n^2d^2/M \iff M \le nd` (DFE+22's range);
 * ``low.d2_in_large``        — :math:`d^2 \le n^2d^2/M \iff M \le n^2`;
-* ``low.small_branch_in_large`` — :math:`M \ge d^2 \Rightarrow nd^2/\sqrt M \le nd` (paper.md §4.1);
+* ``low.small_branch_in_large`` — :math:`M \ge d^2 \Rightarrow nd^2/\sqrt M \le nd` (notes/reference/paper.md §4.1);
 * ``low.alg6_total``         — :math:`M \le d^2,\ M \le n^2 \Rightarrow` ``bwd.alg6.upper`` :math:`\le 3\cdot`
   ``bwd.small.upper``;
 * ``low.flash_extra``        — :math:`d \le n,\ M \le nd \Rightarrow nd + d^2 \le 2\,n^2d^2/M`
@@ -169,28 +169,28 @@ CLAIMS = [
     _c("low.n2_in_small", "n**2 <= n**2*d/sqrt(M) exactly when M <= d**2 (n, d, M > 0)",
        f"{SY} (Thm 3.7's 'N^2 = o(N^2 d/sqrt(M))'); {LI}", _iff(_n2)),
     _c("low.nd_in_small", "n*d <= n*d**2/sqrt(M) exactly when M <= d**2 (n, d, M > 0)",
-       f"{LI} (Algorithm 6 total, paper.md §4.3)", _iff(_nd), reconstructed=True),
+       f"{LI} (Algorithm 6 total, notes/reference/paper.md §4.3)", _iff(_nd), reconstructed=True),
     _c("low.d2_in_small",
        "d**2 <= n*d**2/sqrt(M) exactly when M <= n**2 (n, d, M > 0) — needs sqrt(M) <= n, "
-       "not M <= d**2 (finding F4)", f"{LI} (Algorithm 6 total, paper.md §4.3)", _iff(_d2),
+       "not M <= d**2 (finding F4)", f"{LI} (Algorithm 6 total, notes/reference/paper.md §4.3)", _iff(_d2),
        reconstructed=True),
     _c("low.nd3_in_large", "n*d**3/M <= n**2*d**2/M exactly when d <= n (n, d, M > 0)",
-       "Li et al. Thm 1.1 reduction (paper.md §3)", _iff(_nd3), reconstructed=True),
+       "Li et al. Thm 1.1 reduction (notes/reference/paper.md §3)", _iff(_nd3), reconstructed=True),
     _c("low.nd2_in_small", "n*d**2/sqrt(M) <= n**2*d/sqrt(M) exactly when d <= n (n, d, M > 0)",
-       "Li et al. Thm 1.1 reduction (paper.md §3)", _iff(_nd2), reconstructed=True),
+       "Li et al. Thm 1.1 reduction (notes/reference/paper.md §3)", _iff(_nd2), reconstructed=True),
     _c("low.nd_in_large", "n*d <= n**2*d**2/M exactly when M <= n*d (n, d, M > 0)",
        f"{DFE} (range d <= M <= Nd)", _iff(_nd_large)),
     _c("low.d2_in_large", "d**2 <= n**2*d**2/M exactly when M <= n**2 (n, d, M > 0)",
-       "Li et al. Thm 4.1 adaptation (paper.md §4.1)", _iff(_d2_large), reconstructed=True),
+       "Li et al. Thm 4.1 adaptation (notes/reference/paper.md §4.1)", _iff(_d2_large), reconstructed=True),
     _c("low.small_branch_in_large", "for M >= d**2: n*d**2/sqrt(M) <= n*d (n, d > 0)",
-       "Li et al. Thm 4.1 adaptation (paper.md §4.1)", _small_in_large, reconstructed=True),
+       "Li et al. Thm 4.1 adaptation (notes/reference/paper.md §4.1)", _small_in_large, reconstructed=True),
     _c("low.alg6_total",
        "for M <= d**2 and M <= n**2: bwd.alg6.upper <= 3*bwd.small.upper — Algorithm 6's "
-       "n^2 + nd + d^2 are absorbed", f"{LI} (paper.md §4.3)", _alg6_total(3),
+       "n^2 + nd + d^2 are absorbed", f"{LI} (notes/reference/paper.md §4.3)", _alg6_total(3),
        reconstructed=True),
     _c("low.flash_extra",
        "for d <= n and M <= n*d: n*d + d**2 <= 2*n**2*d**2/M (the X, Y, A1^T products of the "
-       "large-cache algorithm are absorbed)", "Li et al. Thm 4.1 (paper.md §4.1)",
+       "large-cache algorithm are absorbed)", "Li et al. Thm 4.1 (notes/reference/paper.md §4.1)",
        _flash_extra(), reconstructed=True),
     _c("low.fa_forward_count",
        "for d >= 1 and M <= n*d: 12n^2d^2/M + 16n^2d/M + 2nd <= 30*fwd.flash1.upper",

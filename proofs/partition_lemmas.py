@@ -11,7 +11,7 @@ all dominators); SAT = a counterexample W, re-validated by the plain-Python chec
 Lemmas
 ------
 **(MM) matmul per-part product count** (Hong–Kung §6 / Cor. 6.2 route; explicit form of the
-Lean formalisation, background.md §3.3; the ``max(1, ·)`` for small k is ours, RECONSTRUCTED).
+Lean formalisation, notes/reference/background.md §3.3; the ``max(1, ·)`` for small k is ours, RECONSTRUCTED).
 For a standard-multiplication DAG (each product :math:`A_{il}B_{lj}` its own vertex, inputs the
 sources, no vertex depending on products of two different output entries):
 
@@ -28,7 +28,7 @@ summing, :math:`\le \max(1, \sqrt k/2)\,|D|`. The hypothesis :math:`S \ge 2` (k 
 :math:`S\sqrt{2S}` form is needed: at S = 1 two products form a bounded set (false twin).
 
 **(SY) Saha–Ye Lemma 3.3, explicit constants** (arXiv 2402.07443 Lemma 3.3; explicit form
-RECONSTRUCTED, background.md §1.4). For a DAG containing the :math:`n^2` disjoint summation trees
+RECONSTRUCTED, notes/reference/background.md §1.4). For a DAG containing the :math:`n^2` disjoint summation trees
 of :math:`QK^\top` (leaf operands are the inputs :math:`Q_{i\cdot}, K_{j\cdot}`; each tree has
 :math:`t` level-1 vertices, :math:`t = 2d-1` for binary trees):
 
@@ -400,7 +400,7 @@ SY_DEEP = [
 ]
 
 _SRC_MM = ("Hong–Kung 1981 Cor. 6.2 per-part count; explicit S·√(2S) from the Lean "
-           "formalisation (background.md §3.3); max(1, ·) small-k form RECONSTRUCTED")
+           "formalisation (notes/reference/background.md §3.3); max(1, ·) small-k form RECONSTRUCTED")
 _SRC_SY = "Saha–Ye arXiv 2402.07443 Lemma 3.3 (explicit constants RECONSTRUCTED, background §1.4)"
 _MM_STATEMENT = ("Every W with dominator ≤ k and minimum set ≤ k in a standard matmul DAG "
                  "holds ≤ ⌊k·max(1, √k/2)⌋ products (= ⌊S√(2S)⌋ for k = 2S, S ≥ 2)")

@@ -89,7 +89,7 @@ class Claim:
     check_fn : callable
         ``check_fn(ctx) -> Verdict``; must return ``Undecided`` on unknown/timeout/budget.
     reconstructed : bool
-        True when our statement is not verbatim from the source (../shared/reference/).
+        True when our statement is not verbatim from the source (see notes/reference/).
     tier : {"default", "deep"}
         ``deep`` claims run only with ``attnio verify --deep``.
     twin_of : str or None

@@ -1,6 +1,6 @@
 r"""The two branches of the sparse lower bound (Thm 4.5 of arXiv 2410.09397), proved by z3.
 
-Theorem 4.5 (statement RECONSTRUCTED, background paper.md §5; presumed proof via Pagh &
+Theorem 4.5 (statement RECONSTRUCTED, background notes/reference/paper.md §5; presumed proof via Pagh &
 Stöckel's semiring bound for sparse matrix multiplication): sparse attention, forward and
 backward, needs
 

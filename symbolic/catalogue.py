@@ -4,7 +4,7 @@ Each entry is a :class:`Bound`: a sympy expression in the size symbols of
 :mod:`attnio.symbolic.symbols`, its branches when it is a min or max, the admissible range of
 the sizes, the computational model, the source down to the theorem number, and a
 RECONSTRUCTED flag when our statement is not verbatim from the source (see
-``../shared/reference/paper.md`` and ``background.md``: the full text of arXiv 2410.09397 was
+``notes/reference/paper.md`` and ``notes/reference/background.md``: the full text of arXiv 2410.09397 was
 not available; its theorem texts are inferred from its v2 summary, its reviews and its parents).
 
 Symbols: :math:`n` sequence length, :math:`d` head dimension, :math:`M` cache size in words,
@@ -256,7 +256,7 @@ CATALOGUE: tuple[Bound, ...] = (
     _bound("bwd.large.lower", "backward", "lower", _BWD_LARGE, admissible=_LARGE,
            source=f"{_LI}, Thm 4.2", reconstructed=True,
            notes="v2 form; proof via SY24 Lemma 3.3 on an n x d by d x n product "
-                 "(reference paper.md section 3)."),
+                 "(reference notes/reference/paper.md section 3)."),
     _bound("bwd.small.upper", "backward", "upper", _BWD_SMALL, admissible=(4 <= M,) + _SMALL,
            source=f"{_LI}, Thm 4.3 (Algorithm 6)", reconstructed=True, model=_ALGORITHM,
            notes="Square tiling with B = floor(sqrt(M/4)) >= 1 (hence M >= 4); see bwd.alg6.upper "
@@ -271,7 +271,7 @@ CATALOGUE: tuple[Bound, ...] = (
                  "count ~ 20 n^2 d^2/M + 8 n^2 d/M + 4 n d."),
     _bound("bwd.alg6.upper", "backward", "upper",
            _BWD_SMALL + n**2 + n * d + d**2, admissible=(4 <= M, M <= n * d),
-           source=f"{_LI}, Algorithm 6 (our reconstruction, reference paper.md section 4.3)",
+           source=f"{_LI}, Algorithm 6 (our reconstruction, reference notes/reference/paper.md section 4.3)",
            reconstructed=True, model=_ALGORITHM,
            notes="Ten TileMul / streaming steps with B = floor(sqrt(M/4)); the additive n^2 + "
                  "n d + d^2 (materialised n x n intermediates, streamed vectors) is kept so the "
@@ -321,7 +321,7 @@ CATALOGUE: tuple[Bound, ...] = (
            asymptotic=False),
     _bound("fwd.large_explicit.lower", "forward", "lower",
            n**2 * d**2 / (4 * (M + d**2)) - M,
-           source=f"{_SY}, Lemmas 2.8 and 3.3 with the constants kept (background.md 1.4)",
+           source=f"{_SY}, Lemmas 2.8 and 3.3 with the constants kept (notes/reference/background.md 1.4)",
            reconstructed=True, asymptotic=False,
            notes="Assumes binary summation trees (2d - 1 level-1 vertices each); a part of a "
                  "2M-partition meets <= 4M + 4M^2/d^2 trees."),

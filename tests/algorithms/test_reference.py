@@ -106,7 +106,7 @@ def test_alman_song_gradients_match_central_differences() -> None:
 
 
 def test_alman_song_dictionary_to_flash_notation() -> None:
-    """dL/dX = A1ᵀ·dQ with Q = A1X, K = A2, V = A3Y, dO = c (paper.md §2.2, RECONSTRUCTED)."""
+    """dL/dX = A1ᵀ·dQ with Q = A1X, K = A2, V = A3Y, dO = c (notes/reference/paper.md §2.2, RECONSTRUCTED)."""
     A1, A2, A3, E, X, Y = _alman_song_inputs(8)
     fwd = attention_forward(A1 @ X, A2, A3 @ Y)
     dQ, _, _ = attention_backward(A1 @ X, A2, A3 @ Y, fwd.O - E)
