@@ -22,6 +22,7 @@ from attnio.graphs.exact import (
     min_cache_size,
     solve_optimal,
 )
+from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_costs, algorithm_schedules
 
@@ -226,7 +227,8 @@ def test_incumbent_is_replayed_and_returned_when_optimal() -> None:
     assert result.io == 12
 
 
-def test_keyboard_interrupt_becomes_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_keyboard_interrupt_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C is not swallowed (a range of cache sizes must stop at once, exit 130)
     calls = {"n": 0}
     original = exact_module._Search.heuristic
 
@@ -237,9 +239,34 @@ def test_keyboard_interrupt_becomes_undecided(monkeypatch: pytest.MonkeyPatch) -
         return original(self, R, B, C)
 
     monkeypatch.setattr(exact_module._Search, "heuristic", interrupting)
-    result = solve_optimal(matmul_dag(2, 2, 2), 3)
-    assert isinstance(result, PebbleUndecided) and result.reason == "interrupted"
-    assert 12 <= result.lower_bound <= 25
+    with pytest.raises(KeyboardInterrupt):
+        solve_optimal(matmul_dag(2, 2, 2), 3)
+    assert calls["n"] == 21
+
+
+@pytest.mark.parametrize("limit", [float("nan"), float("inf"), -1.0, "5", True])
+def test_time_limit_must_be_finite_and_non_negative(limit) -> None:
+    with pytest.raises(InvalidInputError, match="time_limit"):
+        solve_optimal(BINARY, 3, time_limit=limit)
+    with pytest.raises(InvalidInputError, match="time_limit"):
+        plain_optimal(BINARY, 3, time_limit=limit)
+
+
+@pytest.mark.parametrize("spec,M", [("matmul:4x4x4", 8), ("matmul:8x8x8", 16)])
+def test_time_limit_bounds_every_phase(spec: str, M: int) -> None:
+    # before: 4×4×4 spent ~20 s in the automorphism search, 8×8×8 > 60 s in expansions with
+    # 600 000 successors and lazy heuristic pops, all before the clock was read
+    import time
+
+    from attnio.graphs.cli import parse_builtin
+
+    G = parse_builtin(spec)
+    started = time.monotonic()
+    result = solve_optimal(G, M, time_limit=1.0)
+    elapsed = time.monotonic() - started
+    assert isinstance(result, PebbleUndecided) and "time limit" in result.reason
+    assert elapsed <= 1.0 * 1.1 + 1.0, elapsed
+    assert result.lower_bound >= len(G.graph["inputs"]) + len(G.graph["outputs"])
 
 
 def test_outputs_that_are_inputs_cost_nothing() -> None:
