@@ -18,8 +18,11 @@ or an illegal schedule; 2 bad input (one line); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import re
+import time
 from typing import Any
 
 import networkx as nx
@@ -27,7 +30,7 @@ import networkx as nx
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.graphs.dagio import load_dag, load_schedule
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, solve_optimal
+from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, PebbleUndecided, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_schedules
 
@@ -50,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="red pebbles (a range LO:HI with --builtin)")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                        help="seconds per cache size before answering undecided (default 60)")
+                        help="seconds per cache size, every phase included, before answering "
+                             "undecided with the proven bracket (default 60)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
@@ -142,13 +146,22 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
 
 
 def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResult, dict]:
+    # --time-limit bounds the whole instance: the algorithm schedules are built first and
+    # the solver gets what is left (it reads the clock in every phase of its own)
+    started = time.monotonic()
     recompute = not args.no_recompute
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}
     incumbent = schedules[min(costs, key=costs.__getitem__)] if costs else None
-    result = solve_optimal(G, M, recompute=recompute, time_limit=args.time_limit,
+    remaining = max(0.0, args.time_limit - (time.monotonic() - started))
+    result = solve_optimal(G, M, recompute=recompute, time_limit=remaining,
                            incumbent=incumbent)
+    if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
+        changes: dict[str, Any] = {"seconds": time.monotonic() - started}
+        if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
+            changes["reason"] = f"time limit {args.time_limit:g} s reached"
+        result = dataclasses.replace(result, **changes)
     return result, costs
 
 
@@ -163,8 +176,9 @@ def _line(result: PebbleResult, M: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise InvalidInputError(f"--time-limit={args.time_limit} must be positive")
+    if not math.isfinite(args.time_limit) or args.time_limit <= 0:
+        raise InvalidInputError(
+            f"--time-limit={args.time_limit} must be a positive finite number of seconds")
     recompute = not args.no_recompute
     if args.replay is not None:
         if args.dag is None:
