@@ -187,6 +187,10 @@ def install(command: str | None = None) -> None:
 
     ``command`` names the subcommand in the line printed (``attnio <command>: interrupted``).
     """
+    if command is None and _state["command"] is None:
+        # the first word of the command line (the subcommand), until main() knows better
+        words = [a for a in sys.argv[1:] if not a.startswith("-")][:1]
+        command = words[0] if words and words[0].replace("-", "").isalpha() else None
     if command is not None:
         _state["command"] = command
     if _state["installed"] or threading.current_thread() is not threading.main_thread():
