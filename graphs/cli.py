@@ -33,6 +33,7 @@ from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, ma
 from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, PebbleUndecided, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_schedules
+from attnio.parallel import check_workers, map_instances
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json"]
 
@@ -42,8 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "pebble", help="exact optimal red-blue pebbling of a DAG; replay a schedule",
         description="Exact optimal red-blue pebbling (Hong-Kung game, inputs = sources).")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--dag", metavar="FILE.json",
-                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]}')
+    source.add_argument("--dag", metavar="FILE.json", nargs="+",
+                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]} '
+                             "(several files: one instance per file and cache size)")
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
@@ -58,6 +60,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
+    parallel = parser.add_mutually_exclusive_group()
+    parallel.add_argument("--workers", type=int, metavar="N",
+                          help="solve the instances on a local Dask cluster of N processes "
+                               "(results identical to the serial run, same order)")
+    parallel.add_argument("--scheduler", metavar="ADDRESS",
+                          help="solve the instances on an existing Dask cluster "
+                               "(e.g. tcp://host:8786)")
     parser.set_defaults(handler=run)
     return parser
 
@@ -145,6 +154,23 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
     return base
 
 
+def _solve_job(job: tuple[nx.DiGraph, int, bool, float]) -> tuple[PebbleResult, dict]:
+    """One instance (G, M, recompute, time limit): what a serial run or a Dask worker does."""
+    G, M, recompute, time_limit = job
+    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit))
+
+
+def _failed_job(job: tuple[nx.DiGraph, int, bool, float], reason: str
+                ) -> tuple[PebbleResult, dict]:
+    """An instance whose Dask worker died twice: undecided, with the reason, never dropped
+    (lower bound 0, upper bound the best algorithm schedule, computed here)."""
+    G, M, recompute, _ = job
+    costs = {name: replay(G, moves, M, recompute=recompute).io
+             for name, moves in algorithm_schedules(G, M).items()}
+    return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
+                           states_explored=0, reason=reason), costs
+
+
 def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResult, dict]:
     # --time-limit bounds the whole instance: the algorithm schedules are built first and
     # the solver gets what is left (it reads the clock in every phase of its own)
@@ -186,7 +212,9 @@ def run(args: argparse.Namespace) -> int:
         lo, hi = parse_cache_range(args.cache)
         if lo != hi:
             raise InvalidInputError(f"--replay needs one cache size, not {args.cache!r}")
-        G = load_dag(args.dag)
+        if len(args.dag) != 1:
+            raise InvalidInputError("--replay needs exactly one --dag FILE.json")
+        G = load_dag(args.dag[0])
         moves = load_schedule(args.replay)
         try:
             r = replay(G, moves, lo, recompute=recompute)
@@ -204,38 +232,55 @@ def run(args: argparse.Namespace) -> int:
             print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
                   f"peak red {r.peak_red} <= M={lo})")
         return 0
+    if args.workers is not None and args.workers < 1:
+        raise InvalidInputError(f"--workers={args.workers} must be a positive integer")
+    check_workers(args.workers, args.scheduler)
     if args.dag is not None:
-        G = load_dag(args.dag)
-        try:
-            M = int(args.cache)
-        except ValueError:
-            raise InvalidInputError(
-                f"--cache {args.cache!r} must be an integer with --dag") from None
-        lo, hi = parse_cache_range(str(M))
+        graphs = [(path, load_dag(path)) for path in args.dag]
     else:
-        G = parse_builtin(args.builtin)
-        lo, hi = parse_cache_range(args.cache)
-    rows = []
-    worst = 0
-    for M in range(lo, hi + 1):
-        result, costs = _solve(G, M, args)
-        rows.append((M, result, costs))
-        if result.status == "undecided":
-            worst = 1
-        if not args.json and not args.table:
-            print(_line(result, M), flush=True)
+        graphs = [(args.builtin, parse_builtin(args.builtin))]
+    lo, hi = parse_cache_range(args.cache)
+    labelled = len(graphs) > 1
+    instances = [(label, G, M) for label, G in graphs for M in range(lo, hi + 1)]
+    jobs = [(G, M, recompute, args.time_limit) for _, G, M in instances]
+    done: dict[int, tuple[PebbleResult, dict]] = {}
+    printed = [0]
+
+    def show(index: int, outcome: tuple[PebbleResult, dict]) -> None:
+        # lines in the order of the instances, each as soon as all before it are done
+        done[index] = outcome
+        while printed[0] in done:
+            i = printed[0]
+            label, _, M = instances[i]
+            if not args.json and not args.table:
+                prefix = f"{label}: " if labelled else ""
+                print(prefix + _line(done[i][0], M), flush=True)
+            printed[0] += 1
+
+    outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
+                             desc="pebble", on_failure=_failed_job, on_result=show)
+    rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
+    worst = 1 if any(result.status == "undecided" for _, result, _ in rows) else 0
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (_, _, costs) in zip(objects, rows):
+        for obj, (_, _, costs), (label, _, _) in zip(objects, rows, instances):
             obj["algorithm_costs"] = costs
+            if labelled:
+                obj["dag"] = label
         print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects))
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
-        print(f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
-              f"{'recomputation' if recompute else 'one-shot'}")
+        for row, (label, G, M) in zip(rows, instances):
+            if M != lo:
+                continue
+            print((f"{label}: " if labelled else "")
+                  + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
+                  f"{'recomputation' if recompute else 'one-shot'}")
         print(f"{'M':>4} {'status':>10} {'Q(G,M)':>7} {'lower':>6} {'upper':>6} "
               f"{'states':>9} {'seconds':>8} " + " ".join(f"{n:>13}" for n in names))
-        for M, r, costs in rows:
+        for (M, r, costs), (label, _, _) in zip(rows, instances):
+            if labelled:
+                print(f"{label}:", end=" ")
             obj = result_to_json(r, M, recompute)
             q = "" if obj["optimal_io"] is None else obj["optimal_io"]
             up = "" if obj["upper_bound"] is None else obj["upper_bound"]
