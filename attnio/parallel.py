@@ -150,6 +150,11 @@ def _map_on_dask(fn: Callable, items: Sequence, workers: int | None, scheduler: 
     from distributed.scheduler import KilledWorker
 
     cluster = client = None
+    # Dask's own log lines (comms closing at the end or on Ctrl-C) would clutter stderr,
+    # which carries attnio's one-line messages; errors reach us through the futures
+    dask_log = logging.getLogger("distributed")
+    log_level = dask_log.level
+    dask_log.setLevel(logging.CRITICAL)
     # The scheduler itself retries a task whose worker died ``allowed-failures`` times;
     # here it is 0 and the retry is ours (RETRIES), so "retried once" holds exactly on a
     # LocalCluster. An existing cluster keeps its own setting (then more tries happen).
@@ -171,11 +176,18 @@ def _map_on_dask(fn: Callable, items: Sequence, workers: int | None, scheduler: 
                 client = Client(cluster, set_as_default=False)
             return _gather_in_order(client, fn, items, progress_bar, desc, fail, report,
                                     as_completed, KilledWorker)
+        except KeyboardInterrupt:
+            # Ctrl-C: a graceful close waits for the running instances (seconds); the
+            # worker processes of our own cluster are killed first, then closing is quick
+            if cluster is not None:
+                _kill_local_workers(cluster)
+            raise
         finally:
             if client is not None:
                 client.close(timeout=5)
             if cluster is not None:
                 cluster.close(timeout=5)
+            dask_log.setLevel(log_level)
 
 
 def _gather_in_order(client: Any, fn: Callable, items: Sequence, progress_bar: bool | None,
@@ -221,10 +233,22 @@ def _gather_in_order(client: Any, fn: Callable, items: Sequence, progress_bar: b
             report(i, results[i])
             if bar is not None:
                 bar.update(1)
-    except BaseException:
-        client.cancel(futures)
-        raise
     finally:
         if bar is not None:
             bar.close()
     return results
+
+
+def _kill_local_workers(cluster: Any) -> None:
+    """SIGKILL the worker processes of a LocalCluster started here (never a remote one)."""
+    import os
+    import signal
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        process = getattr(getattr(nanny, "process", None), "process", None)
+        pid = getattr(process, "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass

@@ -87,6 +87,17 @@ def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
     assert "M=2: infeasible" in printed and "M=3" not in out
 
 
+def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
+    pytest.importorskip("distributed")
+    proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
+                            "--cache", "2:5", "--time-limit", "300", "--workers", "2"])
+    printed = _wait_for_line(proc, "M=2: infeasible")  # the workers are at work
+    time.sleep(0.5)
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "pebble")
+    assert "M=2: infeasible" in printed
+
+
 def test_verify_interrupted_exits_130() -> None:
     proc = _start(ATTNIO + ["verify"])
     time.sleep(4.0)  # claims are running (z3 checks among them)
