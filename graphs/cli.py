@@ -7,6 +7,13 @@ Usage::
     attnio pebble --builtin attention-forward:n=2,d=1 --cache 3:6
     attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
     attnio pebble --replay SCHEDULE.json --dag FILE.json --cache M [--no-recompute]
+    attnio pebble --dag A.json B.json --cache LO:HI [--workers N | --scheduler ADDRESS]
+
+``--time-limit S`` (a positive finite number; default 60) bounds each instance (one DAG at
+one cache size) as a whole: the algorithm schedules are built first and the solver gets the
+rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers N`` /
+``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
+order; an instance whose worker died twice is reported undecided with the reason.
 
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
