@@ -477,3 +477,15 @@ def test_agrees_with_plain_baseline_with_non_sink_outputs() -> None:
                               outputs=outputs).io == fast.io
                 checked += 1
     assert checked == 160 and non_sink >= 25
+
+
+def test_symmetry_search_stops_at_its_deadline_keeping_the_identity() -> None:
+    G = matmul_dag(2, 2, 2)
+    inst = exact_module._Instance(G, None)
+    full = exact_module._Symmetry(G, inst, 128)
+    cut = exact_module._Symmetry(G, inst, 128, deadline=0.0)  # long past
+    assert len(full.perms) == 16 and cut.perms == [list(range(inst.n))]
+    late = exact_module._Symmetry(G, inst, 128)
+    late.deadline = 0.0
+    late.build(2)  # tables past the deadline: only the identity's are built and kept
+    assert len(late.perms) == len(late.bit_images) == len(late.tables) == 1
