@@ -1,7 +1,17 @@
-"""``python -m attnio`` — same as the ``attnio`` console script."""
+"""``python -m attnio`` — same as the ``attnio`` console script.
+
+Ctrl-C is taken over first (:mod:`attnio.interrupts`), before any heavy import. The guard
+keeps Dask's spawned worker processes (``--workers``), which import the main module, from
+running the command again.
+"""
 
 import sys
 
-from attnio.cli import main
+if __name__ == "__main__":
+    from attnio import interrupts
 
-sys.exit(main())
+    interrupts.install()
+
+    from attnio.cli import main
+
+    sys.exit(main())

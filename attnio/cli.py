@@ -18,7 +18,7 @@ import importlib
 import sys
 from typing import Sequence
 
-from attnio import __version__
+from attnio import __version__, interrupts
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import one_line
 
@@ -59,20 +59,33 @@ def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``attnio`` console script and of ``python -m attnio``."""
+    """Entry point of the ``attnio`` console script and of ``python -m attnio``.
+
+    Called without ``argv`` (the real command line), it first takes over Ctrl-C
+    (:mod:`attnio.interrupts`: exit 130 within a second, one line, no traceback — also
+    during the imports below); called with ``argv`` (tests), it leaves signals alone.
+    """
+    command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     # Import only the module of the requested subcommand (fast start, and a broken optional
     # dependency of one subcommand cannot break the others).
     wanted = [a for a in argv if not a.startswith("-")][:1]
     names = wanted if wanted and wanted[0] in SUBCOMMANDS else None
+    if command_line:
+        interrupts.install(names[0] if names else None)
     parser = build_parser(names)
     args = parser.parse_args(argv)
     if getattr(args, "handler", None) is None:
         print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "
               "see attnio --help", file=sys.stderr)
         return 2
+    if command_line:
+        interrupts.running(args.command)
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        if command_line and code == 130:
+            interrupts.announced_by_command()  # it printed its own "interrupted" line
+        return code
     except InvalidInputError as exc:
         print(one_line(f"attnio {args.command}: error: {exc}"), file=sys.stderr)
         return 2
@@ -80,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(one_line(f"attnio {args.command}: {type(exc).__name__}: {exc}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"attnio {args.command}: interrupted", file=sys.stderr)
+        if command_line:
+            interrupts.announce()  # once, even if the watchdog gets there first
+        else:
+            print(f"attnio {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `attnio bounds ... | head`
         return 0

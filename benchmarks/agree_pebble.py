@@ -3,11 +3,16 @@
 Not a test tier (it takes minutes): run it after any change to ``attnio.graphs.exact``.
 
     python3 benchmarks/agree_pebble.py [--seeds LO:HI] [--sizes 5,6,7,8] [--extra 2]
+                                       [--workers N | --scheduler ADDRESS]
 
-For every seed, size n and edge probability 0.4 / 0.6 it builds ``random_dag(n, p, seed)``
-and, for M = least feasible … least + extra and both variants (recomputation, one-shot),
-compares ``solve_optimal`` with ``plain_optimal`` and replays the fast solver's schedule.
-Prints every disagreement and a summary line; exit status 1 on any disagreement.
+For every seed, size n and edge probability 0.4 / 0.6 / 0.7 it builds ``random_dag(n, p,
+seed)`` twice: with the sinks as outputs, and with *named outputs that are not sinks* (each
+non-input vertex an output with probability 0.6, seeded; an output that feeds another vertex
+enters the heuristic's space pairs, where a mutation once went unnoticed). For M = least
+feasible … least + extra and both variants (recomputation, one-shot) it compares
+``solve_optimal`` with ``plain_optimal`` and replays the fast solver's schedule. Prints every
+disagreement and a summary line; exit status 1 on any disagreement. ``--workers N`` runs the
+instances on a local Dask cluster (:mod:`attnio.parallel`), with the same results.
 """
 
 from __future__ import annotations
@@ -16,10 +21,42 @@ import argparse
 import sys
 import time
 
+import numpy as np
+
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
+from attnio.parallel import map_instances
+
+
+def named_outputs(G, seed: int) -> list[str]:
+    """Each non-input vertex an output with probability 0.6 (at least one), seeded."""
+    rng = np.random.default_rng(seed)
+    candidates = [v for v in sorted(G) if G.in_degree(v) > 0]
+    return [v for v in candidates if rng.random() < 0.6] or candidates[-1:]
+
+
+def check_graph(job: tuple) -> list[tuple]:
+    """All (M, variant) instances of one DAG: (M, recompute, fast io, replayed, plain io)
+    or None entries for undecided pairs."""
+    seed, n, p, named, extra = job
+    G = random_dag(n, p, seed=seed)
+    outputs = named_outputs(G, seed) if named else None
+    least = min_cache_size(G, outputs)
+    rows = []
+    for M in range(least, least + extra + 1):
+        for recompute in (True, False):
+            fast = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
+                                 max_states=None, progress=False)
+            plain = plain_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
+                                  max_states=2_000_000)
+            if not (isinstance(fast, Optimal) and isinstance(plain, Optimal)):
+                rows.append((M, recompute, None, None, None))
+                continue
+            replayed = replay(G, fast.schedule, M, recompute=recompute, outputs=outputs).io
+            rows.append((M, recompute, fast.io, replayed, plain.io))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,35 +64,39 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0:150", help="seed range LO:HI")
     parser.add_argument("--sizes", default="5,6,7,8", help="comma-separated vertex counts")
     parser.add_argument("--extra", type=int, default=2, help="M runs over least .. least+extra")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--workers", type=int, help="local Dask cluster of N processes")
+    group.add_argument("--scheduler", help="address of an existing Dask scheduler")
     args = parser.parse_args(argv)
     lo, hi = (int(x) for x in args.seeds.split(":"))
     sizes = [int(x) for x in args.sizes.split(",")]
     started = time.monotonic()
-    checked = disagreements = skipped = 0
-    for seed in range(lo, hi):
-        for n in sizes:
-            for p in (0.4, 0.6):
-                G = random_dag(n, p, seed=seed)
-                least = min_cache_size(G)
-                for M in range(least, least + args.extra + 1):
-                    for recompute in (True, False):
-                        fast = solve_optimal(G, M, recompute=recompute, time_limit=30,
-                                             max_states=None, progress=False)
-                        plain = plain_optimal(G, M, recompute=recompute, time_limit=30,
-                                              max_states=2_000_000)
-                        if not (isinstance(fast, Optimal) and isinstance(plain, Optimal)):
-                            skipped += 1
-                            continue
-                        checked += 1
-                        replayed = replay(G, fast.schedule, M, recompute=recompute).io
-                        if fast.io != plain.io or replayed != fast.io:
-                            disagreements += 1
-                            print(f"DISAGREE seed={seed} n={n} p={p} M={M} "
-                                  f"recompute={recompute}: fast {fast.io} (replays to "
-                                  f"{replayed}), plain {plain.io}", flush=True)
-    print(f"{checked} instances, {disagreements} disagreements, {skipped} undecided (skipped), "
+    jobs = [(seed, n, p, named, args.extra) for seed in range(lo, hi) for n in sizes
+            for p in (0.4, 0.6, 0.7) for named in (False, True)]
+    outcomes = map_instances(check_graph, jobs, workers=args.workers, scheduler=args.scheduler,
+                             desc="agree", on_failure=lambda job, reason: reason)
+    checked = disagreements = skipped = non_sink = failed = 0
+    for job, rows in zip(jobs, outcomes):
+        seed, n, p, named, _ = job
+        if isinstance(rows, str):  # a worker died twice on this DAG: reported, not dropped
+            failed += 1
+            print(f"FAILED seed={seed} n={n} p={p} named={named}: {rows}", flush=True)
+            continue
+        for M, recompute, fast_io, replayed, plain_io in rows:
+            if fast_io is None:
+                skipped += 1
+                continue
+            checked += 1
+            non_sink += named
+            if fast_io != plain_io or replayed != fast_io:
+                disagreements += 1
+                print(f"DISAGREE seed={seed} n={n} p={p} named_outputs={named} M={M} "
+                      f"recompute={recompute}: fast {fast_io} (replays to {replayed}), "
+                      f"plain {plain_io}", flush=True)
+    print(f"{checked} instances ({non_sink} with named outputs), {disagreements} "
+          f"disagreements, {skipped} undecided (skipped), {failed} DAGs failed, "
           f"{time.monotonic() - started:.0f} s")
-    return 1 if disagreements else 0
+    return 1 if disagreements or failed else 0
 
 
 if __name__ == "__main__":

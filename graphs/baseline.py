@@ -24,12 +24,20 @@ Examples
 from __future__ import annotations
 
 import heapq
+import math
 import time
 from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.exact import Infeasible, Optimal, PebbleResult, PebbleUndecided, min_cache_size
+from attnio.graphs.exact import (
+    Infeasible,
+    Optimal,
+    PebbleResult,
+    PebbleUndecided,
+    check_time_limit,
+    min_cache_size,
+)
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs
 
 __all__ = ["plain_optimal"]
@@ -47,7 +55,8 @@ def plain_optimal(
     """Optimal pebbling by plain best-first search over (red, blue[, computed]) bitmasks.
 
     Parameters and results as :func:`attnio.graphs.exact.solve_optimal` (no symmetry, no
-    progress bar, no upper bound).
+    progress bar, no upper bound). The clock and the state budget are read before every pop;
+    a KeyboardInterrupt is not caught.
 
     Examples
     --------
@@ -56,7 +65,9 @@ def plain_optimal(
     7
     """
     check_cache_size(M)
+    check_time_limit(time_limit)
     start = time.monotonic()
+    deadline = math.inf if time_limit is None else start + time_limit
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
     need_m = min_cache_size(G, outputs)
@@ -79,49 +90,45 @@ def plain_optimal(
     parent: dict[int, tuple[int, int, int]] = {}
     heap = [(h(inp), 0, start_key)]
     explored = 0
-    try:
-        while heap:
-            f, g, key = heapq.heappop(heap)
-            if g_of[key] < g:
+    while heap:
+        # the budgets before the pop, while heap[0] holds the least f (a lower bound)
+        if time.monotonic() > deadline:
+            return PebbleUndecided(heap[0][0], None, explored,
+                                   f"time limit {time_limit} s reached", time.monotonic() - start)
+        if max_states is not None and len(g_of) > max_states:
+            return PebbleUndecided(heap[0][0], None, explored,
+                                   f"state budget {max_states} reached", time.monotonic() - start)
+        f, g, key = heapq.heappop(heap)
+        if g_of[key] < g:
+            continue
+        explored += 1
+        R, B, C = key & full, (key >> n) & full, key >> (2 * n)
+        if not out & ~B:
+            moves: list[Move] = []
+            while key != start_key:
+                key, kind, v = parent[key]
+                moves.append((("read", "write", "compute", "delete")[kind], names[v]))
+            moves.reverse()
+            return Optimal(io=g, schedule=moves, states_explored=explored,
+                           seconds=time.monotonic() - start)
+        room = R.bit_count() < M
+        for v in range(n):
+            bit = 1 << v
+            if R & bit:
+                succ = [(1, 1, R, B | bit, C)] if not B & bit else []   # write
+                succ.append((0, 3, R & ~bit, B, C))                      # delete
+            elif room:
+                succ = [(1, 0, R | bit, B, C)] if B & bit else []        # read
+                if not inp & bit and not pred[v] & ~R and not (one_shot and C & bit):
+                    succ.append((0, 2, R | bit, B, C | bit if one_shot else C))
+            else:
                 continue
-            explored += 1
-            R, B, C = key & full, (key >> n) & full, key >> (2 * n)
-            if not out & ~B:
-                moves: list[Move] = []
-                while key != start_key:
-                    key, kind, v = parent[key]
-                    moves.append((("read", "write", "compute", "delete")[kind], names[v]))
-                moves.reverse()
-                return Optimal(io=g, schedule=moves, states_explored=explored,
-                               seconds=time.monotonic() - start)
-            if explored & 1023 == 0:
-                if time_limit is not None and time.monotonic() - start > time_limit:
-                    return PebbleUndecided(f, None, explored, f"time limit {time_limit} s reached",
-                                           time.monotonic() - start)
-                if max_states is not None and len(g_of) > max_states:
-                    return PebbleUndecided(f, None, explored, f"state budget {max_states} reached",
-                                           time.monotonic() - start)
-            room = R.bit_count() < M
-            for v in range(n):
-                bit = 1 << v
-                if R & bit:
-                    succ = [(1, 1, R, B | bit, C)] if not B & bit else []   # write
-                    succ.append((0, 3, R & ~bit, B, C))                      # delete
-                elif room:
-                    succ = [(1, 0, R | bit, B, C)] if B & bit else []        # read
-                    if not inp & bit and not pred[v] & ~R and not (one_shot and C & bit):
-                        succ.append((0, 2, R | bit, B, C | bit if one_shot else C))
-                else:
+            for cost, kind, R2, B2, C2 in succ:
+                key2 = R2 | (B2 << n) | (C2 << (2 * n))
+                g2 = g + cost
+                if g_of.get(key2, 1 << 62) <= g2:
                     continue
-                for cost, kind, R2, B2, C2 in succ:
-                    key2 = R2 | (B2 << n) | (C2 << (2 * n))
-                    g2 = g + cost
-                    if g_of.get(key2, 1 << 62) <= g2:
-                        continue
-                    g_of[key2] = g2
-                    parent[key2] = (key, kind, v)
-                    heapq.heappush(heap, (g2 + h(B2), g2, key2))
-    except KeyboardInterrupt:
-        return PebbleUndecided(heap[0][0] if heap else 0, None, explored, "interrupted",
-                               time.monotonic() - start)
+                g_of[key2] = g2
+                parent[key2] = (key, kind, v)
+                heapq.heappush(heap, (g2 + h(B2), g2, key2))
     raise RuntimeError("baseline bug: search space exhausted on a feasible instance")

@@ -8,6 +8,13 @@ Usage::
     attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
     attnio pebble --replay SCHEDULE.json (--dag FILE.json | --builtin SPEC) --cache M
     attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
+    attnio pebble --dag A.json B.json --cache LO:HI [--workers N | --scheduler ADDRESS]
+
+``--time-limit S`` (a positive finite number; default 60) bounds each instance (one DAG at
+one cache size) as a whole: the algorithm schedules are built first and the solver gets the
+rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers N`` /
+``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
+order; an instance whose worker died twice is reported undecided with the reason.
 
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
@@ -32,8 +39,11 @@ Limits (bad input, exit 2): a ``--cache`` range spans at most
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import re
+import time
 from typing import Any
 
 import networkx as nx
@@ -50,12 +60,14 @@ from attnio.graphs.exact import (
     Infeasible,
     Optimal,
     PebbleResult,
+    PebbleUndecided,
     check_exact_size,
     solve_optimal,
 )
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
+from attnio.parallel import check_workers, map_instances
 from attnio.provenance import provenance
 from attnio.validation import (
     check_output_path,
@@ -80,8 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "pebble", help="exact optimal red-blue pebbling of a DAG; replay a schedule",
         description="Exact optimal red-blue pebbling (Hong-Kung game, inputs = sources).")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--dag", metavar="FILE.json",
-                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]}')
+    source.add_argument("--dag", metavar="FILE.json", nargs="+",
+                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]} '
+                             "(several files: one instance per file and cache size)")
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
@@ -96,10 +109,18 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
     parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
-                        help="seconds per cache size before answering undecided (default 60)")
+                        help="seconds per cache size, every phase included, before answering "
+                             "undecided with the proven bracket (default 60)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
+    parallel = parser.add_mutually_exclusive_group()
+    parallel.add_argument("--workers", type=int, metavar="N",
+                          help="solve the instances on a local Dask cluster of N processes "
+                               "(results identical to the serial run, same order)")
+    parallel.add_argument("--scheduler", metavar="ADDRESS",
+                          help="solve the instances on an existing Dask cluster "
+                               "(e.g. tcp://host:8786)")
     parser.set_defaults(handler=run)
     return parser
 
@@ -212,14 +233,40 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
     return base
 
 
+def _solve_job(job: tuple[nx.DiGraph, int, bool, float]) -> tuple[PebbleResult, dict]:
+    """One instance (G, M, recompute, time limit): what a serial run or a Dask worker does."""
+    G, M, recompute, time_limit = job
+    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit))
+
+
+def _failed_job(job: tuple[nx.DiGraph, int, bool, float], reason: str
+                ) -> tuple[PebbleResult, dict]:
+    """An instance whose Dask worker died twice: undecided, with the reason, never dropped
+    (lower bound 0, upper bound the best algorithm schedule, computed here)."""
+    G, M, recompute, _ = job
+    costs = {name: replay(G, moves, M, recompute=recompute).io
+             for name, moves in algorithm_schedules(G, M).items()}
+    return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
+                           states_explored=0, reason=reason), costs
+
+
 def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResult, dict]:
+    # --time-limit bounds the whole instance: the algorithm schedules are built first and
+    # the solver gets what is left (it reads the clock in every phase of its own)
+    started = time.monotonic()
     recompute = not args.no_recompute
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}
     incumbent = schedules[min(costs, key=costs.__getitem__)] if costs else None
-    result = solve_optimal(G, M, recompute=recompute, time_limit=args.time_limit,
+    remaining = max(0.0, args.time_limit - (time.monotonic() - started))
+    result = solve_optimal(G, M, recompute=recompute, time_limit=remaining,
                            incumbent=incumbent)
+    if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
+        changes: dict[str, Any] = {"seconds": time.monotonic() - started}
+        if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
+            changes["reason"] = f"time limit {args.time_limit:g} s reached"
+        result = dataclasses.replace(result, **changes)
     return result, costs
 
 
@@ -279,44 +326,74 @@ def run(args: argparse.Namespace) -> int:
         lo = hi = 0
     else:
         lo, hi = parse_cache_range(args.cache)
-        if lo != hi and (args.dag is not None or args.replay is not None):
-            what = "--replay" if args.replay is not None else "--dag"
-            raise InvalidInputError(f"{what} needs one cache size, not {describe(args.cache)}")
+        if lo != hi and args.replay is not None:
+            raise InvalidInputError(f"--replay needs one cache size, not {describe(args.cache)}")
+    if args.dag is not None and len(args.dag) > 1 and (args.replay is not None
+                                                         or args.export_dag is not None):
+        what = "--replay" if args.replay is not None else "--export-dag"
+        raise InvalidInputError(f"{what} needs exactly one --dag FILE.json")
     if args.export_dag is not None:
         check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
-    G = load_dag(args.dag) if args.dag is not None else parse_builtin(args.builtin)
+    if args.workers is not None and args.workers < 1:
+        raise InvalidInputError(f"--workers={args.workers} must be a positive integer")
+    check_workers(args.workers, args.scheduler)
+    if args.dag is not None:
+        graphs = [(path, load_dag(path)) for path in args.dag]
+    else:
+        graphs = [(args.builtin, parse_builtin(args.builtin))]
     if args.export_dag is not None:
-        _export(G, args)
+        _export(graphs[0][1], args)
         if args.cache is None:
             return 0
     if args.replay is not None:
-        return _replay(G, lo, args)
-    check_exact_size(G)
-    rows = []
-    worst = 0
-    for M in range(lo, hi + 1):
-        result, costs = _solve(G, M, args)
-        rows.append((M, result, costs))
-        if result.status == "undecided":
-            worst = 1
-        if not args.json and not args.table:
-            print(_line(result, M), flush=True)
+        return _replay(graphs[0][1], lo, args)
+    for _, G in graphs:
+        check_exact_size(G)
+    labelled = len(graphs) > 1
+    instances = [(label, G, M) for label, G in graphs for M in range(lo, hi + 1)]
+    jobs = [(G, M, recompute, args.time_limit) for _, G, M in instances]
+    done: dict[int, tuple[PebbleResult, dict]] = {}
+    printed = [0]
+
+    def show(index: int, outcome: tuple[PebbleResult, dict]) -> None:
+        # lines in the order of the instances, each as soon as all before it are done
+        done[index] = outcome
+        while printed[0] in done:
+            i = printed[0]
+            label, _, M = instances[i]
+            if not args.json and not args.table:
+                prefix = f"{label}: " if labelled else ""
+                print(prefix + _line(done[i][0], M), flush=True)
+            printed[0] += 1
+
+    outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
+                             desc="pebble", on_failure=_failed_job, on_result=show)
+    rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
+    worst = 1 if any(result.status == "undecided" for _, result, _ in rows) else 0
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (M, _, costs) in zip(objects, rows):
+        for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
             obj["algorithm_costs"] = costs
-            obj.update(provenance())
             obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds.py
+            obj.update(provenance())
+            if labelled:
+                obj["dag"] = label
         print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects,
                          allow_nan=False))
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
-        print(f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
-              f"{'recomputation' if recompute else 'one-shot'}")
+        for row, (label, G, M) in zip(rows, instances):
+            if M != lo:
+                continue
+            print((f"{label}: " if labelled else "")
+                  + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
+                  f"{'recomputation' if recompute else 'one-shot'}")
         print(f"{'M':>4} {'status':>10} {'Q(G,M)':>7} {'lower':>6} {'upper':>6} "
               f"{'states':>9} {'seconds':>8} " + " ".join(f"{n:>13}" for n in names))
-        for M, r, costs in rows:
+        for (M, r, costs), (label, _, _) in zip(rows, instances):
+            if labelled:
+                print(f"{label}:", end=" ")
             obj = result_to_json(r, M, recompute)
             q = "" if obj["optimal_io"] is None else obj["optimal_io"]
             up = "" if obj["upper_bound"] is None else obj["upper_bound"]

@@ -178,12 +178,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import networkx as nx
 
+from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.exceptions import InvalidInputError
 from attnio.progress import progress_enabled
@@ -196,6 +198,7 @@ __all__ = [
     "PebbleResult",
     "solve_optimal",
     "min_cache_size",
+    "check_time_limit",
     "DEFAULT_MAX_STATES",
     "MAX_EXACT_VERTICES",
     "check_exact_size",
@@ -256,6 +259,26 @@ class PebbleUndecided:
 
 
 PebbleResult = Optimal | Infeasible | PebbleUndecided
+
+
+def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
+    """Return ``time_limit`` if it is None or a finite number >= 0, else raise
+    :class:`InvalidInputError` (NaN would never fire, infinity means None).
+
+    >>> check_time_limit(1.5), check_time_limit(None)
+    (1.5, None)
+    >>> check_time_limit(float("nan"))
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: time_limit=nan must be a finite number >= 0 (or None)
+    """
+    if time_limit is None:
+        return None
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+            or not math.isfinite(time_limit) or time_limit < 0):
+        raise InvalidInputError(
+            f"{name}={time_limit!r} must be a finite number >= 0 (or None)")
+    return time_limit
 
 
 def min_cache_size(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
@@ -511,15 +534,16 @@ class _Search:
         return writes + reads + extra_writes + spill_extra
 
     def successors(self, R: int, B: int, C: int, P: int, g: int = 0,
-                   seen: dict[int, int] | None = None) -> list[tuple]:
-        """Macro moves (R8): list of (cost, w, evicted mask E, written-back mask W, raw R,
-        raw B, raw C) — evict E (writing back W ⊆ E first), read the missing predecessors
-        X = pred(w) \\ R (all blue), compute w.
+                   seen: dict[int, int] | None = None) -> Iterator[tuple]:
+        """Macro moves (R8), generated one by one: (cost, w, evicted mask E, written-back
+        mask W, raw R, raw B, raw C) — evict E (writing back W ⊆ E first), read the missing
+        predecessors X = pred(w) \\ R (all blue), compute w.
 
         With ``seen`` (raw key -> least g pushed) and the recomputation variant, a move on a
         full cache that writes nothing back is left out when ``seen`` already holds its key
         (R | B << n, already normal: see solve_optimal) with a g no larger than ``g + cost``:
-        the caller would discard it anyway.
+        the caller would discard it anyway. (Generated lazily, so the caller can read the clock
+        between successors: matmul 8×8×8 at M = 16 has states with 600 000 of them.)
         """
         I, M = self.I, self.M
         pred = I.pred
@@ -529,8 +553,6 @@ class _Search:
         if skip_seen:
             seen_get = seen.get
             Bkey = B << I.n
-        out: list[tuple] = []
-        append = out.append
         out_mask = I.out
         todo = P & ~R & ~I.inp
         if not recompute:
@@ -548,7 +570,7 @@ class _Search:
             base = R | X | wbit
             evictions = size + reads + 1 - M
             if evictions <= 0:
-                append((reads, w, 0, 0, base, B, newC))
+                yield (reads, w, 0, 0, base, B, newC)
                 continue
             evictable = R & ~pw
             if evictable.bit_count() < evictions:
@@ -557,12 +579,12 @@ class _Search:
                 Rn = base & ~E
                 dirty = E & ~B  # evicted red pebbles without a blue copy
                 if not dirty:
-                    append((reads, w, E, 0, Rn, B, newC))
+                    yield (reads, w, E, 0, Rn, B, newC)
                     continue
                 if not recompute:
                     # one-shot: every red vertex is in P (R4) and was computed or read; an
                     # unwritten computed one could never be red again, so write it back
-                    append((reads + dirty.bit_count(), w, E, dirty, Rn, B | dirty, newC))
+                    yield (reads + dirty.bit_count(), w, E, dirty, Rn, B | dirty, newC)
                     continue
                 # (R9) an evicted red output without blue is written back
                 forced = dirty & out_mask
@@ -571,8 +593,11 @@ class _Search:
                         if skip_seen and seen_get(Rn | Bkey, 1 << 62) <= g + reads:
                             continue  # the no-write-back successor was pushed already
                     W |= forced
-                    append((reads + W.bit_count(), w, E, W, Rn, B | W, newC))
-        return out
+                    yield (reads + W.bit_count(), w, E, W, Rn, B | W, newC)
+
+
+class _OutOfTime(Exception):
+    """The deadline passed inside a preparation step (raised and caught in this module)."""
 
 
 def _mandatory_moves(needed_inputs: int, outputs_to_write: int) -> int:
@@ -611,7 +636,8 @@ class _Symmetry:
     subset of the group containing the identity is correct; VF2 enumeration is capped).
     """
 
-    def __init__(self, G: nx.DiGraph, inst: _Instance, limit: int) -> None:
+    def __init__(self, G: nx.DiGraph, inst: _Instance, limit: int,
+                 deadline: float = math.inf) -> None:
         from networkx.algorithms.isomorphism import DiGraphMatcher
         import itertools
 
@@ -625,11 +651,28 @@ class _Symmetry:
         identity = list(range(n))
         perms = [identity]
         if limit > 1 and n:
-            matcher = DiGraphMatcher(H, H, node_match=lambda a, b: a["out"] == b["out"])
-            for mapping in itertools.islice(matcher.isomorphisms_iter(), limit):
-                perm = [mapping[i] for i in range(n)]
-                if perm != identity:
-                    perms.append(perm)
+            # VF2 can spend a long time between two automorphisms (matmul 4×4×4: ~0.4 s
+            # each), so the clock is read inside the matcher's vertex test; when the deadline
+            # passes, the automorphisms found so far are kept (any subset containing the
+            # identity is correct, R7)
+            calls = [0]
+
+            def same_kind(a: dict, b: dict) -> bool:
+                calls[0] += 1
+                if not calls[0] & 255 and time.monotonic() > deadline:
+                    raise _OutOfTime
+                return a["out"] == b["out"]
+
+            matcher = DiGraphMatcher(H, H, node_match=same_kind)
+            try:
+                for mapping in itertools.islice(matcher.isomorphisms_iter(), limit):
+                    perm = [mapping[i] for i in range(n)]
+                    if perm != identity:
+                        perms.append(perm)
+                    if time.monotonic() > deadline:
+                        break
+            except _OutOfTime:
+                pass
         self.perms = perms
         self.n = n
         self.mask = (1 << n) - 1
@@ -638,13 +681,21 @@ class _Symmetry:
         self.hi_memo: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.width = 0
         self.tables: list[list[list[int]]] = []
+        self.deadline = deadline
 
     def build(self, width: int) -> None:
-        """Byte tables permuting keys made of ``width`` stacked n-bit masks (R | B<<n | ...)."""
+        """Byte tables permuting keys made of ``width`` stacked n-bit masks (R | B<<n | ...).
+
+        If the deadline passes, only the automorphisms with finished tables are kept (the
+        identity always is)."""
         n = self.n
         self.width = width
         self.tables = []
-        for perm in self.perms:
+        for count, perm in enumerate(self.perms):
+            if count and time.monotonic() > self.deadline:
+                del self.perms[count:]
+                del self.bit_images[count:]
+                break
             full = [perm[i % n] + (i // n) * n for i in range(width * n)]
             chunks = []
             for c in range(0, width * n, 8):
@@ -749,7 +800,10 @@ def solve_optimal(
     outputs : iterable of str, optional
         Default ``G.graph["outputs"]``, else the sinks.
     time_limit : float or None
-        Seconds before giving up with :class:`PebbleUndecided` (None: no limit).
+        Seconds before giving up with :class:`PebbleUndecided` (None: no limit; else finite
+        and >= 0). It bounds the whole call: the automorphism search (R7) and its tables
+        stop at half the limit keeping what they found, and the search reads the clock
+        before every state it pops and every 256 successors it generates.
     max_states : int or None
         Distinct states stored before giving up (memory budget; None: no limit).
     upper_bound : int, optional
@@ -775,8 +829,10 @@ def solve_optimal(
     ------
     InvalidInputError
         ``G`` not a DiGraph, more than :data:`MAX_EXACT_VERTICES` vertices, ``M`` not a
-        positive int, a time limit or state budget that is not positive, a cyclic graph,
-        unknown or repeated outputs.
+        positive int, a time limit that is NaN, infinite or negative, a state budget that is
+        not positive, a cyclic graph, unknown or repeated outputs.
+
+    A KeyboardInterrupt is not caught: it ends the call (``attnio pebble`` exits 130).
 
     Examples
     --------
@@ -788,11 +844,11 @@ def solve_optimal(
     check_digraph(G)
     check_exact_size(G)
     check_cache_size(M)
-    if time_limit is not None:
-        time_limit = positive_float("time_limit", time_limit, allow_zero=True)
+    time_limit = check_time_limit(time_limit)
     if max_states is not None:
         max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
+    deadline = math.inf if time_limit is None else start_time + time_limit
     inst = _Instance(G, outputs)
     need_m = min_cache_size(G, outputs)
     if M < need_m:
@@ -807,7 +863,9 @@ def solve_optimal(
     search = _Search(inst, M, recompute)
     n = inst.n
     one_shot = not recompute
-    sym = _Symmetry(G, inst, symmetry_limit if symmetry else 1)
+    # the automorphism search gets at most half the time budget (it only speeds up the rest)
+    sym_deadline = math.inf if time_limit is None else start_time + time_limit / 2
+    sym = _Symmetry(G, inst, symmetry_limit if symmetry else 1, sym_deadline)
     sym.build(3 if one_shot else 2)
     canon = sym.canon
     mask_n = inst.all
@@ -846,9 +904,13 @@ def solve_optimal(
     if best_io is not None:
         prune_above = min(prune_above, best_io - 1)
 
-    def undecided(reason: str) -> PebbleUndecided:
-        # h is admissible, so the least f on the frontier bounds every unexplored solution
+    def undecided(reason: str, expanding: int | None = None) -> PebbleUndecided:
+        # h is admissible, so the least f on the frontier bounds every unexplored solution;
+        # stopped in the middle of an expansion, the state being expanded (f = expanding) is
+        # part of the frontier again (some of its successors were never pushed)
         lower = heap[0][0] if heap else h0
+        if expanding is not None:
+            lower = min(lower, expanding)
         upper = upper_bound if best_io is None else (
             best_io if upper_bound is None else min(best_io, upper_bound))
         return PebbleUndecided(lower_bound=int(max(lower, h0)), upper_bound=upper,
@@ -876,6 +938,10 @@ def solve_optimal(
     pred = inst.pred
     heappush = heapq.heappush
     BIG = 1 << 62
+    monotonic = time.monotonic
+    out_of_time = f"time limit {time_limit} s reached"
+    out_of_states = f"state budget {max_states} reached"
+    state_cap = BIG if max_states is None else max_states
     try:
         while heap:
             f, negg, t0, k, lazy = heap[0]
@@ -884,6 +950,12 @@ def solve_optimal(
                     return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
                                    seconds=time.monotonic() - start_time)
                 return finish(best_goal)
+            # the budgets before every pop (a lazy pop evaluates h: ~1 ms on 1 000 vertices),
+            # while the least f is still on the heap
+            if monotonic() > deadline:
+                return undecided(out_of_time)
+            if len(g_of) > state_cap:
+                return undecided(out_of_states)
             g = -negg
             if g_get(k, BIG) < g:
                 heapq.heappop(heap)
@@ -898,17 +970,12 @@ def solve_optimal(
                 if g + h > f:
                     heappush(heap, (g + h, negg, t0, k, False))
                     continue
-            if explored & 63 == 63:  # an expansion can take ~2 ms on the backward DAG
-                if bar is not None and explored & 1023 == 1023:
-                    bar.update(1024)
-                    bar.set_postfix(f=f, stored=len(g_of))
-                if time_limit is not None and time.monotonic() - start_time > time_limit:
-                    return undecided(f"time limit {time_limit} s reached")
-                if max_states is not None and len(g_of) > max_states:
-                    return undecided(f"state budget {max_states} reached")
             if not lazy:
                 heapq.heappop(heap)
             explored += 1
+            if bar is not None and explored & 1023 == 0:
+                bar.update(1024)
+                bar.set_postfix(f=f, stored=len(g_of))
             R, B, C = k & mask_n, (k >> n) & mask_n, k >> (2 * n)
             if (out_mask & ~(R | B)) == 0:
                 return finish(k)  # goal-ready (R3): write the red outputs not blue yet
@@ -918,7 +985,14 @@ def solve_optimal(
             # with recomputation, a move that fills the cache and writes back no output
             # keeps P (blue non-outputs stay in P: they can be recomputed) and leaves no free
             # slot, and W ⊆ R ⊆ P: the state is already normal (R4, R5)
+            generated = 0
             for cost, w, E, W, Rr, Br, Cr in successors(R, B, C, P, g, raw_seen):
+                generated += 1
+                if not generated & 255:  # one state can have 600 000 successors
+                    if monotonic() > deadline:
+                        return undecided(out_of_time, expanding=f)
+                    if len(g_of) > state_cap:
+                        return undecided(out_of_states, expanding=f)
                 if recompute and not W & out_mask and Rr.bit_count() >= M:
                     Rn, Bn, Cn = Rr, Br, Cr
                 else:
@@ -955,8 +1029,6 @@ def solve_optimal(
                     prune_above = f2 - 1
                 tick -= 1  # ties on (f, g): newest first (depth-first along plateaus)
                 heappush(heap, (f2, -g2, tick, k2, not goal_ready))
-    except KeyboardInterrupt:
-        return undecided("interrupted")
     finally:
         if bar is not None:
             bar.close()

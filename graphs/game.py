@@ -1,7 +1,7 @@
 r"""The Hong–Kung red–blue pebble game, and a schedule validator independent of every solver.
 
 The game (Hong & Kung, STOC 1981, with the input convention of Elango et al. 2014, arXiv
-1404.4767, and of the Lean formalisation cited in /work/shared/reference/background.md §3.2)
+1404.4767, and of a Lean formalisation of the game)
 is played on a DAG :math:`G = (V, E)` with a budget of :math:`M` red pebbles:
 
 * **Inputs are exactly the sources** (vertices without predecessors). They start with a blue
@@ -31,7 +31,7 @@ q I/Os yields a 2M-partition with h parts and :math:`M h \ge q \ge M(h-1)`) is *
 inputs may be a proper superset of the sources and may be computed: summing 8 designated inputs
 left to right with M = 3 costs one I/O, yet every 6-partition has ≥ 2 parts; a chain of 17
 designated inputs feeding one output costs 2 with M = 2 while every 4-partition has ≥ 3 parts
-(background.md §3.2, found by the Lean formalisation). The S-partition lower bounds that attnio
+(found by the Lean formalisation). The S-partition lower bounds that attnio
 checks against the exact optimum therefore need exactly this convention, and so does the
 validator: a graph whose ``G.graph["inputs"]`` differs from its sources is rejected.
 

@@ -1026,12 +1026,13 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
 
 def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
                  timeout_ms: int = 20_000, hong_kung: bool = True,
-                 subdag: bool = True) -> list[BoundRecord]:
+                 subdag: bool = True, windows: bool = True) -> list[BoundRecord]:
     """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
     saturation-windows, sub-dag-exact.
 
-    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG (the
-    records say so).
+    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG,
+    ``windows=False`` the two window searches (the records say so). With all three off only
+    the routes of bounded cost remain (compulsory, per-part), for DAGs too large to search.
     """
     check_cache_size(M)
     game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
@@ -1044,8 +1045,12 @@ def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
     else:
         records.append(BoundRecord("hong-kung", 0, False, "skipped (hong_kung=False)", {}))
     records.extend(per_part_routes(G, M))
-    records.append(spill_windows_bound(G, M))
-    records.append(saturation_windows_bound(G, M))
+    if windows:
+        records.append(spill_windows_bound(G, M))
+        records.append(saturation_windows_bound(G, M))
+    else:
+        records += [BoundRecord(route, 0, False, "skipped (windows=False)", {})
+                    for route in ("spill-windows", "saturation-windows")]
     if subdag:
         records.append(subdag_exact_bound(G, M))
     else:
@@ -1100,15 +1105,30 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
     return Refuted({"route": record.route}, f"unknown route {record.route!r}")
 
 
-def certified_lower_bound(G: nx.DiGraph, M: int, *, timeout_ms: int = 5_000) -> dict[str, Any]:
+#: Largest DAG (vertices) on which :func:`certified_lower_bound` runs every route by default;
+#: above it only the routes of bounded cost (compulsory, per-part) run, so that ``attnio
+#: pebble --json`` stays inside its time limit (the window searches and the z3 partition grow
+#: exponentially with the DAG).
+CERTIFIED_ALL_ROUTES_VERTICES = 40
+
+
+def certified_lower_bound(G: nx.DiGraph, M: int, *, timeout_ms: int = 5_000,
+                          all_routes: bool | None = None) -> dict[str, Any]:
     """``{"route", "value"}`` of the best route whose certificate re-verifies (for
     ``attnio pebble --json`` and the sandwich table); valid with and without recomputation.
 
+    ``all_routes=None`` runs every route on DAGs of at most
+    :data:`CERTIFIED_ALL_ROUTES_VERTICES` vertices and only the bounded-cost routes above.
+
     >>> from attnio.graphs.dags import matmul_dag
     >>> certified_lower_bound(matmul_dag(1, 2, 1), 3)
-    {'route': 'spill-windows', 'value': 7}
+    {'route': 'spill-windows', 'value': 7, 'routes_run': 'all'}
     """
-    records = [r for r in lower_bounds(G, M, timeout_ms=timeout_ms)
+    if all_routes is None:
+        all_routes = G.number_of_nodes() <= CERTIFIED_ALL_ROUTES_VERTICES
+    records = [r for r in lower_bounds(G, M, timeout_ms=timeout_ms, hong_kung=all_routes,
+                                       subdag=all_routes, windows=all_routes)
                if r.applies and check_certificate(G, M, r, timeout_ms=timeout_ms).proved]
     best = best_bound(records)
-    return {"route": best.route, "value": int(best.value)}
+    return {"route": best.route, "value": int(best.value),
+            "routes_run": "all" if all_routes else "bounded-cost (compulsory, per-part)"}

@@ -106,3 +106,41 @@ def test_replay_refuses_bad_arguments() -> None:
         replay(G, [], 2, outputs=["b", "b"])
     with pytest.raises(IllegalMoveError, match="unknown-vertex"):
         replay(G, [("read", ["a"])], 2)  # type: ignore[list-item]
+
+
+# Repeated moves. Hong–Kung's R1 puts a red pebble on any vertex that carries a blue one and
+# R2 a blue pebble on any vertex that carries a red one; neither rule forbids the vertex
+# already carrying the pebble placed, so a read of a red vertex and a write of a blue one are
+# legal no-ops — and they are moves, each costing 1 (the cost counts moves, not state
+# changes). A validator that skipped them would under-count a schedule's cost.
+REPEATED = [
+    # a read twice while red; b read twice, the second time after a delete (a real re-read)
+    pytest.param([("read", "a"), ("read", "a"), ("read", "b"), ("compute", "c"),
+                  ("delete", "b"), ("read", "b"), ("delete", "b"), ("compute", "d"),
+                  ("write", "d")], (4, 1, 5, 2, 3), id="repeated-reads"),
+    # d written three times, c written twice (c stays red: the second write of a blue vertex)
+    pytest.param([("read", "a"), ("read", "b"), ("compute", "c"), ("write", "c"),
+                  ("write", "c"), ("delete", "b"), ("compute", "d"), ("write", "d"),
+                  ("write", "d"), ("write", "d")], (2, 5, 7, 2, 3), id="repeated-writes"),
+    # both at once, and a compute of a red vertex (free, counted as a compute)
+    pytest.param([("read", "a"), ("read", "b"), ("read", "a"), ("compute", "c"),
+                  ("compute", "c"), ("delete", "b"), ("compute", "d"), ("write", "d"),
+                  ("read", "a"), ("write", "d")], (4, 2, 6, 3, 3), id="reads-writes-computes"),
+]
+
+
+@pytest.mark.parametrize("moves,expected", REPEATED)
+def test_repeated_reads_and_writes_are_counted(moves, expected) -> None:
+    reads, writes, io, computes, peak = expected
+    r = replay(G, moves, 3)
+    assert (r.reads, r.writes, r.io, r.computes, r.peak_red) == (reads, writes, io, computes, peak)
+    assert r.reads == sum(kind == "read" for kind, _ in moves)
+    assert r.writes == sum(kind == "write" for kind, _ in moves)
+    assert validate(G, moves, 3, claimed_io=io).proved
+    assert validate(G, moves, 3, claimed_io=io - 1).verdict == "refuted"
+    # one-shot: the repeated compute of a red vertex is a second computation, so illegal
+    if computes > 2:
+        with pytest.raises(IllegalMoveError, match="one-shot"):
+            replay(G, moves, 3, recompute=False)
+    else:
+        assert replay(G, moves, 3, recompute=False).io == io

@@ -1,0 +1,216 @@
+"""Tests of attnio.interrupts and of Ctrl-C / --time-limit on the real command line.
+
+Every test here starts a real subprocess and sends it a real SIGINT (POSIX only): exit code
+130 within a second or two of the signal, exactly one line ``attnio <cmd>: interrupted`` on
+stderr, no traceback, and what was printed before stays printed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+from attnio import interrupts
+from attnio.cli import main
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix",
+                                reason="needs POSIX signals")
+
+ATTNIO = [sys.executable, "-m", "attnio"]
+ENV = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONUNBUFFERED": "1"}
+# allowed between the signal and the exit: 1 s in the product, + slack for a loaded machine
+SLACK_SECONDS = 2.0
+
+
+def _start(args: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=ENV)
+
+
+def _interrupt(proc: subprocess.Popen) -> tuple[int, str, str, float]:
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # pragma: no cover - the failure being tested
+        proc.kill()
+        out, err = proc.communicate()
+    # communicate() returns at EOF, i.e. when the process (and its pipes) ended
+    return proc.returncode, out, err, time.monotonic() - sent
+
+
+def _wait_for_line(proc: subprocess.Popen, needle: str, timeout: float = 60) -> str:
+    """Read stdout until a line containing ``needle`` (the process is at work)."""
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen.append(line)
+        if needle in line:
+            return "".join(seen)
+    proc.kill()
+    raise AssertionError(f"no line with {needle!r}; got {seen!r}")
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
+
+
+def _assert_interrupted(rc: int, err: str, waited: float, command: str) -> None:
+    assert rc == 130, (rc, err)
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines() == [f"attnio {command}: interrupted"], err
+    assert waited < SLACK_SECONDS, waited
+
+
+def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
+    # M = 2 is infeasible (printed at once), M = 3 of the 58-vertex backward DAG is a long
+    # search: the SIGINT must end the whole range, not just the current cache size
+    proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
+                            "--cache", "2:5", "--time-limit", "300"])
+    printed = _wait_for_line(proc, "M=2: infeasible")
+    time.sleep(0.5)  # inside the search of M = 3
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "pebble")
+    assert "M=2: infeasible" in printed and "M=3" not in out
+
+
+def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
+    pytest.importorskip("distributed")
+    proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
+                            "--cache", "2:5", "--time-limit", "300", "--workers", "2"])
+    printed = _wait_for_line(proc, "M=2: infeasible")  # the workers are at work
+    time.sleep(0.5)
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "pebble")
+    assert "M=2: infeasible" in printed
+
+
+def test_verify_interrupted_exits_130() -> None:
+    proc = _start(ATTNIO + ["verify"])
+    time.sleep(4.0)  # claims are running (z3 checks among them)
+    rc, out, err, waited = _interrupt(proc)
+    assert rc == 130, (rc, err[-2000:])
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1].startswith("attnio verify: interrupted"), err[-500:]
+    assert waited < SLACK_SECONDS, waited
+
+
+def test_interrupted_during_imports() -> None:
+    # attnio takes SIGINT over before its heavy imports (sympy, z3, networkx): the watchdog
+    # thread is the process's first thread besides the main one, so a second thread in
+    # /proc means the handler is in place and the imports are (about to be) running
+    if not os.path.isdir(f"/proc/{os.getpid()}/task"):
+        pytest.skip("needs /proc")
+    proc = _start(ATTNIO + ["verify"])
+    deadline = time.monotonic() + 30
+    while _threads(proc.pid) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.002)
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "verify")
+    assert out == ""
+
+
+def test_a_swallowed_keyboard_interrupt_still_ends_the_process() -> None:
+    # code that catches KeyboardInterrupt and goes on (graphs/exact.py used to) cannot keep
+    # the process alive: the watchdog ends it GRACE_SECONDS after the signal
+    script = textwrap.dedent("""
+        import time
+        from attnio import interrupts
+        interrupts.install("demo")
+        interrupts.running("demo")
+        print("ready", flush=True)
+        while True:
+            try:
+                time.sleep(10)
+            except KeyboardInterrupt:
+                pass
+    """)
+    proc = _start([sys.executable, "-c", script])
+    _wait_for_line(proc, "ready")
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "demo")
+    assert waited >= interrupts.GRACE_SECONDS * 0.9
+
+
+def test_a_running_z3_check_is_interrupted() -> None:
+    # z3 runs in C, where Python's handler cannot run, and by default installs its own
+    # SIGINT handler that turns Ctrl-C into "unknown" and carries on; with attnio's handler
+    # the check is interrupted and KeyboardInterrupt reaches Python
+    script = textwrap.dedent("""
+        import sys, time
+        from attnio import interrupts
+        interrupts.install("demo")
+        interrupts.running("demo")
+        import z3
+        n = 12  # pigeonhole 13 -> 12: minutes for z3
+        x = [[z3.Bool(f"x{i}_{j}") for j in range(n)] for i in range(n + 1)]
+        s = z3.Solver()
+        for i in range(n + 1):
+            s.add(z3.Or(x[i]))
+        for j in range(n):
+            for i in range(n + 1):
+                for k in range(i + 1, n + 1):
+                    s.add(z3.Not(z3.And(x[i][j], x[k][j])))
+        print("ready", flush=True)
+        try:
+            print("result", s.check(), flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt", flush=True)
+            interrupts.announce()
+            sys.exit(130)
+    """)
+    proc = _start([sys.executable, "-c", script])
+    _wait_for_line(proc, "ready")
+    time.sleep(0.3)
+    rc, out, err, waited = _interrupt(proc)
+    _assert_interrupted(rc, err, waited, "demo")
+    assert "KeyboardInterrupt" in out and "result" not in out
+
+
+@pytest.mark.parametrize("limit", ["nan", "inf", "0", "-1", "-inf"])
+def test_time_limit_not_positive_finite_is_exit_2(limit: str,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    code = main(["pebble", "--builtin", "matmul:2x2x2", "--cache", "3", f"--time-limit={limit}"])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--time-limit" in err
+
+
+@pytest.mark.parametrize("spec,cache", [("matmul:4x4x4", "8"), ("matmul:8x8x8", "16:17")])
+def test_time_limit_bounds_each_cache_size(spec: str, cache: str,
+                                           capsys: pytest.CaptureFixture) -> None:
+    # before: 17.7 s and > 60 s with --time-limit 1 (automorphism search, huge expansions)
+    limit = 1.0
+    started = time.monotonic()
+    code = main(["pebble", "--builtin", spec, "--cache", cache, "--time-limit", str(limit),
+                 "--json"])
+    elapsed = time.monotonic() - started
+    rows = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert elapsed <= len(rows) * (1.1 * limit + 1.0), elapsed
+    for row in rows:
+        assert row["status"] == "undecided" and row["reason"] == "time limit 1 s reached"
+        assert row["seconds"] <= 1.1 * limit + 1.0
+        # the proven bracket: |inputs| + |outputs| <= Q <= the best algorithm schedule
+        assert row["lower_bound"] <= row["upper_bound"] == min(row["algorithm_costs"].values())
+
+
+def test_time_limit_on_the_command_line_is_exit_1_with_the_bracket() -> None:
+    proc = subprocess.run(ATTNIO + ["pebble", "--builtin", "matmul:4x4x4", "--cache", "8",
+                                    "--time-limit", "1"],
+                          capture_output=True, text=True, env=ENV, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.strip() == ("M=8: undecided, 48 <= Q <= 135 "
+                                   "(time limit 1 s reached)")
