@@ -40,6 +40,7 @@ from attnio.proofs.runner import (
     format_coverage,
     format_table,
     run_claims,
+    run_claims_parallel,
     select,
     self_test,
     to_json,
@@ -66,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
     parser.add_argument("--z3-timeout", metavar="MS", type=int, default=20_000,
                         help="z3 timeout per solver call in ms (default 20000)")
+    parallel = parser.add_mutually_exclusive_group()
+    parallel.add_argument("--workers", type=int, metavar="N",
+                          help="check the claims on a local Dask cluster of N processes "
+                               "(same verdicts, same order as the serial run)")
+    parallel.add_argument("--scheduler", metavar="ADDRESS",
+                          help="check the claims on an existing Dask cluster (tcp://host:8786)")
     parser.set_defaults(handler=run)
     return parser
 
@@ -85,8 +92,17 @@ def run(args: argparse.Namespace) -> int:
         tier = "" if args.deep else " in the default tier (try --deep)"
         raise InvalidInputError(f"--only={only!r} matches no {kind} id or family{tier}")
 
+    parallel = getattr(args, "workers", None) is not None or \
+        getattr(args, "scheduler", None) is not None
+    if parallel:
+        from attnio.parallel import check_workers
+
+        check_workers(args.workers, args.scheduler)
+
     if args.self_test:
-        results = self_test(chosen, ctx, stop_on_interrupt=True)
+        results = (run_claims_parallel(chosen, ctx, workers=args.workers,
+                                       scheduler=args.scheduler, twins=True, desc="self-test")
+                   if parallel else self_test(chosen, ctx, stop_on_interrupt=True))
         ok = all_twins_refuted(results)
         cov = coverage(select(claims, only, deep=args.deep), results)
         if args.json:
@@ -103,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
                   + ("" if ok else " — FAILED: a checker accepted a false claim"))
         return _exit_code(ok, results)
 
-    results = run_claims(chosen, ctx, stop_on_interrupt=True)
+    results = (run_claims_parallel(chosen, ctx, workers=args.workers, scheduler=args.scheduler)
+               if parallel else run_claims(chosen, ctx, stop_on_interrupt=True))
     ok = all_claims_proved(results)
     if args.json:
         print(json.dumps(to_json(results), indent=2))

@@ -120,3 +120,17 @@ def test_python_m_runs_one_claim_module() -> None:
     lines = out.stdout.splitlines()
     assert sum(line.startswith("proved ") for line in lines) == 8
     assert sum(line.startswith("rejected ") for line in lines) == 5
+
+
+def test_verify_on_dask_gives_the_serial_verdicts_in_order(capsys) -> None:
+    """issue 14: verify --workers N runs the claims on a LocalCluster; same verdicts, order."""
+    pytest.importorskip("distributed")
+    only = "bwd.tight.*,sym.crossover.*"
+    assert main(["verify", "--only", only, "--json"]) == 0
+    serial = json.loads(capsys.readouterr().out)["claims"]
+    assert main(["verify", "--only", only, "--json", "--workers", "2"]) == 0
+    parallel = json.loads(capsys.readouterr().out)["claims"]
+    assert [(c["id"], c["verdict"], c["evidence"]) for c in parallel] == \
+        [(c["id"], c["verdict"], c["evidence"]) for c in serial]
+    assert main(["verify", "--self-test", "--only", "bwd.tight.*", "--workers", "2"]) == 0
+    capsys.readouterr()
