@@ -319,10 +319,19 @@ def check_sign(a: Bound | str | sp.Expr, b: Bound | str | sp.Expr,
         return Undecided(f"z3 unknown deciding Δ {sign} on {region}, Δ = {delta}")
     if sat is False:
         return Proved(f"z3 LRA: region ∧ ¬(Δ {sign}) unsat, Δ = {delta}")
-    at = {s: sp.Rational(model[s.name].numerator, model[s.name].denominator)
-          for s in delta.free_symbols if s.name in model}
-    model["delta"] = Fraction(str(sp.nsimplify(delta.subs(at))))
-    return Refuted(model, f"Δ = {delta} is not {sign} at this exponent point")
+    # Refuted only with a point re-evaluated exactly: inside the region, the sign violated.
+    from attnio.proofs.exact_eval import truth_at
+
+    free = set(delta.free_symbols).union(*(c.free_symbols for c in region_list))
+    at = {sym: sp.Rational(model[sym.name].numerator, model[sym.name].denominator)
+          for sym in free if sym.name in model}
+    if not (all(truth_at(c, at) is True for c in region_list)
+            and all(truth_at(v, at) is True for v in violations)):
+        return Undecided(f"z3's exponent point {model} does not re-evaluate exactly to a "
+                         f"violation of Δ {sign} inside the region")
+    model["delta"] = Fraction(str(sp.nsimplify(delta.xreplace(at))))
+    return Refuted(model, f"Δ = {delta} is not {sign} at this exponent point (re-evaluated "
+                          "exactly)")
 
 
 def _atoms(e: sp.Expr) -> list[sp.Expr]:
