@@ -68,7 +68,8 @@ from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import describe, positive_int
 
 __all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts", "bottleneck",
-           "boundary_lower_bound", "MAX_LEVELS"]
+           "boundary_lower_bound", "MAX_LEVELS", "LEVEL_ALGORITHMS", "levels_report",
+           "format_levels"]
 
 #: Most levels a hierarchy may have.
 MAX_LEVELS = 16
@@ -326,3 +327,97 @@ def bottleneck(rows: list[dict[str, Any]], key: str = "seconds") -> int | None:
     """Index of the boundary with the largest ``key`` time (None if no time is known)."""
     timed = [(r[key], r["boundary"]) for r in rows if r.get(key) is not None]
     return max(timed)[1] if timed else None
+
+
+#: Algorithms compared at each level by :func:`levels_report` (those of ``attnio gap`` and
+#: the GQA-aware ``flash2-gqa``).
+LEVEL_ALGORITHMS: dict[str, tuple[str, ...]] = {
+    "forward": ("standard", "flash1", "flash2", "flash2-gqa", "square-tiling",
+                "small-cache-fused"),
+    "backward": ("standard", "flash1", "flash2", "flash2-gqa", "small-cache",
+                 "small-cache-fused"),
+}
+
+
+def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: int = 1,
+                  heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """Per boundary: capacity M_i, regime, lower bound (words, seconds), every algorithm's
+    exact count, the best one (words, seconds); and the bottleneck boundaries.
+
+    >>> h = Hierarchy.from_words([("smem", 2048, None), ("hbm", None, 10**12)])
+    >>> r = levels_report(h, "backward", 1024, 64, heads=4, kv_heads=2)
+    >>> lvl = r["levels"][0]
+    >>> lvl["regime"], lvl["best_algorithm"], lvl["best_words"] >= lvl["lower_bound_words"]
+    ('small-cache', 'small-cache-fused', True)
+    """
+    from attnio.algorithms.heads import check_heads, count_heads
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    levels: list[dict[str, Any]] = []
+    for b in hierarchy.boundaries():
+        from attnio.symbolic.advisor import classify_regime
+
+        regime, _ = classify_regime(b.M, d)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch * kv)
+        algorithms: dict[str, int] = {}
+        omitted: dict[str, str] = {}
+        for name in LEVEL_ALGORITHMS[pass_]:
+            try:
+                algorithms[name] = count_heads(name, pass_, n, d, b.M, batch=batch,
+                                               heads=heads, kv_heads=kv).io
+            except AttnioError as exc:
+                omitted[name] = " ".join(str(exc).split())
+        best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
+        seconds = (lambda words: None if b.bandwidth is None or words is None
+                   else words * hierarchy.word_bytes / b.bandwidth)
+        best_words = algorithms[best] if best else None
+        if best_words is not None and best_words < lower:  # pragma: no cover - would refute
+            raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")
+        levels.append({
+            "boundary": b.index, "above": b.above, "below": b.below,
+            "capacity_words": b.M, "capacity_bytes": b.M * hierarchy.word_bytes,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime, "d_squared": d * d,
+            "lower_bound_words": lower, "lower_bound_route": route,
+            "lower_bound_seconds": seconds(lower),
+            "best_algorithm": best, "best_words": best_words,
+            "best_seconds": seconds(best_words),
+            "algorithms": algorithms, "omitted": omitted,
+        })
+
+    def slowest(key: str) -> int | None:
+        timed = [(lvl[key], lvl["boundary"]) for lvl in levels if lvl[key] is not None]
+        return max(timed)[1] if timed else None
+
+    return {"hierarchy": hierarchy.to_json(), "pass": pass_, "n": n, "d": d, "batch": batch,
+            "heads": heads, "kv_heads": kv, "levels": levels,
+            "bottleneck_boundary": slowest("best_seconds"),
+            "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
+
+
+def format_levels(report: dict[str, Any]) -> str:
+    """The per-level table for humans."""
+    r = report
+    lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
+             f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
+             f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
+             "boundary)",
+             f"{'boundary':<36} {'M words':>12} {'regime':<12} {'lower bound':>16} "
+             f"{'LB time':>10}  {'best algorithm':<18} {'words':>16} {'time':>10}"]
+
+    def t(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3g} s"
+
+    for lvl in r["levels"]:
+        name = f"{lvl['above']} | {lvl['below']}"
+        best = lvl["best_algorithm"] or "none fits"
+        words = "-" if lvl["best_words"] is None else f"{lvl['best_words']:,}"
+        lines.append(f"{name:<36} {lvl['capacity_words']:>12,} {lvl['regime']:<12} "
+                     f"{lvl['lower_bound_words']:>16,} {t(lvl['lower_bound_seconds']):>10}  "
+                     f"{best:<18} {words:>16} {t(lvl['best_seconds']):>10}")
+    bn = r["bottleneck_boundary"]
+    lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
+                                   if bn is None else
+                                   f"boundary {bn} ({r['levels'][bn]['above']} | "
+                                   f"{r['levels'][bn]['below']}), best algorithm's time; "
+                                   "time = words x bytes / bandwidth, no overlap"))
+    return "\n".join(lines)
