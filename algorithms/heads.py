@@ -73,7 +73,7 @@ from attnio.validation import check_name, check_seed, positive_int
 
 __all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulate_heads",
            "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward",
-           "multihead_lower_bound"]
+           "multihead_lower_bound", "add_heads_arguments", "heads_from_args"]
 
 #: Algorithms with a GQA-aware loop order (CLI names), with their descriptions.
 GQA_ALGORITHMS: dict[str, str] = {
@@ -368,3 +368,22 @@ def multihead_lower_bound(pass_: str, n: int, d: int, M: int, groups: int = 1) -
             best = (top.value, f"{cls}: {top.route}" if pass_ == "backward" else top.route)
     assert best is not None
     return groups * best[0], f"{groups} x [{best[1]}]"
+
+
+def add_heads_arguments(parser: Any) -> None:
+    """``--batch B --heads H --kv-heads G`` on a command line (``attnio simulate``, ``bounds``,
+    ``gap``); parse them with :func:`heads_from_args`."""
+    parser.add_argument("--batch", default="1", help="batch size B (default 1)")
+    parser.add_argument("--heads", default="1", help="query heads H (default 1)")
+    parser.add_argument("--kv-heads", dest="kv_heads", default=None,
+                        help="K/V heads G; H must be a multiple of G (default H: no grouping)")
+
+
+def heads_from_args(args: Any) -> tuple[int, int, int]:
+    """(batch, heads, kv_heads) from :func:`add_heads_arguments`' flags, validated."""
+    from attnio.validation import parse_positive_int
+
+    kv = getattr(args, "kv_heads", None)
+    return check_heads(parse_positive_int("batch", getattr(args, "batch", "1")),
+                       parse_positive_int("heads", getattr(args, "heads", "1")),
+                       None if kv is None else parse_positive_int("kv_heads", kv))

@@ -69,7 +69,7 @@ from attnio.validation import describe, positive_int
 
 __all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts", "bottleneck",
            "boundary_lower_bound", "MAX_LEVELS", "LEVEL_ALGORITHMS", "levels_report",
-           "format_levels"]
+           "format_levels", "multihead_gap_payload"]
 
 #: Most levels a hierarchy may have.
 MAX_LEVELS = 16
@@ -421,3 +421,39 @@ def format_levels(report: dict[str, Any]) -> str:
                                    f"{r['levels'][bn]['below']}), best algorithm's time; "
                                    "time = words x bytes / bandwidth, no overlap"))
     return "\n".join(lines)
+
+
+def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,
+                          heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """``attnio gap``'s document for B·H heads in G groups: one bounded level per M
+    (:func:`levels_report`; the lower bound of :func:`boundary_lower_bound` with B·G groups),
+    rows shaped as :func:`attnio.algorithms.gap.gap_rows`' (``claim_id``:
+    ``heads.group_lower_bound``).
+
+    >>> p = multihead_gap_payload("backward", 256, 16, [1024], heads=4, kv_heads=2)
+    >>> row = p["rows"][0]
+    >>> (p["heads"], p["kv_heads"]), row["best_io"] >= row["lower_bound"]
+    ((4, 2), True)
+    """
+    from attnio.provenance import provenance
+
+    rows: list[dict[str, Any]] = []
+    kv = None
+    for M in Ms:
+        one = Hierarchy.from_words([("fast", positive_int("M", M), None),
+                                    ("slow", None, None)])
+        rep = levels_report(one, pass_, n, d, batch=batch, heads=heads, kv_heads=kv_heads)
+        kv = rep["kv_heads"]
+        lvl = rep["levels"][0]
+        if lvl["best_algorithm"] is None:
+            continue
+        rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
+                     "route": lvl["lower_bound_route"], "claim_id": "heads.group_lower_bound",
+                     "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
+                     "best_io": lvl["best_words"],
+                     "ratio": lvl["best_words"] / lvl["lower_bound_words"],
+                     "omitted": lvl["omitted"]})
+    if not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": False, "batch": batch,
+            "heads": heads, "kv_heads": kv, **provenance()}
