@@ -110,3 +110,23 @@ def test_simulate_and_gap_heads(capsys: pytest.CaptureFixture[str]) -> None:
                  "--json"]) == 0
     independent = json.loads(capsys.readouterr().out)
     assert independent["kv_heads"] == 4
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfe not utf-8", "is not UTF-8 text"),
+    (b'{"levels": [{"name": "a", "capacity_words": 4}, {"name": "b", "capacity_words": 8}]}',
+     "must be unbounded"),
+    (b'{"levels": [{"name": "a", "capacity_words": 4}]}', "2 to MAX_LEVELS"),
+    (b'{"levels": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested"),
+    (None, "is a folder"),
+])
+def test_hostile_hierarchy_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                 content: bytes | None, message: str) -> None:
+    path = tmp_path / "h.json"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["bounds", "--n", "64", "--d", "8", "--hierarchy", str(path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]

@@ -111,3 +111,14 @@ def test_from_json_bytes_and_dtype() -> None:
                        ({"levels": [{"capacity_words": 1, "capacity_bytes": 2}]}, "both")]:
         with pytest.raises(InvalidInputError, match=match):
             Hierarchy.from_json(bad)
+
+
+@pytest.mark.parametrize("algorithm", ["flash2-gqa", "flash2", "small-cache"])
+def test_heads_closed_form_equals_executed_at_every_boundary(algorithm: str) -> None:
+    h = Hierarchy.from_words([("regs", 80, None), ("smem", 300, 10**13), ("hbm", None, 10**12)])
+    kw = dict(batch=2, heads=4, kv_heads=2)
+    counted = hierarchy_counts(algorithm, "backward", 16, 4, h, **kw)
+    executed = hierarchy_counts(algorithm, "backward", 16, 4, h, execute=True, **kw)
+    assert [c["words"] for c in counted] == [e["words"] for e in executed]
+    assert all(e["closed_form_match"] for e in executed if e["words"] is not None)
+    assert all(c["lower_bound_words"] <= c["words"] for c in counted if c["words"] is not None)
