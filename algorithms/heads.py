@@ -130,7 +130,7 @@ def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int) -> C.Counts
 
 
 def flash2_gqa_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-2 forward with ``Q`` (n_q × d, the group's heads stacked) against ``K``, ``V`` (n × d)."""
+    """FA-2 forward: ``Q`` (n_q × d, the group's heads stacked) against ``K``, ``V`` (n × d)."""
     nq, d = mem.slow["Q"].shape
     n = mem.slow["K"].shape[0]
     mem.new_slow("O", (nq, d))

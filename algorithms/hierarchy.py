@@ -67,7 +67,8 @@ from attnio.algorithms.simulation import SimulationResult, count, simulate
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import describe, positive_int
 
-__all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts", "bottleneck",
+__all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts",
+           "bottleneck",
            "boundary_lower_bound", "MAX_LEVELS", "LEVEL_ALGORITHMS", "levels_report",
            "format_levels", "multihead_gap_payload"]
 
@@ -280,8 +281,8 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
     ``counter(M)`` overrides how one boundary's run is obtained (default: ``count`` or, with
     ``execute``, ``simulate(..., execute=True)`` at cache M); ``batch``, ``heads``,
     ``kv_heads``: :func:`attnio.algorithms.heads.simulate_heads` (count or execute) and the
-    lower bound of ``batch × kv_heads`` groups. A boundary at which no tile set of the algorithm fits gets
-    ``words = None`` and the reason. Times in seconds: ``words × word_bytes ÷ bandwidth``
+    lower bound of ``batch × kv_heads`` groups. A boundary at which no tile set of the
+    algorithm fits gets ``words = None`` and the reason. Times in seconds: ``words × word_bytes ÷ bandwidth``
     (None when the bandwidth is not published); the lower-bound time likewise.
     """
     from attnio.symbolic.advisor import classify_regime
