@@ -108,6 +108,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
     add_mask_argument(parser)
+    from attnio.algorithms.heads import add_heads_arguments
+
+    add_heads_arguments(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
@@ -170,6 +173,8 @@ def _number(value: Any) -> int | float | None:
 
 def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
     value = catalogue_value(result.algorithm, result.pass_, result.n, result.d, result.M)
+    if value is not None:  # B·H heads: the per-head catalogue scaled
+        value = value * result.batch * result.heads
     row: dict[str, Any] = {
         "algorithm": result.algorithm, "pass": result.pass_, "n": result.n, "d": result.d,
         "M": result.M, "reads": result.reads, "writes": result.writes, "io": result.io,
@@ -177,6 +182,7 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         "formula": _number(value),
         "ratio": None if value is None or value == 0 else json_float(result.io / value),
         "block_sizes": dict(result.block_sizes),
+        "batch": result.batch, "heads": result.heads, "kv_heads": result.kv_heads,
     }
     if value is not None and row["formula"] is None:
         row["formula_exact"] = str(value)  # beyond float range: the exact value as text
@@ -196,7 +202,7 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
 def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
     seed: int = 0, tune: bool = False, crossover_pair: tuple[str, str] | None = None,
-    mask: Mask | None = None,
+    mask: Mask | None = None, batch: int = 1, heads: int = 1, kv_heads: int | None = None,
 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"runs": [...], "crossovers": [...], "crossover_M": int |
     None, "crossover_pair": [A, B] | None}`` plus :func:`attnio.provenance.provenance`.
@@ -209,15 +215,29 @@ def runs_payload(
     ``crossover_pair`` (default: ``names`` when it holds exactly two algorithms, else no
     crossover) selects the two algorithms whose swaps :func:`find_crossovers` reports;
     ``crossover_M`` is the bisected M of the first swap.
+
+    ``batch``, ``heads``, ``kv_heads``: every run counts (or executes) B·H heads in G K/V
+    groups (:func:`attnio.algorithms.heads.simulate_heads`; no mask, no tuning); the
+    crossover is then bisected on those counts only when ``kv_heads == heads`` (H
+    independent heads: the single-head swap), else not reported (``crossover_note``).
     """
+    from attnio.algorithms.heads import check_heads, simulate_heads
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    multi = (batch, heads, kv) != (1, 1, 1)
+    if multi and (mask is not None or tune):
+        raise InvalidInputError("--batch/--heads/--kv-heads take no --mask and no --tune")
     runs: list[dict[str, Any]] = []
     first_error: InvalidInputError | None = None
     feasible = 0
     pairs = [(name, M) for name in names for M in Ms]
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
-            runs.append(_row(simulate(name, pass_, n, d, M, execute=execute, seed=seed,
-                                      tune=tune, mask=mask), mask))
+            result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
+                                     kv_heads=kv, execute=execute, seed=seed) if multi else
+                      simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
+                               mask=mask))
+            runs.append(_row(result, mask))
             feasible += 1
         except CacheOverflowError as exc:
             runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
@@ -229,14 +249,17 @@ def runs_payload(
         raise first_error
     if crossover_pair is None and len(names) == 2:
         crossover_pair = (names[0], names[1])
-    crossovers = ([] if crossover_pair is None
+    crossovers = ([] if crossover_pair is None or kv != heads
                   else find_crossovers(*crossover_pair, pass_, n, d, Ms, mask=mask))
-    payload = {"runs": runs,
+    payload = {"runs": runs, "batch": batch, "heads": heads, "kv_heads": kv,
                "crossover_pair": None if crossover_pair is None else list(crossover_pair),
                "crossovers": crossovers,
                "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
     if mask is not None:
         payload["mask"] = mask_run_fields(mask, n, d, max(Ms))["mask"]
+    if crossover_pair is not None and kv != heads:
+        payload["crossover_note"] = ("no crossover with grouped K/V: the single-head swap "
+                                     "does not carry over to groups")
     return payload
 
 
@@ -320,8 +343,12 @@ def run(args: argparse.Namespace) -> int:
     mask = mask_from_args(args)
     if mask is not None:
         mask.check(n)
+    from attnio.algorithms.heads import heads_from_args
+
+    batch, heads, kv_heads = heads_from_args(args)
     payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
-                           tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask)
+                           tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask,
+                           batch=batch, heads=heads, kv_heads=kv_heads)
     if args.json:
         json.dump(payload, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")

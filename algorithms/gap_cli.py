@@ -49,6 +49,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="forward or backward pass (default backward)")
     parser.add_argument("--tune", action="store_true",
                         help="block sizes by exact integer search for the least I/O under M")
+    from attnio.algorithms.heads import add_heads_arguments
+
+    add_heads_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the ratio against M")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
@@ -61,7 +64,19 @@ def run(args: argparse.Namespace) -> int:
     n, d = validate_size("n", args.n), validate_size("d", args.d)
     Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
           else parse_cache_sizes(args.M_range, geometric=True))
-    payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune)
+    from attnio.algorithms.heads import heads_from_args
+    from attnio.algorithms.hierarchy import multihead_gap_payload
+    from attnio.exceptions import InvalidInputError
+
+    batch, heads, kv_heads = heads_from_args(args)
+    if (batch, heads, kv_heads) == (1, 1, 1):
+        payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune)
+        payload.update(batch=1, heads=1, kv_heads=1)
+    elif args.tune:
+        raise InvalidInputError("--tune takes no --batch/--heads/--kv-heads")
+    else:
+        payload = multihead_gap_payload(args.pass_, n, d, Ms, batch=batch, heads=heads,
+                                        kv_heads=kv_heads)
     if args.plot:
         write_bytes(args.plot, gap_figure_png([payload]), overwrite=args.force)
     if args.json:

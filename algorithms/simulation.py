@@ -92,6 +92,9 @@ ALGORITHMS: dict[str, str] = {
     "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
     "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
                         "(overflows M: reported as CacheOverflowError)",
+    "flash2-gqa": "FlashAttention-2 loop orders on each K/V group, the group's query heads "
+                  "stacked: K/V tiles stay resident while all its query heads stream (ours; "
+                  "one head: flash2; many heads: attnio.algorithms.heads)",
 }
 
 #: The algorithms that take ``mask=`` and ``tau=`` (tiles with no kept entry skipped).
@@ -108,6 +111,8 @@ BOUND_IDS: dict[tuple[str, str], str] = {
     ("flash1-published", "backward"): "bwd.flash1.upper",
     ("flash2", "forward"): "fwd.flash1.upper",
     ("flash2", "backward"): "bwd.flash1.upper",
+    ("flash2-gqa", "forward"): "fwd.flash1.upper",
+    ("flash2-gqa", "backward"): "bwd.flash1.upper",
     ("square-tiling", "forward"): "fwd.square_tiling.upper",
     ("small-cache", "forward"): "fwd.square_tiling.upper",
     ("small-cache", "backward"): "bwd.alg6.upper",
@@ -125,6 +130,9 @@ _COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
     ("flash1-published", "backward"): lambda n, d, M: C.count_flash1_backward(n, d, M, "published"),
     ("flash2", "forward"): C.count_flash2_forward,
     ("flash2", "backward"): C.count_flash2_backward,
+    # one head (one group of one query head): the schedule of flash2; groups: algorithms.heads
+    ("flash2-gqa", "forward"): C.count_flash2_forward,
+    ("flash2-gqa", "backward"): C.count_flash2_backward,
     ("square-tiling", "forward"): C.count_square_tiling_forward,
     ("small-cache", "forward"): C.count_square_tiling_forward,
     ("small-cache", "backward"): C.count_small_cache_backward,
@@ -154,6 +162,9 @@ class SimulationResult:
     closed_form_match: bool | None = None
     mask: str = "none"
     tau: float = 1.0
+    batch: int = 1
+    heads: int = 1
+    kv_heads: int = 1
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
@@ -255,7 +266,7 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = Fa
 def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
     """The block sizes the algorithm will use, without checking that its tiles fit."""
     if algorithm.startswith("flash"):
-        version = 2 if algorithm == "flash2" else 1
+        version = 2 if algorithm in ("flash2", "flash2-gqa") else 1
         variant = "published" if algorithm == "flash1-published" else "fitted"
         br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
         return {"B_r": br, "B_c": bc}
@@ -274,6 +285,8 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
              rng: np.random.Generator, mask: np.ndarray | None = None,
              tau: float = 1.0) -> tuple[TwoLevelMemory, float]:
     mem = TwoLevelMemory(M)
+    if algorithm == "flash2-gqa":  # one head: the same schedule as flash2
+        algorithm = "flash2"
     if algorithm == "small-cache-dx":
         s = d ** -0.5
         arrays = {"A1": s * rng.standard_normal((n, d)), "A2": s * rng.standard_normal((n, d)),

@@ -19,9 +19,12 @@ that table; :func:`advise` turns a device, a head dimension and a dtype into
   :math:`n \to \infty`), and the branch ratio :math:`d/\sqrt{M}` of Thm 1.1. Both are
   "up to the catalogue's constants": the asymptotic entries carry no constants.
 
-GPU figures are the per-compute-capability limits of NVIDIA's CUDA C++ Programming Guide
-("Technical Specifications per Compute Capability"), where "KB" means 1024 bytes; they are
-maxima of the configurable shared-memory carve-out, the most a kernel can use as its cache M.
+The rows come from the device table ``symbolic/devices.json`` (:mod:`attnio.symbolic.devices`,
+every number with its source; the same table feeds the memory hierarchy of
+:mod:`attnio.algorithms.hierarchy`). GPU figures are the per-compute-capability limits of
+NVIDIA's CUDA C++ Programming Guide ("Technical Specifications per Compute Capability"), where
+"KB" means 1024 bytes; they are maxima of the configurable shared-memory carve-out, the most a
+kernel can use as its cache M.
 
 Examples
 --------
@@ -48,6 +51,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.symbolic import symbols as S
 from attnio.symbolic.catalogue import get_bound
 from attnio.symbolic.crossovers import branch_ratio, crossover
+from attnio.symbolic.devices import DeviceSpec, load_device_table
 
 __all__ = ["Device", "Advice", "DEVICES", "DTYPE_BYTES", "advise", "classify_regime",
            "predicted_io_ratio", "get_device"]
@@ -57,10 +61,6 @@ Scope = Literal["sm", "block"]
 
 KIB = 1024
 MIB = 1024 * KIB
-
-_CUDA_GUIDE = ("NVIDIA CUDA C++ Programming Guide, 'Technical Specifications per Compute "
-               "Capability' table")
-
 
 @dataclass(frozen=True)
 class Device:
@@ -74,36 +74,22 @@ class Device:
     source: str
 
 
-DEVICES: dict[str, Device] = {dev.name: dev for dev in (
-    Device("a100", "NVIDIA A100 SXM4 (Ampere GA100, compute capability 8.0)",
-           "shared memory per SM", 164 * KIB, 163 * KIB,
-           f"{_CUDA_GUIDE}: cc 8.0, 164 KB per SM, 163 KB per block; NVIDIA Ampere Tuning "
-           "Guide (192 KB combined L1/shared per SM)"),
-    Device("h100", "NVIDIA H100 SXM5 (Hopper GH100, compute capability 9.0)",
-           "shared memory per SM", 228 * KIB, 227 * KIB,
-           f"{_CUDA_GUIDE}: cc 9.0, 228 KB per SM, 227 KB per block; NVIDIA Hopper Tuning "
-           "Guide (256 KB combined L1/shared per SM)"),
-    Device("h200", "NVIDIA H200 (Hopper GH100, compute capability 9.0)",
-           "shared memory per SM", 228 * KIB, 227 * KIB,
-           f"{_CUDA_GUIDE}: cc 9.0, as H100 (same SM; only HBM differs)"),
-    Device("rtx3090", "NVIDIA GeForce RTX 3090 (Ampere GA102, compute capability 8.6)",
-           "shared memory per SM", 100 * KIB, 99 * KIB,
-           f"{_CUDA_GUIDE}: cc 8.6, 100 KB per SM, 99 KB per block (128 KB combined L1/shared)"),
-    Device("rtx4090", "NVIDIA GeForce RTX 4090 (Ada AD102, compute capability 8.9)",
-           "shared memory per SM", 100 * KIB, 99 * KIB,
-           f"{_CUDA_GUIDE}: cc 8.9, 100 KB per SM, 99 KB per block (128 KB combined L1/shared)"),
-    Device("gtx1060", "NVIDIA GeForce GTX 1060 (Pascal GP106, compute capability 6.1); the "
-           "paper's own small-GPU example (per ICLR 2026 reviewer 3)",
-           "shared memory per SM", 96 * KIB, 48 * KIB,
-           f"{_CUDA_GUIDE}: cc 6.1, 96 KB per SM, 48 KB per block"),
-    Device("spr-l1d", "Intel Xeon Sapphire Rapids core (Golden Cove), L1 data cache",
-           "L1d per core", 48 * KIB, 48 * KIB,
-           "Intel 64 and IA-32 Architectures Optimization Reference Manual (Golden Cove: 48 KB "
-           "L1D per core); 4th Gen Xeon Scalable product brief"),
-    Device("spr-l2", "Intel Xeon Sapphire Rapids core (Golden Cove), private L2 cache",
-           "L2 per core", 2 * MIB, 2 * MIB,
-           "Intel 4th Gen Xeon Scalable (Sapphire Rapids) product brief: 2 MB L2 per core"),
-)}
+def _advisor_row(name: str, spec: "DeviceSpec") -> Device:
+    level = spec.level(spec.advisor_level)
+    assert level.bytes.value is not None and level.bytes_per_block is not None  # validated
+    assert level.bytes_per_block.value is not None
+    return Device(name, spec.name, f"{level.name} per {spec.unit_name}", level.bytes.value,
+                  level.bytes_per_block.value,
+                  f"{spec.cite(level.bytes)}; per block: {spec.cite(level.bytes_per_block)}")
+
+
+#: The advisor's view of the device table (:mod:`attnio.symbolic.devices`, the data file
+#: ``symbolic/devices.json``): one row per id and per alias (``a100`` = ``a100-40gb``,
+#: ``h100`` = ``h100-sxm``), the advisor level's bytes per SM / core and per block.
+DEVICES: dict[str, Device] = {
+    name: _advisor_row(name, spec)
+    for spec in load_device_table().values() for name in (*spec.aliases, spec.id)
+}
 
 #: Bytes per element (word) of each dtype.
 DTYPE_BYTES: dict[str, int] = {"fp64": 8, "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1}

@@ -57,7 +57,8 @@ import sympy as sp
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
 from attnio.safe_io import write_text
-from attnio.validation import check_output_path, json_float, parse_positive_int
+from attnio.validation import (check_output_path, describe, json_float, parse_positive_int,
+                               read_json_file)
 from attnio.symbolic.advisor import (
     DEVICES, DTYPE_BYTES, advise, classify_regime, predicted_io_ratio,
 )
@@ -76,14 +77,24 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Evaluate the bound catalogue at one instance. Give --M (words) or "
                     "--device/--dtype. Sparse/matmul bounds use Z_in = n*d, Z_QK = n**2, "
                     "m = p = n, k = d.")
-    parser.add_argument("--n", required=True, help="sequence length (positive integer)")
-    parser.add_argument("--d", required=True, help="head dimension (positive integer)")
+    parser.add_argument("--n", "--seq", dest="n", required=True,
+                        help="sequence length (positive integer)")
+    parser.add_argument("--d", "--head-dim", dest="d", required=True,
+                        help="head dimension (positive integer)")
     parser.add_argument("--M", dest="M", help="cache size in words (positive integer)")
     parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
     parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
                                         "(default bf16)")
     parser.add_argument("--scope", choices=("sm", "block"), default="sm",
                         help="with --device: fast memory per SM/core or per thread block")
+    parser.add_argument("--hierarchy", metavar="FILE.json",
+                        help="instead of --M/--device: a memory hierarchy file (levels fastest "
+                             "first; see notes/hardware.md); prints the per-level table")
+    from attnio.algorithms.heads import add_heads_arguments
+
+    add_heads_arguments(parser)
+    parser.add_argument("--pass", dest="pass_", choices=("forward", "backward"),
+                        default="backward", help="pass of the per-level table (default backward)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--latex", nargs="?", const="-", metavar="FILE.tex",
@@ -328,8 +339,35 @@ def run(args: argparse.Namespace) -> int:
     mask = mask_from_args(args)
     if mask is not None:
         mask.check(n)
+    from attnio.algorithms.heads import heads_from_args
+    from attnio.algorithms.hierarchy import (Hierarchy, device_hierarchy, format_levels,
+                                             levels_report)
+
+    batch, heads, kv_heads = heads_from_args(args)
+    hierarchy, hierarchy_notes = None, []
+    if args.hierarchy is not None:
+        if M is not None or args.device is not None:
+            raise InvalidInputError("give exactly one of --M, --device and --hierarchy")
+        hierarchy = Hierarchy.from_json(read_json_file(args.hierarchy, what="hierarchy file"),
+                                        label=f"hierarchy file {describe(args.hierarchy, 60)}")
+        M = hierarchy.boundaries()[0].M
+    elif args.device is not None:
+        hierarchy, hierarchy_notes = device_hierarchy(args.device, args.dtype or "bf16")
     report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope,
                            mask=mask)
+    levels = None
+    if hierarchy is not None:
+        levels = levels_report(hierarchy, args.pass_, n, d, batch=batch, heads=heads,
+                               kv_heads=kv_heads)
+        levels["notes"] = hierarchy_notes
+    report.update(batch=batch, heads=heads, kv_heads=kv_heads)
+    if levels is not None:
+        report["hierarchy"] = levels.pop("hierarchy")
+        report["levels_pass"] = levels.pop("pass")
+        report["levels"] = levels.pop("levels")
+        report["bottleneck_boundary"] = levels["bottleneck_boundary"]
+        report["bottleneck_boundary_lower_bound"] = levels["bottleneck_boundary_lower_bound"]
+        report["hierarchy_notes"] = hierarchy_notes
     if not (d <= report["instance"]["M"] <= n * d):
         print(f"attnio bounds: warning: M={report['instance']['M']} is outside d <= M <= n*d "
               "(FlashAttention's range); bounds are flagged per entry", file=sys.stderr)
@@ -342,4 +380,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {written}")
     else:
         print(_table(report))
+        if levels is not None:
+            print()
+            print(format_levels({**levels, "hierarchy": report["hierarchy"],
+                                 "pass": report["levels_pass"], "levels": report["levels"]}))
+            for note in hierarchy_notes:
+                print(f"note: {note}")
     return 0

@@ -15,7 +15,7 @@ from nbclient import NotebookClient
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 EXPECTED = {"bounds_explorer.ipynb", "io_simulation.ipynb", "pebbling_sandwich.ipynb",
-            "sparse_attention.ipynb"}
+            "sparse_attention.ipynb", "hardware.ipynb"}
 CELL_TIMEOUT_SECONDS = 60
 #: Besides attnio, a notebook may import only these (for display and exact arithmetic).
 STDLIB_ALLOWED = {"math", "fractions", "IPython"}

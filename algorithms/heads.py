@@ -1,0 +1,389 @@
+r"""Batch, heads and grouped K/V (GQA, MQA): exact counts and executed runs for many heads.
+
+Shapes: ``batch`` B sequences, ``heads`` H query heads, ``kv_heads`` G K/V heads, H a multiple
+of G; the query heads of a *group* (g = H/G of them) share one K and one V (GQA, Ainslie et
+al. 2023, arXiv 2305.13245; MQA: G = 1; multi-head: G = H).
+
+Accounting (exact ints, closed form = executed; ``tests/algorithms/test_heads.py``)
+-----------------------------------------------------------------------------------------
+* **Every algorithm of** :data:`~attnio.algorithms.simulation.ALGORITHMS` runs head by head:
+  B·H single-head runs of :func:`~attnio.algorithms.simulation.count`, each reading its
+  group's K and V as if it were its own (the ``repeat_kv`` of common implementations: the
+  loop order keeps nothing across heads, so no K/V reuse is possible). With g > 1 the
+  backward pass produces one dK, dV partial per query head; summing them into the group's
+  gradients is a streaming reduction, charged: reads 2·g·n·d, writes 2·n·d per group
+  (:func:`reduction_counts`; executed with 1-row tiles). With G = H there is no reduction:
+  **H heads cost exactly H × one head** (test).
+* ``flash2-gqa`` (ours): FlashAttention-2's loop orders on each group with the g heads'
+  query rows stacked (a g·n × d query matrix against the group's n × d K, V — softmax is per
+  row, so this is the same attention). Forward (Q outer): a K/V tile pass serves B_r query
+  rows of any head of the group; backward (K/V outer): each K_j, V_j tile stays resident
+  while the query rows of all g heads stream past it, and dK_j, dV_j accumulate the whole
+  group's gradient on chip (no partials, no reduction). Per group, with
+  :math:`n_q = gn`, :math:`T_r = \lceil n_q/B_r\rceil`, :math:`T_c = \lceil n/B_c\rceil`:
+
+  - forward: reads :math:`n_qd + 2T_rnd`, writes :math:`n_qd + n_q`;
+  - backward: reads :math:`2n_qd + 2nd + T_c(3n_qd + 2n_q)`, writes
+    :math:`n_q + n_qd + T_cn_qd + 2nd`.
+
+  Block sizes: FA-2's fitted rule (:func:`~attnio.algorithms.counts.flash_block_sizes`,
+  outer dimension n_q forward, n backward). With g = 1 this *is* ``flash2`` (same function).
+
+Lower bounds (:func:`multihead_lower_bound`): B·G times the per-head bound of
+:mod:`attnio.proofs.gap_routes` without its Saha–Ye route (compulsory and segment routes
+only), see claim ``heads.group_lower_bound`` in :mod:`attnio.proofs.hierarchy_claims`.
+Whether a group of g heads needs g times one head's I/O (the stacked product argument) is
+left open (``notes/hardware.md``).
+
+Examples
+--------
+>>> one = count("flash2", "backward", 64, 8, 512)
+>>> count_heads("flash2", "backward", 64, 8, 512, batch=2, heads=4, kv_heads=4).io == 8 * one.io
+True
+>>> g = count_heads("flash2-gqa", "backward", 64, 8, 512, heads=4, kv_heads=1)
+>>> r = count_heads("flash2", "backward", 64, 8, 512, heads=4, kv_heads=1)
+>>> g.io < r.io
+True
+>>> check_heads(1, 32, 5)
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: heads=32 is not a multiple of kv_heads=5
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from attnio.algorithms import counts as C
+from attnio.algorithms.flash import _safe_divide, _scores, _shift
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.primitives import blocks
+from attnio.algorithms.reference import attention_backward, attention_forward, relative_error
+from attnio.algorithms.simulation import (
+    SimulationResult,
+    check_execute_budget,
+    count,
+    simulate,
+)
+from attnio.exceptions import InvalidInputError
+from attnio.validation import check_name, check_seed, positive_int
+
+__all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulate_heads",
+           "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward",
+           "multihead_lower_bound", "add_heads_arguments", "heads_from_args"]
+
+#: Algorithms with a GQA-aware loop order (CLI names), with their descriptions.
+GQA_ALGORITHMS: dict[str, str] = {
+    "flash2-gqa": "FlashAttention-2 loop orders on each K/V group with the group's query heads "
+                  "stacked: K/V tiles stay resident while all g query heads stream (ours)",
+}
+
+#: Most batch × heads accepted (counts are products, so this only bounds loops and messages).
+MAX_HEADS = 2**20
+
+
+def check_heads(batch: Any, heads: Any, kv_heads: Any = None) -> tuple[int, int, int]:
+    """Validate (batch, heads, kv_heads); ``kv_heads=None`` means ``heads`` (no grouping)."""
+    batch, heads = positive_int("batch", batch), positive_int("heads", heads)
+    kv = heads if kv_heads is None else positive_int("kv_heads", kv_heads)
+    if heads % kv:
+        raise InvalidInputError(f"heads={heads} is not a multiple of kv_heads={kv}")
+    if batch * heads > MAX_HEADS:
+        raise InvalidInputError(f"batch*heads={batch * heads} exceeds MAX_HEADS={MAX_HEADS}")
+    return batch, heads, kv
+
+
+def reduction_counts(n: int, d: int, group: int) -> C.Counts:
+    """Summing g per-head dK, dV partials into one group's gradients (g > 1; else nothing)."""
+    if group == 1:
+        return C.Counts(0, 0, 0, 0)
+    return C.Counts(2 * group * n * d, 2 * n * d, 2 * (group - 1) * n * d, 2 * d)
+
+
+def _gqa_blocks(pass_: str, nq: int, n: int, d: int, M: int) -> tuple[int, int]:
+    return C.flash_block_sizes(2, pass_, nq if pass_ == "forward" else n, d, M)
+
+
+def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int) -> C.Counts:
+    """One group of ``flash2-gqa`` (closed form of the module docstring)."""
+    nq = group * n
+    br, bc = _gqa_blocks(pass_, nq, n, d, M)
+    r, c = min(br, nq), min(bc, n)
+    Tr, Tc = C.ceil_div(nq, br), C.ceil_div(n, bc)
+    if pass_ == "forward":
+        peak = 2 * r * d + 2 * c * d + r * c + 4 * r
+        flops = 4 * nq * n * d + 4 * nq * n + Tc * (5 * nq + nq * d) + nq * d + 2 * nq
+        out = C.Counts(nq * d + 2 * Tr * n * d, nq * d + nq, flops, peak,
+                       (("B_r", br), ("B_c", bc)))
+    else:
+        peak = max(4 * c * d + 3 * r * d + 2 * r + 2 * r * c, 2 * r * d + r)
+        flops = 10 * nq * n * d + 4 * nq * n + 2 * nq * d
+        out = C.Counts(2 * nq * d + 2 * n * d + Tc * (3 * nq * d + 2 * nq),
+                       nq + nq * d + Tc * nq * d + 2 * n * d, flops, peak,
+                       (("B_r", br), ("B_c", bc)))
+    if out.peak_fast_words > M:  # pragma: no cover - the block rule keeps the peak within M
+        raise AssertionError("flash2-gqa tiles exceed M")
+    return out
+
+
+def flash2_gqa_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-2 forward: ``Q`` (n_q × d, the group's heads stacked) against ``K``, ``V`` (n × d)."""
+    nq, d = mem.slow["Q"].shape
+    n = mem.slow["K"].shape[0]
+    mem.new_slow("O", (nq, d))
+    mem.new_slow("L", (nq,))
+    for i0, r in blocks(nq, block_rows):
+        rows = slice(i0, i0 + r)
+        mem.load("Q_i", "Q", (rows, slice(None)))
+        mem.allocate("O_i", (r, d))
+        mem.allocate("l_i", (r,))
+        mem.allocate("m_i", (r,), -np.inf)
+        for j0, c in blocks(n, block_cols):
+            keys = slice(j0, j0 + c)
+            mem.load("K_j", "K", (keys, slice(None)))
+            mem.load("V_j", "V", (keys, slice(None)))
+            mem.allocate("S_ij", (r, c))
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, 1.0, None),
+                        flops=2 * r * c * d)
+            mem.allocate("m_new", (r,))
+            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
+                        flops=r * c + r)
+            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - _shift(mn)[:, None]),
+                        flops=2 * r * c)
+            mem.allocate("alpha", (r,))
+            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)),
+                        flops=2 * r)
+            mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
+                        flops=2 * r + r * c)
+            mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
+                        lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
+            mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
+            mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
+        mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
+        mem.allocate("L_i", (r,))
+        mem.compute("L_i", ("m_i", "l_i"), lambda m, l: m + np.log(l), flops=2 * r)
+        mem.store("O_i", "O", (rows, slice(None)))
+        mem.store("L_i", "L", rows)
+        mem.free("Q_i", "O_i", "l_i", "m_i", "L_i")
+
+
+def flash2_gqa_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+    """FA-2 backward, K/V outer: each K_j, V_j stays resident while the stacked query rows of
+    the whole group stream; dK_j, dV_j accumulate the group's gradient."""
+    nq, d = mem.slow["Q"].shape
+    n = mem.slow["K"].shape[0]
+    mem.fill_slow("dQ", (nq, d), 0.0)
+    mem.new_slow("dK", (n, d))
+    mem.new_slow("dV", (n, d))
+    mem.new_slow("D", (nq,))
+    for i0, r in blocks(nq, block_rows):
+        rows = slice(i0, i0 + r)
+        mem.load("dO_i", "dO", (rows, slice(None)))
+        mem.load("O_i", "O", (rows, slice(None)))
+        mem.allocate("D_i", (r,))
+        mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1), flops=2 * r * d)
+        mem.store("D_i", "D", rows)
+        mem.free("dO_i", "O_i", "D_i")
+    for j0, c in blocks(n, block_cols):
+        keys = slice(j0, j0 + c)
+        mem.load("K_j", "K", (keys, slice(None)))
+        mem.load("V_j", "V", (keys, slice(None)))
+        mem.allocate("dK_j", (c, d))
+        mem.allocate("dV_j", (c, d))
+        for i0, r in blocks(nq, block_rows):
+            rows = slice(i0, i0 + r)
+            for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
+                mem.load(tile, array, (rows, slice(None)))
+            mem.load("L_i", "L", rows)
+            mem.load("D_i", "D", rows)
+            mem.allocate("P_ij", (r, c))
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
+            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - L[:, None]),
+                        flops=2 * r * c)
+            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
+                        flops=2 * r * c * d)
+            mem.allocate("dS_ij", (r, c))
+            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
+            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
+                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
+            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
+                        flops=2 * r * c * d)
+            mem.store("dQ_i", "dQ", (rows, slice(None)))
+            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
+                        flops=2 * r * c * d)
+            mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")
+        mem.store("dK_j", "dK", (keys, slice(None)))
+        mem.store("dV_j", "dV", (keys, slice(None)))
+        mem.free("K_j", "V_j", "dK_j", "dV_j")
+
+
+def _scaled(c: C.Counts, times: int) -> C.Counts:
+    return C.Counts(c.reads * times, c.writes * times, c.flops * times, c.peak_fast_words,
+                    c.block_sizes)
+
+
+def _result(algorithm: str, pass_: str, n: int, d: int, M: int, c: C.Counts, batch: int,
+            heads: int, kv: int, **extra: Any) -> SimulationResult:
+    return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
+                            c.peak_fast_words, c.block_sizes, batch=batch, heads=heads,
+                            kv_heads=kv, **extra)
+
+
+def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: int = 1,
+                heads: int = 1, kv_heads: int | None = None) -> SimulationResult:
+    """Closed-form counts of B·H heads in G K/V groups (module docstring); exact ints.
+
+    Raises
+    ------
+    InvalidInputError
+        Bad sizes, heads not a multiple of kv_heads, unknown algorithm, M below every tile.
+    """
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    group = heads // kv
+    if algorithm in GQA_ALGORITHMS:
+        check_name("pass", pass_, ("forward", "backward"))
+        n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
+        total = _scaled(count_flash2_gqa(pass_, n, d, M, group), batch * kv)
+        return _result(algorithm, pass_, n, d, M, total, batch, heads, kv)
+    one = count(algorithm, pass_, n, d, M)
+    c = C.Counts(one.reads, one.writes, one.flops, one.peak_fast_words, one.block_sizes)
+    per_group = _scaled(c, group)
+    if pass_ == "backward":
+        red = reduction_counts(n, d, group)
+        per_group = C.Counts(per_group.reads + red.reads, per_group.writes + red.writes,
+                             per_group.flops + red.flops,
+                             max(per_group.peak_fast_words, red.peak_fast_words) if group > 1
+                             else per_group.peak_fast_words, c.block_sizes)
+        if red.peak_fast_words > M:
+            raise InvalidInputError(f"M={M} is too small for the dK/dV reduction (needs {2 * d})")
+    return _result(algorithm, pass_, one.n, one.d, one.M, _scaled(per_group, batch * kv),
+                   batch, heads, kv)
+
+
+def _execute_reduction(mem: TwoLevelMemory, partials: list[np.ndarray], n: int, d: int
+                       ) -> np.ndarray:
+    for h, part in enumerate(partials):
+        mem.add_slow(f"P{h}", part)
+    mem.new_slow("sum", (n, d))
+    for i in range(n):
+        mem.load("acc", "P0", (slice(i, i + 1), slice(None)))
+        for h in range(1, len(partials)):
+            mem.load("row", f"P{h}", (slice(i, i + 1), slice(None)))
+            mem.compute("acc", ("acc", "row"), lambda a, b: a + b, flops=d)
+            mem.free("row")
+        mem.store("acc", "sum", (slice(i, i + 1), slice(None)))
+        mem.free("acc")
+    return mem.slow["sum"]
+
+
+def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: int = 1,
+                   heads: int = 1, kv_heads: int | None = None, execute: bool = False,
+                   seed: int = 0) -> SimulationResult:
+    """:func:`count_heads`, or with ``execute`` every head (group) run under the memory model
+    on seeded inputs, checked against the reference (GQA gradients summed over each group)
+    and against the closed form (``closed_form_match``: executed == closed form)."""
+    if not execute:
+        return count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
+                           kv_heads=kv_heads)
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    seed = check_seed(seed)
+    group = heads // kv
+    counted = count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    check_execute_budget(group * n, d)
+    reads = writes = flops = peak = 0
+    error = 0.0
+    rng = np.random.default_rng(seed)
+    for _ in range(batch * kv):
+        if algorithm in GQA_ALGORITHMS:
+            br, bc = _gqa_blocks(pass_, group * n, n, d, M)
+            s = d ** -0.25
+            Q = s * rng.standard_normal((group * n, d))
+            K, V = s * rng.standard_normal((n, d)), rng.standard_normal((n, d))
+            mem = TwoLevelMemory(M)
+            for name, value in (("Q", Q), ("K", K), ("V", V)):
+                mem.add_slow(name, value)
+            # stacked rows: row h*n + t is head h at position t (same K, V for every head)
+            refs = [attention_forward(Q[h * n:(h + 1) * n], K, V) for h in range(group)]
+            if pass_ == "forward":
+                flash2_gqa_forward(mem, block_rows=br, block_cols=bc)
+                error = max(error, relative_error(mem.slow["O"],
+                                                  np.vstack([r.O for r in refs])))
+            else:
+                dO = rng.standard_normal((group * n, d))
+                mem.add_slow("O", np.vstack([r.O for r in refs]))
+                mem.add_slow("dO", dO)
+                mem.add_slow("L", np.concatenate([r.logsumexp for r in refs]))
+                flash2_gqa_backward(mem, block_rows=br, block_cols=bc)
+                grads = [attention_backward(Q[h * n:(h + 1) * n], K, V, dO[h * n:(h + 1) * n])
+                         for h in range(group)]
+                expected = (np.vstack([g[0] for g in grads]), sum(g[1] for g in grads),
+                            sum(g[2] for g in grads))
+                error = max(error, *(relative_error(mem.slow[k], e)
+                                     for k, e in zip(("dQ", "dK", "dV"), expected)))
+            reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
+            peak = max(peak, mem.peak_words)
+            continue
+        partial_seed = int(rng.integers(0, 2**63))
+        for _h in range(group):
+            run = simulate(algorithm, pass_, n, d, M, execute=True, seed=partial_seed)
+            reads, writes, flops = reads + run.reads, writes + run.writes, flops + run.flops
+            peak = max(peak, run.peak_fast_words)
+            error = max(error, run.max_relative_error or 0.0)
+        if pass_ == "backward" and group > 1:
+            # executed reduction of the g per-head dK (and dV) partials, checked numerically
+            parts = [rng.standard_normal((n, d)) for _h in range(group)]
+            for _ in ("dK", "dV"):
+                mem = TwoLevelMemory(M)
+                total = _execute_reduction(mem, parts, n, d)
+                error = max(error, relative_error(total, sum(parts)))
+                reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
+                peak = max(peak, mem.peak_words)
+    executed = (reads, writes, flops, peak)
+    match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
+    return replace(counted, reads=reads, writes=writes, io=reads + writes, flops=flops,
+                   peak_fast_words=peak, executed=True, max_relative_error=float(error),
+                   closed_form_match=match)
+
+
+def multihead_lower_bound(pass_: str, n: int, d: int, M: int, groups: int = 1) -> tuple[int, str]:
+    """Lower bound for ``groups`` disjoint K/V groups (B·G): the per-head bound when
+    ``groups == 1``; else ``groups`` × the per-head bound over the compulsory and segment
+    routes only (claim ``heads.group_lower_bound``)."""
+    from attnio.proofs.gap_routes import best_lower_bound, lower_bound_routes
+
+    groups = positive_int("groups", groups)
+    if groups == 1:
+        b = best_lower_bound(pass_, n, d, M)
+        return b.value, b.route
+    classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    best: tuple[int, str] | None = None
+    for cls in classes:
+        routes = [r for r in lower_bound_routes(pass_, n, d, M, cls)
+                  if not r.route.startswith("Saha-Ye")]
+        top = max(routes, key=lambda r: r.value)
+        if best is None or top.value < best[0]:
+            best = (top.value, f"{cls}: {top.route}" if pass_ == "backward" else top.route)
+    assert best is not None
+    return groups * best[0], f"{groups} x [{best[1]}]"
+
+
+def add_heads_arguments(parser: Any) -> None:
+    """``--batch B --heads H --kv-heads G`` on a command line (``attnio simulate``, ``bounds``,
+    ``gap``); parse them with :func:`heads_from_args`."""
+    parser.add_argument("--batch", default="1", help="batch size B (default 1)")
+    parser.add_argument("--heads", default="1", help="query heads H (default 1)")
+    parser.add_argument("--kv-heads", dest="kv_heads", default=None,
+                        help="K/V heads G; H must be a multiple of G (default H: no grouping)")
+
+
+def heads_from_args(args: Any) -> tuple[int, int, int]:
+    """(batch, heads, kv_heads) from :func:`add_heads_arguments`' flags, validated."""
+    from attnio.validation import parse_positive_int
+
+    kv = getattr(args, "kv_heads", None)
+    return check_heads(parse_positive_int("batch", getattr(args, "batch", "1")),
+                       parse_positive_int("heads", getattr(args, "heads", "1")),
+                       None if kv is None else parse_positive_int("kv_heads", kv))

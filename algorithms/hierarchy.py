@@ -1,0 +1,460 @@
+r"""A multi-level memory: words moved across every boundary of a hierarchy, and its bounds.
+
+A *hierarchy* is a list of levels, fastest first; each bounded level has a capacity in words
+(``capacity_bytes // word_bytes`` when built from bytes and a dtype) and every level a
+bandwidth (bytes per second at which it feeds the level above it; ``None`` = not published).
+The slowest level is unbounded (the two-level model's slow memory). Boundary ``i`` lies
+between level ``i`` and level ``i + 1``.
+
+The model (our modelling choice, stated here because it is a choice)
+--------------------------------------------------------------------
+* **Capacity above a boundary.** :math:`M_i = c_0 + \dots + c_i`, the total capacity of
+  the levels above boundary ``i``. Collapsing levels ``0..i`` into one fast memory and levels
+  ``i+1..`` into one slow memory turns any schedule on the hierarchy into a red-blue schedule
+  with :math:`M_i` red pebbles whose I/O is exactly the traffic across boundary ``i``.
+* **The schedule at each boundary.** The words moved across boundary ``i`` are those of the
+  two-level algorithm run with cache :math:`M_i` (:func:`attnio.algorithms.simulation.count`;
+  with ``execute=True`` the algorithm is executed under
+  :class:`~attnio.algorithms.memory.TwoLevelMemory` of :math:`M_i` words, which refuses to hold
+  more: the capacity is enforced at every boundary). This is the simplest sound model: each
+  boundary's traffic is that of a real schedule that fits the memory above it.
+* **Limits.** The per-boundary schedules are not one nested schedule: a real machine runs one
+  kernel whose tiles at level ``i`` are sub-tiles of those at level ``i + 1``; we do not
+  check that such a nesting exists (a tiling that is optimal at every level at once need not
+  exist). No caching policy beyond what the algorithm's schedule does (no LRU, no
+  prefetching, no inclusive/exclusive cache effects), no overlap of compute and transfer:
+  the time bound is the sum-free ``max`` over boundaries of ``words × bytes ÷ bandwidth``,
+  each boundary on its own. The data of :func:`device_hierarchy` is one SM (one CU): its
+  register file and shared memory (merged into one level, since the register file is larger
+  than shared memory on every device of the table), then the chip's L2 (and MI300X's
+  Infinity Cache), then DRAM — the sequential machine of the paper, not a model of many SMs
+  sharing L2 and DRAM (``notes/hardware.md``).
+
+Lower bound at each boundary (claim ``hierarchy.boundary_lower_bound`` of
+:mod:`attnio.proofs.hierarchy_claims`): every schedule on the hierarchy moves at least
+``best_lower_bound(pass, n, d, M_i)`` words across boundary ``i``
+(:func:`attnio.proofs.gap_routes.best_lower_bound`, the two-level explicit-constant bound)
+— hypotheses: arithmetic happens only in level 0; inputs start and outputs end in the
+slowest level; a word occupies capacity in every level that holds a copy. RECONSTRUCTED (our
+reduction; Hong & Kung 1981 §2 for the two-level game).
+
+Regime at each level: ``"small-cache"`` if :math:`M_i < d^2`, ``"large-cache"`` if
+:math:`M_i > d^2`, ``"crossover"`` at equality (the derived crossover of Thm 1.1,
+:func:`attnio.symbolic.advisor.classify_regime`).
+
+Examples
+--------
+>>> h = Hierarchy.from_words([("fast", 256, None), ("mid", 4096, 10**12), ("slow", None, 10**11)])
+>>> [b.M for b in h.boundaries()]
+[256, 4352]
+>>> rows = hierarchy_counts("flash2", "backward", 64, 8, h)
+>>> [r["words"] for r in rows] == [count("flash2", "backward", 64, 8, M).io for M in (256, 4352)]
+True
+>>> rows[0]["regime"], rows[1]["regime"]
+('large-cache', 'large-cache')
+>>> Hierarchy.from_words([("a", 512, None), ("b", 256, 1), ("c", None, 1)])
+Traceback (most recent call last):
+...
+attnio.exceptions.InvalidInputError: hierarchy capacities not increasing: level 'b' holds 256 words, not more than level 'a' above it (512)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from attnio.algorithms.simulation import SimulationResult, count, simulate
+from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.validation import describe, positive_int
+
+__all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts",
+           "bottleneck",
+           "boundary_lower_bound", "MAX_LEVELS", "LEVEL_ALGORITHMS", "levels_report",
+           "format_levels", "multihead_gap_payload"]
+
+#: Most levels a hierarchy may have.
+MAX_LEVELS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryLevel:
+    """One level: capacity in words (None: unbounded, the slowest level only), bandwidth in
+    bytes/s (None: not published)."""
+
+    name: str
+    capacity: int | None
+    bandwidth: int | float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """Boundary ``index`` between ``above`` and ``below``: cache ``M`` = capacity above it;
+    ``bandwidth`` = the bandwidth of the level below (bytes/s, None if not published)."""
+
+    index: int
+    above: str
+    below: str
+    M: int
+    bandwidth: int | float | None
+
+
+def _bandwidth(name: str, value: Any) -> int | float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+            or value in (float("inf"), float("-inf")):
+        raise InvalidInputError(f"level {name!r}: bandwidth={describe(value)} must be a "
+                                "positive finite number of bytes per second or null")
+    if value <= 0:
+        raise InvalidInputError(f"level {name!r}: bandwidth={describe(value)} is not positive "
+                                "(zero bandwidth)" if value == 0 else
+                                f"level {name!r}: bandwidth={describe(value)} is not positive")
+    return value
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Levels fastest first (validated); ``word_bytes`` converts words to bytes for times."""
+
+    levels: tuple[MemoryLevel, ...]
+    word_bytes: int = 2
+    label: str = "hierarchy"
+
+    def __post_init__(self) -> None:
+        levels = self.levels
+        if not 2 <= len(levels) <= MAX_LEVELS:
+            raise InvalidInputError(f"a hierarchy has 2 to MAX_LEVELS={MAX_LEVELS} levels, "
+                                    f"got {len(levels)}")
+        positive_int("word_bytes", self.word_bytes)
+        seen: set[str] = set()
+        for lvl in levels:
+            if not isinstance(lvl.name, str) or not lvl.name.strip() or len(lvl.name) > 80:
+                raise InvalidInputError(f"level name {describe(lvl.name)} must be a non-empty "
+                                        "string of at most 80 characters")
+            if lvl.name in seen:
+                raise InvalidInputError(f"level name {lvl.name!r} is used twice")
+            seen.add(lvl.name)
+            _bandwidth(lvl.name, lvl.bandwidth)
+        for lvl in levels[:-1]:
+            if lvl.capacity is None:
+                raise InvalidInputError(f"level {lvl.name!r} has no capacity; only the slowest "
+                                        "level is unbounded")
+            positive_int(f"level {lvl.name!r} capacity", lvl.capacity)
+        if levels[-1].capacity is not None:
+            raise InvalidInputError(f"the slowest level {levels[-1].name!r} must be unbounded "
+                                    "(capacity null)")
+        for upper, lower in zip(levels[:-2], levels[1:-1]):
+            assert upper.capacity is not None and lower.capacity is not None
+            if lower.capacity <= upper.capacity:
+                raise InvalidInputError(
+                    f"hierarchy capacities not increasing: level {lower.name!r} holds "
+                    f"{lower.capacity} words, not more than level {upper.name!r} above it "
+                    f"({upper.capacity})")
+
+    @classmethod
+    def from_words(cls, rows: Sequence[tuple[str, int | None, int | float | None]],
+                   word_bytes: int = 2, label: str = "hierarchy") -> "Hierarchy":
+        """From ``(name, capacity in words or None, bandwidth in bytes/s or None)`` rows."""
+        return cls(tuple(MemoryLevel(*row) for row in rows), word_bytes, label)
+
+    @classmethod
+    def from_json(cls, data: Any, label: str = "hierarchy file") -> "Hierarchy":
+        """From ``{"dtype": "bf16" | "word_bytes": 2, "levels": [{"name", "capacity_words" |
+        "capacity_bytes", "bandwidth_bytes_per_s"}, ...]}`` (the last level: capacity null).
+
+        >>> Hierarchy.from_json({"dtype": "fp32", "levels": [
+        ...     {"name": "smem", "capacity_bytes": 4096, "bandwidth_bytes_per_s": None},
+        ...     {"name": "hbm", "capacity_bytes": None, "bandwidth_bytes_per_s": 1e12}]}
+        ...     ).boundaries()[0].M
+        1024
+        """
+        from attnio.symbolic.advisor import DTYPE_BYTES
+
+        if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
+            raise InvalidInputError(f"{label} must be an object with a 'levels' list")
+        if "dtype" in data:
+            dtype = str(data["dtype"]).lower()
+            if dtype not in DTYPE_BYTES:
+                raise InvalidInputError(f"{label}: dtype={describe(data['dtype'])} is unknown; "
+                                        f"valid dtypes: {', '.join(DTYPE_BYTES)}")
+            word_bytes = DTYPE_BYTES[dtype]
+        else:
+            word_bytes = positive_int(f"{label}: word_bytes", data.get("word_bytes", 2))
+        if len(data["levels"]) > MAX_LEVELS:
+            raise InvalidInputError(f"{label} has {len(data['levels'])} levels; at most "
+                                    f"MAX_LEVELS={MAX_LEVELS}")
+        rows = []
+        for i, lvl in enumerate(data["levels"]):
+            if not isinstance(lvl, dict):
+                raise InvalidInputError(f"{label}: levels[{i}] must be an object")
+            name = lvl.get("name", f"level{i}")
+            if "capacity_words" in lvl and "capacity_bytes" in lvl:
+                raise InvalidInputError(f"{label}: levels[{i}] gives both capacity_words and "
+                                        "capacity_bytes")
+            cap = lvl.get("capacity_words", lvl.get("capacity_bytes"))
+            if cap is not None:
+                cap = positive_int(f"{label}: levels[{i}] capacity", cap)
+                if "capacity_bytes" in lvl:
+                    cap //= word_bytes
+                    if cap < 1:
+                        raise InvalidInputError(f"{label}: levels[{i}] holds less than one "
+                                                f"{word_bytes}-byte word")
+            rows.append((name, cap, lvl.get("bandwidth_bytes_per_s")))
+        return cls.from_words(rows, word_bytes, label)
+
+    def boundaries(self) -> list[Boundary]:
+        """Boundary i: M = total capacity of levels 0..i; bandwidth of level i + 1."""
+        out, total = [], 0
+        for i in range(len(self.levels) - 1):
+            cap = self.levels[i].capacity
+            assert cap is not None
+            total += cap
+            out.append(Boundary(i, self.levels[i].name, self.levels[i + 1].name, total,
+                                self.levels[i + 1].bandwidth))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "word_bytes": self.word_bytes,
+                "levels": [{"name": lvl.name, "capacity_words": lvl.capacity,
+                            "bandwidth_bytes_per_s": lvl.bandwidth} for lvl in self.levels]}
+
+
+def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[str]]:
+    """The hierarchy of one SM (CU) of a device of the table (:mod:`attnio.symbolic.devices`).
+
+    Levels: register file + shared memory of one SM (one level; the register file is larger
+    than shared memory, so as separate levels they would not be increasing), then every
+    chip-scope level with a published capacity (L2, Infinity Cache), then DRAM (unbounded).
+    Returns the hierarchy and notes on levels left out (capacity not published).
+
+    >>> h, notes = device_hierarchy("h100", "bf16")
+    >>> [(lvl.name, lvl.capacity) for lvl in h.levels]
+    [('registers + shared memory', 247808), ('L2', 26214400), ('HBM', None)]
+    >>> device_hierarchy("b200")[1]
+    ['L2 left out: not published (the technical brief and datasheets give no L2 size)']
+    """
+    from attnio.symbolic.advisor import DTYPE_BYTES
+    from attnio.symbolic.devices import find_device
+
+    spec = find_device(device)
+    key = str(dtype).lower()
+    if key not in DTYPE_BYTES:
+        raise InvalidInputError(f"dtype={dtype!r} is unknown; valid dtypes: "
+                                f"{', '.join(DTYPE_BYTES)}")
+    width = DTYPE_BYTES[key]
+    notes: list[str] = []
+    per_unit = [lvl for lvl in spec.levels[:-1] if lvl.scope == "per-unit"]
+    on_chip = sum(lvl.bytes.value for lvl in per_unit if lvl.bytes.value is not None)
+    rows: list[tuple[str, int | None, int | float | None]] = [
+        (" + ".join(lvl.name for lvl in per_unit), on_chip // width, None)]
+    for lvl in spec.levels[:-1]:
+        if lvl.scope == "per-unit":
+            continue
+        if lvl.bytes.value is None:
+            notes.append(f"{lvl.name} left out: not published ({lvl.bytes.reason})")
+            continue
+        rows.append((lvl.name, lvl.bytes.value // width, lvl.bandwidth.value))
+    dram = spec.levels[-1]
+    rows.append((dram.name, None, dram.bandwidth.value))
+    return Hierarchy.from_words(rows, width, f"{spec.id} {key} (one {spec.unit_name})"), notes
+
+
+def boundary_lower_bound(pass_: str, n: int, d: int, M: int, groups: int = 1
+                         ) -> tuple[int, str]:
+    """The two-level explicit lower bound at cache M and its route (claim
+    ``hierarchy.boundary_lower_bound``); ``groups`` disjoint K/V groups (batch × kv_heads):
+    :func:`attnio.algorithms.heads.multihead_lower_bound`."""
+    from attnio.algorithms.heads import multihead_lower_bound
+
+    return multihead_lower_bound(pass_, n, d, M, groups)
+
+
+Counter = Callable[[int], SimulationResult]
+
+
+def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hierarchy, *,
+                     execute: bool = False, seed: int = 0, batch: int = 1, heads: int = 1,
+                     kv_heads: int | None = None, counter: Counter | None = None
+                     ) -> list[dict[str, Any]]:
+    """One row per boundary: M, words moved (reads, writes), lower bound, times, regime.
+
+    ``counter(M)`` overrides how one boundary's run is obtained (default: ``count`` or, with
+    ``execute``, ``simulate(..., execute=True)`` at cache M); ``batch``, ``heads``,
+    ``kv_heads``: :func:`attnio.algorithms.heads.simulate_heads` (count or execute) and the
+    lower bound of ``batch × kv_heads`` groups. A boundary at which no tile set of the
+    algorithm fits gets ``words = None`` and the reason. Times in seconds: ``words × word_bytes ÷ bandwidth``
+    (None when the bandwidth is not published); the lower-bound time likewise.
+    """
+    from attnio.symbolic.advisor import classify_regime
+
+    from attnio.algorithms.heads import check_heads, simulate_heads
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    multi = (batch, heads, kv) != (1, 1, 1)
+    if counter is None:
+        def counter(M: int) -> SimulationResult:
+            if multi or algorithm == "flash2-gqa":
+                return simulate_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
+                                      kv_heads=kv, execute=execute, seed=seed)
+            if execute:
+                return simulate(algorithm, pass_, n, d, M, execute=True, seed=seed)
+            return count(algorithm, pass_, n, d, M)
+    rows: list[dict[str, Any]] = []
+    for b in hierarchy.boundaries():
+        regime, _ = classify_regime(b.M, d)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch * kv)
+        row: dict[str, Any] = {
+            "boundary": b.index, "above": b.above, "below": b.below, "M": b.M,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime,
+            "lower_bound_words": lower, "lower_bound_route": route,
+            "lower_bound_seconds": None if b.bandwidth is None
+            else lower * hierarchy.word_bytes / b.bandwidth,
+        }
+        try:
+            run = counter(b.M)
+        except AttnioError as exc:
+            row.update(words=None, reads=None, writes=None, seconds=None,
+                       omitted=" ".join(str(exc).split()))
+        else:
+            row.update(words=run.io, reads=run.reads, writes=run.writes,
+                       seconds=None if b.bandwidth is None
+                       else run.io * hierarchy.word_bytes / b.bandwidth,
+                       executed=run.executed, closed_form_match=run.closed_form_match)
+        rows.append(row)
+    return rows
+
+
+def bottleneck(rows: list[dict[str, Any]], key: str = "seconds") -> int | None:
+    """Index of the boundary with the largest ``key`` time (None if no time is known)."""
+    timed = [(r[key], r["boundary"]) for r in rows if r.get(key) is not None]
+    return max(timed)[1] if timed else None
+
+
+#: Algorithms compared at each level by :func:`levels_report` (those of ``attnio gap`` and
+#: the GQA-aware ``flash2-gqa``).
+LEVEL_ALGORITHMS: dict[str, tuple[str, ...]] = {
+    "forward": ("standard", "flash1", "flash2", "flash2-gqa", "square-tiling",
+                "small-cache-fused"),
+    "backward": ("standard", "flash1", "flash2", "flash2-gqa", "small-cache",
+                 "small-cache-fused"),
+}
+
+
+def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: int = 1,
+                  heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """Per boundary: capacity M_i, regime, lower bound (words, seconds), every algorithm's
+    exact count, the best one (words, seconds); and the bottleneck boundaries.
+
+    >>> h = Hierarchy.from_words([("smem", 2048, None), ("hbm", None, 10**12)])
+    >>> r = levels_report(h, "backward", 1024, 64, heads=4, kv_heads=2)
+    >>> lvl = r["levels"][0]
+    >>> lvl["regime"], lvl["best_algorithm"], lvl["best_words"] >= lvl["lower_bound_words"]
+    ('small-cache', 'small-cache-fused', True)
+    """
+    from attnio.algorithms.heads import check_heads, count_heads
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    levels: list[dict[str, Any]] = []
+    for b in hierarchy.boundaries():
+        from attnio.symbolic.advisor import classify_regime
+
+        regime, _ = classify_regime(b.M, d)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch * kv)
+        algorithms: dict[str, int] = {}
+        omitted: dict[str, str] = {}
+        for name in LEVEL_ALGORITHMS[pass_]:
+            try:
+                algorithms[name] = count_heads(name, pass_, n, d, b.M, batch=batch,
+                                               heads=heads, kv_heads=kv).io
+            except AttnioError as exc:
+                omitted[name] = " ".join(str(exc).split())
+        best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
+        seconds = (lambda words: None if b.bandwidth is None or words is None
+                   else words * hierarchy.word_bytes / b.bandwidth)
+        best_words = algorithms[best] if best else None
+        if best_words is not None and best_words < lower:  # pragma: no cover - would refute
+            raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")
+        levels.append({
+            "boundary": b.index, "above": b.above, "below": b.below,
+            "capacity_words": b.M, "capacity_bytes": b.M * hierarchy.word_bytes,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime, "d_squared": d * d,
+            "lower_bound_words": lower, "lower_bound_route": route,
+            "lower_bound_seconds": seconds(lower),
+            "best_algorithm": best, "best_words": best_words,
+            "best_seconds": seconds(best_words),
+            "algorithms": algorithms, "omitted": omitted,
+        })
+
+    def slowest(key: str) -> int | None:
+        timed = [(lvl[key], lvl["boundary"]) for lvl in levels if lvl[key] is not None]
+        return max(timed)[1] if timed else None
+
+    return {"hierarchy": hierarchy.to_json(), "pass": pass_, "n": n, "d": d, "batch": batch,
+            "heads": heads, "kv_heads": kv, "levels": levels,
+            "bottleneck_boundary": slowest("best_seconds"),
+            "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
+
+
+def format_levels(report: dict[str, Any]) -> str:
+    """The per-level table for humans."""
+    r = report
+    lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
+             f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
+             f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
+             "boundary)",
+             f"{'boundary':<36} {'M words':>12} {'regime':<12} {'lower bound':>16} "
+             f"{'LB time':>10}  {'best algorithm':<18} {'words':>16} {'time':>10}"]
+
+    def t(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3g} s"
+
+    for lvl in r["levels"]:
+        name = f"{lvl['above']} | {lvl['below']}"
+        best = lvl["best_algorithm"] or "none fits"
+        words = "-" if lvl["best_words"] is None else f"{lvl['best_words']:,}"
+        lines.append(f"{name:<36} {lvl['capacity_words']:>12,} {lvl['regime']:<12} "
+                     f"{lvl['lower_bound_words']:>16,} {t(lvl['lower_bound_seconds']):>10}  "
+                     f"{best:<18} {words:>16} {t(lvl['best_seconds']):>10}")
+    bn = r["bottleneck_boundary"]
+    lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
+                                   if bn is None else
+                                   f"boundary {bn} ({r['levels'][bn]['above']} | "
+                                   f"{r['levels'][bn]['below']}), best algorithm's time; "
+                                   "time = words x bytes / bandwidth, no overlap"))
+    return "\n".join(lines)
+
+
+def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,
+                          heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """``attnio gap``'s document for B·H heads in G groups: one bounded level per M
+    (:func:`levels_report`; the lower bound of :func:`boundary_lower_bound` with B·G groups),
+    rows shaped as :func:`attnio.algorithms.gap.gap_rows`' (``claim_id``:
+    ``heads.group_lower_bound``).
+
+    >>> p = multihead_gap_payload("backward", 256, 16, [1024], heads=4, kv_heads=2)
+    >>> row = p["rows"][0]
+    >>> (p["heads"], p["kv_heads"]), row["best_io"] >= row["lower_bound"]
+    ((4, 2), True)
+    """
+    from attnio.provenance import provenance
+
+    rows: list[dict[str, Any]] = []
+    kv = None
+    for M in Ms:
+        one = Hierarchy.from_words([("fast", positive_int("M", M), None),
+                                    ("slow", None, None)])
+        rep = levels_report(one, pass_, n, d, batch=batch, heads=heads, kv_heads=kv_heads)
+        kv = rep["kv_heads"]
+        lvl = rep["levels"][0]
+        if lvl["best_algorithm"] is None:
+            continue
+        rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
+                     "route": lvl["lower_bound_route"], "claim_id": "heads.group_lower_bound",
+                     "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
+                     "best_io": lvl["best_words"],
+                     "ratio": lvl["best_words"] / lvl["lower_bound_words"],
+                     "omitted": lvl["omitted"]})
+    if not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": False, "batch": batch,
+            "heads": heads, "kv_heads": kv, **provenance()}

@@ -1,0 +1,80 @@
+"""Tests for attnio.algorithms.heads: batch, heads, grouped K/V; closed form = executed."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnio.algorithms.heads import (
+    check_heads, count_flash2_gqa, count_heads, multihead_lower_bound, simulate_heads,
+)
+from attnio.algorithms.simulation import ALGORITHMS, count
+from attnio.exceptions import InvalidInputError
+
+PASS_ALGS = [(a, p) for a in ALGORITHMS for p in ("forward", "backward")
+             if a != "flash1-published"
+             and not (p == "forward" and a == "small-cache-dx")
+             and not (p == "backward" and a == "square-tiling")]
+
+
+@pytest.mark.parametrize("algorithm, pass_", PASS_ALGS)
+def test_kv_heads_equal_heads_is_h_independent_heads(algorithm: str, pass_: str) -> None:
+    one = count(algorithm, pass_, 96, 8, 640)
+    for batch, heads in ((1, 1), (3, 4)):
+        many = count_heads(algorithm, pass_, 96, 8, 640, batch=batch, heads=heads,
+                           kv_heads=heads)
+        k = batch * heads
+        assert (many.reads, many.writes, many.flops) == (k * one.reads, k * one.writes,
+                                                         k * one.flops)
+        assert many.peak_fast_words == one.peak_fast_words
+        assert (many.batch, many.heads, many.kv_heads) == (batch, heads, heads)
+
+
+@pytest.mark.parametrize("algorithm, pass_", [(a, p) for a, p in PASS_ALGS
+                                               if a in ("flash2", "flash2-gqa", "flash1",
+                                                        "standard", "small-cache")])
+@pytest.mark.parametrize("heads, kv_heads", [(1, 1), (4, 2), (3, 1)])
+def test_closed_form_equals_executed(algorithm: str, pass_: str, heads: int,
+                                     kv_heads: int) -> None:
+    r = simulate_heads(algorithm, pass_, 20, 4, 200, batch=2, heads=heads, kv_heads=kv_heads,
+                       execute=True, seed=5)
+    assert r.closed_form_match and r.max_relative_error < 1e-9
+    c = count_heads(algorithm, pass_, 20, 4, 200, batch=2, heads=heads, kv_heads=kv_heads)
+    assert (r.reads, r.writes, r.flops, r.peak_fast_words) == (c.reads, c.writes, c.flops,
+                                                               c.peak_fast_words)
+
+
+def test_gqa_group_of_one_is_flash2() -> None:
+    for pass_ in ("forward", "backward"):
+        for M in (64, 700, 5000):
+            a = count_flash2_gqa(pass_, 100, 8, M, 1)
+            b = count("flash2", pass_, 100, 8, M)
+            assert (a.reads, a.writes, a.flops, a.peak_fast_words) == (
+                b.reads, b.writes, b.flops, b.peak_fast_words)
+
+
+def test_gqa_order_saves_the_kv_traffic() -> None:
+    gqa = count_heads("flash2-gqa", "backward", 1024, 64, 2**16, heads=8, kv_heads=1)
+    rep = count_heads("flash2", "backward", 1024, 64, 2**16, heads=8, kv_heads=1)
+    assert gqa.io < rep.io
+    # K, V read once per group instead of once per query head, no dK/dV partials
+    assert rep.io - gqa.io >= 7 * 4 * 1024 * 64
+
+
+def test_lower_bound_below_counts_and_twin() -> None:
+    lb, _ = multihead_lower_bound("backward", 64, 8, 8192, groups=2)
+    assert lb <= count_heads("flash2-gqa", "backward", 64, 8, 8192, batch=2, heads=8,
+                             kv_heads=1).io
+    twin, _ = multihead_lower_bound("backward", 64, 8, 8192, groups=16)  # per query head
+    assert twin > count_heads("flash2-gqa", "backward", 64, 8, 8192, batch=2, heads=8,
+                              kv_heads=1).io
+
+
+@pytest.mark.parametrize("args, match", [
+    ((1, 32, 5), "heads=32 is not a multiple of kv_heads=5"),
+    ((0, 4, 4), "batch=0 must be a positive integer"),
+    ((1, 4, 0), "kv_heads=0 must be a positive integer"),
+    ((2**11, 2**10, 1), "exceeds MAX_HEADS"),
+])
+def test_bad_heads(args: tuple, match: str) -> None:
+    with pytest.raises(InvalidInputError, match=match):
+        check_heads(*args)
