@@ -43,9 +43,11 @@ def progress(
     iterable: Iterable[T], *, total: int | None = None, desc: str = "", enabled: bool | None = None
 ) -> Iterator[T]:
     """Wrap ``iterable`` in a tqdm bar written to stderr (never to stdout, which carries JSON)."""
+    # No ETA: instances (claims, DAGs, cache sizes) differ in cost by orders of magnitude, so a
+    # rate-based estimate would be known to be wrong. Done / total and elapsed time only.
     yield from tqdm(
         iterable, total=total, desc=desc, disable=not progress_enabled(enabled), file=sys.stderr,
-        leave=False,
+        leave=False, bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]",
     )
 
 

@@ -23,7 +23,8 @@ from attnio.report import (
 )
 
 FIGURES = {"phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
-           "optimal_schedule.png"}
+           "optimal_schedule.png", "lower_bound_tightness.png", "gap_ratio.png",
+           "sparse_io_ratio.png", "hardware_levels.png", "hardware_regimes.png"}
 
 
 # ------------------------------------------------------------------------------ bad input
@@ -147,10 +148,10 @@ def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, mon
     assert main(["report", str(out), "--n", "256", "--d", "16", "--quick"]) == 1
     captured = capsys.readouterr()
     # stderr (not a terminal here) names every stage; the slow one gets repeated status lines
-    assert "attnio report: [1/9] Verify table …" in captured.err
-    assert "attnio report: [7/9] Pebbling sandwich …" in captured.err
-    assert "attnio report: still in [7/9] Pebbling sandwich" in captured.err
-    assert "attnio report: [9/9] writing index.md done in" in captured.err
+    assert "attnio report: [1/14] Verify table …" in captured.err
+    assert "attnio report: [7/14] Pebbling sandwich …" in captured.err
+    assert "attnio report: still in [7/14] Pebbling sandwich" in captured.err
+    assert "attnio report: [14/14] writing index.md done in" in captured.err
     assert "ETA" not in captured.err and "1 section(s) failed" in captured.out
     text = (out / "index.md").read_text(encoding="utf-8")
     assert "INCOMPLETE" in text and "1 Proved, 0 Refuted, 1 Undecided of 2 claims" in text

@@ -37,7 +37,8 @@ from attnio.report import MARKER_NAME, Paragraph, ReportDocument, Section, Table
 from attnio.report_html import CONTENT_SECURITY_POLICY, render_html
 
 FIGURES = ["phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
-           "optimal_schedule.png"]
+           "optimal_schedule.png", "lower_bound_tightness.png", "gap_ratio.png",
+           "sparse_io_ratio.png", "hardware_levels.png", "hardware_regimes.png"]
 #: Planted into the verify table: escaping must keep it text (an <img> more would be a bug).
 HOSTILE_ID = 'planted.<img src=x onerror="alert(1)"></td></table><script>alert(2)</script>'
 
