@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import threading
 import time
 from dataclasses import dataclass
 from tokenize import TokenError
@@ -63,6 +62,7 @@ import z3
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.proofs.exact_eval import in_domain, sign_of, truth_at, value_at
 from attnio.proofs.sympy_to_z3 import Translator
+from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement", "prove_statement",
@@ -75,9 +75,6 @@ DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
 DEFAULT_TIMEOUT_S = 20.0
 #: cvc5's limit per re-check (its ``unknown`` is recorded, never counted as agreement).
 SECOND_SOLVER_TIMEOUT_S = 4.0
-#: A wall-clock guard interrupts z3 this long after its own timeout (some nonlinear tactics
-#: check the timeout rarely); the answer is then ``unknown``.
-WATCHDOG_GRACE_S = 2.0
 #: Integer points tried near a relaxed counterexample when the exact encoding is inconclusive.
 _NEAR_POINTS = 729
 _MAX_STATEMENT_CHARS = 20_000
@@ -224,22 +221,9 @@ class _Answer:
 
 
 def _z3_check(assertions: Sequence[z3.BoolRef], timeout_s: float) -> tuple[str, z3.ModelRef | None, str]:
-    """Check satisfiability with z3 under a timeout and a watchdog; never hangs."""
-    solver = z3.Solver()
-    solver.set("timeout", max(1, int(timeout_s * 1000)))
-    solver.add(*assertions)
-    watchdog = threading.Timer(timeout_s + WATCHDOG_GRACE_S, solver.ctx.interrupt)
-    watchdog.daemon = True
-    watchdog.start()
-    try:
-        answer = solver.check()
-    finally:
-        watchdog.cancel()
-    if answer == z3.sat:
-        return "sat", solver.model(), ""
-    if answer == z3.unsat:
-        return "unsat", None, ""
-    return "unknown", None, solver.reason_unknown()
+    """z3's answer for ``assertions`` (:func:`attnio.proofs.z3tools.check_sat`: a timeout and a
+    watchdog, never a hang)."""
+    return check_sat(assertions, timeout_s)
 
 
 def _smt2(assertions: Sequence[z3.BoolRef]) -> str:

@@ -34,7 +34,7 @@ import z3
 
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
-__all__ = ["prove", "model_to_dict", "WATCHDOG_GRACE_S"]
+__all__ = ["prove", "check_sat", "model_to_dict", "WATCHDOG_GRACE_S"]
 
 
 #: A wall-clock guard interrupts z3 this long after ``timeout_ms`` if z3's own timeout has not
@@ -100,24 +100,42 @@ def _constants(formulas: list[z3.ExprRef]) -> list[z3.ExprRef]:
     return list(seen.values())
 
 
-def _z3_prove(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], *, timeout_ms: int,
-              solver: z3.Solver | None) -> Verdict:
+def check_sat(assertions: Iterable[z3.BoolRef], timeout_s: float, *,
+              solver: z3.Solver | None = None) -> tuple[str, z3.ModelRef | None, str]:
+    """``("sat", model, "")``, ``("unsat", None, "")`` or ``("unknown", None, reason)`` for the
+    conjunction of ``assertions``, under z3's timeout and a watchdog that interrupts the
+    solver :data:`WATCHDOG_GRACE_S` seconds later: it never hangs. The one place attnio asks
+    z3 (the proof kernel uses it too).
+
+    >>> x = z3.Real("x")
+    >>> check_sat([x * x < 0], 5.0)[0], check_sat([x > 1], 5.0)[0]
+    ('unsat', 'sat')
+    """
     s = solver if solver is not None else z3.Solver()
-    s.set("timeout", int(timeout_ms))
-    for h in hypotheses:
-        s.add(h)
-    s.add(z3.Not(claim))
-    watchdog = threading.Timer(timeout_ms / 1000 + WATCHDOG_GRACE_S, s.ctx.interrupt)
+    s.set("timeout", max(1, int(timeout_s * 1000)))
+    s.add(*assertions)
+    watchdog = threading.Timer(timeout_s + WATCHDOG_GRACE_S, s.ctx.interrupt)
     watchdog.daemon = True
     watchdog.start()
     try:
         answer = s.check()
     finally:
         watchdog.cancel()
-    if answer == z3.unsat:
-        return Proved("z3: hypotheses ∧ ¬claim is unsat")
     if answer == z3.sat:
-        model = s.model()
+        return "sat", s.model(), ""
+    if answer == z3.unsat:
+        return "unsat", None, ""
+    return "unknown", None, s.reason_unknown()
+
+
+def _z3_prove(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], *, timeout_ms: int,
+              solver: z3.Solver | None) -> Verdict:
+    status, model, reason = check_sat([*hypotheses, z3.Not(claim)], timeout_ms / 1000,
+                                      solver=solver)
+    if status == "unsat":
+        return Proved("z3: hypotheses ∧ ¬claim is unsat")
+    if status == "sat":
+        assert model is not None
         holds = [model.eval(h, model_completion=True) for h in hypotheses]
         goal = model.eval(claim, model_completion=True)
         if not all(z3.is_true(h) for h in holds) or not z3.is_false(goal):
@@ -125,7 +143,7 @@ def _z3_prove(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], *, timeout_ms: in
                              "(a hypothesis false or the claim not false there)")
         return Refuted(model_to_dict(model), "z3 found a counterexample; re-evaluated on the "
                        "formulas")
-    return Undecided(f"z3 returned unknown ({s.reason_unknown()}, timeout {timeout_ms} ms)")
+    return Undecided(f"z3 returned unknown ({reason}, timeout {timeout_ms} ms)")
 
 
 def model_to_dict(model: z3.ModelRef) -> dict[str, object]:
