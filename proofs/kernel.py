@@ -75,6 +75,9 @@ DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
 DEFAULT_TIMEOUT_S = 20.0
 #: cvc5's limit per re-check (its ``unknown`` is recorded, never counted as agreement).
 SECOND_SOLVER_TIMEOUT_S = 4.0
+#: z3's limit for the exact integer encoding (nonlinear integer arithmetic is undecidable; a
+#: timeout there is Undecided, never a pass).
+EXACT_INTEGER_TIMEOUT_S = 5.0
 #: Integer points tried near a relaxed counterexample when the exact encoding is inconclusive.
 _NEAR_POINTS = 729
 _MAX_STATEMENT_CHARS = 20_000
@@ -490,8 +493,18 @@ def _decide(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Sym
     else:
         notes.append(f"relaxed encoding: z3 unknown ({relaxed.reason}, timeout {_ms(timeout_s)} ms)")
 
+    if deciding is None and has_integers and relaxed.point is not None:
+        # Integer points next to the relaxed model, checked exactly, before any integer search
+        # (z3's nonlinear integer arithmetic is the one place it may ignore its time limit).
+        for point in _near_integer_points(relaxed.point, doms):
+            ok, _ = _referee(goal, hypotheses, doms, point)
+            if ok:
+                return Refuted(_show(point), "counterexample found among the integer points "
+                               "next to z3's relaxed model; checked exactly"
+                               + _detail(notes, subs), evidence=Evidence("exact-arithmetic"))
     if deciding is None and has_integers:
-        exact, t = _solve(goal, hypotheses, doms, "exact", timeout_s)
+        exact, t = _solve(goal, hypotheses, doms, "exact",
+                          min(timeout_s, EXACT_INTEGER_TIMEOUT_S))
         notes.append("integers as z3 Int")
         subs = list(t.substitutions)
         if exact.status == "unsat":
@@ -569,20 +582,20 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
 
     1. ``simplify(lhs - rhs) == 0`` is a proof (evidence ``sympy-canonical``); ``!= 0`` only
        means sympy gave up.
-    2. Otherwise the kernel decides ``Eq(lhs, rhs)`` (:func:`prove_statement`: SMT, an exactly
-       checked counterexample).
-    3. If the solvers cannot express or decide it, points of the domains are tried and the
-       difference is evaluated *exactly* there (:func:`~attnio.proofs.exact_eval.sign_of`): a
-       nonzero value is a counterexample (evidence ``exact-arithmetic``); none found is
-       Undecided.
+    2. Otherwise points of the domains are tried and the difference is evaluated *exactly*
+       there (:func:`~attnio.proofs.exact_eval.sign_of`): a nonzero value is a counterexample
+       (evidence ``exact-arithmetic``). This comes before the solvers: it is cheap, and it
+       keeps false identities away from nonlinear integer search.
+    3. Then the kernel decides ``Eq(lhs, rhs)`` (:func:`prove_statement`: SMT, an exactly
+       checked counterexample); if it cannot, the answer is Undecided.
 
     Examples
     --------
     >>> n, d = sp.symbols("n d", positive=True, integer=True)
     >>> check_identity(d**2 * n / d, n * d).evidence.kind
     'sympy-canonical'
-    >>> r = check_identity(d**2, d**2 / 2); r.verdict, sorted(r.counterexample)
-    ('refuted', ['d'])
+    >>> r = check_identity(d**2, d**2 / 2); r.verdict, r.counterexample["d"]
+    ('refuted', '1')
     >>> check_identity(sp.cos(sp.pi/7) - sp.cos(2*sp.pi/7) + sp.cos(3*sp.pi/7), sp.Rational(1, 2)).verdict
     'proved'
     """
@@ -592,10 +605,6 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     if difference == 0:
         return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
                       evidence=Evidence("sympy-canonical"))
-    verdict = prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms, hypotheses=hypotheses,
-                              timeout=timeout, second_solver=second_solver)
-    if not isinstance(verdict, Undecided):
-        return verdict
     syms = list(doms)
     grids = [_GRID_VALUES[doms[s]] for s in syms]
     for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
@@ -609,6 +618,10 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
             return Refuted({**_show(point), "lhs": str(a), "rhs": str(b)},
                            f"{lhs} != {rhs} at this point (exact evaluation)",
                            evidence=Evidence("exact-arithmetic"))
+    verdict = prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms, hypotheses=hypotheses,
+                              timeout=timeout, second_solver=second_solver)
+    if not isinstance(verdict, Undecided):
+        return verdict
     return Undecided(f"simplify left {difference}; the solvers: {verdict.reason}; no point of "
                      f"the grid separates the two sides")
 
