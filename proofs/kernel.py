@@ -500,7 +500,7 @@ def _decide(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Sym
             ok, _ = _referee(goal, hypotheses, doms, point)
             if ok:
                 return Refuted(_show(point), "counterexample found among the integer points "
-                               "next to z3's relaxed model; checked exactly"
+                               "next to z3's relaxed model; checked by exact evaluation"
                                + _detail(notes, subs), evidence=Evidence("exact-arithmetic"))
     if deciding is None and has_integers:
         exact, t = _solve(goal, hypotheses, doms, "exact",
@@ -524,7 +524,7 @@ def _decide(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Sym
                     ok, _ = _referee(goal, hypotheses, doms, point)
                     if ok:
                         return Refuted(_show(point), "counterexample found among the integer "
-                                       "points next to z3's relaxed model; checked exactly"
+                                       "points next to z3's relaxed model; checked by exact evaluation"
                                        + _detail(notes, subs),
                                        evidence=Evidence("exact-arithmetic"))
     if deciding is None:
