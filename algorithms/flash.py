@@ -65,7 +65,8 @@ import numpy as np
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks
 
-__all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_backward"]
+__all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_forward_step",
+           "flash2_backward"]
 
 
 def _shift(m: np.ndarray) -> np.ndarray:
@@ -201,6 +202,32 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.free("K_j", "V_j", "dK_j", "dV_j")
 
 
+def flash2_forward_step(mem: TwoLevelMemory, keys: slice, r: int, c: int, d: int, *,
+                        tau: float = 1.0, keep: np.ndarray | None = None) -> None:
+    """One inner step of FA-2's forward (Algorithm 1 lines 8–10): load K_j, V_j for ``keys``,
+    update the running max ``m_i``, sum ``l_i`` and unnormalised ``O_i`` of the resident
+    ``r``-row query tile ``Q_i``, free the tile. Shared by :func:`flash2_forward` and the
+    grouped-query loop of :mod:`attnio.algorithms.heads` (one definition of the I/O)."""
+    mem.load("K_j", "K", (keys, slice(None)))
+    mem.load("V_j", "V", (keys, slice(None)))
+    mem.allocate("S_ij", (r, c))
+    mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+                flops=2 * r * c * d)
+    mem.allocate("m_new", (r,))
+    mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
+                flops=r * c + r)
+    mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - _shift(mn)[:, None]),
+                flops=2 * r * c)
+    mem.allocate("alpha", (r,))
+    mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)), flops=2 * r)
+    mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
+                flops=2 * r + r * c)
+    mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
+                lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
+    mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
+    mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
+
+
 def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
                    mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """FA-2 Algorithm 1: slow Q, K, V → slow O and L = m + log ℓ (the logsumexp).
@@ -221,25 +248,7 @@ def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             skip, keep = _tile_mask(mask, rows, keys)
             if skip:
                 continue
-            mem.load("K_j", "K", (keys, slice(None)))
-            mem.load("V_j", "V", (keys, slice(None)))
-            mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
-                        flops=2 * r * c * d)
-            mem.allocate("m_new", (r,))
-            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
-                        flops=r * c + r)
-            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - _shift(mn)[:, None]),
-                        flops=2 * r * c)
-            mem.allocate("alpha", (r,))
-            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)),
-                        flops=2 * r)
-            mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
-                        flops=2 * r + r * c)
-            mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
-                        lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
-            mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
-            mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
+            flash2_forward_step(mem, keys, r, c, d, tau=tau, keep=keep)
         mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
         mem.allocate("L_i", (r,))
         mem.compute("L_i", ("m_i", "l_i"),

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from attnio.algorithms import counts as C
-from attnio.algorithms.flash import _safe_divide, _scores, _shift
+from attnio.algorithms.flash import _safe_divide, flash2_forward_step
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks
 from attnio.algorithms.reference import attention_backward, attention_forward, relative_error
@@ -143,25 +143,7 @@ def flash2_gqa_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int)
         mem.allocate("m_i", (r,), -np.inf)
         for j0, c in blocks(n, block_cols):
             keys = slice(j0, j0 + c)
-            mem.load("K_j", "K", (keys, slice(None)))
-            mem.load("V_j", "V", (keys, slice(None)))
-            mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, 1.0, None),
-                        flops=2 * r * c * d)
-            mem.allocate("m_new", (r,))
-            mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
-                        flops=r * c + r)
-            mem.compute("S_ij", ("S_ij", "m_new"), lambda s, mn: np.exp(s - _shift(mn)[:, None]),
-                        flops=2 * r * c)
-            mem.allocate("alpha", (r,))
-            mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)),
-                        flops=2 * r)
-            mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
-                        flops=2 * r + r * c)
-            mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
-                        lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
-            mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
-            mem.free("K_j", "V_j", "S_ij", "m_new", "alpha")
+            flash2_forward_step(mem, keys, r, c, d)
         mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
         mem.allocate("L_i", (r,))
         mem.compute("L_i", ("m_i", "l_i"), lambda m, l: m + np.log(l), flops=2 * r)
