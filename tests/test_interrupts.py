@@ -131,9 +131,12 @@ def test_a_swallowed_keyboard_interrupt_still_ends_the_process() -> None:
         from attnio import interrupts
         interrupts.install("demo")
         interrupts.running("demo")
-        print("ready", flush=True)
+        ready = False
         while True:
-            try:
+            try:  # "ready" inside the try: a SIGINT right after it is swallowed too
+                if not ready:
+                    ready = True
+                    print("ready", flush=True)
                 time.sleep(10)
             except KeyboardInterrupt:
                 pass
