@@ -1,43 +1,8 @@
-r"""Hong–Kung S-partitions: dominator and minimum sets, exact P(G, S), the partition bound.
+r"""Hong–Kung S-partitions by z3: bounded-set encodings and searches, the exact
+:math:`P(G, S)`, and the partition bound :math:`S (P(G, 2S) - 1)`.
 
-Definitions (Hong & Kung, STOC'81, §3; as restated by Saha & Ye, arXiv 2402.07443, Defs. 2.3–2.6,
-and by the Lean formalisation ``geoconuk/lean-misc-math`` — see
-notes/reference/background.md §3.2). ``G`` is a finite DAG whose **inputs are exactly its
-sources** (parentless vertices) and may not be computed; this is the Lean/Elango correction
-without which HK Theorem 3.1 is false.
-
-* **Dominator set** of :math:`W \subseteq V`: a set :math:`D \subseteq V` such that every path
-  from an input to a vertex of :math:`W` contains a vertex of :math:`D`. Paths of length 0
-  count, so an input lying in :math:`W` must itself be in :math:`D`. :math:`D` need not be a
-  subset of :math:`W`.
-* **Minimum set** of :math:`W`: :math:`\{v \in W : \text{no child of } v \text{ is in } W\}`.
-* **Dependence**: part :math:`V_j` depends on part :math:`V_i` (:math:`i \ne j`) when some edge
-  goes from a vertex of :math:`V_i` to a vertex of :math:`V_j`.
-* **S-partition**: :math:`V_1, \dots, V_h` with
-  (P1) pairwise disjoint, union :math:`V` (empty parts are allowed, as in the Lean statement);
-  (P2) each :math:`V_i` has a dominator set of size :math:`\le S`;
-  (P3) each :math:`V_i` has a minimum set of size :math:`\le S`;
-  (P4) the dependence relation among the parts is acyclic.
-  :math:`P(G, S)` is the least number of non-empty parts of an S-partition.
-* **Hong–Kung Lemma 3.1** (= Saha–Ye Lemma 2.8): for every complete calculation of ``G`` with at
-  most :math:`S` red pebbles,
-
-  .. math:: Q(G, S) \ge S \cdot \bigl(P(G, 2S) - 1\bigr).
-
-  (Lean form of HK Thm 3.1: a calculation with :math:`q` I/Os yields a 2S-partition into
-  :math:`h` parts with :math:`q \le S h \le q + S`.)
-
-Proof map
----------
-* :func:`is_dominator`, :func:`minimum_set`, :func:`min_dominator_size` /
-  :func:`minimum_dominator` (exact minimum vertex cut by max-flow with vertex splitting, no z3),
-  :func:`is_s_partition` — plain-Python checkers; every z3 certificate is re-validated by them.
-* :func:`bounded_set_encoding` — z3 encoding of "W has a dominator of size ≤ k and a minimum
-  set of size ≤ k" with reachability-avoidance booleans (below).
-* :func:`min_partition_parts` — the exact :math:`P(G, S)` by z3: a greedy S-partition gives an
-  upper bound, then SAT queries with fewer parts until one is UNSAT (the UNSAT answer for
-  :math:`h - 1` parts is the optimality certificate; empty parts make "≤ h parts" monotone).
-* :func:`hong_kung_bound` — :math:`S (P(G, 2S) - 1)`.
+Definitions, sources and the proof map in :mod:`attnio.graphs.partitions`; every z3 answer
+here is re-validated by the plain-Python checkers of :mod:`attnio.graphs.partitions.definitions`.
 
 Encodings
 ---------
@@ -61,53 +26,23 @@ upper-bound constraint).
 with ``ge[u][i] ⇒ ge[v][i]`` for every edge u → v, i.e. label(u) ≤ label(v). A partition has
 acyclic dependence iff its parts can be numbered so that every edge goes to an equal or later
 part (topological order of the quotient DAG), so this loses no partition up to renumbering.
-
-Examples
---------
->>> import networkx as nx
->>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d")])
->>> is_dominator(G, {"d"}, {"c"}), is_dominator(G, {"c"}, {"a"})
-(True, False)
->>> min_dominator_size(G, {"c", "d"}), sorted(minimum_set(G, {"a", "c"}))
-(1, ['c'])
->>> bool(is_s_partition(G, [{"a", "b", "c", "d"}], 2))
-True
->>> r = min_partition_parts(G, 1, timeout_ms=5_000)
->>> r.exact, r.value
-(True, 3)
->>> hong_kung_bound(G, 1, timeout_ms=5_000)   # S·(P(G, 2S) − 1) with P(G, 2) = 1
-0
-
-References
-----------
-.. [1] J.-W. Hong, H. T. Kung, "I/O complexity: the red-blue pebble game", STOC 1981, §3.
-.. [2] B. Saha, C. Ye, "The I/O Complexity of Attention", arXiv 2402.07443, Defs. 2.3–2.6,
-   Lemmas 2.7–2.8.
-.. [3] Lean formalisation ``geoconuk/lean-misc-math`` (RedBluePebbleGame.lean): inputs =
-   sources, empty parts allowed, :math:`q \le S h \le q + S`.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Literal, Sequence
+from typing import Iterable, Literal
 
 import networkx as nx
 import z3
 
 from attnio.exceptions import BudgetExceededError, InvalidInputError
+from attnio.graphs.partitions.definitions import (Vertex, check_hong_kung_hypotheses,
+                                                  greedy_s_partition, input_vertices,
+                                                  is_dominator, is_s_partition, minimum_set)
 
 __all__ = [
-    "input_vertices",
-    "is_dominator",
-    "minimum_set",
-    "minimum_dominator",
-    "min_dominator_size",
-    "is_bounded_set",
-    "PartitionCheck",
-    "is_s_partition",
-    "greedy_s_partition",
     "BoundedSetEncoding",
     "bounded_set_encoding",
     "BoundedSetSearch",
@@ -115,227 +50,8 @@ __all__ = [
     "max_counted_bounded_set",
     "PartitionResult",
     "min_partition_parts",
-    "check_hong_kung_hypotheses",
     "hong_kung_bound",
 ]
-
-Vertex = Hashable
-
-
-# --------------------------------------------------------------------------------------------
-# Plain-Python definitions
-# --------------------------------------------------------------------------------------------
-
-
-def input_vertices(G: nx.DiGraph) -> frozenset[Vertex]:
-    """The inputs of ``G``: exactly its sources (the convention HK Lemma 3.1 needs).
-
-    Raises
-    ------
-    InvalidInputError
-        If ``G`` is not a DAG, or ``G.graph["inputs"]`` is given and differs from the sources.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> sorted(input_vertices(nx.DiGraph([(1, 2), (3, 2)])))
-    [1, 3]
-    """
-    if not nx.is_directed_acyclic_graph(G):
-        raise InvalidInputError("G must be a directed acyclic graph")
-    sources = frozenset(v for v in G if G.in_degree(v) == 0)
-    declared = G.graph.get("inputs")
-    if declared is not None and frozenset(declared) != sources:
-        extra = sorted(map(str, frozenset(declared) ^ sources))[:3]
-        raise InvalidInputError(
-            f"G.graph['inputs'] must equal the sources (HK convention); they differ at {extra}")
-    return sources
-
-
-def is_dominator(G: nx.DiGraph, W: Iterable[Vertex], D: Iterable[Vertex]) -> bool:
-    """True iff every path from an input to a vertex of ``W`` contains a vertex of ``D``.
-
-    Length-0 paths count: an input in ``W`` must be in ``D``.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> G = nx.DiGraph([("x", "y")])
-    >>> is_dominator(G, {"x"}, set()), is_dominator(G, {"x"}, {"x"})
-    (False, True)
-    """
-    W, D = set(W), set(D)
-    frontier = [v for v in input_vertices(G) if v not in D]
-    seen = set(frontier)
-    while frontier:  # D-avoiding reachability from the inputs
-        u = frontier.pop()
-        if u in W:
-            return False
-        for c in G.successors(u):
-            if c not in D and c not in seen:
-                seen.add(c)
-                frontier.append(c)
-    return True
-
-
-def minimum_set(G: nx.DiGraph, W: Iterable[Vertex]) -> frozenset[Vertex]:
-    """The vertices of ``W`` with no child in ``W``.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> sorted(minimum_set(nx.DiGraph([(1, 2), (2, 3)]), {1, 2}))
-    [2]
-    """
-    W = set(W)
-    return frozenset(v for v in W if not any(c in W for c in G.successors(v)))
-
-
-def minimum_dominator(G: nx.DiGraph, W: Iterable[Vertex]) -> frozenset[Vertex]:
-    """A smallest dominator set of ``W`` (exact: minimum vertex cut by max-flow).
-
-    Flow network: each vertex ``v`` is split into ``(v, in) → (v, out)`` of capacity 1; each
-    edge ``u → v`` becomes ``(u, out) → (v, in)`` of infinite capacity; a super-source feeds
-    ``(x, in)`` for every input ``x``, and ``(w, out)`` drains to a super-sink for every
-    ``w ∈ W``. Finite cuts are exactly vertex sets meeting every input-to-W path (a vertex of
-    W may itself be cut), so max-flow = min dominator size (Menger).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("c", "e")])
-    >>> sorted(minimum_dominator(G, {"d", "e"}))
-    ['c']
-    """
-    W = set(W)
-    if not W:
-        return frozenset()
-    missing = W - set(G)
-    if missing:
-        raise InvalidInputError(f"W contains {sorted(map(str, missing))[:3]}, not vertices of G")
-    source, sink = ("__partitions_source__",), ("__partitions_sink__",)
-    F = nx.DiGraph()
-    for v in G:
-        F.add_edge((v, "in"), (v, "out"), capacity=1)
-    for u, v in G.edges:
-        F.add_edge((u, "out"), (v, "in"))  # no capacity attribute = infinite
-    for x in input_vertices(G):
-        F.add_edge(source, (x, "in"))
-    for w in W:
-        F.add_edge((w, "out"), sink)
-    _, (source_side, _) = nx.minimum_cut(F, source, sink)
-    cut = frozenset(v for v in G if (v, "in") in source_side and (v, "out") not in source_side)
-    # The cut found by max-flow is a dominator; re-check with the definition.
-    assert is_dominator(G, W, cut)
-    return cut
-
-
-def min_dominator_size(G: nx.DiGraph, W: Iterable[Vertex]) -> int:
-    """Size of a smallest dominator set of ``W`` (a Python ``int``).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> min_dominator_size(nx.DiGraph([(1, 3), (2, 3)]), {3})
-    1
-    >>> min_dominator_size(nx.DiGraph([(1, 3), (2, 3)]), {1, 2})
-    2
-    """
-    return int(len(minimum_dominator(G, W)))
-
-
-def is_bounded_set(G: nx.DiGraph, W: Iterable[Vertex], k: int) -> bool:
-    """True iff ``W`` has a dominator set and a minimum set both of size ≤ ``k``.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> is_bounded_set(nx.DiGraph([(1, 3), (2, 3)]), {1, 2, 3}, 1)
-    False
-    """
-    W = set(W)
-    return len(minimum_set(G, W)) <= k and min_dominator_size(G, W) <= k
-
-
-@dataclass(frozen=True, slots=True)
-class PartitionCheck:
-    """Outcome of :func:`is_s_partition`: truthy iff valid; ``reason`` names the broken rule."""
-
-    ok: bool
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-
-def is_s_partition(G: nx.DiGraph, parts: Sequence[Iterable[Vertex]], S: int) -> PartitionCheck:
-    """Check (P1)–(P4) of an S-partition with plain Python (independent of z3).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> G = nx.DiGraph([("a", "b"), ("b", "c")])
-    >>> is_s_partition(G, [{"a", "c"}, {"b"}], 2).reason
-    'P4: cyclic dependence among parts'
-    >>> is_s_partition(G, [{"a"}, {"b", "c"}], 1).ok
-    True
-    """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 0:
-        raise InvalidInputError(f"S={S!r} must be a non-negative integer")
-    parts = [frozenset(p) for p in parts]
-    owner: dict[Vertex, int] = {}
-    for i, part in enumerate(parts):
-        for v in part:
-            if v not in G:
-                return PartitionCheck(False, f"P1: {v!r} in part {i} is not a vertex of G")
-            if v in owner:
-                return PartitionCheck(False, f"P1: {v!r} lies in parts {owner[v]} and {i}")
-            owner[v] = i
-    if len(owner) != G.number_of_nodes():
-        missing = [v for v in G if v not in owner][:3]
-        return PartitionCheck(False, f"P1: vertices {missing} are in no part")
-    for i, part in enumerate(parts):
-        dom = min_dominator_size(G, part)
-        if dom > S:
-            return PartitionCheck(False, f"P2: part {i} needs a dominator of size {dom} > S={S}")
-        low = len(minimum_set(G, part))
-        if low > S:
-            return PartitionCheck(False, f"P3: part {i} has a minimum set of size {low} > S={S}")
-    quotient = nx.DiGraph()
-    quotient.add_nodes_from(range(len(parts)))
-    quotient.add_edges_from((owner[u], owner[v]) for u, v in G.edges if owner[u] != owner[v])
-    if not nx.is_directed_acyclic_graph(quotient):
-        return PartitionCheck(False, "P4: cyclic dependence among parts")
-    return PartitionCheck(True, f"valid {S}-partition into {sum(1 for p in parts if p)} parts")
-
-
-def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
-    """An S-partition built greedily along a topological order (an upper bound on P(G, S)).
-
-    Consecutive segments of a topological order have acyclic dependence; a vertex joins the
-    current segment while the segment keeps a dominator and a minimum set of size ≤ S. Every
-    singleton is dominated by itself, so this succeeds for every S ≥ 1.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> len(greedy_s_partition(nx.path_graph(4, create_using=nx.DiGraph), 1))
-    1
-    """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
-        raise InvalidInputError(f"S={S!r} must be a positive integer")
-    parts: list[frozenset[Vertex]] = []
-    current: set[Vertex] = set()
-    for v in nx.lexicographical_topological_sort(G, key=str):
-        trial = current | {v}
-        if current and not is_bounded_set(G, trial, S):
-            parts.append(frozenset(current))
-            current = {v}
-        else:
-            current = trial
-    if current:
-        parts.append(frozenset(current))
-    return parts
 
 
 # --------------------------------------------------------------------------------------------
@@ -656,38 +372,6 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
             reason = f"z3 partition with {lower} parts meets the counting lower bound"
     return PartitionResult(S, lower, len(best), tuple(best), "exact", reason, calls,
                            time.perf_counter() - start)
-
-
-def check_hong_kung_hypotheses(G: nx.DiGraph) -> None:
-    """Raise unless ``G`` meets the hypotheses of HK Lemma 3.1 as :func:`hong_kung_bound` uses it.
-
-    * inputs are exactly the sources (:func:`input_vertices`);
-    * outputs (``G.graph["outputs"]``, default the sinks) are exactly the sinks — an unneeded
-      sink is never computed, yet it must lie in some part;
-    * inputs and outputs are disjoint (no isolated vertex) — Saha–Ye §2.3's standing
-      assumption. Without it the lemma is false: 2S + 1 isolated vertices need Q = 0 I/Os
-      while P(G, 2S) = 2 (each part holds ≤ 2S inputs), so S·(P − 1) = S > 0.
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> G = nx.DiGraph(); G.add_nodes_from("abc")
-    >>> check_hong_kung_hypotheses(G)
-    Traceback (most recent call last):
-    ...
-    attnio.exceptions.InvalidInputError: vertex 'a' is both an input and an output (isolated); HK Lemma 3.1 needs them disjoint
-    """
-    inputs = input_vertices(G)
-    sinks = frozenset(v for v in G if G.out_degree(v) == 0)
-    outputs = frozenset(G.graph.get("outputs", sinks))
-    if outputs != sinks:
-        odd = sorted(map(str, outputs ^ sinks))[:3]
-        raise InvalidInputError(f"outputs must be exactly the sinks for HK Lemma 3.1; they differ "
-                                f"at {odd}")
-    both = sorted(inputs & outputs, key=str)
-    if both:
-        raise InvalidInputError(f"vertex {both[0]!r} is both an input and an output (isolated); "
-                                f"HK Lemma 3.1 needs them disjoint")
 
 
 def hong_kung_bound(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> int:

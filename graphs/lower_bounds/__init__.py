@@ -1,0 +1,214 @@
+r"""Certified lower bounds on the red–blue pebbling I/O of any DAG, each with a checker.
+
+Every route returns a :class:`BoundRecord` — ``(route, value, applies, why_not,
+certificate)`` with ``value`` an exact ``int`` — such that, for the game of
+:mod:`attnio.graphs.game` (inputs = sources, start blue; outputs end blue; recomputation
+allowed *or* one-shot; schedules of any length),
+
+.. math:: \text{value} \;\le\; Q(G, M)
+
+whenever ``applies`` is true (a route that does not apply has value 0 and says why). Each
+route has an independent checker (:func:`check_certificate`) that re-verifies its
+certificate from the DAG alone and returns :class:`~attnio.results.Proved` or
+:class:`~attnio.results.Refuted`. The proofs are written out in notes/lower_bounds.md.
+
+Notation: :math:`I` = inputs (sources); :math:`O` = outputs (``G.graph["outputs"]``, else the
+sinks); :math:`O^\ast = O \setminus I` (an output that is an input is blue from the start and
+costs nothing); the *must-compute* set :math:`N` = :math:`O^\ast` and its non-input ancestors
+(every schedule computes each of them at least once: an output needs a blue pebble, which on a
+non-input only a write of a red pebble — and so a computation — gives, and computing a vertex
+needs its predecessors red); *needed inputs* :math:`I_N` = inputs with a successor in N.
+
+Routes
+------
+One module per route family; each module's docstring holds its routes' written proofs next to
+the code (the long form is notes/lower_bounds.md):
+
+* ``compulsory``, ``hong-kung``, ``per-part: <name>`` — :mod:`.counting`
+  (folklore / Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8 / the per-part
+  lemmas of :mod:`attnio.proofs.explicit_bounds`);
+* ``spill-windows`` (new; RECONSTRUCTED) — :mod:`.windows`;
+* ``saturation-windows`` (new) — :mod:`.saturation`;
+* ``sub-dag-exact`` (new) — :mod:`.subdag`.
+
+:class:`BoundRecord` and :func:`must_compute` are in :mod:`.records`; this module runs every
+route (:func:`lower_bounds`), picks the best and dispatches the checkers
+(:func:`check_certificate`). Every name keeps its import path ``attnio.graphs.lower_bounds``.
+
+Examples
+--------
+>>> from attnio.graphs.dags import matmul_dag
+>>> G = matmul_dag(2, 2, 2)
+>>> records = lower_bounds(G, 3)
+>>> [(r.route, r.value) for r in records if r.applies]     # exact optimum Q(G, 3) = 25
+[('compulsory', 12), ('hong-kung', 3), ('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0), ('spill-windows', 22), ('saturation-windows', 22), ('sub-dag-exact', 21)]
+>>> best_bound(records).route
+'spill-windows'
+>>> all(check_certificate(G, 3, r).proved for r in records)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import networkx as nx
+
+from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.graphs.game import check_cache_size, game_inputs
+from attnio.graphs.lower_bounds.counting import (_check_compulsory, _check_hong_kung,
+                                                 _check_per_part, compulsory_bound,
+                                                 hong_kung_route, per_part_routes)
+from attnio.graphs.lower_bounds.records import ROUTES, BoundRecord, must_compute
+from attnio.graphs.lower_bounds.saturation import (_check_saturation, saturating_sets,
+                                                   saturation_reads_min,
+                                                   saturation_windows_bound)
+from attnio.graphs.lower_bounds.subdag import _check_subdag, subdag_exact_bound
+from attnio.graphs.lower_bounds.windows import (_check_spill_windows, forced_spill_sets,
+                                                spill_windows_bound, window_reads_min)
+from attnio.results import Proved, Refuted, Verdict
+
+# Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
+# the limits, and the private helpers proofs/lower_bound_routes.py builds its false twins from.
+from attnio.graphs.lower_bounds.saturation import MAX_SATURATION_STATES  # noqa: F401
+from attnio.graphs.lower_bounds.subdag import MAX_SUBDAG_VERTICES  # noqa: F401
+from attnio.graphs.lower_bounds.subdag import _outside_moves, _subdag  # noqa: F401
+from attnio.graphs.lower_bounds.windows import MAX_WINDOW_STATES  # noqa: F401
+from attnio.graphs.lower_bounds.windows import MAX_WINDOW_VERTICES  # noqa: F401
+from attnio.graphs.lower_bounds.windows import _choose_window_set  # noqa: F401
+
+__all__ = [
+    "BoundRecord",
+    "ROUTES",
+    "compulsory_bound",
+    "hong_kung_route",
+    "per_part_routes",
+    "spill_windows_bound",
+    "subdag_exact_bound",
+    "saturation_windows_bound",
+    "saturating_sets",
+    "saturation_reads_min",
+    "lower_bounds",
+    "best_bound",
+    "check_certificate",
+    "certified_lower_bound",
+    "must_compute",
+    "window_reads_min",
+    "forced_spill_sets",
+]
+
+
+
+# --------------------------------------------------------------------------------------------
+# All routes, the best, the checkers
+# --------------------------------------------------------------------------------------------
+
+
+def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
+                 timeout_ms: int = 20_000, hong_kung: bool = True,
+                 subdag: bool = True, windows: bool = True) -> list[BoundRecord]:
+    """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
+    saturation-windows, sub-dag-exact.
+
+    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG,
+    ``windows=False`` the two window searches (the records say so). With all three off only
+    the routes of bounded cost remain (compulsory, per-part), for DAGs too large to search.
+    """
+    check_cache_size(M)
+    game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
+    if outputs is not None:
+        G = G.copy()
+        G.graph["outputs"] = list(outputs)
+    records = [compulsory_bound(G, M)]
+    if hong_kung:
+        records.append(hong_kung_route(G, M, timeout_ms=timeout_ms))
+    else:
+        records.append(BoundRecord("hong-kung", 0, False, "skipped (hong_kung=False)", {}))
+    records.extend(per_part_routes(G, M))
+    if windows:
+        records.append(spill_windows_bound(G, M))
+        records.append(saturation_windows_bound(G, M))
+    else:
+        records += [BoundRecord(route, 0, False, "skipped (windows=False)", {})
+                    for route in ("spill-windows", "saturation-windows")]
+    if subdag:
+        records.append(subdag_exact_bound(G, M))
+    else:
+        records.append(BoundRecord("sub-dag-exact", 0, False, "skipped (subdag=False)", {}))
+    return records
+
+
+def best_bound(records: list[BoundRecord]) -> BoundRecord:
+    """The applicable record of largest value (the first on ties).
+
+    >>> best_bound([BoundRecord("a", 3, True), BoundRecord("b", 5, False), BoundRecord("c", 4, True)]).route
+    'c'
+    """
+    usable = [r for r in records if r.applies]
+    if not usable:
+        raise InvalidInputError("no route applies")
+    return max(usable, key=lambda r: r.value)
+
+
+def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
+                      timeout_ms: int = 20_000) -> Verdict:
+    """Re-verify ``record``'s certificate on ``G`` from scratch: ``Proved`` or ``Refuted``.
+
+    A record that does not apply must have value 0.
+
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
+    >>> check_certificate(G, 3, BoundRecord("compulsory", 4, True, None,
+    ...     {"needed_inputs": ["a", "b"], "written_outputs": ["c"]})).verdict
+    'refuted'
+    """
+    check_cache_size(M)
+    if not record.applies:
+        if record.value != 0:
+            return Refuted({"value": record.value}, "a route that does not apply claims > 0")
+        return Proved(f"does not apply ({record.why_not}); value 0")
+    try:
+        if record.route == "compulsory":
+            return _check_compulsory(G, M, record, None)
+        if record.route == "hong-kung":
+            return _check_hong_kung(G, M, record, timeout_ms)
+        if record.route.startswith("per-part: "):
+            return _check_per_part(G, M, record)
+        if record.route == "spill-windows":
+            return _check_spill_windows(G, M, record, None)
+        if record.route == "sub-dag-exact":
+            return _check_subdag(G, M, record)
+        if record.route == "saturation-windows":
+            return _check_saturation(G, M, record)
+    except (AttnioError, KeyError, TypeError, ValueError) as exc:
+        return Refuted({"route": record.route}, f"certificate unusable: {exc}")
+    return Refuted({"route": record.route}, f"unknown route {record.route!r}")
+
+
+#: Largest DAG (vertices) on which :func:`certified_lower_bound` runs every route by default;
+#: above it only the routes of bounded cost (compulsory, per-part) run, so that ``attnio
+#: pebble --json`` stays inside its time limit (the window searches and the z3 partition grow
+#: exponentially with the DAG).
+CERTIFIED_ALL_ROUTES_VERTICES = 40
+
+
+def certified_lower_bound(G: nx.DiGraph, M: int, *, timeout_ms: int = 5_000,
+                          all_routes: bool | None = None) -> dict[str, Any]:
+    """``{"route", "value"}`` of the best route whose certificate re-verifies (for
+    ``attnio pebble --json`` and the sandwich table); valid with and without recomputation.
+
+    ``all_routes=None`` runs every route on DAGs of at most
+    :data:`CERTIFIED_ALL_ROUTES_VERTICES` vertices and only the bounded-cost routes above.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> certified_lower_bound(matmul_dag(1, 2, 1), 3)
+    {'route': 'spill-windows', 'value': 7, 'routes_run': 'all'}
+    """
+    if all_routes is None:
+        all_routes = G.number_of_nodes() <= CERTIFIED_ALL_ROUTES_VERTICES
+    records = [r for r in lower_bounds(G, M, timeout_ms=timeout_ms, hong_kung=all_routes,
+                                       subdag=all_routes, windows=all_routes)
+               if r.applies and check_certificate(G, M, r, timeout_ms=timeout_ms).proved]
+    best = best_bound(records)
+    return {"route": best.route, "value": int(best.value),
+            "routes_run": "all" if all_routes else "bounded-cost (compulsory, per-part)"}

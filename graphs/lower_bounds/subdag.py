@@ -1,0 +1,191 @@
+r"""Route 6 of :mod:`attnio.graphs.lower_bounds`: an exact sub-DAG plus the moves outside it,
+with its checker.
+
+Notation as in :mod:`attnio.graphs.lower_bounds`; the moves outside H are counted with route 4
+(:mod:`attnio.graphs.lower_bounds.windows`).
+
+Route
+-----
+``sub-dag-exact`` (new; attnio): for the ancestral closure H of a set of outputs, the moves of
+any complete schedule on H form a complete schedule of H (the exact solver's reduction R4), so
+
+.. math:: Q(G, M) \ge Q(H, M) + W_{\notin H} + F_{\notin H} + |O^\ast \setminus H|,
+
+with route 4 counting only moves on vertices outside H. :math:`Q(H, M)` comes from
+:func:`attnio.graphs.exact.solve_optimal` and its checker re-solves it with the plain baseline
+(:func:`attnio.graphs.baseline.plain_optimal`). When H = G this *is* the exact optimum.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable
+
+import networkx as nx
+
+from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
+                                                must_compute)
+from attnio.graphs.lower_bounds.windows import (MAX_WINDOW_VERTICES, _independent_window_min,
+                                                _slack, _verify_forced, forced_spill_sets,
+                                                window_reads_min)
+from attnio.results import Proved, Refuted, Verdict
+
+__all__ = ["subdag_exact_bound", "MAX_SUBDAG_VERTICES"]
+
+
+# --------------------------------------------------------------------------------------------
+# Route 6: an exact sub-DAG plus the moves outside it
+# --------------------------------------------------------------------------------------------
+
+#: Most vertices of the sub-DAG H solved exactly (its certificate is re-solved by the plain
+#: baseline, graphs/baseline.py, which must stay fast).
+MAX_SUBDAG_VERTICES = 15
+
+
+def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
+    got: set[str] = set(outs)
+    for o in outs:
+        got |= nx.ancestors(G, o)
+    return frozenset(got)
+
+
+def _subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
+    H = G.subgraph(_closure(G, outs)).copy()
+    H.graph = {"outputs": list(outs)}
+    return H
+
+
+def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str]) -> dict[str, Any]:
+    """Lower bounds on the moves on vertices outside H: input reads (windows counting inputs
+    outside H), forced spills with T outside H, and writes of outputs outside H."""
+    inputs, outs, N, need = must_compute(G)
+    uncounted = frozenset(inputs & H)
+    order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    counted = [v for v in order if any(u in inputs and u not in H for u in G.predecessors(v))]
+    tight = [v for v in order if v not in counted and _slack(G, v, M) == 0
+             and not any(u in inputs and u not in H for u in G.predecessors(v))]
+    limit = MAX_WINDOW_VERTICES
+    while True:
+        ranked = (sorted(counted, key=lambda v: (_slack(G, v, M), order.index(v)))
+                  + tight)[:limit]
+        U = [v for v in order if v in set(ranked)]
+        got = window_reads_min(G, U, M, uncounted=uncounted)
+        if got is not None:
+            break
+        limit -= 2
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = sorted(need - covered - H)
+    family = forced_spill_sets(G, M, exclude=H)
+    writes = sorted(o for o in outs if o not in H)
+    return {"U": U, "window_reads": got[0], "inputs_outside": outside,
+            "forced_sets": family, "forced_moves": sum(t["charge"] for t in family),
+            "output_writes_outside": writes}
+
+
+def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
+                           max_candidates: int) -> list[list[str]]:
+    """Maximal sets of outputs whose ancestral closure has at most ``limit`` vertices."""
+    fits: list[tuple[int, list[str]]] = []
+    if len(outs) <= 10:
+        for r in range(len(outs), 0, -1):
+            for combo in itertools.combinations(outs, r):
+                size = len(_closure(G, combo))
+                if size <= limit and not any(set(combo) < set(f) for _, f in fits):
+                    fits.append((size, list(combo)))
+    else:  # greedy: grow from each output in turn
+        for start in outs[:max_candidates]:
+            chosen = [start]
+            for o in outs:
+                if o not in chosen and len(_closure(G, chosen + [o])) <= limit:
+                    chosen.append(o)
+            if len(_closure(G, chosen)) <= limit:
+                fits.append((len(_closure(G, chosen)), chosen))
+    fits.sort(key=lambda t: -t[0])
+    return [f for _, f in fits[:max_candidates]]
+
+
+def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_VERTICES,
+                       time_limit: float = 5.0, max_candidates: int = 4) -> BoundRecord:
+    """``Q(H, M) + (moves outside H)`` for the best ancestral sub-DAG H found (route 6).
+
+    >>> from attnio.graphs.dags import attention_forward_dag
+    >>> r = subdag_exact_bound(attention_forward_dag(2, 1), 4)     # exact optimum 15
+    >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
+    (10, ['O[0,0]'], 8)
+    """
+    from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+
+    check_cache_size(M)
+    inputs, outs, N, need = must_compute(G)
+    best: BoundRecord | None = None
+    for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates):
+        H = _subdag(G, chosen)
+        if M < min_cache_size(H):
+            continue
+        res = solve_optimal(H, M, time_limit=time_limit, progress=False)
+        if not isinstance(res, Optimal):
+            continue
+        rest = _outside_moves(G, M, frozenset(H))
+        value = (res.io + rest["window_reads"] + len(rest["inputs_outside"])
+                 + rest["forced_moves"] + len(rest["output_writes_outside"]))
+        if best is None or value > best.value:
+            cert = {"H_outputs": chosen, "H_vertices": H.number_of_nodes(), "Q_H": res.io,
+                    **rest}
+            best = BoundRecord("sub-dag-exact", value, True, None, cert)
+    if best is None:
+        return BoundRecord("sub-dag-exact", 0, False,
+                           f"no output set with an ancestral closure of ≤ {max_vertices} "
+                           f"vertices solved exactly within {time_limit} s", {})
+    return best
+
+
+def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+    from attnio.graphs.baseline import plain_optimal
+    from attnio.graphs.exact import Optimal
+
+    inputs = set(game_inputs(G))
+    outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
+    cert = rec.certificate
+    chosen = list(cert["H_outputs"])
+    if not chosen or any(o not in outs for o in chosen):
+        return Refuted({"H_outputs": chosen}, "H's outputs must be non-input outputs of G")
+    H = _subdag(G, chosen)
+    if H.number_of_nodes() > 2 * MAX_SUBDAG_VERTICES:
+        return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
+    plain = plain_optimal(H, M, time_limit=120, max_states=3_000_000)
+    if not isinstance(plain, Optimal):
+        return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
+                                              f"{plain.status}")
+    if plain.io != cert["Q_H"]:
+        return Refuted({"claimed": cert["Q_H"], "plain": plain.io},
+                       f"Q(H) re-solved by the plain baseline is {plain.io}")
+    Hset = frozenset(H)
+    U = list(cert["U"])
+    for v in U:
+        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
+                                                                             inputs):
+            return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
+    window = _independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset))
+    if window != cert["window_reads"]:
+        return Refuted({"claimed": cert["window_reads"], "recomputed": window},
+                       "window minimum differs")
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = cert["inputs_outside"]
+    if len(set(outside)) != len(outside) or any(
+            x not in inputs or x in covered or x in Hset or not any(
+                _reaches_output_through_compute(G, s, set(outs), inputs)
+                for s in G.successors(x)) for x in outside):
+        return Refuted({"inputs_outside": outside}, "not distinct needed inputs outside H, U")
+    forced = _verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset)
+    if isinstance(forced, Refuted):
+        return forced
+    writes = cert["output_writes_outside"]
+    if len(set(writes)) != len(writes) or any(o not in outs or o in Hset for o in writes):
+        return Refuted({"writes": writes}, "not distinct non-input outputs outside H")
+    total = plain.io + window + len(outside) + forced + len(writes)
+    if total != rec.value:
+        return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
+    return Proved(f"Q(H) = {plain.io} re-solved by the plain baseline ({len(H)} vertices); "
+                  f"outside H: window reads {window}, {len(outside)} inputs outside U, "
+                  f"forced spills {forced}, {len(writes)} output writes")

@@ -1,0 +1,300 @@
+r"""Route 4 of :mod:`attnio.graphs.lower_bounds`: spill windows, with its checker.
+
+Notation as in :mod:`attnio.graphs.lower_bounds` (I, O*, N, I_N).
+
+Route
+-----
+``spill-windows`` (new; attnio, RECONSTRUCTED from the ideas of Hong–Kung's red-pebble
+counting and of the exact solver's "space pair" heuristic, graphs/exact.py) — three kinds of
+moves counted separately, so the three counts add:
+
+1. *input reads* :math:`W`: fix a set :math:`U \subseteq N` and look at the **first**
+   computation of each :math:`u \in U`; they happen in some order
+   :math:`u_1, \dots, u_k` that extends the ancestor order (a non-input ancestor of v is
+   computed before v is first computed). At the first computation of :math:`u_j` the red set
+   is :math:`\mathrm{pred}(u_j) \cup \{u_j\} \cup Z_j` with
+   :math:`|Z_j| \le s(u_j) = M - |\mathrm{pred}(u_j)| - 1`. In the window before
+   :math:`u_{j}`'s first computation every input of :math:`\mathrm{pred}(u_j)` that was not red
+   at the end of the previous window is read; inputs of :math:`\mathrm{pred}(u_j)` not used
+   by any earlier :math:`u_i` ("new") that were red already were read earlier by a read that
+   no window counts. Hence the input reads are at least
+
+   .. math:: W = \min_{\text{orders}} \sum_j \Bigl(|\mathrm{new}_j|
+             + \max\bigl(0, |\mathrm{old}_j \setminus \mathrm{pred}(u_{j-1})| - s(u_{j-1})\bigr)\Bigr)
+             + |I_N \setminus \mathrm{pred}(U)|,
+
+   computed exactly by dynamic programming over the ancestor-closed subsets of U;
+2. *forced spills* :math:`F`: for :math:`w \in N` and a set T of non-input predecessors of w
+   with :math:`|\mathrm{pred}(a) \cup T| > M` for every :math:`a \in T`, the member of T that
+   became red last before a computation of w cannot have been computed then (all of T and
+   pred(a) would be red), so it was **read**, and, being no input, **written** before. Over a
+   family of pairwise disjoint such T: one non-input read each, plus one non-output write
+   each when T holds no output;
+3. *output writes*: :math:`|O^\ast|`.
+
+:math:`Q \ge W + F + |O^\ast|`; it is at least the compulsory I/O
+(every needed input is "new" once).
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+from typing import Any, Iterable
+
+import networkx as nx
+
+from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
+                                                must_compute)
+from attnio.results import Proved, Refuted, Verdict
+
+__all__ = ["window_reads_min", "forced_spill_sets", "spill_windows_bound",
+           "MAX_WINDOW_VERTICES", "MAX_WINDOW_STATES"]
+
+#: Most vertices the window DP orders (its state count grows with the antichains of U).
+MAX_WINDOW_VERTICES = 16
+#: Most (subset, last) states per DP layer before U is shrunk.
+MAX_WINDOW_STATES = 200_000
+
+
+# --------------------------------------------------------------------------------------------
+# Route 4: spill windows (new)
+# --------------------------------------------------------------------------------------------
+
+
+def _slack(G: nx.DiGraph, v: str, M: int) -> int:
+    return max(0, M - G.in_degree(v) - 1)
+
+
+def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
+                       M: int, limit: int) -> list[str]:
+    """U: must-compute vertices with an input predecessor, then those with no slack (which
+    never weaken the bound); at most ``limit``, in topological order."""
+    order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    with_inputs = [v for v in order if any(u in inputs for u in G.predecessors(v))]
+    tight = [v for v in order if v not in with_inputs and _slack(G, v, M) == 0]
+    ranked = (sorted(with_inputs, key=lambda v: (_slack(G, v, M), order.index(v)))
+              + tight)[:limit]
+    chosen = set(ranked)
+    return [v for v in order if v in chosen]
+
+
+def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
+                     max_states: int = MAX_WINDOW_STATES, *,
+                     slack_override: int | None = None,
+                     count_non_inputs: bool = False,
+                     uncounted: frozenset[str] = frozenset()) -> tuple[int, list[str]] | None:
+    r"""The least windowed input-read count over orders of U's first computations, and an order
+    attaining it; None when a DP layer exceeds ``max_states``.
+
+    Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 6).
+    ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
+    (:mod:`attnio.proofs.lower_bound_routes`): a fixed slack for every vertex, and charging
+    non-input predecessors like inputs. Both make the "bound" unsound.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> window_reads_min(G, ["P[0,0,0]", "P[0,0,1]"], 3)
+    (4, ['P[0,0,0]', 'P[0,0,1]'])
+    """
+    inputs = set(game_inputs(G))
+    n = len(U)
+    if n == 0:
+        return 0, []
+    idx = {v: i for i, v in enumerate(U)}
+    pin = [frozenset(u for u in G.predecessors(v)
+                     if (u in inputs or count_non_inputs) and u not in uncounted) for v in U]
+    anc = [sum(1 << idx[a] for a in nx.ancestors(G, v) if a in idx) for v in U]
+    slack = [_slack(G, v, M) if slack_override is None else slack_override for v in U]
+    pin_of: dict[int, frozenset[str]] = {0: frozenset()}
+
+    def pins(S: int) -> frozenset[str]:
+        got = pin_of.get(S)
+        if got is None:
+            low = S & -S
+            got = pins(S ^ low) | pin[low.bit_length() - 1]
+            pin_of[S] = got
+        return got
+
+    layer: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {
+        (1 << i, i): (len(pin[i]), (i,)) for i in range(n) if anc[i] == 0}
+    for _ in range(n - 1):
+        nxt: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
+        for (S, u), (cost, path) in layer.items():
+            seen = pins(S)
+            for v in range(n):
+                if (S >> v) & 1 or anc[v] & ~S:
+                    continue
+                new = pin[v] - seen
+                old = (pin[v] & seen) - pin[u]
+                c = cost + len(new) + max(0, len(old) - slack[u])
+                key = (S | (1 << v), v)
+                if key not in nxt or c < nxt[key][0]:
+                    nxt[key] = (c, path + (v,))
+        if len(nxt) > max_states:
+            return None
+        layer = nxt
+    cost, path = min(layer.values())
+    return cost, [U[i] for i in path]
+
+
+def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
+                      max_subset_degree: int = 12, *, margin: int = 0,
+                      exclude: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    r"""A greedy family of pairwise disjoint forced-spill sets ``{"at": w, "set": T, "charge"}``.
+
+    T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, and
+    :math:`|\mathrm{pred}(a) \cup T| > M` for every a ∈ T; charge 2 (a read and a write of
+    non-outputs) when T holds no output, else 1 (the read).
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> forced_spill_sets(matmul_dag(1, 2, 1), 3)
+    [{'at': 'C[0,0]', 'set': ['P[0,0,0]', 'P[0,0,1]'], 'charge': 2}]
+    >>> forced_spill_sets(matmul_dag(1, 2, 1), 4)
+    []
+    """
+    inputs, outs, N, _ = must_compute(G, outputs)
+    out_set = set(outs)
+    used: set[str] = set()
+    family = []
+    for w in nx.lexicographical_topological_sort(G):
+        if w not in N:
+            continue
+        cand = sorted(p for p in G.predecessors(w)
+                      if p not in inputs and p not in used and p not in exclude)
+        sizes = range(2, len(cand) + 1) if len(cand) <= max_subset_degree else (2,)
+        best: tuple[int, int, tuple[str, ...]] | None = None
+        for r in sizes:
+            for T in itertools.combinations(cand, r):
+                Ts = set(T)
+                if all(len(set(G.predecessors(a)) | Ts) > M - margin for a in T):
+                    charge = 1 if Ts & out_set else 2
+                    if best is None or (charge, -r) > (best[0], -best[1]):
+                        best = (charge, r, T)
+        if best is not None:
+            used.update(best[2])
+            family.append({"at": w, "set": list(best[2]), "charge": best[0]})
+    return family
+
+
+def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
+                        ) -> BoundRecord:
+    """``W + F + |O*|`` (module docstring, route 4), with its certificate.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> r = spill_windows_bound(matmul_dag(1, 2, 1), 3)   # exact optimum 7
+    >>> r.value, r.certificate["input_reads"], r.certificate["output_writes"]
+    (7, 4, 1)
+    """
+    check_cache_size(M)
+    inputs, outs, N, need = must_compute(G, outputs)
+    limit = MAX_WINDOW_VERTICES
+    while True:
+        U = _choose_window_set(G, N, inputs, M, limit)
+        got = window_reads_min(G, U, M)
+        if got is not None:
+            break
+        limit -= 2
+    reads_in_windows, order = got
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    outside = sorted(need - covered)
+    family = forced_spill_sets(G, M, outputs)
+    forced = sum(t["charge"] for t in family)
+    W = reads_in_windows + len(outside)
+    cert = {"U": U, "order": order, "slack": {v: _slack(G, v, M) for v in U},
+            "window_reads": reads_in_windows, "inputs_outside_U": outside,
+            "input_reads": W, "forced_sets": family, "forced_moves": forced,
+            "output_writes": len(outs)}
+    return BoundRecord("spill-windows", W + forced + len(outs), True, None, cert)
+
+
+def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
+                            uncounted: frozenset[str] = frozenset()) -> int:
+    """The same minimum as :func:`window_reads_min`, by a backward memoised recursion over
+    frozensets (a second implementation for the checker)."""
+    inputs = set(game_inputs(G))
+    Uset = frozenset(U)
+    preds = {v: frozenset(x for x in G.predecessors(v) if x in inputs and x not in uncounted)
+             for v in U}
+    ancestors = {v: frozenset(nx.ancestors(G, v)) & Uset for v in U}
+    room = {v: max(0, M - len(list(G.predecessors(v))) - 1) for v in U}
+
+    @lru_cache(maxsize=None)
+    def rest(done: frozenset[str], last: str) -> int:
+        if done == Uset:
+            return 0
+        used = frozenset().union(*(preds[x] for x in done))
+        options = []
+        for v in Uset - done:
+            if not ancestors[v] <= done:
+                continue
+            fresh = len(preds[v] - used)
+            again = len((preds[v] & used) - preds[last])
+            options.append(fresh + max(0, again - room[last]) + rest(done | {v}, v))
+        return min(options)
+
+    starts = [len(preds[v]) + rest(frozenset([v]), v) for v in U if not ancestors[v]]
+    return min(starts) if starts else 0
+
+
+def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
+                   exclude: frozenset[str] = frozenset()) -> int | Refuted:
+    """Re-verify a forced-spill family; its total charge, or Refuted."""
+    seen: set[str] = set()
+    forced = 0
+    for entry in family:
+        w, T, charge = entry.get("at"), list(entry.get("set", [])), entry.get("charge")
+        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, outs, inputs):
+            return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
+        if len(T) < 2 or len(set(T)) != len(T):
+            return Refuted({"set": T}, "a forced set has ≥ 2 distinct vertices")
+        for a in T:
+            if a in inputs or a in exclude or not G.has_edge(a, w):
+                return Refuted({"vertex": a}, f"{a!r} is not a non-input predecessor of {w!r}"
+                                              f"{' outside H' if exclude else ''}")
+            if len(set(G.predecessors(a)) | set(T)) <= M:
+                return Refuted({"vertex": a, "set": T},
+                               f"|pred({a}) ∪ T| ≤ M: {a!r} could be computed last")
+        if seen & set(T):
+            return Refuted({"set": T}, "forced sets overlap")
+        seen |= set(T)
+        allowed = 1 if set(T) & outs else 2
+        if charge not in (1, 2) or charge > allowed:
+            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
+        forced += charge
+    return forced
+
+
+def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
+                         outputs: Iterable[str] | None) -> Verdict:
+    inputs = set(game_inputs(G))
+    outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
+    cert = rec.certificate
+    U = list(cert.get("U", []))
+    if len(set(U)) != len(U):
+        return Refuted({"U": U}, "U repeats a vertex")
+    for v in U:
+        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
+                                                                             inputs):
+            return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
+    window = _independent_window_min(G, U, M)
+    if cert.get("window_reads") != window:
+        return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
+                       f"window minimum recomputed as {window}")
+    covered = {u for v in U for u in G.predecessors(v) if u in inputs}
+    for x in cert.get("inputs_outside_U", []):
+        if x not in inputs or x in covered or not any(
+                _reaches_output_through_compute(G, s, set(outs), inputs)
+                for s in G.successors(x)):
+            return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
+    if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
+        return Refuted({}, "inputs_outside_U repeats a vertex")
+    forced = _verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs)
+    if isinstance(forced, Refuted):
+        return forced
+    total = window + len(cert.get("inputs_outside_U", [])) + forced + len(outs)
+    if rec.value != total or cert.get("output_writes") != len(outs):
+        return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
+    return Proved(f"window reads {window} (recomputed), {len(cert.get('inputs_outside_U', []))}"
+                  f" inputs outside U, forced spills {forced}, output writes {len(outs)}")
