@@ -1,0 +1,68 @@
+"""The package layout tools can read (issue 12): the design card's top-level folders are
+linked into ``attnio/`` (so a bare checkout, type checkers and ``pytest --doctest-modules`` see
+the installed names), every package is installed, and the PEP 561 marker ships."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
+MAPPED = {name: folder for name, folder in SETUPTOOLS["package-dir"].items() if name != "attnio"}
+
+
+def _packages_on_disk() -> set[str]:
+    found = {"attnio"}
+    for name, folder in MAPPED.items():
+        for init in sorted((ROOT / folder).rglob("__init__.py")):
+            rel = init.parent.relative_to(ROOT / folder)
+            found.add(".".join([name, *rel.parts]))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(MAPPED))
+def test_each_mapped_folder_is_linked_into_attnio(name: str) -> None:
+    link = ROOT / "attnio" / name.removeprefix("attnio.")
+    assert link.is_symlink(), f"{link} must be a symlink to ../{MAPPED[name]}"
+    assert Path(link.readlink()) == Path("..") / MAPPED[name]   # relative: works in any clone
+
+
+def test_every_package_on_disk_is_installed() -> None:
+    # `packages` is explicit: a subpackage missing from it would be left out of the wheel.
+    on_disk = _packages_on_disk()
+    assert {"attnio.graphs", "attnio.graphs.lower_bounds", "attnio.proofs"} <= on_disk
+    assert on_disk == set(SETUPTOOLS["packages"])
+
+
+def test_the_typing_marker_ships() -> None:
+    assert (ROOT / "attnio" / "py.typed").is_file()
+    assert "py.typed" in SETUPTOOLS["package-data"]["attnio"]
+
+
+def test_a_bare_checkout_resolves_the_installed_names() -> None:
+    # -S: no site-packages, so no editable-install finder; only the checkout on sys.path.
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import importlib.util as u; "
+            "print('\\n'.join(u.find_spec(f'attnio.{s}').origin for s in sys.argv[2:]))")
+    subs = [name.removeprefix("attnio.") for name in sorted(MAPPED)]
+    out = subprocess.run([sys.executable, "-S", "-c", code, str(ROOT), *subs],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    origins = [Path(line) for line in out.splitlines()]
+    assert origins == [ROOT / "attnio" / s / "__init__.py" for s in subs]
+    assert [p.resolve() for p in origins] == [ROOT / MAPPED[f"attnio.{s}"] / "__init__.py"
+                                              for s in subs]
+
+
+def test_the_doctests_are_collected_under_the_installed_names() -> None:
+    ini = PYPROJECT["tool"]["pytest"]["ini_options"]
+    assert "--doctest-modules" in ini["addopts"] and "attnio" in ini["testpaths"]
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q",
+                          "-p", "no:cacheprovider", "attnio/graphs/lower_bounds"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120).stdout
+    items = [line for line in out.splitlines() if "::" in line]
+    assert items and all("::attnio.graphs.lower_bounds" in line for line in items), out[-2000:]
