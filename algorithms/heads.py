@@ -303,7 +303,8 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                          for h in range(group)]
                 expected = (np.vstack([g[0] for g in grads]), sum(g[1] for g in grads),
                             sum(g[2] for g in grads))
-                error = max(error, *(relative_error(mem.slow[k], e)
+                # sum() of non-empty arrays is an array (typeshed types the empty case as 0)
+                error = max(error, *(relative_error(mem.slow[k], e)  # type: ignore[arg-type]
                                      for k, e in zip(("dQ", "dK", "dV"), expected)))
             reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
             peak = max(peak, mem.peak_words)
@@ -320,7 +321,7 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
             for _ in ("dK", "dV"):
                 mem = TwoLevelMemory(M)
                 total = _execute_reduction(mem, parts, n, d)
-                error = max(error, relative_error(total, sum(parts)))
+                error = max(error, relative_error(total, sum(parts)))  # type: ignore[arg-type]
                 reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
                 peak = max(peak, mem.peak_words)
     executed = (reads, writes, flops, peak)

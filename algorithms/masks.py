@@ -225,6 +225,7 @@ class Mask:
             p = np.array(self.pattern, dtype=bool)
             # Σ over kept blocks of s_I·s_J = (kept rows' sizes) summed per column: ints ≤ n².
             return int(sum(int(x) for x in (p * s[:, None]).sum(axis=0) * s))
+        assert self.values is not None  # the remaining kind carries its mask array
         return int(np.count_nonzero(self.values))
 
     def needed_rows(self, n: int) -> tuple[int, int]:
@@ -381,6 +382,7 @@ def _band_classes(mask: Mask, n: int, br: int, bc: int) -> TileClasses:
         last_count, last_has_last = tc, True
     else:
         w = n if mask.kind == "causal" else mask.window_size
+        assert w is not None  # a window mask carries its size
         hi_sum = floor_sum(k, bc, br, br - 1)                  # Σ ⌊((I+1)B_r − 1)/B_c⌋
         i0 = min(k, _ceil_div(w - 1, br)) if w > 1 else 0      # first I with I·B_r ≥ W − 1
         lo_sum = floor_sum(k - i0, bc, br, i0 * br - w + 1)    # Σ ⌊(I·B_r − W + 1)/B_c⌋
@@ -424,6 +426,7 @@ def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
         return _band_classes(mask, n, br, bc)
     if mask.kind == "block":
         b = mask.block
+        assert b is not None  # a block mask carries its block size
         pattern = np.array(mask.pattern, dtype=bool)
         # 2-D prefix sums of the pattern: any kept block in a rectangle of pattern indices.
         pre = np.zeros((pattern.shape[0] + 1, pattern.shape[1] + 1), dtype=np.int64)

@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Literal
 
 import numpy as np
 
@@ -267,7 +267,8 @@ def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
     """The block sizes the algorithm will use, without checking that its tiles fit."""
     if algorithm.startswith("flash"):
         version = 2 if algorithm in ("flash2", "flash2-gqa") else 1
-        variant = "published" if algorithm == "flash1-published" else "fitted"
+        variant: Literal["published", "fitted"] = (
+            "published" if algorithm == "flash1-published" else "fitted")
         br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
         return {"B_r": br, "B_c": bc}
     if algorithm == "small-cache-fused":

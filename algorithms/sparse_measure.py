@@ -114,7 +114,7 @@ def notes_and_panels() -> tuple[str, dict]:
              "The branches cross at M = Z_in²/Z_QK: for M above it the Z_in²/M branch is "
              "the smaller one, below it Z_in√Z_QK/√M.", ""]
     panels = {}
-    summary = []
+    summary: list[tuple[Any, ...]] = []
     for label, mask in masks().items():
         sizes = sparse_bound_values(mask, N, D, MS[0])
         cross_bound = sizes["sparse_crossover"]["value_float"]
@@ -135,7 +135,7 @@ def notes_and_panels() -> tuple[str, dict]:
                 lines.append(f"| {pass_} | {name} | " + " | ".join(_fmt(x) for x in row) + " |")
         lines.append("")
         best = {name: min(x for x in row if x is not None) for name, row in bwd.items()}
-        winner = min(best, key=best.get)
+        winner = min(best, key=best.__getitem__)
         at = MS[bwd[winner].index(best[winner])]
         large = MS.index(2 ** 20)
         summary.append((label, winner, best[winner], at, cross_bound, measured,

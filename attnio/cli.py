@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from attnio import __version__, interrupts
 from attnio.exceptions import AttnioError, InvalidInputError
@@ -40,7 +40,7 @@ SUBCOMMANDS: dict[str, str] = {
 class OneLineArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr and exit code 2."""
 
-    def error(self, message: str) -> "NoReturn":  # type: ignore[override]  # noqa: F821
+    def error(self, message: str) -> NoReturn:
         self.exit(2, one_line(f"{self.prog}: error: {message}") + "\n")
 
 

@@ -295,7 +295,7 @@ def plot_phase_diagram(data: PhaseDiagram, path: str | Path | None = None) -> "F
         ax.imshow(values, origin="lower", aspect="auto", cmap=cmap, vmin=-0.5,
                   vmax=len(labels) - 0.5, extent=(a_lo, a_hi, b_lo, b_hi), interpolation="nearest")
         # Inadmissible: alpha < 1 (M < d) or alpha > 1 + beta (M > n d), hatched.
-        hatch = dict(facecolor="white", alpha=0.75, edgecolor="#444444", hatch="//", lw=0)
+        hatch: dict[str, Any] = dict(facecolor="white", alpha=0.75, edgecolor="#444444", hatch="//", lw=0)
         beta_fine = np.linspace(b_lo, b_hi, 200)
         left_edge = np.full_like(beta_fine, min(1.0, a_hi))
         right_edge = np.clip(1.0 + beta_fine, a_lo, a_hi)
@@ -465,11 +465,11 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
         xs, ys = zip(*points)
         ax.plot(xs, ys, marker="o", ms=3.5, lw=1.8, color=_colour(name, k),
                 label=f"{_pretty_algorithm(name, data.pass_)} (measured)")
-    for k, (label, values) in enumerate(data.bounds.items()):
-        points = [(m, v) for m, v in zip(data.Ms, values) if v is not None and v > 0]
-        if not points:
+    for k, (label, bound_values) in enumerate(data.bounds.items()):
+        bound_points = [(m, v) for m, v in zip(data.Ms, bound_values) if v is not None and v > 0]
+        if not bound_points:
             continue
-        xs, ys = zip(*points)
+        xs, ys = zip(*bound_points)
         ax.plot(xs, ys, ls="--", lw=1.3, color=["black", "#8c564b", "#9467bd", "#2ca02c"][k % 4],
                 label=label)
     d_squared = data.d * data.d
@@ -925,7 +925,7 @@ def schedule_data(graph: Any, M: int, name: str = "DAG", *, time_limit: float = 
     replayed = replay(graph, result.schedule, M)
     assert replayed.io == result.io, (replayed.io, result.io)  # the solver's certificate
     order = list(nx.lexicographical_topological_sort(graph))
-    return timeline_from_moves(name, order, [tuple(m) for m in result.schedule], M,
+    return timeline_from_moves(name, order, [(op, v) for op, v in result.schedule], M,
                                inputs=game_inputs(graph), outputs=game_outputs(graph))
 
 
@@ -999,9 +999,10 @@ def sweep_cache_sizes(n: int, d: int, *, per_octave: int = 1, lo: int | None = N
     >>> sweep_cache_sizes(64, 8, per_octave=2, lo=64, hi=256)
     [64, 91, 128, 181, 256]
     """
-    lo, hi = math.log2(lo or d), math.log2(hi or n * d)
-    steps = int(round((hi - lo) * per_octave))
-    sizes = {int(round(2 ** (lo + (hi - lo) * i / max(steps, 1)))) for i in range(steps + 1)}
+    lo_exp, hi_exp = math.log2(lo or d), math.log2(hi or n * d)
+    steps = int(round((hi_exp - lo_exp) * per_octave))
+    sizes = {int(round(2 ** (lo_exp + (hi_exp - lo_exp) * i / max(steps, 1))))
+             for i in range(steps + 1)}
     return sorted(m for m in sizes if d <= m <= n * d)
 
 

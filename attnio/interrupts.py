@@ -165,7 +165,7 @@ class _Z3ImportHook:
     def find_spec(self, fullname: str, path: object, target: object = None) -> object:
         if fullname != "z3":
             return None
-        sys.meta_path.remove(self)
+        sys.meta_path.remove(self)  # type: ignore[arg-type]
         import importlib.util
 
         spec = importlib.util.find_spec("z3")

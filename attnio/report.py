@@ -859,8 +859,8 @@ def write_report(
         worst = max(r[4] / r[3] for r in rows if r[3])
         shares = sorted((r[3] - r[2]) / (r[4] - r[2]) for r in rows if r[4] > r[2])
         median = shares[len(shares) // 2] if shares else None
-        table = [[label, str(M), str(C), str(LB), str(OPT), route]
-                 for label, M, C, LB, OPT, route in rows]
+        table: list[list[Inline]] = [[label, str(M), str(C), str(LB), str(OPT), str(route)]
+                                     for label, M, C, LB, OPT, route in rows]
         return fig, [Paragraph(_plain(
             f"{len(rows)} sandwich rows with a settled optimum; worst OPT ÷ certified LB = "
             f"{worst:.3f} (target ≤ 1.75); median explained share (LB − C) ÷ (OPT − C) = "

@@ -219,7 +219,7 @@ def check_seed(value: Any, name: str = "seed") -> int:
     Bools, floats, text and other types are refused (:func:`seed_type` parses text).
     """
     if (isinstance(value, bool) or not isinstance(value, Integral)
-            or not 0 <= value <= MAX_SEED):
+            or not 0 <= int(value) <= MAX_SEED):
         raise InvalidInputError(
             f"{name}={describe(value, 40)} must be an integer with 0 <= {name} <= 2**64 - 1")
     return int(value)

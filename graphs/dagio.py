@@ -154,7 +154,7 @@ def dag_from_json(data: Any) -> nx.DiGraph:
     nodes, edges = data.get("nodes"), data.get("edges", [])
     if not isinstance(nodes, list) or not isinstance(edges, list):
         raise InvalidInputError("'nodes' and 'edges' must be JSON lists")
-    G = nx.DiGraph()
+    G: nx.DiGraph = nx.DiGraph()
     for v in nodes:
         if not isinstance(v, str):
             raise InvalidInputError(f"node {describe(v)} must be a string")

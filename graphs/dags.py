@@ -86,7 +86,7 @@ class _Builder:
     """Adds vertices with consistent attributes; knows the outputs."""
 
     def __init__(self, builder: str, params: dict[str, Any]) -> None:
-        self.G = nx.DiGraph()
+        self.G: nx.DiGraph = nx.DiGraph()
         self.G.graph["builder"] = builder
         self.G.graph["params"] = params
         self.outputs: list[str] = []
@@ -569,7 +569,7 @@ def random_dag(n: int, edge_probability: float = 0.4, *, seed: int,
 
     _positive(n=n)
     rng = np.random.default_rng(seed)
-    G = nx.DiGraph()
+    G: nx.DiGraph = nx.DiGraph()
     G.add_nodes_from(f"v{i}" for i in range(n))
     for j in range(1, n):
         parents = [i for i in range(j) if rng.random() < edge_probability]

@@ -550,7 +550,7 @@ class _Search:
         recompute = self.recompute
         size = R.bit_count()
         skip_seen = seen is not None and recompute
-        if skip_seen:
+        if skip_seen and seen is not None:
             seen_get = seen.get
             Bkey = B << I.n
         out_mask = I.out
@@ -642,7 +642,7 @@ class _Symmetry:
         import itertools
 
         n = inst.n
-        H = nx.DiGraph()
+        H: nx.DiGraph = nx.DiGraph()
         H.add_nodes_from(range(n))
         for i in range(n):
             H.nodes[i]["out"] = bool((inst.out >> i) & 1)
@@ -947,6 +947,7 @@ def solve_optimal(
             f, negg, t0, k, lazy = heap[0]
             if best_io is not None and f >= best_io:
                 if best_goal is None:
+                    assert incumbent is not None  # best_io came from it
                     return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
                                    seconds=time.monotonic() - start_time)
                 return finish(best_goal)
@@ -1034,6 +1035,7 @@ def solve_optimal(
             bar.close()
     if best_io is not None:  # frontier exhausted: nothing beats the best schedule known
         if best_goal is None:
+            assert incumbent is not None  # best_io came from it
             return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
                            seconds=time.monotonic() - start_time)
         return finish(best_goal)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import replace
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import sympy
 
@@ -189,7 +189,7 @@ def min_of_two_claims(
         return build
 
     big, small = regime_text
-    kw = dict(source=source, family=family, reconstructed=reconstructed)
+    kw: dict[str, Any] = dict(source=source, family=family, reconstructed=reconstructed)
     claims = [
         z3_claim(f"{prefix}.first_branch",
                  f"{bound_id}: for {big} the minimum is the first branch (all positive reals)",
@@ -207,7 +207,7 @@ def min_of_two_claims(
                  f"{bound_id}: at the crossover both branches equal {value_text}",
                  build=at_crossover(value_at_crossover), **kw),
     ]
-    twin = dict(kw, source=f"planted false twin of {source}")
+    twin: dict[str, Any] = dict(kw, source=f"planted false twin of {source}")
     twins = [
         z3_claim(f"{prefix}.first_branch.twin_wrong_crossover",
                  f"FALSE: {bound_id}: the first branch is the minimum already in a wider range",

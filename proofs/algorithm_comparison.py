@@ -51,7 +51,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import sympy
 
@@ -111,7 +111,7 @@ def _standard_vs_lower(consistent: bool) -> Problem:
     return ge(_e("bwd.small.lower"), 10 * _e("bwd.standard")), fa_range + [le(100 * M, d ** 2)]
 
 
-def _claim(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: object
+def _claim(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: Any
            ) -> Claim:
     return z3_claim(cid, statement, source, FAMILY, build, **kw)
 

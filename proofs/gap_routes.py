@@ -406,7 +406,7 @@ def _superadditive(ctx: CheckContext, *, reverse: bool = False) -> Verdict:
     ])
 
 
-def _lw_ok(points: set[tuple[int, int, int]], factor: Fraction) -> bool:
+def _lw_ok(points: set[tuple[int, ...]], factor: Fraction) -> bool:
     ab = {(i, k) for i, j, k in points}
     bc = {(j, k) for i, j, k in points}
     ij = {(i, j) for i, j, k in points}

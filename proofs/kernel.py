@@ -300,12 +300,12 @@ def _domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
     out: dict[sp.Symbol, str] = {}
     free = set(statement.free_symbols).union(*(h.free_symbols for h in hypotheses))
     for sym in sorted(free, key=str):
-        dom = given.get(str(sym)) or declared_domain(sym)
-        if dom is None:
+        found = given.get(str(sym)) or declared_domain(sym)
+        if found is None:
             raise InvalidInputError(
                 f"symbol {sym} has no declared domain: declare it (e.g. positive=True, or "
                 f"--var {sym}:DOMAIN with DOMAIN one of {', '.join(DOMAINS)})")
-        out[sym] = dom
+        out[sym] = found
     return out
 
 

@@ -80,7 +80,7 @@ Examples
 from __future__ import annotations
 
 from math import isqrt
-from typing import Callable
+from typing import Any, Callable
 
 import sympy
 
@@ -260,7 +260,7 @@ def _cache(blocks_per_m: int) -> Problem:
     return le(3 * _B ** 2 + _B, M), [ge(_B, 1), le(blocks_per_m * _B ** 2, M)]
 
 
-def _c(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: object
+def _c(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: Any
        ) -> Claim:
     return z3_claim(cid, statement, source, FAMILY, build, **kw)
 
@@ -363,7 +363,8 @@ FALSE_TWINS = [
        f"{_TW} (constant too small)", lambda: _slices_sum(1), twin_of="hk.matmul.slices_sum"),
     _c("hk.lemma31.matmul_explicit.twin_sqrt_M", "FALSE: ... imply Q >= mkp/sqrt(M) - M",
        f"{_TW} (constant too large)",
-       lambda: _hk_explicit(lambda: (lambda m, k, p, M: m * k * p / sympy.sqrt(M) - M)(
+       # mypy types an immediately called lambda's parameters from the *tuple: not an error.
+       lambda: _hk_explicit(lambda: (lambda m, k, p, M: m * k * p / sympy.sqrt(M) - M)(  # type: ignore[operator]
            *symbols("m k p M"))), twin_of="hk.lemma31.matmul_explicit"),
     _c("hk.lean_combined.twin_factor_2", "FALSE: ... imply Q >= mkp/sqrt(M)",
        f"{_TW} (constant too large)", lambda: _lean_combined(2), twin_of="hk.lean_combined"),

@@ -45,7 +45,7 @@ Examples
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import sympy
 
@@ -160,7 +160,7 @@ def _tiling(with_small_cache: bool = True) -> Callable[[], Problem]:
     return build
 
 
-def _c(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: object
+def _c(cid: str, statement: str, source: str, build: Callable[[], Problem], **kw: Any
        ) -> Claim:
     return z3_claim(cid, statement, source, FAMILY, build, **kw)
 

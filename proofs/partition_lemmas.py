@@ -69,6 +69,7 @@ dropped; a linear step 4, C ≤ k/d (on :math:`QK^\top` n = 3, d = 1, k = 6: nin
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from math import isqrt
 from typing import Callable, Iterable
 
@@ -310,8 +311,8 @@ def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_pa
             for k in inst.ks:
                 b = beta(k)
                 parts.append((f"{inst.label} k={k} β={b}",
-                              lambda G=G, c=counted, k=k, b=b: check_part_bound(
-                                  G, c, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              partial(check_part_bound, G, counted, k, b,
+                                      timeout_ms=ctx.z3_timeout_ms),
                               b < len(counted)))
         return _all_proved(parts)
     return check
@@ -336,8 +337,8 @@ def _sy_check(instances: list[_Instance],
             for k in inst.ks:
                 b = beta(k, d, t)
                 parts.append((f"{inst.label} k={k} β={b}",
-                              lambda G=G, c=counted, k=k, b=b: check_part_bound(
-                                  G, c, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              partial(check_part_bound, G, counted, k, b,
+                                      timeout_ms=ctx.z3_timeout_ms),
                               b < len(counted)))
         return _all_proved(parts)
     return check
@@ -356,8 +357,8 @@ def _step4_check(instances: list[_Instance],
             for k in inst.ks:
                 b = beta(k, d)
                 parts.append((f"{inst.label} k={k} C≤{b}",
-                              lambda G=G, k=k, b=b: check_extra_trees(
-                                  G, k, b, timeout_ms=ctx.z3_timeout_ms),
+                              partial(check_extra_trees, G, k, b,
+                                      timeout_ms=ctx.z3_timeout_ms),
                               b < len(trees)))
         return _all_proved(parts)
     return check

@@ -134,7 +134,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     (0, 0, 5, 5, 'ok')
     """
     schedules_fn = schedules_fn or _algorithm_schedules
-    row = dict(label=inst.label, M=M)
+    row: dict[str, Any] = dict(label=inst.label, M=M)
     check_hong_kung_hypotheses(G)
     explicit = explicit_lower_bound(inst.kind, inst.sizes, M)
     part = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)
@@ -161,7 +161,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
     opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False)
-    base = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk, schedules=costs,
+    base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk, schedules=costs,
                 certified=certified, certified_route=cert_route)
     if isinstance(opt, Infeasible):
         if costs:
@@ -398,7 +398,7 @@ CLAIMS: list[Claim] = [
 
 def _twin_isolated(ctx: CheckContext) -> Verdict:
     """HK Lemma 3.1 on 2S + 1 isolated vertices (inputs = outputs), S = 1."""
-    G = nx.DiGraph()
+    G: nx.DiGraph = nx.DiGraph()
     G.add_nodes_from(["x0", "x1", "x2"])
     part = min_partition_parts(G, 2, timeout_ms=ctx.z3_timeout_ms)
     opt = solve_optimal(G, 1, time_limit=ctx.search_seconds, progress=False)

@@ -34,6 +34,7 @@ Examples
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, NamedTuple
 
 import sympy as sp
@@ -169,10 +170,10 @@ def branch_claims() -> list[SymbolicClaim]:
         out += [
             _claim(f"branch.{short}.large", f"Above its crossover (large cache) the minimum of "
                    f"{name} is its first branch",
-                   lambda b=bound: check_branch_minimum(b, 0, "above"), source, rec),
+                   partial(check_branch_minimum, bound, 0, "above"), source, rec),
             _claim(f"branch.{short}.small", f"Below its crossover (small cache) the minimum of "
                    f"{name} is its second branch",
-                   lambda b=bound: check_branch_minimum(b, 1, "below"), source, rec),
+                   partial(check_branch_minimum, bound, 1, "below"), source, rec),
         ]
     return out
 

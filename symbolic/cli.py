@@ -344,7 +344,8 @@ def run(args: argparse.Namespace) -> int:
                                              levels_report)
 
     batch, heads, kv_heads = heads_from_args(args)
-    hierarchy, hierarchy_notes = None, []
+    hierarchy: Hierarchy | None = None
+    hierarchy_notes: list[str] = []
     if args.hierarchy is not None:
         if M is not None or args.device is not None:
             raise InvalidInputError("give exactly one of --M, --device and --hierarchy")

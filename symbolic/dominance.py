@@ -135,13 +135,16 @@ def _exponent(e: sp.Expr) -> tuple[sp.Expr, list[sp.Basic]]:
         coeff, rest = e.as_coeff_Mul()
         if coeff.is_negative:
             raise InvalidInputError(f"negative product {e} outside a sum")
-        total, conds = sp.Integer(0), []
+        total: sp.Expr = sp.Integer(0)
+        conds: list[sp.Basic] = []
         for factor in sp.Mul.make_args(rest):
             ex, c = _exponent(factor)
             total, conds = total + ex, conds + c
         return sp.expand(total), conds
     if e.is_Add:
-        positive, negative, conds = [], [], []
+        positive: list[sp.Expr] = []
+        negative: list[sp.Expr] = []
+        conds = []
         for term in e.args:
             coeff, _ = term.as_coeff_Mul()
             ex, c = _exponent(-term if coeff.is_negative else term)
@@ -312,8 +315,8 @@ def check_sign(a: Bound | str | sp.Expr, b: Bound | str | sp.Expr,
         implied = _implies(region_list, cond)
         if implied is not True:
             return Undecided(f"growth exponent needs {cond}, which the region does not imply")
-    violations = ([_sign_constraint(delta, _NEGATION[sign])] if _NEGATION[sign]
-                  else [sp.Ne(delta, 0)])
+    negation = _NEGATION[sign]
+    violations = [_sign_constraint(delta, negation)] if negation else [sp.Ne(delta, 0)]
     sat, model = _satisfiable(region_list + violations)
     if sat is None:
         return Undecided(f"z3 unknown deciding Δ {sign} on {region}, Δ = {delta}")

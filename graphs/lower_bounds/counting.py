@@ -135,7 +135,7 @@ _PER_PART_NAMES = ("matmul products", "Saha-Ye level-1")
 
 
 def _builtin_kind(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | None]:
-    builder = G.graph.get("builder")
+    builder = G.graph.get("builder", "")
     kind = _KIND_OF_BUILDER.get(builder)
     if kind is None:
         return None, {}, ("needs a built-in matmul or attention DAG (its sizes are part of the "

@@ -109,7 +109,7 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     nV, items = len(U), len(U) + len(family)
     w_of = [idx.get(t["at"]) for t in family]
     members = [[idx.get(a) for a in t["set"]] for t in family]
-    start = (frozenset(), None, frozenset(), frozenset())
+    start: tuple = (frozenset(), None, frozenset(), frozenset())
     layer: dict[tuple, int] = {start: 0}
     for _ in range(items):
         nxt: dict[tuple, int] = {}

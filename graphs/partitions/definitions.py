@@ -122,7 +122,7 @@ def minimum_dominator(G: nx.DiGraph, W: Iterable[Vertex]) -> frozenset[Vertex]:
     if missing:
         raise InvalidInputError(f"W contains {sorted(map(str, missing))[:3]}, not vertices of G")
     source, sink = ("__partitions_source__",), ("__partitions_sink__",)
-    F = nx.DiGraph()
+    F: nx.DiGraph = nx.DiGraph()
     for v in G:
         F.add_edge((v, "in"), (v, "out"), capacity=1)
     for u, v in G.edges:
@@ -209,12 +209,12 @@ def is_s_partition(G: nx.DiGraph, parts: Sequence[Iterable[Vertex]], S: int) -> 
         low = len(minimum_set(G, part))
         if low > S:
             return PartitionCheck(False, f"P3: part {i} has a minimum set of size {low} > S={S}")
-    quotient = nx.DiGraph()
+    quotient: nx.DiGraph = nx.DiGraph()
     quotient.add_nodes_from(range(len(parts)))
     quotient.add_edges_from((owner[u], owner[v]) for u, v in G.edges if owner[u] != owner[v])
     if not nx.is_directed_acyclic_graph(quotient):
         return PartitionCheck(False, "P4: cyclic dependence among parts")
-    return PartitionCheck(True, f"valid {S}-partition into {sum(1 for p in parts if p)} parts")
+    return PartitionCheck(True, f"valid {S}-partition into {len([p for p in parts if p])} parts")
 
 
 def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
