@@ -375,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
             obj["algorithm_costs"] = costs
-            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds.py
+            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds/
             obj.update(provenance())
             if labelled:
                 obj["dag"] = label

@@ -1,5 +1,5 @@
 """Soundness of the certified lower-bound routes against the exact solver, and the checkers'
-ability to reject forged certificates (graphs/lower_bounds.py)."""
+ability to reject forged certificates (graphs/lower_bounds/)."""
 
 from __future__ import annotations
 
