@@ -4,6 +4,7 @@ the installed names), every package is installed, and the PEP 561 marker ships."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -17,12 +18,21 @@ SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 MAPPED = {name: folder for name, folder in SETUPTOOLS["package-dir"].items() if name != "attnio"}
 
 
+def _packages_under(folder: Path, name: str) -> set[str]:
+    """Dotted names of the packages (folders with ``__init__.py``) under ``folder``; symlinked
+    folders are not followed (they are the mapped folders, walked on their own)."""
+    found = set()
+    for here, dirs, files in os.walk(folder, followlinks=False):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        if "__init__.py" in files:
+            found.add(".".join([name, *Path(here).relative_to(folder).parts]))
+    return found
+
+
 def _packages_on_disk() -> set[str]:
-    found = {"attnio"}
+    found = _packages_under(ROOT / "attnio", "attnio")
     for name, folder in MAPPED.items():
-        for init in sorted((ROOT / folder).rglob("__init__.py")):
-            rel = init.parent.relative_to(ROOT / folder)
-            found.add(".".join([name, *rel.parts]))
+        found |= _packages_under(ROOT / folder, name)
     return found
 
 
