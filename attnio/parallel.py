@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from attnio.exceptions import InvalidInputError
 from attnio.progress import progress, progress_enabled
+from attnio.results import Status
 
 __all__ = ["map_instances", "check_workers", "InstanceFailed", "RETRIES"]
 
@@ -48,7 +49,7 @@ class InstanceFailed:
     """Default result of an instance whose worker died ``1 + RETRIES`` times."""
 
     __slots__ = ("item", "reason")
-    status = "undecided"
+    status = Status.UNDECIDED
 
     def __init__(self, item: Any, reason: str) -> None:
         self.item, self.reason = item, reason

@@ -840,7 +840,7 @@ def write_report(
                 continue
             for M in inst.Ms:
                 row = sandwich_row(inst, G, M, timeout_ms=20_000, time_limit=30)
-                if row.status == "ok" and row.optimum is not None and row.certified is not None:
+                if row.status == "proved" and row.optimum is not None and row.certified is not None:
                     rows.append((inst.label, M, compulsory_bound(G, M).value, row.certified,
                                  row.optimum, row.certified_route))
         fig = figures._new_figure(7.0, 5.5)

@@ -69,6 +69,7 @@ from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.parallel import check_workers, map_instances
 from attnio.provenance import provenance
+from attnio.results import Status
 from attnio.validation import (
     check_output_path,
     describe,
@@ -370,7 +371,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
                              desc="pebble", on_failure=_failed_job, on_result=show)
     rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
-    worst = 1 if any(result.status == "undecided" for _, result, _ in rows) else 0
+    worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):

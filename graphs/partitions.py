@@ -97,6 +97,7 @@ import networkx as nx
 import z3
 
 from attnio.exceptions import BudgetExceededError, InvalidInputError
+from attnio.results import Status
 
 __all__ = [
     "input_vertices",
@@ -515,21 +516,23 @@ class PartitionResult:
 
     ``lower ≤ P(G, S) ≤ upper``; ``parts`` is an S-partition with ``upper`` non-empty parts,
     re-validated by :func:`is_s_partition`; ``lower`` is certified by z3 UNSAT for
-    ``lower − 1`` parts or by a counting argument (``reason``). ``exact`` iff they meet.
+    ``lower − 1`` parts or by a counting argument (``reason``). ``status`` is
+    :attr:`~attnio.results.Status.OPTIMAL` iff they meet (``exact``), else
+    :attr:`~attnio.results.Status.UNDECIDED` with the proven bracket ``[lower, upper]``.
     """
 
     S: int
     lower: int
     upper: int
     parts: tuple[frozenset[Vertex], ...]
-    status: Literal["exact", "undecided"]
+    status: Status
     reason: str
     solver_calls: int = 0
     seconds: float = 0.0
 
     @property
     def exact(self) -> bool:
-        return self.status == "exact"
+        return self.status is Status.OPTIMAL
 
     @property
     def value(self) -> int:
@@ -619,7 +622,7 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
     start = time.perf_counter()
     inputs = input_vertices(G)
     if G.number_of_nodes() == 0:
-        return PartitionResult(S, 0, 0, (), "exact", "empty graph", 0, 0.0)
+        return PartitionResult(S, 0, 0, (), Status.OPTIMAL, "empty graph", 0, 0.0)
     sinks = [v for v in G if G.out_degree(v) == 0]
     lower = max(1, -(-len(inputs) // S), -(-len(sinks) // S))
     best = greedy_s_partition(G, S)
@@ -649,12 +652,12 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
                 best = candidate
                 continue
             return PartitionResult(
-                S, lower, len(best), tuple(best), "undecided",
+                S, lower, len(best), tuple(best), Status.UNDECIDED,
                 f"z3 returned unknown ({solver.reason_unknown()}, timeout {timeout_ms} ms) "
                 f"asking for {target} parts", calls, time.perf_counter() - start)
         if len(best) == lower and not reason.startswith("z3"):
             reason = f"z3 partition with {lower} parts meets the counting lower bound"
-    return PartitionResult(S, lower, len(best), tuple(best), "exact", reason, calls,
+    return PartitionResult(S, lower, len(best), tuple(best), Status.OPTIMAL, reason, calls,
                            time.perf_counter() - start)
 
 
