@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 from attnio.exceptions import InvalidInputError
 from attnio.progress import progress, progress_enabled
 from attnio.results import Status
+from attnio.validation import positive_int
 
 __all__ = ["map_instances", "check_workers", "InstanceFailed", "RETRIES"]
 
@@ -68,9 +69,8 @@ def check_workers(workers: object, scheduler: object = None) -> None:
     ...
     attnio.exceptions.InvalidInputError: workers=0 must be a positive integer
     """
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InvalidInputError(f"workers={workers!r} must be a positive integer")
+    if workers is not None:
+        positive_int("workers", workers)
     if workers is not None and scheduler is not None:
         raise InvalidInputError("give workers (a local cluster) or scheduler (an existing "
                                 "cluster), not both")

@@ -76,6 +76,7 @@ from attnio.validation import (
     parse_int_range,
     parse_positive_int,
     positive_float,
+    positive_int,
 )
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
@@ -336,8 +337,8 @@ def run(args: argparse.Namespace) -> int:
     if args.export_dag is not None:
         check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
-    if args.workers is not None and args.workers < 1:
-        raise InvalidInputError(f"--workers={args.workers} must be a positive integer")
+    if args.workers is not None:
+        positive_int("--workers", args.workers)
     check_workers(args.workers, args.scheduler)
     if args.dag is not None:
         graphs = [(path, load_dag(path)) for path in args.dag]

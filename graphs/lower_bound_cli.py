@@ -38,6 +38,7 @@ from attnio.graphs.dagio import load_dag
 from attnio.graphs.game import check_cache_size
 from attnio.graphs.lower_bounds import BoundRecord, best_bound, check_certificate, lower_bounds
 from attnio.provenance import provenance
+from attnio.validation import positive_int
 
 __all__ = ["register", "run", "summarise_certificate"]
 
@@ -109,8 +110,7 @@ def _cache(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     M = _cache(args.cache)
     timeout = args.z3_timeout_ms
-    if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 1:
-        raise InvalidInputError(f"--z3-timeout-ms={timeout!r} must be a positive integer")
+    positive_int("--z3-timeout-ms", timeout)
     G = load_dag(args.dag) if args.dag is not None else parse_builtin(args.builtin)
     records = lower_bounds(G, M, timeout_ms=timeout)
     verdicts = [check_certificate(G, M, r, timeout_ms=timeout) for r in records]

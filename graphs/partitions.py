@@ -98,6 +98,7 @@ import z3
 
 from attnio.exceptions import BudgetExceededError, InvalidInputError
 from attnio.results import Status
+from attnio.validation import positive_int
 
 __all__ = [
     "input_vertices",
@@ -323,8 +324,7 @@ def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
     >>> len(greedy_s_partition(nx.path_graph(4, create_using=nx.DiGraph), 1))
     1
     """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
-        raise InvalidInputError(f"S={S!r} must be a positive integer")
+    positive_int("S", S)
     parts: list[frozenset[Vertex]] = []
     current: set[Vertex] = set()
     for v in nx.lexicographical_topological_sort(G, key=str):
@@ -615,10 +615,8 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
     >>> r.value, len(r.parts), bool(is_s_partition(G, r.parts, 2))
     (1, 1, True)
     """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
-        raise InvalidInputError(f"S={S!r} must be a positive integer")
-    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
-        raise InvalidInputError(f"timeout_ms={timeout_ms!r} must be a positive integer")
+    positive_int("S", S)
+    positive_int("timeout_ms", timeout_ms)
     start = time.perf_counter()
     inputs = input_vertices(G)
     if G.number_of_nodes() == 0:

@@ -120,6 +120,7 @@ from attnio.proofs.explicit_bounds import explicit_routes
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.proofs.z3tools import prove
 from attnio.results import Evidence, Proved, Refuted, Verdict
+from attnio.validation import positive_int
 
 __all__ = [
     "PASSES",
@@ -156,9 +157,7 @@ class GapBound:
 
 
 def _positive(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{name}={value!r} must be a positive integer")
-    return value
+    return positive_int(name, value)
 
 
 def _pass(pass_: str) -> str:
