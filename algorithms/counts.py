@@ -48,7 +48,7 @@ from math import isqrt
 from typing import TYPE_CHECKING, Callable, Literal
 
 from attnio.algorithms.primitives import ceil_div
-from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
 from attnio.validation import positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -123,7 +123,7 @@ def square_block(M: int) -> int:
     (1, 3, 4)
     """
     if M < 4:
-        raise InvalidInputError(f"M={M} is too small for any square tile: needs M >= 4")
+        raise CacheTooSmallError(f"M={M} is too small for any square tile: needs M >= 4")
     return isqrt(M // 4)
 
 
@@ -308,7 +308,7 @@ def flash_block_sizes(
         return _flash_peak(version, pass_, n, d, *pair(outer, inner)) <= M
 
     if not fits(1, 1):
-        raise InvalidInputError(
+        raise CacheTooSmallError(
             f"M={M} is too small for any flash{version} {pass_} tile set "
             f"(1-row blocks need {_flash_peak(version, pass_, n, d, 1, 1)} words at d={d})"
         )

@@ -47,7 +47,7 @@ from typing import Any, Callable, Mapping
 
 import networkx as nx
 
-from attnio.exceptions import AttnioError, IllegalMoveError
+from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Infeasible, Optimal, PebbleUndecided, solve_optimal
 from attnio.graphs.game import replay
@@ -168,7 +168,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     costs: dict[str, int] = {}
     try:
         candidates = schedules_fn(G, M)
-    except AttnioError as exc:  # e.g. M too small for an algorithm's tiles
+    except InfeasibleError as exc:  # e.g. M too small for an algorithm's tiles (noted)
         candidates = {}
         row_note = f"schedules unavailable: {exc}"
     else:
