@@ -30,7 +30,6 @@ import argparse
 import csv
 import io
 import json
-import re
 import sys
 from typing import Any
 
@@ -49,7 +48,6 @@ from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 from attnio.provenance import provenance
 from attnio.validation import (
-    MAX_STEPS,
     PLOT_SUFFIXES,
     check_output_path,
     describe,
@@ -57,6 +55,9 @@ from attnio.validation import (
     json_float,
     parse_positive_int,
     parse_seed,
+    parse_sizes,
+    size_action,
+    warn_outside_admissible,
 )
 
 __all__ = ["register", "run", "parse_cache_sizes", "parse_algorithms", "runs_payload",
@@ -79,12 +80,15 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "FLOPs, peak fast-memory words, the symbolic catalogue's bound and io/bound."
         ),
     )
-    parser.add_argument("--n", required=True, help="sequence length n (positive integer)")
-    parser.add_argument("--d", required=True, help="head dimension d (positive integer)")
+    parser.add_argument("--n", required=True, action=size_action("n"),
+                        help="sequence length n (positive integer)")
+    parser.add_argument("--d", required=True, action=size_action("d"),
+                        help="head dimension d (positive integer)")
     sizes = parser.add_mutually_exclusive_group(required=True)
-    sizes.add_argument("--M", dest="M", metavar="M1,M2,...",
-                       help="fast-memory sizes in words, comma-separated")
+    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
+                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
     sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
+                       action=size_action("--M-range", geometric=True),
                        help="STEPS fast-memory sizes from LO to HI words, geometrically spaced "
                             "(rounded to integers, duplicates dropped)")
     parser.add_argument("--algorithm", default="all", metavar="NAMES",
@@ -125,7 +129,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
-    """``"M1,M2"`` → ints, or ``"LO:HI:STEPS"`` → STEPS geometric sizes (InvalidInputError).
+    """``--M`` text (:func:`attnio.validation.parse_sizes`: ``V``, ``V1,V2,...``, ``LO:HI``,
+    ``LO:HI:STEP``) or ``--M-range`` text ``"LO:HI:STEPS"`` (STEPS geometric sizes,
+    :func:`attnio.validation.geometric_sizes`); InvalidInputError otherwise.
 
     At most :data:`~attnio.validation.MAX_STEPS` sizes either way; a geometric range needs
     ``HI < 10**300`` (its points are computed in floating point).
@@ -134,16 +140,7 @@ def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
     [64, 256]
     """
     if not geometric:
-        parts = [part for part in text.split(",") if part.strip()]
-        if len(parts) > MAX_STEPS:
-            raise InvalidInputError(f"--M names {len(parts)} sizes; at most MAX_STEPS={MAX_STEPS}")
-        for part in parts:
-            if not re.fullmatch(r"\s*[+-]?\d+\s*", part):
-                raise InvalidInputError(
-                    f"--M={describe(text, 40)} must be comma-separated integers")
-        if not parts:
-            raise InvalidInputError(f"--M={describe(text, 40)} names no cache size")
-        return [parse_positive_int("M", part) for part in parts]
+        return parse_sizes("M", text)
     return geometric_sizes("--M-range", text)
 
 
@@ -332,8 +329,8 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio simulate``; exit 1 if an executed run fails its checks."""
     n, d = parse_positive_int("n", args.n), parse_positive_int("d", args.d)
     seed = parse_seed(args.seed)
-    Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
-          else parse_cache_sizes(args.M_range, geometric=True))
+    Ms = args.M if args.M is not None else args.M_range
+    warn_outside_admissible("simulate", n, d, Ms)
     names = parse_algorithms(args.algorithm, args.pass_)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot:  # refuse a bad target before any work

@@ -48,7 +48,8 @@ from math import isqrt
 from typing import TYPE_CHECKING, Callable, Literal
 
 from attnio.algorithms.primitives import ceil_div
-from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
+from attnio.validation import positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
     from attnio.algorithms.masks import Mask, TileClasses
@@ -122,7 +123,7 @@ def square_block(M: int) -> int:
     (1, 3, 4)
     """
     if M < 4:
-        raise InvalidInputError(f"M={M} is too small for any square tile: needs M >= 4")
+        raise CacheTooSmallError(f"M={M} is too small for any square tile: needs M >= 4")
     return isqrt(M // 4)
 
 
@@ -131,9 +132,7 @@ def _square_or_given(M: int, block: int | None) -> int:
     caller checks with :func:`_fit`, as :mod:`attnio.algorithms.tuning` does)."""
     if block is None:
         return square_block(M)
-    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
-        raise InvalidInputError(f"block={block!r} must be a positive integer")
-    return block
+    return positive_int("block", block)
 
 
 def _fit(counts: Counts, M: int, name: str) -> Counts:
@@ -309,7 +308,7 @@ def flash_block_sizes(
         return _flash_peak(version, pass_, n, d, *pair(outer, inner)) <= M
 
     if not fits(1, 1):
-        raise InvalidInputError(
+        raise CacheTooSmallError(
             f"M={M} is too small for any flash{version} {pass_} tile set "
             f"(1-row blocks need {_flash_peak(version, pass_, n, d, 1, 1)} words at d={d})"
         )
@@ -338,9 +337,7 @@ def _flash_setup(version: int, pass_: str, n: int, d: int, M: int,
     if blocks is None:
         br, bc = flash_block_sizes(version, pass_, n, d, M, variant)
     else:
-        br, bc = blocks
-        if min(br, bc) < 1:
-            raise InvalidInputError(f"block sizes {blocks} must be positive integers")
+        br, bc = positive_int("B_r", blocks[0]), positive_int("B_c", blocks[1])
         variant = "given"  # type: ignore[assignment]
     _check_fits(version, pass_, n, d, M, br, bc, variant)
     return br, bc, ceil_div(n, br), ceil_div(n, bc), _flash_peak(version, pass_, n, d, br, bc)

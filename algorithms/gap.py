@@ -34,7 +34,7 @@ import io
 from typing import Any, Sequence
 
 from attnio.algorithms.simulation import count, validate_size
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
 from attnio.proofs.gap_routes import best_lower_bound
 
 __all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_png"]
@@ -75,7 +75,7 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
         for name in GAP_ALGORITHMS[pass_]:
             try:
                 algorithms[name] = _io(name, pass_, n, d, M, tune)
-            except AttnioError as exc:  # no tile set of this algorithm fits M
+            except InfeasibleError as exc:  # no tile set of this algorithm fits M: reported
                 omitted[name] = " ".join(str(exc).split())
         if not algorithms:
             reasons.append(f"M={M}: no algorithm fits")

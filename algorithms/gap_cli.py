@@ -19,10 +19,10 @@ import argparse
 import json
 import sys
 
-from attnio.algorithms.cli import parse_cache_sizes
 from attnio.algorithms.gap import gap_figure_png, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.safe_io import write_bytes
+from attnio.validation import size_action, warn_outside_admissible
 
 __all__ = ["register", "run"]
 
@@ -38,12 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "cheapest algorithm and the ratio cheapest / lower bound."
         ),
     )
-    parser.add_argument("--n", type=int, required=True, help="sequence length n")
-    parser.add_argument("--d", type=int, required=True, help="head dimension d")
+    parser.add_argument("--n", required=True, action=size_action("n"), help="sequence length n")
+    parser.add_argument("--d", required=True, action=size_action("d"), help="head dimension d")
     sizes = parser.add_mutually_exclusive_group(required=True)
-    sizes.add_argument("--M", dest="M", metavar="M1,M2,...",
-                       help="fast-memory sizes in words, comma-separated")
+    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
+                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
     sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
+                       action=size_action("--M-range", geometric=True),
                        help="STEPS sizes from LO to HI words, geometrically spaced")
     parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
                         help="forward or backward pass (default backward)")
@@ -62,8 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio gap``."""
     n, d = validate_size("n", args.n), validate_size("d", args.d)
-    Ms = (parse_cache_sizes(args.M, geometric=False) if args.M is not None
-          else parse_cache_sizes(args.M_range, geometric=True))
+    Ms = args.M if args.M is not None else args.M_range
+    warn_outside_admissible("gap", n, d, Ms)
     from attnio.algorithms.heads import heads_from_args
     from attnio.algorithms.hierarchy import multihead_gap_payload
     from attnio.exceptions import InvalidInputError

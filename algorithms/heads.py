@@ -68,7 +68,7 @@ from attnio.algorithms.simulation import (
     count,
     simulate,
 )
-from attnio.exceptions import InvalidInputError
+from attnio.exceptions import CacheTooSmallError, InvalidInputError
 from attnio.validation import check_name, check_seed, positive_int
 
 __all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulate_heads",
@@ -240,7 +240,7 @@ def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: in
                              max(per_group.peak_fast_words, red.peak_fast_words) if group > 1
                              else per_group.peak_fast_words, c.block_sizes)
         if red.peak_fast_words > M:
-            raise InvalidInputError(f"M={M} is too small for the dK/dV reduction (needs {2 * d})")
+            raise CacheTooSmallError(f"M={M} is too small for the dK/dV reduction (needs {2 * d})")
     return _result(algorithm, pass_, one.n, one.d, one.M, _scaled(per_group, batch * kv),
                    batch, heads, kv)
 

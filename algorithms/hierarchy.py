@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from attnio.algorithms.simulation import SimulationResult, count, simulate
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.validation import describe, positive_int
 
 __all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts",
@@ -312,7 +312,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
         }
         try:
             run = counter(b.M)
-        except AttnioError as exc:
+        except InfeasibleError as exc:  # no tile set fits this level: reported in the row
             row.update(words=None, reads=None, writes=None, seconds=None,
                        omitted=" ".join(str(exc).split()))
         else:
@@ -366,7 +366,7 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
             try:
                 algorithms[name] = count_heads(name, pass_, n, d, b.M, batch=batch,
                                                heads=heads, kv_heads=kv).io
-            except AttnioError as exc:
+            except InfeasibleError as exc:  # no tile set fits this level: reported
                 omitted[name] = " ".join(str(exc).split())
         best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
         seconds = (lambda words: None if b.bandwidth is None or words is None

@@ -64,6 +64,7 @@ import numpy as np
 
 from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
 from attnio.exceptions import InvalidInputError
+from attnio.validation import positive_int
 
 __all__ = [
     "Mask",
@@ -87,9 +88,7 @@ _OPERANDS = ("Q", "K")
 
 
 def _positive(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise InvalidInputError(f"{name}={value!r} must be a positive integer")
-    return int(value)
+    return positive_int(name, value)
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -135,10 +134,8 @@ class Mask:
     @classmethod
     def window(cls, window_size: int, sparse_operands: Iterable[str] = ()) -> "Mask":
         """Causal sliding window: keep i − W < j ≤ i (W ≥ 1)."""
-        if isinstance(window_size, bool) or not isinstance(window_size, (int, np.integer)) \
-                or window_size < 1:
-            raise InvalidInputError(f"window W={window_size!r} must be a positive integer")
-        return cls("window", window_size=int(window_size), sparse_operands=_operands(sparse_operands))
+        window_size = positive_int("window W", window_size)
+        return cls("window", window_size=window_size, sparse_operands=_operands(sparse_operands))
 
     @classmethod
     def block_sparse(cls, block: int, pattern: Any, sparse_operands: Iterable[str] = ()) -> "Mask":

@@ -45,7 +45,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from attnio.exceptions import CacheOverflowError, IllegalMoveError, InvalidInputError
+from attnio.exceptions import CacheOverflowError, IllegalMoveError
+from attnio.validation import positive_int
 
 __all__ = ["TwoLevelMemory", "Index"]
 
@@ -81,9 +82,7 @@ class TwoLevelMemory:
     """
 
     def __init__(self, M: int) -> None:
-        if isinstance(M, bool) or not isinstance(M, int) or M < 1:
-            raise InvalidInputError(f"M={M!r} must be a positive integer")
-        self.M: int = M
+        self.M: int = positive_int("M", M)
         self.slow: dict[str, np.ndarray] = {}
         self._fast: dict[str, np.ndarray] = {}
         self._resident: int = 0

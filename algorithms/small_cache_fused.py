@@ -68,7 +68,7 @@ import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
-from attnio.exceptions import InvalidInputError
+from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
            "trip_count_sides",
@@ -165,7 +165,7 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
         If M < 4 (no tile set fits).
     """
     if M < 4:
-        raise InvalidInputError(f"M={M} is too small for small-cache-fused: needs M >= 4")
+        raise CacheTooSmallError(f"M={M} is too small for small-cache-fused: needs M >= 4")
     if pass_ == "forward":
         return _search(lambda r, c: forward_pass1_io(n, d, r, c),
                        lambda r, c: forward_pass2_io(n, d, r, c), n, d, M)

@@ -39,7 +39,9 @@ from typing import Callable
 
 from attnio.algorithms import counts as C
 from attnio.algorithms.small_cache_fused import trip_count_sides
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.exceptions import (
+    CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError,
+)
 
 __all__ = ["TUNABLE", "count_with_blocks", "tuned_blocks", "tuned_count"]
 
@@ -91,7 +93,7 @@ def _fits(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, 
           ) -> C.Counts | None:
     try:
         return count_with_blocks(algorithm, pass_, n, d, M, blocks)
-    except AttnioError:
+    except (CacheOverflowError, InfeasibleError):  # these blocks do not fit M: not a candidate
         return None
 
 
@@ -120,7 +122,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
 
         largest, hi = 1, n  # the largest outer block that fits with a one-row inner block
         if _fits(algorithm, pass_, n, d, M, pair(1, 1)) is None:
-            raise InvalidInputError(f"M={M} is too small for any {algorithm} {pass_} tile set")
+            raise CacheTooSmallError(f"M={M} is too small for any {algorithm} {pass_} tile set")
         while largest < hi:
             mid = (largest + hi + 1) // 2
             if _fits(algorithm, pass_, n, d, M, pair(mid, 1)) is not None:
@@ -150,7 +152,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         if best is None or key_ < best:
             best, chosen = key_, blocks
     if chosen is None:
-        raise InvalidInputError(f"M={M} is too small for any {algorithm} {pass_} tile set")
+        raise CacheTooSmallError(f"M={M} is too small for any {algorithm} {pass_} tile set")
     return chosen
 
 

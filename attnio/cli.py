@@ -20,7 +20,7 @@ from typing import NoReturn, Sequence
 
 from attnio import __version__, interrupts
 from attnio.exceptions import AttnioError, InvalidInputError
-from attnio.validation import one_line
+from attnio.validation import deferred_warnings, one_line
 
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
 
@@ -74,7 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command_line:
         interrupts.install(names[0] if names else None)
     parser = build_parser(names)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except InvalidInputError as exc:  # a size flag (attnio.validation.size_action): exit 2
+        prefix = f"attnio {names[0]}" if names else "attnio"
+        print(one_line(f"{prefix}: error: {exc}"), file=sys.stderr)
+        return 2
     if getattr(args, "handler", None) is None:
         print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "
               "see attnio --help", file=sys.stderr)
@@ -82,7 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command_line:
         interrupts.running(args.command)
     try:
-        code = int(args.handler(args))
+        with deferred_warnings() as warnings:  # printed only once the command has answered
+            code = int(args.handler(args))
+        for line in warnings:
+            print(line, file=sys.stderr)
         if command_line and code == 130:
             interrupts.announced_by_command()  # it printed its own "interrupted" line
         return code

@@ -6,6 +6,11 @@
   The CLI turns it into exit code 2 without a traceback.
 * :class:`InfeasibleError` — a well-formed instance that cannot be done, e.g. a cache too
   small for the in-degree of a vertex (``"M=3 is below the 4 red pebbles vertex 'c_00' needs"``).
+* :class:`CacheTooSmallError` — both: M is below what every tile set of an algorithm needs
+  (``"M=3 is too small for any square tile: needs M >= 4"``). Infeasible for the instance,
+  so a sweep may leave that algorithm out at that M by catching :class:`InfeasibleError`;
+  a bad value where the user gave it, so the CLI exits 2 as for any
+  :class:`InvalidInputError`.
 * :class:`CacheOverflowError` — the two-level memory model refused a load or allocation that
   would exceed M words (a finding about an algorithm, not a crash).
 * :class:`IllegalMoveError` — a pebbling schedule breaks a rule of the red-blue game.
@@ -16,6 +21,8 @@
 
 >>> isinstance(InvalidInputError("n=-1 must be a positive integer"), ValueError)
 True
+>>> issubclass(CacheTooSmallError, InfeasibleError), issubclass(CacheTooSmallError, ValueError)
+(True, True)
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ __all__ = [
     "AttnioError",
     "InvalidInputError",
     "InfeasibleError",
+    "CacheTooSmallError",
     "CacheOverflowError",
     "IllegalMoveError",
     "BudgetExceededError",
@@ -41,6 +49,10 @@ class InvalidInputError(AttnioError, ValueError):
 
 class InfeasibleError(AttnioError):
     """A well-formed instance that admits no solution (e.g. M below max in-degree + 1)."""
+
+
+class CacheTooSmallError(InfeasibleError, InvalidInputError):
+    """M is below every tile set of an algorithm: infeasible, and a bad input at a boundary."""
 
 
 class CacheOverflowError(AttnioError):

@@ -754,7 +754,7 @@ def sandwich_data(*, quick: bool = False, labels: Sequence[str] | None = None,
                 lower_bound=_int_or_none(row.explicit), partition_bound=_int_or_none(row.hong_kung),
                 optimum=_int_or_none(row.optimum), trivial_bound=_trivial_bound(inst),
                 schedules={name: int(cost) for name, cost in row.schedules.items()},
-                note="" if row.status == "ok" else f"{row.status}: {row.detail}"))
+                note="" if row.status == "proved" else f"{row.status}: {row.detail}"))
     return rows
 
 

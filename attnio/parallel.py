@@ -34,6 +34,8 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from attnio.exceptions import InvalidInputError
 from attnio.progress import progress, progress_enabled
+from attnio.results import Status
+from attnio.validation import positive_int
 
 __all__ = ["map_instances", "check_workers", "InstanceFailed", "RETRIES"]
 
@@ -48,7 +50,7 @@ class InstanceFailed:
     """Default result of an instance whose worker died ``1 + RETRIES`` times."""
 
     __slots__ = ("item", "reason")
-    status = "undecided"
+    status = Status.UNDECIDED
 
     def __init__(self, item: Any, reason: str) -> None:
         self.item, self.reason = item, reason
@@ -67,9 +69,8 @@ def check_workers(workers: object, scheduler: object = None) -> None:
     ...
     attnio.exceptions.InvalidInputError: workers=0 must be a positive integer
     """
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InvalidInputError(f"workers={workers!r} must be a positive integer")
+    if workers is not None:
+        positive_int("workers", workers)
     if workers is not None and scheduler is not None:
         raise InvalidInputError("give workers (a local cluster) or scheduler (an existing "
                                 "cluster), not both")

@@ -43,8 +43,8 @@ version, the library versions and, for each file written, its SHA-256. Before an
 
 Exit codes: 0 the report is complete and every claim run is Proved; 1 the report was written
 but a claim is not Proved or a section failed; 2 bad input (OUTDIR is a file, a symlink, not
-writable, or non-empty and not attnio's; n, d or M not positive integers, M outside
-d ≤ M ≤ n·d).
+writable, or non-empty and not attnio's; n, d or M not positive integers). An M outside
+d ≤ M ≤ n·d is a one-line warning, not an error (README, "Sizes and flags").
 
 Progress: each stage is named on stderr as it starts and ends; off a terminal a status line
 naming the stage follows every few seconds (:class:`attnio.progress.StageStatus`). No ETA.
@@ -365,14 +365,15 @@ class OutputFolder:
 
 
 def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
-    for name, value in (("n", n), ("d", d)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise InvalidInputError(f"{name}={value!r} must be a positive integer")
+    """Positive integers (:func:`attnio.validation.positive_int`). An M outside
+    d <= M <= n*d is not an error: its bound-table entries outside their admissible range
+    read "–", and ``attnio report`` warns (README, "Sizes and flags")."""
+    from attnio.validation import positive_int
+
+    positive_int("n", n)
+    positive_int("d", d)
     for M in Ms:
-        if not isinstance(M, int) or isinstance(M, bool) or M < 1:
-            raise InvalidInputError(f"M={M!r} must be a positive integer")
-        if not d <= M <= n * d:
-            raise InvalidInputError(f"M={M} must satisfy d <= M <= n*d (here {d} <= M <= {n * d})")
+        positive_int("M", M)
 
 
 # --------------------------------------------------------------------------------------------
@@ -840,7 +841,7 @@ def write_report(
                 continue
             for M in inst.Ms:
                 row = sandwich_row(inst, G, M, timeout_ms=20_000, time_limit=30)
-                if row.status == "ok" and row.optimum is not None and row.certified is not None:
+                if row.status == "proved" and row.optimum is not None and row.certified is not None:
                     rows.append((inst.label, M, compulsory_bound(G, M).value, row.certified,
                                  row.optimum, row.certified_route))
         fig = figures._new_figure(7.0, 5.5)
@@ -1056,16 +1057,6 @@ def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
 # --------------------------------------------------------------------------------------------
 
 
-def _positive_int_list(text: str) -> list[int]:
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"M={text[:60]!r} must be comma-separated positive integers")
-    if not values:
-        raise argparse.ArgumentTypeError(f"M={text[:60]!r} names no cache size")
-    return values
-
-
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]``."""
     parser = subparsers.add_parser(
@@ -1081,10 +1072,15 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument("outdir", metavar="OUTDIR",
                         help="folder to write (created if missing; must be empty or attnio's)")
-    parser.add_argument("--n", type=int, default=DEFAULT_N, help=f"sequence length (default {DEFAULT_N})")
-    parser.add_argument("--d", type=int, default=DEFAULT_D, help=f"head dimension (default {DEFAULT_D})")
-    parser.add_argument("--M", type=_positive_int_list, default=None,
-                        help="cache sizes of the bound table, e.g. 1024,4096 (default d²/4, d², 4d²)")
+    from attnio.validation import size_action
+
+    parser.add_argument("--n", action=size_action("n"), default=DEFAULT_N,
+                        help=f"sequence length (default {DEFAULT_N})")
+    parser.add_argument("--d", action=size_action("d"), default=DEFAULT_D,
+                        help=f"head dimension (default {DEFAULT_D})")
+    parser.add_argument("--M", action=size_action("M", sweep=True), default=None,
+                        help="cache sizes of the bound table: V, V1,V2,..., LO:HI or LO:HI:STEP, "
+                             "e.g. 1024,4096 (default d²/4, d², 4d²)")
     parser.add_argument("--quick", action="store_true",
                         help="run only the quick claim families and the smallest pebbling instances")
     parser.add_argument("--html", action="store_true",
@@ -1100,7 +1096,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Write the report; exit 0 if complete and all claims Proved, 1 otherwise."""
     from attnio.progress import StageStatus
+    from attnio.validation import warn_outside_admissible
 
+    warn_outside_admissible("report", args.n, args.d,
+                            args.M if args.M is not None else default_cache_sizes(args.n, args.d))
     with StageStatus("attnio report") as status:
         result = write_report(args.outdir, n=args.n, d=args.d, Ms=args.M, quick=args.quick,
                               html=args.html, force=args.force, status=status)

@@ -24,15 +24,57 @@ Examples
 'undecided'
 >>> all_proved([Proved(), Undecided("budget")])
 False
+
+One status vocabulary
+---------------------
+:class:`Status` is the one spelling of an answer across attnio: ``proved`` / ``refuted`` /
+``undecided`` for claims (the verdicts above, sandwich rows, dominance decisions) and
+``optimal`` / ``infeasible`` / ``undecided`` for searches (exact pebbling, the time-indexed
+model, exact partitions). It is a ``str`` enum, so ``json.dumps`` writes its value and
+``Status.UNDECIDED == "undecided"``. A search that ends undecided carries its proven bracket
+(``lower_bound`` / ``upper_bound``, or ``lower`` / ``upper``) as fields, never as a status word.
+
+>>> Status.UNDECIDED.value, Proved().status is Status.PROVED
+('undecided', True)
+>>> import json; json.dumps({"status": Status.OPTIMAL})
+'{"status": "optimal"}'
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Iterable, Union
 
-__all__ = ["Proved", "Refuted", "Undecided", "Verdict", "Evidence", "EVIDENCE_KINDS",
+__all__ = ["Status", "CLAIM_STATUSES", "SEARCH_STATUSES",
+           "Proved", "Refuted", "Undecided", "Verdict", "Evidence", "EVIDENCE_KINDS",
            "all_proved", "with_seconds", "with_evidence"]
+
+class Status(StrEnum):
+    """The one status vocabulary of attnio (its JSON spelling is the member's value).
+
+    A member is a ``str`` equal to its value, and it prints and reprs as that value, so a
+    table, a doctest or a JSON file shows ``'refuted'``, never ``Status.REFUTED``.
+
+    >>> Status.REFUTED, str(Status.REFUTED), Status("optimal") is Status.OPTIMAL
+    ('refuted', 'refuted', True)
+    """
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNDECIDED = "undecided"
+    OPTIMAL = "optimal"
+    INFEASIBLE = "infeasible"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+#: The answers a claim can get.
+CLAIM_STATUSES = (Status.PROVED, Status.REFUTED, Status.UNDECIDED)
+#: The answers an exact search can get (undecided ones carry the proven bracket).
+SEARCH_STATUSES = (Status.OPTIMAL, Status.INFEASIBLE, Status.UNDECIDED)
+
 
 #: What a verdict rests on (``Evidence.kind``):
 #:
@@ -98,7 +140,12 @@ class Proved:
     detail: str = ""
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
-    verdict: str = field(default="proved", init=False)
+    verdict: Status = field(default=Status.PROVED, init=False)
+
+    @property
+    def status(self) -> Status:
+        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
+        return self.verdict
 
     @property
     def proved(self) -> bool:
@@ -116,7 +163,12 @@ class Refuted:
     detail: str = ""
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
-    verdict: str = field(default="refuted", init=False)
+    verdict: Status = field(default=Status.REFUTED, init=False)
+
+    @property
+    def status(self) -> Status:
+        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
+        return self.verdict
 
     @property
     def proved(self) -> bool:
@@ -138,7 +190,12 @@ class Undecided:
     reason: str
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
-    verdict: str = field(default="undecided", init=False)
+    verdict: Status = field(default=Status.UNDECIDED, init=False)
+
+    @property
+    def status(self) -> Status:
+        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
+        return self.verdict
 
     @property
     def proved(self) -> bool:

@@ -46,6 +46,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -53,7 +54,7 @@ import re
 import stat
 from numbers import Integral, Real
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from attnio.exceptions import InvalidInputError
 
@@ -81,6 +82,11 @@ __all__ = [
     "parse_seed",
     "parse_int_range",
     "geometric_sizes",
+    "parse_sizes",
+    "size_action",
+    "admissible_cache_warning",
+    "warn_outside_admissible",
+    "deferred_warnings",
     "check_output_path",
     "json_float",
     "read_json_file",
@@ -244,28 +250,20 @@ def parse_seed(text: Any, name: str = "--seed") -> int:
 
 
 def parse_int_range(name: str, text: str, *, max_count: int = MAX_CACHE_SIZES) -> tuple[int, int]:
-    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8); positive, LO <= HI, at most ``max_count`` values.
+    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8): a contiguous range read by :func:`parse_sizes`
+    (positive, LO <= HI, at most ``max_count`` values); lists and steps are refused here.
 
     >>> parse_int_range("--cache", "3:8")
     (3, 8)
     >>> parse_int_range("--cache", "1:1000000000000")
     Traceback (most recent call last):
     ...
-    attnio.exceptions.InvalidInputError: --cache '1:1000000000000' spans 1000000000000 values; at most MAX_CACHE_SIZES=64 per run
+    attnio.exceptions.InvalidInputError: M='1:1000000000000' names 1000000000000 sizes; at most MAX_CACHE_SIZES=64
     """
-    if not isinstance(text, str) or len(text) > 2 * MAX_INT_DIGITS + 3:
+    if not isinstance(text, str) or "," in text or text.count(":") > 1:
         raise InvalidInputError(f"{name} {describe(text, 40)} must be an integer or a range LO:HI")
-    parts = text.split(":")
-    if len(parts) > 2 or not all(_INT_TEXT.fullmatch(p.strip()) for p in parts):
-        raise InvalidInputError(f"{name} {describe(text, 40)} must be an integer or a range LO:HI")
-    lo = parse_positive_int("M", parts[0])
-    hi = parse_positive_int("M", parts[-1])
-    if hi < lo:
-        raise InvalidInputError(f"{name} {describe(text, 40)}: LO={lo} exceeds HI={hi}")
-    if hi - lo + 1 > max_count:
-        raise InvalidInputError(f"{name} {describe(text, 40)} spans {hi - lo + 1} values; "
-                                f"at most MAX_CACHE_SIZES={max_count} per run")
-    return lo, hi
+    values = parse_sizes("M", text, max_count=max_count, limit_name="MAX_CACHE_SIZES")
+    return values[0], values[-1]
 
 
 def geometric_sizes(name: str, text: str, *, max_steps: int = MAX_STEPS) -> list[int]:
@@ -298,6 +296,174 @@ def geometric_sizes(name: str, text: str, *, max_steps: int = MAX_STEPS) -> list
         value = round(math.exp(log_lo + (log_hi - log_lo) * k / (steps - 1)))
         values.add(min(max(value, lo), hi))
     return sorted(values)
+
+
+_SIZE_ITEM = re.compile(r"([+-]?[0-9]+)(?::([+-]?[0-9]+)(?::([+-]?[0-9]+))?)?")
+
+
+def parse_sizes(name: str, text: Any, *, max_count: int = MAX_STEPS,
+                limit_name: str = "MAX_STEPS", single: bool = False) -> list[int]:
+    """The one parser of sizes on the command line (``--n``, ``--d``, ``--M`` of every command).
+
+    ``text`` is a comma-separated list of items; an item is an integer ``V``, a range ``LO:HI``
+    (every integer from LO to HI) or ``LO:HI:STEP`` (every STEP-th). Every value is a positive
+    integer of at most :data:`MAX_INT_DIGITS` digits; LO <= HI; at most ``max_count`` values
+    in all (counted before any is listed); duplicates are dropped, the order kept. With
+    ``single`` exactly one value is accepted (a command that answers at one size).
+    (``--M-range LO:HI:STEPS`` of the sweeping commands is a different thing: STEPS
+    geometrically spaced sizes, :func:`geometric_sizes`.)
+
+    >>> parse_sizes("M", "64, 256,1024")
+    [64, 256, 1024]
+    >>> parse_sizes("M", "3:6"), parse_sizes("M", "16:64:16,8")
+    ([3, 4, 5, 6], [16, 32, 48, 64, 8])
+    >>> parse_sizes("M", "0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M=0 must be a positive integer
+    >>> parse_sizes("M", "1:100000")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M='1:100000' names 100000 sizes; at most MAX_STEPS=1000
+    >>> parse_sizes("M", "64,128", single=True)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M='64,128' must be one value here, not 2
+    """
+    if isinstance(text, Integral) and not isinstance(text, bool):
+        values = [positive_int(name, text)]
+    else:
+        if not isinstance(text, str):
+            raise InvalidInputError(f"{name}={describe(text, 40)} must be an integer, a list "
+                                    f"V1,V2,... or a range LO:HI[:STEP]")
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if not items:
+            raise InvalidInputError(f"{name}={describe(text, 40)} names no size")
+        if len(items) > max_count:
+            raise InvalidInputError(f"{name}={describe(text, 40)} names {len(items)} sizes; "
+                                    f"at most {limit_name}={max_count}")
+        ranges: list[tuple[int, int, int]] = []
+        for item in items:
+            match = _SIZE_ITEM.fullmatch(item.replace(" ", ""))
+            if match is None:
+                if ":" in item or "," in text:
+                    raise InvalidInputError(f"{name}={describe(text, 40)} must be an integer, a "
+                                            f"list V1,V2,... or a range LO:HI[:STEP]")
+                return [parse_positive_int(name, item)]  # "x", "2.5": the single-value message
+            lo = parse_positive_int(name, match.group(1))
+            hi = lo if match.group(2) is None else parse_positive_int(name, match.group(2))
+            step = 1 if match.group(3) is None else parse_positive_int("STEP", match.group(3))
+            if hi < lo:
+                raise InvalidInputError(f"{name}={describe(text, 40)}: LO={lo} exceeds HI={hi}")
+            ranges.append((lo, hi, step))
+        count = sum((hi - lo) // step + 1 for lo, hi, step in ranges)
+        if count > max_count:
+            raise InvalidInputError(f"{name}={describe(text, 40)} names {count} sizes; "
+                                    f"at most {limit_name}={max_count}")
+        values = list(dict.fromkeys(v for lo, hi, step in ranges for v in range(lo, hi + 1, step)))
+    if single and len(values) != 1:
+        raise InvalidInputError(f"{name}={describe(text, 40)} must be one value here, "
+                                f"not {len(values)}")
+    return values
+
+
+def size_action(name: str, *, sweep: bool = False, geometric: bool = False,
+                max_count: int = MAX_STEPS, limit_name: str = "MAX_STEPS") -> type:
+    """An argparse ``action=`` that parses a size flag with :func:`parse_sizes` (one value, or
+    with ``sweep`` a list; with ``geometric`` :func:`geometric_sizes`) while the command line is
+    parsed, before any work.
+
+    A bad value raises :class:`~attnio.exceptions.InvalidInputError` out of ``parse_args``;
+    :func:`attnio.cli.main` prints it as one line and exits 2 — the same line and code as an
+    error raised by the command itself (argparse's ``type=`` would rewrite the message).
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser()
+    >>> _ = parser.add_argument("--M", action=size_action("M", sweep=True))
+    >>> parser.parse_args(["--M", "64,256:258"]).M
+    [64, 256, 257, 258]
+    >>> parser.parse_args(["--M", "0"])
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M=0 must be a positive integer
+    """
+    import argparse
+
+    class SizeAction(argparse.Action):
+        def __call__(self, parser: Any, namespace: Any, values: Any,
+                     option_string: str | None = None) -> None:
+            if geometric:
+                parsed: Any = geometric_sizes(option_string or name, values)
+            else:
+                parsed = parse_sizes(name, values, max_count=max_count, limit_name=limit_name,
+                                     single=not sweep)
+                if not sweep:
+                    parsed = parsed[0]
+            setattr(namespace, self.dest, parsed)
+
+    SizeAction.__name__ = f"SizeAction[{name}]"
+    return SizeAction
+
+
+def admissible_cache_warning(command: str, n: int, d: int, Ms: Iterable[int]) -> str | None:
+    """The one line every attention command prints when an M lies outside d <= M <= n*d.
+
+    The policy (README, "Sizes and flags"): such an M is *not* bad input — every value is still
+    computed, and each bound outside its own admissible range is flagged (``in_range``) — so
+    the command warns once on stderr and goes on; exit code 2 is kept for values that are not
+    sizes at all.
+
+    >>> print(admissible_cache_warning("bounds", 4, 4, [1000]))  # doctest: +NORMALIZE_WHITESPACE
+    attnio bounds: warning: M=1000 is outside d <= M <= n*d = 4 <= M <= 16 (FlashAttention's
+    range); computed anyway, bounds outside their admissible range are flagged
+    >>> admissible_cache_warning("gap", 64, 8, [8, 512]) is None
+    True
+    """
+    outside = [M for M in Ms if not d <= M <= n * d]
+    if not outside:
+        return None
+    shown = ", ".join(str(M) for M in outside[:4]) + (", …" if len(outside) > 4 else "")
+    verb = "is" if len(outside) == 1 else "are"
+    return one_line(f"attnio {command}: warning: M={shown} {verb} outside d <= M <= n*d = "
+                    f"{d} <= M <= {n * d} (FlashAttention's range); computed anyway, bounds "
+                    f"outside their admissible range are flagged", limit=400)
+
+
+#: Warnings held back while a command runs under :func:`deferred_warnings` (else None).
+_DEFERRED: list[str] | None = None
+
+
+def warn_outside_admissible(command: str, n: int, d: int, Ms: Iterable[int]) -> None:
+    """Print :func:`admissible_cache_warning`'s line on stderr, if there is one — or, inside
+    :func:`deferred_warnings` (every command run by :func:`attnio.cli.main`), hold it until the
+    command has finished, so that a command which then fails prints only its error line."""
+    import sys
+
+    line = admissible_cache_warning(command, n, d, Ms)
+    if line is None:
+        return
+    if _DEFERRED is not None:
+        _DEFERRED.append(line)
+    else:
+        print(line, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def deferred_warnings() -> Iterator[list[str]]:
+    """Collect the warnings of :func:`warn_outside_admissible` in the yielded list (the
+    caller prints them once the command has answered).
+
+    >>> with deferred_warnings() as held:
+    ...     warn_outside_admissible("gap", 64, 8, [4])
+    >>> len(held)
+    1
+    """
+    global _DEFERRED
+    previous, _DEFERRED = _DEFERRED, []
+    try:
+        yield _DEFERRED
+    finally:
+        _DEFERRED = previous
 
 
 def check_output_path(path: Any, *, suffixes: Iterable[str], overwrite: bool = False,

@@ -45,7 +45,7 @@ def collect(quick: bool) -> list[dict]:
             for M in inst.Ms:
                 start = time.monotonic()
                 row = sandwich_row(inst, G, M, timeout_ms=20_000, time_limit=60)
-                if row.status != "ok" or row.optimum is None:
+                if row.status != "proved" or row.optimum is None:
                     print(f"skip {inst.label} M={M}: {row.status} {row.detail}", flush=True)
                     continue
                 C = compulsory_bound(G, M).value

@@ -30,7 +30,10 @@ for a cache range). That output is itself a schedule file for
 ``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
 ``--cache`` nothing is solved.
 
-Limits (bad input, exit 2): a ``--cache`` range spans at most
+``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
+(:func:`attnio.validation.parse_sizes`, the parser of every command).
+
+Limits (bad input, exit 2): ``--M`` names at most
 :data:`attnio.validation.MAX_CACHE_SIZES` sizes; a ``--builtin`` DAG has at most
 :data:`MAX_BUILTIN_VERTICES` vertices, and exact search takes at most
 :data:`attnio.graphs.exact.MAX_EXACT_VERTICES`.
@@ -69,12 +72,17 @@ from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.parallel import check_workers, map_instances
 from attnio.provenance import provenance
+from attnio.results import Status
 from attnio.validation import (
+    MAX_CACHE_SIZES,
     check_output_path,
     describe,
     parse_int_range,
     parse_positive_int,
+    parse_sizes,
     positive_float,
+    positive_int,
+    size_action,
 )
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
@@ -100,9 +108,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
                         help="validate this schedule on --dag instead of solving")
-    parser.add_argument("--cache", metavar="M or LO:HI",
-                        help="red pebbles (a range LO:HI with --builtin); required unless "
-                             "only --export-dag is asked")
+    parser.add_argument("--M", "--cache", dest="cache", metavar="M",
+                        action=size_action("M", sweep=True, max_count=MAX_CACHE_SIZES,
+                                           limit_name="MAX_CACHE_SIZES"),
+                        help="red pebbles: V, V1,V2,..., LO:HI or LO:HI:STEP (--cache is an "
+                             "alias); required unless only --export-dag is asked")
     parser.add_argument("--export-dag", metavar="FILE",
                         help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
     parser.add_argument("--force", action="store_true",
@@ -323,11 +333,12 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidInputError("--cache M is required (unless only --export-dag is asked)")
         if args.replay is not None:
             raise InvalidInputError("--replay needs --cache M")
-        lo = hi = 0
+        Ms: list[int] = []
     else:
-        lo, hi = parse_cache_range(args.cache)
-        if lo != hi and args.replay is not None:
-            raise InvalidInputError(f"--replay needs one cache size, not {describe(args.cache)}")
+        Ms = args.cache if isinstance(args.cache, list) else parse_sizes(
+            "M", args.cache, max_count=MAX_CACHE_SIZES, limit_name="MAX_CACHE_SIZES")
+        if len(Ms) != 1 and args.replay is not None:
+            raise InvalidInputError(f"--replay needs one cache size, not {len(Ms)}")
     if args.dag is not None and len(args.dag) > 1 and (args.replay is not None
                                                          or args.export_dag is not None):
         what = "--replay" if args.replay is not None else "--export-dag"
@@ -335,8 +346,8 @@ def run(args: argparse.Namespace) -> int:
     if args.export_dag is not None:
         check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
-    if args.workers is not None and args.workers < 1:
-        raise InvalidInputError(f"--workers={args.workers} must be a positive integer")
+    if args.workers is not None:
+        positive_int("--workers", args.workers)
     check_workers(args.workers, args.scheduler)
     if args.dag is not None:
         graphs = [(path, load_dag(path)) for path in args.dag]
@@ -347,11 +358,11 @@ def run(args: argparse.Namespace) -> int:
         if args.cache is None:
             return 0
     if args.replay is not None:
-        return _replay(graphs[0][1], lo, args)
+        return _replay(graphs[0][1], Ms[0], args)
     for _, G in graphs:
         check_exact_size(G)
     labelled = len(graphs) > 1
-    instances = [(label, G, M) for label, G in graphs for M in range(lo, hi + 1)]
+    instances = [(label, G, M) for label, G in graphs for M in Ms]
     jobs = [(G, M, recompute, args.time_limit) for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict]] = {}
     printed = [0]
@@ -370,7 +381,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
                              desc="pebble", on_failure=_failed_job, on_result=show)
     rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
-    worst = 1 if any(result.status == "undecided" for _, result, _ in rows) else 0
+    worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
@@ -384,7 +395,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
         for row, (label, G, M) in zip(rows, instances):
-            if M != lo:
+            if M != Ms[0]:
                 continue
             print((f"{label}: " if labelled else "")
                   + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "

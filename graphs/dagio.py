@@ -92,7 +92,7 @@ def _attributes_to_json(attrs: dict[str, Any]) -> dict[str, Any]:
             value = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
         try:
             json.dumps(value, allow_nan=False)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError):  # not JSON (e.g. NaN, an object): dropped, as documented
             continue
         out[str(key)] = value
     return out

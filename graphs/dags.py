@@ -56,6 +56,7 @@ from typing import Any, Callable, Sequence
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
+from attnio.validation import positive_int
 
 __all__ = [
     "matmul_dag",
@@ -78,8 +79,7 @@ def _name(matrix: str, *index: int) -> str:
 
 def _positive(**values: Any) -> None:
     for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidInputError(f"{key}={value!r} must be a positive integer")
+        positive_int(key, value)
 
 
 class _Builder:

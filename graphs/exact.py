@@ -189,6 +189,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.exceptions import InvalidInputError
 from attnio.progress import progress_enabled
+from attnio.results import Status
 from attnio.validation import check_digraph, positive_float, positive_int
 
 __all__ = [
@@ -235,7 +236,7 @@ class Optimal:
     schedule: list[Move]
     states_explored: int = 0
     seconds: float = 0.0
-    status: str = field(default="optimal", init=False)
+    status: Status = field(default=Status.OPTIMAL, init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +244,7 @@ class Infeasible:
     """No complete schedule exists (e.g. M below max in-degree + 1)."""
 
     reason: str
-    status: str = field(default="infeasible", init=False)
+    status: Status = field(default=Status.INFEASIBLE, init=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +256,7 @@ class PebbleUndecided:
     states_explored: int
     reason: str
     seconds: float = 0.0
-    status: str = field(default="undecided", init=False)
+    status: Status = field(default=Status.UNDECIDED, init=False)
 
 
 PebbleResult = Optimal | Infeasible | PebbleUndecided

@@ -48,7 +48,7 @@ True
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
 import networkx as nx
@@ -56,6 +56,7 @@ import z3
 
 from attnio.graphs.exact import Infeasible, PebbleUndecided, min_cache_size
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.results import Status
 
 __all__ = ["BoundedOptimal", "solve_time_indexed", "naive_upper_bound"]
 
@@ -64,7 +65,14 @@ __all__ = ["BoundedOptimal", "solve_time_indexed", "naive_upper_bound"]
 class BoundedOptimal:
     """Least cost ``io`` over schedules of at most ``horizon`` steps (``schedule`` achieves it).
 
-    ``complete`` is True when the horizon is proven to suffice, so ``io`` = :math:`Q(G, M)`.
+    ``complete`` is True when the horizon is proven to suffice, so ``io`` = :math:`Q(G, M)`
+    and ``status`` is ``optimal``; otherwise ``status`` is ``undecided`` with the proven
+    bracket ``lower_bound <= Q(G, M) <= upper_bound = io`` (the lower bound is then only the
+    trivial 0: no schedule outside the horizon was excluded).
+
+    >>> r = BoundedOptimal(io=5, schedule=[], horizon=9, complete=False)
+    >>> r.status.value, r.lower_bound, r.upper_bound
+    ('undecided', 0, 5)
     """
 
     io: int
@@ -72,7 +80,21 @@ class BoundedOptimal:
     horizon: int
     complete: bool
     seconds: float = 0.0
-    status: str = field(default="optimal", init=False)
+
+    @property
+    def status(self) -> Status:
+        """``optimal`` when the horizon is proven sufficient, else ``undecided``."""
+        return Status.OPTIMAL if self.complete else Status.UNDECIDED
+
+    @property
+    def lower_bound(self) -> int:
+        """Proven lower bound on Q(G, M): ``io`` when complete, else 0."""
+        return self.io if self.complete else 0
+
+    @property
+    def upper_bound(self) -> int:
+        """``io``: the replayed cost of ``schedule``, achievable."""
+        return self.io
 
 
 def naive_upper_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None) -> int:

@@ -2,8 +2,8 @@
 
 Usage::
 
-    attnio lower-bound --dag FILE.json --cache M [--json]
-    attnio lower-bound --builtin matmul:2x2x2 --cache 3 [--json]
+    attnio lower-bound --dag FILE.json --M M [--json]        # --cache M is an alias
+    attnio lower-bound --builtin matmul:2x2x2 --M 3 [--json]
 
 Prints every route of :func:`attnio.graphs.lower_bounds.lower_bounds`: its value (an exact
 int), whether its hypotheses hold (and why not), a summary of its certificate and the
@@ -32,12 +32,12 @@ import argparse
 import json
 from typing import Any
 
-from attnio.exceptions import InvalidInputError
 from attnio.graphs.cli import parse_builtin
 from attnio.graphs.dagio import load_dag
 from attnio.graphs.game import check_cache_size
 from attnio.graphs.lower_bounds import BoundRecord, best_bound, check_certificate, lower_bounds
 from attnio.provenance import provenance
+from attnio.validation import parse_sizes, positive_int, size_action
 
 __all__ = ["register", "run", "summarise_certificate"]
 
@@ -53,7 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
-    parser.add_argument("--cache", required=True, metavar="M", help="red pebbles M >= 1")
+    parser.add_argument("--M", "--cache", dest="cache", required=True, metavar="M",
+                        action=size_action("M"),
+                        help="red pebbles, one positive integer (--cache is an alias)")
     parser.add_argument("--z3-timeout-ms", type=int, default=20_000, metavar="MS",
                         help="z3 timeout per call of the Hong-Kung partition (default 20000)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
@@ -98,19 +100,10 @@ def summarise_certificate(record: BoundRecord) -> str:
     return json.dumps(c)[:120]
 
 
-def _cache(text: str) -> int:
-    try:
-        M = int(str(text).strip())
-    except ValueError:
-        raise InvalidInputError(f"--cache {text!r} must be a positive integer M") from None
-    return check_cache_size(M)
-
-
 def run(args: argparse.Namespace) -> int:
-    M = _cache(args.cache)
+    M = check_cache_size(parse_sizes("M", args.cache, single=True)[0])
     timeout = args.z3_timeout_ms
-    if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 1:
-        raise InvalidInputError(f"--z3-timeout-ms={timeout!r} must be a positive integer")
+    positive_int("--z3-timeout-ms", timeout)
     G = load_dag(args.dag) if args.dag is not None else parse_builtin(args.builtin)
     records = lower_bounds(G, M, timeout_ms=timeout)
     verdicts = [check_certificate(G, M, r, timeout_ms=timeout) for r in records]

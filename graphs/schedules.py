@@ -39,6 +39,7 @@ from typing import Callable, Hashable, Iterable
 
 import networkx as nx
 
+from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 
 __all__ = [
@@ -86,9 +87,9 @@ def ordered_schedule(
     Raises
     ------
     InvalidInputError
-        ``M < 1``.
-    ValueError
-        If ``order`` is not a topological order of the relevant non-inputs or M is too small.
+        ``M < 1``, or ``order`` is not a topological order of the relevant non-inputs.
+    InfeasibleError
+        If M is too small for this order (a vertex needs more red pebbles than M).
 
     Examples
     --------
@@ -102,7 +103,7 @@ def ordered_schedule(
     out_set = set(outs)
     order = list(order)
     if sorted(order) != sorted(_relevant(G, outs) - inputs):
-        raise ValueError("order must list every relevant non-input exactly once")
+        raise InvalidInputError("order must list every relevant non-input exactly once")
     uses: dict[str, list[int]] = {}
     for t, v in enumerate(order):
         for u in G.predecessors(v):
@@ -125,7 +126,7 @@ def ordered_schedule(
         while len(red) >= M:
             candidates = [u for u in red if u not in pinned]
             if not candidates:
-                raise ValueError(f"M={M} cannot hold the predecessors of step {now}")
+                raise InfeasibleError(f"M={M} cannot hold the predecessors of step {now}")
 
             def badness(u: str) -> tuple:
                 nu = next_use(u, now)
@@ -146,13 +147,14 @@ def ordered_schedule(
         preds = list(G.predecessors(v))
         pinned = set(preds) | {v}
         if len(preds) + 1 > M:
-            raise ValueError(f"M={M} is below the {len(preds) + 1} red pebbles {v!r} needs")
+            raise InfeasibleError(f"M={M} is below the {len(preds) + 1} red pebbles {v!r} needs")
         for u in preds:
             if u in red:
                 red[u] = now
                 continue
             if u not in blue:
-                raise ValueError(f"predecessor {u!r} of {v!r} was lost (order not topological?)")
+                raise InvalidInputError(
+                    f"predecessor {u!r} of {v!r} was lost (order not topological?)")
             make_room(now, pinned)
             moves.append(("read", u))
             red[u] = now
@@ -246,6 +248,9 @@ def algorithm_schedules(G: nx.DiGraph, M: int, *,
                         outputs: Iterable[str] | None = None) -> dict[str, list[Move]]:
     """Every algorithm schedule that fits ``M`` red pebbles, by name (empty if none does).
 
+    A schedule that does not fit (:class:`~attnio.exceptions.InfeasibleError`) is left out;
+    any other error (bad input, a bug in a builder) propagates.
+
     >>> from attnio.graphs.dags import matmul_dag
     >>> algorithm_schedules(matmul_dag(2, 2, 2), 2)
     {}
@@ -257,7 +262,7 @@ def algorithm_schedules(G: nx.DiGraph, M: int, *,
     for name, build in _SCHEDULES.items():
         try:
             out[name] = build(G, M, outputs=outputs)
-        except ValueError:
+        except InfeasibleError:  # M too small for this loop order: no schedule, by definition
             continue
     return out
 

@@ -46,6 +46,7 @@ from attnio.proofs.runner import (
     to_json,
     was_interrupted,
 )
+from attnio.validation import positive_int
 
 __all__ = ["register", "run"]
 
@@ -80,8 +81,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run the claims (or twins) selected by ``args``; return the exit code."""
     timeout = args.z3_timeout
-    if timeout is None or timeout < 1:
-        raise InvalidInputError(f"--z3-timeout={timeout} must be a positive integer (ms)")
+    positive_int("--z3-timeout", timeout)
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims

@@ -61,6 +61,7 @@ from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.proofs.algebra import ge, le
 from attnio.proofs.kernel import check_identity, prove_statement
 from attnio.results import Evidence, Proved, Refuted, Verdict
+from attnio.validation import positive_int
 
 __all__ = [
     "KINDS",
@@ -80,16 +81,12 @@ def partition_route_bound(counted: int, part_bound: int, S: int) -> int:
     >>> partition_route_bound(8, 7, 3), partition_route_bound(8, 8, 3), partition_route_bound(0, 5, 3)
     (3, 0, 0)
     """
-    if part_bound < 1:
-        raise InvalidInputError(f"part_bound={part_bound} must be a positive integer")
+    positive_int("part_bound", part_bound)
     return S * max(0, -(-counted // part_bound) - 1)
 
 
 def _size(sizes: Mapping[str, Any], key: str) -> int:
-    value = sizes.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInputError(f"{key}={value!r} must be a positive integer")
-    return value
+    return positive_int(key, sizes.get(key))
 
 
 def explicit_routes(kind: str, sizes: Mapping[str, Any], M: int) -> dict[str, int]:
@@ -98,8 +95,7 @@ def explicit_routes(kind: str, sizes: Mapping[str, Any], M: int) -> dict[str, in
     >>> explicit_routes("matmul", {"m": 2, "k": 2, "p": 2}, 3)
     {'matmul products': 3, 'Saha-Ye level-1': 0}
     """
-    if isinstance(M, bool) or not isinstance(M, int) or M < 1:
-        raise InvalidInputError(f"M={M!r} must be a positive integer")
+    positive_int("M", M)
     k2 = 2 * M
     if kind == "matmul":
         m, k, p = _size(sizes, "m"), _size(sizes, "k"), _size(sizes, "p")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from attnio.exceptions import InfeasibleError
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Verdict
 
@@ -99,7 +100,7 @@ def _one_level(ctx: CheckContext) -> Verdict:
                 row = hierarchy_counts(alg, pass_, 1024, 32, h)[0]
                 try:
                     expected = count(alg, pass_, 1024, 32, M).io
-                except Exception:  # no tile set fits: the hierarchy must say so too
+                except InfeasibleError:  # no tile set fits: the hierarchy must say so too
                     expected = None
                 bound = best_lower_bound(pass_, 1024, 32, M).value
                 checked += 1
@@ -126,7 +127,7 @@ def _group_check(ctx: CheckContext, *, per_query_head: bool = False) -> Verdict:
                     try:
                         io = count_heads(alg, pass_, n, d, M, batch=batch, heads=heads,
                                          kv_heads=kv).io
-                    except Exception:
+                    except InfeasibleError:  # no tile set of this algorithm fits M
                         continue
                     checked += 1
                     if lower > io:

@@ -81,6 +81,7 @@ from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, ma
 from attnio.graphs.partitions import bounded_set_encoding, find_bounded_set
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.validation import positive_int
 
 __all__ = [
     "matmul_part_bound",
@@ -141,8 +142,7 @@ def sy_part_bound(k: int, d: int, tree_size: int) -> int:
 
 
 def _positive_k(k: int) -> None:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise InvalidInputError(f"k={k!r} must be a positive integer")
+    positive_int("k", k)
 
 
 # --------------------------------------------------------------------------------------------

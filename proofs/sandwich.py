@@ -47,14 +47,14 @@ from typing import Any, Callable, Mapping
 
 import networkx as nx
 
-from attnio.exceptions import AttnioError, IllegalMoveError
+from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Infeasible, Optimal, PebbleUndecided, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
 from attnio.proofs.explicit_bounds import explicit_lower_bound
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Proved, Refuted, Status, Undecided, Verdict
 
 __all__ = [
     "Instance",
@@ -93,8 +93,18 @@ class Instance:
 
 @dataclass(frozen=True, slots=True)
 class SandwichRow:
-    """The figures of one (instance, M); ``status`` is ``"ok"``, ``"violation"``,
-    ``"undecided"`` or ``"infeasible"``."""
+    """The figures of one (instance, M) and its answer in attnio's one vocabulary
+    (:class:`attnio.results.Status`):
+
+    * ``proved`` — the whole chain holds at this M;
+    * ``refuted`` — a link fails (``detail`` names it; the figures are the counterexample);
+    * ``undecided`` — P(G, 2M) or Q(G, M) was not settled; the proven brackets are the fields
+      ``P2M_lower``/``P2M_upper`` and ``optimum_lower``/``optimum_upper`` (None where nothing
+      was proven);
+    * ``infeasible`` — no complete schedule exists at this M (the row is skipped).
+
+    When the optimum is exact, ``optimum_lower == optimum_upper == optimum``.
+    """
 
     label: str
     M: int
@@ -105,14 +115,24 @@ class SandwichRow:
     certified: int | None = None
     certified_route: str | None = None
     schedules: dict[str, int] = field(default_factory=dict)
-    status: str = "ok"
+    status: Status = Status.PROVED
     detail: str = ""
+    P2M_lower: int | None = None
+    P2M_upper: int | None = None
+    optimum_lower: int | None = None
+    optimum_upper: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {"instance": self.label, "M": self.M, "explicit": self.explicit,
                 "P(G,2M)": self.P2M, "hong_kung": self.hong_kung, "optimum": self.optimum,
                 "certified_lower_bound": self.certified, "certified_route": self.certified_route,
-                "schedules": dict(self.schedules), "status": self.status, "detail": self.detail}
+                "schedules": dict(self.schedules), "status": self.status, "detail": self.detail,
+                "P(G,2M)_bracket": _bracket(self.P2M_lower, self.P2M_upper),
+                "optimum_bracket": _bracket(self.optimum_lower, self.optimum_upper)}
+
+
+def _bracket(lower: int | None, upper: int | None) -> list[int | None] | None:
+    return None if lower is None and upper is None else [lower, upper]
 
 
 def _algorithm_schedules(G: nx.DiGraph, M: int) -> dict[str, list]:
@@ -130,8 +150,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     >>> inst = Instance("matmul 1x2x1", "matmul", {"m": 1, "k": 2, "p": 1}, (4,))
     >>> r = sandwich_row(inst, inst.build(), 4, timeout_ms=5_000, time_limit=10,
     ...                  schedules_fn=lambda G, M: {})
-    >>> (r.explicit, r.hong_kung, r.certified, r.optimum, r.status)
-    (0, 0, 5, 5, 'ok')
+    >>> (r.explicit, r.hong_kung, r.certified, r.optimum, r.status.value)
+    (0, 0, 5, 5, 'proved')
     """
     schedules_fn = schedules_fn or _algorithm_schedules
     row: dict[str, Any] = dict(label=inst.label, M=M)
@@ -139,7 +159,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     explicit = explicit_lower_bound(inst.kind, inst.sizes, M)
     part = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)
     if not part.exact:
-        return SandwichRow(**row, explicit=explicit, status="undecided",
+        return SandwichRow(**row, explicit=explicit, status=Status.UNDECIDED,
+                           P2M_lower=part.lower, P2M_upper=part.upper,
                            detail=f"P(G, 2M) in [{part.lower}, {part.upper}]: {part.reason}")
     hk = M * (part.value - 1)
     cert_route, certified = _certified(G, M, hk)
@@ -147,7 +168,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     costs: dict[str, int] = {}
     try:
         candidates = schedules_fn(G, M)
-    except AttnioError as exc:  # e.g. M too small for an algorithm's tiles
+    except InfeasibleError as exc:  # e.g. M too small for an algorithm's tiles (noted)
         candidates = {}
         row_note = f"schedules unavailable: {exc}"
     else:
@@ -157,21 +178,23 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
             costs[name] = int(replay(G, moves, M).io)
         except IllegalMoveError as exc:
             return SandwichRow(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
-                               schedules=costs, status="violation",
+                               schedules=costs, status=Status.REFUTED,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
     opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False)
-    base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk, schedules=costs,
-                certified=certified, certified_route=cert_route)
+    base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
+                                schedules=costs, certified=certified, certified_route=cert_route,
+                                P2M_lower=part.value, P2M_upper=part.value)
     if isinstance(opt, Infeasible):
         if costs:
-            return SandwichRow(**base, status="violation",
+            return SandwichRow(**base, status=Status.REFUTED,
                                detail=f"solver says infeasible ({opt.reason}) but schedules "
                                       f"{sorted(costs)} replay legally")
-        return SandwichRow(**base, status="infeasible", detail=opt.reason)
+        return SandwichRow(**base, status=Status.INFEASIBLE, detail=opt.reason)
     if isinstance(opt, PebbleUndecided):
         if best is None or opt.lower_bound != best:
-            return SandwichRow(**base, status="undecided",
+            return SandwichRow(**base, status=Status.UNDECIDED, optimum_lower=opt.lower_bound,
+                               optimum_upper=opt.upper_bound,
                                detail=f"Q in [{opt.lower_bound}, {opt.upper_bound}]: "
                                       f"{opt.reason}")
         # The solver's proven lower bound meets a replayed legal schedule: Q is exact.
@@ -181,24 +204,25 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
         assert isinstance(opt, Optimal)
         replayed = int(replay(G, opt.schedule, M).io)
         if replayed != opt.io:
-            return SandwichRow(**base, optimum=opt.io, status="violation",
+            return SandwichRow(**base, optimum=opt.io, status=Status.REFUTED,
                                detail=f"optimal schedule replays to {replayed}, not {opt.io}")
         q = opt.io
+    base.update(optimum=q, optimum_lower=q, optimum_upper=q)
     chain = [("explicit", explicit), ("hong_kung", hk), ("optimum", q)]
     chain += [(f"schedule {n}", c) for n, c in sorted(costs.items(), key=lambda t: t[1])]
     for (a, x), (b, y) in zip(chain, chain[1:3]):
         if x > y:
-            return SandwichRow(**base, optimum=q, status="violation",
+            return SandwichRow(**base, status=Status.REFUTED,
                                detail=f"{a} = {x} > {b} = {y}")
     if certified > q:
-        return SandwichRow(**base, optimum=q, status="violation",
+        return SandwichRow(**base, status=Status.REFUTED,
                            detail=f"certified lower bound ({cert_route}) = {certified} > "
                                   f"optimum = {q}")
     for name, c in costs.items():
         if q > c:
-            return SandwichRow(**base, optimum=q, status="violation",
+            return SandwichRow(**base, status=Status.REFUTED,
                                detail=f"optimum {q} > schedule {name!r} = {c}")
-    return SandwichRow(**base, optimum=q, status="ok", detail=row_note)
+    return SandwichRow(**base, status=Status.PROVED, detail=row_note)
 
 
 def _certified(G: nx.DiGraph, M: int, hk: int) -> tuple[str, int]:
@@ -240,11 +264,11 @@ def check_sandwich(instances: list[Instance], ctx: CheckContext,
                                time_limit=ctx.search_seconds, schedules_fn=schedules_fn)
             if rows_out is not None:
                 rows_out.append(row)
-            if row.status == "violation":
+            if row.status is Status.REFUTED:
                 return Refuted(row.as_dict(), f"{inst.label}, M={M}: {row.detail}")
-            if row.status == "undecided":
+            if row.status is Status.UNDECIDED:
                 undecided.append(f"{inst.label} M={M}: {row.detail}")
-            elif row.status == "ok":
+            elif row.status is Status.PROVED:
                 sched = min(row.schedules.values()) if row.schedules else "-"
                 summary.append(f"{inst.label} M={M}: {row.explicit} ≤ {row.hong_kung} ≤ "
                                f"{row.optimum} ≤ {sched}; certified {row.certified} ≤ "
@@ -439,7 +463,7 @@ def _twin_schedule(ctx: CheckContext, *, drop: str) -> Verdict:
     forged = moves[:idx] + moves[idx + 1:]
     row = sandwich_row(inst, G, 4, timeout_ms=ctx.z3_timeout_ms, time_limit=ctx.search_seconds,
                        schedules_fn=lambda G, M: {f"forged (no {drop} #{idx})": forged})
-    if row.status == "violation":
+    if row.status is Status.REFUTED:
         return Refuted(row.as_dict(), row.detail)
     return Proved(f"sandwich held: {row.as_dict()}")
 

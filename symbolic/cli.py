@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 import sympy as sp
@@ -58,7 +57,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
 from attnio.safe_io import write_text
 from attnio.validation import (check_output_path, describe, json_float, parse_positive_int,
-                               read_json_file)
+                               read_json_file, size_action, warn_outside_admissible)
 from attnio.symbolic.advisor import (
     DEVICES, DTYPE_BYTES, advise, classify_regime, predicted_io_ratio,
 )
@@ -77,11 +76,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Evaluate the bound catalogue at one instance. Give --M (words) or "
                     "--device/--dtype. Sparse/matmul bounds use Z_in = n*d, Z_QK = n**2, "
                     "m = p = n, k = d.")
-    parser.add_argument("--n", "--seq", dest="n", required=True,
+    parser.add_argument("--n", "--seq", dest="n", required=True, action=size_action("n"),
                         help="sequence length (positive integer)")
-    parser.add_argument("--d", "--head-dim", dest="d", required=True,
+    parser.add_argument("--d", "--head-dim", dest="d", required=True, action=size_action("d"),
                         help="head dimension (positive integer)")
-    parser.add_argument("--M", dest="M", help="cache size in words (positive integer)")
+    parser.add_argument("--M", dest="M", action=size_action("M"),
+                        help="cache size in words (one positive integer)")
     parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
     parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
                                         "(default bf16)")
@@ -369,9 +369,7 @@ def run(args: argparse.Namespace) -> int:
         report["bottleneck_boundary"] = levels["bottleneck_boundary"]
         report["bottleneck_boundary_lower_bound"] = levels["bottleneck_boundary_lower_bound"]
         report["hierarchy_notes"] = hierarchy_notes
-    if not (d <= report["instance"]["M"] <= n * d):
-        print(f"attnio bounds: warning: M={report['instance']['M']} is outside d <= M <= n*d "
-              "(FlashAttention's range); bounds are flagged per entry", file=sys.stderr)
+    warn_outside_admissible("bounds", n, d, [report["instance"]["M"]])
     if args.json:
         print(json.dumps({**report, **provenance()}, indent=2, allow_nan=False))
     elif args.latex == "-":

@@ -25,7 +25,11 @@ z3 linear real arithmetic (max/min become if-then-else): the outcome is
   (:math:`A = \Omega(B)`);
 * ``"dominated"`` — :math:`\Delta \le 0` everywhere and :math:`< 0` somewhere (:math:`A = O(B)`);
 * ``"incomparable"`` — :math:`\Delta` takes both signs;
-* ``"undecided"`` — z3 answered unknown, or a negative term's condition does not follow.
+* ``"undecided"`` (:attr:`attnio.results.Status.UNDECIDED`) — z3 answered unknown, or a
+  negative term's condition does not follow.
+
+The result's ``status`` is in attnio's one vocabulary (:class:`attnio.results.Status`):
+``proved`` when the outcome was decided, ``undecided`` otherwise.
 
 plus the split of the region into the pieces where :math:`\Delta > 0`, :math:`= 0`, :math:`< 0`.
 A piece is described by a single linear relation when one is exactly equivalent (z3-checked),
@@ -58,7 +62,7 @@ import sympy as sp
 import z3
 
 from attnio.exceptions import InvalidInputError
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Proved, Refuted, Status, Undecided, Verdict
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import (
     EXPONENT_OF, Z_QK, Z_in, alpha, beta, d, k, kappa, m, mu, n, p, rho, zeta_in, zeta_qk,
@@ -69,7 +73,7 @@ __all__ = [
     "growth_exponent", "compare", "check_sign", "admissible_region",
 ]
 
-Outcome = Literal["dominates", "dominated", "same order", "incomparable", "undecided"]
+Outcome = Literal["dominates", "dominated", "same order", "incomparable", Status.UNDECIDED]
 Sign = Literal["positive", "zero", "negative", "nonnegative", "nonpositive"]
 
 #: Side constraints used throughout: d <= M <= n d (DFE+22's range) and n >= d.
@@ -105,7 +109,11 @@ class Piece:
 
 @dataclass(frozen=True)
 class DominanceResult:
-    """The outcome of :func:`compare`; see the module docstring for the meaning of each field."""
+    """The outcome of :func:`compare`; see the module docstring for the meaning of each field.
+
+    ``status`` is :attr:`~attnio.results.Status.PROVED` when ``outcome`` was decided and
+    :attr:`~attnio.results.Status.UNDECIDED` (then ``outcome`` is that same member) otherwise.
+    """
 
     a: str
     b: str
@@ -116,6 +124,11 @@ class DominanceResult:
     outcome: Outcome
     pieces: tuple[Piece, ...]
     reason: str = ""
+
+    @property
+    def status(self) -> Status:
+        """``undecided`` when the comparison was not decided, else ``proved``."""
+        return Status.UNDECIDED if self.outcome == Status.UNDECIDED else Status.PROVED
 
 
 # ----------------------------------------------------------------------------- exponents
@@ -437,13 +450,13 @@ def compare(a: Bound | str | sp.Expr, b: Bound | str | sp.Expr,
     labels = (_label(a), _label(b))
     nonempty, _ = _satisfiable(region_list)
     if nonempty is None:
-        return DominanceResult(*labels, ea, eb, delta, full, "undecided", (),
+        return DominanceResult(*labels, ea, eb, delta, full, Status.UNDECIDED, (),
                                "z3 unknown on the region")
     if not nonempty:
         raise InvalidInputError(f"region {full} is empty")
     for cond in ea.validity + eb.validity:
         if _implies(region_list, cond) is not True:
-            return DominanceResult(*labels, ea, eb, delta, full, "undecided", (),
+            return DominanceResult(*labels, ea, eb, delta, full, Status.UNDECIDED, (),
                                    f"growth exponent needs {cond}, not implied by the region")
     candidates: dict[sp.Expr, None] = {}  # normalised hyperplanes, insertion-ordered
     atoms = _atoms(ea.expr) + _atoms(eb.expr)
@@ -457,7 +470,7 @@ def compare(a: Bound | str | sp.Expr, b: Bound | str | sp.Expr,
         piece = region_list + [_sign_constraint(delta, sign)]
         sat, witness = _satisfiable(piece)
         if sat is None:
-            return DominanceResult(*labels, ea, eb, delta, full, "undecided", (),
+            return DominanceResult(*labels, ea, eb, delta, full, Status.UNDECIDED, (),
                                    f"z3 unknown on the {sign} piece")
         if sat:
             described = _describe(piece, region_list, list(candidates))

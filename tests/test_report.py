@@ -54,8 +54,8 @@ def test_unwritable_outdir_is_invalid() -> None:
 @pytest.mark.parametrize("argv, message", [
     (["--n", "0"], "n=0 must be a positive integer"),
     (["--d", "-3"], "d=-3 must be a positive integer"),
-    (["--n", "64", "--d", "8", "--M", "4"], "M=4 must satisfy d <= M <= n*d"),
-    (["--n", "64", "--d", "8", "--M", "1024"], "M=1024 must satisfy d <= M <= n*d"),
+    (["--n", "64", "--d", "8", "--M", "0"], "M=0 must be a positive integer"),
+    (["--n", "64", "--d", "8", "--M", "12,abc"], "M='12,abc' must be an integer, a list"),
 ])
 def test_bad_sizes_are_exit_2_one_line(tmp_path: Path, capsys, argv: list[str], message: str) -> None:
     assert main(["report", str(tmp_path / "out"), *argv]) == 2
@@ -64,11 +64,14 @@ def test_bad_sizes_are_exit_2_one_line(tmp_path: Path, capsys, argv: list[str], 
     assert not (tmp_path / "out").exists()  # validated before anything is written
 
 
-def test_malformed_M_list_is_a_usage_error(tmp_path: Path, capsys) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(["report", str(tmp_path), "--M", "12,abc"])
-    assert exc.value.code == 2
-    assert "M='12,abc'" in capsys.readouterr().err
+def test_M_outside_the_admissible_range_is_a_warning_not_an_error() -> None:
+    """The one out-of-range policy (README, "Sizes and flags"): warned, still computed."""
+    from attnio.report import _validate_sizes
+    from attnio.validation import admissible_cache_warning
+
+    _validate_sizes(64, 8, [4, 1024])  # no error: the table marks the entries outside
+    line = admissible_cache_warning("report", 64, 8, [4, 1024])
+    assert line.startswith("attnio report: warning: M=4, 1024 are outside d <= M <= n*d")
 
 
 # ------------------------------------------------------------------------------ the tables

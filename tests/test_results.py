@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from attnio.results import Proved, Refuted, Undecided, all_proved, with_seconds
@@ -27,3 +29,99 @@ def test_json_and_seconds() -> None:
 def test_verdicts_are_frozen() -> None:
     with pytest.raises(AttributeError):
         Proved().detail = "x"  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ one status vocabulary
+def _every_result_type() -> dict[str, object]:
+    """One instance of every result type attnio returns, built on tiny inputs (≈ 1 s)."""
+    import networkx as nx
+
+    from attnio.graphs.dags import matmul_dag
+    from attnio.graphs.exact import solve_optimal
+    from attnio.graphs.exact_z3 import solve_time_indexed
+    from attnio.graphs.partitions import min_partition_parts
+    from attnio.parallel import InstanceFailed
+    from attnio.proofs.sandwich import Instance, sandwich_row
+    from attnio.symbolic.dominance import DENSE_INSTANCE, compare
+
+    small = nx.DiGraph([("a", "c"), ("b", "c")])
+    inst = Instance("matmul 1x2x1", "matmul", {"m": 1, "k": 2, "p": 1}, (4,))
+    return {
+        "Proved": Proved(), "Refuted": Refuted({"x": 1}), "Undecided": Undecided("budget"),
+        "Optimal": solve_optimal(small, 3, progress=False),
+        "Infeasible": solve_optimal(small, 2, progress=False),
+        "PebbleUndecided": solve_optimal(matmul_dag(2, 2, 2), 3, max_states=5,
+                                         progress=False),
+        "BoundedOptimal complete": solve_time_indexed(small, 3, recompute=False),
+        "BoundedOptimal horizon": solve_time_indexed(small, 3),
+        "PartitionResult exact": min_partition_parts(small, 2, timeout_ms=5_000),
+        "PartitionResult undecided": min_partition_parts(matmul_dag(2, 2, 2), 1, timeout_ms=1),
+        "DominanceResult decided": compare("bwd.flash1.upper", "bwd.alg6.upper"),
+        "DominanceResult undecided": compare("matmul.hk_explicit.lower", "matmul.hk.lower",
+                                             substitute=DENSE_INSTANCE),
+        "SandwichRow": sandwich_row(inst, inst.build(), 4, timeout_ms=5_000, time_limit=10,
+                                    schedules_fn=lambda G, M: {}),
+        "InstanceFailed": InstanceFailed(("G", 3), "worker died"),
+    }
+
+
+EXPECTED_STATUS = {
+    "Proved": "proved", "Refuted": "refuted", "Undecided": "undecided",
+    "Optimal": "optimal", "Infeasible": "infeasible", "PebbleUndecided": "undecided",
+    "BoundedOptimal complete": "optimal", "BoundedOptimal horizon": "undecided",
+    "PartitionResult exact": "optimal", "PartitionResult undecided": "undecided",
+    "DominanceResult decided": "proved", "DominanceResult undecided": "undecided",
+    "SandwichRow": "proved", "InstanceFailed": "undecided",
+}
+
+
+@pytest.fixture(scope="module")
+def every_result() -> dict[str, object]:
+    return _every_result_type()
+
+
+def test_status_is_one_str_enum() -> None:
+    from attnio.results import CLAIM_STATUSES, SEARCH_STATUSES, Status
+
+    assert {s.value for s in Status} == {"proved", "refuted", "undecided", "optimal",
+                                         "infeasible"}
+    assert set(CLAIM_STATUSES) | set(SEARCH_STATUSES) == set(Status)
+    assert set(CLAIM_STATUSES) & set(SEARCH_STATUSES) == {Status.UNDECIDED}
+    for member in Status:
+        assert json.dumps(member) == f'"{member.value}"' and str(member) == member.value
+        assert f"{member}" == member.value and repr(member) == repr(member.value)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_STATUS))
+def test_every_result_type_speaks_the_status_vocabulary(every_result, name: str) -> None:
+    from attnio.results import Status
+
+    result = every_result[name]
+    assert type(result.status) is Status, (name, type(result.status))
+    assert result.status.value == EXPECTED_STATUS[name]
+
+
+def test_undecided_searches_carry_the_proven_bracket(every_result) -> None:
+    pebble = every_result["PebbleUndecided"]
+    assert isinstance(pebble.lower_bound, int)
+    horizon = every_result["BoundedOptimal horizon"]
+    assert horizon.lower_bound <= horizon.upper_bound == horizon.io
+    complete = every_result["BoundedOptimal complete"]
+    assert complete.lower_bound == complete.upper_bound == complete.io
+    part = every_result["PartitionResult undecided"]
+    assert part.lower < part.upper
+    undecided = every_result["DominanceResult undecided"]
+    assert undecided.outcome is undecided.status  # one spelling of "undecided"
+
+
+def test_json_outputs_spell_the_status_by_its_value(every_result) -> None:
+    from attnio.graphs.cli import result_to_json
+
+    for name in ("Optimal", "Infeasible", "PebbleUndecided"):
+        text = json.dumps(result_to_json(every_result[name], 3, True))
+        assert json.loads(text)["status"] == EXPECTED_STATUS[name]
+    row = json.loads(json.dumps(every_result["SandwichRow"].as_dict()))
+    assert row["status"] == "proved" and row["optimum_bracket"] == [row["optimum"]] * 2
+    for name in ("Proved", "Refuted", "Undecided"):
+        assert json.loads(json.dumps(every_result[name].to_json()))["verdict"] == \
+            EXPECTED_STATUS[name]

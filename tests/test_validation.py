@@ -151,3 +151,40 @@ def test_digraph_and_names() -> None:
     assert check_name("pass", "forward", ("forward", "backward")) == "forward"
     with pytest.raises(InvalidInputError, match="is unknown"):
         check_name("pass", "sideways", ("forward", "backward"))
+
+
+def test_parse_sizes_grammar() -> None:
+    from attnio.validation import parse_sizes
+
+    assert parse_sizes("M", "7") == [7] and parse_sizes("M", 7) == [7]
+    assert parse_sizes("M", "3:5, 9 ,4") == [3, 4, 5, 9]
+    assert parse_sizes("M", "10:20:5") == [10, 15, 20]
+    assert parse_sizes("M", "4,4,4") == [4]  # duplicates dropped, order kept
+    assert parse_sizes("M", "1,") == [1]  # an empty item is ignored ...
+    with pytest.raises(InvalidInputError, match="names no size"):
+        parse_sizes("M", " , ")  # ... but some size must be named
+    for bad, rule in [("0", "M=0 must be a positive integer"), ("1:2:3:4", "LO:HI\\[:STEP\\]"),
+                      ("5:1", "LO=5 exceeds HI=1"), ("1:9:0", "STEP=0"),
+                      ("1:2,x", "a list V1,V2"), (True, "must be an integer"),
+                      (f"1:{10**400}", "names .* sizes; at most MAX_STEPS"),
+                      ("1:" + "9" * 501, "MAX_INT_DIGITS")]:
+        with pytest.raises(InvalidInputError, match=rule):
+            parse_sizes("M", bad)
+    with pytest.raises(InvalidInputError, match="MAX_CACHE_SIZES=64"):
+        parse_sizes("M", "1:65", max_count=64, limit_name="MAX_CACHE_SIZES")
+    with pytest.raises(InvalidInputError, match="one value here, not 3"):
+        parse_sizes("M", "1:3", single=True)
+
+
+def test_out_of_range_warning_is_one_line_and_deferred(capsys) -> None:
+    from attnio.validation import (admissible_cache_warning, deferred_warnings,
+                                   warn_outside_admissible)
+
+    assert admissible_cache_warning("gap", 64, 8, [8, 512]) is None  # the edges are inside
+    line = admissible_cache_warning("gap", 64, 8, [7, 513, 1, 2, 3, 4])
+    assert "\n" not in line and "M=7, 513, 1, 2, …" in line
+    with deferred_warnings() as held:
+        warn_outside_admissible("gap", 64, 8, [7])
+    assert capsys.readouterr().err == "" and len(held) == 1
+    warn_outside_admissible("gap", 64, 8, [7])
+    assert capsys.readouterr().err.count("\n") == 1

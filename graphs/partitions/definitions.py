@@ -13,6 +13,7 @@ from typing import Hashable, Iterable, Sequence
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
+from attnio.validation import positive_int
 
 __all__ = [
     "input_vertices",
@@ -230,8 +231,7 @@ def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
     >>> len(greedy_s_partition(nx.path_graph(4, create_using=nx.DiGraph), 1))
     1
     """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
-        raise InvalidInputError(f"S={S!r} must be a positive integer")
+    positive_int("S", S)
     parts: list[frozenset[Vertex]] = []
     current: set[Vertex] = set()
     for v in nx.lexicographical_topological_sort(G, key=str):

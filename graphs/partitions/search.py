@@ -38,6 +38,8 @@ import networkx as nx
 import z3
 
 from attnio.exceptions import BudgetExceededError, InvalidInputError
+from attnio.results import Status
+from attnio.validation import positive_int
 from attnio.graphs.partitions.definitions import (Vertex, check_hong_kung_hypotheses,
                                                   greedy_s_partition, input_vertices,
                                                   is_dominator, is_s_partition, minimum_set)
@@ -231,21 +233,23 @@ class PartitionResult:
 
     ``lower ≤ P(G, S) ≤ upper``; ``parts`` is an S-partition with ``upper`` non-empty parts,
     re-validated by :func:`is_s_partition`; ``lower`` is certified by z3 UNSAT for
-    ``lower − 1`` parts or by a counting argument (``reason``). ``exact`` iff they meet.
+    ``lower − 1`` parts or by a counting argument (``reason``). ``status`` is
+    :attr:`~attnio.results.Status.OPTIMAL` iff they meet (``exact``), else
+    :attr:`~attnio.results.Status.UNDECIDED` with the proven bracket ``[lower, upper]``.
     """
 
     S: int
     lower: int
     upper: int
     parts: tuple[frozenset[Vertex], ...]
-    status: Literal["exact", "undecided"]
+    status: Status
     reason: str
     solver_calls: int = 0
     seconds: float = 0.0
 
     @property
     def exact(self) -> bool:
-        return self.status == "exact"
+        return self.status is Status.OPTIMAL
 
     @property
     def value(self) -> int:
@@ -328,14 +332,12 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
     >>> r.value, len(r.parts), bool(is_s_partition(G, r.parts, 2))
     (1, 1, True)
     """
-    if isinstance(S, bool) or not isinstance(S, int) or S < 1:
-        raise InvalidInputError(f"S={S!r} must be a positive integer")
-    if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, int) or timeout_ms < 1:
-        raise InvalidInputError(f"timeout_ms={timeout_ms!r} must be a positive integer")
+    positive_int("S", S)
+    positive_int("timeout_ms", timeout_ms)
     start = time.perf_counter()
     inputs = input_vertices(G)
     if G.number_of_nodes() == 0:
-        return PartitionResult(S, 0, 0, (), "exact", "empty graph", 0, 0.0)
+        return PartitionResult(S, 0, 0, (), Status.OPTIMAL, "empty graph", 0, 0.0)
     sinks = [v for v in G if G.out_degree(v) == 0]
     lower = max(1, -(-len(inputs) // S), -(-len(sinks) // S))
     best = greedy_s_partition(G, S)
@@ -365,12 +367,12 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
                 best = candidate
                 continue
             return PartitionResult(
-                S, lower, len(best), tuple(best), "undecided",
+                S, lower, len(best), tuple(best), Status.UNDECIDED,
                 f"z3 returned unknown ({solver.reason_unknown()}, timeout {timeout_ms} ms) "
                 f"asking for {target} parts", calls, time.perf_counter() - start)
         if len(best) == lower and not reason.startswith("z3"):
             reason = f"z3 partition with {lower} parts meets the counting lower bound"
-    return PartitionResult(S, lower, len(best), tuple(best), "exact", reason, calls,
+    return PartitionResult(S, lower, len(best), tuple(best), Status.OPTIMAL, reason, calls,
                            time.perf_counter() - start)
 
 

@@ -49,7 +49,8 @@ def test_csv_and_overflow_rows(capsys: pytest.CaptureFixture[str]) -> None:
     (["--n", "8", "--d", "-1", "--M", "64"], "d=-1 must be a positive integer"),
     (["--n", "8", "--d", "4", "--M", "3"], "M=3 is too small"),
     (["--n", "8", "--d", "4", "--M", "64", "--algorithm", "fast"], "algorithm='fast'"),
-    (["--n", "8", "--d", "4", "--M", "6x"], "comma-separated integers"),
+    (["--n", "8", "--d", "4", "--M", "6x"], "M=6x must be a positive integer"),
+    (["--n", "8", "--d", "4", "--M", "6,x"], "must be an integer, a list V1,V2,... or a range"),
     (["--n", "8", "--d", "4", "--M-range", "64:8:3"], "HI=8 must be >= LO=64"),
 ])
 def test_bad_input_exits_2_with_one_line(argv: list[str], fragment: str,

@@ -206,3 +206,20 @@ def test_causal_flash2_backward_target() -> None:
     full = count("flash2", "backward", 4096, 64, 2 ** 16).io
     causal = count("flash2", "backward", 4096, 64, 2 ** 16, mask=Mask.causal()).io
     assert 0.45 * full <= causal <= 0.65 * full
+
+
+@pytest.mark.parametrize("algorithm", ["standard", "flash1", "flash2", "small-cache",
+                                       "small-cache-fused"])
+def test_a_cache_below_every_tile_set_is_infeasible_and_bad_input(algorithm: str) -> None:
+    """M too small for any tile set: CacheTooSmallError, which sweeps catch as an
+    InfeasibleError (the algorithm is left out at that M) and the CLI reports as bad input."""
+    from attnio.exceptions import CacheTooSmallError, InfeasibleError
+
+    with pytest.raises(CacheTooSmallError, match="too small") as caught:
+        count(algorithm, "backward", 1024, 32, 2)
+    assert isinstance(caught.value, InfeasibleError) and isinstance(caught.value, InvalidInputError)
+
+
+def test_bad_block_sizes_go_through_the_validation_module() -> None:
+    with pytest.raises(InvalidInputError, match="B_r=0 must be a positive integer"):
+        C.count_flash1_forward(64, 8, 4096, blocks=(0, 4))

@@ -32,7 +32,7 @@ def test_text_and_tune(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv,fragment", [
     (["--n", "0", "--d", "4", "--M", "64"], "n=0 must be a positive integer"),
-    (["--n", "8", "--d", "4", "--M", "x"], "--M='x'"),
+    (["--n", "8", "--d", "4", "--M", "x"], "M=x must be a positive integer"),
     (["--n", "8", "--d", "4", "--M-range", "9:2:3"], "HI=2 must be >= LO=9"),
     (["--n", "8", "--d", "4", "--M", "1,2"], "fits any M"),
     (["--n", "8", "--d", "4", "--M", "64", "--pass", "up"], "invalid choice"),

@@ -122,3 +122,23 @@ def test_heads_closed_form_equals_executed_at_every_boundary(algorithm: str) -> 
     assert [c["words"] for c in counted] == [e["words"] for e in executed]
     assert all(e["closed_form_match"] for e in executed if e["words"] is not None)
     assert all(c["lower_bound_words"] <= c["words"] for c in counted if c["words"] is not None)
+
+
+def test_only_an_infeasible_level_is_left_out() -> None:
+    """A level no tile set fits gets words=None and the reason; any other error propagates
+    (the old ``except AttnioError`` also hid bad input)."""
+    from attnio.exceptions import CacheTooSmallError
+
+    h = Hierarchy.from_words([("L0", 64, None), ("slow", None, 10**12)])
+
+    def too_small(M: int):
+        raise CacheTooSmallError(f"M={M} is too small for any square tile")
+
+    row = hierarchy_counts("flash2", "forward", 64, 8, h, counter=too_small)[0]
+    assert row["words"] is None and "too small" in row["omitted"]
+
+    def bad(M: int):
+        raise InvalidInputError("n=0 must be a positive integer")
+
+    with pytest.raises(InvalidInputError, match="n=0"):
+        hierarchy_counts("flash2", "forward", 64, 8, h, counter=bad)

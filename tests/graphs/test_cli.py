@@ -68,7 +68,7 @@ def test_replay(dag_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -
     ('{"nodes": ["a"], "edges": [["a", "q"]]}', ["--cache", "3"], "unknown vertex"),
     ("{nodes", ["--cache", "3"], "not valid JSON"),
     (json.dumps(DAG), ["--cache", "0"], "M=0"),
-    (json.dumps(DAG), ["--cache", "x"], "must be an integer"),
+    (json.dumps(DAG), ["--cache", "x"], "M=x must be a positive integer"),
 ])
 def test_bad_files_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture,
                                         content: str, args: list[str], match: str) -> None:

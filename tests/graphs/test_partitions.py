@@ -23,6 +23,7 @@ from attnio.graphs.partitions import (
     minimum_dominator,
     minimum_set,
 )
+from attnio.results import Status
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,7 +200,7 @@ def test_tiny_timeout_is_undecided_never_exact() -> None:
 
     G = matmul_dag(2, 2, 2)  # z3 needs seconds for the UNSAT proof of P(G, 1) = 20
     r = min_partition_parts(G, 1, timeout_ms=1)
-    assert r.status == "undecided" and "unknown" in r.reason
+    assert r.status is Status.UNDECIDED and "unknown" in r.reason
     assert not r.exact and r.lower < r.upper
     with pytest.raises(BudgetExceededError, match="undecided"):
         _ = r.value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
@@ -62,5 +63,35 @@ def test_naive_writes_every_needed_vertex() -> None:
 
 
 def test_order_must_cover_the_relevant_vertices() -> None:
-    with pytest.raises(ValueError, match="every relevant"):
+    with pytest.raises(InvalidInputError, match="every relevant"):
         ordered_schedule(matmul_dag(1, 2, 1), 3, ["C[0,0]"])
+
+
+def test_too_small_a_cache_is_infeasible_not_a_plain_value_error() -> None:
+    import networkx as nx
+
+    G = matmul_dag(2, 2, 2)
+    order = [v for v in nx.topological_sort(G) if G.in_degree(v) > 0]
+    with pytest.raises(InfeasibleError, match="red pebbles"):
+        ordered_schedule(G, 2, order)
+    assert algorithm_schedules(G, 2) == {}  # infeasible: left out, not an error
+
+
+def test_algorithm_schedules_does_not_swallow_bad_input(monkeypatch) -> None:
+    """A builder raising InvalidInputError (or any non-infeasibility error) must propagate:
+    the old ``except ValueError: continue`` dropped it silently."""
+    import attnio.graphs.schedules as schedules
+
+    def broken(G, M, *, outputs=None):
+        raise InvalidInputError("order must list every relevant non-input exactly once")
+
+    monkeypatch.setitem(schedules._SCHEDULES, "broken", broken)
+    with pytest.raises(InvalidInputError, match="every relevant"):
+        schedules.algorithm_schedules(matmul_dag(1, 1, 1), 3)
+
+    def fails(G, M, *, outputs=None):
+        raise ValueError("a bug in a builder")
+
+    monkeypatch.setitem(schedules._SCHEDULES, "broken", fails)
+    with pytest.raises(ValueError, match="a bug"):
+        schedules.algorithm_schedules(matmul_dag(1, 1, 1), 3)

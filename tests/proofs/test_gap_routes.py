@@ -137,3 +137,22 @@ def test_forward_routes_below_exact_optimum_on_a_tiny_dag(M: int) -> None:
     routes = lower_bound_routes("forward", 2, 1, M, "forward")
     assert all(r.value <= optimum for r in routes)
     assert max(r.value for r in routes) == optimum == 8  # compulsory is tight here
+
+
+def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
+    """An algorithm no tile set of which fits M is left out; any other error propagates
+    (the old ``except Exception: continue`` skipped every error silently)."""
+    import attnio.algorithms.simulation as simulation
+    from attnio.proofs.gap_routes import _algorithm_counts
+
+    out = _algorithm_counts("forward", 64, 8, 2)  # M = 2: nothing fits
+    assert out == {}
+    assert "square-tiling" in _algorithm_counts("forward", 64, 8, 4096)
+    assert "square-tiling" not in _algorithm_counts("backward", 64, 8, 4096)  # no such pass
+
+    def broken(*args, **kwargs):
+        raise InvalidInputError("a bug in a counter")
+
+    monkeypatch.setattr(simulation, "count", broken)
+    with pytest.raises(InvalidInputError, match="a bug"):
+        _algorithm_counts("forward", 64, 8, 4096)
