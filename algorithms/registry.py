@@ -153,6 +153,11 @@ class AlgorithmSpec:
     kv_grouped: bool = False
     selections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:  # read-only views: the record stays frozen all through
+        for name in ("bound_ids", "labels", "counters", "executors", "masked_counters",
+                     "selections"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
+
     @property
     def passes(self) -> tuple[str, ...]:
         """The passes it implements, in :data:`PASSES` order."""
