@@ -57,17 +57,17 @@ def executed(n: int, d: int, M: int) -> None:
     reference = time.perf_counter() - start
     print(f"[2] executed mode n={n} d={d} M={M}; untiled NumPy reference forward+backward: "
           f"{reference:.3f} s")
-    print(f"    {'algorithm':<15}{'pass':<10}{'seconds':>9}{'io':>14}{'peak':>7}"
+    print(f"    {'algorithm':<19}{'pass':<10}{'seconds':>9}{'io':>14}{'peak':>7}"
           f"{'rel.err':>10}  closed-form")
     for algorithm, pass_ in PAIRS:
         start = time.perf_counter()
         try:
             r = simulate(algorithm, pass_, n, d, M, execute=True, seed=0)
         except CacheOverflowError:  # flash1-published: its printed blocks overflow M
-            print(f"    {algorithm:<15}{pass_:<10}  tiles exceed M (CacheOverflowError)")
+            print(f"    {algorithm:<19}{pass_:<10}  tiles exceed M (CacheOverflowError)")
             continue
         seconds = time.perf_counter() - start
-        print(f"    {algorithm:<15}{pass_:<10}{seconds:>9.2f}{r.io:>14,}{r.peak_fast_words:>7}"
+        print(f"    {algorithm:<19}{pass_:<10}{seconds:>9.2f}{r.io:>14,}{r.peak_fast_words:>7}"
               f"{r.max_relative_error:>10.1e}  {'equal' if r.closed_form_match else 'DIFFERENT'}")
 
 
