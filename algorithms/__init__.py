@@ -12,8 +12,12 @@ Proof map (module → what it implements):
 * :mod:`~attnio.algorithms.standard`, :mod:`~attnio.algorithms.flash`,
   :mod:`~attnio.algorithms.square_tiling`, :mod:`~attnio.algorithms.small_cache` — the
   algorithms (FlashAttention Alg. 0/1/3/4, FA-2, Saha–Ye Alg. 1, Algorithm 6 RECONSTRUCTED).
-* :mod:`~attnio.algorithms.counts` — closed-form counts equal to the executed ones.
-* :mod:`~attnio.algorithms.simulation` — registry, :func:`simulate`, :func:`count`,
+* :mod:`~attnio.algorithms.counts` — closed-form counts equal to the executed ones;
+  :mod:`~attnio.algorithms.masked_counts` — the same for masked runs.
+* :mod:`~attnio.algorithms.executors` — one executor per (algorithm, pass), one signature.
+* :mod:`~attnio.algorithms.registry` — one record per algorithm (passes, bounds, labels,
+  colours, counters, executors, block-size rules, selections): the one list of algorithms.
+* :mod:`~attnio.algorithms.simulation` — :func:`simulate`, :func:`count`,
   :func:`measured_crossover`; :mod:`~attnio.algorithms.cli` — ``attnio simulate``.
 
 >>> from attnio.algorithms import simulate, ALGORITHMS

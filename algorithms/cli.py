@@ -44,6 +44,7 @@ from attnio.algorithms.simulation import (
     simulate,
 )
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
+from attnio.algorithms.registry import selection
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 from attnio.provenance import provenance
@@ -65,8 +66,6 @@ __all__ = ["register", "run", "parse_cache_sizes", "parse_algorithms", "runs_pay
 
 _FIELDS = ("algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops",
            "peak_fast_words", "formula", "ratio")
-_DEFAULT = {"forward": ("standard", "flash1", "flash2", "square-tiling"),
-            "backward": ("standard", "flash1", "flash2", "small-cache")}
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -148,7 +147,7 @@ def parse_algorithms(text: str, pass_: str) -> list[str]:
     """Comma-separated names (or ``all``), each checked against the registry."""
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
-        return list(_DEFAULT[pass_])
+        return list(selection("main", pass_))
     for name in names:
         if name not in ALGORITHMS:
             raise InvalidInputError(

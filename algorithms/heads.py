@@ -62,6 +62,7 @@ from attnio.algorithms.flash import _safe_divide, flash2_forward_step
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks
 from attnio.algorithms.reference import attention_backward, attention_forward, relative_error
+from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import (
     SimulationResult,
     check_execute_budget,
@@ -75,11 +76,10 @@ __all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulat
            "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward",
            "multihead_lower_bound", "add_heads_arguments", "heads_from_args"]
 
-#: Algorithms with a GQA-aware loop order (CLI names), with their descriptions.
-GQA_ALGORITHMS: dict[str, str] = {
-    "flash2-gqa": "FlashAttention-2 loop orders on each K/V group with the group's query heads "
-                  "stacked: K/V tiles stay resident while all g query heads stream (ours)",
-}
+#: Algorithms with a GQA-aware loop order (CLI names), with their descriptions: the
+#: registry's ``kv_grouped`` records.
+GQA_ALGORITHMS: dict[str, str] = {spec.name: spec.description for spec in REGISTRY.values()
+                                  if spec.kv_grouped}
 
 #: Most batch × heads accepted (counts are products, so this only bounds loops and messages).
 MAX_HEADS = 2**20

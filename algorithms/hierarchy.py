@@ -63,6 +63,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from attnio.algorithms.registry import PASSES, get_algorithm, selection
 from attnio.algorithms.simulation import SimulationResult, count, simulate
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.validation import describe, positive_int
@@ -293,7 +294,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
     multi = (batch, heads, kv) != (1, 1, 1)
     if counter is None:
         def counter(M: int) -> SimulationResult:
-            if multi or algorithm == "flash2-gqa":
+            if multi or get_algorithm(algorithm).kv_grouped:
                 return simulate_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
                                       kv_heads=kv, execute=execute, seed=seed)
             if execute:
@@ -331,13 +332,8 @@ def bottleneck(rows: list[dict[str, Any]], key: str = "seconds") -> int | None:
 
 
 #: Algorithms compared at each level by :func:`levels_report` (those of ``attnio gap`` and
-#: the GQA-aware ``flash2-gqa``).
-LEVEL_ALGORITHMS: dict[str, tuple[str, ...]] = {
-    "forward": ("standard", "flash1", "flash2", "flash2-gqa", "square-tiling",
-                "small-cache-fused"),
-    "backward": ("standard", "flash1", "flash2", "flash2-gqa", "small-cache",
-                 "small-cache-fused"),
-}
+#: the GQA-aware order): the registry's selection ``"levels"``.
+LEVEL_ALGORITHMS: dict[str, tuple[str, ...]] = {p: selection("levels", p) for p in PASSES}
 
 
 def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: int = 1,

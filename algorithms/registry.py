@@ -1,9 +1,16 @@
 """The algorithm registry: one frozen record per tiled algorithm, read by every room.
 
 simulation, the CLIs, the figures, the report and the hardware advisor all take an algorithm's
-name, passes, label, colour and catalogue bound from here — there is no second list. Adding an
-algorithm means one module (its schedule under :class:`attnio.algorithms.memory.TwoLevelMemory`
-and its closed-form counter) plus one :class:`AlgorithmSpec` below; notes/extending.md says how.
+name, passes, label, colour, catalogue bound, closed-form counter, executor and block-size rule
+from here — there is no second list (``tests/algorithms/test_registry.py`` scans the source tree
+for one). Adding an algorithm means one module (its schedule under
+:class:`attnio.algorithms.memory.TwoLevelMemory`, its closed-form counter in
+:mod:`attnio.algorithms.counts`, an executor in :mod:`attnio.algorithms.executors`) plus one
+:class:`AlgorithmSpec` below; notes/extending.md says how.
+
+Import order: this module imports counts, masked_counts, executors and small_cache_fused; none
+of them imports this one at module level (:func:`attnio.algorithms.counts.count_masked` looks
+the registry up inside the call).
 
 >>> get_algorithm("flash2").bound_id("backward")
 'bwd.flash1.upper'
@@ -11,20 +18,86 @@ and its closed-form counter) plus one :class:`AlgorithmSpec` below; notes/extend
 'Algorithm 6 (small cache)'
 >>> "square-tiling" in algorithm_names("forward"), "square-tiling" in algorithm_names("backward")
 (True, False)
+>>> get_algorithm("small-cache").counter("backward")(4096, 64, 1024).io
+590614528
+>>> get_algorithm("flash1").block_sizes("backward", 4096, 64, 4096)
+{'B_r': 1, 'B_c': 14}
+>>> selection("main", "backward")
+('standard', 'flash1', 'flash2', 'small-cache')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from types import MappingProxyType
-from typing import Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
 
+from attnio.algorithms import counts as C
+from attnio.algorithms import executors as X
+from attnio.algorithms import masked_counts as MC
+from attnio.algorithms.small_cache_fused import fused_block_sizes
 from attnio.exceptions import InvalidInputError
 
-__all__ = ["AlgorithmSpec", "REGISTRY", "get_algorithm", "algorithm_names", "label", "colour",
-           "PASSES"]
+if TYPE_CHECKING:  # pragma: no cover
+    from attnio.algorithms.executors import Executor
+    from attnio.algorithms.masks import Mask
+
+__all__ = ["AlgorithmSpec", "BlockRule", "REGISTRY", "PASSES", "SELECTIONS", "get_algorithm",
+           "algorithm_names", "selection", "label", "colour"]
 
 PASSES = ("forward", "backward")
+
+#: ``counter(n, d, M, blocks=None) -> Counts``: the closed form at the record's block-size rule,
+#: or at the given ``blocks`` (the dict :meth:`BlockRule.blocks` returns; ``--tune``).
+Counter = Callable[..., C.Counts]
+#: ``masked_counter(n, d, M, mask) -> Counts`` (:mod:`attnio.algorithms.masked_counts`).
+MaskedCounter = Callable[[int, int, int, "Mask"], C.Counts]
+
+#: The named selections the rooms compare; a record joins them per pass (``selections``).
+SELECTIONS: Mapping[str, str] = MappingProxyType({
+    "main": "the pass's main algorithms: `attnio simulate --algorithm all`, the masked tables "
+            "(attnio.algorithms.sparse_measure)",
+    "gap": "one schedule per computation, ours included: `attnio gap` "
+           "(attnio.algorithms.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
+    "levels": "the gap set plus the grouped-query order: `attnio hierarchy` per level "
+              "(attnio.algorithms.hierarchy.levels_report)",
+})
+
+
+@dataclass(frozen=True)
+class BlockRule:
+    r"""How an algorithm picks its block sizes from (pass, n, d, M), stated once.
+
+    ``kind``: ``"square"`` — one side :math:`B=\lfloor\sqrt{M/4}\rfloor`
+    (:func:`~attnio.algorithms.counts.square_block`); ``"flash"`` — FlashAttention-``version``
+    ``(B_r, B_c)`` of :func:`~attnio.algorithms.counts.flash_block_sizes` with ``variant``
+    (``fitted``: the I/O-optimal fitting blocks; ``published``: FA-1's printed rule);
+    ``"fused"`` — the exact search of
+    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`.
+
+    >>> BlockRule("square").blocks("forward", 64, 8, 256)
+    {'B': 8}
+    >>> BlockRule("flash", version=2).q_outer("forward")
+    True
+    """
+
+    kind: str
+    version: int = 1
+    variant: C.Variant = "fitted"
+
+    def blocks(self, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
+        """The block sizes at (n, d, M), without checking that the tiles fit."""
+        if self.kind == "square":
+            return {"B": C.square_block(M)}
+        if self.kind == "flash":
+            br, bc = C.flash_block_sizes(self.version, pass_, n, d, M, self.variant)
+            return {"B_r": br, "B_c": bc}
+        return fused_block_sizes(n, d, M, pass_)
+
+    def q_outer(self, pass_: str) -> bool:
+        """Whether the query blocks form the outer loop (the FA-2 forward order)."""
+        return self.kind == "flash" and self.version == 2 and pass_ == "forward"
 
 
 @dataclass(frozen=True)
@@ -44,8 +117,26 @@ class AlgorithmSpec:
         pass → the name figures and tables print (default: ``name``).
     colour : str or None
         The colour every figure draws it in (None: the figure's cycle).
-    masked : bool
-        Takes ``mask=`` and ``tau=`` (fully masked tiles skipped).
+    counters : Mapping[str, Counter]
+        pass → closed-form counter ``(n, d, M, blocks=None) -> Counts``
+        (:mod:`attnio.algorithms.counts`), equal to the executed counts.
+    executors : Mapping[str, Executor]
+        pass → executor under the memory model (:mod:`attnio.algorithms.executors`).
+    block_rule : BlockRule
+        The block sizes both the counter and the executor use.
+    masked_counters : Mapping[str, MaskedCounter]
+        pass → counter of the masked run (tiles with no kept entry skipped); empty: the
+        algorithm takes no ``mask=`` and no ``tau=``.
+    tunable : bool
+        ``--tune`` searches its block sizes (:mod:`attnio.algorithms.tuning`).
+    backward_computation : str
+        What its backward pass computes, for the lower-bound routes of
+        :mod:`attnio.proofs.gap_routes`: ``"recompute"`` (scores recomputed from Q, K),
+        ``"given-scores"`` (the forward's P or A read back), ``"dX"`` (the paper's dL/dX).
+    kv_grouped : bool
+        Runs a K/V group's query heads together (:mod:`attnio.algorithms.heads`).
+    selections : Mapping[str, tuple[str, ...]]
+        pass → the :data:`SELECTIONS` it belongs to.
     """
 
     name: str
@@ -53,23 +144,117 @@ class AlgorithmSpec:
     bound_ids: Mapping[str, str]
     labels: Mapping[str, str] = field(default_factory=dict)
     colour: str | None = None
-    masked: bool = False
+    counters: Mapping[str, Counter] = field(default_factory=dict)
+    executors: Mapping[str, "Executor"] = field(default_factory=dict)
+    block_rule: BlockRule = BlockRule("square")
+    masked_counters: Mapping[str, MaskedCounter] = field(default_factory=dict)
+    tunable: bool = False
+    backward_computation: str = "given-scores"
+    kv_grouped: bool = False
+    selections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:  # read-only views: the record stays frozen all through
+        for name in ("bound_ids", "labels", "counters", "executors", "masked_counters",
+                     "selections"):
+            object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     @property
     def passes(self) -> tuple[str, ...]:
+        """The passes it implements, in :data:`PASSES` order."""
         return tuple(p for p in PASSES if p in self.bound_ids)
 
-    def bound_id(self, pass_: str) -> str:
+    @property
+    def masked(self) -> bool:
+        """Takes ``mask=`` and ``tau=`` (fully masked tiles skipped)."""
+        return bool(self.masked_counters)
+
+    def _check_pass(self, pass_: str) -> str:
         if pass_ not in self.bound_ids:
-            raise InvalidInputError(f"algorithm {self.name!r} has no {pass_} pass "
+            raise InvalidInputError(f"algorithm={self.name!r} has no {pass_} pass "
                                     f"(it implements: {', '.join(self.passes)})")
-        return self.bound_ids[pass_]
+        return pass_
+
+    def bound_id(self, pass_: str) -> str:
+        """The catalogue id of its upper bound in ``pass_``."""
+        return self.bound_ids[self._check_pass(pass_)]
 
     def label(self, pass_: str = "backward") -> str:
+        """The printed name in ``pass_``."""
         return self.labels.get(pass_, self.name)
+
+    def counter(self, pass_: str) -> Counter:
+        """The closed-form counter of ``pass_``."""
+        return self.counters[self._check_pass(pass_)]
+
+    def executor(self, pass_: str) -> "Executor":
+        """The executor of ``pass_``."""
+        return self.executors[self._check_pass(pass_)]
+
+    def masked_counter(self, pass_: str) -> MaskedCounter:
+        """The masked counter of ``pass_``; InvalidInputError when it has none."""
+        self._check_pass(pass_)
+        if pass_ not in self.masked_counters:
+            raise InvalidInputError(f"algorithm={self.name!r} {pass_} has no masked variant")
+        return self.masked_counters[pass_]
+
+    def block_sizes(self, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
+        """:meth:`BlockRule.blocks` of its rule in ``pass_``."""
+        return self.block_rule.blocks(self._check_pass(pass_), n, d, M)
+
+    def computation(self, pass_: str) -> str:
+        """``"forward"`` or its :attr:`backward_computation`."""
+        return "forward" if self._check_pass(pass_) == "forward" else self.backward_computation
+
+
+# ---- counter adapters: one signature (n, d, M, blocks=None) over the counts.py spellings ----
+def _square(fn: Callable[..., C.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+        return fn(n, d, M, block=None if blocks is None else blocks["B"])
+    return counter
+
+
+def _flash(fn: Callable[..., C.Counts], variant: C.Variant = "fitted") -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+        return fn(n, d, M, variant, None if blocks is None else (blocks["B_r"], blocks["B_c"]))
+    return counter
+
+
+def _fused(fn: Callable[..., C.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+        return fn(n, d, M, None if blocks is None else dict(blocks))
+    return counter
+
+
+def _fixed(fn: Callable[[int, int, int], C.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+        if blocks is not None:
+            raise InvalidInputError(f"{fn.__name__} takes no block sizes")
+        return fn(n, d, M)
+    return counter
+
+
+def _masked_flash(version: int, variant: C.Variant = "fitted") -> dict[str, MaskedCounter]:
+    return {p: partial(_call_masked_flash, version, p, variant) for p in PASSES}
+
+
+def _call_masked_flash(version: int, pass_: str, variant: C.Variant, n: int, d: int, M: int,
+                       mask: "Mask") -> C.Counts:
+    return MC.count_masked_flash(version, pass_, n, d, M, variant, mask)
+
+
+def _both(value: Any) -> dict[str, Any]:
+    return {p: value for p in PASSES}
 
 
 _FLASH_BOUNDS = {"forward": "fwd.flash1.upper", "backward": "bwd.flash1.upper"}
+_FLASH1_COUNTERS = {"forward": _flash(C.count_flash1_forward),
+                    "backward": _flash(C.count_flash1_backward)}
+_FLASH2_COUNTERS = {"forward": _flash(C.count_flash2_forward),
+                    "backward": _flash(C.count_flash2_backward)}
+_FLASH1_RUNS = {"forward": X.run_flash1_forward, "backward": X.run_flash1_backward}
+_FLASH2_RUNS = {"forward": X.run_flash2_forward, "backward": X.run_flash2_backward}
+_EVERYWHERE = ("main", "gap", "levels")
+_OURS = ("gap", "levels")
 
 _SPECS: tuple[AlgorithmSpec, ...] = (
     AlgorithmSpec(
@@ -78,41 +263,70 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         "(FlashAttention Alg. 0 / Alg. 3)",
         {"forward": "fwd.standard", "backward": "bwd.standard"},
         {"forward": "standard (unfused)", "backward": "standard (unfused)"},
-        "#7f7f7f", masked=True),
+        "#7f7f7f",
+        counters={"forward": _square(C.count_standard_forward),
+                  "backward": _square(C.count_standard_backward)},
+        executors={"forward": X.run_standard_forward, "backward": X.run_standard_backward},
+        masked_counters={"forward": MC.count_masked_standard_forward,
+                         "backward": MC.count_masked_standard_backward},
+        tunable=True, selections=_both(_EVERYWHERE)),
     AlgorithmSpec(
         "flash1",
         "FlashAttention-1 forward Alg. 1 / backward Alg. 4, fitted block sizes "
         "(the I/O-optimal B_r, B_c whose tiles fit in M words)",
         _FLASH_BOUNDS, {"forward": "FlashAttention-1", "backward": "FlashAttention-1"},
-        "#1f77b4", masked=True),
+        "#1f77b4", counters=_FLASH1_COUNTERS, executors=_FLASH1_RUNS,
+        block_rule=BlockRule("flash", 1), masked_counters=_masked_flash(1), tunable=True,
+        backward_computation="recompute", selections=_both(_EVERYWHERE)),
     AlgorithmSpec(
         "flash2",
         "FlashAttention-2 loop orders (forward Q-outer, backward KV-outer), fitted blocks",
         _FLASH_BOUNDS, {"forward": "FlashAttention-2", "backward": "FlashAttention-2"},
-        "#17becf", masked=True),
+        "#17becf", counters=_FLASH2_COUNTERS, executors=_FLASH2_RUNS,
+        block_rule=BlockRule("flash", 2), masked_counters=_masked_flash(2), tunable=True,
+        backward_computation="recompute", selections=_both(_EVERYWHERE)),
     AlgorithmSpec(
         "square-tiling",
         "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
         {"forward": "fwd.square_tiling.upper"}, {"forward": "Saha–Ye square tiling"},
-        "#d62728", masked=True),
+        "#d62728",
+        counters={"forward": _square(C.count_square_tiling_forward)},
+        executors={"forward": X.run_square_tiling_forward},
+        masked_counters={"forward": MC.count_masked_square_tiling_forward},
+        tunable=True, selections={"forward": _EVERYWHERE}),
     AlgorithmSpec(
         "small-cache",
         "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
         "(RECONSTRUCTED), B=floor(sqrt(M/4))",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "Saha–Ye small cache", "backward": "Algorithm 6 (small cache)"},
-        "#d62728", masked=True),
+        "#d62728",
+        counters={"forward": _square(C.count_square_tiling_forward),
+                  "backward": _square(C.count_small_cache_backward)},
+        executors={"forward": X.run_square_tiling_forward,
+                   "backward": X.run_small_cache_backward},
+        masked_counters={"forward": MC.count_masked_square_tiling_forward,
+                         "backward": MC.count_masked_small_cache_backward},
+        # forward: the schedule of square-tiling, which the forward selections list instead
+        tunable=True, selections={"backward": _EVERYWHERE}),
     AlgorithmSpec(
         "small-cache-fused",
         "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of searched sides: "
         "one accumulator per n x n tile, output-stationary products (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
-        "#ff7f0e"),
+        "#ff7f0e",
+        counters={"forward": _fused(C.count_small_cache_fused_forward),
+                  "backward": _fused(C.count_small_cache_fused_backward)},
+        executors={"forward": X.run_small_cache_fused_forward,
+                   "backward": X.run_small_cache_fused_backward},
+        block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS)),
     AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
-        {"backward": "bwd.alg6.upper"}, {"backward": "Algorithm 6 for dX"}, "#8c564b"),
+        {"backward": "bwd.alg6.upper"}, {"backward": "Algorithm 6 for dX"}, "#8c564b",
+        counters={"backward": _fixed(C.count_small_cache_dx)},
+        executors={"backward": X.run_small_cache_dx}, backward_computation="dX"),
     AlgorithmSpec(
         "flash1-published",
         "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
@@ -120,7 +334,11 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         _FLASH_BOUNDS,
         {"forward": "FlashAttention-1 (printed blocks)",
          "backward": "FlashAttention-1 (printed blocks)"},
-        "#9467bd", masked=True),
+        "#9467bd",
+        counters={"forward": _flash(C.count_flash1_forward, "published"),
+                  "backward": _flash(C.count_flash1_backward, "published")},
+        executors=_FLASH1_RUNS, block_rule=BlockRule("flash", 1, "published"),
+        masked_counters=_masked_flash(1, "published"), backward_computation="recompute"),
     AlgorithmSpec(
         "flash2-gqa",
         "FlashAttention-2 loop orders on each K/V group, the group's query heads stacked: K/V "
@@ -129,7 +347,10 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         _FLASH_BOUNDS,
         {"forward": "FlashAttention-2, GQA order (ours)",
          "backward": "FlashAttention-2, GQA order (ours)"},
-        "#2ca02c"),
+        "#2ca02c",
+        # one head (one group of one query head) runs the schedule of flash2
+        counters=_FLASH2_COUNTERS, executors=_FLASH2_RUNS, block_rule=BlockRule("flash", 2),
+        backward_computation="recompute", kv_grouped=True, selections=_both(("levels",))),
 )
 
 #: name → record, in the order the CLI lists them.
@@ -148,6 +369,20 @@ def get_algorithm(name: str) -> AlgorithmSpec:
 def algorithm_names(pass_: str | None = None) -> tuple[str, ...]:
     """The registered names, optionally only those implementing ``pass_``."""
     return tuple(s.name for s in _SPECS if pass_ is None or pass_ in s.bound_ids)
+
+
+def selection(name: str, pass_: str) -> tuple[str, ...]:
+    """The algorithms of the selection ``name`` (:data:`SELECTIONS`) in ``pass_``, in
+    registry order.
+
+    >>> selection("gap", "forward")
+    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused')
+    """
+    if name not in SELECTIONS:
+        raise InvalidInputError(f"selection={name!r} is unknown; known: {', '.join(SELECTIONS)}")
+    if pass_ not in PASSES:
+        raise InvalidInputError(f"pass={pass_!r} must be one of {', '.join(PASSES)}")
+    return tuple(s.name for s in _SPECS if name in s.selections.get(pass_, ()))
 
 
 def label(name: str, pass_: str = "backward") -> str:

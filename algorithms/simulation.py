@@ -1,4 +1,4 @@
-r"""The algorithm registry and the one entry point: :func:`simulate` (execute or count).
+r"""The one entry point: :func:`simulate` (execute or count), every algorithm read from the registry.
 
 ``simulate(name, pass_, n, d, M)`` returns the closed-form counts
 (:mod:`attnio.algorithms.counts`); with ``execute=True`` it runs the tiled algorithm on seeded
@@ -7,10 +7,9 @@ more than M words), compares its outputs with the untiled reference
 (:mod:`attnio.algorithms.reference`) and reports the executed counts, the maximum relative
 error and whether the executed counts equal the closed form.
 
-CLI names (``attnio simulate --algorithm``): ``standard``, ``flash1``, ``flash2``,
-``square-tiling`` (Saha–Ye, forward only), ``small-cache`` (forward: Saha–Ye; backward:
-Algorithm 6, RECONSTRUCTED), plus ``small-cache-dx`` (Algorithm 6 for the paper's dL/dX,
-backward only) and ``flash1-published`` (FA-1 with its printed block sizes, which overflow M).
+The algorithms (CLI names, passes, counters, executors, block-size rules) are the records of
+:mod:`attnio.algorithms.registry`; :data:`ALGORITHMS`, :data:`BOUND_IDS` and
+:data:`MASKED_ALGORITHMS` are views of it kept for callers.
 
 Examples
 --------
@@ -28,28 +27,13 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Iterable
 
 import numpy as np
 
-from attnio.algorithms import counts as C
-from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.reference import (
-    alman_song_gradients,
-    attention_backward,
-    attention_forward,
-    relative_error,
-)
-from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
-from attnio.algorithms.small_cache_fused import (
-    fused_block_sizes,
-    small_cache_fused_backward,
-    small_cache_fused_forward,
-)
-from attnio.algorithms.square_tiling import square_tiling_forward
-from attnio.algorithms.standard import standard_backward, standard_forward
+from attnio.algorithms.registry import PASSES, REGISTRY, get_algorithm
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.validation import check_name, check_seed, positive_int
 
@@ -74,72 +58,16 @@ __all__ = [
 #: this budget before any array is allocated; counting (the default) needs no arrays at all.
 MAX_EXECUTE_BYTES = 2**30
 
-PASSES = ("forward", "backward")
-
-#: CLI name → one-line description.
-ALGORITHMS: dict[str, str] = {
-    "standard": "unfused attention, S, P, dP, dS in slow memory, square tiles B=floor(sqrt(M/4)) "
-                "(FlashAttention Alg. 0 / Alg. 3)",
-    "flash1": "FlashAttention-1 forward Alg. 1 / backward Alg. 4, fitted block sizes "
-              "(the I/O-optimal B_r, B_c whose tiles fit in M words)",
-    "flash2": "FlashAttention-2 loop orders (forward Q-outer, backward KV-outer), fitted blocks",
-    "square-tiling": "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
-    "small-cache": "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
-                   "(RECONSTRUCTED), B=floor(sqrt(M/4))",
-    "small-cache-fused": "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of "
-                         "searched sides: one accumulator per n x n tile, output-stationary "
-                         "products (ours)",
-    "small-cache-dx": "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
-    "flash1-published": "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
-                        "(overflows M: reported as CacheOverflowError)",
-    "flash2-gqa": "FlashAttention-2 loop orders on each K/V group, the group's query heads "
-                  "stacked: K/V tiles stay resident while all its query heads stream (ours; "
-                  "one head: flash2; many heads: attnio.algorithms.heads)",
-}
+#: CLI name → one-line description (derived from :data:`attnio.algorithms.registry.REGISTRY`).
+ALGORITHMS: dict[str, str] = {spec.name: spec.description for spec in REGISTRY.values()}
 
 #: The algorithms that take ``mask=`` and ``tau=`` (tiles with no kept entry skipped).
-MASKED_ALGORITHMS = frozenset({"standard", "flash1", "flash2", "flash1-published",
-                               "square-tiling", "small-cache"})
+MASKED_ALGORITHMS = frozenset(spec.name for spec in REGISTRY.values() if spec.masked)
 
 #: (CLI name, pass) → id of the upper bound in :mod:`attnio.symbolic.catalogue`.
 BOUND_IDS: dict[tuple[str, str], str] = {
-    ("standard", "forward"): "fwd.standard",
-    ("standard", "backward"): "bwd.standard",
-    ("flash1", "forward"): "fwd.flash1.upper",
-    ("flash1", "backward"): "bwd.flash1.upper",
-    ("flash1-published", "forward"): "fwd.flash1.upper",
-    ("flash1-published", "backward"): "bwd.flash1.upper",
-    ("flash2", "forward"): "fwd.flash1.upper",
-    ("flash2", "backward"): "bwd.flash1.upper",
-    ("flash2-gqa", "forward"): "fwd.flash1.upper",
-    ("flash2-gqa", "backward"): "bwd.flash1.upper",
-    ("square-tiling", "forward"): "fwd.square_tiling.upper",
-    ("small-cache", "forward"): "fwd.square_tiling.upper",
-    ("small-cache", "backward"): "bwd.alg6.upper",
-    ("small-cache-dx", "backward"): "bwd.alg6.upper",
-    ("small-cache-fused", "backward"): "bwd.alg6.upper",
-    ("small-cache-fused", "forward"): "fwd.square_tiling.upper",
-}
-
-_COUNTERS: dict[tuple[str, str], Callable[[int, int, int], C.Counts]] = {
-    ("standard", "forward"): C.count_standard_forward,
-    ("standard", "backward"): C.count_standard_backward,
-    ("flash1", "forward"): C.count_flash1_forward,
-    ("flash1", "backward"): C.count_flash1_backward,
-    ("flash1-published", "forward"): lambda n, d, M: C.count_flash1_forward(n, d, M, "published"),
-    ("flash1-published", "backward"): lambda n, d, M: C.count_flash1_backward(n, d, M, "published"),
-    ("flash2", "forward"): C.count_flash2_forward,
-    ("flash2", "backward"): C.count_flash2_backward,
-    # one head (one group of one query head): the schedule of flash2; groups: algorithms.heads
-    ("flash2-gqa", "forward"): C.count_flash2_forward,
-    ("flash2-gqa", "backward"): C.count_flash2_backward,
-    ("square-tiling", "forward"): C.count_square_tiling_forward,
-    ("small-cache", "forward"): C.count_square_tiling_forward,
-    ("small-cache", "backward"): C.count_small_cache_backward,
-    ("small-cache-dx", "backward"): C.count_small_cache_dx,
-    ("small-cache-fused", "backward"): C.count_small_cache_fused_backward,
-    ("small-cache-fused", "forward"): C.count_small_cache_fused_forward,
-}
+    (spec.name, pass_): bound for spec in REGISTRY.values()
+    for pass_, bound in spec.bound_ids.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +148,7 @@ def check_execute_budget(n: int, d: int) -> None:
 def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, int, int]:
     check_name("algorithm", algorithm, ALGORITHMS)
     check_name("pass", pass_, PASSES)
-    if (algorithm, pass_) not in _COUNTERS:
-        raise InvalidInputError(f"algorithm={algorithm!r} has no {pass_} pass")
+    get_algorithm(algorithm).bound_id(pass_)  # InvalidInputError: it has no such pass
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
 
@@ -249,7 +176,7 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = Fa
 
             c = tuned_count(algorithm, pass_, n, d, M)
         else:
-            c = _COUNTERS[(algorithm, pass_)](n, d, M)
+            c = get_algorithm(algorithm).counter(pass_)(n, d, M)
         return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                                 c.peak_fast_words, c.block_sizes)
     if tune:
@@ -258,94 +185,9 @@ def count(algorithm: str, pass_: str, n: int, d: int, M: int, *, tune: bool = Fa
     if algorithm not in MASKED_ALGORITHMS:
         raise InvalidInputError(f"algorithm={algorithm!r} takes no mask")
     mask.check(n)
-    c = C.count_masked(algorithm, pass_, n, d, M, mask)
+    c = get_algorithm(algorithm).masked_counter(pass_)(n, d, M, mask)
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                             c.peak_fast_words, c.block_sizes, mask=mask.label)
-
-
-def _block_sizes(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
-    """The block sizes the algorithm will use, without checking that its tiles fit."""
-    if algorithm.startswith("flash"):
-        version = 2 if algorithm in ("flash2", "flash2-gqa") else 1
-        variant: Literal["published", "fitted"] = (
-            "published" if algorithm == "flash1-published" else "fitted")
-        br, bc = C.flash_block_sizes(version, pass_, n, d, M, variant)
-        return {"B_r": br, "B_c": bc}
-    if algorithm == "small-cache-fused":
-        return fused_block_sizes(n, d, M, pass_)
-    return {"B": C.square_block(M)}
-
-
-def _random_inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.ndarray]:
-    scale = d ** -0.25  # scores QKᵀ of unit variance: exp() stays far from overflow
-    return {"Q": scale * rng.standard_normal((n, d)), "K": scale * rng.standard_normal((n, d)),
-            "V": rng.standard_normal((n, d)), "dO": rng.standard_normal((n, d))}
-
-
-def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int],
-             rng: np.random.Generator, mask: np.ndarray | None = None,
-             tau: float = 1.0) -> tuple[TwoLevelMemory, float]:
-    mem = TwoLevelMemory(M)
-    if algorithm == "flash2-gqa":  # one head: the same schedule as flash2
-        algorithm = "flash2"
-    if algorithm == "small-cache-dx":
-        s = d ** -0.5
-        arrays = {"A1": s * rng.standard_normal((n, d)), "A2": s * rng.standard_normal((n, d)),
-                  "A3": s * rng.standard_normal((n, d)), "E": rng.standard_normal((n, d)),
-                  "X": s * rng.standard_normal((d, d)), "Y": s * rng.standard_normal((d, d))}
-        for name, value in arrays.items():
-            mem.add_slow(name, value)
-        small_cache_dx(mem, block=blocks["B"])
-        dX, _ = alman_song_gradients(*(arrays[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
-        return mem, relative_error(mem.slow["g"], dX)
-    x = _random_inputs(rng, n, d)
-    ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
-    for name in "QKV":
-        mem.add_slow(name, x[name])
-    flash: dict[str, Any] = {"block_rows": blocks.get("B_r", 0),
-                             "block_cols": blocks.get("B_c", 0)}
-    square: dict[str, Any] = {"block": blocks.get("B", 0)}
-    if mask is not None or tau != 1.0:  # only the algorithms of MASKED_ALGORITHMS get here
-        flash.update(mask=mask, tau=tau)
-        square.update(mask=mask, tau=tau)
-    if pass_ == "forward":
-        run: dict[str, Callable[[], None]] = {
-            "standard": lambda: standard_forward(mem, **square),
-            "flash1": lambda: flash1_forward(mem, **flash),
-            "flash1-published": lambda: flash1_forward(mem, **flash),
-            "flash2": lambda: flash2_forward(mem, **flash),
-            "square-tiling": lambda: square_tiling_forward(mem, **square),
-            "small-cache": lambda: square_tiling_forward(mem, **square),
-            "small-cache-fused": lambda: small_cache_fused_forward(mem, **blocks),
-        }
-        run[algorithm]()
-        return mem, relative_error(mem.slow["O"], ref.O)
-    mem.add_slow("O", ref.O)
-    mem.add_slow("dO", x["dO"])
-    if algorithm == "standard":
-        mem.add_slow("P", ref.P)
-        standard_backward(mem, **square)
-    elif algorithm in {"flash1", "flash1-published"}:
-        mem.add_slow("l", ref.row_sum)
-        mem.add_slow("m", ref.row_max)
-        flash1_backward(mem, **flash)
-    elif algorithm == "flash2":
-        mem.add_slow("L", ref.logsumexp)
-        flash2_backward(mem, **flash)
-    else:  # small-cache: Saha–Ye's forward left A = exp(τQKᵀ) (0 where masked), ℓ = A·1
-        A = np.exp(tau * (x["Q"] @ x["K"].T))
-        if mask is not None:
-            A = np.where(mask, A, 0.0)
-        mem.add_slow("A", A)
-        mem.add_slow("l", A.sum(axis=1))
-        if algorithm == "small-cache-fused":
-            small_cache_fused_backward(mem, **blocks)
-        else:
-            small_cache_backward(mem, **square)
-    expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau, mask=mask)
-    error = max(relative_error(mem.slow[name], ref_value)
-                for name, ref_value in zip(("dQ", "dK", "dV"), expected))
-    return mem, error
 
 
 def simulate(
@@ -409,11 +251,12 @@ def simulate(
 
         blocks = tuned_blocks(algorithm, pass_, n, d, M)
     else:
-        blocks = _block_sizes(algorithm, pass_, n, d, M)
+        blocks = get_algorithm(algorithm).block_sizes(pass_, n, d, M)
     mask_array = None if mask is None else mask.array(n)
     # The memory model, not the closed form, must be the one to refuse oversized tiles here.
-    mem, error = _execute(algorithm, pass_, n, d, M, blocks, np.random.default_rng(seed),
-                          mask_array, float(tau))
+    mem = TwoLevelMemory(M)
+    error = get_algorithm(algorithm).executor(pass_)(
+        mem, n, d, blocks, np.random.default_rng(seed), mask_array, float(tau))
     counted = count(algorithm, pass_, n, d, M, tune=tune, mask=mask)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from attnio.algorithms.masks import Mask, sparse_bound_values, tile_classes
+from attnio.algorithms.registry import selection
 from attnio.algorithms.simulation import count, measured_crossover
 from attnio.exceptions import InvalidInputError
 from attnio.safe_io import write_bytes, write_text
@@ -44,8 +45,8 @@ __all__ = ["block_pattern", "masks", "ratios", "flash2_target", "notes_and_panel
 N, D = 16_384, 128
 MS = [2 ** k for k in range(8, 23)]
 FINE_MS = sorted({round(2 ** (k / 8)) for k in range(8 * 8, 8 * 22 + 1)})
-BACKWARD = ("standard", "flash1", "flash2", "small-cache")
-FORWARD = ("standard", "flash1", "flash2", "square-tiling")
+BACKWARD = selection("main", "backward")
+FORWARD = selection("main", "forward")
 BLOCK = 1024
 
 

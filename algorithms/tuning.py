@@ -3,7 +3,8 @@ r"""``--tune``: block sizes chosen by exact integer search for the least I/O und
 For each algorithm the search runs over its own block parameters, evaluates the closed-form
 counter of :mod:`attnio.algorithms.counts` (exact ints, :math:`O(1)` per evaluation) and
 keeps the tile sets whose peak fits in M; the least ``io`` wins, ties to fewer FLOPs, then
-the order of the scan. Bounded and fast:
+the order of the scan. Which algorithms are tuned (``tunable``) and how (their
+``block_rule``) is read from :mod:`attnio.algorithms.registry`. Bounded and fast:
 
 * square tiles (``standard``, ``square-tiling``, ``small-cache``; side B): the counts
   depend on B only through the trip counts :math:`\lceil n/B\rceil, \lceil d/B\rceil`
@@ -35,9 +36,8 @@ True
 
 from __future__ import annotations
 
-from typing import Callable
-
 from attnio.algorithms import counts as C
+from attnio.algorithms.registry import REGISTRY, AlgorithmSpec, get_algorithm
 from attnio.algorithms.small_cache_fused import trip_count_sides
 from attnio.exceptions import (
     CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError,
@@ -45,25 +45,16 @@ from attnio.exceptions import (
 
 __all__ = ["TUNABLE", "count_with_blocks", "tuned_blocks", "tuned_count"]
 
-_SQUARE: dict[tuple[str, str], Callable[..., C.Counts]] = {
-    ("standard", "forward"): C.count_standard_forward,
-    ("standard", "backward"): C.count_standard_backward,
-    ("square-tiling", "forward"): C.count_square_tiling_forward,
-    ("small-cache", "forward"): C.count_square_tiling_forward,
-    ("small-cache", "backward"): C.count_small_cache_backward,
-}
-_FLASH: dict[tuple[str, str], Callable[..., C.Counts]] = {
-    ("flash1", "forward"): C.count_flash1_forward,
-    ("flash1", "backward"): C.count_flash1_backward,
-    ("flash2", "forward"): C.count_flash2_forward,
-    ("flash2", "backward"): C.count_flash2_backward,
-}
-_FUSED: dict[tuple[str, str], Callable[..., C.Counts]] = {
-    ("small-cache-fused", "forward"): C.count_small_cache_fused_forward,
-    ("small-cache-fused", "backward"): C.count_small_cache_fused_backward,
-}
-#: (algorithm, pass) pairs that ``--tune`` searches.
-TUNABLE = tuple(_SQUARE) + tuple(_FLASH) + tuple(_FUSED)
+#: (algorithm, pass) pairs that ``--tune`` searches (the registry's ``tunable`` records).
+TUNABLE = tuple((spec.name, pass_) for spec in REGISTRY.values() if spec.tunable
+                for pass_ in spec.passes)
+
+
+def _tunable(algorithm: str, pass_: str) -> AlgorithmSpec:
+    spec = get_algorithm(algorithm)
+    if not spec.tunable or pass_ not in spec.passes:
+        raise InvalidInputError(f"algorithm={algorithm!r} ({pass_}) has no tunable blocks")
+    return spec
 
 
 def count_with_blocks(algorithm: str, pass_: str, n: int, d: int, M: int,
@@ -77,15 +68,7 @@ def count_with_blocks(algorithm: str, pass_: str, n: int, d: int, M: int,
     ...
     attnio.exceptions.CacheOverflowError: standard forward with block sizes {'B': 5} needs 75 words > M=64
     """
-    key = (algorithm, pass_)
-    if key in _SQUARE:
-        counts = _SQUARE[key](n, d, M, block=blocks["B"])
-    elif key in _FLASH:
-        counts = _FLASH[key](n, d, M, blocks=(blocks["B_r"], blocks["B_c"]))
-    elif key in _FUSED:
-        counts = _FUSED[key](n, d, M, blocks=blocks)
-    else:
-        raise InvalidInputError(f"algorithm={algorithm!r} ({pass_}) has no tunable blocks")
+    counts = _tunable(algorithm, pass_).counter(pass_)(n, d, M, blocks)
     return C._fit(counts, M, f"{algorithm} {pass_}")
 
 
@@ -105,17 +88,15 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
     InvalidInputError
         Not tunable, or no block size fits M.
     """
-    key = (algorithm, pass_)
-    if key in _FUSED:
-        from attnio.algorithms.small_cache_fused import fused_block_sizes
-
-        return fused_block_sizes(n, d, M, pass_)
+    rule = _tunable(algorithm, pass_).block_rule
+    if rule.kind == "fused":  # its own search is already exact
+        return rule.blocks(pass_, n, d, M)
     candidates: list[dict[str, int]] = []
-    if key in _SQUARE:
+    if rule.kind == "square":
         sides = set(trip_count_sides(n, M)) | set(trip_count_sides(d, M))
         candidates = [{"B": B} for B in sorted(sides)]
-    elif key in _FLASH:
-        q_outer = key == ("flash2", "forward")
+    elif rule.kind == "flash":
+        q_outer = rule.q_outer(pass_)
 
         def pair(outer: int, inner: int) -> dict[str, int]:
             return {"B_r": outer, "B_c": inner} if q_outer else {"B_r": inner, "B_c": outer}

@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 
 from attnio.algorithms.masks import Mask
+from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import count
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
-PAIRS = [("standard", "forward"), ("flash1", "forward"), ("flash2", "forward"),
-         ("square-tiling", "forward"), ("small-cache", "forward"), ("standard", "backward"),
-         ("flash1", "backward"), ("flash2", "backward"), ("small-cache", "backward"),
-         ("flash1-published", "forward"), ("flash1-published", "backward")]
+#: Every (algorithm, pass) of the registry that takes a mask.
+PAIRS = [(spec.name, pass_) for spec in REGISTRY.values() if spec.masked
+         for pass_ in spec.passes]
 
 
 def main() -> int:

@@ -245,12 +245,14 @@ def segment_route(n: int, d: int, M: int, *, products: int = 1,
 def computation_of(algorithm: str, pass_: str) -> str:
     """The computation class of an algorithm of :mod:`attnio.algorithms` (module docstring).
 
+    The class is the record's in :mod:`attnio.algorithms.registry` (``backward_computation``).
+
     >>> computation_of("flash2", "backward"), computation_of("small-cache", "backward")
     ('recompute', 'given-scores')
     """
-    if pass_ == "forward":
-        return "forward"
-    return "recompute" if algorithm.startswith("flash") else "given-scores"
+    from attnio.algorithms.registry import get_algorithm  # lazy: proofs load without numpy
+
+    return get_algorithm(algorithm).computation(pass_)
 
 
 def lower_bound_routes(pass_: str, n: int, d: int, M: int,
@@ -455,14 +457,13 @@ _GRID = [(p, n, d, M) for p in PASSES for (n, d) in ((4096, 64), (1024, 16), (40
 
 
 def _algorithm_counts(pass_: str, n: int, d: int, M: int) -> dict[str, int]:
-    from attnio.algorithms.registry import get_algorithm
-    from attnio.algorithms.simulation import ALGORITHMS, count
+    from attnio.algorithms.registry import algorithm_names
+    from attnio.algorithms.simulation import count
 
     out = {}
-    for name in ALGORITHMS:
-        if name in {"small-cache-dx", "flash1-published"}:  # another computation / overflows
-            continue
-        if pass_ not in get_algorithm(name).passes:
+    allowed = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    for name in algorithm_names(pass_):
+        if computation_of(name, pass_) not in allowed:  # another computation (dL/dX)
             continue
         try:
             out[name] = count(name, pass_, n, d, M).io

@@ -48,8 +48,14 @@ _GRID_COUNT = [(p, 4096, 64, levels) for p in ("forward", "backward")
                for levels in ((512, 65536), (2048, 16384, 2**20), (8192, 262144))]
 #: (pass, n, d, levels) executed on small sizes.
 _GRID_EXEC = [(p, 32, 4, (48, 512)) for p in ("forward", "backward")]
-_ALGS = {"forward": ("standard", "flash1", "flash2", "square-tiling", "small-cache-fused"),
-         "backward": ("standard", "flash1", "flash2", "small-cache", "small-cache-fused")}
+
+
+def _algorithms(pass_: str, selection_name: str = "gap") -> tuple[str, ...]:
+    """The registry's selection (``gap``: one schedule per computation; ``levels``: plus the
+    grouped-query order)."""
+    from attnio.algorithms.registry import selection
+
+    return selection(selection_name, pass_)
 
 
 def _hierarchy(levels: tuple[int, ...]):
@@ -69,7 +75,7 @@ def _boundary_check(ctx: CheckContext, *, bound_M: Callable[[list[int]], list[in
             h = _hierarchy(levels)
             Ms = [b.M for b in h.boundaries()]
             bound_Ms = bound_M(list(levels)) if bound_M else Ms
-            for alg in _ALGS[pass_]:
+            for alg in _algorithms(pass_):
                 rows = hierarchy_counts(alg, pass_, n, d, h, execute=execute)
                 for row, Mb in zip(rows, bound_Ms):
                     if row["words"] is None:
@@ -96,7 +102,7 @@ def _one_level(ctx: CheckContext) -> Verdict:
     for pass_ in ("forward", "backward"):
         for M in (64, 1024, 65536):
             h = _hierarchy((M,))
-            for alg in _ALGS[pass_]:
+            for alg in _algorithms(pass_):
                 row = hierarchy_counts(alg, pass_, 1024, 32, h)[0]
                 try:
                     expected = count(alg, pass_, 1024, 32, M).io
@@ -123,7 +129,7 @@ def _group_check(ctx: CheckContext, *, per_query_head: bool = False) -> Verdict:
             for batch, heads, kv in _HEAD_GRID:
                 groups = batch * (heads if per_query_head else kv)
                 lower, route = multihead_lower_bound(pass_, n, d, M, groups)
-                for alg in (*_ALGS[pass_], "flash2-gqa"):
+                for alg in _algorithms(pass_, "levels"):
                     try:
                         io = count_heads(alg, pass_, n, d, M, batch=batch, heads=heads,
                                          kv_heads=kv).io

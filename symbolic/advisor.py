@@ -54,7 +54,15 @@ from attnio.symbolic.crossovers import branch_ratio, crossover
 from attnio.symbolic.devices import DeviceSpec, load_device_table
 
 __all__ = ["Device", "Advice", "DEVICES", "DTYPE_BYTES", "advise", "classify_regime",
-           "predicted_io_ratio", "get_device"]
+           "predicted_io_ratio", "get_device", "recommended_algorithm",
+           "LARGE_CACHE_ALGORITHM", "SMALL_CACHE_ALGORITHM"]
+
+#: The registered algorithm (:mod:`attnio.algorithms.registry`) whose catalogue bound stands
+#: for FlashAttention in the predicted ratio (the ``"flash-attention"`` pick of the large-cache
+#: regime: FA-1 and FA-2 share the bound).
+LARGE_CACHE_ALGORITHM = "flash1"
+#: The registered algorithm the small-cache regime picks: Algorithm 6.
+SMALL_CACHE_ALGORITHM = "small-cache"
 
 Regime = Literal["small-cache", "large-cache", "crossover"]
 Scope = Literal["sm", "block"]
@@ -169,6 +177,16 @@ def classify_regime(M_value: int, d_value: int) -> tuple[Regime, int]:
     return regime, int(cross)
 
 
+def recommended_algorithm(regime: Regime) -> str:
+    """The algorithm the theory picks in ``regime``: :data:`SMALL_CACHE_ALGORITHM` below the
+    crossover, ``"flash-attention"`` (the family, optimal there, Thms 4.1-4.2) at and above it.
+
+    >>> recommended_algorithm("small-cache"), recommended_algorithm("crossover")
+    ('small-cache', 'flash-attention')
+    """
+    return SMALL_CACHE_ALGORITHM if regime == "small-cache" else "flash-attention"
+
+
 def predicted_io_ratio(M_value: int, d_value: int, n_value: int | None = None) -> sp.Expr:
     r"""FlashAttention backward ÷ Algorithm 6 from the catalogue (exact; ``n=None``: the limit
     :math:`n \to \infty`).
@@ -176,7 +194,11 @@ def predicted_io_ratio(M_value: int, d_value: int, n_value: int | None = None) -
     >>> predicted_io_ratio(64, 16)
     4/3
     """
-    ratio = get_bound("bwd.flash1.upper").expr / get_bound("bwd.alg6.upper").expr
+    from attnio.algorithms.registry import get_algorithm  # lazy: the registry loads numpy
+
+    large = get_algorithm(LARGE_CACHE_ALGORITHM).bound_id("backward")  # bwd.flash1.upper
+    small = get_algorithm(SMALL_CACHE_ALGORITHM).bound_id("backward")  # bwd.alg6.upper
+    ratio = get_bound(large).expr / get_bound(small).expr
     ratio = ratio.subs({S.M: S.validate_value(S.M, M_value), S.d: S.validate_value(S.d, d_value)})
     if n_value is None:
         return sp.nsimplify(sp.limit(ratio, S.n, sp.oo))
@@ -223,7 +245,7 @@ def advise(device: str, d: int, dtype: str = "bf16", n: int | None = None,
     n_value = None if n is None else int(S.validate_value(S.n, n))
     M_value = (dev.bytes_per_unit if scope == "sm" else dev.bytes_per_block) // width
     regime, cross = classify_regime(M_value, d_value)
-    algorithm = "small-cache" if regime == "small-cache" else "flash-attention"
+    algorithm = recommended_algorithm(regime)
     ratio_of_branches = branch_ratio("bwd.tight").ratio.subs({S.d: d_value, S.M: M_value})
     return Advice(dev, dtype.lower(), scope, d_value, n_value, M_value, cross, regime, algorithm,
                   predicted_io_ratio(M_value, d_value, n_value), sp.simplify(ratio_of_branches))

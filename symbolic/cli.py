@@ -59,7 +59,8 @@ from attnio.safe_io import write_text
 from attnio.validation import (check_output_path, describe, json_float, parse_positive_int,
                                read_json_file, size_action, warn_outside_admissible)
 from attnio.symbolic.advisor import (
-    DEVICES, DTYPE_BYTES, advise, classify_regime, predicted_io_ratio,
+    DEVICES, DTYPE_BYTES, LARGE_CACHE_ALGORITHM, SMALL_CACHE_ALGORITHM, advise, classify_regime,
+    predicted_io_ratio, recommended_algorithm,
 )
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
@@ -171,7 +172,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
                                  for key, c in derived.items()},
         "crossover_at_instance": at_instance,
         "d_squared": cross_value,
-        "recommended_algorithm": "small-cache" if regime == "small-cache" else "flash-attention",
+        "recommended_algorithm": recommended_algorithm(regime),
         "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": json_float(ratio)},
         "simulated_io_ratio_flash_over_alg6": _simulated_ratio(n, d, M),
         "bounds": bounds,
@@ -196,8 +197,8 @@ def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
     from attnio.algorithms.simulation import count  # lazy: symbolic does not need numpy
 
     try:
-        flash = count("flash1", "backward", n, d, M).io
-        small = count("small-cache", "backward", n, d, M).io
+        flash = count(LARGE_CACHE_ALGORITHM, "backward", n, d, M).io
+        small = count(SMALL_CACHE_ALGORITHM, "backward", n, d, M).io
     except InvalidInputError:
         return None
     return {"flash1_io": flash, "small_cache_io": small, "value_float": json_float(flash / small)}
