@@ -108,7 +108,7 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         "one accumulator per n x n tile, output-stationary products (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
-        "#ff7f0e"),
+        "#ff7f0e", masked=True),
     AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
@@ -129,7 +129,7 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         _FLASH_BOUNDS,
         {"forward": "FlashAttention-2, GQA order (ours)",
          "backward": "FlashAttention-2, GQA order (ours)"},
-        "#2ca02c"),
+        "#2ca02c", masked=True),
 )
 
 #: name → record, in the order the CLI lists them.

@@ -99,7 +99,8 @@ ALGORITHMS: dict[str, str] = {
 
 #: The algorithms that take ``mask=`` and ``tau=`` (tiles with no kept entry skipped).
 MASKED_ALGORITHMS = frozenset({"standard", "flash1", "flash2", "flash1-published",
-                               "square-tiling", "small-cache"})
+                               "square-tiling", "small-cache", "small-cache-fused",
+                               "flash2-gqa"})
 
 #: (CLI name, pass) → id of the upper bound in :mod:`attnio.symbolic.catalogue`.
 BOUND_IDS: dict[tuple[str, str], str] = {
@@ -307,6 +308,7 @@ def _execute(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[st
     if mask is not None or tau != 1.0:  # only the algorithms of MASKED_ALGORITHMS get here
         flash.update(mask=mask, tau=tau)
         square.update(mask=mask, tau=tau)
+        blocks = {**blocks, "mask": mask, "tau": tau}
     if pass_ == "forward":
         run: dict[str, Callable[[], None]] = {
             "standard": lambda: standard_forward(mem, **square),
