@@ -44,8 +44,20 @@ __all__ = ["block_pattern", "masks", "ratios", "flash2_target", "notes_and_panel
 N, D = 16_384, 128
 MS = [2 ** k for k in range(8, 23)]
 FINE_MS = sorted({round(2 ** (k / 8)) for k in range(8 * 8, 8 * 22 + 1)})
-BACKWARD = ("standard", "flash1", "flash2", "small-cache")
-FORWARD = ("standard", "flash1", "flash2", "square-tiling")
+def _measured(pass_: str) -> tuple[str, ...]:
+    """The registry's masked algorithms of ``pass_``, less those that repeat another's
+    schedule on one head (flash1-published: flash1 with blocks that overflow M; flash2-gqa:
+    flash2; small-cache forward: square-tiling)."""
+    from attnio.algorithms.registry import REGISTRY, algorithm_names
+
+    repeats = {"flash1-published", "flash2-gqa"} | ({"small-cache"} if pass_ == "forward"
+                                                     else set())
+    return tuple(name for name in algorithm_names(pass_) if REGISTRY[name].masked
+                 and name not in repeats)
+
+
+BACKWARD = _measured("backward")
+FORWARD = _measured("forward")
 BLOCK = 1024
 
 
