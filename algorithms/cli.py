@@ -213,7 +213,7 @@ def runs_payload(
     ``crossover_M`` is the bisected M of the first swap.
 
     ``batch``, ``heads``, ``kv_heads``: every run counts (or executes) B·H heads in G K/V
-    groups (:func:`attnio.algorithms.heads.simulate_heads`; no mask, no tuning); the
+    groups (:func:`attnio.algorithms.heads.simulate_heads`; with the mask, no tuning); the
     crossover is then bisected on those counts only when ``kv_heads == heads`` (H
     independent heads: the single-head swap), else not reported (``crossover_note``).
     """
@@ -221,8 +221,8 @@ def runs_payload(
 
     batch, heads, kv = check_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
-    if multi and (mask is not None or tune):
-        raise InvalidInputError("--batch/--heads/--kv-heads take no --mask and no --tune")
+    if multi and tune:
+        raise InvalidInputError("--batch/--heads/--kv-heads take no --tune")
     runs: list[dict[str, Any]] = []
     first_error: InvalidInputError | None = None
     feasible = 0
@@ -230,7 +230,8 @@ def runs_payload(
     for name, M in progress(pairs, total=len(pairs), desc="simulate"):
         try:
             result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
-                                     kv_heads=kv, execute=execute, seed=seed) if multi else
+                                     kv_heads=kv, execute=execute, seed=seed, mask=mask)
+                      if multi else
                       simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
                                mask=mask))
             runs.append(_row(result, mask))

@@ -233,11 +233,14 @@ def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
     """FA-2 Algorithm 1: slow Q, K, V → slow O and L = m + log ℓ (the logsumexp).
 
     ``mask``/``tau`` as in :func:`flash1_forward`; fully masked rows get O = 0, L = −∞.
+    Q may have more rows than K and V (n_q × d against n × d: the stacked query heads of a
+    K/V group, :mod:`attnio.algorithms.heads`); ``mask`` is then n_q × n.
     """
-    n, d = mem.slow["Q"].shape
-    mem.new_slow("O", (n, d))
-    mem.new_slow("L", (n,))
-    for i0, r in blocks(n, block_rows):
+    nq, d = mem.slow["Q"].shape
+    n = mem.slow["K"].shape[0]
+    mem.new_slow("O", (nq, d))
+    mem.new_slow("L", (nq,))
+    for i0, r in blocks(nq, block_rows):
         rows = slice(i0, i0 + r)
         mem.load("Q_i", "Q", (rows, slice(None)))
         mem.allocate("O_i", (r, d))
@@ -263,14 +266,17 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
                     mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """FA-2 Algorithm 2: slow Q, K, V, O, dO, L → dQ, dK, dV (and D).
 
-    ``mask``/``tau`` as in :func:`flash1_forward` (tiles with no kept entry skipped).
+    ``mask``/``tau`` as in :func:`flash1_forward` (tiles with no kept entry skipped). Q, O,
+    dO may have n_q ≥ n rows (a K/V group's stacked query heads): each K_j, V_j tile then
+    stays resident while all n_q query rows stream, and dK_j, dV_j sum the group's gradient.
     """
-    n, d = mem.slow["Q"].shape
-    mem.fill_slow("dQ", (n, d), 0.0)
+    nq, d = mem.slow["Q"].shape
+    n = mem.slow["K"].shape[0]
+    mem.fill_slow("dQ", (nq, d), 0.0)
     mem.new_slow("dK", (n, d))
     mem.new_slow("dV", (n, d))
-    mem.new_slow("D", (n,))
-    for i0, r in blocks(n, block_rows):  # D = rowsum(dO ∘ O), written once
+    mem.new_slow("D", (nq,))
+    for i0, r in blocks(nq, block_rows):  # D = rowsum(dO ∘ O), written once
         rows = slice(i0, i0 + r)
         mem.load("dO_i", "dO", (rows, slice(None)))
         mem.load("O_i", "O", (rows, slice(None)))
@@ -284,7 +290,7 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.load("V_j", "V", (keys, slice(None)))
         mem.allocate("dK_j", (c, d))
         mem.allocate("dV_j", (c, d))
-        for i0, r in blocks(n, block_rows):
+        for i0, r in blocks(nq, block_rows):
             rows = slice(i0, i0 + r)
             skip, keep = _tile_mask(mask, rows, keys)
             if skip:

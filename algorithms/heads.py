@@ -58,9 +58,10 @@ from typing import Any
 import numpy as np
 
 from attnio.algorithms import counts as C
-from attnio.algorithms.flash import _safe_divide, flash2_forward_step
+from attnio.algorithms.flash import flash2_backward, flash2_forward
+from attnio.algorithms.masks import Mask, stacked_tile_classes
+from attnio.algorithms.masked_counts import flash_tile_counts
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks
 from attnio.algorithms.reference import attention_backward, attention_forward, relative_error
 from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import (
@@ -107,10 +108,16 @@ def _gqa_blocks(pass_: str, nq: int, n: int, d: int, M: int) -> tuple[int, int]:
     return C.flash_block_sizes(2, pass_, nq if pass_ == "forward" else n, d, M)
 
 
-def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int) -> C.Counts:
-    """One group of ``flash2-gqa`` (closed form of the module docstring)."""
+def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int,
+                     mask: Mask | None = None) -> C.Counts:
+    """One group of ``flash2-gqa`` (closed form of the module docstring); with ``mask`` (one
+    head's, shared by the group) the non-empty tiles of the stacked grid
+    (:func:`~attnio.algorithms.masks.stacked_tile_classes`) each cost FA-2's per-tile I/O."""
     nq = group * n
     br, bc = _gqa_blocks(pass_, nq, n, d, M)
+    if mask is not None:
+        return flash_tile_counts(2, pass_, nq, n, d, br, bc,
+                                   stacked_tile_classes(mask, n, group, br, bc))
     r, c = min(br, nq), min(bc, n)
     Tr, Tc = C.ceil_div(nq, br), C.ceil_div(n, bc)
     if pass_ == "forward":
@@ -129,77 +136,29 @@ def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int) -> C.Counts
     return out
 
 
-def flash2_gqa_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
-    """FA-2 forward: ``Q`` (n_q × d, the group's heads stacked) against ``K``, ``V`` (n × d)."""
-    nq, d = mem.slow["Q"].shape
-    n = mem.slow["K"].shape[0]
-    mem.new_slow("O", (nq, d))
-    mem.new_slow("L", (nq,))
-    for i0, r in blocks(nq, block_rows):
-        rows = slice(i0, i0 + r)
-        mem.load("Q_i", "Q", (rows, slice(None)))
-        mem.allocate("O_i", (r, d))
-        mem.allocate("l_i", (r,))
-        mem.allocate("m_i", (r,), -np.inf)
-        for j0, c in blocks(n, block_cols):
-            keys = slice(j0, j0 + c)
-            flash2_forward_step(mem, keys, r, c, d)
-        mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
-        mem.allocate("L_i", (r,))
-        mem.compute("L_i", ("m_i", "l_i"), lambda m, l: m + np.log(l), flops=2 * r)
-        mem.store("O_i", "O", (rows, slice(None)))
-        mem.store("L_i", "L", rows)
-        mem.free("Q_i", "O_i", "l_i", "m_i", "L_i")
+def stacked_mask(mask: np.ndarray | None, group: int) -> np.ndarray | None:
+    """The n_q × n mask of a group's stacked query rows: row h·n + t is head h at position t,
+    which attends with the mask's row t (``None`` stays ``None``)."""
+    return None if mask is None else np.tile(np.asarray(mask, dtype=bool), (group, 1))
 
 
-def flash2_gqa_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int) -> None:
+def flash2_gqa_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                       mask: np.ndarray | None = None, tau: float = 1.0) -> None:
+    """FA-2 forward: ``Q`` (n_q × d, the group's heads stacked) against ``K``, ``V`` (n × d);
+    ``mask`` is the n × n mask of one head (every head of the group uses it)."""
+    group = mem.slow["Q"].shape[0] // mem.slow["K"].shape[0]
+    flash2_forward(mem, block_rows=block_rows, block_cols=block_cols,
+                   mask=stacked_mask(mask, group), tau=tau)
+
+
+def flash2_gqa_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
+                        mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """FA-2 backward, K/V outer: each K_j, V_j stays resident while the stacked query rows of
-    the whole group stream; dK_j, dV_j accumulate the group's gradient."""
-    nq, d = mem.slow["Q"].shape
-    n = mem.slow["K"].shape[0]
-    mem.fill_slow("dQ", (nq, d), 0.0)
-    mem.new_slow("dK", (n, d))
-    mem.new_slow("dV", (n, d))
-    mem.new_slow("D", (nq,))
-    for i0, r in blocks(nq, block_rows):
-        rows = slice(i0, i0 + r)
-        mem.load("dO_i", "dO", (rows, slice(None)))
-        mem.load("O_i", "O", (rows, slice(None)))
-        mem.allocate("D_i", (r,))
-        mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1), flops=2 * r * d)
-        mem.store("D_i", "D", rows)
-        mem.free("dO_i", "O_i", "D_i")
-    for j0, c in blocks(n, block_cols):
-        keys = slice(j0, j0 + c)
-        mem.load("K_j", "K", (keys, slice(None)))
-        mem.load("V_j", "V", (keys, slice(None)))
-        mem.allocate("dK_j", (c, d))
-        mem.allocate("dV_j", (c, d))
-        for i0, r in blocks(nq, block_rows):
-            rows = slice(i0, i0 + r)
-            for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
-                mem.load(tile, array, (rows, slice(None)))
-            mem.load("L_i", "L", rows)
-            mem.load("D_i", "D", rows)
-            mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * r * c * d)
-            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - L[:, None]),
-                        flops=2 * r * c)
-            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
-                        flops=2 * r * c * d)
-            mem.allocate("dS_ij", (r, c))
-            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
-            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
-                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
-            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + ds @ k,
-                        flops=2 * r * c * d)
-            mem.store("dQ_i", "dQ", (rows, slice(None)))
-            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + ds.T @ q,
-                        flops=2 * r * c * d)
-            mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")
-        mem.store("dK_j", "dK", (keys, slice(None)))
-        mem.store("dV_j", "dV", (keys, slice(None)))
-        mem.free("K_j", "V_j", "dK_j", "dV_j")
+    the whole group stream; dK_j, dV_j accumulate the group's gradient (``mask`` as in
+    :func:`flash2_gqa_forward`)."""
+    group = mem.slow["Q"].shape[0] // mem.slow["K"].shape[0]
+    flash2_backward(mem, block_rows=block_rows, block_cols=block_cols,
+                    mask=stacked_mask(mask, group), tau=tau)
 
 
 def _scaled(c: C.Counts, times: int) -> C.Counts:
@@ -215,8 +174,11 @@ def _result(algorithm: str, pass_: str, n: int, d: int, M: int, c: C.Counts, bat
 
 
 def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: int = 1,
-                heads: int = 1, kv_heads: int | None = None) -> SimulationResult:
+                heads: int = 1, kv_heads: int | None = None,
+                mask: Mask | None = None) -> SimulationResult:
     """Closed-form counts of B·H heads in G K/V groups (module docstring); exact ints.
+    ``mask``: every head attends with it (its fully masked tiles skipped, per head or, for
+    ``flash2-gqa``, per tile of the group's stacked grid).
 
     Raises
     ------
@@ -228,9 +190,12 @@ def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: in
     if algorithm in GQA_ALGORITHMS:
         check_name("pass", pass_, ("forward", "backward"))
         n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
-        total = _scaled(count_flash2_gqa(pass_, n, d, M, group), batch * kv)
-        return _result(algorithm, pass_, n, d, M, total, batch, heads, kv)
-    one = count(algorithm, pass_, n, d, M)
+        if mask is not None:
+            mask.check(n)
+        total = _scaled(count_flash2_gqa(pass_, n, d, M, group, mask), batch * kv)
+        return _result(algorithm, pass_, n, d, M, total, batch, heads, kv,
+                       **_mask_field(mask))
+    one = count(algorithm, pass_, n, d, M, mask=mask)
     c = C.Counts(one.reads, one.writes, one.flops, one.peak_fast_words, one.block_sizes)
     per_group = _scaled(c, group)
     if pass_ == "backward":
@@ -242,7 +207,11 @@ def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: in
         if red.peak_fast_words > M:
             raise CacheTooSmallError(f"M={M} is too small for the dK/dV reduction (needs {2 * d})")
     return _result(algorithm, pass_, one.n, one.d, one.M, _scaled(per_group, batch * kv),
-                   batch, heads, kv)
+                   batch, heads, kv, **_mask_field(mask))
+
+
+def _mask_field(mask: Mask | None) -> dict[str, str]:
+    return {} if mask is None else {"mask": mask.label}
 
 
 def _execute_reduction(mem: TwoLevelMemory, partials: list[np.ndarray], n: int, d: int
@@ -263,18 +232,20 @@ def _execute_reduction(mem: TwoLevelMemory, partials: list[np.ndarray], n: int, 
 
 def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: int = 1,
                    heads: int = 1, kv_heads: int | None = None, execute: bool = False,
-                   seed: int = 0) -> SimulationResult:
+                   seed: int = 0, mask: Mask | None = None) -> SimulationResult:
     """:func:`count_heads`, or with ``execute`` every head (group) run under the memory model
     on seeded inputs, checked against the reference (GQA gradients summed over each group)
     and against the closed form (``closed_form_match``: executed == closed form)."""
     if not execute:
         return count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
-                           kv_heads=kv_heads)
+                           kv_heads=kv_heads, mask=mask)
     batch, heads, kv = check_heads(batch, heads, kv_heads)
     seed = check_seed(seed)
     group = heads // kv
-    counted = count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    counted = count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv,
+                          mask=mask)
     check_execute_budget(group * n, d)
+    keep = None if mask is None else mask.array(n)
     reads = writes = flops = peak = 0
     error = 0.0
     rng = np.random.default_rng(seed)
@@ -288,9 +259,10 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
             for name, value in (("Q", Q), ("K", K), ("V", V)):
                 mem.add_slow(name, value)
             # stacked rows: row h*n + t is head h at position t (same K, V for every head)
-            refs = [attention_forward(Q[h * n:(h + 1) * n], K, V) for h in range(group)]
+            refs = [attention_forward(Q[h * n:(h + 1) * n], K, V, mask=keep)
+                    for h in range(group)]
             if pass_ == "forward":
-                flash2_gqa_forward(mem, block_rows=br, block_cols=bc)
+                flash2_gqa_forward(mem, block_rows=br, block_cols=bc, mask=keep)
                 error = max(error, relative_error(mem.slow["O"],
                                                   np.vstack([r.O for r in refs])))
             else:
@@ -298,8 +270,9 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                 mem.add_slow("O", np.vstack([r.O for r in refs]))
                 mem.add_slow("dO", dO)
                 mem.add_slow("L", np.concatenate([r.logsumexp for r in refs]))
-                flash2_gqa_backward(mem, block_rows=br, block_cols=bc)
-                grads = [attention_backward(Q[h * n:(h + 1) * n], K, V, dO[h * n:(h + 1) * n])
+                flash2_gqa_backward(mem, block_rows=br, block_cols=bc, mask=keep)
+                grads = [attention_backward(Q[h * n:(h + 1) * n], K, V, dO[h * n:(h + 1) * n],
+                                            mask=keep)
                          for h in range(group)]
                 expected = (np.vstack([g[0] for g in grads]), sum(g[1] for g in grads),
                             sum(g[2] for g in grads))
@@ -311,7 +284,8 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
             continue
         partial_seed = int(rng.integers(0, 2**63))
         for _h in range(group):
-            run = simulate(algorithm, pass_, n, d, M, execute=True, seed=partial_seed)
+            run = simulate(algorithm, pass_, n, d, M, execute=True, seed=partial_seed,
+                           mask=mask)
             reads, writes, flops = reads + run.reads, writes + run.writes, flops + run.flops
             peak = max(peak, run.peak_fast_words)
             error = max(error, run.max_relative_error or 0.0)

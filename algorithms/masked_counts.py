@@ -27,17 +27,20 @@ from attnio.algorithms.counts import (
     _count_rowsum_product,
     _flash_setup,
     _sequence,
+    count_small_cache_fused_backward,
+    count_small_cache_fused_forward,
     flash_tile_sequence,
     square_block,
 )
 from attnio.algorithms.primitives import ceil_div
+from attnio.exceptions import InvalidInputError
 
 if TYPE_CHECKING:  # pragma: no cover
     from attnio.algorithms.masks import Mask, TileClasses
 
 __all__ = ["count_masked_standard_forward", "count_masked_standard_backward",
            "count_masked_square_tiling_forward", "count_masked_small_cache_backward",
-           "count_masked_flash"]
+           "count_masked_flash", "flash_tile_counts", "count_masked_small_cache_fused"]
 
 
 def _grid(mask: "Mask", n: int, br: int, bc: int) -> "TileClasses":
@@ -135,10 +138,21 @@ def _tile_set(version: int, pass_: str, d: int, r: int, c: int) -> int:
 
 
 def count_masked_flash(version: int, pass_: str, n: int, d: int, M: int, variant: Variant,
-                  mask: "Mask") -> Counts:
+                       mask: "Mask") -> Counts:
+    """FlashAttention-``version``'s ``pass_`` with a mask, one head: :func:`flash_tile_counts`
+    over the non-empty tiles of its (B_r, B_c) grid."""
     br, bc, Tr, Tc, _ = _flash_setup(version, pass_, n, d, M, variant)
-    g = _grid(mask, n, br, bc)
-    r0, c0 = min(br, n), min(bc, n)
+    return flash_tile_counts(version, pass_, n, n, d, br, bc, _grid(mask, n, br, bc))
+
+
+def flash_tile_counts(version: int, pass_: str, nq: int, n: int, d: int, br: int, bc: int,
+                      g: "TileClasses") -> Counts:
+    """Counts of FlashAttention-``version``'s ``pass_`` over the non-empty tiles ``g`` of its
+    (B_r, B_c) grid, with n_q query rows against n keys (n_q = n: one head; n_q = g·n: the
+    stacked query heads of a K/V group, FA-2 only, :mod:`attnio.algorithms.heads`)."""
+    if version == 1 and nq != n:
+        raise InvalidInputError("FlashAttention-1 runs one head: n_q must equal n")
+    r0, c0 = min(br, nq), min(bc, n)
     T = g.total
     step = lambda r, c: _tile_set(version, pass_, d, r, c)  # noqa: E731
     if (version, pass_) == (1, "forward"):
@@ -152,12 +166,66 @@ def count_masked_flash(version: int, pass_: str, n: int, d: int, M: int, variant
                   T(lambda r, c: 10 * r * c * d + 5 * r * c + 2 * r * d),
                   _max_over(g, step, 4 * c0 * d))
     elif (version, pass_) == (2, "forward"):
-        counts = (n * d + T(lambda r, c: 2 * c * d), n * d + n,
-                  T(lambda r, c: 4 * r * c * d + 4 * r * c + 5 * r + r * d) + n * d + 2 * n,
+        counts = (nq * d + T(lambda r, c: 2 * c * d), nq * d + nq,
+                  T(lambda r, c: 4 * r * c * d + 4 * r * c + 5 * r + r * d) + nq * d + 2 * nq,
                   _max_over(g, step, 2 * r0 * d + 3 * r0))
     else:
-        counts = (4 * n * d + T(lambda r, c: 3 * r * d + 2 * r),
-                  n + n * d + T(lambda r, c: r * d) + 2 * n * d,
-                  2 * n * d + T(lambda r, c: 10 * r * c * d + 4 * r * c),
+        counts = (2 * nq * d + 2 * n * d + T(lambda r, c: 3 * r * d + 2 * r),
+                  nq + nq * d + T(lambda r, c: r * d) + 2 * n * d,
+                  2 * nq * d + T(lambda r, c: 10 * r * c * d + 4 * r * c),
                   _max_over(g, step, max(4 * c0 * d, 2 * r0 * d + r0)))
     return Counts(*counts, (("B_r", br), ("B_c", bc)))
+
+
+def _masked_fused_sides(n: int, d: int, M: int, pass_: str) -> tuple[int, int, int, int, int]:
+    """(B, r1, c1, r2, c2) of small-cache-fused, clipped to n and d; raises like the
+    unmasked closed form when the tiles do not fit."""
+    from attnio.algorithms.small_cache_fused import fused_block_sizes
+
+    if pass_ == "forward":
+        count_small_cache_fused_forward(n, d, M)
+    else:
+        count_small_cache_fused_backward(n, d, M)
+    b = fused_block_sizes(n, d, M, pass_)
+    return b["B"], min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
+
+
+def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Mask") -> Counts:
+    r"""small-cache-fused with a mask: pass-1 tiles with no kept entry skipped, and in each
+    rank-1 streamed product the columns with no kept entry in the output tile's rows skipped.
+
+    The streamed columns are the non-empty tiles of the (r₂, 1) grid (untransposed operand:
+    ``dS K``, ``A V``) or of the (1, r₂) grid (transposed: ``Aᵀ diag(ℓ)⁻¹dO``, ``dSᵀ Q``),
+    counted by :func:`~attnio.algorithms.masks.tile_classes` like every masked count. Each
+    streamed column costs its r words of the n×n operand and c₂ words of the n×d one per
+    output column block: Σ (r·T_d(c₂) + d) over the non-empty (r, 1) tiles.
+    """
+    B, r1, c1, r2, c2 = _masked_fused_sides(n, d, M, pass_)
+    Td = ceil_div(d, c2)
+    g1 = _grid(mask, n, r1, c1)
+    untransposed = _grid(mask, n, r2, 1)   # tiles (r, 1): output rows r, one streamed column
+    transposed = _grid(mask, n, 1, r2)     # tiles (1, c): one streamed row, output rows c
+    floor = r2 * c2  # the first output tile's accumulator is allocated whatever the mask
+    sides = (("B", B), ("r1", r1), ("c1", c1), ("r2", r2), ("c2", c2))
+    if pass_ == "forward":
+        pass1 = Counts(d * g1.total(lambda r, c: r + c), g1.total(lambda r, c: r * c) + n,
+                       g1.total(lambda r, c: 2 * r * c * d + 2 * r * c),
+                       _max_over(g1, lambda r, c: r * c + 2 * r + c, r1))
+        pass2 = Counts(untransposed.total(lambda r, c: r * Td + d) + n * Td, n * d,
+                       untransposed.total(lambda r, c: 2 * r * d) + n * d,
+                       _max_over(untransposed, lambda r, c: r * c2 + r + c2, floor + r2))
+        return _sequence(pass1, pass2, block_sizes=sides)
+    pass1 = Counts(g1.total(lambda r, c: d * (r + c) + r * c + 2 * r),
+                   g1.total(lambda r, c: r * c),
+                   g1.total(lambda r, c: 2 * r * c * d + 3 * r * c),
+                   _max_over(g1, lambda r, c: r * c + 2 * r + c))
+    d_v = Counts(transposed.total(lambda r, c: c * Td + d + Td), n * d,
+                 transposed.total(lambda r, c: 2 * c * d + d),
+                 _max_over(transposed, lambda r, c: c * c2 + c + c2 + 1, floor))
+    d_q = Counts(untransposed.total(lambda r, c: r * Td + d), n * d,
+                 untransposed.total(lambda r, c: 2 * r * d),
+                 _max_over(untransposed, lambda r, c: r * c2 + r + c2, floor))
+    d_k = Counts(transposed.total(lambda r, c: c * Td + d), n * d,
+                 transposed.total(lambda r, c: 2 * c * d),
+                 _max_over(transposed, lambda r, c: c * c2 + c + c2, floor))
+    return _sequence(_count_rowsum_product(n, d, B), pass1, d_v, d_q, d_k, block_sizes=sides)

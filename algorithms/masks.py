@@ -459,6 +459,67 @@ def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
 
 
 # ---- CLI parsing ---------------------------------------------------------------------------
+def stacked_tile_classes(mask: Mask | None, n: int, group: int, br: int, bc: int) -> TileClasses:
+    r"""Non-empty tiles of the (B_r, B_c) grid over a K/V group's stacked mask: g·n rows, row
+    h·n + t being head h at position t, which keeps the columns of mask row t.
+
+    A row block covers one interval of mask rows, two (it wraps from one head into the next:
+    :math:`[t_0, n-1] \cup [0, t_1]`) or every row (it spans a whole head). Band masks
+    (full / causal / window) keep one interval of columns per interval of rows, so a row
+    block's non-empty column blocks are the union of at most two intervals of block indices,
+    counted in closed form with NumPy over the :math:`\lceil gn/B_rceil` row blocks; block
+    and array masks OR the per-row column-block occupancy over each interval (prefix sums
+    over the n mask rows). ``group = 1`` is :func:`tile_classes`.
+
+    >>> stacked_tile_classes(Mask.causal(), 3, 2, 2, 2).counts
+    (((2, 1), 2), ((2, 2), 3))
+    """
+    group = _positive("group", group)
+    if group == 1:
+        return tile_classes(mask, n, br, bc)
+    mask = mask or Mask.full()
+    n = mask.check(n)
+    nq = group * n
+    br, bc = _positive("B_r", min(br, nq)), _positive("B_c", min(bc, n))
+    tr, tc = _ceil_div(nq, br), _ceil_div(n, bc)
+    starts = np.arange(tr, dtype=np.int64) * br
+    ends = np.minimum(starts + br, nq) - 1
+    h0, h1 = starts // n, ends // n
+    single, two = h0 == h1, h1 == h0 + 1
+    # rows of interval A; interval B = [0, ends % n] only where the block wraps once (two)
+    a_lo = np.where(single | two, starts % n, 0)
+    a_hi = np.where(single, ends % n, n - 1)
+    b_hi = ends % n
+    if mask.kind in {"full", "causal", "window"}:
+        def columns(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            if mask.kind == "full":
+                return np.zeros_like(lo), np.full_like(hi, n - 1)
+            w = n if mask.kind == "causal" else int(mask.window_size)  # type: ignore[arg-type]
+            return np.maximum(0, lo - w + 1), hi
+
+        a0, a1 = (x // bc for x in columns(a_lo, a_hi))
+        b0, b1 = (x // bc for x in columns(np.zeros_like(b_hi), b_hi))
+        overlap = np.maximum(0, np.minimum(a1, b1) - np.maximum(a0, b0) + 1)
+        count = (a1 - a0 + 1) + np.where(two, (b1 - b0 + 1) - overlap, 0)
+        has_last = (a1 == tc - 1) | (two & (b1 == tc - 1))
+    else:
+        occ = tile_occupancy(mask.array(n), 1, bc).astype(np.int64)
+        prefix = np.zeros((n + 1, tc), dtype=np.int64)
+        prefix[1:] = occ.cumsum(axis=0)
+        rows_a = (prefix[a_hi + 1] - prefix[a_lo]) > 0
+        rows_b = (prefix[b_hi + 1] - prefix[0]) > 0
+        occupied = rows_a | (two[:, None] & rows_b)
+        count, has_last = occupied.sum(axis=1), occupied[:, -1]
+    r_last, c_last = nq - (tr - 1) * br, n - (tc - 1) * bc
+    out: dict[tuple[int, int], int] = {}
+    for rows, r in ((slice(0, tr - 1), br), (slice(tr - 1, tr), r_last)):
+        last = int(has_last[rows].sum())
+        for key, value in (((r, bc), int(count[rows].sum()) - last), ((r, c_last), last)):
+            if value:
+                out[key] = out.get(key, 0) + value
+    return TileClasses(tuple(sorted(out.items())))
+
+
 def parse_mask(text: str, sparse_operands: Iterable[str] = ()) -> Mask:
     """``full`` | ``causal`` | ``window:W`` | ``block:B:PATTERN.json`` → :class:`Mask`.
 

@@ -56,8 +56,9 @@ MaskedCounter = Callable[[int, int, int, "Mask"], C.Counts]
 
 #: The named selections the rooms compare; a record joins them per pass (``selections``).
 SELECTIONS: Mapping[str, str] = MappingProxyType({
-    "main": "the pass's main algorithms: `attnio simulate --algorithm all`, the masked tables "
-            "(attnio.algorithms.sparse_measure)",
+    "main": "the pass's main algorithms: `attnio simulate --algorithm all`",
+    "sparse": "one masked schedule per computation, ours included: the masked tables and "
+              "figure against the sparse lower bound (attnio.algorithms.sparse_measure)",
     "gap": "one schedule per computation, ours included: `attnio gap` "
            "(attnio.algorithms.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
     "levels": "the gap set plus the grouped-query order: `attnio hierarchy` per level "
@@ -237,6 +238,10 @@ def _masked_flash(version: int, variant: C.Variant = "fitted") -> dict[str, Mask
     return {p: partial(_call_masked_flash, version, p, variant) for p in PASSES}
 
 
+def _fused_masked(pass_: str) -> MaskedCounter:
+    return partial(MC.count_masked_small_cache_fused, pass_)
+
+
 def _call_masked_flash(version: int, pass_: str, variant: C.Variant, n: int, d: int, M: int,
                        mask: "Mask") -> C.Counts:
     return MC.count_masked_flash(version, pass_, n, d, M, variant, mask)
@@ -253,8 +258,8 @@ _FLASH2_COUNTERS = {"forward": _flash(C.count_flash2_forward),
                     "backward": _flash(C.count_flash2_backward)}
 _FLASH1_RUNS = {"forward": X.run_flash1_forward, "backward": X.run_flash1_backward}
 _FLASH2_RUNS = {"forward": X.run_flash2_forward, "backward": X.run_flash2_backward}
-_EVERYWHERE = ("main", "gap", "levels")
-_OURS = ("gap", "levels")
+_EVERYWHERE = ("main", "gap", "levels", "sparse")
+_OURS = ("gap", "levels", "sparse")
 
 _SPECS: tuple[AlgorithmSpec, ...] = (
     AlgorithmSpec(
@@ -320,7 +325,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
                   "backward": _fused(C.count_small_cache_fused_backward)},
         executors={"forward": X.run_small_cache_fused_forward,
                    "backward": X.run_small_cache_fused_backward},
-        block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS)),
+        block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
+        masked_counters={"forward": _fused_masked("forward"),
+                         "backward": _fused_masked("backward")}),
     AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
@@ -350,6 +357,7 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         "#2ca02c",
         # one head (one group of one query head) runs the schedule of flash2
         counters=_FLASH2_COUNTERS, executors=_FLASH2_RUNS, block_rule=BlockRule("flash", 2),
+        masked_counters=_masked_flash(2),
         backward_computation="recompute", kv_grouped=True, selections=_both(("levels",))),
 )
 

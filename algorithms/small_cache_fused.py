@@ -68,6 +68,7 @@ import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
+from attnio.algorithms.square_tiling import _divide_rows, _masked_exp
 from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
@@ -174,12 +175,19 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
 
 
 def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
-                              c2: int) -> None:
-    """Forward: slow Q, K, V → O and, for the backward, A = exp(QKᵀ) and ℓ = A·1.
+                              c2: int, mask: np.ndarray | None = None,
+                              tau: float = 1.0) -> None:
+    """Forward: slow Q, K, V → O and, for the backward, A = exp(τQKᵀ) and ℓ = A·1.
 
-    Pass 1: per r1×c1 tile, S by rank-1 updates, A = exp(S) written, ℓ_i accumulated over the
+    Pass 1: per r1×c1 tile, S by rank-1 updates, A = exp(τS) written, ℓ_i accumulated over the
     row block and written once. Pass 2: O = diag(ℓ)⁻¹AV, r2×c2 output tiles, rank-1 streaming.
     (No row maximum is subtracted, as in Saha–Ye's SquareTilingAttention.)
+
+    ``mask`` (n×n, True = keep): pass-1 tiles with no kept entry are skipped (A stays
+    unwritten there) and kept tiles store A = 0 at masked entries; pass 2 skips every
+    streamed column j with no kept entry in the tile's rows and zeroes masked entries on chip
+    (the two passes' grids differ, so A may be unwritten at masked entries). Fully masked rows
+    (ℓ = 0) get O = 0, the reference's convention.
     """
     n, d = mem.slow["Q"].shape
     mem.new_slow("A", (n, n))
@@ -189,6 +197,9 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
         mem.allocate("l_i", (r,))
         for j0, c in blocks(n, c1):
             cols = slice(j0, j0 + c)
+            keep = None if mask is None else mask[rows, cols]
+            if keep is not None and not keep.any():
+                continue
             mem.allocate("S_ij", (r, c))
             for l in range(d):
                 mem.load("Q_il", "Q", (rows, slice(l, l + 1)))
@@ -196,7 +207,8 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
                 mem.compute("S_ij", ("S_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
                             flops=2 * r * c)
                 mem.free("Q_il", "K_jl")
-            mem.compute("S_ij", ("S_ij",), np.exp, flops=r * c)
+            mem.compute("S_ij", ("S_ij",), lambda t, keep=keep: _masked_exp(tau * t, keep),
+                        flops=r * c)
             mem.compute("l_i", ("l_i", "S_ij"), lambda lv, a: lv + a.sum(axis=1), flops=r * c)
             mem.store("S_ij", "A", (rows, cols))
             mem.free("S_ij")
@@ -209,26 +221,33 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
         for l0, c in blocks(d, c2):
             cols = slice(l0, l0 + c)
             mem.allocate("O_il", (r, c))
-            for j in range(n):
+            for j in _kept_columns(mask, rows, n):
+                keep = None if mask is None else mask[rows, j:j + 1]
                 mem.load("a_j", "A", (rows, slice(j, j + 1)))
                 mem.load("v_j", "V", (slice(j, j + 1), cols))
-                mem.compute("O_il", ("O_il", "a_j", "v_j"), lambda acc, a, v: acc + a @ v,
+                mem.compute("O_il", ("O_il", "a_j", "v_j"),
+                            lambda acc, a, v, keep=keep: acc + _zero_masked(a, keep) @ v,
                             flops=2 * r * c)
                 mem.free("a_j", "v_j")
             mem.load("l_i", "l", rows)
-            mem.compute("O_il", ("O_il", "l_i"), lambda o, lv: o / lv[:, None], flops=r * c)
+            mem.compute("O_il", ("O_il", "l_i"), _divide_rows, flops=r * c)
             mem.store("O_il", "O", (rows, cols))
             mem.free("O_il", "l_i")
 
 
-def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
-    """Write dS = P∘(dO Vᵀ − D) with P = diag(ℓ)⁻¹A formed on chip, one r1×c1 accumulator."""
+def _pass1(mem: TwoLevelMemory, r1: int, c1: int, mask: np.ndarray | None,
+           tau: float) -> None:
+    """Write dS = τ·P∘(dO Vᵀ − D) with P = diag(ℓ)⁻¹A formed on chip, one r1×c1 accumulator
+    (tiles with no kept entry of ``mask`` skipped; rows with ℓ = 0 give P = 0)."""
     n, d = mem.slow["dO"].shape
     mem.new_slow("dS", (n, n))
     for i0, r in blocks(n, r1):
         rows = slice(i0, i0 + r)
         for j0, c in blocks(n, c1):
             cols = slice(j0, j0 + c)
+            keep = None if mask is None else mask[rows, cols]
+            if keep is not None and not keep.any():
+                continue
             mem.allocate("dP_ij", (r, c))
             for l in range(d):
                 mem.load("dO_il", "dO", (rows, slice(l, l + 1)))
@@ -241,12 +260,15 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
             for t in range(r):
                 row = slice(i0 + t, i0 + t + 1)
                 mem.load("A_row", "A", (row, cols))
-                mem.compute("A_row", ("A_row", "l_i"), lambda a, lv, t=t: a / lv[t],
+                row_keep = None if keep is None else keep[t:t + 1]
+                mem.compute("A_row", ("A_row", "l_i"),
+                            lambda a, lv, t=t, k=row_keep: _zero_masked(
+                                a / lv[t] if lv[t] > 0 else np.zeros_like(a), k),
                             flops=c)
 
                 def ds_row(dp, p, Dv, t=t):
                     out = dp.copy()
-                    out[t] = p[0] * (dp[t] - Dv[t])
+                    out[t] = tau * (p[0] * (dp[t] - Dv[t]))
                     return out
 
                 mem.compute("dP_ij", ("dP_ij", "A_row", "D_i"), ds_row, flops=2 * c)
@@ -256,18 +278,23 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int) -> None:
 
 
 def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: int,
-             *, trans_left: bool, row_scale: str | None = None) -> None:
+             *, trans_left: bool, row_scale: str | None = None,
+             mask: np.ndarray | None = None) -> None:
     """slow[out] = op(left) @ diag(1/slow[row_scale]) slow[right] (n×n by n×d), r2×c2 output
-    tiles, rank-1 streaming; without ``row_scale`` no scaling."""
+    tiles, rank-1 streaming; without ``row_scale`` no scaling. ``mask`` marks the possibly
+    nonzero entries of ``left``: a streamed column of op(left) with none in the tile's rows is
+    skipped, masked entries are zeroed on chip (they may be unwritten)."""
     n, d = mem.slow[right].shape
+    support = None if mask is None else (mask.T if trans_left else mask)
     mem.new_slow(out, (n, d))
     for i0, r in blocks(n, r2):
         rows = slice(i0, i0 + r)
         for l0, c in blocks(d, c2):
             cols = slice(l0, l0 + c)
             mem.allocate("C_il", (r, c))
-            for j in range(n):
+            for j in _kept_columns(support, rows, n):
                 one = slice(j, j + 1)
+                keep = None if support is None else support[rows, one]
                 # a column of op(left) restricted to the tile's rows: r words
                 mem.load("a_j", left, (one, rows) if trans_left else (rows, one))
                 mem.load("b_j", right, (one, cols))
@@ -276,7 +303,8 @@ def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: 
                     mem.compute("b_j", ("b_j", "s_j"), lambda b, sv: b / sv[0], flops=c)
                     mem.free("s_j")
                 mem.compute("C_il", ("C_il", "a_j", "b_j"),
-                            lambda acc, a, b: acc + (a.T if trans_left else a) @ b,
+                            lambda acc, a, b, keep=keep: acc + _zero_masked(
+                                a.T if trans_left else a, keep) @ b,
                             flops=2 * r * c)
                 mem.free("a_j", "b_j")
             mem.store("C_il", out, (rows, cols))
@@ -284,10 +312,28 @@ def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: 
 
 
 def small_cache_fused_backward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
-                               c2: int) -> None:
-    """small-cache-fused: slow Q, K, V, O, dO, A, ℓ → dQ, dK, dV (see the module docstring)."""
+                               c2: int, mask: np.ndarray | None = None,
+                               tau: float = 1.0) -> None:
+    """small-cache-fused: slow Q, K, V, O, dO, A, ℓ → dQ, dK, dV (see the module docstring).
+
+    With ``mask`` (True = keep), ``A`` is the masked ``exp(τQKᵀ)``; every tile or streamed
+    column with no kept entry is skipped (no I/O, no FLOPs); ``tau`` is folded into dS.
+    A fully masked row j has ℓ_j = 0 and no kept entry: it is never streamed, and its
+    gradients are 0, the reference's convention.
+    """
     stream_rowsum_product(mem, "dO", "O", "D", block=B)
-    _pass1(mem, r1, c1)
-    _product(mem, "A", "dO", "dV", r2, c2, trans_left=True, row_scale="l")
-    _product(mem, "dS", "K", "dQ", r2, c2, trans_left=False)
-    _product(mem, "dS", "Q", "dK", r2, c2, trans_left=True)
+    _pass1(mem, r1, c1, mask, tau)
+    _product(mem, "A", "dO", "dV", r2, c2, trans_left=True, row_scale="l", mask=mask)
+    _product(mem, "dS", "K", "dQ", r2, c2, trans_left=False, mask=mask)
+    _product(mem, "dS", "Q", "dK", r2, c2, trans_left=True, mask=mask)
+
+
+def _kept_columns(support: np.ndarray | None, rows: slice, n: int) -> range | np.ndarray:
+    """The columns j with a kept entry of ``support[rows, j]`` (all n without a mask)."""
+    if support is None:
+        return range(n)
+    return np.flatnonzero(support[rows].any(axis=0)).tolist()
+
+
+def _zero_masked(values: np.ndarray, keep: np.ndarray | None) -> np.ndarray:
+    return values if keep is None else np.where(keep, values, 0.0)

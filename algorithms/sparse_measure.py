@@ -45,8 +45,8 @@ __all__ = ["block_pattern", "masks", "ratios", "flash2_target", "notes_and_panel
 N, D = 16_384, 128
 MS = [2 ** k for k in range(8, 23)]
 FINE_MS = sorted({round(2 ** (k / 8)) for k in range(8 * 8, 8 * 22 + 1)})
-BACKWARD = selection("main", "backward")
-FORWARD = selection("main", "forward")
+BACKWARD = selection("sparse", "backward")
+FORWARD = selection("sparse", "forward")
 BLOCK = 1024
 
 

@@ -62,7 +62,7 @@ import z3
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.proofs.exact_eval import in_domain, sign_of, truth_at, value_at
 from attnio.proofs.sympy_to_z3 import Translator
-from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat
+from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement", "prove_statement",
@@ -223,9 +223,13 @@ class _Answer:
         return _smt2([*self.assertions, *self.pins])
 
 
-def _z3_check(assertions: Sequence[z3.BoolRef], timeout_s: float) -> tuple[str, z3.ModelRef | None, str]:
+def _z3_check(assertions: Sequence[z3.BoolRef], timeout_s: float, *,
+              isolated: bool = False) -> tuple[str, z3.ModelRef | None, str]:
     """z3's answer for ``assertions`` (:func:`attnio.proofs.z3tools.check_sat`: a timeout and a
-    watchdog, never a hang)."""
+    watchdog, never a hang; ``isolated``: :func:`~attnio.proofs.z3tools.check_sat_isolated`,
+    a child process killed at a hard deadline)."""
+    if isolated:
+        return check_sat_isolated(assertions, timeout_s)
     return check_sat(assertions, timeout_s)
 
 
@@ -341,7 +345,9 @@ def _solve(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Symb
     z3_hyps = [t.rel(h) for h in hypotheses]
     z3_goal = t.rel(goal)
     assertions = [*t.side_conditions, *z3_hyps, z3.Not(z3_goal)]
-    status, model, reason = _z3_check(assertions, timeout_s)
+    # the exact integer encoding runs in a child process with a hard deadline: z3's
+    # nonlinear integer search is the one place it may ignore its timeout and interrupts
+    status, model, reason = _z3_check(assertions, timeout_s, isolated=integers == "exact")
     point = t.point(model) if model is not None else None
     return _Answer(status, point, tuple(assertions), _pins(model), reason), t
 

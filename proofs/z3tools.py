@@ -26,6 +26,8 @@ problem (the model's rational values pinned); a disagreement is Undecided. The v
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from fractions import Fraction
 from typing import Iterable
@@ -34,7 +36,8 @@ import z3
 
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
-__all__ = ["prove", "check_sat", "model_to_dict", "WATCHDOG_GRACE_S"]
+__all__ = ["prove", "check_sat", "check_sat_isolated", "model_to_dict", "WATCHDOG_GRACE_S",
+           "HARD_DEADLINE_GRACE_S"]
 
 
 #: A wall-clock guard interrupts z3 this long after ``timeout_ms`` if z3's own timeout has not
@@ -126,6 +129,79 @@ def check_sat(assertions: Iterable[z3.BoolRef], timeout_s: float, *,
     if answer == z3.unsat:
         return "unsat", None, ""
     return "unknown", None, s.reason_unknown()
+
+
+#: An isolated check (:func:`check_sat_isolated`) is killed this long after its time limit.
+HARD_DEADLINE_GRACE_S = 3.0
+
+# The child of :func:`check_sat_isolated`: reads SMT-LIB on stdin, the timeout in ms as argv[1];
+# prints sat / unsat / unknown <reason>, and for sat the model as pinning assertions.
+_CHILD = r"""
+import sys, z3
+smt2 = sys.stdin.read()
+s = z3.Solver()
+s.set("timeout", int(sys.argv[1]))
+s.from_string(smt2)
+r = s.check()
+if r == z3.sat:
+    m = s.model()
+    print("sat")
+    for decl in m.decls():
+        if decl.arity() == 0:
+            print("(assert (= %s %s))" % (decl().sexpr(), m[decl].sexpr()))
+elif r == z3.unsat:
+    print("unsat")
+else:
+    print("unknown " + s.reason_unknown())
+"""
+
+
+def check_sat_isolated(assertions: Iterable[z3.BoolRef], timeout_s: float
+                       ) -> tuple[str, z3.ModelRef | None, str]:
+    """:func:`check_sat` in a child process with a hard deadline.
+
+    z3's nonlinear *integer* search may ignore both its timeout and an interrupt (a CI run
+    once hung there); a child process can always be killed. The problem goes to the child as
+    SMT-LIB; ``timeout_s`` + :data:`HARD_DEADLINE_GRACE_S` after the start the child is killed
+    and the answer is ``unknown``. A ``sat`` answer's model comes back as pinned values and is
+    rebuilt here by z3 on the original assertions with every constant fixed (an evaluation,
+    not a search), so callers get a real :class:`z3.ModelRef`.
+
+    >>> x, y = z3.Ints("x y")
+    >>> check_sat_isolated([x * y == 6, x > 2, y > 1], 5.0)[0]
+    'sat'
+    >>> check_sat_isolated([x * x == 2], 5.0)[0]
+    'unsat'
+    """
+    assertions = list(assertions)
+    solver = z3.Solver()
+    solver.add(*assertions)
+    limit = timeout_s + HARD_DEADLINE_GRACE_S
+    try:
+        child = subprocess.run([sys.executable, "-c", _CHILD, str(max(1, int(timeout_s * 1000)))],
+                               input=solver.to_smt2(), capture_output=True, text=True,
+                               timeout=limit)
+    except subprocess.TimeoutExpired:
+        return "unknown", None, f"hard deadline: z3 killed after {limit:g} s"
+    lines = child.stdout.splitlines()
+    if child.returncode != 0 or not lines:
+        tail = (child.stderr.strip().splitlines() or ["no output"])[-1]
+        return "unknown", None, f"isolated z3 failed (exit {child.returncode}: {tail})"
+    head = lines[0]
+    if head == "unsat":
+        return "unsat", None, ""
+    if head.startswith("unknown"):
+        return "unknown", None, head[len("unknown"):].strip() or "unknown"
+    if head != "sat":  # pragma: no cover - the child prints one of the three
+        return "unknown", None, f"isolated z3 answered {head!r}"
+    pinned = z3.Solver()
+    pinned.add(*assertions)
+    pinned.from_string(solver.to_smt2().split("(check-sat)")[0] + "\n".join(lines[1:]))
+    status, model, reason = check_sat(pinned.assertions(), timeout_s)
+    if status != "sat":
+        return "unknown", None, (f"the isolated model did not re-check here ({status}"
+                                 f"{': ' + reason if reason else ''})")
+    return status, model, ""
 
 
 def _z3_prove(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], *, timeout_ms: int,

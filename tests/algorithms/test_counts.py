@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from attnio.algorithms import counts as C
+from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import count, simulate
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
@@ -147,7 +148,10 @@ def test_executed_equals_closed_form_at_medium_sizes(algorithm: str, pass_: str,
 
 
 # ---- masked runs (issue 15) -----------------------------------------------------------------
-MASKED_PAIRS = [p for p in PAIRS if p[0] != "small-cache-dx"]
+# every (algorithm, pass) the registry marks as taking a mask (but flash1-published, whose
+# printed block sizes overflow M at these sizes: its masked count is flash1's with other blocks)
+MASKED_PAIRS = [(spec.name, pass_) for spec in REGISTRY.values()
+                if spec.masked and spec.name != "flash1-published" for pass_ in spec.passes]
 
 
 def _masks(n: int):

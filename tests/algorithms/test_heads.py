@@ -78,3 +78,48 @@ def test_lower_bound_below_counts_and_twin() -> None:
 def test_bad_heads(args: tuple, match: str) -> None:
     with pytest.raises(InvalidInputError, match=match):
         check_heads(*args)
+
+
+# ---- masks on many heads (issue 15: masks in every algorithm, flash2-gqa included) ----------
+def _head_masks(n: int):
+    import numpy as np
+
+    from attnio.algorithms.masks import Mask
+
+    rng = np.random.default_rng(n)
+    arr = rng.random((n, n)) < 0.4
+    arr[n // 2] = False  # a fully masked row: O = 0 and zero gradients, as the reference
+    return [Mask.causal(), Mask.window(2), Mask.full(), Mask.from_array(arr),
+            Mask.block_sparse(3, rng.random((-(-n // 3),) * 2) < 0.5)]
+
+
+@pytest.mark.parametrize("algorithm", ["flash2-gqa", "flash2", "small-cache-fused"])
+@pytest.mark.parametrize("pass_", ["forward", "backward"])
+def test_masked_heads_closed_form_equals_executed(algorithm: str, pass_: str) -> None:
+    checked = 0
+    for n, d, M in [(7, 3, 60), (9, 2, 40), (11, 3, 90)]:
+        for mask in _head_masks(n):
+            for heads, kv in [(4, 2), (3, 1)]:
+                r = simulate_heads(algorithm, pass_, n, d, M, heads=heads, kv_heads=kv,
+                                   execute=True, mask=mask, seed=2)
+                assert r.closed_form_match, (algorithm, pass_, n, d, M, mask.label, heads, kv)
+                assert r.max_relative_error <= 1e-10, (algorithm, mask.label)
+                assert r.mask == mask.label
+                checked += 1
+    assert checked == 30
+
+
+def test_masked_gqa_skips_tiles_and_full_mask_is_unmasked() -> None:
+    from attnio.algorithms.masks import Mask
+
+    for pass_ in ("forward", "backward"):
+        full = count_heads("flash2-gqa", pass_, 512, 32, 4096, heads=8, kv_heads=2)
+        same = count_heads("flash2-gqa", pass_, 512, 32, 4096, heads=8, kv_heads=2,
+                           mask=Mask.full())
+        causal = count_heads("flash2-gqa", pass_, 512, 32, 4096, heads=8, kv_heads=2,
+                             mask=Mask.causal())
+        assert (same.reads, same.writes, same.flops) == (full.reads, full.writes, full.flops)
+        assert causal.io < full.io
+        # one group of one head is flash2 with the same mask, exactly
+        one = count_heads("flash2-gqa", pass_, 512, 32, 4096, mask=Mask.causal())
+        assert one.io == count("flash2", pass_, 512, 32, 4096, mask=Mask.causal()).io

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from attnio.algorithms.masks import (
-    MAX_PATTERN_BYTES, Mask, floor_sum, mask_sizes, parse_mask, sparse_bound_values, tile_classes,
-    tile_occupancy,
+    MAX_PATTERN_BYTES, Mask, floor_sum, mask_sizes, parse_mask, sparse_bound_values,
+    stacked_tile_classes, tile_classes, tile_occupancy,
 )
 from attnio.exceptions import InvalidInputError
 from attnio.symbolic.evaluate import default_instance
@@ -175,3 +175,42 @@ def test_a_mask_that_keeps_nothing_has_bound_zero_and_no_crossover() -> None:
     assert (v["Z_in"], v["Z_QK"], v["sparse_lower_bound"]["value"], v["sparse_crossover"]) == \
         (0, 0, "0", None)
     json.dumps(v, allow_nan=False)
+
+
+def _walk_stacked(mask, n: int, group: int, br: int, bc: int):
+    """The stacked g·n × n array walked tile by tile (the definition)."""
+    arr = np.tile(mask.array(n), (group, 1))
+    nq, br, bc = group * n, min(br, group * n), min(bc, n)
+    occ = tile_occupancy(arr, br, bc)
+    out: dict = {}
+    for i in range(occ.shape[0]):
+        for j in range(occ.shape[1]):
+            if occ[i, j]:
+                key = (min(br, nq - i * br), min(bc, n - j * bc))
+                out[key] = out.get(key, 0) + 1
+    return tuple(sorted(out.items()))
+
+
+def test_stacked_tile_classes_equal_walking_the_stacked_array() -> None:
+    rng = np.random.default_rng(7)
+    checked = 0
+    for n in (1, 4, 7, 10):
+        masks = [Mask.full(), Mask.causal(), Mask.window(1), Mask.window(3), Mask.window(20),
+                 Mask.block_sparse(3, rng.random((-(-n // 3),) * 2) < 0.5),
+                 Mask.from_array(rng.random((n, n)) < 0.3)]
+        for mask in masks:
+            for group in (1, 2, 3):
+                for br in (1, 3, 5, 40):
+                    for bc in (1, 2, 13):
+                        got = stacked_tile_classes(mask, n, group, br, bc).counts
+                        assert got == _walk_stacked(mask, n, group, br, bc), \
+                            (mask.label, n, group, br, bc)
+                        checked += 1
+    assert checked == 4 * 7 * 3 * 4 * 3
+
+
+def test_false_twin_the_unstacked_grid_is_not_the_stacked_one() -> None:
+    # counting a group's tiles on one head's grid (ignoring the wrap between heads) is wrong
+    mask = Mask.causal()
+    assert stacked_tile_classes(mask, 5, 2, 3, 2).counts != _walk_stacked(mask, 5, 1, 3, 2)
+    assert stacked_tile_classes(mask, 5, 2, 3, 2).counts == _walk_stacked(mask, 5, 2, 3, 2)

@@ -149,7 +149,7 @@ def test_lookups_and_their_errors() -> None:
     with pytest.raises(InvalidInputError, match="has no forward pass"):
         get_algorithm("small-cache-dx").counter("forward")
     with pytest.raises(InvalidInputError, match="has no masked variant"):
-        get_algorithm("small-cache-fused").masked_counter("backward")
+        get_algorithm("small-cache-dx").masked_counter("backward")
     with pytest.raises(InvalidInputError, match="selection='nope'"):
         selection("nope", "forward")
 

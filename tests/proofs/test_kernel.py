@@ -87,7 +87,7 @@ def test_a_counterexample_that_does_not_falsify_is_undecided(monkeypatch: pytest
     """Mutation test of the referee: a solver "model" where the goal holds is never Refuted."""
     real_check = kernel._z3_check
 
-    def lying_solver(assertions, timeout_s):  # noqa: ANN001, ANN202
+    def lying_solver(assertions, timeout_s, *, isolated=False):  # noqa: ANN001, ANN202
         x = z3.Real("x")
         s = z3.Solver()
         s.add(x == 5)          # x = 5 satisfies x >= 1: not a counterexample
@@ -102,7 +102,7 @@ def test_a_counterexample_that_does_not_falsify_is_undecided(monkeypatch: pytest
 
 
 def test_a_counterexample_outside_the_domain_is_not_a_refutation(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fractional_solver(assertions, timeout_s):  # noqa: ANN001, ANN202
+    def fractional_solver(assertions, timeout_s, *, isolated=False):  # noqa: ANN001, ANN202
         x = z3.Real("n")
         s = z3.Solver()
         s.add(x == z3.RealVal("1/2"))
