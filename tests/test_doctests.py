@@ -23,7 +23,7 @@ def _modules() -> list[str]:
         if info.name not in SKIP:
             names.append(info.name)
     # Subpackages mapped from sibling folders are not under attnio.__path__: add them.
-    for sub in ("symbolic", "graphs", "algorithms", "proofs"):
+    for sub in ("symbolic", "graphs", "algorithms", "proofs", "reporting"):
         pkg = importlib.import_module(f"attnio.{sub}")
         names.append(pkg.__name__)
         names += [i.name for i in pkgutil.walk_packages(pkg.__path__, prefix=f"{pkg.__name__}.")]

@@ -1,4 +1,5 @@
-"""Tests of attnio.report and the ``attnio report`` command."""
+"""Tests of attnio.reporting.report (with its OUTDIR rules, attnio.reporting.outdir, and its
+tables, attnio.reporting.sections) and the ``attnio report`` command."""
 
 from __future__ import annotations
 
@@ -13,14 +14,9 @@ import sympy as sp
 
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
-from attnio.report import (
-    MARKER_NAME,
-    OutputFolder,
-    bound_table,
-    default_cache_sizes,
-    prepare_outdir,
-    write_report,
-)
+from attnio.reporting.outdir import MARKER_NAME, OutputFolder, prepare_outdir
+from attnio.reporting.report import default_cache_sizes, write_report
+from attnio.reporting.sections import bound_table
 
 FIGURES = {"phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
            "optimal_schedule.png", "lower_bound_tightness.png", "gap_ratio.png",
@@ -124,8 +120,8 @@ def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
 def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, monkeypatch,
                                                               capsys) -> None:
     """Undecided is never a pass, and a section that crashes is reported, not hidden."""
-    import attnio.figures
     import attnio.proofs.registry
+    import attnio.reporting.sandwich
     from attnio.proofs.registry import Claim
     from attnio.results import Proved, Undecided
 
@@ -141,7 +137,7 @@ def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, mon
         time.sleep(0.35)  # a slow stage: the status line must name it while it runs
         raise RuntimeError("planted failure")
 
-    monkeypatch.setattr(attnio.figures, "sandwich_data", broken_sandwich)
+    monkeypatch.setattr(attnio.reporting.sandwich, "sandwich_data", broken_sandwich)
     monkeypatch.setenv("ATTNIO_PROGRESS", "")  # status on (conftest turns it off)
     monkeypatch.setenv("ATTNIO_STATUS_INTERVAL", "0.1")
     out = tmp_path / "report"
@@ -394,7 +390,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
 def test_figures_are_rendered_in_memory_and_written_through_safe_io(tmp_path: Path,
                                                                     monkeypatch) -> None:
     """figures' own files go through safe_io too: a symlink target is refused."""
-    from attnio import figures
+    from attnio.reporting import figures
 
     fig = figures.plot_phase_diagram(figures.PhaseDiagram(
         alphas=(1.0, 3.0), betas=(1.0, 3.0), dominant_term=(("a", "b"),) * 2,
