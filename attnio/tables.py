@@ -30,7 +30,7 @@ from typing import Any, Iterable, Sequence
 
 from tabulate import tabulate
 
-__all__ = ["render_table", "markdown_cell", "FORMATS"]
+__all__ = ["render_table", "markdown_cell", "number_cell", "FORMATS"]
 
 #: fmt -> tabulate's tablefmt: ``plain`` (header, dashes, columns; without a header just the
 #: columns), ``markdown`` (GitHub).
@@ -44,6 +44,36 @@ def markdown_cell(text: Any) -> str:
     'a \\\\| b'
     """
     return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def number_cell(value: Any, *, in_range: bool = True) -> str:
+    """An exact number as every table prints it: an integer below 10¹⁵ in full with thousands
+    separators, anything else to 6 significant digits (through sympy when the float overflows), and a
+    trailing ``*`` when the value is outside its admissible range (a formula's value there,
+    not a bound).
+
+    One formatter for every printed bound value: ``attnio bounds`` and the bound table of
+    ``attnio report`` print the same cell for the same exact value.
+
+    >>> import sympy as sp
+    >>> number_cell(sp.Integer(33554432)), number_cell(16777216 * sp.sqrt(2))
+    ('33,554,432', '2.37266e+07')
+    >>> number_cell(sp.Rational(1, 3), in_range=False), number_cell(2 ** sp.Integer(2000))
+    ('0.333333*', '1.14813e602')
+    """
+    import sympy as sp  # lazy: printing a table of ints needs no sympy
+
+    mark = "" if in_range else "*"
+    exact = sp.sympify(value)
+    if exact.is_Integer and abs(int(exact)) < 10 ** 15:
+        return f"{int(exact):,}{mark}"
+    try:
+        number = float(exact)
+    except (TypeError, OverflowError):
+        number = float("inf")
+    if number != number or number in (float("inf"), float("-inf")):
+        return str(sp.N(exact, 6)).replace("e+", "e") + mark
+    return f"{number:.6g}{mark}"
 
 
 def render_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], *, fmt: str = "plain",

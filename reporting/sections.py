@@ -20,6 +20,7 @@ from attnio.symbolic.advisor import DEVICES, advise
 from attnio.symbolic.catalogue import CATALOGUE
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values
+from attnio.tables import number_cell
 
 __all__ = ["verify_section", "BoundRow", "bound_table", "bound_table_markdown", "bound_section",
            "hardware_section", "fmt_value", "QUICK_METHOD_PREFIX"]
@@ -61,13 +62,16 @@ def verify_section(quick: bool, on_claim: Callable[[str], None] = lambda _id: No
 
 @dataclass(frozen=True)
 class BoundRow:
-    """One catalogue entry evaluated at each M (``None`` outside its admissible range)."""
+    """One catalogue entry evaluated at each M: ``values`` exact (``None`` outside the entry's
+    admissible range), ``cells`` as printed — :func:`attnio.tables.number_cell` of the exact
+    value, ``*`` outside the range: the cells ``attnio bounds`` prints."""
 
     id: str
     pass_: str
     kind: str
     expression: str
     values: tuple[Any, ...]
+    cells: tuple[str, ...] = ()
 
 
 #: How the bound table evaluates entries in other symbols (the same instance as ``attnio
@@ -96,10 +100,12 @@ def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict
     crossovers: dict[str, Any] = {}
     for bound in CATALOGUE:
         values = tuple(ev[bound.id].value if ev[bound.id].in_range else None for ev in at_M)
+        cells = tuple(number_cell(ev[bound.id].value, in_range=ev[bound.id].in_range)
+                      for ev in at_M)
         symbol = ({"tight": "Θ", "upper": "O", "lower": "Ω"} if bound.asymptotic
                   else {"tight": "=", "upper": "≤", "lower": "≥"})[bound.kind]
         rows.append(BoundRow(bound.id, bound.pass_, f"{bound.kind} ({symbol})", str(bound.expr),
-                             values))
+                             values, cells))
         if bound.combine == "min" and len(bound.branches) == 2:
             crossovers[bound.id] = _crossover_solution(crossover(bound))
     return rows, crossovers
@@ -116,14 +122,18 @@ def bound_table_markdown(n: int, d: int, Ms: Sequence[int]) -> str:
 
 
 def bound_section(n: int, d: int, Ms: Sequence[int]) -> tuple[list[Block], dict[str, Any]]:
+    """The bound table's blocks (a paragraph, the table, the derived crossovers) and the
+    crossovers."""
     rows, crossovers = bound_table(n, d, Ms)
     table = Table(["id", "pass", "kind", "bound", *(f"M = {M:,}" for M in Ms)],
                   [[[(row.id, "code")], row.pass_, row.kind, [(row.expression, "code")],
-                    *(fmt_value(v) for v in row.values)] for row in rows])
+                    *row.cells] for row in rows])
     blocks: list[Block] = [
-        Paragraph(plain(f"Exact values of every catalogue entry ({_OTHER_SYMBOLS}); — = M "
-                         "outside the entry's admissible range. Θ/O/Ω entries are exact only "
-                         "up to a constant factor.")),
+        Paragraph(plain(f"Values of every catalogue entry, evaluated exactly ({_OTHER_SYMBOLS}) "
+                         "and printed as `attnio bounds` prints them (integers in full, other "
+                         "values to 6 significant digits); * = M outside the entry's admissible "
+                         "range: the formula's value there, not a bound. Θ/O/Ω entries are exact "
+                         "only up to a constant factor.")),
         table,
         Paragraph(plain("Crossovers derived by attnio.symbolic.crossovers (branch equality "
                          "solved by sympy):")),
