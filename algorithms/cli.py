@@ -48,6 +48,7 @@ from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mas
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 from attnio.provenance import provenance
+from attnio.tables import render_table
 from attnio.validation import (
     MAX_STEPS,
     PLOT_SUFFIXES,
@@ -332,19 +333,26 @@ def parse_crossover(text: str, names: list[str]) -> tuple[str, str]:
 
 
 def _print_table(payload: dict[str, Any], execute: bool) -> None:
-    head = f"{'algorithm':<17}{'M':>10}{'io':>16}{'flops':>18}{'peak':>10}{'ratio':>9}"
-    print(head + ("  rel.err  closed-form" if execute else ""))
+    header = ["algorithm", "M", "io", "flops", "peak", "ratio",
+              *(["rel.err", "closed-form"] if execute else []), "note"]
+    rows = []
     for r in payload["runs"]:
         if r.get("overflow") or r.get("infeasible"):
             kind = "overflow" if r.get("overflow") else "infeasible"
-            print(f"{r['algorithm']:<17}{r['M']:>10}  {kind}: {r[kind]}")
+            rows.append([r["algorithm"], r["M"], "-", "-", "-", "-",
+                         *(["-", "-"] if execute else []), f"{kind}: {r[kind]}"])
             continue
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
-        line = (f"{r['algorithm']:<17}{r['M']:>10}{r['io']:>16,}{r['flops']:>18,}"
-                f"{r['peak_fast_words']:>10}{ratio:>9}")
+        row = [r["algorithm"], r["M"], f"{r['io']:,}", f"{r['flops']:,}", r["peak_fast_words"],
+               ratio]
         if execute:
-            line += f"  {r['max_relative_error']:.1e}  {'=' if r['closed_form_match'] else '≠'}"
-        print(line)
+            row += [f"{r['max_relative_error']:.1e}", "=" if r["closed_form_match"] else "≠"]
+        rows.append([*row, ""])
+    if not any(row[-1] for row in rows):  # no note to print: no empty column
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    print(render_table(header, rows, align=["left", *["right"] * 5,
+                                            *(["right", "center"] if execute else []),
+                                            "left"][:len(header)]))
     print(_crossover_line(payload))
     masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
     if masked:
