@@ -40,7 +40,6 @@ from attnio.algorithms.simulation import (
     SimulationResult,
     catalogue_value,
     check_execute_budget,
-    count,
     find_crossovers,
     simulate,
 )
