@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import sys
 from typing import Any
@@ -40,7 +39,7 @@ from attnio.algorithms.simulation import (
     SimulationResult,
     catalogue_value,
     check_execute_budget,
-    count,
+    find_crossovers,
     simulate,
 )
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
@@ -48,6 +47,7 @@ from attnio.algorithms.registry import selection
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.progress import progress
 from attnio.provenance import provenance
+from attnio.tables import render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     check_output_path,
@@ -260,64 +260,6 @@ def runs_payload(
     return payload
 
 
-def _cheaper(a: str, b: str, pass_: str, n: int, d: int, M: int, mask: Mask | None = None
-             ) -> tuple[str, dict[str, int]] | None:
-    """(``a``, ``b`` or ``"tie"``, the two exact I/O counts) at M, or None when either
-    algorithm has no admissible tile (or overflows) at M."""
-    try:
-        io = {a: count(a, pass_, n, d, M, mask=mask).io,
-              b: count(b, pass_, n, d, M, mask=mask).io}
-    except (InvalidInputError, CacheOverflowError):
-        return None
-    return (a if io[a] < io[b] else b if io[b] < io[a] else "tie"), io
-
-
-def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
-                    Ms: list[int], mask: Mask | None = None) -> list[dict[str, Any]]:
-    """Every swap of the cheaper of ``a`` and ``b`` along the grid ``Ms``, located exactly.
-
-    A *swap* is a pair of consecutive grid points (both admissible for both algorithms)
-    ``lo < hi`` such that one algorithm is strictly cheaper at ``lo`` (its exact I/O count,
-    :func:`~attnio.algorithms.simulation.count`, Python ints) and not at ``hi``. Bisection on
-    the integers of ``[lo, hi]`` keeps that invariant and ends at adjacent ``M - 1, M``: the
-    algorithm ``cheaper_below`` is strictly cheaper at ``M - 1`` and not at ``M`` (where
-    ``cheaper_at_M`` is the other one, ``"tie"`` or ``"inadmissible"``). Counts move in
-    floor/ceiling steps, so a bracket may hold several such points; bisection returns one
-    of them, and ``io_at_M_minus_1`` / ``io_at_M`` let anyone check it.
-
-    >>> [(c["bracket"], c["M"], c["cheaper_below"]) for c in
-    ...  find_crossovers("flash1", "small-cache", "backward", 4096, 64, [4096, 8192])]
-    [([4096, 8192], 4903, 'small-cache')]
-    """
-    for name in (a, b):
-        if (name, pass_) not in BOUND_IDS:
-            raise InvalidInputError(f"crossover algorithm={describe(name)} has no {pass_} pass")
-    grid = [(M, _cheaper(a, b, pass_, n, d, M, mask)) for M in sorted(set(Ms))]
-    points = [(M, found) for M, found in grid if found is not None]
-    out: list[dict[str, Any]] = []
-    for (lo, (w_lo, _)), (hi, (w_hi, _)) in zip(points, points[1:]):
-        if w_lo == "tie" or w_hi == w_lo:
-            continue
-        left, right = lo, hi  # invariant: w_lo strictly cheaper at left, not at right
-        while right - left > 1:
-            mid = (left + right) // 2
-            found = _cheaper(a, b, pass_, n, d, mid, mask)
-            if found is not None and found[0] == w_lo:
-                left = mid
-            else:
-                right = mid
-        below = _cheaper(a, b, pass_, n, d, right - 1, mask)
-        at = _cheaper(a, b, pass_, n, d, right, mask)
-        out.append({
-            "algorithms": [a, b], "pass": pass_, "bracket": [lo, hi], "M": right,
-            "cheaper_below": w_lo,
-            "cheaper_at_M": "inadmissible" if at is None else at[0],
-            "io_at_M_minus_1": None if below is None else below[1],
-            "io_at_M": None if at is None else at[1],
-        })
-    return out
-
-
 def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
     row: dict[str, Any] = {key: None for key in _FIELDS}
     row.update(algorithm=name, n=n, d=d, M=M, **reason)
@@ -387,19 +329,26 @@ def parse_crossover(text: str, names: list[str]) -> tuple[str, str]:
 
 
 def _print_table(payload: dict[str, Any], execute: bool) -> None:
-    head = f"{'algorithm':<17}{'M':>10}{'io':>16}{'flops':>18}{'peak':>10}{'ratio':>9}"
-    print(head + ("  rel.err  closed-form" if execute else ""))
+    header = ["algorithm", "M", "io", "flops", "peak", "ratio",
+              *(["rel.err", "closed-form"] if execute else []), "note"]
+    rows = []
     for r in payload["runs"]:
         if r.get("overflow") or r.get("infeasible"):
             kind = "overflow" if r.get("overflow") else "infeasible"
-            print(f"{r['algorithm']:<17}{r['M']:>10}  {kind}: {r[kind]}")
+            rows.append([r["algorithm"], r["M"], "-", "-", "-", "-",
+                         *(["-", "-"] if execute else []), f"{kind}: {r[kind]}"])
             continue
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
-        line = (f"{r['algorithm']:<17}{r['M']:>10}{r['io']:>16,}{r['flops']:>18,}"
-                f"{r['peak_fast_words']:>10}{ratio:>9}")
+        row = [r["algorithm"], r["M"], f"{r['io']:,}", f"{r['flops']:,}", r["peak_fast_words"],
+               ratio]
         if execute:
-            line += f"  {r['max_relative_error']:.1e}  {'=' if r['closed_form_match'] else '≠'}"
-        print(line)
+            row += [f"{r['max_relative_error']:.1e}", "=" if r["closed_form_match"] else "≠"]
+        rows.append([*row, ""])
+    if not any(row[-1] for row in rows):  # no note to print: no empty column
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    print(render_table(header, rows, align=["left", *["right"] * 5,
+                                            *(["right", "center"] if execute else []),
+                                            "left"][:len(header)]))
     print(_crossover_line(payload))
     masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
     if masked:
@@ -428,49 +377,23 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
               overwrite: bool = False) -> None:
     """I/O against M on log axes: one solid line per algorithm, its catalogue bound dashed.
 
-    The file is written through :func:`attnio.safe_io.write_bytes` (atomic, no symlinks,
-    an existing file only with ``overwrite``); its format follows the extension."""
+    Drawn by the reporting room's one I/O figure
+    (:func:`attnio.reporting.io_curves.plot_io_curves` on
+    :func:`~attnio.reporting.io_curves.io_curves_from_runs` of the payload). The file is
+    written through :func:`attnio.safe_io.write_bytes` (atomic, no symlinks, an existing file
+    only with ``overwrite``); its format follows the extension."""
     from attnio.safe_io import write_bytes
 
     target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
                                what="--plot")
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib  # noqa: F401  (the plots extra)
     except ImportError:
         raise InvalidInputError(
             "--plot needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
         ) from None
-    fig, ax = plt.subplots(figsize=(7.5, 5.0))
-    bounds_drawn: set[str] = set()
-    for name in dict.fromkeys(r["algorithm"] for r in payload["runs"]):
-        rows = [r for r in payload["runs"] if r["algorithm"] == name and r["io"] is not None]
-        if not rows:
-            continue
-        line, = ax.plot([r["M"] for r in rows], [r["io"] for r in rows], marker="o", ms=3,
-                        label=f"{name} (measured)")
-        bound_id = BOUND_IDS[(name, rows[0]["pass"])]
-        if bound_id not in bounds_drawn and all(r["formula"] is not None for r in rows):
-            bounds_drawn.add(bound_id)
-            ax.plot([r["M"] for r in rows], [r["formula"] for r in rows], ls="--",
-                    color=line.get_color(), alpha=0.8, label=f"{bound_id} (catalogue)")
-    ax.axvline(d * d, color="grey", lw=1.5, alpha=0.6, label=f"M = d² = {d * d:,}")
-    if payload.get("crossover_M"):
-        pair = " vs ".join(payload.get("crossover_pair") or [])
-        ax.axvline(payload["crossover_M"], color="black", ls=":", lw=1,
-                   label=f"crossover {pair}: M = {payload['crossover_M']:,}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("fast memory M (words)")
-    ax.set_ylabel("I/O: words read + written")
-    pass_ = payload["runs"][0]["pass"] if payload["runs"] else ""
-    ax.set_title(f"attnio simulate: {pass_} pass, n = {n:,}, d = {d}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, dpi=120, format=target.suffix.lower().lstrip("."))
-    plt.close(fig)
-    write_bytes(target, buffer.getvalue(), overwrite=overwrite)
+    from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
+    from attnio.reporting.style import figure_bytes
+
+    fig = plot_io_curves(io_curves_from_runs(payload, n=n, d=d))
+    write_bytes(target, figure_bytes(fig, target.suffix.lower().lstrip(".")), overwrite=overwrite)

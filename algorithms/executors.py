@@ -65,8 +65,12 @@ def _masking(mask: np.ndarray | None, tau: float) -> dict[str, Any]:
     return {} if mask is None and tau == 1.0 else {"mask": mask, "tau": tau}
 
 
-def _flash_blocks(blocks: Mapping[str, int]) -> dict[str, int]:
+def _flash_blocks(blocks: Mapping[str, int]) -> dict[str, Any]:
     return {"block_rows": blocks["B_r"], "block_cols": blocks["B_c"]}
+
+
+def _fused_blocks(blocks: Mapping[str, int]) -> dict[str, Any]:
+    return dict(blocks)
 
 
 def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], None]
@@ -136,7 +140,7 @@ run_flash2_forward = _forward(lambda mem, b, kw: flash2_forward(mem, **_flash_bl
 run_square_tiling_forward = _forward(
     lambda mem, b, kw: square_tiling_forward(mem, block=b["B"], **kw))
 run_small_cache_fused_forward = _forward(
-    lambda mem, b, kw: small_cache_fused_forward(mem, **b, **kw))
+    lambda mem, b, kw: small_cache_fused_forward(mem, **_fused_blocks(b), **kw))
 run_standard_backward = _backward(
     _keep_P, lambda mem, b, kw: standard_backward(mem, block=b["B"], **kw))
 run_flash1_backward = _backward(
@@ -146,7 +150,7 @@ run_flash2_backward = _backward(
 run_small_cache_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_fused_backward = _backward(
-    _keep_scores, lambda mem, b, kw: small_cache_fused_backward(mem, **b, **kw))
+    _keep_scores, lambda mem, b, kw: small_cache_fused_backward(mem, **_fused_blocks(b), **kw))
 
 
 def run_small_cache_dx(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],

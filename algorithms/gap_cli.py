@@ -22,6 +22,7 @@ import sys
 from attnio.algorithms.gap import gap_figure_png, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.safe_io import write_bytes
+from attnio.tables import render_table
 from attnio.validation import size_action, warn_outside_admissible
 
 __all__ = ["register", "run"]
@@ -84,10 +85,13 @@ def run(args: argparse.Namespace) -> int:
         json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
-    print(f"{'M':>9} {'lower bound':>14}  {'best algorithm':<18}{'best io':>15}{'ratio':>8}  route")
+    table = []
     for row in payload["rows"]:
-        print(f"{row['M']:>9} {row['lower_bound']:>14,}  {row['best_algorithm']:<18}"
-              f"{row['best_io']:>15,}{row['ratio']:>8.2f}  {row['route']} [{row['claim_id']}]")
-        for name, reason in row["omitted"].items():
-            print(f"{'':>9} {'':>14}  {name}: omitted ({reason})")
+        table.append([row["M"], f"{row['lower_bound']:,}", row["best_algorithm"],
+                      f"{row['best_io']:,}", f"{row['ratio']:.2f}",
+                      f"{row['route']} [{row['claim_id']}]"])
+        table += [["", "", f"{name}: omitted ({reason})", "", "", ""]
+                  for name, reason in row["omitted"].items()]
+    print(render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"], table,
+                       align=["right", "right", "left", "right", "right", "left"]))
     return 0

@@ -61,6 +61,8 @@ SELECTIONS: Mapping[str, str] = MappingProxyType({
               "figure against the sparse lower bound (attnio.algorithms.sparse_measure)",
     "gap": "one schedule per computation, ours included: `attnio gap` "
            "(attnio.algorithms.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
+    "crossover": "the small-cache schedule whose swap with FlashAttention-1 is the measured "
+                 "crossover of a pass (one per pass): the I/O and FLOP figures, the report",
     "levels": "the gap set plus the grouped-query order: `attnio hierarchy` per level "
               "(attnio.algorithms.hierarchy.levels_report)",
 })
@@ -298,7 +300,7 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         counters={"forward": _square(C.count_square_tiling_forward)},
         executors={"forward": X.run_square_tiling_forward},
         masked_counters={"forward": MC.count_masked_square_tiling_forward},
-        tunable=True, selections={"forward": _EVERYWHERE}),
+        tunable=True, selections={"forward": (*_EVERYWHERE, "crossover")}),
     AlgorithmSpec(
         "small-cache",
         "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
@@ -313,7 +315,7 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         masked_counters={"forward": MC.count_masked_square_tiling_forward,
                          "backward": MC.count_masked_small_cache_backward},
         # forward: the schedule of square-tiling, which the forward selections list instead
-        tunable=True, selections={"backward": _EVERYWHERE}),
+        tunable=True, selections={"backward": (*_EVERYWHERE, "crossover")}),
     AlgorithmSpec(
         "small-cache-fused",
         "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of searched sides: "

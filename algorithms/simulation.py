@@ -21,7 +21,7 @@ True
 >>> count("small-cache", "backward", n=4096, d=64, M=1024).io
 590614528
 >>> measured_crossover(4096, 64, [2 ** k for k in range(8, 17)])
-8192
+4903
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ import numpy as np
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.registry import PASSES, REGISTRY, get_algorithm
-from attnio.exceptions import InfeasibleError, InvalidInputError
-from attnio.validation import check_name, check_seed, positive_int
+from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
+from attnio.validation import check_name, check_seed, describe, positive_int
 
 __all__ = [
     "ALGORITHMS",
@@ -47,6 +47,7 @@ __all__ = [
     "count",
     "catalogue_value",
     "measured_crossover",
+    "find_crossovers",
     "validate_size",
     "MAX_EXECUTE_BYTES",
     "execute_memory_estimate",
@@ -289,25 +290,91 @@ def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any |
     return get_bound(bound_id).evaluate(check_range=False, n=n, d=d, M=M)
 
 
+def _cheaper(a: str, b: str, pass_: str, n: int, d: int, M: int, mask: Mask | None = None
+             ) -> tuple[str, dict[str, int]] | None:
+    """(``a``, ``b`` or ``"tie"``, the two exact I/O counts) at M, or None when either
+    algorithm has no admissible tile (or overflows) at M."""
+    try:
+        io = {a: count(a, pass_, n, d, M, mask=mask).io,
+              b: count(b, pass_, n, d, M, mask=mask).io}
+    except (InfeasibleError, CacheOverflowError):  # no tile set (or the published one) fits
+        return None
+    return (a if io[a] < io[b] else b if io[b] < io[a] else "tie"), io
+
+
+def find_crossovers(a: str, b: str, pass_: str, n: int, d: int,
+                    Ms: Iterable[int], mask: Mask | None = None) -> list[dict[str, Any]]:
+    """Every swap of the cheaper of ``a`` and ``b`` along the grid ``Ms``, located exactly.
+
+    A *swap* is a pair of consecutive grid points (both admissible for both algorithms)
+    ``lo < hi`` such that one algorithm is strictly cheaper at ``lo`` (its exact I/O count,
+    :func:`count`, Python ints) and not at ``hi``. Bisection on the integers of ``[lo, hi]``
+    keeps that invariant and ends at adjacent ``M - 1, M``: the algorithm ``cheaper_below`` is
+    strictly cheaper at ``M - 1`` and not at ``M`` (where ``cheaper_at_M`` is the other one,
+    ``"tie"`` or ``"inadmissible"``). Counts move in floor/ceiling steps, so a bracket may hold
+    several such points; bisection returns one of them, and ``io_at_M_minus_1`` / ``io_at_M``
+    let anyone check it. This is the one crossover search of attnio: ``attnio simulate``, the
+    figures and the report all call it (through :func:`measured_crossover` or directly).
+
+    >>> [(c["bracket"], c["M"], c["cheaper_below"]) for c in
+    ...  find_crossovers("flash1", "small-cache", "backward", 4096, 64, [4096, 8192])]
+    [([4096, 8192], 4903, 'small-cache')]
+    """
+    for name in (a, b):
+        if (name, pass_) not in BOUND_IDS:
+            raise InvalidInputError(f"crossover algorithm={describe(name)} has no {pass_} pass")
+    grid = [(M, _cheaper(a, b, pass_, n, d, M, mask)) for M in sorted(set(Ms))]
+    points = [(M, found) for M, found in grid if found is not None]
+    out: list[dict[str, Any]] = []
+    for (lo, (w_lo, _)), (hi, (w_hi, _)) in zip(points, points[1:]):
+        if w_lo == "tie" or w_hi == w_lo:
+            continue
+        left, right = lo, hi  # invariant: w_lo strictly cheaper at left, not at right
+        while right - left > 1:
+            mid = (left + right) // 2
+            found = _cheaper(a, b, pass_, n, d, mid, mask)
+            if found is not None and found[0] == w_lo:
+                left = mid
+            else:
+                right = mid
+        below = _cheaper(a, b, pass_, n, d, right - 1, mask)
+        at = _cheaper(a, b, pass_, n, d, right, mask)
+        out.append({
+            "algorithms": [a, b], "pass": pass_, "bracket": [lo, hi], "M": right,
+            "cheaper_below": w_lo,
+            "cheaper_at_M": "inadmissible" if at is None else at[0],
+            "io_at_M_minus_1": None if below is None else below[1],
+            "io_at_M": None if at is None else at[1],
+        })
+    return out
+
+
 def measured_crossover(
     n: int, d: int, Ms: Iterable[int], *, large: str = "flash1", small: str = "small-cache",
-    mask: Mask | None = None,
+    mask: Mask | None = None, pass_: str = "backward",
 ) -> int | None:
-    """The first M of the sorted sweep at which ``large`` (backward) does no more I/O than ``small``.
+    """The exact M at which ``large`` stops moving more words than ``small`` in ``pass_``.
 
-    Only sweeps where ``small`` is strictly better at some smaller admissible M count as a
-    swap; M values where either algorithm has no admissible tile set are skipped. Returns None
-    if the two do not swap within ``Ms``.
+    The first swap of :func:`find_crossovers` along the sorted grid ``Ms`` in which ``small``
+    was the strictly cheaper one below: ``small`` is strictly cheaper at ``M - 1`` and
+    ``large`` moves no more words at ``M`` (exact I/O counts, bisected between the two grid
+    points that bracket the swap). Grid points where either algorithm has no admissible tile
+    set are skipped. Returns None if the two do not swap that way within ``Ms``.
+
+    Why not the first grid point past the swap: that answer depends on the grid. At n = 4096,
+    d = 64 the report's 8-per-doubling sweep first sees FlashAttention-1 backward win at the
+    grid point M = 5,312, while ``attnio simulate --crossover flash1,small-cache`` bisects the
+    counts to M = 4,903 (small-cache strictly cheaper at 4,902, not at 4,903; the only swap
+    between 3,000 and 12,000). Both now bisect, so every grid that brackets the swap gives
+    4,903.
+
+    >>> measured_crossover(4096, 64, [2 ** k for k in range(8, 17)])
+    4903
+    >>> measured_crossover(512, 16, [64, 128, 256, 512, 1024], pass_="forward",
+    ...                    small="square-tiling") is not None
+    True
     """
-    small_won = False
-    for M in sorted(set(Ms)):
-        try:
-            io_large = count(large, "backward", n, d, M, mask=mask).io
-            io_small = count(small, "backward", n, d, M, mask=mask).io
-        except InfeasibleError:  # no admissible tile set at this M: skipped, as documented
-            continue
-        if io_small < io_large:
-            small_won = True
-        elif small_won:
-            return M
+    for swap in find_crossovers(large, small, pass_, n, d, Ms, mask=mask):
+        if swap["cheaper_below"] == small:
+            return int(swap["M"])
     return None

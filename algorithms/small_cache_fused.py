@@ -328,7 +328,7 @@ def small_cache_fused_backward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int,
     _product(mem, "dS", "Q", "dK", r2, c2, trans_left=True, mask=mask)
 
 
-def _kept_columns(support: np.ndarray | None, rows: slice, n: int) -> range | np.ndarray:
+def _kept_columns(support: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
     """The columns j with a kept entry of ``support[rows, j]`` (all n without a mask)."""
     if support is None:
         return range(n)

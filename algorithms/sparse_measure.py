@@ -127,7 +127,7 @@ def notes_and_panels() -> tuple[str, dict]:
                   f"(density {sizes['Z_QK'] / N ** 2:.4f}); bound's branches cross at "
                   f"Z_in²/Z_QK = {sizes['sparse_crossover']['value']} ≈ {cross_bound:,.0f} words "
                   f"(d² = {D * D:,}); measured crossover flash1 vs small-cache (backward, "
-                  f"1/8-octave sweep): M = {measured if measured is None else f'{measured:,}'}.",
+                  f"bisected on exact counts inside a 1/8-octave sweep): M = {measured if measured is None else f'{measured:,}'}.",
                   "", "I/O ÷ sparse.lower:", "",
                   "| pass | algorithm | " + " | ".join(f"2^{k}" for k in range(8, 23)) + " |",
                   "|---|---|" + "---|" * len(MS)]

@@ -33,7 +33,7 @@ SUBCOMMANDS: dict[str, str] = {
     "pebble": "attnio.graphs.cli",
     "gap": "attnio.algorithms.gap_cli",
     "lower-bound": "attnio.graphs.lower_bound_cli",
-    "report": "attnio.report",
+    "report": "attnio.reporting.cli",
 }
 
 

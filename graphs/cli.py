@@ -73,6 +73,7 @@ from attnio.graphs.schedules import algorithm_schedules
 from attnio.parallel import check_workers, map_instances
 from attnio.provenance import provenance
 from attnio.results import Status
+from attnio.tables import render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
     check_output_path,
@@ -324,6 +325,23 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
     return 0
 
 
+def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: bool,
+                  labelled: bool) -> str:
+    """``--table``: one row per (DAG, M) — status, Q(G, M), the search's bracket, states,
+    seconds and each algorithm schedule's cost (``-``: none at this M), printed by
+    :func:`attnio.tables.render_table`."""
+    header = [*(["DAG"] if labelled else []), "M", "status", "Q(G,M)", "lower", "upper",
+              "states", "seconds", *names]
+    table = []
+    for (M, r, costs), (label, _, _) in zip(rows, instances):
+        obj = result_to_json(r, M, recompute)
+        table.append([*([label] if labelled else []), M, obj["status"], obj["optimal_io"],
+                      obj["lower_bound"], obj["upper_bound"], obj["states_explored"],
+                      f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
+    return render_table(header, table, missing="", align=["left"] * labelled
+                        + ["right"] * (len(header) - labelled))
+
+
 def run(args: argparse.Namespace) -> int:
     args.time_limit = positive_float("--time-limit", args.time_limit)
     recompute = not args.no_recompute
@@ -400,15 +418,5 @@ def run(args: argparse.Namespace) -> int:
             print((f"{label}: " if labelled else "")
                   + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
                   f"{'recomputation' if recompute else 'one-shot'}")
-        print(f"{'M':>4} {'status':>10} {'Q(G,M)':>7} {'lower':>6} {'upper':>6} "
-              f"{'states':>9} {'seconds':>8} " + " ".join(f"{n:>13}" for n in names))
-        for (M, r, costs), (label, _, _) in zip(rows, instances):
-            if labelled:
-                print(f"{label}:", end=" ")
-            obj = result_to_json(r, M, recompute)
-            q = "" if obj["optimal_io"] is None else obj["optimal_io"]
-            up = "" if obj["upper_bound"] is None else obj["upper_bound"]
-            print(f"{M:>4} {obj['status']:>10} {q!s:>7} {obj['lower_bound']!s:>6} {up!s:>6} "
-                  f"{obj['states_explored']:>9} {obj['seconds']:>8.2f} "
-                  + " ".join(f"{costs.get(n, '-')!s:>13}" for n in names))
+        print(_pebble_table(rows, instances, names, recompute=recompute, labelled=labelled))
     return worst

@@ -133,7 +133,7 @@ class Claim:
         if not isinstance(verdict, (Proved, Refuted, Undecided)):
             verdict = Undecided(f"check returned {type(verdict).__name__}, not a verdict")
         if verdict.evidence is None and self.evidence_kind is not None:
-            solvers = {"z3": verdict.verdict} if self.evidence_kind == "smt-forall" else {}
+            solvers = {"z3": str(verdict.verdict.value)} if self.evidence_kind == "smt-forall" else {}
             verdict = with_evidence(verdict, Evidence(self.evidence_kind, solvers=solvers))
         if isinstance(verdict, Proved) and verdict.evidence is not None \
                 and verdict.evidence.kind == "definition":

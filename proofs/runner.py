@@ -46,6 +46,7 @@ from typing import Any, Iterable, Sequence
 from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.registry import CheckContext, Claim
 from attnio.results import Refuted, Undecided, Verdict
+from attnio.tables import render_table
 
 __all__ = [
     "ClaimResult",
@@ -234,7 +235,8 @@ def _clip(text: str, width: int) -> str:
 
 
 def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
-    """A fixed-width table: id, source, method, verdict, seconds (one row per claim).
+    """A fixed-width table (:func:`attnio.tables.render_table`): id, source, evidence, verdict,
+    seconds (one row per claim).
 
     The source is clipped to 40 characters and marked ``[R]`` when RECONSTRUCTED (the full
     text is in the ``--json`` report).
@@ -245,17 +247,13 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
     headers = ("id", "source", "evidence", "verdict", "seconds")
     rows = []
     for r in results:
-        verdict = r.verdict.verdict
+        verdict: str = r.verdict.verdict.value
         if twins:
             verdict = "rejected" if isinstance(r.verdict, Refuted) else f"NOT REJECTED ({verdict})"
         source = _clip(r.claim.source, 40) + (" [R]" if r.claim.reconstructed else "")
         evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
         rows.append((r.claim.id, source, evidence, verdict, f"{r.verdict.seconds:.3f}"))
-    widths = [max([len(h)] + [len(row[i]) for row in rows]) for i, h in enumerate(headers)]
-    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths))
-    out = [line, "  ".join("-" * w for w in widths)]
-    out += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)) for row in rows]
-    return "\n".join(out)
+    return render_table(headers, rows)
 
 
 def self_test(twins: Sequence[Claim], ctx: CheckContext | None = None, *,

@@ -56,6 +56,7 @@ import sympy as sp
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
 from attnio.safe_io import write_text
+from attnio.tables import number_cell, render_table
 from attnio.validation import (check_output_path, describe, json_float, parse_positive_int,
                                read_json_file, size_action, warn_outside_admissible)
 from attnio.symbolic.advisor import (
@@ -233,21 +234,18 @@ def _table(report: dict[str, Any]) -> str:
                          "crossover Z_in**2/Z_QK = " + (
                              "none (nothing kept)" if v["sparse_crossover"] is None
                              else f"{v['sparse_crossover']['value_float']:.6g}"))
-    width = max(len(b["id"]) for b in report["bounds"])
-    lines.append(f"{'id':<{width}}  {'kind':<5}  {'value':>14}  expression")
-    for b in report["bounds"]:
-        mark = " " if b["in_range"] else "*"
-        shown = b["expression"]
-        value = f"{_short_value(b):>13}{mark}"
-        lines.append(f"{b['id']:<{width}}  {b['kind']:<5}  {value}  {shown}")
+    lines.append(render_table(
+        ["id", "kind", "value", "expression"],
+        [[b["id"], b["kind"], bound_cell(b), b["expression"]] for b in report["bounds"]],
+        align=("left", "left", "right", "left")))
     return "\n".join(lines)
 
 
-def _short_value(bound: dict[str, Any]) -> str:
-    """Six significant digits: from the float, or from the exact value when it overflows."""
-    if bound["value_float"] is not None:
-        return f"{bound['value_float']:.6g}"
-    return str(sp.N(sp.sympify(bound["value"]), 6)).replace("e+", "e")
+def bound_cell(bound: dict[str, Any]) -> str:
+    """The printed value of one ``--json`` bound entry (:func:`attnio.tables.number_cell` of
+    its exact value, ``*`` outside its admissible range) — the cell ``attnio report``'s bound
+    table prints for the same entry."""
+    return number_cell(bound["value"], in_range=bound["in_range"])
 
 
 _LATEX_SPECIALS = {

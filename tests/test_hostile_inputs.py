@@ -4,7 +4,7 @@ within its time limit.
 
 Every case runs as its own ``python -m attnio ...`` subprocess (two at a time). The files the
 cases need (non-UTF-8, deeply nested, duplicate outputs, symlink-free folders, ...) are made
-in a temporary folder. ``attnio report`` is covered by tests/test_report.py.
+in a temporary folder. ``attnio report`` is covered by tests/reporting/test_report.py.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 r"""The report as one self-contained HTML file (``attnio report OUTDIR --html``).
 
-:func:`render_html` turns a :class:`attnio.report.ReportDocument` into a single HTML5 page
-that needs nothing but itself:
+:func:`render_html` turns a :class:`attnio.reporting.document.ReportDocument` into a single
+HTML5 page that needs nothing but itself:
 
 * every figure is embedded as a ``data:image/png;base64,...`` URI — no file next to it;
 * no script, no external stylesheet, font or image; a Content-Security-Policy meta tag
@@ -12,12 +12,12 @@ that needs nothing but itself:
 * a provenance table lists the attnio version and the versions of sympy, z3, cvc5 (or "not
   installed"), networkx and numpy (:func:`attnio.provenance.provenance`).
 
-The page is tested in headless Chromium (``tests/test_report_html.py``): no console error,
+The page is tested in headless Chromium (``tests/reporting/test_report_html.py``): no console error,
 every ``<img>`` decoded (``naturalWidth > 0``) and laid out, and a screenshot.
 
 Examples
 --------
->>> from attnio.report import Paragraph, ReportDocument, Section
+>>> from attnio.reporting.document import Paragraph, ReportDocument, Section
 >>> doc = ReportDocument("T <1>", [Paragraph([("a & b", ""), ("<x>", "code")])],
 ...                      [Section("S", [])], {"attnio_version": "0", "versions": {}})
 >>> page = render_html(doc)
@@ -31,7 +31,7 @@ import base64
 import html
 from typing import Any, Sequence
 
-from attnio.report import (
+from attnio.reporting.document import (
     Block,
     Bullets,
     FigureBlock,
@@ -41,7 +41,7 @@ from attnio.report import (
     Section,
     Span,
     Table,
-    _spans,
+    spans,
 )
 
 __all__ = ["render_html", "CONTENT_SECURITY_POLICY"]
@@ -89,7 +89,7 @@ def _block(block: Block) -> str:
         return f"<ul>{items}</ul>"
     if isinstance(block, Table):
         head = "".join(f"<th>{_esc(h)}</th>" for h in block.header)
-        rows = "".join("<tr>" + "".join(f"<td>{_inline(_spans(c))}</td>" for c in row) + "</tr>"
+        rows = "".join("<tr>" + "".join(f"<td>{_inline(spans(c))}</td>" for c in row) + "</tr>"
                        for row in block.rows)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
     if isinstance(block, FigureBlock):

@@ -1,4 +1,4 @@
-"""Tests of attnio.report_html: ``attnio report OUTDIR --html``, rendered in headless Chromium.
+"""Tests of attnio.reporting.report_html: ``attnio report OUTDIR --html``, rendered in headless Chromium.
 
 The browser checks (:func:`render_in_chromium`) load the page from disk with networking off,
 with a copy of the page that carries a small probe script (allowed by its CSP hash only). The
@@ -33,8 +33,9 @@ import pytest
 
 from attnio.cli import main
 from attnio.provenance import provenance
-from attnio.report import MARKER_NAME, Paragraph, ReportDocument, Section, Table
-from attnio.report_html import CONTENT_SECURITY_POLICY, render_html
+from attnio.reporting.document import Paragraph, ReportDocument, Section, Table
+from attnio.reporting.outdir import MARKER_NAME
+from attnio.reporting.report_html import CONTENT_SECURITY_POLICY, render_html
 
 FIGURES = ["phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
            "optimal_schedule.png", "lower_bound_tightness.png", "gap_ratio.png",

@@ -1,4 +1,5 @@
-"""Tests of attnio.report and the ``attnio report`` command."""
+"""Tests of attnio.reporting.report (with its OUTDIR rules, attnio.reporting.outdir, and its
+tables, attnio.reporting.sections) and the ``attnio report`` command."""
 
 from __future__ import annotations
 
@@ -13,14 +14,8 @@ import sympy as sp
 
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
-from attnio.report import (
-    MARKER_NAME,
-    OutputFolder,
-    bound_table,
-    default_cache_sizes,
-    prepare_outdir,
-    write_report,
-)
+from attnio.reporting.outdir import MARKER_NAME, OutputFolder, prepare_outdir
+from attnio.reporting.report import default_cache_sizes, write_report
 
 FIGURES = {"phase_diagram.png", "io_vs_M.png", "flops_vs_M.png", "sandwich.png",
            "optimal_schedule.png", "lower_bound_tightness.png", "gap_ratio.png",
@@ -82,25 +77,6 @@ def test_default_cache_sizes_straddle_d_squared() -> None:
     assert all(8 <= m <= 64 * 8 for m in default_cache_sizes(64, 8))
 
 
-def test_bound_table_is_the_catalogue_evaluated_exactly() -> None:
-    from attnio.symbolic.catalogue import CATALOGUE, get_bound
-    from attnio.symbolic.symbols import d
-
-    n_, d_, Ms = 256, 16, [64, 256, 1024]
-    rows, crossovers = bound_table(n_, d_, Ms)
-    assert [r.id for r in rows] == [b.id for b in CATALOGUE]
-    tight = next(r for r in rows if r.id == "bwd.tight")
-    for M, value in zip(Ms, tight.values):
-        at = {"n": n_, "d": d_, "M": M}
-        expected = min(get_bound("bwd.large.upper").evaluate(check_range=False, **at),
-                       get_bound("bwd.small.upper").evaluate(check_range=False, **at))
-        assert sp.simplify(value - expected) == 0
-    # Outside the admissible range there is no value (not a made-up one).
-    large_lower = next(r for r in rows if r.id == "bwd.large.lower")
-    assert large_lower.values[0] is None and large_lower.values[2] is not None
-    assert sp.simplify(crossovers["bwd.tight"] - d**2) == 0
-
-
 # ------------------------------------------------------------------------------ the report
 
 
@@ -127,8 +103,8 @@ def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
 def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, monkeypatch,
                                                               capsys) -> None:
     """Undecided is never a pass, and a section that crashes is reported, not hidden."""
-    import attnio.figures
     import attnio.proofs.registry
+    import attnio.reporting.sandwich
     from attnio.proofs.registry import Claim
     from attnio.results import Proved, Undecided
 
@@ -144,7 +120,7 @@ def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, mon
         time.sleep(0.35)  # a slow stage: the status line must name it while it runs
         raise RuntimeError("planted failure")
 
-    monkeypatch.setattr(attnio.figures, "sandwich_data", broken_sandwich)
+    monkeypatch.setattr(attnio.reporting.sandwich, "sandwich_data", broken_sandwich)
     monkeypatch.setenv("ATTNIO_PROGRESS", "")  # status on (conftest turns it off)
     monkeypatch.setenv("ATTNIO_STATUS_INTERVAL", "0.1")
     out = tmp_path / "report"
@@ -200,26 +176,6 @@ def test_markdown_opens_with_the_summary_and_figures_and_ends_with_the_verify_ta
     assert set(marker["files"]) == {"index.md", *FIGURES}
     for name, entry in marker["files"].items():
         assert entry["sha256"] == hashlib.sha256((out / name).read_bytes()).hexdigest()
-
-
-# ------------------------------------------------------------------------------ bounds == report
-
-
-def test_report_bound_table_equals_attnio_bounds_json(capsys) -> None:
-    """One instance for both (Z_in = n d, Z_QK = n²): every bound has the same exact value."""
-    n_, d_, M_ = 4096, 64, 2048
-    assert main(["bounds", "--n", str(n_), "--d", str(d_), "--M", str(M_), "--json"]) == 0
-    from_cli = {b["id"]: b for b in json.loads(capsys.readouterr().out)["bounds"]}
-    rows, _ = bound_table(n_, d_, [M_])
-    assert [r.id for r in rows] == list(from_cli)
-    for row in rows:
-        entry = from_cli[row.id]
-        if entry["in_range"]:
-            assert row.values[0] is not None, row.id
-            assert sp.simplify(row.values[0] - sp.sympify(entry["value"])) == 0, row.id
-        else:
-            assert row.values[0] is None, row.id
-    assert from_cli["sparse.lower"]["in_range"]  # the entry whose instance used to differ
 
 
 # ------------------------------------------------------------------------------ data safety
@@ -397,7 +353,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
 def test_figures_are_rendered_in_memory_and_written_through_safe_io(tmp_path: Path,
                                                                     monkeypatch) -> None:
     """figures' own files go through safe_io too: a symlink target is refused."""
-    from attnio import figures
+    from attnio.reporting import figures
 
     fig = figures.plot_phase_diagram(figures.PhaseDiagram(
         alphas=(1.0, 3.0), betas=(1.0, 3.0), dominant_term=(("a", "b"),) * 2,

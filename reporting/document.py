@@ -1,0 +1,153 @@
+"""The report as a document model — paragraphs, bullets, tables, figures, sections — and its
+Markdown rendering (:func:`render_markdown`; the HTML one is
+:func:`attnio.reporting.report_html.render_html`).
+
+Sections build blocks; renderers never compute anything. Markdown tables are printed by
+:func:`attnio.tables.render_table` (the one table printer of attnio).
+
+>>> print(render_markdown(ReportDocument("T", [Bullets([plain("one")])], [], {})))
+# T
+<BLANKLINE>
+- one
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence, Union
+
+from attnio.tables import render_table
+
+__all__ = ["Span", "Inline", "Paragraph", "Bullets", "Table", "FigureBlock", "Preformatted",
+           "Block", "Section", "ReportDocument", "plain", "spans", "md_inline", "md_block",
+           "render_markdown"]
+
+#: A piece of inline text with a style: ``""`` plain, ``"code"``, ``"strong"`` or ``"em"``.
+Span = tuple[str, str]
+Inline = Union[str, list[Span]]
+
+
+@dataclass
+class Paragraph:
+    """A paragraph of spans."""
+
+    spans: list[Span]
+
+
+@dataclass
+class Bullets:
+    """A bulleted list; each item a list of spans."""
+
+    items: list[list[Span]]
+
+
+@dataclass
+class Table:
+    """A table; a cell is plain text or a list of spans."""
+
+    header: list[str]
+    rows: list[list[Inline]]
+
+
+@dataclass
+class FigureBlock:
+    """A figure: PNG bytes rendered in memory, its file name (Markdown) and caption."""
+
+    filename: str
+    alt: str
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Preformatted:
+    """Preformatted text (a traceback)."""
+
+    text: str
+
+
+Block = Union[Paragraph, Bullets, Table, FigureBlock, Preformatted]
+
+
+@dataclass
+class Section:
+    """A titled section; ``failed`` when its computation raised."""
+
+    title: str
+    blocks: list[Block]
+    failed: bool = False
+
+
+@dataclass
+class ReportDocument:
+    """The whole report: a title, the opening blocks, and the sections in reading order."""
+
+    title: str
+    head: list[Block]
+    sections: list[Section]
+    versions: dict[str, Any]
+
+
+def plain(text: str) -> list[Span]:
+    return [(str(text), "")]
+
+
+def spans(cell: Inline) -> list[Span]:
+    return plain(cell) if isinstance(cell, str) else cell
+
+
+def md_inline(spans: Sequence[Span]) -> str:
+    out = []
+    for text, style in spans:
+        if style == "code":
+            out.append("`" + text.replace("`", "'") + "`")
+        elif style == "strong":
+            out.append(f"**{text}**")
+        elif style == "em":
+            out.append(f"*{text}*")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
+def render_markdown(doc: ReportDocument) -> str:
+    """The report as Markdown; figures are linked as ``![alt](filename)`` next to it.
+
+    >>> doc = ReportDocument("T", [Paragraph([("a", ""), ("b|c", "code")])],
+    ...                      [Section("S", [Table(["x"], [[[("1", "strong")]]])])], {})
+    >>> print(render_markdown(doc))
+    # T
+    <BLANKLINE>
+    a`b|c`
+    <BLANKLINE>
+    ## S
+    <BLANKLINE>
+    | x     |
+    |-------|
+    | **1** |
+    <BLANKLINE>
+    """
+    lines = [f"# {doc.title}", ""]
+    for block in doc.head:
+        lines += md_block(block) + [""]
+    for section in doc.sections:
+        lines += [f"## {section.title}", ""]
+        for block in section.blocks:
+            lines += md_block(block) + [""]
+    return "\n".join(lines)
+
+
+def md_block(block: Block) -> list[str]:
+    if isinstance(block, Paragraph):
+        return [md_inline(block.spans)]
+    if isinstance(block, Bullets):
+        return [f"- {md_inline(item)}" for item in block.items]
+    if isinstance(block, Table):
+        return render_table(block.header, [[md_inline(spans(c)) for c in row]
+                                           for row in block.rows], fmt="markdown").split("\n")
+    if isinstance(block, FigureBlock):
+        return [f"![{block.alt}]({block.filename})", "", f"*{block.caption}*"]
+    if isinstance(block, Preformatted):
+        return ["```", block.text.replace("```", "'''"), "```"]
+    raise TypeError(f"unknown block {block!r}")  # pragma: no cover

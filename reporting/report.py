@@ -1,0 +1,336 @@
+r"""``attnio report OUTDIR`` — a report of the verify table, the bound table and the figures.
+
+The report gathers, at one choice of (n, d) and a few cache sizes M:
+
+1. a **summary** — claims Proved / run, the regime at each chosen M (M against the derived
+   crossover d²) and the key crossovers (derived by sympy, and measured by the simulator);
+2. the **figures** of :mod:`attnio.reporting.report_figures` — phase diagram, I/O and FLOPs
+   against M, the pebbling sandwich (with its table), an optimal schedule of the smallest
+   DAG, certified lower bounds against the optimum, the constant gap, masked attention and
+   the device hierarchy;
+3. the **bound table** — every entry of the symbolic catalogue evaluated exactly at
+   (n, d, M) at the dense instance of :func:`attnio.symbolic.evaluate.default_instance` (the
+   same values as ``attnio bounds``), with the derived crossovers, and the hardware advisor's
+   device table at d;
+4. at the end, the **verify table** — every registered claim of :mod:`attnio.proofs` checked
+   now (``--quick``: only the z3 algebra,
+   :data:`~attnio.reporting.sections.QUICK_METHOD_PREFIX`), with id, source, method, verdict
+   and seconds.
+
+Two formats: ``OUTDIR/index.md`` with one PNG per figure next to it (default), or with
+``--html`` one self-contained ``OUTDIR/index.html`` (figures embedded as base64 data URIs,
+no external resource, every text escaped; see :mod:`attnio.reporting.report_html`) that also
+lists the versions of attnio, sympy, z3, cvc5, networkx and numpy.
+
+Every number in the report is computed by the library at report time; nothing is copied in.
+A section that fails is reported in the report (with the exception) instead of aborting the
+others, and makes the exit code 1.
+
+OUTDIR is never a stranger's folder and no file is written through a symlink: see
+:mod:`attnio.reporting.outdir`. The pieces: :mod:`~attnio.reporting.document` (the document
+model and its Markdown), :mod:`~attnio.reporting.report_html` (its HTML),
+:mod:`~attnio.reporting.sections` (verify, bound and hardware tables),
+:mod:`~attnio.reporting.report_figures` (the figures), :mod:`~attnio.reporting.cli` (the
+command).
+
+Exit codes: 0 the report is complete and every claim run is Proved; 1 the report was written
+but a claim is not Proved or a section failed; 2 bad input (OUTDIR is a file, a symlink, not
+writable, or non-empty and not attnio's; n, d or M not positive integers). An M outside
+d ≤ M ≤ n·d is a one-line warning, not an error (README, "Sizes and flags").
+
+Progress: each stage is named on stderr as it starts and ends; off a terminal a status line
+naming the stage follows every few seconds (:class:`attnio.progress.StageStatus`). No ETA.
+
+Examples
+--------
+>>> default_cache_sizes(n=1024, d=32)
+[256, 1024, 4096]
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib.util
+import os
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from attnio import __version__
+from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.progress import StageStatus
+from attnio.provenance import provenance
+from attnio.reporting import DEFAULT_D, DEFAULT_N
+from attnio.reporting.document import (
+    Block,
+    Bullets,
+    FigureBlock,
+    Paragraph,
+    Preformatted,
+    ReportDocument,
+    Section,
+    Span,
+    plain,
+    render_markdown,
+)
+from attnio.reporting.outdir import OutputFolder
+from attnio.reporting.report_figures import FIGURES, FigureSpec, ReportContext
+from attnio.reporting.report_html import render_html
+from attnio.reporting.sections import bound_section, hardware_section, verify_section
+from attnio.reporting.style import png_bytes
+from attnio.symbolic.advisor import classify_regime
+
+__all__ = ["write_report", "ReportResult", "default_cache_sizes", "output_names", "FIGURE_FILES"]
+
+#: (file name, section title) of the figures, in reading order.
+FIGURE_FILES = tuple((spec.filename, spec.title) for spec in FIGURES)
+
+
+@dataclass
+class ReportResult:
+    """What :func:`write_report` wrote and how it went.
+
+    ``index`` is ``index.md`` or ``index.html``; ``figures`` the PNG files written next to
+    ``index.md`` (empty for HTML, whose figures are embedded); ``figure_names`` the figures in
+    the report either way; ``files`` every file written, the marker last.
+    """
+
+    index: Path
+    figures: list[Path] = field(default_factory=list)
+    figure_names: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    claims_run: int = 0
+    claims_proved: int = 0
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when every section was written and every claim run was Proved."""
+        return not self.failures and self.claims_run > 0 and self.claims_proved == self.claims_run
+
+
+def default_cache_sizes(n: int, d: int) -> list[int]:
+    """The bound table's cache sizes: d²/4, d², 4d², kept inside d ≤ M ≤ n·d.
+
+    >>> default_cache_sizes(n=64, d=16)
+    [64, 256, 1024]
+    >>> default_cache_sizes(n=8, d=16)
+    [64, 128]
+    """
+    sizes = [max(d, d * d // 4), d * d, 4 * d * d]
+    return sorted({min(max(m, d), n * d) for m in sizes})
+
+
+def output_names(html: bool) -> list[str]:
+    """The files one report writes into OUTDIR (besides the marker)."""
+    return ["index.html"] if html else ["index.md", *(name for name, _ in FIGURE_FILES)]
+
+
+def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
+    """Positive integers (:func:`attnio.validation.positive_int`). An M outside
+    d <= M <= n*d is not an error: its bound-table entries outside their admissible range
+    read "–", and ``attnio report`` warns (README, "Sizes and flags")."""
+    from attnio.validation import positive_int
+
+    positive_int("n", n)
+    positive_int("d", d)
+    for M in Ms:
+        positive_int("M", M)
+
+
+def write_report(
+    outdir: str | os.PathLike[str],
+    *,
+    n: int = DEFAULT_N,
+    d: int = DEFAULT_D,
+    Ms: Sequence[int] | None = None,
+    quick: bool = False,
+    html: bool = False,
+    force: bool = False,
+    status: "StageStatus | None" = None,
+) -> ReportResult:
+    """Write ``OUTDIR/index.md`` and its PNGs (or ``OUTDIR/index.html``); return what was written.
+
+    Parameters
+    ----------
+    outdir : path
+        Created if missing. If it exists it must be empty or hold attnio's marker (see the
+        module docstring), unless ``force``.
+    n, d : int
+        Sequence length and head dimension of the bound table and of the I/O figure.
+    Ms : sequence of int, optional
+        Cache sizes of the bound table (default :func:`default_cache_sizes`).
+    quick : bool
+        Run only the quick claim families, and the smallest sandwich instances.
+    html : bool
+        Write one self-contained ``index.html`` instead of ``index.md`` and PNGs.
+    force : bool
+        Replace same-named regular files that attnio did not write (never symlinks).
+    status : attnio.progress.StageStatus, optional
+        Names each stage on stderr (the CLI passes one); default silent.
+
+    Returns
+    -------
+    ReportResult
+
+    Raises
+    ------
+    attnio.exceptions.InvalidInputError
+        Bad OUTDIR (a file, a symlink, not writable, non-empty and not attnio's, a file to be
+        written that attnio may not replace), n, d or M. Raised before any work.
+    attnio.exceptions.AttnioError
+        matplotlib (the ``plots`` extra) is not installed.
+    """
+    start = time.perf_counter()
+    Ms = list(Ms) if Ms is not None else default_cache_sizes(n, d)
+    _validate_sizes(n, d, Ms)
+    if importlib.util.find_spec("matplotlib") is None:
+        raise AttnioError("attnio report draws with matplotlib, which is not installed: "
+                          "python3 -m pip install 'attnio[plots]'")
+    folder = OutputFolder(outdir, output_names(html), force=force)  # checks; creates nothing
+    folder.create()
+    path = folder.path
+    result = ReportResult(index=path / ("index.html" if html else "index.md"))
+    own_status = status is None
+    status = status if status is not None else StageStatus("attnio report", enabled=False)
+    facts: dict[str, Any] = {}
+
+    sections: dict[str, Section] = {}
+
+    def section(title: str, body: Callable[[], list[Block]]) -> None:
+        with status.stage(title):
+            try:
+                blocks, failed = body(), False
+            except KeyboardInterrupt:
+                raise
+            except Exception as exc:  # a failed section is reported, not hidden, and fails the run
+                result.failures.append(f"{title}: {type(exc).__name__}: {exc}")
+                failed = True
+                blocks = [Paragraph([("This section failed", "strong"), (": ", ""),
+                                     (f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+                                      "code")]),
+                          Preformatted(traceback.format_exc(limit=4).rstrip())]
+        sections[title] = Section(title, blocks, failed)
+
+    def verify() -> list[Block]:
+        blocks, counts = verify_section(quick, on_claim=status.detail)
+        result.claims_run, result.claims_proved = counts["run"], counts["proved"]
+        facts["verify"] = counts
+        return blocks
+
+    def bounds() -> list[Block]:
+        blocks, facts["crossovers"] = bound_section(n, d, Ms)
+        return blocks
+
+    context = ReportContext(n=n, d=d, Ms=Ms, quick=quick, facts=facts)
+
+    def figure(spec: FigureSpec) -> Callable[[], list[Block]]:
+        def body() -> list[Block]:
+            fig, facts_blocks = spec.draw(context)  # the figure, and the numbers behind it
+            png = png_bytes(fig)
+            result.figure_names.append(spec.filename)
+            return [FigureBlock(spec.filename, spec.filename.removesuffix(".png").replace("_", " "),
+                                spec.caption(context), png), *facts_blocks]
+        return body
+
+    bound_title = f"Bound table at n = {n:,}, d = {d}"
+    hardware_title = f"Hardware regimes at d = {d} (bf16)"
+    verify_title = "Verify table"
+    status.total = len(FIGURES) + 4  # + bounds, hardware, verify, writing
+    try:
+        section(verify_title, verify)
+        section(bound_title, bounds)
+        section(hardware_title, lambda: hardware_section(n, d))
+        for spec in FIGURES:
+            section(spec.title, figure(spec))
+
+        result.seconds = time.perf_counter() - start
+        versions = provenance()
+        doc = ReportDocument(
+            title="attnio report",
+            head=_head_blocks(result, facts, n=n, d=d, Ms=Ms, quick=quick, html=html,
+                              path=path, versions=versions, version=__version__),
+            sections=[sections[title] for title in
+                      [spec.title for spec in FIGURES] + [bound_title, hardware_title, verify_title]],
+            versions=versions,
+        )
+        with status.stage(f"writing {result.index.name}"):
+            if html:
+                folder.write("index.html", render_html(doc).encode("utf-8"))
+            else:
+                for section_ in doc.sections:
+                    for block in section_.blocks:
+                        if isinstance(block, FigureBlock):
+                            result.figures.append(folder.write(block.filename, block.png))
+                folder.write("index.md", render_markdown(doc).encode("utf-8"))
+    finally:
+        if own_status:
+            status.close()
+    result.files = [*folder.written, folder.marker]
+    return result
+
+
+def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
+                 Ms: Sequence[int], quick: bool, html: bool, path: Path,
+                 versions: dict[str, Any], version: str) -> list[Block]:
+    """The opening: provenance, status and the summary (claims, regime, crossovers)."""
+    status = ("complete" if result.ok else
+              f"INCOMPLETE — {len(result.failures)} section(s) failed, "
+              f"{result.claims_run - result.claims_proved} claim(s) not Proved")
+    library = ", ".join(f"{name} {v or 'not installed'}"
+                        for name, v in versions["versions"].items())
+    command = (f"attnio report {path} --n {n} --d {d} --M {','.join(map(str, Ms))}"
+               + (" --quick" if quick else "") + (" --html" if html else ""))
+    blocks: list[Block] = [
+        Paragraph([(f"attnio {version} ({library}); generated "
+                    f"{_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC in "
+                    f"{result.seconds:.1f} s by ", ""), (command, "code"), (".", "")]),
+        Paragraph([("Status: ", ""), (status, "strong"),
+                   (f". Claims: {result.claims_proved} of {result.claims_run} Proved.", "")]),
+    ]
+    if result.failures:
+        blocks += [Paragraph(plain("Failed sections:")),
+                   Bullets([plain(" ".join(f.split())) for f in result.failures])]
+    # The summary: claims, regime at each M, key crossovers.
+    summary: list[list[Span]] = []
+    counts = facts.get("verify")
+    if counts:
+        summary.append([("Claims", "strong"),
+                        (f": {counts['proved']} of {counts['run']} Proved ({counts['refuted']} "
+                         f"Refuted, {counts['undecided']} Undecided)"
+                         + (" — quick tier (z3 algebra only)" if quick else " — default tier"),
+                         "")])
+    regimes = []
+    for M in Ms:
+        regime, d2 = classify_regime(M, d)
+        relation = {"large-cache": ">", "small-cache": "<", "crossover": "="}[regime]
+        picks = "Algorithm 6 (small-cache)" if regime == "small-cache" else "FlashAttention"
+        regimes.append(f"M = {M:,}: {regime} (M {relation} d² = {d2:,}), theory picks {picks}")
+    summary.append([(f"Regime at n = {n:,}, d = {d}", "strong"), (": " + "; ".join(regimes), "")])
+    crossover_spans: list[Span] = [("Key crossovers", "strong"), (": ", "")]
+    derived = facts.get("crossovers") or {}
+    parts = [f"{bid} at M = {sol}" for bid, sol in derived.items()
+             if bid in ("bwd.tight", "fwd.tight", "sparse.lower")]
+    if parts:
+        crossover_spans.append(("derived " + ", ".join(parts)
+                                + f" (d² = {d * d:,}; the sparse one is d² at the dense "
+                                  "instance)", ""))
+    if "measured_crossover" in facts:
+        measured = facts["measured_crossover"]
+        crossover_spans.append(((
+            "; " if parts else "") + "measured by the simulator (FlashAttention-1 against "
+            "Algorithm 6, backward): " + ("none within the sweep" if measured is None else
+                                        f"M = {measured:,} ≈ {measured / (d * d):.2f}·d²"), ""))
+    if len(crossover_spans) > 2:
+        summary.append(crossover_spans)
+    blocks += [Paragraph([("Summary", "strong")]), Bullets(summary)]
+    blocks.append(Paragraph(plain(
+        "Model: two-level memory (fast memory of M words, unbounded slow memory), one I/O = "
+        "one word moved; red-blue pebble game (Hong & Kung 1981); standard matrix "
+        "multiplication. Paper: Li et al., arXiv 2410.09397; parents: Saha & Ye arXiv "
+        "2402.07443, Dao et al. arXiv 2205.14135. Figures first; the bound table, the "
+        "hardware regimes and the verify table follow.")))
+    return blocks
