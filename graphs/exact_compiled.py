@@ -75,6 +75,10 @@ MAX_COMPILED_VERTICES = 64
 MAX_COMPILED_COST = 4000
 
 
+#: Figures of the last call in this process: states stored, bytes per stored state, engine.
+LAST_RUN: dict[str, object] = {}
+
+
 def compiled_available() -> bool:
     """True when numba is installed (the optional extra ``attnio[fast]``)."""
     return K.HAVE_NUMBA
@@ -127,61 +131,87 @@ def _grow(table: dict, state_cap: int) -> bool:
     return grew
 
 
-def _python_canonical(perms: list[list[int]], R: int, B: int, C: int) -> tuple[int, int, int]:
-    """The kernel's canonical image (least (B, C, R) over the automorphisms), in Python."""
-    def image(perm, x):
-        y = 0
-        for i in _bits(x):
-            y |= 1 << perm[i]
-        return y
-    best = None
-    for perm in perms:
-        cand = (image(perm, B), image(perm, C), image(perm, R))
-        if best is None or cand < best:
-            best = cand
-    assert best is not None
-    return best[2], best[0], best[1]
+def _image(perm: list[int], x: int) -> int:
+    y = 0
+    for i in _bits(x):
+        y |= 1 << perm[i]
+    return y
+
+
+def _python_canonical(perms: list[list[int]], R: int, B: int, C: int
+                      ) -> tuple[int, int, int, int]:
+    """The kernel's canonical image (least (B, C, R) over the automorphisms, first
+    automorphism on ties) and that automorphism's index, in Python."""
+    best = (_image(perms[0], B), _image(perms[0], C), _image(perms[0], R))
+    best_p = 0
+    for p in range(1, len(perms)):
+        cand = (_image(perms[p], B), _image(perms[p], C), _image(perms[p], R))
+        if cand < best:
+            best, best_p = cand, p
+    return best[2], best[0], best[1], best_p
 
 
 def _rebuild(search: _Search, perms: list[list[int]], path: list[tuple[int, int, int, int]],
              start: tuple[int, int, int]) -> list[Move]:
     """The pebble moves of a stored path of canonical states (R, B, C, g), root first.
 
-    From the actual start state, each step enumerates the reference module's macro moves
-    (:meth:`attnio.graphs.exact._Search.successors`), normalised the same way, and takes one
-    whose canonical image is the next stored state at the stored cost difference; its moves
-    are emitted in the actual frame (evictions with write-backs, reads, the compute, the
-    deletions of R4 and free computations of R5), then the final writes (R3)."""
+    Each step enumerates the reference module's macro moves
+    (:meth:`attnio.graphs.exact._Search.successors`) *of the stored canonical state* (the
+    free computations of R5 fill slots in index order, which automorphisms do not respect,
+    so the step must be redone in the frame the kernel used), normalised the same way, and
+    takes the cheapest whose canonical image is the next stored state. Its moves (evictions
+    with write-backs, reads, the compute, the deletions of R4, the free computations of R5)
+    are emitted under the actual names through the composed automorphisms, then the final
+    writes (R3)."""
     inst = search.I
     names = inst.names
+    n = inst.n
     moves: list[Move] = []
-    R, B, C = start
+    R, B, C, p0 = _python_canonical(perms, *start)
+    sigma = list(perms[p0])                 # actual index -> canonical index
+    to_actual = [0] * n
+    for actual, canonical in enumerate(sigma):
+        to_actual[canonical] = actual
+
+    def emit(kind: str, i: int) -> None:
+        moves.append((kind, names[to_actual[i]]))
+
     for (_, _, _, g_prev), (kR, kB, kC, g_next) in zip(path, path[1:]):
+        # a parent's g may have dropped after the child was stored (a cheaper path found
+        # later), so the move costs at most the difference: take the cheapest match
         P = search.possibly_needed(B, C)
-        for cost, w, E, W, Rr, Br, Cr in search.successors(R, B, C, P):
-            if cost != g_next - g_prev:
+        match = None
+        for succ in search.successors(R, B, C, P):
+            cost, _, _, _, Rr, Br, Cr = succ
+            if cost > g_next - g_prev or (match is not None and cost >= match[0][0]):
                 continue
             Rn, Bn, Cn, _ = search.normalise(Rr, Br, Cr)
-            if _python_canonical(perms, Rn, Bn, Cn) != (kR, kB, kC):
-                continue
-            for u in _bits(E):
-                if (W >> u) & 1:
-                    moves.append(("write", names[u]))
-                moves.append(("delete", names[u]))
-            for x in _bits(inst.pred[w] & ~R):
-                moves.append(("read", names[x]))
-            moves.append(("compute", names[w]))
-            P2 = search.possibly_needed(Br, Cr)
-            for i in _bits(Rr & ~P2):
-                moves.append(("delete", names[i]))
-            for i in _bits(Rn & ~(Rr & P2)):
-                moves.append(("compute", names[i]))
-            R, B, C = Rn, Bn, Cn
-            break
-        else:  # internal invariant
+            cR, cB, cC, p = _python_canonical(perms, Rn, Bn, Cn)
+            if (cR, cB, cC) == (kR, kB, kC):
+                match = (succ, p)
+        if match is None:  # internal invariant
             raise RuntimeError("solver bug: a stored step has no matching macro move")
+        (cost, w, E, W, Rr, Br, Cr), p = match
+        Rn, Bn, Cn, _ = search.normalise(Rr, Br, Cr)
+        for u in _bits(E):
+            if (W >> u) & 1:
+                emit("write", u)
+            emit("delete", u)
+        for x in _bits(inst.pred[w] & ~R):
+            emit("read", x)
+        emit("compute", w)
+        P2 = search.possibly_needed(Br, Cr)
+        for i in _bits(Rr & ~P2):
+            emit("delete", i)
+        for i in _bits(Rn & ~(Rr & P2)):
+            emit("compute", i)
+        R, B, C = kR, kB, kC
+        perm = perms[p]
+        sigma = [perm[j] for j in sigma]
+        for actual, canonical in enumerate(sigma):
+            to_actual[canonical] = actual
     for i in _bits(inst.out & R & ~B):
-        moves.append(("write", names[i]))
+        emit("write", i)
     return moves
 
 
@@ -241,6 +271,8 @@ def solve_optimal_compiled(
     reference = dict(recompute=recompute, outputs=outputs, incumbent=incumbent,
                      symmetry=symmetry, symmetry_limit=symmetry_limit, progress=False,
                      max_states=min(max_states or DEFAULT_MAX_STATES, DEFAULT_MAX_STATES))
+    LAST_RUN.clear()
+    LAST_RUN["engine"] = "reference"
     if M < need_m or inst.n > MAX_COMPILED_VERTICES or not K.HAVE_NUMBA:
         return solve_optimal(G, M, time_limit=time_limit, **reference)
     inc_io = None
@@ -274,7 +306,7 @@ def solve_optimal_compiled(
     ctr[K.BEST_GOAL] = -1
     ctr[K.PRUNE_ABOVE] = MAX_COMPILED_COST if inc_io is None else inc_io - 1
     table["ctr"] = ctr
-    kR, kB, kC, _ = _python_canonical_full(perms_list, R0, B0, C0)
+    kR, kB, kC, _ = _python_canonical(perms_list, R0, B0, C0)
     table["sR"][0], table["sB"][0], table["sC"][0] = kR, kB, kC
     table["sRead"][0] = 0
     ctr[K.N_STATES] = 1
@@ -309,6 +341,12 @@ def solve_optimal_compiled(
 
     chunk = 64
     cap = state_cap
+    LAST_RUN["engine"] = "compiled"
+
+    def record() -> None:
+        LAST_RUN["stored_states"] = int(ctr[K.N_STATES])
+        LAST_RUN["bytes_per_state"] = round(bytes_per_state(table), 1)
+
     while True:
         if time.monotonic() > deadline:
             return undecided(f"time limit {time_limit} s reached")
@@ -319,6 +357,7 @@ def solve_optimal_compiled(
                            table["slots"], table["hkey"], table["hrow"], ctr, scratch, tmask,
                            timp, partial_expansion, chunk, cap, bitpos, comb)
         spent = time.monotonic() - t0
+        record()
         if code == K.CHUNK_DONE:
             if spent < chunk_seconds / 2 and chunk < 1 << 24:
                 chunk *= 2
@@ -348,11 +387,6 @@ def solve_optimal_compiled(
                                seconds=time.monotonic() - start_time)
             raise RuntimeError("solver bug: search space exhausted on a feasible instance")
         raise RuntimeError(f"solver bug: unknown kernel code {code}")
-
-
-def _python_canonical_full(perms, R, B, C):
-    kR, kB, kC = _python_canonical(perms, R, B, C)
-    return kR, kB, kC, 0
 
 
 def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_time) -> Optimal:
