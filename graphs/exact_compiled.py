@@ -67,6 +67,7 @@ from attnio.graphs.game import Move, check_cache_size, replay
 from attnio.validation import check_digraph, positive_int
 
 __all__ = ["solve_optimal_compiled", "compiled_available", "bytes_per_state", "warm_up",
+           "allocated_bytes_per_state", "LAST_RUN",
            "MAX_COMPILED_VERTICES"]
 
 #: Relevant vertices the kernel handles (one uint64 word per mask).
@@ -84,11 +85,26 @@ def compiled_available() -> bool:
     return K.HAVE_NUMBA
 
 
+_ROW_ARRAYS = ("sR", "sB", "sC", "sRead", "sG", "sParent", "sPerm")
+
+
 def bytes_per_state(table: dict) -> float:
-    """Bytes of the state arrays, hash slots and heap divided by the states stored."""
+    """Bytes one stored state costs when the arrays are full: its row (R, B, C, reads,
+    g, parent, automorphism), its share of the hash slots (load <= 1/2) and of the heap.
+
+    (The arrays double when full, so right after a doubling up to half of them is unused:
+    :func:`allocated_bytes_per_state` gives that figure.)"""
+    rows = table["sR"].shape[0]
+    row = sum(table[name].itemsize for name in _ROW_ARRAYS)
+    slots = table["slots"].nbytes / rows
+    heap = (table["hkey"].nbytes + table["hrow"].nbytes) / rows
+    return row + slots + heap
+
+
+def allocated_bytes_per_state(table: dict) -> float:
+    """Every array's bytes divided by the states actually stored."""
     count = max(1, int(table["ctr"][K.N_STATES]))
-    total = sum(table[name].nbytes for name in
-                ("sR", "sB", "sC", "sRead", "sG", "sParent", "sPerm", "slots", "hkey", "hrow"))
+    total = sum(table[name].nbytes for name in _ROW_ARRAYS + ("slots", "hkey", "hrow"))
     return total / count
 
 
@@ -335,8 +351,8 @@ def solve_optimal_compiled(
             lower = min(lower, upper)
         return PebbleUndecided(lower_bound=int(lower), upper_bound=upper,
                                states_explored=int(ctr[K.EXPLORED]),
-                               reason=reason + f" (compiled core, {bytes_per_state(table):.0f} "
-                               f"bytes per stored state)",
+                               reason=reason + f" (compiled core, {int(ctr[K.N_STATES])} "
+                               "states stored)",
                                seconds=time.monotonic() - start_time)
 
     chunk = 64
@@ -346,6 +362,7 @@ def solve_optimal_compiled(
     def record() -> None:
         LAST_RUN["stored_states"] = int(ctr[K.N_STATES])
         LAST_RUN["bytes_per_state"] = round(bytes_per_state(table), 1)
+        LAST_RUN["allocated_bytes_per_state"] = round(allocated_bytes_per_state(table), 1)
 
     while True:
         if time.monotonic() > deadline:
