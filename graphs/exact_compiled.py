@@ -316,7 +316,7 @@ def solve_optimal_compiled(
     first_out = inst.out & ~B0
     mandatory = needed.bit_count() + first_out.bit_count()
     state_cap = max_states if max_states is not None else 1 << 31 - 2
-    table = _alloc(min(1 << 16, state_cap + 1))
+    table = _alloc(min(1 << 12, state_cap + 1))
     ctr = np.zeros(8, np.int64)
     ctr[K.BEST_IO] = -1 if inc_io is None else inc_io
     ctr[K.BEST_GOAL] = -1
