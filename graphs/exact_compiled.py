@@ -21,7 +21,7 @@ the independent validator (:func:`attnio.graphs.game.replay`) before it is retur
 
 Scope: at most 64 relevant vertices (one ``uint64`` word per mask) and costs below 4 000.
 Outside it, or without numba installed (``pip install attnio[fast]``), the call is handed to
-the reference search (``engine`` in the result's reason says which ran).
+the reference search (:data:`LAST_RUN` ``["engine"]`` says which ran).
 
 Time limits and Ctrl-C: numba code cannot be interrupted from Python, so the kernel runs in
 bounded chunks of expansions (sized to take ~0.05 s) and the driver reads the clock and lets
@@ -50,7 +50,6 @@ import numpy as np
 from attnio.graphs import exact_kernel as K
 from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
-    Infeasible,
     Optimal,
     PebbleResult,
     PebbleUndecided,

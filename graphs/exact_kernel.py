@@ -126,7 +126,7 @@ def normalise(pred, n, inp, out, M, recompute, R, B, C):
 def heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp):
     """h of :mod:`attnio.graphs.exact` ("Heuristic (admissible)"); -1 for a dead state.
 
-    ``scratch`` is an int64-free uint64 work array (pairs, spill sets, T sets);
+    ``scratch`` is a uint64 work array (pairs, spill sets, requirement sets);
     ``tmask``/``timp`` hold T(q) and "T(q) impossible" per vertex. A capped scratch array
     only drops requirement sets, which keeps the bound admissible."""
     writes = popcount(out & ~B)
