@@ -436,18 +436,29 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
         return -1
     writes = popcount(out & ~Bn)
     goal_ready = not (out & ~(Rn | Bn))
-    if goal_ready:
-        f2 = g2 + writes
-    else:
-        h = heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch, tmask, timp)
-        if h < 0:
-            return -1
-        f2 = g2 + h
-        if f2 < fbase:
-            f2 = fbase
     first = pred[w] & unread
     reads = Rd | first
     extra = g2 - popcount(reads) - popcount(Bn & first_out)
+    if goal_ready:
+        f2 = g2 + writes
+    else:
+        # the bounds that need no h first: a successor they already put above the current
+        # level (partial expansion) or above the best known cost needs no h (any value at
+        # most its true f is a valid "least f left out")
+        f2 = g2 + writes
+        if f2 < fbase:
+            f2 = fbase
+        if mandatory + extra > f2:
+            f2 = mandatory + extra
+        if f2 > ctr[PRUNE_ABOVE]:
+            return -1
+        if partial and f2 > F:
+            return f2
+        h = heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch, tmask, timp)
+        if h < 0:
+            return -1
+        if g2 + h > f2:
+            f2 = g2 + h
     if mandatory + extra > f2:
         f2 = mandatory + extra
     if f2 > ctr[PRUNE_ABOVE]:
