@@ -162,3 +162,26 @@ def test_interrupt_reaches_a_long_compiled_search_within_a_second() -> None:
             proc.kill()
     assert line[0] == "caught", proc.stderr.read()
     assert float(line[1]) - sent < 1.0
+
+
+@pytest.mark.slow
+def test_agrees_with_the_reference_on_many_random_dags() -> None:
+    # slow tier: 720 more instances (benchmarks/agree_pebble.py runs 5 760 with the plain
+    # baseline as well)
+    checked = 0
+    for seed in range(30):
+        for n in (6, 7, 8):
+            for named in (False, True):
+                G = random_dag(n, 0.6, seed=200 + seed)
+                outputs = random_outputs(G, seed) if named else None
+                lo = min_cache_size(G, outputs)
+                for M in range(lo, lo + 2):
+                    for recompute in (True, False):
+                        fast = ec.solve_optimal_compiled(G, M, recompute=recompute,
+                                                         outputs=outputs, time_limit=None)
+                        ref = solve_optimal(G, M, recompute=recompute, outputs=outputs)
+                        assert fast.io == ref.io, (seed, n, named, M, recompute)
+                        assert replay(G, fast.schedule, M, recompute=recompute,
+                                      outputs=outputs).io == fast.io
+                        checked += 1
+    assert checked == 720
