@@ -1,4 +1,4 @@
-"""Development sweep: the fast exact solver against the plain baseline on random DAGs.
+"""Agreement sweep: the exact solvers (reference, compiled core, plain baseline) on random DAGs.
 
 Not a test tier (it takes minutes): run it after any change to ``attnio.graphs.exact``.
 
@@ -10,8 +10,10 @@ seed)`` twice: with the sinks as outputs, and with *named outputs that are not s
 non-input vertex an output with probability 0.6, seeded; an output that feeds another vertex
 enters the heuristic's space pairs, where a mutation once went unnoticed). For M = least
 feasible … least + extra and both variants (recomputation, one-shot) it compares
-``solve_optimal`` with ``plain_optimal`` and replays the fast solver's schedule. Prints every
-disagreement and a summary line; exit status 1 on any disagreement. ``--workers N`` runs the
+``solve_optimal`` (the readable reference search), ``solve_optimal_compiled`` (the numba core
+of :mod:`attnio.graphs.exact_compiled`; counted only when the compiled engine really ran) and
+``plain_optimal``, and replays both solvers' schedules. Prints every disagreement and a
+summary line; exit status 1 on any disagreement. ``--workers N`` runs the
 instances on a local Dask cluster (:mod:`attnio.parallel`), with the same results.
 """
 
@@ -26,6 +28,7 @@ import numpy as np
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs import exact_compiled
 from attnio.graphs.game import replay
 from attnio.parallel import map_instances
 
@@ -38,24 +41,34 @@ def named_outputs(G, seed: int) -> list[str]:
 
 
 def check_graph(job: tuple) -> list[tuple]:
-    """All (M, variant) instances of one DAG: (M, recompute, fast io, replayed, plain io)
-    or None entries for undecided pairs."""
+    """All (M, variant) instances of one DAG: (M, recompute, fast io, replayed, plain io,
+    compiled io or None when the compiled engine did not run, its replayed io), or None
+    entries for undecided ones."""
     seed, n, p, named, extra = job
     G = random_dag(n, p, seed=seed)
     outputs = named_outputs(G, seed) if named else None
     least = min_cache_size(G, outputs)
     rows = []
+    if exact_compiled.compiled_available():
+        exact_compiled.warm_up()  # compiled or loaded once per process, outside any limit
     for M in range(least, least + extra + 1):
         for recompute in (True, False):
             fast = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
                                  max_states=None, progress=False)
             plain = plain_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
                                   max_states=2_000_000)
-            if not (isinstance(fast, Optimal) and isinstance(plain, Optimal)):
-                rows.append((M, recompute, None, None, None))
+            comp = exact_compiled.solve_optimal_compiled(
+                G, M, recompute=recompute, outputs=outputs, time_limit=60)
+            engine = exact_compiled.LAST_RUN.get("engine")
+            if not (isinstance(fast, Optimal) and isinstance(plain, Optimal)
+                    and isinstance(comp, Optimal)):
+                rows.append((M, recompute, None, None, None, None, None))
                 continue
             replayed = replay(G, fast.schedule, M, recompute=recompute, outputs=outputs).io
-            rows.append((M, recompute, fast.io, replayed, plain.io))
+            comp_replayed = replay(G, comp.schedule, M, recompute=recompute,
+                                   outputs=outputs).io
+            rows.append((M, recompute, fast.io, replayed, plain.io,
+                         comp.io if engine == "compiled" else None, comp_replayed))
     return rows
 
 
@@ -75,25 +88,29 @@ def main(argv: list[str] | None = None) -> int:
             for p in (0.4, 0.6, 0.7) for named in (False, True)]
     outcomes = map_instances(check_graph, jobs, workers=args.workers, scheduler=args.scheduler,
                              desc="agree", on_failure=lambda job, reason: reason)
-    checked = disagreements = skipped = non_sink = failed = 0
+    checked = disagreements = skipped = non_sink = failed = compiled = 0
     for job, rows in zip(jobs, outcomes):
         seed, n, p, named, _ = job
         if isinstance(rows, str):  # a worker died twice on this DAG: reported, not dropped
             failed += 1
             print(f"FAILED seed={seed} n={n} p={p} named={named}: {rows}", flush=True)
             continue
-        for M, recompute, fast_io, replayed, plain_io in rows:
+        for M, recompute, fast_io, replayed, plain_io, comp_io, comp_replayed in rows:
             if fast_io is None:
                 skipped += 1
                 continue
             checked += 1
             non_sink += named
-            if fast_io != plain_io or replayed != fast_io:
+            compiled += comp_io is not None
+            if (fast_io != plain_io or replayed != fast_io or comp_replayed != plain_io
+                    or comp_io not in (None, plain_io)):
                 disagreements += 1
                 print(f"DISAGREE seed={seed} n={n} p={p} named_outputs={named} M={M} "
                       f"recompute={recompute}: fast {fast_io} (replays to {replayed}), "
-                      f"plain {plain_io}", flush=True)
-    print(f"{checked} instances ({non_sink} with named outputs), {disagreements} "
+                      f"compiled {comp_io} (replays to {comp_replayed}), plain {plain_io}",
+                      flush=True)
+    print(f"{checked} instances ({non_sink} with named outputs, {compiled} run by the "
+          f"compiled core), {disagreements} "
           f"disagreements, {skipped} undecided (skipped), {failed} DAGs failed, "
           f"{time.monotonic() - started:.0f} s")
     return 1 if disagreements or failed else 0
