@@ -43,6 +43,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 import time
 from typing import Any
 
@@ -64,6 +65,7 @@ from attnio.graphs.exact import (
     check_exact_size,
     solve_optimal,
 )
+from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
@@ -227,7 +229,8 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
                     states_explored=0, seconds=0.0, reason=result.reason)
     else:
         base.update(optimal_io=None, lower_bound=result.lower_bound,
-                    upper_bound=result.upper_bound, moves=[],
+                    upper_bound=result.upper_bound,
+                    moves=[list(m) for m in getattr(result, "schedule", None) or []],
                     states_explored=result.states_explored, seconds=round(result.seconds, 3),
                     reason=result.reason)
     return base
@@ -258,10 +261,16 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResul
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}
-    incumbent = schedules[min(costs, key=costs.__getitem__)] if costs else None
     remaining = max(0.0, args.time_limit - (time.monotonic() - started))
-    result = solve_optimal(G, M, recompute=recompute, time_limit=remaining,
-                           incumbent=incumbent)
+    # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
+    # bound, else exact search with it as incumbent; on Ctrl-C the bracket so far is kept
+    progress = AnytimeProgress()
+    try:
+        result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
+                                incumbents=schedules, progress=progress)
+    except KeyboardInterrupt as exc:
+        exc.partial = (progress.undecided("interrupted"), costs)  # type: ignore[attr-defined]
+        raise
     if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
         if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
@@ -367,15 +376,31 @@ def run(args: argparse.Namespace) -> int:
                 print(prefix + _line(done[i][0], M), flush=True)
             printed[0] += 1
 
-    outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
-                             desc="pebble", on_failure=_failed_job, on_result=show)
+    interrupted = False
+    try:
+        outcomes = map_instances(_solve_job, jobs, workers=args.workers,
+                                 scheduler=args.scheduler, desc="pebble",
+                                 on_failure=_failed_job, on_result=show)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: the finished instances, and (serial) the bracket and best schedule of the
+        # one being solved (graphs/anytime.py), are reported; then exit 130
+        interrupted = True
+        outcomes = [done[i] for i in range(printed[0])]
+        partial = getattr(exc, "partial", None)
+        if partial is not None and len(outcomes) < len(instances):
+            show(len(outcomes), partial)
+            outcomes.append(partial)
+        instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
     worst = 1 if any(result.status == "undecided" for _, result, _ in rows) else 0
+    if interrupted:
+        worst = 130
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
             obj["algorithm_costs"] = costs
-            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds.py
+            # graphs/lower_bounds.py (skipped when interrupted: it may take seconds)
+            obj["certified_lower_bound"] = None if interrupted else certified_lower_bound(G, M)
             obj.update(provenance())
             if labelled:
                 obj["dag"] = label
@@ -400,4 +425,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{M:>4} {obj['status']:>10} {q!s:>7} {obj['lower_bound']!s:>6} {up!s:>6} "
                   f"{obj['states_explored']:>9} {obj['seconds']:>8.2f} "
                   + " ".join(f"{costs.get(n, '-')!s:>13}" for n in names))
+    if interrupted:
+        print("attnio pebble: interrupted", file=sys.stderr, flush=True)
     return worst
