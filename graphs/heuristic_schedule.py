@@ -24,8 +24,9 @@ layers:
      output not yet blue; outputs still red at the end are written then.
 
 3. **Local search** over orders (seeded :class:`numpy.random.Generator`): move one vertex
-   to another place between its last predecessor and its first successor, or swap two
-   adjacent independent vertices; a move is kept when the cost does not rise (so the search
+   to another place between its last predecessor and its first successor, or move it
+   together with its *private cone* (the computed ancestors used only inside the cone, e.g.
+   a row's products with the row's sum), or swap two adjacent independent vertices; a move is kept when the cost does not rise (so the search
    walks plateaus), with a restart from the best order now and then. It stops at the time
    limit, after ``max_evaluations`` orders, or as soon as the cost meets ``lower_bound``.
 
@@ -329,15 +330,45 @@ def depth_first_order(G: nx.DiGraph, *, outputs: Iterable[str] | None = None) ->
     return [cd.names[i] for i in _depth_first(cd, None)]
 
 
+def _move_block(cd: _Compiled, order: list[int], v: int,
+                rng: np.random.Generator) -> list[int] | None:
+    """Move ``v`` with its *private cone* (the computed ancestors all of whose uses lie in
+    the cone: e.g. a row's products with the row's sum) to another valid place, keeping
+    the cone's inner order."""
+    block = {v}
+    stack = [v]
+    while stack:
+        for u in cd.pred[stack.pop()]:
+            if not cd.is_input[u] and u not in block and all(w in block for w in cd.succ[u]):
+                block.add(u)
+                stack.append(u)
+    if len(block) == len(order):
+        return None
+    inner = [u for u in order if u in block]
+    rest = [u for u in order if u not in block]
+    pos = {u: i for i, u in enumerate(rest)}
+    lo = max((pos[u] for b in block for u in cd.pred[b] if u in pos), default=-1) + 1
+    hi = min((pos[w] for w in cd.succ[v] if w in pos), default=len(rest))
+    if hi < lo:
+        return None
+    j = int(rng.integers(lo, hi + 1))
+    new = rest[:j] + inner + rest[j:]
+    return None if new == order else new
+
+
 def _perturb(cd: _Compiled, order: list[int], rng: np.random.Generator) -> list[int] | None:
-    """Move one vertex within its window, or swap two adjacent independent vertices."""
+    """Move one vertex within its window (alone, or with its private cone), or swap two
+    adjacent independent vertices."""
     m = len(order)
     if m < 2:
         return None
     pos = {v: i for i, v in enumerate(order)}
     i = int(rng.integers(m))
     v = order[i]
-    if rng.random() < 0.3:
+    roll = rng.random()
+    if roll < 0.35:
+        return _move_block(cd, order, v, rng)
+    if roll < 0.55:
         if i + 1 >= m or v in cd.pred[order[i + 1]]:
             return None
         new = order[:]
