@@ -74,7 +74,7 @@ __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_
            "DEFAULT_HEURISTIC_SHARE"]
 
 #: Share of the time limit given to the heuristic search before the exact search starts.
-DEFAULT_HEURISTIC_SHARE = 0.25
+DEFAULT_HEURISTIC_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)

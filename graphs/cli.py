@@ -16,6 +16,13 @@ rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers 
 ``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
 order; an instance whose worker died twice is reported undecided with the reason.
 
+Each instance is solved *anytime* (:mod:`attnio.graphs.anytime`): the compulsory I/O is the
+first lower bound, a heuristic schedule (:mod:`attnio.graphs.heuristic_schedule`) the first
+upper bound, and when they meet the answer is optimal at once; otherwise the exact search runs
+with that schedule as its incumbent. An undecided answer carries the best schedule as
+``moves`` (it replays to ``upper_bound``); on Ctrl-C the instance being solved is reported
+undecided (reason ``interrupted``) with its bracket and best schedule, then exit 130.
+
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
