@@ -10,17 +10,19 @@ the two sides meet:
    input starts without blue and is written at least once; the two kinds of move are
    distinct (Hong & Kung 1981; the "compulsory" route of :mod:`attnio.graphs.lower_bounds`).
 2. **Upper bound next.** Given schedules (``incumbents``, e.g. the algorithm schedules of
-   :mod:`attnio.graphs.schedules`) are replayed, then :func:`attnio.graphs.heuristic_schedule.
-   heuristic_schedule` searches for a cheaper one for a share of the time limit, stopping
-   early when it meets :math:`L_0`. **If the best schedule costs** :math:`L_0` **it is
-   optimal and returned at once** — no exact search starts (spmv_N6 at M = 8: optimum 30 =
-   24 reads + 6 writes; notes/pebbling.md, "Peer DAGs", explains why the exact search alone
-   did not find it in 30 s).
-3. **Exact search last.** :func:`attnio.graphs.exact.solve_optimal` gets the rest of the
-   time with the best schedule as its incumbent: it prunes every state whose f reaches the
-   incumbent's cost, returns the incumbent as optimal once the least f on its frontier meets
-   it, and reports each rise of that least f (a proven lower bound) to
-   :class:`AnytimeProgress`.
+   :mod:`attnio.graphs.schedules`) are replayed, then (a) a quick run of
+   :func:`attnio.graphs.heuristic_schedule.heuristic_schedule` (:data:`QUICK_EVALUATIONS`
+   orders, deterministic per seed) looks for a cheaper one. **If the best schedule costs**
+   :math:`L_0` **it is optimal and returned at once** — no exact search starts (spmv_N6 at
+   M = 8: optimum 30 = 24 reads + 6 writes; notes/pebbling.md, "Peer DAGs", explains why
+   the exact search alone did not find it in 30 s).
+3. **Exact search.** (b) :func:`attnio.graphs.exact.solve_optimal` runs for
+   :data:`PROBE_SHARE` of the limit with the best schedule as its incumbent: it prunes every
+   state whose f reaches the incumbent's cost, returns the incumbent as optimal once the
+   least f on its frontier meets it, and reports each rise of that least f (a proven lower
+   bound) to :class:`AnytimeProgress`. Small instances end here. Otherwise (c) the heuristic
+   searches again for ``heuristic_share`` of the limit (stopping if it meets the lower
+   bound), and (d) the exact search gets the rest, with the improved incumbent.
 
 At every moment :class:`AnytimeProgress` holds the best schedule (replayed, so its cost is
 exact) and the best proven lower bound. On the time limit the answer is
@@ -71,10 +73,14 @@ from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.validation import check_digraph
 
 __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
-           "DEFAULT_HEURISTIC_SHARE"]
+           "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS", "PROBE_SHARE"]
 
-#: Share of the time limit given to the heuristic search before the exact search starts.
+#: Share of the time limit given to the long heuristic search (phase c).
 DEFAULT_HEURISTIC_SHARE = 0.5
+#: Orders costed by the quick heuristic (phase a), before any exact search.
+QUICK_EVALUATIONS = 300
+#: Share of the time limit for the exact probe (phase b), where small instances end.
+PROBE_SHARE = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +167,7 @@ def anytime_pebble(
     seed : int
         Seed of the heuristic's local search.
     heuristic_share : float
-        Share of ``time_limit`` for the heuristic search, in [0, 1].
+        Share of ``time_limit`` for the long heuristic search (phase c), in [0, 1].
     incumbents : mapping of name to moves, optional
         Complete schedules to start from (each replayed here; an illegal one raises
         :class:`attnio.exceptions.IllegalMoveError`).
@@ -207,33 +213,52 @@ def anytime_pebble(
         state.offer(replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves)
     if (done := closed()) is not None:
         return done
-    state.phase = "heuristic"
-    share = time_limit * heuristic_share
+    explored = [0]
 
     def improved(_io: int, moves: list[Move]) -> None:  # replayed before it is offered
         state.offer(replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves)
 
-    found = heuristic_schedule(G, M, outputs=outputs, seed=seed, time_limit=share,
-                               lower_bound=state.lower_bound, on_improve=improved)
-    # the heuristic replays its schedule; one-shot legality is checked here as well
-    state.offer(replay(G, found.schedule, M, recompute=recompute, outputs=outputs).io,
-                found.schedule)
+    def heuristic(seconds: float, evaluations: int | None) -> None:
+        state.phase = "heuristic"
+        found = heuristic_schedule(G, M, outputs=outputs, seed=seed, time_limit=seconds,
+                                   max_evaluations=evaluations, lower_bound=state.lower_bound,
+                                   on_improve=improved)
+        # the heuristic replays its schedule; one-shot legality is checked here as well
+        state.offer(replay(G, found.schedule, M, recompute=recompute, outputs=outputs).io,
+                    found.schedule)
+
+    def exact(seconds: float) -> PebbleResult:
+        state.phase = "exact"
+        found = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=seconds,
+                              incumbent=state.schedule, on_lower_bound=state.raise_lower)
+        explored[0] += getattr(found, "states_explored", 0)
+        return found
+
+    share = time_limit * heuristic_share
+    # (a) a quick heuristic, bounded by evaluations (deterministic per seed)
+    heuristic(share, QUICK_EVALUATIONS)
     if (done := closed()) is not None:
         return done
-    state.phase = "exact"
-    remaining = max(0.0, deadline - time.monotonic())
-    result = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=remaining,
-                           incumbent=state.schedule, on_lower_bound=state.raise_lower)
+    # (b) a short exact probe: small instances end here
+    result = exact(max(0.0, min(time_limit * PROBE_SHARE, deadline - time.monotonic())))
+    if isinstance(result, PebbleUndecided):
+        state.raise_lower(result.lower_bound)
+        if (done := closed()) is not None:
+            return done
+        # (c) the long heuristic, then (d) the exact search for the rest
+        heuristic(max(0.0, min(share, deadline - time.monotonic())), None)
+        if (done := closed()) is not None:
+            return done
+        result = exact(max(0.0, deadline - time.monotonic()))
     state.phase = "done"
     if isinstance(result, Optimal):
         state.offer(result.io, result.schedule)
         state.raise_lower(result.io)
-        return Optimal(io=result.io, schedule=result.schedule,
-                       states_explored=result.states_explored,
+        return Optimal(io=result.io, schedule=result.schedule, states_explored=explored[0],
                        seconds=time.monotonic() - start)
     if isinstance(result, PebbleUndecided):
         state.raise_lower(result.lower_bound)
         if (done := closed()) is not None:
             return done
-        return state.undecided(result.reason, result.states_explored)
+        return state.undecided(result.reason, explored[0])
     return result

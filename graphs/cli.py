@@ -70,7 +70,6 @@ from attnio.graphs.exact import (
     PebbleResult,
     PebbleUndecided,
     check_exact_size,
-    solve_optimal,
 )
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.game import replay

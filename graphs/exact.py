@@ -953,7 +953,7 @@ def solve_optimal(
             f, negg, t0, k, lazy = heap[0]
             if on_lower_bound is not None and f > reported:  # least f: a valid lower bound
                 reported = f
-                on_lower_bound(max(f, h0))
+                on_lower_bound(max(f, h0) if best_io is None else min(max(f, h0), best_io))
             if best_io is not None and f >= best_io:
                 if best_goal is None:
                     return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,

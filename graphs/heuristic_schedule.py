@@ -26,7 +26,8 @@ layers:
 3. **Local search** over orders (seeded :class:`numpy.random.Generator`): move one vertex
    to another place between its last predecessor and its first successor, or move it
    together with its *private cone* (the computed ancestors used only inside the cone, e.g.
-   a row's products with the row's sum), or swap two adjacent independent vertices; a move is kept when the cost does not rise (so the search
+   a row's products with the row's sum), or swap two adjacent independent vertices; a
+   move is kept when the cost does not rise (so the search
    walks plateaus), with a restart from the best order now and then. It stops at the time
    limit, after ``max_evaluations`` orders, or as soon as the cost meets ``lower_bound``.
 
