@@ -78,7 +78,7 @@ __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_
 #: Share of the time limit given to the long heuristic search (phase c).
 DEFAULT_HEURISTIC_SHARE = 0.5
 #: Orders costed by the quick heuristic (phase a), before any exact search.
-QUICK_EVALUATIONS = 300
+QUICK_EVALUATIONS = 2500
 #: Share of the time limit for the exact probe (phase b), where small instances end.
 PROBE_SHARE = 0.1
 
