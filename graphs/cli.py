@@ -16,6 +16,13 @@ rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers 
 ``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
 order; an instance whose worker died twice is reported undecided with the reason.
 
+Each instance is solved *anytime* (:mod:`attnio.graphs.anytime`): the compulsory I/O is the
+first lower bound, a heuristic schedule (:mod:`attnio.graphs.heuristic_schedule`) the first
+upper bound, and when they meet the answer is optimal at once; otherwise the exact search runs
+with that schedule as its incumbent. An undecided answer carries the best schedule as
+``moves`` (it replays to ``upper_bound``); on Ctrl-C the instance being solved is reported
+undecided (reason ``interrupted``) with its bracket and best schedule, then exit 130.
+
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
@@ -46,6 +53,7 @@ import dataclasses
 import json
 import math
 import re
+import sys
 import time
 from typing import Any
 
@@ -65,8 +73,8 @@ from attnio.graphs.exact import (
     PebbleResult,
     PebbleUndecided,
     check_exact_size,
-    solve_optimal,
 )
+from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
@@ -238,7 +246,8 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
                     states_explored=0, seconds=0.0, reason=result.reason)
     else:
         base.update(optimal_io=None, lower_bound=result.lower_bound,
-                    upper_bound=result.upper_bound, moves=[],
+                    upper_bound=result.upper_bound,
+                    moves=[list(m) for m in getattr(result, "schedule", None) or []],
                     states_explored=result.states_explored, seconds=round(result.seconds, 3),
                     reason=result.reason)
     return base
@@ -269,10 +278,16 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResul
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}
-    incumbent = schedules[min(costs, key=costs.__getitem__)] if costs else None
     remaining = max(0.0, args.time_limit - (time.monotonic() - started))
-    result = solve_optimal(G, M, recompute=recompute, time_limit=remaining,
-                           incumbent=incumbent)
+    # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
+    # bound, else exact search with it as incumbent; on Ctrl-C the bracket so far is kept
+    progress = AnytimeProgress()
+    try:
+        result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
+                                incumbents=schedules, progress=progress)
+    except KeyboardInterrupt as exc:
+        exc.partial = (progress.undecided("interrupted"), costs)  # type: ignore[attr-defined]
+        raise
     if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
         if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
@@ -396,15 +411,31 @@ def run(args: argparse.Namespace) -> int:
                 print(prefix + _line(done[i][0], M), flush=True)
             printed[0] += 1
 
-    outcomes = map_instances(_solve_job, jobs, workers=args.workers, scheduler=args.scheduler,
-                             desc="pebble", on_failure=_failed_job, on_result=show)
+    interrupted = False
+    try:
+        outcomes = map_instances(_solve_job, jobs, workers=args.workers,
+                                 scheduler=args.scheduler, desc="pebble",
+                                 on_failure=_failed_job, on_result=show)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: the finished instances, and (serial) the bracket and best schedule of the
+        # one being solved (graphs/anytime.py), are reported; then exit 130
+        interrupted = True
+        outcomes = [done[i] for i in range(printed[0])]
+        partial = getattr(exc, "partial", None)
+        if partial is not None and len(outcomes) < len(instances):
+            show(len(outcomes), partial)
+            outcomes.append(partial)
+        instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
     worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
+    if interrupted:
+        worst = 130
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
         for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
             obj["algorithm_costs"] = costs
-            obj["certified_lower_bound"] = certified_lower_bound(G, M)  # graphs/lower_bounds/
+            # graphs/lower_bounds/ (skipped when interrupted: it may take seconds)
+            obj["certified_lower_bound"] = None if interrupted else certified_lower_bound(G, M)
             obj.update(provenance())
             if labelled:
                 obj["dag"] = label
@@ -419,4 +450,6 @@ def run(args: argparse.Namespace) -> int:
                   + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
                   f"{'recomputation' if recompute else 'one-shot'}")
         print(_pebble_table(rows, instances, names, recompute=recompute, labelled=labelled))
+    if interrupted:
+        print("attnio pebble: interrupted", file=sys.stderr, flush=True)
     return worst

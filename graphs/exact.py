@@ -81,7 +81,7 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
@@ -232,6 +232,7 @@ def solve_optimal(
     symmetry: bool = True,
     symmetry_limit: int = 128,
     progress: bool | None = None,
+    on_lower_bound: Callable[[int], None] | None = None,
 ) -> PebbleResult:
     r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R9).
 
@@ -266,6 +267,10 @@ def solve_optimal(
         At most this many automorphisms are enumerated (VF2).
     progress : bool, optional
         Draw a tqdm bar on stderr (default: when stderr is a TTY).
+    on_lower_bound : callable, optional
+        ``on_lower_bound(lb)`` each time the least f on the frontier rises: a proven lower
+        bound on :math:`Q(G, M)` at that moment (for anytime callers,
+        :mod:`attnio.graphs.anytime`, which must know it when interrupted).
 
     Returns
     -------
@@ -388,9 +393,13 @@ def solve_optimal(
     out_of_time = f"time limit {time_limit} s reached"
     out_of_states = f"state budget {max_states} reached"
     state_cap = BIG if max_states is None else max_states
+    reported = -1
     try:
         while heap:
             f, negg, t0, k, lazy = heap[0]
+            if on_lower_bound is not None and f > reported:  # least f: a valid lower bound
+                reported = f
+                on_lower_bound(max(f, h0) if best_io is None else min(max(f, h0), best_io))
             if best_io is not None and f >= best_io:
                 if best_goal is None:
                     assert incumbent is not None  # best_io came from it

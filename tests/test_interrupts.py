@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -77,14 +78,18 @@ def _assert_interrupted(rc: int, err: str, waited: float, command: str) -> None:
 
 def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
     # M = 2 is infeasible (printed at once), M = 3 of the 58-vertex backward DAG is a long
-    # search: the SIGINT must end the whole range, not just the current cache size
+    # search: the SIGINT must end the whole range, not just the current cache size; the
+    # interrupted M = 3 is reported undecided with its bracket (graphs/anytime.py)
     proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
                             "--cache", "2:5", "--time-limit", "300"])
     printed = _wait_for_line(proc, "M=2: infeasible")
     time.sleep(0.5)  # inside the search of M = 3
     rc, out, err, waited = _interrupt(proc)
     _assert_interrupted(rc, err, waited, "pebble")
-    assert "M=2: infeasible" in printed and "M=3" not in out
+    assert "M=2: infeasible" in printed and "M=4" not in out
+    assert [line for line in out.splitlines() if line.startswith("M=3")] == [
+        line for line in out.splitlines() if line.startswith("M=3: undecided")
+        and line.endswith("(interrupted)")]
 
 
 def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
@@ -206,8 +211,10 @@ def test_time_limit_bounds_each_cache_size(spec: str, cache: str,
     for row in rows:
         assert row["status"] == "undecided" and row["reason"] == "time limit 1 s reached"
         assert row["seconds"] <= 1.1 * limit + 1.0
-        # the proven bracket: |inputs| + |outputs| <= Q <= the best algorithm schedule
-        assert row["lower_bound"] <= row["upper_bound"] == min(row["algorithm_costs"].values())
+        # the proven bracket: |inputs| + |outputs| <= Q <= the best schedule known, which is
+        # at most the best algorithm schedule (graphs/anytime.py) and is carried as moves
+        assert row["lower_bound"] <= row["upper_bound"] <= min(row["algorithm_costs"].values())
+        assert row["moves"]
 
 
 def test_time_limit_on_the_command_line_is_exit_1_with_the_bracket() -> None:
@@ -215,5 +222,7 @@ def test_time_limit_on_the_command_line_is_exit_1_with_the_bracket() -> None:
                                     "--time-limit", "1"],
                           capture_output=True, text=True, env=ENV, timeout=60)
     assert proc.returncode == 1, proc.stderr
-    assert proc.stdout.strip() == ("M=8: undecided, 48 <= Q <= 135 "
-                                   "(time limit 1 s reached)")
+    # the upper bound is the best schedule found in the time (the algorithm schedules: 135)
+    match = re.fullmatch(r"M=8: undecided, 48 <= Q <= (\d+) \(time limit 1 s reached\)",
+                         proc.stdout.strip())
+    assert match and int(match.group(1)) <= 135, proc.stdout

@@ -1,0 +1,110 @@
+"""Benchmark: the anytime solver on the sixteen peer DAGs (issue 14, item 5).
+
+For each peer DAG (``attnio.graphs.peer_dags``, OneStopParallel's tiny set) at
+M = max in-degree + 1 and M = max in-degree + 3, runs what ``attnio pebble`` runs
+(:func:`attnio.graphs.anytime.anytime_pebble`, the algorithm schedules as incumbents) with a
+time limit per instance, replays every upper bound's schedule through
+:func:`attnio.graphs.game.replay`, and prints a Markdown table and the targets:
+
+* median UB / LB <= 1.25 and worst <= 1.6 (UB / LB = 1 for a proven optimum);
+* at least 8 of the 32 runs proven optimal;
+* every UB a schedule that replays to exactly UB.
+
+    python3 benchmarks/bench_peer_dags.py [--time-limit S] [--workers N] [--only NAME,...]
+        [--json OUT.json]
+
+``--workers N`` solves the instances on a local Dask cluster (``attnio.parallel``; results
+identical to the serial run, same order). Not a timed test: figures go to notes/pebbling.md.
+Exit code 0 when every target holds, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from fractions import Fraction
+
+from attnio.graphs.anytime import anytime_pebble, compulsory_io
+from attnio.graphs.exact import Optimal, min_cache_size
+from attnio.graphs.game import replay
+from attnio.graphs.peer_dags import load_peer_dag, peer_dag_names
+from attnio.graphs.schedules import algorithm_schedules
+from attnio.parallel import map_instances
+from attnio.provenance import provenance
+from attnio.safe_io import write_text
+
+#: The targets of issue 14, item 5.
+TARGET_MEDIAN, TARGET_WORST, TARGET_OPTIMAL = Fraction(125, 100), Fraction(16, 10), 8
+
+
+def run_instance(job: tuple[str, int, float]) -> dict:
+    """One (peer DAG, M, time limit): the anytime bracket, its schedule replayed."""
+    name, M, limit = job
+    G = load_peer_dag(name)
+    started = time.monotonic()
+    algorithm = algorithm_schedules(G, M)
+    remaining = max(0.0, limit - (time.monotonic() - started))
+    result = anytime_pebble(G, M, time_limit=remaining, incumbents=algorithm)
+    seconds = time.monotonic() - started
+    if isinstance(result, Optimal):
+        lower = upper = result.io
+        schedule = result.schedule
+    else:
+        lower, upper, schedule = result.lower_bound, result.upper_bound, result.schedule
+    replayed = replay(G, schedule, M).io if schedule else None
+    return {"dag": name, "vertices": G.number_of_nodes(), "M": M, "status": result.status,
+            "lower_bound": lower, "upper_bound": upper, "replayed_io": replayed,
+            "replays": replayed is not None and replayed == upper,
+            "compulsory_io": compulsory_io(G),
+            "algorithm_best": min(replay(G, s, M).io for s in algorithm.values()),
+            "states_explored": result.states_explored, "seconds": round(seconds, 2)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--only", default=None, help="comma-separated peer DAG names")
+    parser.add_argument("--json", default=None, help="write the rows here (new file)")
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else peer_dag_names()
+    jobs = []
+    for name in names:
+        d_plus_1 = min_cache_size(load_peer_dag(name))
+        jobs += [(name, d_plus_1, args.time_limit), (name, d_plus_1 + 2, args.time_limit)]
+    rows = map_instances(run_instance, jobs, workers=args.workers, desc="peer DAGs")
+    print(f"time limit {args.time_limit:g} s per run, {len(rows)} runs\n")
+    print("| DAG | n | M | status | LB | UB | UB/LB | compulsory | best algorithm "
+          "schedule | replays | s |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|---:|")
+    ratios = []
+    for r in rows:
+        ratio = Fraction(r["upper_bound"], r["lower_bound"])
+        ratios.append(ratio)
+        print(f"| {r['dag']} | {r['vertices']} | {r['M']} | {r['status']} | "
+              f"{r['lower_bound']} | {r['upper_bound']} | {float(ratio):.3f} | "
+              f"{r['compulsory_io']} | {r['algorithm_best']} | "
+              f"{'yes' if r['replays'] else 'NO'} | {r['seconds']:.1f} |")
+    median, worst = statistics.median(ratios), max(ratios)
+    optimal = sum(r["status"] == "optimal" for r in rows)
+    replays = sum(r["replays"] for r in rows)
+    checks = [
+        (f"median UB/LB = {float(median):.3f} <= {float(TARGET_MEDIAN)}", median <= TARGET_MEDIAN),
+        (f"worst UB/LB = {float(worst):.3f} <= {float(TARGET_WORST)}", worst <= TARGET_WORST),
+        (f"proven optimal {optimal} of {len(rows)} >= {TARGET_OPTIMAL}",
+         optimal >= TARGET_OPTIMAL),
+        (f"schedules that replay to UB: {replays} of {len(rows)}", replays == len(rows)),
+    ]
+    print()
+    for text, ok in checks:
+        print(f"- {'MET' if ok else 'MISSED'}: {text}")
+    if args.json:
+        write_text(args.json, json.dumps({"time_limit": args.time_limit, "rows": rows,
+                                          **provenance()}, indent=1, allow_nan=False) + "\n")
+    return 0 if all(ok for _, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,265 @@
+r"""Anytime red–blue pebbling: the best schedule so far and a proven lower bound, at every moment.
+
+:func:`anytime_pebble` brackets :math:`Q(G, M)` (the least reads + writes of a complete
+schedule with M red pebbles, :mod:`attnio.graphs.game`) from both sides and stops as soon as
+the two sides meet:
+
+1. **Lower bound first.** The *compulsory I/O* :math:`L_0 = |\text{needed inputs}| +
+   |\text{outputs that are not inputs}|`: every needed input (a source that is an ancestor of
+   an output) starts blue only and is read at least once, and every output that is not an
+   input starts without blue and is written at least once; the two kinds of move are
+   distinct (Hong & Kung 1981; the "compulsory" route of :mod:`attnio.graphs.lower_bounds`).
+2. **Upper bound next.** Given schedules (``incumbents``, e.g. the algorithm schedules of
+   :mod:`attnio.graphs.schedules`) are replayed, then (a) a quick run of
+   :func:`attnio.graphs.heuristic_schedule.heuristic_schedule` (:data:`QUICK_EVALUATIONS`
+   orders, deterministic per seed) looks for a cheaper one. **If the best schedule costs**
+   :math:`L_0` **it is optimal and returned at once** — no exact search starts (spmv_N6 at
+   M = 8: optimum 30 = 24 reads + 6 writes; notes/pebbling.md, "Peer DAGs", explains why
+   the exact search alone did not find it in 30 s).
+3. **Exact search.** (b) :func:`attnio.graphs.exact.solve_optimal` runs for
+   :data:`PROBE_SHARE` of the limit with the best schedule as its incumbent: it prunes every
+   state whose f reaches the incumbent's cost, returns the incumbent as optimal once the
+   least f on its frontier meets it, and reports each rise of that least f (a proven lower
+   bound) to :class:`AnytimeProgress`. Small instances end here. Otherwise (c) the heuristic
+   searches again for ``heuristic_share`` of the limit (stopping if it meets the lower
+   bound), and (d) the exact search gets the rest, with the improved incumbent.
+
+At every moment :class:`AnytimeProgress` holds the best schedule (replayed, so its cost is
+exact) and the best proven lower bound. On the time limit the answer is
+:class:`AnytimeUndecided` — a :class:`attnio.graphs.exact.PebbleUndecided` that also carries
+the best schedule. A KeyboardInterrupt is not caught: it propagates, and the caller that
+passed ``progress`` reads the bracket and schedule from it (``attnio pebble`` prints them and
+exits 130).
+
+Every schedule handed out replays through :func:`attnio.graphs.game.replay` to its reported
+cost; heuristic schedules compute each vertex once, so they are legal in the one-shot variant
+too.
+
+Examples
+--------
+>>> import networkx as nx
+>>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
+>>> r = anytime_pebble(G, 3, time_limit=5)
+>>> r.status, r.io        # 2 reads + 1 write = compulsory I/O: optimal without search
+('optimal', 3)
+>>> p = AnytimeProgress()
+>>> r = anytime_pebble(G, 3, time_limit=5, progress=p)
+>>> p.lower_bound, p.upper_bound, p.phase
+(3, 3, 'done')
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+import networkx as nx
+
+from attnio.exceptions import InvalidInputError
+from attnio.graphs.exact import (
+    Infeasible,
+    Optimal,
+    PebbleResult,
+    PebbleUndecided,
+    check_exact_size,
+    check_time_limit,
+    min_cache_size,
+    solve_optimal,
+)
+from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.heuristic_schedule import heuristic_schedule
+from attnio.validation import check_digraph
+
+__all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
+           "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS", "PROBE_SHARE"]
+
+#: Share of the time limit given to the long heuristic search (phase c).
+DEFAULT_HEURISTIC_SHARE = 0.5
+#: Orders costed by the quick heuristic (phase a), before any exact search.
+QUICK_EVALUATIONS = 2500
+#: Share of the time limit for the exact probe (phase b), where small instances end.
+PROBE_SHARE = 0.1
+
+
+@dataclass(frozen=True, slots=True)
+class AnytimeUndecided(PebbleUndecided):
+    """Undecided, with the best schedule known: ``lower_bound <= Q(G, M) <= upper_bound``
+    and ``upper_bound == replay(G, schedule, M).io`` (``schedule`` empty when none)."""
+
+    schedule: list[Move] = field(default_factory=list)
+
+
+@dataclass
+class AnytimeProgress:
+    """The live bracket of an :func:`anytime_pebble` call (read it at any moment, e.g.
+    after a KeyboardInterrupt): ``lower_bound <= Q(G, M) <= upper_bound``, ``schedule``
+    replays to ``upper_bound``; ``phase`` is ``"start"``, ``"heuristic"``, ``"exact"`` or
+    ``"done"``."""
+
+    lower_bound: int = 0
+    upper_bound: int | None = None
+    schedule: list[Move] | None = None
+    phase: str = "start"
+    started: float = field(default_factory=time.monotonic)
+
+    def raise_lower(self, value: int) -> None:
+        """Record a proven lower bound (the larger one is kept)."""
+        if value > self.lower_bound:
+            self.lower_bound = int(value)
+
+    def offer(self, io: int, schedule: list[Move]) -> None:
+        """Record a schedule whose cost (already replayed) is ``io``, if it is better."""
+        if self.upper_bound is None or io < self.upper_bound:
+            self.upper_bound, self.schedule = int(io), list(schedule)
+
+    def undecided(self, reason: str, states_explored: int = 0) -> AnytimeUndecided:
+        """The bracket now, as a result."""
+        return AnytimeUndecided(lower_bound=self.lower_bound, upper_bound=self.upper_bound,
+                                states_explored=states_explored, reason=reason,
+                                seconds=time.monotonic() - self.started,
+                                schedule=list(self.schedule or []))
+
+
+def compulsory_io(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
+    r"""Compulsory I/O: needed inputs (read at least once) + outputs that are not inputs
+    (written at least once) — a lower bound on :math:`Q(G, M)` for every M, both variants.
+
+    >>> import networkx as nx
+    >>> compulsory_io(nx.DiGraph([("a", "c"), ("b", "c"), ("x", "y")]), outputs=["c"])
+    3
+    """
+    inputs = set(game_inputs(G))
+    outs = game_outputs(G, outputs)
+    needed = set()
+    for o in outs:
+        needed |= nx.ancestors(G, o) & inputs
+    return len(needed) + sum(1 for o in outs if o not in inputs)
+
+
+def anytime_pebble(
+    G: nx.DiGraph,
+    M: int,
+    *,
+    recompute: bool = True,
+    outputs: Iterable[str] | None = None,
+    time_limit: float = 60.0,
+    seed: int = 0,
+    heuristic_share: float = DEFAULT_HEURISTIC_SHARE,
+    incumbents: Mapping[str, Sequence[Move]] | None = None,
+    progress: AnytimeProgress | None = None,
+) -> PebbleResult:
+    r"""Bracket :math:`Q(G, M)` within ``time_limit`` seconds (module docstring).
+
+    Parameters
+    ----------
+    G : networkx.DiGraph
+        The computation DAG; inputs are exactly its sources.
+    M : int
+        Red pebbles.
+    recompute : bool
+        True: Hong–Kung's game; False: one-shot.
+    outputs : iterable of str, optional
+        Default ``G.graph["outputs"]``, else the sinks.
+    time_limit : float
+        Seconds for the whole call (finite, >= 0).
+    seed : int
+        Seed of the heuristic's local search.
+    heuristic_share : float
+        Share of ``time_limit`` for the long heuristic search (phase c), in [0, 1].
+    incumbents : mapping of name to moves, optional
+        Complete schedules to start from (each replayed here; an illegal one raises
+        :class:`attnio.exceptions.IllegalMoveError`).
+    progress : AnytimeProgress, optional
+        Updated live with the bracket and the best schedule.
+
+    Returns
+    -------
+    Optimal | Infeasible | AnytimeUndecided
+        Optimal when the bracket closed (its schedule replays to ``io``).
+
+    Raises
+    ------
+    InvalidInputError
+        Bad ``G``, ``M``, ``time_limit`` or ``heuristic_share``.
+    """
+    check_digraph(G)
+    check_exact_size(G)
+    M = check_cache_size(M)
+    checked_limit = check_time_limit(time_limit)
+    if checked_limit is None:
+        raise InvalidInputError("time_limit=None: anytime_pebble needs a finite time limit")
+    time_limit = checked_limit
+    if (isinstance(heuristic_share, bool) or not isinstance(heuristic_share, (int, float))
+            or not 0 <= heuristic_share <= 1):
+        raise InvalidInputError(f"heuristic_share={heuristic_share!r} must be in [0, 1]")
+    state = progress if progress is not None else AnytimeProgress()
+    state.started = start = time.monotonic()
+    deadline = start + time_limit
+    need_m = min_cache_size(G, outputs)
+    if M < need_m:  # solve_optimal words the reason
+        return solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=0)
+    state.raise_lower(compulsory_io(G, outputs))
+
+    def closed() -> Optimal | None:
+        if state.upper_bound is not None and state.upper_bound <= state.lower_bound:
+            state.phase = "done"
+            return Optimal(io=state.upper_bound, schedule=list(state.schedule or []),
+                           seconds=time.monotonic() - start)
+        return None
+
+    for moves in (incumbents or {}).values():
+        moves = list(moves)
+        state.offer(replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves)
+    if (done := closed()) is not None:
+        return done
+    explored = [0]
+
+    def improved(_io: int, moves: list[Move]) -> None:  # replayed before it is offered
+        state.offer(replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves)
+
+    def heuristic(seconds: float, evaluations: int | None) -> None:
+        state.phase = "heuristic"
+        found = heuristic_schedule(G, M, outputs=outputs, seed=seed, time_limit=seconds,
+                                   max_evaluations=evaluations, lower_bound=state.lower_bound,
+                                   on_improve=improved)
+        # the heuristic replays its schedule; one-shot legality is checked here as well
+        state.offer(replay(G, found.schedule, M, recompute=recompute, outputs=outputs).io,
+                    found.schedule)
+
+    def exact(seconds: float) -> PebbleResult:
+        state.phase = "exact"
+        found = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=seconds,
+                              incumbent=state.schedule, on_lower_bound=state.raise_lower)
+        explored[0] += getattr(found, "states_explored", 0)
+        return found
+
+    share = time_limit * heuristic_share
+    # (a) a quick heuristic, bounded by evaluations (deterministic per seed)
+    heuristic(share, QUICK_EVALUATIONS)
+    if (done := closed()) is not None:
+        return done
+    # (b) a short exact probe: small instances end here
+    result = exact(max(0.0, min(time_limit * PROBE_SHARE, deadline - time.monotonic())))
+    if isinstance(result, PebbleUndecided):
+        state.raise_lower(result.lower_bound)
+        if (done := closed()) is not None:
+            return done
+        # (c) the long heuristic, then (d) the exact search for the rest
+        heuristic(max(0.0, min(share, deadline - time.monotonic())), None)
+        if (done := closed()) is not None:
+            return done
+        result = exact(max(0.0, deadline - time.monotonic()))
+    state.phase = "done"
+    if isinstance(result, Optimal):
+        state.offer(result.io, result.schedule)
+        state.raise_lower(result.io)
+        return Optimal(io=result.io, schedule=result.schedule, states_explored=explored[0],
+                       seconds=time.monotonic() - start)
+    if isinstance(result, PebbleUndecided):
+        state.raise_lower(result.lower_bound)
+        if (done := closed()) is not None:
+            return done
+        return state.undecided(result.reason, explored[0])
+    return result
