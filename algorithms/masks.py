@@ -51,6 +51,10 @@ True
 'window:3'
 >>> Mask.block_sparse(2, [[True, False], [False, True]], sparse_operands=("Q",)).z_qk(3)
 5
+
+Size: a little over 600 lines: one mask type with its four closed-form tile grids (full,
+causal, window, block-sparse), the grid walk for arbitrary masks that checks them, and the
+parser of ``--mask``, which belong together (a new mask kind touches all three).
 """
 
 from __future__ import annotations
@@ -467,7 +471,8 @@ def stacked_tile_classes(mask: Mask | None, n: int, group: int, br: int, bc: int
     :math:`[t_0, n-1] \cup [0, t_1]`) or every row (it spans a whole head). Band masks
     (full / causal / window) keep one interval of columns per interval of rows, so a row
     block's non-empty column blocks are the union of at most two intervals of block indices,
-    counted in closed form with NumPy over the :math:`\lceil gn/B_rceil` row blocks; block
+    counted in closed form with NumPy over the :math:`\lceil gn/B_r
+ceil` row blocks; block
     and array masks OR the per-row column-block occupancy over each interval (prefix sums
     over the n mask rows). ``group = 1`` is :func:`tile_classes`.
 

@@ -3,7 +3,7 @@ r"""The paper's small-cache backward pass, Algorithm 6 — RECONSTRUCTED.
 Li, Liang, Shi, Song, Yue, Zhang, arXiv 2410.09397, Thm 4.3: for :math:`M = o(d^2)` the
 gradient can be computed with :math:`O((n^2d + nd^2)/\sqrt M)` I/Os. The paper's listing is
 UNRECOVERED; what is implemented here is the reconstruction of
-``shared/reference/paper.md`` §4.3: every product of the gradient chain by square tiling
+our digest ``notes/reference/paper.md`` §4.3: every product of the gradient chain by square tiling
 (TileMul, :math:`B = \lfloor\sqrt{M/4}\rfloor`) and every :math:`n\times n` intermediate
 materialised in slow memory, affordable because :math:`n^2 \le n^2d/\sqrt M` when
 :math:`M \le d^2`. Admissible: :math:`M \ge 4`; the bound is meant for :math:`M < d^2`.

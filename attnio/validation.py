@@ -42,6 +42,9 @@ attnio.exceptions.InvalidInputError: seed=-1 must be an integer with 0 <= seed <
 [64, 128, 256, 512, 1024]
 >>> json_float(10.0 ** 300 * 10.0 ** 300) is None
 True
+
+Size: a little over 600 lines on purpose: this is the one place where the library and every
+command check their input (issue 12: one validation module), so its rules read side by side.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ open-addressing table of int32 slots (load ≤ 1/2), and queued in a binary heap
 
 Without numba the functions are plain Python over NumPy scalars (correct, and far too slow
 for real use): :mod:`attnio.graphs.exact_compiled` then falls back to the reference search.
+
+Size: a little over 600 lines on purpose. The kernel is one compiled unit: the expansion
+step, the open-addressing table, the heap and the bounds all index the same row arrays, whose
+layout is stated once above; split across files, that layout would be too.
 """
 
 from __future__ import annotations
