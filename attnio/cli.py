@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(line, file=sys.stderr)
         if command_line and code == 130:
             interrupts.announced_by_command()  # it printed its own "interrupted" line
+            interrupts.exit_interrupted()
         return code
     except InvalidInputError as exc:
         print(one_line(f"attnio {args.command}: error: {exc}"), file=sys.stderr)
@@ -102,7 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         if command_line:
-            interrupts.announce()  # once, even if the watchdog gets there first
+            interrupts.exit_interrupted()  # the line once, even if the watchdog gets there first
         else:
             print(f"attnio {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -41,10 +41,10 @@ import signal
 import sys
 import threading
 import time
-from typing import Callable
+from typing import Callable, NoReturn
 
 __all__ = ["install", "running", "announce", "announced_by_command", "on_interrupt",
-           "EXIT_CODE", "GRACE_SECONDS"]
+           "exit_interrupted", "EXIT_CODE", "GRACE_SECONDS"]
 
 #: Exit code of an interrupted command (128 + SIGINT).
 EXIT_CODE = 130
@@ -85,13 +85,22 @@ def announced_by_command() -> None:
         _state["announced"] = True
 
 
-def _exit_now() -> None:
+def _exit_now() -> NoReturn:
     announce()
-    try:
-        sys.stdout.flush()  # lines already printed stay (partial results remain valid)
-    except Exception:
-        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()  # lines already printed stay (partial results remain valid)
+        except Exception:
+            pass
     os._exit(EXIT_CODE)
+
+
+def exit_interrupted() -> NoReturn:
+    """End an interrupted command now: the one line (unless the command printed its own),
+    both streams flushed, exit code 130 — without interpreter finalization, which resets
+    SIGINT to its default action (a signal arriving then would kill the process with -2
+    instead of 130: seen once in CI) and may wait on threads."""
+    _exit_now()
 
 
 def on_interrupt(callback: Callable[[], None]) -> None:

@@ -61,7 +61,7 @@ def test_bad_sizes_are_exit_2_one_line(tmp_path: Path, capsys, argv: list[str], 
 
 def test_M_outside_the_admissible_range_is_a_warning_not_an_error() -> None:
     """The one out-of-range policy (README, "Sizes and flags"): warned, still computed."""
-    from attnio.report import _validate_sizes
+    from attnio.reporting.report import _validate_sizes
     from attnio.validation import admissible_cache_warning
 
     _validate_sizes(64, 8, [4, 1024])  # no error: the table marks the entries outside

@@ -9,6 +9,7 @@ import pkgutil
 from pathlib import Path
 
 import attnio.reporting
+from attnio.results import Status
 from attnio.proofs.sandwich import SandwichRow
 from attnio.reporting.sandwich import SANDWICH_TABLE_HEADER, SandwichFigure, plot_sandwich, sandwich_table
 from attnio.reporting.style import IO_LABEL, M_LABEL
@@ -24,7 +25,7 @@ def _toy() -> SandwichFigure:
     rows = tuple(SandwichRow(dag, M, explicit=2, hong_kung=3,
                              optimum=10 - M if M < 5 else None,
                              schedules={"flash": 12 - M, "naive": None},  # type: ignore[dict-item]
-                             status="ok" if M < 5 else "undecided",
+                             status=Status.PROVED if M < 5 else Status.UNDECIDED,
                              detail="" if M < 5 else "search budget")
                  for dag in ("matmul 1×2×1", "attention n=2, d=1") for M in (3, 4, 5))
     return SandwichFigure(rows, vertices={"matmul 1×2×1": 7},
