@@ -55,6 +55,7 @@ _lock = threading.Lock()
 _state: dict = {"installed": False, "command": None, "running": False, "announced": False,
                 "signals": 0}
 _callbacks: list[Callable[[], None]] = []
+_line_written = threading.Event()
 
 
 def _message() -> str:
@@ -63,11 +64,18 @@ def _message() -> str:
 
 
 def announce() -> None:
-    """Write ``attnio <cmd>: interrupted`` to stderr — once per process, whoever calls."""
+    """Write ``attnio <cmd>: interrupted`` to stderr — once per process, whoever calls.
+
+    The main thread's handler and the watchdog may both get here at once; the one that loses
+    waits (at most half a second, so a stuck stream cannot hang it) until the winner has
+    written the line, so that neither ends the process before the line is out.
+    """
     with _lock:
-        if _state["announced"]:
-            return
+        first = not _state["announced"]
         _state["announced"] = True
+    if not first:
+        _line_written.wait(0.5)
+        return
     try:
         sys.stderr.flush()
     except Exception:  # stderr may be mid-write in the main thread; the line still goes out
@@ -76,6 +84,8 @@ def announce() -> None:
         os.write(2, _message().encode())
     except OSError:
         pass
+    finally:
+        _line_written.set()
 
 
 def announced_by_command() -> None:
@@ -83,6 +93,7 @@ def announced_by_command() -> None:
     line): the watchdog must not print a second one."""
     with _lock:
         _state["announced"] = True
+    _line_written.set()
 
 
 def _exit_now() -> NoReturn:

@@ -253,28 +253,36 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
     return base
 
 
-def _solve_job(job: tuple[nx.DiGraph, int, bool, float]) -> tuple[PebbleResult, dict]:
-    """One instance (G, M, recompute, time limit): what a serial run or a Dask worker does."""
-    G, M, recompute, time_limit = job
-    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit))
+def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
+    """One instance (G, M, recompute, time limit[, certify]): what a serial run or a Dask
+    worker does. With ``certify`` the certified lower bound (``--json``) is computed too,
+    inside the instance's time limit."""
+    G, M, recompute, time_limit, *rest = job
+    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
+                                           certify=bool(rest and rest[0])))
 
 
-def _failed_job(job: tuple[nx.DiGraph, int, bool, float], reason: str
-                ) -> tuple[PebbleResult, dict]:
+def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
     """An instance whose Dask worker died twice: undecided, with the reason, never dropped
     (lower bound 0, upper bound the best algorithm schedule, computed here)."""
-    G, M, recompute, _ = job
+    G, M, recompute, *_ = job
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in algorithm_schedules(G, M).items()}
     return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
-                           states_explored=0, reason=reason), costs
+                           states_explored=0, reason=reason), costs, None
 
 
-def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResult, dict]:
-    # --time-limit bounds the whole instance: the algorithm schedules are built first and
-    # the solver gets what is left (it reads the clock in every phase of its own)
+def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
+           ) -> tuple[PebbleResult, dict, dict | None]:
+    # --time-limit bounds the whole instance: the certified lower bound (--json) and the
+    # algorithm schedules are built first and the solver gets what is left (it reads the
+    # clock in every phase of its own)
     started = time.monotonic()
     recompute = not args.no_recompute
+    certified = None
+    if getattr(args, "certify", False):  # its z3 checks get at most a quarter of the limit
+        budget_ms = max(1, min(5_000, int(args.time_limit * 250)))
+        certified = certified_lower_bound(G, M, timeout_ms=budget_ms)
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}
@@ -286,14 +294,15 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace) -> tuple[PebbleResul
         result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
                                 incumbents=schedules, progress=progress)
     except KeyboardInterrupt as exc:
-        exc.partial = (progress.undecided("interrupted"), costs)  # type: ignore[attr-defined]
+        exc.partial = (progress.undecided("interrupted"), costs,  # type: ignore[attr-defined]
+                       certified)
         raise
     if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
         if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
             changes["reason"] = f"time limit {args.time_limit:g} s reached"
         result = dataclasses.replace(result, **changes)
-    return result, costs
+    return result, costs, certified
 
 
 def _line(result: PebbleResult, M: int) -> str:
@@ -396,11 +405,11 @@ def run(args: argparse.Namespace) -> int:
         check_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, args.time_limit) for _, G, M in instances]
-    done: dict[int, tuple[PebbleResult, dict]] = {}
+    jobs = [(G, M, recompute, args.time_limit, bool(args.json)) for _, G, M in instances]
+    done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]
 
-    def show(index: int, outcome: tuple[PebbleResult, dict]) -> None:
+    def show(index: int, outcome: tuple[PebbleResult, dict, dict | None]) -> None:
         # lines in the order of the instances, each as soon as all before it are done
         done[index] = outcome
         while printed[0] in done:
@@ -426,16 +435,18 @@ def run(args: argparse.Namespace) -> int:
             show(len(outcomes), partial)
             outcomes.append(partial)
         instances = instances[:len(outcomes)]
-    rows = [(M, result, costs) for (_, _, M), (result, costs) in zip(instances, outcomes)]
+    rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
+    certified = [c for (_, _, c) in outcomes]
     worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
     if interrupted:
         worst = 130
     if args.json:
         objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (M, _, costs), (label, G, _) in zip(objects, rows, instances):
+        for obj, (M, _, costs), cert, (label, G, _) in zip(objects, rows, certified, instances):
             obj["algorithm_costs"] = costs
-            # graphs/lower_bounds/ (skipped when interrupted: it may take seconds)
-            obj["certified_lower_bound"] = None if interrupted else certified_lower_bound(G, M)
+            # graphs/lower_bounds/, computed inside the instance's time limit (None for the
+            # instance a Ctrl-C stopped before it was done, or a worker that died)
+            obj["certified_lower_bound"] = cert
             obj.update(provenance())
             if labelled:
                 obj["dag"] = label

@@ -32,7 +32,7 @@ def _pebble_jobs(count: int) -> list:
 
 
 def _comparable(outcome: tuple) -> tuple:
-    result, costs = outcome
+    result, costs = outcome[:2]
     return (result.status, getattr(result, "io", None), getattr(result, "schedule", None),
             costs)
 
