@@ -246,6 +246,7 @@ def solve_optimal_compiled(
     symmetry_limit: int = 128,
     partial_expansion: bool = True,
     chunk_seconds: float = 0.05,
+    _finished_twin: bool = False,
 ) -> PebbleResult:
     r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles, compiled A* (see module).
 
@@ -259,6 +260,9 @@ def solve_optimal_compiled(
         Store only successors whose f equals the expanded state's (PEA*).
     chunk_seconds : float
         Target length of one uninterruptible kernel call.
+    _finished_twin : bool
+        Tests only: run the planted false twin of (R10) in the kernel (set
+        ``_Moves._finished_twin`` too, so the certificate is rebuilt with the same moves).
 
     Returns
     -------
@@ -375,7 +379,8 @@ def solve_optimal_compiled(
                            u(first_out), mandatory, table["sR"], table["sB"], table["sC"],
                            table["sRead"], table["sG"], table["sParent"], table["sPerm"],
                            table["slots"], table["hkey"], table["hrow"], ctr, scratch, tmask,
-                           timp, partial_expansion, chunk, cap, bitpos, comb)
+                           timp, partial_expansion, chunk, cap, bitpos, comb,
+                           _finished_twin)
         spent = time.monotonic() - t0
         record()
         if code == K.CHUNK_DONE:

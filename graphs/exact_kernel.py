@@ -104,6 +104,25 @@ def possibly_needed(pred, n, inp, out, recompute, B, C):
 
 
 @njit(cache=True)
+def finished_outputs(pred, n, inp, out, recompute, R, B, C, P, twin):
+    """(R10) of :mod:`attnio.graphs.exact_moves`: red outputs without blue that no vertex of P
+    that may still be computed (no input; one-shot: not computed) uses. ``twin``: the planted
+    false twin of the tests (every red output without blue), never set by the driver."""
+    dead = R & out & ~B
+    if dead == ZERO or twin:
+        return dead
+    users = P & ~inp
+    if not recompute:
+        users &= ~C
+    consumed = ZERO
+    while users:
+        i = low_index(users)
+        users &= ~(ONE << U64(i))
+        consumed |= pred[i]
+    return dead & ~consumed
+
+
+@njit(cache=True)
 def normalise(pred, n, inp, out, M, recompute, R, B, C):
     """(R4) drop useless pebbles, (R5) eager free computation (lowest index first)."""
     P = possibly_needed(pred, n, inp, out, recompute, B, C)
@@ -500,9 +519,10 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
 @njit(cache=True)
 def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
            mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-           scratch, tmask, timp, row, F, partial, bitpos, comb):
-    """Every macro move (R8) of state ``row``; returns the least f left out (partial
-    expansion; 1 << 40 if none) or -2 when storage is full."""
+           scratch, tmask, timp, row, F, partial, bitpos, comb, finished_twin):
+    """Every macro move (R8, with R10: the lowest finished outputs evicted first) of state
+    ``row``; returns the least f left out (partial expansion; 1 << 40 if none) or -2 when
+    storage is full."""
     R, B, C = sR[row], sB[row], sC[row]
     g = np.int64(sG[row])
     Rd = sRead[row]
@@ -518,6 +538,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
     todo = P & ~R & ~inp
     if not recompute:
         todo &= ~C
+    finished = ZERO
+    finished_known = False
     while todo:
         w = low_index(todo)
         wbit = ONE << U64(w)
@@ -544,15 +566,30 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
         c = popcount(evictable)
         if c < evictions:
             continue
-        k = evictions
-        x = evictable
+        if not finished_known:
+            finished = finished_outputs(pred, n, inp, out, recompute, R, B, C, P,
+                                        finished_twin)
+            finished_known = True
+        # (R10) the lowest min(evictions, |D|) finished outputs are always evicted; the
+        # others are chosen among the remaining evictable vertices
+        forced_e = ZERO
+        fl = finished & evictable
+        nf = 0
+        while fl and nf < evictions:
+            j = low_index(fl)
+            fl &= ~(ONE << U64(j))
+            forced_e |= ONE << U64(j)
+            nf += 1
+        k = evictions - nf
+        x = evictable & ~finished
+        c = popcount(x)
         for j in range(c):
             bitpos[j] = low_index(x)
             x &= ~(ONE << U64(bitpos[j]))
         for j in range(k):
             comb[j] = j
         while True:
-            E = ZERO
+            E = forced_e
             for j in range(k):
                 E |= ONE << U64(bitpos[comb[j]])
             Rn = base & ~E
@@ -608,7 +645,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
 @njit(cache=True)
 def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
               mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-              scratch, tmask, timp, partial, max_expansions, state_cap, bitpos, comb):
+              scratch, tmask, timp, partial, max_expansions, state_cap, bitpos, comb,
+              finished_twin=False):
     """Up to ``max_expansions`` A* expansions (a bounded chunk: the driver reads the clock
     and lets Ctrl-C through between chunks). Returns a code (CHUNK_DONE, FOUND: ctr[DONE_IDX]
     is goal-ready, INCUMBENT_OPTIMAL, EXHAUSTED, TABLE_FULL / HEAP_FULL: grow and call again).
@@ -637,7 +675,7 @@ def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, firs
         heap_pop(hkey, hrow, ctr)
         r = expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
                    mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-                   scratch, tmask, timp, row, f, partial, bitpos, comb)
+                   scratch, tmask, timp, row, f, partial, bitpos, comb, finished_twin)
         if r == -2:
             # storage full: put the state back (its expansion is redone in full after the
             # driver grows the arrays; children stored already are skipped by their g)

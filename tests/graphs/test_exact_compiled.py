@@ -185,3 +185,22 @@ def test_agrees_with_the_reference_on_many_random_dags() -> None:
                                       outputs=outputs).io == fast.io
                         checked += 1
     assert checked == 720
+
+
+def test_finished_outputs_rule_and_its_planted_twin_in_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (R10) in the kernel: the rule keeps the optimum (5, one-shot, M = 3); its planted false
+    # twin (every red output without blue evicted first) answers 6 — the plain baseline
+    # says 5, so an agreement check catches it
+    from attnio.graphs.exact_moves import _Moves
+
+    G = nx.DiGraph([("v0", "v1"), ("v0", "v2"), ("v0", "v3"), ("v1", "v2"), ("v1", "v4"),
+                    ("v3", "v4")])
+    outputs = ["v1", "v2", "v3", "v4"]
+    plain = plain_optimal(G, 3, recompute=False, outputs=outputs).io
+    good = ec.solve_optimal_compiled(G, 3, recompute=False, outputs=outputs, time_limit=None)
+    assert ec.LAST_RUN["engine"] == "compiled" and good.io == plain == 5
+    monkeypatch.setattr(_Moves, "_finished_twin", True)  # the certificate's moves, same twin
+    twin = ec.solve_optimal_compiled(G, 3, recompute=False, outputs=outputs, time_limit=None,
+                                     _finished_twin=True)
+    assert ec.LAST_RUN["engine"] == "compiled" and twin.io == 6
