@@ -3,7 +3,7 @@ r"""Exact optimal red–blue pebbling with a compiled search core (numba, prebui
 :func:`solve_optimal_compiled` answers the same question as
 :func:`attnio.graphs.exact.solve_optimal` — :math:`Q(G, M)`, the least reads + writes of a
 complete schedule with at most M red pebbles, recomputation allowed or one-shot — with the
-same search (macro moves and reductions R0–R9, the same admissible heuristic and extra-moves
+same search (macro moves and reductions R0–R10, the same admissible heuristic and extra-moves
 bound, symmetry R7; proofs in :mod:`attnio.graphs.exact`), run by the kernel in
 :mod:`attnio.graphs.exact_kernel` over ``uint64`` bitmasks in NumPy arrays. It adds
 **partial expansion** (PEA*): expanding a state with priority F stores only the successors of

@@ -3,7 +3,7 @@ r"""The compiled search kernel of :mod:`attnio.graphs.exact_compiled` (numba, op
 Everything here works on one DAG of at most 64 relevant vertices, so each of the masks R
 (red), B (blue), C (computed, one-shot) and "inputs read so far" is one ``uint64``. The
 functions are the reference search of :mod:`attnio.graphs.exact` rewritten over fixed-width
-words: the same macro moves (R8, with R2, R3, R9), the same normalisation (R4, R5), the same
+words: the same macro moves (R8, with R2, R3, R9, R10), the same normalisation (R4, R5), the same
 admissible heuristic (outputs not blue, frontier reads, space pairs with their extra writes,
 red spills, requirement sets T), the same extra-moves bound, and symmetry (R7) by explicit
 permutation tables. The module docstring of :mod:`attnio.graphs.exact` carries the proofs;
