@@ -56,34 +56,35 @@ where it is stated:
 (R10) **Finished outputs are evicted first.** Call a red output d without blue *finished*
      when no vertex that may still be computed uses it: d ∉ pred(v) for every v ∈ P that is
      no input (one-shot: and not computed yet) — see :meth:`_Moves.finished_outputs`. On a
-     macro move that must evict k vertices, let D be the finished outputs; the eviction set E
-     is required to contain the min(k, |D|) lowest-index members of D (written back, R9).
+     macro move that must evict k vertices, let D be the finished outputs and D_k the
+     min(k, |D|) lowest-index members of D: the eviction set E is required to contain D_k
+     (written back, R9).
      *Proof (no loss of optimality).* Every finished d lies outside pred(w) (w ∈ P is no
-     input), so it is evictable. Take an optimal continuation from the state, whose first
-     macro move m evicts E (writing back W ⊆ E) with some d ∈ D \ E and some u ∈ E that is
-     not among the min(k, |D|) lowest members of D (if there is no such pair, E already
-     meets the rule). Let m' be m with E' = E − u + d and W' = W − u + d: it costs
-     cost(m) + 1 − [u ∈ W]. Let S be an optimal schedule from the state s1 after m; by (R4)
-     it moves only on P(s1), and P only shrinks as B and C grow, so S never computes a
-     vertex that uses d. Build S' from the state s1' after m' (d blue, not red; u red):
-     drop every move of S on d (reads, writes, computes, deletions — d is already blue and
-     no compute needs it); while u is red in S' but not in S ("swapped"), drop S's
-     placements of u (no-ops; this ends the swap), and at S's deletion of d (or at the
-     end) delete u instead, writing it first if m wrote it back (W ∋ u) — this ends the
-     swap too. Throughout, S''s red set is (R_S − {d}) ∪ {u} while swapped and R_S − {d}
-     after, never larger than R_S (d ∈ R_S until S deletes it), every compute of S' has its
-     predecessors red (they are red in S and none is d), every read of S' reads a blue
-     vertex (u's write-back is made before u is ever deleted in S'), and S' ends with every
-     output blue. S writes d at least once (d is an output without blue), S' never does
-     and pays u's write-back at most once, only when u ∈ W: cost(S') ≤ cost(S) − 1 +
-     [u ∈ W]. So cost(m') + cost*(s1') ≤ cost(m) + cost*(s1): m' is optimal too. Each
-     exchange puts one more of the required members of D in E (u = a higher-index member of
-     D is allowed: it is an output, so u ∈ W by R9 and the exchange costs the same), so
-     finitely many exchanges reach a move that meets the rule, and it is optimal. The
-     argument holds with or without recomputation (one-shot, S never computes u again:
-     u is red, hence computed or an input) and for schedules of any length; so every state
-     keeps an optimal successor among the moves generated, and by induction along an
-     optimal path the search still finds an optimum.
+     input; one-shot, not computed), so it is evictable. Take an optimal continuation from
+     the state; its first macro move m evicts E (writing back W ⊆ E). If D_k ⊄ E, pick
+     d ∈ D_k \ E and u ∈ E \ D_k (it exists: |E| = k ≥ |D_k|). Let m' be m with
+     E' = E − u + d and W' = W − u + d: it costs cost(m) + 1 − [u ∈ W]. Let S be an optimal
+     schedule from the state s1 after m; by (R4) we may take S to move only on P(s1) ⊆ P(s)
+     (P only shrinks as B and C grow), so every vertex S computes lies in P(s) and is no
+     input (one-shot: was not computed at s), and none of them uses d. Build S' from the
+     state s1' after m' (d blue, not red; u red): drop every move of S on d (reads,
+     writes, computes, deletions — d is already blue and no compute needs it); while u is
+     red in S' but not in S ("swapped"), drop S's placements of u (no-ops; this ends the
+     swap), and at S's first deletion of d (or at the end) delete u instead, writing it
+     first if m wrote it back (W ∋ u) — this ends the swap too. Throughout, the red set of
+     S' is (R_S − {d}) ∪ {u} while swapped and R_S − {d} after, never larger than R_S (d ∈
+     R_S until S first deletes it), every compute of S' has its predecessors red (they are
+     red in S and none is d), every read of S' reads a blue vertex (u's write-back is made
+     before u is ever deleted in S'), and S' ends with every output blue. S writes d at
+     least once (d is an output without blue), S' never does, and S' pays u's write-back
+     at most once, only when u ∈ W: cost(S') ≤ cost(S) − 1 + [u ∈ W]. So cost(m') +
+     cost*(s1') ≤ cost(m) + cost*(s1): m' is optimal too. Each exchange puts one more member
+     of D_k in E (u may be a member of D outside D_k: it is an output, so u ∈ W by R9 and
+     the exchange costs the same), so finitely many exchanges reach a move that meets the
+     rule, and it is optimal. The argument holds with or without recomputation (one-shot, S
+     never computes u again: u is red, hence computed or an input) and for schedules of any
+     length; so every state keeps an optimal successor among the moves generated, and by
+     induction along an optimal path the search still finds an optimum.
 
 >>> import networkx as nx
 >>> from attnio.graphs.exact_state import _Instance
