@@ -76,6 +76,8 @@ MAX_COMPILED_VERTICES = 64
 #: and writing every vertex, costs at most sum(in-degree) + n <= 64·63/2 + 64 = 2 080, so an
 #: optimum is below it and pruning f > 4 000 without an incumbent loses nothing.
 MAX_COMPILED_COST = 4000
+#: Rows of the kernel's direct-mapped memo of h (4 words each; a fixed 32 MB, not per state).
+H_CACHE_ROWS = 1 << 20
 
 
 #: Figures of the last call in this process: states stored, bytes per stored state, engine.
@@ -343,6 +345,8 @@ def solve_optimal_compiled(
     ctr[K.TICK] = 1
     K.heap_push(table["hkey"], table["hrow"], ctr, K.priority(f0, 0, 1), 0)
     bitpos = np.zeros(64, np.int64)
+    # memo of h (exact_kernel.cached_heuristic): a fixed 32 MB, calloc'd lazily
+    hcache = np.zeros((H_CACHE_ROWS, 4), np.uint64)
     comb = np.zeros(64, np.int64)
 
     def frontier_f() -> int:
@@ -380,7 +384,7 @@ def solve_optimal_compiled(
                            table["sRead"], table["sG"], table["sParent"], table["sPerm"],
                            table["slots"], table["hkey"], table["hrow"], ctr, scratch, tmask,
                            timp, partial_expansion, chunk, cap, bitpos, comb,
-                           _finished_twin)
+                           _finished_twin, hcache)
         spent = time.monotonic() - t0
         record()
         if code == K.CHUNK_DONE:

@@ -333,6 +333,25 @@ def heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, t
     return writes + reads + extra_writes + spill_extra
 
 
+@njit(cache=True)
+def cached_heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp,
+                     hcache):
+    """:func:`heuristic`, memoised in ``hcache`` (rows R, B, C, h + 2; h + 2 = 0 marks an
+    empty row), a direct-mapped table: a row is used only when R, B and C all match, so
+    the value is exactly h(R, B, C) (h is a function of the state alone) — a lossy cache
+    changes the time, never the bound. Partial expansion regenerates a state's successors
+    at every f level it is re-queued at; their h comes from here the second time."""
+    s = slot_of(R, B, C, U64(hcache.shape[0] - 1))
+    if hcache[s, 3] != ZERO and hcache[s, 0] == R and hcache[s, 1] == B and hcache[s, 2] == C:
+        return np.int64(hcache[s, 3]) - 2
+    h = heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp)
+    hcache[s, 0] = R
+    hcache[s, 1] = B
+    hcache[s, 2] = C
+    hcache[s, 3] = U64(h + 2)
+    return h
+
+
 @njit(cache=True, inline="always")
 def map_mask(perm, n, x):
     y = ZERO
@@ -445,7 +464,7 @@ def priority(f, g, tick):
 def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
              mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
              scratch, tmask, timp, row, g, Rd, unread, fbase, F, cost, w, Rr, Br, Cr,
-             partial):
+             partial, hcache):
     """One macro-move successor: normalise, canonicalise, bound, store and queue.
 
     Returns the successor's f if it was left out because f > F (partial expansion), else
@@ -477,7 +496,8 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
             return -1
         if partial and f2 > F:
             return f2
-        h = heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch, tmask, timp)
+        h = cached_heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch,
+                             tmask, timp, hcache)
         if h < 0:
             return -1
         if g2 + h > f2:
@@ -519,7 +539,7 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
 @njit(cache=True)
 def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
            mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-           scratch, tmask, timp, row, F, partial, bitpos, comb, finished_twin):
+           scratch, tmask, timp, row, F, partial, bitpos, comb, finished_twin, hcache):
     """Every macro move (R8, with R10: the lowest finished outputs evicted first) of state
     ``row``; returns the least f left out (partial expansion; 1 << 40 if none) or -2 when
     storage is full."""
@@ -527,7 +547,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
     g = np.int64(sG[row])
     Rd = sRead[row]
     unread = needed_inputs & ~Rd & ~R
-    h = heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp)
+    h = cached_heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask,
+                         timp, hcache)
     fbase = g + h
     ex = g - popcount(Rd) - popcount(B & first_out)
     if mandatory + ex > fbase:
@@ -556,7 +577,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
             r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                          first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots,
                          hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread, fbase, F,
-                         reads, w, base, B, newC, partial)
+                         reads, w, base, B, newC, partial, hcache)
             if r == -2:
                 return -2
             if r >= 0 and r < next_f:
@@ -598,7 +619,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                 r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                              first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm,
                              slots, hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread,
-                             fbase, F, reads, w, Rn, B, newC, partial)
+                             fbase, F, reads, w, Rn, B, newC, partial, hcache)
                 if r == -2:
                     return -2
                 if r >= 0 and r < next_f:
@@ -607,7 +628,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                 r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                              first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm,
                              slots, hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread,
-                             fbase, F, reads + popcount(dirty), w, Rn, B | dirty, newC, partial)
+                             fbase, F, reads + popcount(dirty), w, Rn, B | dirty, newC, partial,
+                             hcache)
                 if r == -2:
                     return -2
                 if r >= 0 and r < next_f:
@@ -622,7 +644,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                                  needed_inputs, first_out, mandatory, sR, sB, sC, sRead, sG,
                                  sParent, sPerm, slots, hkey, hrow, ctr, scratch, tmask, timp,
                                  row, g, Rd, unread, fbase, F, reads + popcount(W), w, Rn,
-                                 B | W, newC, partial)
+                                 B | W, newC, partial, hcache)
                     if r == -2:
                         return -2
                     if r >= 0 and r < next_f:
@@ -646,7 +668,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
 def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
               mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
               scratch, tmask, timp, partial, max_expansions, state_cap, bitpos, comb,
-              finished_twin=False):
+              finished_twin, hcache):
     """Up to ``max_expansions`` A* expansions (a bounded chunk: the driver reads the clock
     and lets Ctrl-C through between chunks). Returns a code (CHUNK_DONE, FOUND: ctr[DONE_IDX]
     is goal-ready, INCUMBENT_OPTIMAL, EXHAUSTED, TABLE_FULL / HEAP_FULL: grow and call again).
@@ -675,7 +697,8 @@ def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, firs
         heap_pop(hkey, hrow, ctr)
         r = expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
                    mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-                   scratch, tmask, timp, row, f, partial, bitpos, comb, finished_twin)
+                   scratch, tmask, timp, row, f, partial, bitpos, comb, finished_twin,
+                   hcache)
         if r == -2:
             # storage full: put the state back (its expansion is redone in full after the
             # driver grows the arrays; children stored already are skipped by their g)
