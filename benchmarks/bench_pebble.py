@@ -13,10 +13,15 @@ non-increasing in M and never below that bound), prints
   over (red, blue) bitmasks, h = outputs not blue, no other reduction), on the same instance
   in the same process, side by side, each with its own budget, and the speed-up
   plain seconds ÷ compiled seconds where both finish;
-* the best algorithm schedule's cost.
+* the best algorithm schedule's cost, and (``--heuristic-budget S``, default 10) the cost of
+  :func:`attnio.graphs.heuristic_schedule.heuristic_schedule` (seed 0, S seconds, stopping
+  early at |inputs| + |outputs|) with its seconds; the cheaper of the two replayed schedules
+  is the compiled core's incumbent, and its seconds come out of the row's ``--budget`` (the
+  compiled core gets the rest), so a row never takes longer than its budget.
 
     python3 benchmarks/bench_pebble.py [--budget S] [--plain-budget S] [--reference-budget S]
         [--instances a,b,...] [--max-states N] [--plain-states N] [--max-m M]
+        [--heuristic-budget S]
 
 Instances: matmul222, matmul322, matmul332chain, forward21, forward22, backward (qkv),
 backward-dx. A disagreement between two methods that both finish stops the run (exit 1).
@@ -37,6 +42,7 @@ from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
+from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.schedules import algorithm_schedules
 
 INSTANCES = {
@@ -79,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instances", default=",".join(INSTANCES))
     parser.add_argument("--max-m", type=int, default=None, help="stop each sweep after this M")
     parser.add_argument("--min-m", type=int, default=None, help="start each sweep at this M")
+    parser.add_argument("--heuristic-budget", type=float, default=10.0,
+                        help="seconds per row (out of --budget) for the heuristic schedule "
+                             "that joins the incumbent (0: algorithm schedules only)")
     args = parser.parse_args(argv)
     chosen = args.instances.split(",")
     unknown = set(chosen) - set(INSTANCES)
@@ -91,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
           file=sys.stderr)
     print(f"{'instance':<26} {'|V|':>3} {'M':>3} | {'Q(G,M)':>9} {'expanded':>9} "
           f"{'stored':>10} {'B/st':>4} {'seconds':>8} | {'ref.':>9} {'ref. s':>8} | "
-          f"{'plain':>9} {'plain st.':>10} {'plain s':>8} {'ratio':>7} | {'alg.':>4}")
+          f"{'plain':>9} {'plain st.':>10} {'plain s':>8} {'ratio':>7} | {'alg.':>4} "
+          f"{'heur.':>5} {'heur. s':>7}")
     started = time.monotonic()
     for key in chosen:
         name, build = INSTANCES[key]
@@ -103,8 +113,18 @@ def main(argv: list[str] | None = None) -> int:
             costs = {k: replay(G, v, M).io for k, v in schedules.items()}
             best = min(costs, key=costs.__getitem__) if costs else None
             incumbent = schedules[best] if best else None
+            heur_io, heur_sec = "-", 0.0
+            if args.heuristic_budget > 0:
+                t0 = time.monotonic()
+                heur = heuristic_schedule(G, M, seed=0, time_limit=args.heuristic_budget,
+                                          lower_bound=trivial)
+                heur_sec = time.monotonic() - t0
+                heur_io = replay(G, heur.schedule, M).io
+                if best is None or heur_io < costs[best]:
+                    incumbent = heur.schedule
             comp = exact_compiled.solve_optimal_compiled(
-                G, M, incumbent=incumbent, time_limit=args.budget, max_states=args.max_states)
+                G, M, incumbent=incumbent, time_limit=max(args.budget - heur_sec, 1.0),
+                max_states=args.max_states)
             run = dict(exact_compiled.LAST_RUN)
             _check(G, M, comp)
             ref = (solve_optimal(G, M, incumbent=incumbent, time_limit=args.reference_budget,
@@ -130,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             per = f"{per:.0f}" if isinstance(per, float) else per
             print(f"{name:<26} {G.number_of_nodes():>3} {M:>3} | {c_io:>9} {c_exp:>9} "
                   f"{stored:>10} {per:>4} {c_sec:>8} | {r_io:>9} {r_sec:>8} | {p_io:>9} "
-                  f"{p_states:>10} {p_sec:>8} {ratio:>7} | {costs.get(best, '-'):>4}",
+                  f"{p_states:>10} {p_sec:>8} {ratio:>7} | {costs.get(best, '-'):>4} "
+                  f"{heur_io:>5} {heur_sec:>7.1f}",
                   flush=True)
             if isinstance(comp, Optimal) and comp.io == trivial:
                 print(f"{'':<26} Q = |inputs| + |outputs| = {trivial} for every larger M",

@@ -15,7 +15,7 @@ The search lives in four rooms, each small enough to hold in mind, with its proo
 
 * :mod:`attnio.graphs.exact_state` — the relevant sub-DAG as bitmasks, (R0) irrelevant
   vertices dropped, (R7) symmetry (automorphisms, canonical keys);
-* :mod:`attnio.graphs.exact_moves` — macro moves (R8) and the reductions R1–R6, R9, each
+* :mod:`attnio.graphs.exact_moves` — macro moves (R8) and the reductions R1–R6, R9, R10, each
   with its proof that optimality is kept;
 * :mod:`attnio.graphs.exact_heuristic` — the admissible heuristic h and why it never
   exceeds the remaining cost;
@@ -234,7 +234,7 @@ def solve_optimal(
     progress: bool | None = None,
     on_lower_bound: Callable[[int], None] | None = None,
 ) -> PebbleResult:
-    r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R9).
+    r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles (A*, reductions R0–R10).
 
     Parameters
     ----------

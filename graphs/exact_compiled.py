@@ -3,7 +3,7 @@ r"""Exact optimal red–blue pebbling with a compiled search core (numba, prebui
 :func:`solve_optimal_compiled` answers the same question as
 :func:`attnio.graphs.exact.solve_optimal` — :math:`Q(G, M)`, the least reads + writes of a
 complete schedule with at most M red pebbles, recomputation allowed or one-shot — with the
-same search (macro moves and reductions R0–R9, the same admissible heuristic and extra-moves
+same search (macro moves and reductions R0–R10, the same admissible heuristic and extra-moves
 bound, symmetry R7; proofs in :mod:`attnio.graphs.exact`), run by the kernel in
 :mod:`attnio.graphs.exact_kernel` over ``uint64`` bitmasks in NumPy arrays. It adds
 **partial expansion** (PEA*): expanding a state with priority F stores only the successors of
@@ -76,6 +76,8 @@ MAX_COMPILED_VERTICES = 64
 #: and writing every vertex, costs at most sum(in-degree) + n <= 64·63/2 + 64 = 2 080, so an
 #: optimum is below it and pruning f > 4 000 without an incumbent loses nothing.
 MAX_COMPILED_COST = 4000
+#: Rows of the kernel's direct-mapped memo of h (4 words each; a fixed 32 MB, not per state).
+H_CACHE_ROWS = 1 << 20
 
 
 #: Figures of the last call in this process: states stored, bytes per stored state, engine.
@@ -246,6 +248,7 @@ def solve_optimal_compiled(
     symmetry_limit: int = 128,
     partial_expansion: bool = True,
     chunk_seconds: float = 0.05,
+    _finished_twin: bool = False,
 ) -> PebbleResult:
     r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles, compiled A* (see module).
 
@@ -259,6 +262,9 @@ def solve_optimal_compiled(
         Store only successors whose f equals the expanded state's (PEA*).
     chunk_seconds : float
         Target length of one uninterruptible kernel call.
+    _finished_twin : bool
+        Tests only: run the planted false twin of (R10) in the kernel (set
+        ``_Moves._finished_twin`` too, so the certificate is rebuilt with the same moves).
 
     Returns
     -------
@@ -339,6 +345,8 @@ def solve_optimal_compiled(
     ctr[K.TICK] = 1
     K.heap_push(table["hkey"], table["hrow"], ctr, K.priority(f0, 0, 1), 0)
     bitpos = np.zeros(64, np.int64)
+    # memo of h (exact_kernel.cached_heuristic): a fixed 32 MB, calloc'd lazily
+    hcache = np.zeros((H_CACHE_ROWS, 4), np.uint64)
     comb = np.zeros(64, np.int64)
 
     def frontier_f() -> int:
@@ -375,7 +383,8 @@ def solve_optimal_compiled(
                            u(first_out), mandatory, table["sR"], table["sB"], table["sC"],
                            table["sRead"], table["sG"], table["sParent"], table["sPerm"],
                            table["slots"], table["hkey"], table["hrow"], ctr, scratch, tmask,
-                           timp, partial_expansion, chunk, cap, bitpos, comb)
+                           timp, partial_expansion, chunk, cap, bitpos, comb,
+                           _finished_twin, hcache)
         spent = time.monotonic() - t0
         record()
         if code == K.CHUNK_DONE:

@@ -3,7 +3,7 @@ r"""The compiled search kernel of :mod:`attnio.graphs.exact_compiled` (numba, op
 Everything here works on one DAG of at most 64 relevant vertices, so each of the masks R
 (red), B (blue), C (computed, one-shot) and "inputs read so far" is one ``uint64``. The
 functions are the reference search of :mod:`attnio.graphs.exact` rewritten over fixed-width
-words: the same macro moves (R8, with R2, R3, R9), the same normalisation (R4, R5), the same
+words: the same macro moves (R8, with R2, R3, R9, R10), the same normalisation (R4, R5), the same
 admissible heuristic (outputs not blue, frontier reads, space pairs with their extra writes,
 red spills, requirement sets T), the same extra-moves bound, and symmetry (R7) by explicit
 permutation tables. The module docstring of :mod:`attnio.graphs.exact` carries the proofs;
@@ -101,6 +101,25 @@ def possibly_needed(pred, n, inp, out, recompute, B, C):
         if (P & b) and (expand & b):
             P |= pred[i]
     return P
+
+
+@njit(cache=True)
+def finished_outputs(pred, n, inp, out, recompute, R, B, C, P, twin):
+    """(R10) of :mod:`attnio.graphs.exact_moves`: red outputs without blue that no vertex of P
+    that may still be computed (no input; one-shot: not computed) uses. ``twin``: the planted
+    false twin of the tests (every red output without blue), never set by the driver."""
+    dead = R & out & ~B
+    if dead == ZERO or twin:
+        return dead
+    users = P & ~inp
+    if not recompute:
+        users &= ~C
+    consumed = ZERO
+    while users:
+        i = low_index(users)
+        users &= ~(ONE << U64(i))
+        consumed |= pred[i]
+    return dead & ~consumed
 
 
 @njit(cache=True)
@@ -314,6 +333,25 @@ def heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, t
     return writes + reads + extra_writes + spill_extra
 
 
+@njit(cache=True)
+def cached_heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp,
+                     hcache):
+    """:func:`heuristic`, memoised in ``hcache`` (rows R, B, C, h + 2; h + 2 = 0 marks an
+    empty row), a direct-mapped table: a row is used only when R, B and C all match, so
+    the value is exactly h(R, B, C) (h is a function of the state alone) — a lossy cache
+    changes the time, never the bound. Partial expansion regenerates a state's successors
+    at every f level it is re-queued at; their h comes from here the second time."""
+    s = slot_of(R, B, C, U64(hcache.shape[0] - 1))
+    if hcache[s, 3] != ZERO and hcache[s, 0] == R and hcache[s, 1] == B and hcache[s, 2] == C:
+        return np.int64(hcache[s, 3]) - 2
+    h = heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp)
+    hcache[s, 0] = R
+    hcache[s, 1] = B
+    hcache[s, 2] = C
+    hcache[s, 3] = U64(h + 2)
+    return h
+
+
 @njit(cache=True, inline="always")
 def map_mask(perm, n, x):
     y = ZERO
@@ -426,7 +464,7 @@ def priority(f, g, tick):
 def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
              mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
              scratch, tmask, timp, row, g, Rd, unread, fbase, F, cost, w, Rr, Br, Cr,
-             partial):
+             partial, hcache):
     """One macro-move successor: normalise, canonicalise, bound, store and queue.
 
     Returns the successor's f if it was left out because f > F (partial expansion), else
@@ -458,7 +496,8 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
             return -1
         if partial and f2 > F:
             return f2
-        h = heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch, tmask, timp)
+        h = cached_heuristic(pred, n, inp, out, tight, M, recompute, Rn, Bn, Cn, scratch,
+                             tmask, timp, hcache)
         if h < 0:
             return -1
         if g2 + h > f2:
@@ -500,14 +539,16 @@ def consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first
 @njit(cache=True)
 def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
            mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-           scratch, tmask, timp, row, F, partial, bitpos, comb):
-    """Every macro move (R8) of state ``row``; returns the least f left out (partial
-    expansion; 1 << 40 if none) or -2 when storage is full."""
+           scratch, tmask, timp, row, F, partial, bitpos, comb, finished_twin, hcache):
+    """Every macro move (R8, with R10: the lowest finished outputs evicted first) of state
+    ``row``; returns the least f left out (partial expansion; 1 << 40 if none) or -2 when
+    storage is full."""
     R, B, C = sR[row], sB[row], sC[row]
     g = np.int64(sG[row])
     Rd = sRead[row]
     unread = needed_inputs & ~Rd & ~R
-    h = heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask, timp)
+    h = cached_heuristic(pred, n, inp, out, tight, M, recompute, R, B, C, scratch, tmask,
+                         timp, hcache)
     fbase = g + h
     ex = g - popcount(Rd) - popcount(B & first_out)
     if mandatory + ex > fbase:
@@ -518,6 +559,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
     todo = P & ~R & ~inp
     if not recompute:
         todo &= ~C
+    finished = ZERO
+    finished_known = False
     while todo:
         w = low_index(todo)
         wbit = ONE << U64(w)
@@ -534,7 +577,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
             r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                          first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots,
                          hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread, fbase, F,
-                         reads, w, base, B, newC, partial)
+                         reads, w, base, B, newC, partial, hcache)
             if r == -2:
                 return -2
             if r >= 0 and r < next_f:
@@ -544,15 +587,30 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
         c = popcount(evictable)
         if c < evictions:
             continue
-        k = evictions
-        x = evictable
+        if not finished_known:
+            finished = finished_outputs(pred, n, inp, out, recompute, R, B, C, P,
+                                        finished_twin)
+            finished_known = True
+        # (R10) the lowest min(evictions, |D|) finished outputs are always evicted; the
+        # others are chosen among the remaining evictable vertices
+        forced_e = ZERO
+        fl = finished & evictable
+        nf = 0
+        while fl and nf < evictions:
+            j = low_index(fl)
+            fl &= ~(ONE << U64(j))
+            forced_e |= ONE << U64(j)
+            nf += 1
+        k = evictions - nf
+        x = evictable & ~finished
+        c = popcount(x)
         for j in range(c):
             bitpos[j] = low_index(x)
             x &= ~(ONE << U64(bitpos[j]))
         for j in range(k):
             comb[j] = j
         while True:
-            E = ZERO
+            E = forced_e
             for j in range(k):
                 E |= ONE << U64(bitpos[comb[j]])
             Rn = base & ~E
@@ -561,7 +619,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                 r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                              first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm,
                              slots, hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread,
-                             fbase, F, reads, w, Rn, B, newC, partial)
+                             fbase, F, reads, w, Rn, B, newC, partial, hcache)
                 if r == -2:
                     return -2
                 if r >= 0 and r < next_f:
@@ -570,7 +628,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                 r = consider(pred, n, inp, out, tight, M, recompute, perms, needed_inputs,
                              first_out, mandatory, sR, sB, sC, sRead, sG, sParent, sPerm,
                              slots, hkey, hrow, ctr, scratch, tmask, timp, row, g, Rd, unread,
-                             fbase, F, reads + popcount(dirty), w, Rn, B | dirty, newC, partial)
+                             fbase, F, reads + popcount(dirty), w, Rn, B | dirty, newC, partial,
+                             hcache)
                 if r == -2:
                     return -2
                 if r >= 0 and r < next_f:
@@ -585,7 +644,7 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
                                  needed_inputs, first_out, mandatory, sR, sB, sC, sRead, sG,
                                  sParent, sPerm, slots, hkey, hrow, ctr, scratch, tmask, timp,
                                  row, g, Rd, unread, fbase, F, reads + popcount(W), w, Rn,
-                                 B | W, newC, partial)
+                                 B | W, newC, partial, hcache)
                     if r == -2:
                         return -2
                     if r >= 0 and r < next_f:
@@ -608,7 +667,8 @@ def expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_o
 @njit(cache=True)
 def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
               mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-              scratch, tmask, timp, partial, max_expansions, state_cap, bitpos, comb):
+              scratch, tmask, timp, partial, max_expansions, state_cap, bitpos, comb,
+              finished_twin, hcache):
     """Up to ``max_expansions`` A* expansions (a bounded chunk: the driver reads the clock
     and lets Ctrl-C through between chunks). Returns a code (CHUNK_DONE, FOUND: ctr[DONE_IDX]
     is goal-ready, INCUMBENT_OPTIMAL, EXHAUSTED, TABLE_FULL / HEAP_FULL: grow and call again).
@@ -637,7 +697,8 @@ def run_chunk(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, firs
         heap_pop(hkey, hrow, ctr)
         r = expand(pred, n, inp, out, tight, M, recompute, perms, needed_inputs, first_out,
                    mandatory, sR, sB, sC, sRead, sG, sParent, sPerm, slots, hkey, hrow, ctr,
-                   scratch, tmask, timp, row, f, partial, bitpos, comb)
+                   scratch, tmask, timp, row, f, partial, bitpos, comb, finished_twin,
+                   hcache)
         if r == -2:
             # storage full: put the state back (its expansion is redone in full after the
             # driver grows the arrays; children stored already are skipped by their g)

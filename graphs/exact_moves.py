@@ -1,4 +1,4 @@
-r"""Exact pebbling, room 2 of 4: the moves and the reductions that prune them (R1–R6, R8, R9).
+r"""Exact pebbling, room 2 of 4: the moves and the reductions that prune them (R1–R6, R8–R10).
 
 A state is ``(R, B[, C])`` over the relevant vertices (:mod:`attnio.graphs.exact_state`). The
 successors of a state are the *macro moves* of (R8) below; every other kind of move sequence
@@ -53,6 +53,38 @@ where it is stated:
 (R9) **Outputs are written back on eviction.** If a red output u without blue is evicted,
      some later move writes u (outputs end blue); moving that write to just before the
      eviction is legal (u is red), costs the same, and only adds a blue pebble earlier.
+(R10) **Finished outputs are evicted first.** Call a red output d without blue *finished*
+     when no vertex that may still be computed uses it: d ∉ pred(v) for every v ∈ P that is
+     no input (one-shot: and not computed yet) — see :meth:`_Moves.finished_outputs`. On a
+     macro move that must evict k vertices, let D be the finished outputs and D_k the
+     min(k, |D|) lowest-index members of D: the eviction set E is required to contain D_k
+     (written back, R9).
+     *Proof (no loss of optimality).* Every finished d lies outside pred(w) (w ∈ P is no
+     input; one-shot, not computed), so it is evictable. Take an optimal continuation from
+     the state; its first macro move m evicts E (writing back W ⊆ E). If D_k ⊄ E, pick
+     d ∈ D_k \ E and u ∈ E \ D_k (it exists: |E| = k ≥ |D_k|). Let m' be m with
+     E' = E − u + d and W' = W − u + d: it costs cost(m) + 1 − [u ∈ W]. Let S be an optimal
+     schedule from the state s1 after m; by (R4) we may take S to move only on P(s1) ⊆ P(s)
+     (P only shrinks as B and C grow), so every vertex S computes lies in P(s) and is no
+     input (one-shot: was not computed at s), and none of them uses d. Build S' from the
+     state s1' after m' (d blue, not red; u red): drop every move of S on d (reads,
+     writes, computes, deletions — d is already blue and no compute needs it); while u is
+     red in S' but not in S ("swapped"), drop S's placements of u (no-ops; this ends the
+     swap), and at S's first deletion of d (or at the end) delete u instead, writing it
+     first if m wrote it back (W ∋ u) — this ends the swap too. Throughout, the red set of
+     S' is (R_S − {d}) ∪ {u} while swapped and R_S − {d} after, never larger than R_S (d ∈
+     R_S until S first deletes it), every compute of S' has its predecessors red (they are
+     red in S and none is d), every read of S' reads a blue vertex (u's write-back is made
+     before u is ever deleted in S'), and S' ends with every output blue. S writes d at
+     least once (d is an output without blue), S' never does, and S' pays u's write-back
+     at most once, only when u ∈ W: cost(S') ≤ cost(S) − 1 + [u ∈ W]. So cost(m') +
+     cost*(s1') ≤ cost(m) + cost*(s1): m' is optimal too. Each exchange puts one more member
+     of D_k in E (u may be a member of D outside D_k: it is an output, so u ∈ W by R9 and
+     the exchange costs the same), so finitely many exchanges reach a move that meets the
+     rule, and it is optimal. The argument holds with or without recomputation (one-shot, S
+     never computes u again: u is red, hence computed or an input) and for schedules of any
+     length; so every state keeps an optimal successor among the moves generated, and by
+     induction along an optimal path the search still finds an optimum.
 
 >>> import networkx as nx
 >>> from attnio.graphs.exact_state import _Instance
@@ -96,6 +128,28 @@ class _Moves:
         if len(self.p_memo) < 1 << 20:
             self.p_memo[memo_key] = P
         return P
+
+    #: Planted false twin of (R10) for the tests: True marks *every* red output without blue
+    #: as finished (even one a later computation still uses), which loses optimality.
+    _finished_twin = False
+
+    def finished_outputs(self, R: int, B: int, C: int, P: int) -> int:
+        """The finished outputs of (R10): red outputs without blue that no vertex of P that
+        may still be computed (no input; one-shot: not computed) has as a predecessor."""
+        I = self.I
+        dead = R & I.out & ~B
+        if not dead or self._finished_twin:
+            return dead
+        users = P & ~I.inp
+        if not self.recompute:
+            users &= ~C
+        pred = I.pred
+        consumed = 0
+        while users:
+            low = users & -users
+            users ^= low
+            consumed |= pred[low.bit_length() - 1]
+        return dead & ~consumed
 
     def normalise(self, R: int, B: int, C: int) -> tuple[int, int, int, int]:
         """Apply (R4) and (R5); return (R, B, C, P)."""
@@ -141,6 +195,7 @@ class _Moves:
         todo = P & ~R & ~I.inp
         if not recompute:
             todo &= ~C
+        finished = -1  # (R10), computed at the first move that evicts
         while todo:
             wbit = todo & -todo
             todo ^= wbit
@@ -159,7 +214,22 @@ class _Moves:
             evictable = R & ~pw
             if evictable.bit_count() < evictions:
                 continue
-            for E in _subsets_of_size(evictable, evictions):
+            # (R10) the lowest min(k, |D|) finished outputs are in E; the rest is chosen
+            # among the other evictable vertices
+            if finished < 0:
+                finished = self.finished_outputs(R, B, C, P)
+            forced_e = 0
+            if finished:
+                f = finished & evictable  # all of it, except in the planted twin
+                while f and forced_e.bit_count() < evictions:
+                    low = f & -f
+                    forced_e |= low
+                    f ^= low
+            free_e = evictions - forced_e.bit_count()
+            choices = (_subsets_of_size(evictable & ~finished, free_e) if free_e
+                       else iter((0,)))
+            for E in choices:
+                E |= forced_e
                 Rn = base & ~E
                 dirty = E & ~B  # evicted red pebbles without a blue copy
                 if not dirty:

@@ -3,7 +3,7 @@ r"""Exact pebbling, room 1 of 4: the state encoding and its symmetry (R0, R7).
 The search of :mod:`attnio.graphs.exact` works on the *relevant* sub-DAG (:class:`_Instance`),
 indexed in topological order, and a state is ``(R, B[, C])``: bitmasks (Python ints) of the
 red, blue (and, one-shot, computed) vertices. Rooms: this one (encoding, R0, R7);
-:mod:`attnio.graphs.exact_moves` (macro moves and reductions R1–R6, R8, R9);
+:mod:`attnio.graphs.exact_moves` (macro moves and reductions R1–R6, R8–R10);
 :mod:`attnio.graphs.exact_heuristic` (the admissible heuristic); :mod:`attnio.graphs.exact`
 (the A* driver, its bookkeeping and the certificate).
 

@@ -185,3 +185,58 @@ def test_agrees_with_the_reference_on_many_random_dags() -> None:
                                       outputs=outputs).io == fast.io
                         checked += 1
     assert checked == 720
+
+
+def test_finished_outputs_rule_and_its_planted_twin_in_the_kernel(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # (R10) in the kernel: the rule keeps the optimum (5, one-shot, M = 3); its planted false
+    # twin (every red output without blue evicted first) answers 6 — the plain baseline
+    # says 5, so an agreement check catches it
+    from attnio.graphs.exact_moves import _Moves
+
+    G = nx.DiGraph([("v0", "v1"), ("v0", "v2"), ("v0", "v3"), ("v1", "v2"), ("v1", "v4"),
+                    ("v3", "v4")])
+    outputs = ["v1", "v2", "v3", "v4"]
+    plain = plain_optimal(G, 3, recompute=False, outputs=outputs).io
+    good = ec.solve_optimal_compiled(G, 3, recompute=False, outputs=outputs, time_limit=None)
+    assert ec.LAST_RUN["engine"] == "compiled" and good.io == plain == 5
+    monkeypatch.setattr(_Moves, "_finished_twin", True)  # the certificate's moves, same twin
+    twin = ec.solve_optimal_compiled(G, 3, recompute=False, outputs=outputs, time_limit=None,
+                                     _finished_twin=True)
+    assert ec.LAST_RUN["engine"] == "compiled" and twin.io == 6
+
+
+def test_memo_of_h_returns_exactly_h_even_when_rows_collide() -> None:
+    # exact_kernel.cached_heuristic against exact_kernel.heuristic on random states of the
+    # attention forward DAG, with a 2-row memo (constant collisions); planted twin: a row
+    # whose stored h is off by one is returned as is (the comparison here would catch it)
+    from attnio.graphs import exact_kernel as K
+    from attnio.graphs.exact import _Search, _Instance
+
+    G = attention_forward_dag(2, 1)
+    inst = _Instance(G, None)
+    M = 4
+    search = _Search(inst, M, True)
+    u = np.uint64
+    pred = np.array(inst.pred, dtype=np.uint64)
+    args = (pred, inst.n, u(inst.inp), u(inst.out), u(search.tight), M, True)
+    scratch = np.zeros(4 * 4096, np.uint64)
+    tmask = np.zeros(inst.n, np.uint64)
+    timp = np.zeros(inst.n, np.bool_)
+    memo = np.zeros((2, 4), np.uint64)
+    rng = np.random.default_rng(0)
+    states = []
+    for _ in range(300):
+        red = rng.choice(inst.n, size=M, replace=False)
+        R = sum(1 << int(i) for i in red)
+        B = inst.inp | sum(1 << int(i) for i in range(inst.n) if rng.random() < 0.3)
+        states.append((u(R), u(B), u(0)))
+    for R, B, C in states + states:
+        plain = K.heuristic(*args, R, B, C, scratch, tmask, timp)
+        assert K.cached_heuristic(*args, R, B, C, scratch, tmask, timp, memo) == plain
+    R, B, C = states[-1]
+    s = int(K.slot_of(R, B, C, u(memo.shape[0] - 1)))
+    assert memo[s, 0] == R and memo[s, 1] == B
+    memo[s, 3] += u(1)  # planted: a wrong value under the right key
+    assert (K.cached_heuristic(*args, R, B, C, scratch, tmask, timp, memo)
+            != K.heuristic(*args, R, B, C, scratch, tmask, timp))
