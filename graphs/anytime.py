@@ -16,6 +16,10 @@ the two sides meet:
    :math:`L_0` **it is optimal and returned at once** — no exact search starts (spmv_N6 at
    M = 8: optimum 30 = 24 reads + 6 writes; notes/pebbling.md, "Peer DAGs", explains why
    the exact search alone did not find it in 30 s).
+   **Zero-waste search.** If the best schedule still costs more than
+   :math:`L_0`, :func:`attnio.graphs.zero_waste.zero_waste_schedule` looks (for at most
+   :data:`ZERO_WASTE_SHARE` of the limit) for a compute-once schedule of cost exactly
+   :math:`L_0` — optimal when found; when not found nothing is claimed.
    **Certified lower bound.** Then the *spill-windows* route of
    :mod:`attnio.graphs.lower_bounds` (route 4 of notes/lower_bounds.md: input reads counted
    in windows between first computations, plus forced spills, plus output writes — sound
@@ -82,11 +86,12 @@ from attnio.graphs.exact import (
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.lower_bounds import check_certificate, spill_windows_bound
+from attnio.graphs.zero_waste import zero_waste_schedule
 from attnio.validation import check_digraph
 
 __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
            "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
-           "PROBE_SHARE", "CERTIFIED_SHARE", "WINDOW_SIZES"]
+           "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "WINDOW_SIZES"]
 
 #: Share of the time limit given to the long heuristic search (phase c).
 DEFAULT_HEURISTIC_SHARE = 0.5
@@ -96,6 +101,8 @@ QUICK_EVALUATIONS = 2500
 PROBE_SHARE = 0.1
 #: Share of the time limit for the certified lower-bound route (after phase a).
 CERTIFIED_SHARE = 0.1
+#: Share of the time limit for the zero-waste search (after phase a).
+ZERO_WASTE_SHARE = 0.05
 #: Window-set sizes |U| tried in turn by :func:`certified_window_bound`. The window DP and
 #: its checker grow about 5x per +2 vertices (spmv_N6 at M = 6: 0.05 s at |U| = 10, 0.4 s
 #: at 12, 2.2 s at 14, 10 s at 16, bound and check together).
@@ -308,6 +315,17 @@ def anytime_pebble(
     heuristic(share, QUICK_EVALUATIONS)
     if (done := closed()) is not None:
         return done
+    # a schedule of cost exactly the compulsory I/O, if a compute-once one exists
+    if state.upper_bound is None or state.upper_bound > state.lower_bound:
+        state.phase = "heuristic"
+        found_zero = zero_waste_schedule(
+            G, M, outputs=outputs,
+            time_limit=max(0.0, min(time_limit * ZERO_WASTE_SHARE, deadline - time.monotonic())))
+        if found_zero is not None:
+            state.offer(replay(G, found_zero, M, recompute=recompute, outputs=outputs).io,
+                        found_zero)
+        if (done := closed()) is not None:
+            return done
     # the certified lower bound (spill windows), within its share of the limit
     state.phase = "lower bound"
     certified = certified_window_bound(
