@@ -31,6 +31,11 @@ the two sides meet:
    schedule the answer is optimal. It is a bound at the root only: it does not change the
    exact search's per-state heuristic, so the search below is not seeded with it; the
    bracket's lower side is the larger of the two.
+   **No zero-waste schedule?** Then, if the lower bound is still :math:`L_0`,
+   :func:`attnio.graphs.zero_waste.zero_waste_exists` searches every schedule of cost
+   exactly :math:`L_0`, recomputation included, for at most :data:`ZERO_WASTE_PROOF_SHARE`
+   of the limit; when it exhausts them the lower bound becomes :math:`L_0 + 1` (its normal-form
+   lemma is in its docstring).
 3. **Exact search.** (b) :func:`attnio.graphs.exact.solve_optimal` runs for
    :data:`PROBE_SHARE` of the limit with the best schedule as its incumbent: it prunes every
    state whose f reaches the incumbent's cost, returns the incumbent as optimal once the
@@ -86,12 +91,13 @@ from attnio.graphs.exact import (
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.lower_bounds import check_certificate, spill_windows_bound
-from attnio.graphs.zero_waste import zero_waste_schedule
+from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
 from attnio.validation import check_digraph
 
 __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
            "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
-           "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "WINDOW_SIZES"]
+           "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "ZERO_WASTE_PROOF_SHARE",
+           "WINDOW_SIZES"]
 
 #: Share of the time limit given to the long heuristic search (phase c).
 DEFAULT_HEURISTIC_SHARE = 0.5
@@ -101,8 +107,10 @@ QUICK_EVALUATIONS = 2500
 PROBE_SHARE = 0.1
 #: Share of the time limit for the certified lower-bound route (after phase a).
 CERTIFIED_SHARE = 0.1
-#: Share of the time limit for the zero-waste search (after phase a).
+#: Share of the time limit for each of the two zero-waste searches (after phase a).
 ZERO_WASTE_SHARE = 0.05
+#: Share of the time limit for the exhaustive zero-waste search with recomputation.
+ZERO_WASTE_PROOF_SHARE = 0.1
 #: Window-set sizes |U| tried in turn by :func:`certified_window_bound`. The window DP and
 #: its checker grow about 5x per +2 vertices (spmv_N6 at M = 6: 0.05 s at |U| = 10, 0.4 s
 #: at 12, 2.2 s at 14, 10 s at 16, bound and check together).
@@ -335,6 +343,17 @@ def anytime_pebble(
         state.raise_lower(certified[0], f"spill-windows, U of {certified[1]}")
     if (done := closed()) is not None:
         return done
+    # no schedule costs exactly the compulsory I/O? (exhaustive, recomputation included)
+    compulsory = compulsory_io(G, outputs)
+    if state.lower_bound == compulsory:
+        exists = zero_waste_exists(
+            G, M, outputs=outputs,
+            time_limit=max(0.0, min(time_limit * ZERO_WASTE_PROOF_SHARE,
+                                    deadline - time.monotonic())))
+        if exists is False:
+            state.raise_lower(compulsory + 1, "zero-waste search exhausted")
+        if (done := closed()) is not None:
+            return done
     # (b) a short exact probe: small instances end here
     result = exact(max(0.0, min(time_limit * PROBE_SHARE, deadline - time.monotonic())))
     if isinstance(result, PebbleUndecided):

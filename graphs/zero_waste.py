@@ -22,6 +22,13 @@ exactly :math:`L_0` (it raises otherwise), so it is an optimal schedule in both 
 zero-waste schedule with recomputation (re-deriving a value from predecessors still red)
 lies outside this search, so "none found" is not a proof that :math:`Q(G, M) > L_0`.
 
+:func:`zero_waste_exists` answers the other question — does *any* schedule cost :math:`L_0`,
+recomputation included? — by an exhaustive search over (red set, spent inputs, outputs
+computed) with a normal-form lemma (its docstring); when it says False, :math:`Q(G, M) \ge
+L_0 + 1` is proved. On random 6–9-vertex DAGs it agrees with the exact optimum on every
+instance of ``tests/graphs/test_zero_waste.py``, where the compute-once search alone would
+wrongly deny a zero-waste schedule on some (recomputation saves a pebble there).
+
 Examples
 --------
 >>> import networkx as nx
@@ -35,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from typing import Iterable
@@ -46,10 +54,13 @@ from attnio.graphs.game import Move, check_cache_size, replay
 from attnio.graphs.heuristic_schedule import _check_feasible, _Compiled
 from attnio.validation import check_digraph, positive_int
 
-__all__ = ["zero_waste_schedule", "DEFAULT_MAX_NODES"]
+__all__ = ["zero_waste_schedule", "zero_waste_exists", "DEFAULT_MAX_NODES",
+           "DEFAULT_MAX_STATES"]
 
 #: Expansions (downsets tried) before :func:`zero_waste_schedule` gives up.
 DEFAULT_MAX_NODES = 2_000_000
+#: States expanded before :func:`zero_waste_exists` gives up.
+DEFAULT_MAX_STATES = 2_000_000
 
 
 def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
@@ -188,3 +199,153 @@ def _moves(cd: _Compiled, order: list[int]) -> list[tuple[str, int]]:
                 red.discard(u)
                 moves.append(("delete", u))
     return moves
+
+
+def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
+                      time_limit: float | None = 5.0,
+                      max_states: int = DEFAULT_MAX_STATES) -> bool | None:
+    r"""Whether a complete schedule of cost exactly :math:`L_0` exists **with
+    recomputation allowed**: True, False (proved: then :math:`Q(G, M) \ge L_0 + 1`), or
+    None (the budget ran out; nothing claimed).
+
+    **Lemma (new; RECONSTRUCTED from the compulsory-I/O argument).** Let :math:`\sigma` be a
+    complete schedule of cost :math:`L_0 = |I_N| + |O^\ast|` with at most M red pebbles,
+    recomputation allowed. (1) Its I/O is exactly one read of each needed input and one write
+    of each output in :math:`O^\ast` (each happens at least once — the compulsory route of
+    :mod:`attnio.graphs.lower_bounds` — and these already number :math:`L_0`): no non-input
+    is ever read, no input read twice. A read input that is no longer red is *spent*. (2)
+    Moving each read to just before the first computation that uses it only removes red
+    pebbles in between, and moving an output's single write to just after a computation of
+    it changes no red set; so assume both. The search's state is (R, spent inputs, outputs
+    computed W); A(W) = the outputs not in W and their ancestors, and vertices outside A(W)
+    are dropped from R and from the spent set (no computation in A(W) uses them). A move:
+    pick a non-input v in A(W), not in R, whose non-input predecessors are in R and whose
+    input predecessors are in R or unspent; read those not in R; delete any
+    :math:`\max(0, |R| + \#\text{reads} + 1 - M)` vertices of :math:`R \setminus
+    \text{pred}(v)` (all choices); compute v. Simulate :math:`\sigma`'s computations in
+    order (those outside A(W), or of a v already in R, are skipped) with the invariant: every
+    u in A(W) red in :math:`\sigma` is in R or is an input the search has not read; the
+    search has read only inputs :math:`\sigma` has read; an input spent in the search is
+    spent in :math:`\sigma`. At :math:`\sigma`'s computation of v with red set T
+    (:math:`T \cup \{v\} \le M` pebbles), every input predecessor of v is red in
+    :math:`\sigma`, hence in R or unread by the search, never spent (it would be spent in
+    :math:`\sigma`); non-input predecessors lie in A(W), hence in R; and deleting the
+    required number of vertices of R outside T is possible, since the kept part of R, the
+    reads and v fit in :math:`|T| + 1 \le M` — such deletions only spend inputs
+    :math:`\sigma` has read and no longer holds, i.e. spent in :math:`\sigma`. Every output
+    :math:`\sigma` computes is then computed by the search (or was already). So if
+    :math:`\sigma` exists, a search over all moves with a visited set reaches W = all
+    outputs; when it exhausts the states, no schedule costs :math:`L_0`, and
+    :math:`Q(G, M) \ge L_0 + 1` in both variants. A state is also abandoned when a wanted
+    output cannot be derived from R and the unspent inputs (on the simulated path every
+    wanted output will be computed, so that path is never abandoned).
+
+    Parameters
+    ----------
+    G, M, outputs
+        As :func:`zero_waste_schedule`.
+    time_limit : float or None
+        Seconds (None: only ``max_states`` stops it).
+    max_states : int
+        States expanded before giving up.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> G = nx.DiGraph([("a", "x"), ("b", "x"), ("a", "y"), ("c", "y"), ("x", "z"), ("y", "z")])
+    >>> zero_waste_exists(G, 3), zero_waste_exists(G, 4)   # L0 = 4; optimum 6 at M = 3, 4 at M = 4
+    (False, True)
+    """
+    check_digraph(G)
+    M = check_cache_size(M)
+    max_states = positive_int("max_states", max_states)
+    if time_limit is not None and (isinstance(time_limit, bool)
+                                   or not isinstance(time_limit, (int, float))
+                                   or not math.isfinite(time_limit) or time_limit < 0):
+        raise InvalidInputError(f"time_limit={time_limit!r} must be a finite number >= 0")
+    cd = _Compiled(G, outputs)
+    _check_feasible(cd, M)
+    deadline = math.inf if time_limit is None else time.monotonic() + time_limit
+    n = cd.n
+    pred_mask = [sum(1 << u for u in cd.pred[v]) for v in range(n)]
+    input_mask = sum(1 << v for v in range(n) if cd.is_input[v])
+    targets = [o for o in dict.fromkeys(cd.outputs) if not cd.is_input[o]]
+    all_targets = sum(1 << o for o in targets)
+    closure = [0] * n  # ancestors and the vertex itself (topological index order)
+    for v in range(n):
+        m = 1 << v
+        for u in cd.pred[v]:
+            m |= closure[u]
+        closure[v] = m
+
+    alive_memo: dict[int, int] = {}
+
+    def alive(wanted: int) -> int:
+        """A(W): the outputs still wanted and their ancestors."""
+        got = alive_memo.get(wanted)
+        if got is None:
+            got = 0
+            rest = wanted
+            while rest:
+                low = rest & -rest
+                got |= closure[low.bit_length() - 1]
+                rest ^= low
+            alive_memo[wanted] = got
+        return got
+
+    def derivable(red: int, spent: int, keep: int, wanted: int) -> bool:
+        """Every wanted output derivable from red vertices and unread inputs (bits in
+        topological order)."""
+        ok = red | (keep & input_mask & ~spent)
+        rest = keep & ~input_mask & ~red
+        while rest:
+            low = rest & -rest
+            if pred_mask[low.bit_length() - 1] & ~ok == 0:
+                ok |= low
+            rest ^= low
+        return wanted & ~ok == 0
+
+    def canonical(red: int, spent: int, done: int) -> tuple[int, int, int]:
+        keep = alive(all_targets & ~done)
+        return red & keep, spent & keep, done
+
+    start = canonical(0, 0, 0)
+    seen = {start}
+    stack = [start]
+    expanded = 0
+    while stack:
+        red, spent, done = stack.pop()
+        if done == all_targets:
+            return True
+        expanded += 1
+        if expanded > max_states or (expanded & 255 == 0 and time.monotonic() > deadline):
+            return None
+        wanted = all_targets & ~done
+        keep = alive(wanted)
+        if not derivable(red, spent, keep, wanted):
+            continue
+        size = red.bit_count()
+        for v in range(n):
+            bit = 1 << v
+            if cd.is_input[v] or not keep & bit or red & bit:
+                continue
+            pv = pred_mask[v]
+            if (pv & ~input_mask) & ~red or pv & spent:
+                continue
+            new = pv & input_mask & ~red
+            need = size + new.bit_count() + 1 - M
+            free = [u for u in range(n) if red >> u & 1 and not pv >> u & 1]
+            if need > len(free):
+                continue
+            for dropped in itertools.combinations(free, max(0, need)):
+                r2 = red | new | bit
+                gone = 0
+                for u in dropped:
+                    gone |= 1 << u
+                r2 &= ~gone
+                state = canonical(r2, spent | (gone & input_mask),
+                                  done | (bit & all_targets))
+                if state not in seen:
+                    seen.add(state)
+                    stack.append(state)
+    return False
