@@ -16,6 +16,26 @@ the two sides meet:
    :math:`L_0` **it is optimal and returned at once** — no exact search starts (spmv_N6 at
    M = 8: optimum 30 = 24 reads + 6 writes; notes/pebbling.md, "Peer DAGs", explains why
    the exact search alone did not find it in 30 s).
+   **Zero-waste search.** If the best schedule still costs more than
+   :math:`L_0`, :func:`attnio.graphs.zero_waste.zero_waste_schedule` looks (for at most
+   :data:`ZERO_WASTE_SHARE` of the limit) for a compute-once schedule of cost exactly
+   :math:`L_0` — optimal when found; when not found nothing is claimed.
+   **Certified lower bound.** Then the *spill-windows* route of
+   :mod:`attnio.graphs.lower_bounds` (route 4 of notes/lower_bounds.md: input reads counted
+   in windows between first computations, plus forced spills, plus output writes — sound
+   for every complete schedule, with or without recomputation) runs for at most
+   :data:`CERTIFIED_SHARE` of the limit (:func:`certified_window_bound`): its window set U
+   grows through :data:`WINDOW_SIZES` while the next size is predicted to fit, and a value
+   counts only once its certificate re-verifies (:func:`attnio.graphs.lower_bounds.
+   check_certificate`, a second implementation of the window minimum). If it meets the best
+   schedule the answer is optimal. It is a bound at the root only: it does not change the
+   exact search's per-state heuristic, so the search below is not seeded with it; the
+   bracket's lower side is the larger of the two.
+   **No zero-waste schedule?** Then, if the lower bound is still :math:`L_0`,
+   :func:`attnio.graphs.zero_waste.zero_waste_exists` searches every schedule of cost
+   exactly :math:`L_0`, recomputation included, for at most :data:`ZERO_WASTE_PROOF_SHARE`
+   of the limit; when it exhausts them the lower bound becomes :math:`L_0 + 1` (its normal-form
+   lemma is in its docstring).
 3. **Exact search.** (b) :func:`attnio.graphs.exact.solve_optimal` runs for
    :data:`PROBE_SHARE` of the limit with the best schedule as its incumbent: it prunes every
    state whose f reaches the incumbent's cost, returns the incumbent as optimal once the
@@ -70,10 +90,14 @@ from attnio.graphs.exact import (
 )
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.graphs.heuristic_schedule import heuristic_schedule
+from attnio.graphs.lower_bounds import check_certificate, spill_windows_bound
+from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
 from attnio.validation import check_digraph
 
 __all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
-           "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS", "PROBE_SHARE"]
+           "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
+           "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "ZERO_WASTE_PROOF_SHARE",
+           "WINDOW_SIZES"]
 
 #: Share of the time limit given to the long heuristic search (phase c).
 DEFAULT_HEURISTIC_SHARE = 0.5
@@ -81,6 +105,18 @@ DEFAULT_HEURISTIC_SHARE = 0.5
 QUICK_EVALUATIONS = 2500
 #: Share of the time limit for the exact probe (phase b), where small instances end.
 PROBE_SHARE = 0.1
+#: Share of the time limit for the certified lower-bound route (after phase a).
+CERTIFIED_SHARE = 0.1
+#: Share of the time limit for each of the two zero-waste searches (after phase a).
+ZERO_WASTE_SHARE = 0.05
+#: Share of the time limit for the exhaustive zero-waste search with recomputation.
+ZERO_WASTE_PROOF_SHARE = 0.1
+#: Window-set sizes |U| tried in turn by :func:`certified_window_bound`. The window DP and
+#: its checker grow about 5x per +2 vertices (spmv_N6 at M = 6: 0.05 s at |U| = 10, 0.4 s
+#: at 12, 2.2 s at 14, 10 s at 16, bound and check together).
+WINDOW_SIZES = (8, 10, 12, 14, 16)
+#: Predicted cost ratio of one window size to the previous one.
+_WINDOW_GROWTH = 6.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,19 +131,22 @@ class AnytimeUndecided(PebbleUndecided):
 class AnytimeProgress:
     """The live bracket of an :func:`anytime_pebble` call (read it at any moment, e.g.
     after a KeyboardInterrupt): ``lower_bound <= Q(G, M) <= upper_bound``, ``schedule``
-    replays to ``upper_bound``; ``phase`` is ``"start"``, ``"heuristic"``, ``"exact"`` or
-    ``"done"``."""
+    replays to ``upper_bound``; ``phase`` is ``"start"``, ``"heuristic"``, ``"lower bound"``,
+    ``"exact"`` or ``"done"``; ``lower_bound_source`` names the argument behind
+    ``lower_bound`` (``"compulsory"``, ``"spill-windows, U of k"``, ``"exact search"``)."""
 
     lower_bound: int = 0
+    lower_bound_source: str = "none"
     upper_bound: int | None = None
     schedule: list[Move] | None = None
     phase: str = "start"
     started: float = field(default_factory=time.monotonic)
 
-    def raise_lower(self, value: int) -> None:
-        """Record a proven lower bound (the larger one is kept)."""
+    def raise_lower(self, value: int, source: str = "exact search") -> None:
+        """Record a proven lower bound (the larger one is kept, with where it came from)."""
         if value > self.lower_bound:
             self.lower_bound = int(value)
+            self.lower_bound_source = source
 
     def offer(self, io: int, schedule: list[Move]) -> None:
         """Record a schedule whose cost (already replayed) is ``io``, if it is better."""
@@ -136,6 +175,50 @@ def compulsory_io(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
     for o in outs:
         needed |= nx.ancestors(G, o) & inputs
     return len(needed) + sum(1 for o in outs if o not in inputs)
+
+
+def certified_window_bound(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
+                           seconds: float = 5.0) -> tuple[int, int] | None:
+    r"""The best *spill-windows* lower bound on :math:`Q(G, M)` (route 4 of
+    :mod:`attnio.graphs.lower_bounds`, proof in notes/lower_bounds.md) whose certificate
+    re-verifies, within about ``seconds``: ``(value, |U|)``, or None when none finished.
+
+    Sound with and without recomputation, for any window set U (a smaller U gives a value no
+    larger); U grows through :data:`WINDOW_SIZES` while the next size, predicted at
+    ``_WINDOW_GROWTH`` times the last one's cost, fits the remaining time. A route run cannot
+    be interrupted, so the first size is the smallest one, whatever ``seconds`` is.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> certified_window_bound(matmul_dag(1, 2, 1), 3)     # exact optimum 7
+    (7, 3)
+    """
+    started = time.monotonic()
+    best: tuple[int, int] | None = None
+    last_size = 0
+    for size in WINDOW_SIZES:
+        step_start = time.monotonic()
+        record = spill_windows_bound(G, M, outputs, max_window_vertices=size)
+        if record.applies and _certificate_holds(G, M, record, outputs):
+            value = int(record.value)
+            if best is None or value > best[0]:
+                best = (value, len(record.certificate["U"]))
+        now = time.monotonic()
+        used = len(record.certificate.get("U", ())) if record.applies else size
+        if used <= last_size or used < size:  # U is already every candidate vertex
+            break
+        last_size = used
+        if (now - started) + _WINDOW_GROWTH * (now - step_start) > seconds:
+            break
+    return best
+
+
+def _certificate_holds(G: nx.DiGraph, M: int, record, outputs: Iterable[str] | None
+                          ) -> bool:
+    """True when ``record``'s certificate re-verifies on ``G`` with ``outputs``."""
+    if outputs is not None:
+        G = G.copy()
+        G.graph["outputs"] = list(outputs)
+    return check_certificate(G, M, record).proved
 
 
 def anytime_pebble(
@@ -200,7 +283,7 @@ def anytime_pebble(
     need_m = min_cache_size(G, outputs)
     if M < need_m:  # solve_optimal words the reason
         return solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=0)
-    state.raise_lower(compulsory_io(G, outputs))
+    state.raise_lower(compulsory_io(G, outputs), "compulsory")
 
     def closed() -> Optimal | None:
         if state.upper_bound is not None and state.upper_bound <= state.lower_bound:
@@ -240,6 +323,37 @@ def anytime_pebble(
     heuristic(share, QUICK_EVALUATIONS)
     if (done := closed()) is not None:
         return done
+    # a schedule of cost exactly the compulsory I/O, if a compute-once one exists
+    if state.upper_bound is None or state.upper_bound > state.lower_bound:
+        state.phase = "heuristic"
+        found_zero = zero_waste_schedule(
+            G, M, outputs=outputs,
+            time_limit=max(0.0, min(time_limit * ZERO_WASTE_SHARE, deadline - time.monotonic())))
+        if found_zero is not None:
+            state.offer(replay(G, found_zero, M, recompute=recompute, outputs=outputs).io,
+                        found_zero)
+        if (done := closed()) is not None:
+            return done
+    # the certified lower bound (spill windows), within its share of the limit
+    state.phase = "lower bound"
+    certified = certified_window_bound(
+        G, M, outputs=outputs,
+        seconds=max(0.0, min(time_limit * CERTIFIED_SHARE, deadline - time.monotonic())))
+    if certified is not None:
+        state.raise_lower(certified[0], f"spill-windows, U of {certified[1]}")
+    if (done := closed()) is not None:
+        return done
+    # no schedule costs exactly the compulsory I/O? (exhaustive, recomputation included)
+    compulsory = compulsory_io(G, outputs)
+    if state.lower_bound == compulsory:
+        exists = zero_waste_exists(
+            G, M, outputs=outputs,
+            time_limit=max(0.0, min(time_limit * ZERO_WASTE_PROOF_SHARE,
+                                    deadline - time.monotonic())))
+        if exists is False:
+            state.raise_lower(compulsory + 1, "zero-waste search exhausted")
+        if (done := closed()) is not None:
+            return done
     # (b) a short exact probe: small instances end here
     result = exact(max(0.0, min(time_limit * PROBE_SHARE, deadline - time.monotonic())))
     if isinstance(result, PebbleUndecided):

@@ -178,9 +178,12 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     return family
 
 
-def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
-                        ) -> BoundRecord:
+def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None, *,
+                        max_window_vertices: int = MAX_WINDOW_VERTICES) -> BoundRecord:
     """``W + F + |O*|`` (module docstring, route 4), with its certificate.
+
+    ``max_window_vertices`` caps |U| (any U is valid; a smaller U is cheaper — the DP is
+    exponential in |U| — and the bound no larger).
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> r = spill_windows_bound(matmul_dag(1, 2, 1), 3)   # exact optimum 7
@@ -189,7 +192,7 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     """
     check_cache_size(M)
     inputs, outs, N, need = must_compute(G, outputs)
-    limit = MAX_WINDOW_VERTICES
+    limit = max(1, int(max_window_vertices))
     while True:
         U = _choose_window_set(G, N, inputs, M, limit)
         got = window_reads_min(G, U, M)

@@ -63,6 +63,8 @@ def test_interrupt_leaves_the_bracket_in_progress(monkeypatch: pytest.MonkeyPatc
         kwargs["on_lower_bound"](13)
         raise KeyboardInterrupt
     monkeypatch.setattr(anytime_module, "solve_optimal", interrupted)
+    # no certified bound here (it is 59 at M = 3): the bracket's lower side is the search's
+    monkeypatch.setattr(anytime_module, "certified_window_bound", lambda *a, **k: None)
     G = load_peer_dag("CG_N2_K2_nzP0d75")
     progress = AnytimeProgress()
     with pytest.raises(KeyboardInterrupt):
@@ -132,3 +134,58 @@ def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) ->
     G = load_peer_dag("CG_N2_K2_nzP0d75")
     assert replay(G, moves, 3).io == result["upper_bound"]
     assert result["lower_bound"] >= compulsory_io(G)
+
+
+# ---- the certified lower bound (spill windows) inside anytime_pebble --------------------
+
+
+def test_certified_bound_closes_the_bracket_without_search() -> None:
+    # matmul 1x2x1 at M = 3: compulsory I/O 5, optimum 7 = the spill-windows bound
+    from attnio.graphs.dags import matmul_dag
+    G = matmul_dag(1, 2, 1)
+    assert compulsory_io(G) == 5
+    assert solve_optimal(G, 3).io == 7
+    progress = AnytimeProgress()
+    r = anytime_pebble(G, 3, time_limit=10, progress=progress)
+    assert isinstance(r, Optimal) and r.io == 7 and r.states_explored == 0
+    assert progress.lower_bound_source.startswith("spill-windows")
+    assert replay(G, r.schedule, 3).io == 7
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_certified_bound_never_exceeds_the_optimum(seed: int) -> None:
+    rng = np.random.default_rng(100 + seed)
+    G = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1 << 30)), directed=True)
+    G = nx.DiGraph((str(u), str(v)) for u, v in G.edges if u < v)
+    if G.number_of_edges() == 0:
+        return
+    nodes = sorted(G, key=lambda v: int(v))
+    # outputs that are not sinks as well (the game's conventions)
+    outputs = [v for v in nodes if G.out_degree(v) == 0] + [v for v in nodes[-4:-2]
+                                                          if G.in_degree(v) > 0]
+    outputs = list(dict.fromkeys(outputs))
+    for M in (min_cache_size(G, outputs), min_cache_size(G, outputs) + 1):
+        got = anytime_module.certified_window_bound(G, M, outputs=outputs, seconds=2)
+        for recompute in (True, False):
+            optimum = solve_optimal(G, M, recompute=recompute, outputs=outputs,
+                                    time_limit=30)
+            assert isinstance(optimum, Optimal)
+            assert got is not None and got[0] <= optimum.io
+
+
+def test_planted_false_window_bound_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a twin route claiming one more than its certificate supports (above the optimum 7)
+    from attnio.graphs.dags import matmul_dag
+    from attnio.graphs.lower_bounds import BoundRecord, spill_windows_bound
+    G = matmul_dag(1, 2, 1)
+
+    def inflated(*args, **kwargs):
+        r = spill_windows_bound(*args, **kwargs)
+        return BoundRecord(r.route, r.value + 1, r.applies, r.why_not, r.certificate)
+
+    monkeypatch.setattr(anytime_module, "spill_windows_bound", inflated)
+    assert anytime_module.certified_window_bound(G, 3) is None
+    progress = AnytimeProgress()
+    r = anytime_pebble(G, 3, time_limit=10, progress=progress)
+    assert isinstance(r, Optimal) and r.io == 7          # not 8: the false claim was dropped
+    assert progress.lower_bound_source != "spill-windows, U of 3"
