@@ -135,7 +135,7 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
         if done in failed:
             return False
         nodes += 1
-        if nodes > max_nodes or (nodes & 1023 == 0 and time.monotonic() > deadline):
+        if nodes > max_nodes or (nodes & 63 == 0 and time.monotonic() > deadline):
             raise _GiveUp
         options = []
         for v in cd.computed:
@@ -172,6 +172,16 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     if cost != reads + writes:  # internal invariant: zero-waste means compulsory I/O
         raise RuntimeError(f"zero-waste bug: schedule replays to {cost}, not {reads + writes}")
     return named
+
+
+def _bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class _GiveUp(Exception):
@@ -247,7 +257,7 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     time_limit : float or None
         Seconds (None: only ``max_states`` stops it).
     max_states : int
-        States expanded before giving up.
+        States expanded before giving up (the visited set is capped at eight times this).
 
     Examples
     --------
@@ -312,13 +322,14 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     start = canonical(0, 0, 0)
     seen = {start}
     stack = [start]
-    expanded = 0
+    expanded = generated = 0
+    max_seen = 8 * max_states  # the visited set, bounded too (a few hundred bytes a state)
     while stack:
         red, spent, done = stack.pop()
         if done == all_targets:
             return True
         expanded += 1
-        if expanded > max_states or (expanded & 255 == 0 and time.monotonic() > deadline):
+        if expanded > max_states or time.monotonic() > deadline:
             return None
         wanted = all_targets & ~done
         keep = alive(wanted)
@@ -334,10 +345,14 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
                 continue
             new = pv & input_mask & ~red
             need = size + new.bit_count() + 1 - M
-            free = [u for u in range(n) if red >> u & 1 and not pv >> u & 1]
+            free = _bits(red & ~pv)
             if need > len(free):
                 continue
             for dropped in itertools.combinations(free, max(0, need)):
+                generated += 1
+                if generated & 1023 == 0 and (time.monotonic() > deadline
+                                              or len(seen) > max_seen):
+                    return None  # one expansion can generate many successors
                 r2 = red | new | bit
                 gone = 0
                 for u in dropped:
