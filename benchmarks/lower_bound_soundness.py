@@ -5,7 +5,10 @@ builds ``random_dag(n, p, seed)`` (in-degree capped at 2 or 3 by seed) — with,
 non-sink vertex added to the sinks) and, every third seed, one output that is an input — and
 for M = least feasible … least + extra, with recomputation and one-shot, compares every route
 of :func:`attnio.graphs.lower_bounds.lower_bounds` (Hong–Kung skipped where its hypotheses fail)
-with :func:`attnio.graphs.exact.solve_optimal`, and re-checks each certificate.
+with :func:`attnio.graphs.exact.solve_optimal`, and re-checks each certificate. It also checks
+the exhaustive zero-waste search (:func:`attnio.graphs.zero_waste.zero_waste_exists`, a new
+normal-form lemma): False must mean Q > L0 in both variants, True must mean Q = L0 with
+recomputation.
 
     python3 benchmarks/lower_bound_soundness.py [--seeds LO:HI] [--sizes 5,6,7,8] [--extra 2]
 
@@ -21,7 +24,9 @@ import time
 
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.lower_bounds import check_certificate, lower_bounds
+from attnio.graphs.zero_waste import zero_waste_exists
 
 
 def sweep_dag(seed: int, n: int, p: float):
@@ -50,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(x) for x in args.sizes.split(",")]
     started = time.monotonic()
     checked = violations = rejected = skipped = positive_extra = 0
+    zero_waste_decided = zero_waste_proofs = 0
     above_by_route: dict[str, int] = {}
     for seed in range(lo, hi):
         for n in sizes:
@@ -66,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
                                   f"{verdict.detail}", flush=True)
                     best = max(r.value for r in records if r.applies)
                     compulsory = records[0].value
+                    exists = zero_waste_exists(G, M, time_limit=10)
+                    zero_waste_decided += exists is not None
+                    zero_waste_proofs += exists is False
                     for recompute in (True, False):
                         opt = solve_optimal(G, M, recompute=recompute, time_limit=30,
                                             max_states=None, progress=False)
@@ -77,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
                         for rec in records:
                             if rec.applies and rec.value > compulsory:
                                 above_by_route[rec.route] = above_by_route.get(rec.route, 0) + 1
+                        l0 = compulsory_io(G)
+                        if ((exists is False and opt.io <= l0)
+                                or (exists is True and recompute and opt.io != l0)):
+                            violations += 1
+                            print(f"VIOLATION seed={seed} n={n} p={p} M={M} "
+                                  f"recompute={recompute}: zero_waste_exists = {exists}, "
+                                  f"L0 = {l0}, Q = {opt.io}", flush=True)
                         for rec in records:
                             if rec.applies and rec.value > opt.io:
                                 violations += 1
@@ -88,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
           f"the compulsory I/O, {time.monotonic() - started:.0f} s")
     print("instances where each route beats the compulsory I/O: "
           + ", ".join(f"{k} {v}" for k, v in sorted(above_by_route.items())))
+    print(f"zero-waste search: decided on {zero_waste_decided} (DAG, M) points, proved "
+          f"Q > L0 on {zero_waste_proofs}")
     return 1 if violations or rejected else 0
 
 
