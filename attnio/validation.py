@@ -217,6 +217,26 @@ def positive_float(name: str, value: Any, *, allow_zero: bool = False) -> float:
     return number
 
 
+def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
+    """Return ``time_limit`` if it is None or a finite number >= 0, else raise
+    :class:`InvalidInputError` (NaN would never fire, infinity means None).
+
+    >>> check_time_limit(1.5), check_time_limit(None)
+    (1.5, None)
+    >>> check_time_limit(float("nan"))
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: time_limit=nan must be a finite number >= 0 (or None)
+    """
+    if time_limit is None:
+        return None
+    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+            or not math.isfinite(time_limit) or time_limit < 0):
+        raise InvalidInputError(
+            f"{name}={time_limit!r} must be a finite number >= 0 (or None)")
+    return time_limit
+
+
 def positive_float_type(name: str) -> Callable[[str], float]:
     """An argparse ``type=`` that parses with :func:`positive_float`."""
     return _argparse_type(name, lambda text: positive_float(name, text))

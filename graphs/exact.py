@@ -99,7 +99,8 @@ from attnio.graphs.exact_state import (  # noqa: F401 - re-exported (tests, comp
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.progress import progress_enabled
 from attnio.results import Status
-from attnio.validation import check_digraph, positive_float, positive_int
+# check_time_limit lives in attnio.validation; re-exported here (its users import it from here)
+from attnio.validation import check_digraph, check_time_limit, positive_float, positive_int
 
 __all__ = [
     "Optimal",
@@ -169,26 +170,6 @@ class PebbleUndecided:
 
 
 PebbleResult = Optimal | Infeasible | PebbleUndecided
-
-
-def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
-    """Return ``time_limit`` if it is None or a finite number >= 0, else raise
-    :class:`InvalidInputError` (NaN would never fire, infinity means None).
-
-    >>> check_time_limit(1.5), check_time_limit(None)
-    (1.5, None)
-    >>> check_time_limit(float("nan"))
-    Traceback (most recent call last):
-    ...
-    attnio.exceptions.InvalidInputError: time_limit=nan must be a finite number >= 0 (or None)
-    """
-    if time_limit is None:
-        return None
-    if (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-            or not math.isfinite(time_limit) or time_limit < 0):
-        raise InvalidInputError(
-            f"{name}={time_limit!r} must be a finite number >= 0 (or None)")
-    return time_limit
 
 
 def min_cache_size(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:

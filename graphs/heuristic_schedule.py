@@ -61,7 +61,7 @@ import numpy as np
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
-from attnio.validation import check_digraph, positive_int
+from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = [
     "POLICIES",
@@ -436,10 +436,7 @@ def heuristic_schedule(
     M = check_cache_size(M)
     if max_evaluations is not None:
         max_evaluations = positive_int("max_evaluations", max_evaluations)
-    if time_limit is not None and (not isinstance(time_limit, (int, float))
-                                   or isinstance(time_limit, bool)
-                                   or not math.isfinite(time_limit) or time_limit < 0):
-        raise InvalidInputError(f"time_limit={time_limit!r} must be a finite number >= 0")
+    time_limit = check_time_limit(time_limit)
     if time_limit is None and max_evaluations is None:
         raise InvalidInputError("heuristic_schedule needs time_limit or max_evaluations")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)

@@ -50,9 +50,10 @@ from typing import Iterable
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
+from attnio.graphs.exact_state import _bits
 from attnio.graphs.game import Move, check_cache_size, replay
 from attnio.graphs.heuristic_schedule import _check_feasible, _Compiled
-from attnio.validation import check_digraph, positive_int
+from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = ["zero_waste_schedule", "zero_waste_exists", "DEFAULT_MAX_NODES",
            "DEFAULT_MAX_STATES"]
@@ -95,10 +96,7 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     check_digraph(G)
     M = check_cache_size(M)
     max_nodes = positive_int("max_nodes", max_nodes)
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not math.isfinite(time_limit) or time_limit < 0):
-        raise InvalidInputError(f"time_limit={time_limit!r} must be a finite number >= 0")
+    time_limit = check_time_limit(time_limit)
     cd = _Compiled(G, outputs)
     _check_feasible(cd, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
@@ -172,16 +170,6 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     if cost != reads + writes:  # internal invariant: zero-waste means compulsory I/O
         raise RuntimeError(f"zero-waste bug: schedule replays to {cost}, not {reads + writes}")
     return named
-
-
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class _GiveUp(Exception):
@@ -269,10 +257,7 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     check_digraph(G)
     M = check_cache_size(M)
     max_states = positive_int("max_states", max_states)
-    if time_limit is not None and (isinstance(time_limit, bool)
-                                   or not isinstance(time_limit, (int, float))
-                                   or not math.isfinite(time_limit) or time_limit < 0):
-        raise InvalidInputError(f"time_limit={time_limit!r} must be a finite number >= 0")
+    time_limit = check_time_limit(time_limit)
     cd = _Compiled(G, outputs)
     _check_feasible(cd, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
@@ -345,7 +330,7 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
                 continue
             new = pv & input_mask & ~red
             need = size + new.bit_count() + 1 - M
-            free = _bits(red & ~pv)
+            free = list(_bits(red & ~pv))
             if need > len(free):
                 continue
             for dropped in itertools.combinations(free, max(0, need)):

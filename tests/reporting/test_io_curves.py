@@ -10,28 +10,6 @@ from pathlib import Path
 from attnio.reporting.io_curves import IOCurves, io_curves_data, io_curves_from_runs, plot_io_curves
 from attnio.reporting.style import IO_LABEL, M_LABEL, sweep_cache_sizes
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def _is_png(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size > 5_000 and path.read_bytes()[:8] == PNG_MAGIC
-
-
-def _vertical_lines_at(ax) -> set[float]:
-    """x positions of the vertical lines (axvline) of an axes."""
-    xs = set()
-    for line in ax.get_lines():
-        xdata = list(line.get_xdata())
-        if len(xdata) == 2 and xdata[0] == xdata[1]:
-            xs.add(float(xdata[0]))
-    return xs
-
-
-def _legend_texts(ax) -> list[str]:
-    legend = ax.get_legend()
-    assert legend is not None, "every panel needs a legend"
-    return [t.get_text() for t in legend.get_texts()]
-
 
 def _toy_io(crossover: int | None = 700) -> IOCurves:
     n, d = 1024, 32
@@ -46,24 +24,24 @@ def _toy_io(crossover: int | None = 700) -> IOCurves:
     )
 
 
-def test_io_curves_marks_d_squared_and_crossover(tmp_path: Path) -> None:
+def test_io_curves_marks_d_squared_and_crossover(figure_checks, tmp_path: Path) -> None:
     fig = plot_io_curves(_toy_io(), tmp_path / "io.png")
-    assert _is_png(tmp_path / "io.png")
+    assert figure_checks.is_png(tmp_path / "io.png")
     (ax,) = fig.axes
     assert ax.get_xlabel() == M_LABEL and ax.get_ylabel() == IO_LABEL
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    assert {1024.0, 700.0} <= _vertical_lines_at(ax)
-    labels = _legend_texts(ax)
+    assert {1024.0, 700.0} <= figure_checks.vertical_lines_at(ax)
+    labels = figure_checks.legend_texts(ax)
     assert any("FlashAttention-1" in t for t in labels) and any("Algorithm 6" in t for t in labels)
     assert "n²d²/M" in labels
     texts = [t.get_text() for t in ax.texts]
     assert any("d² = 1,024" in t for t in texts) and any("crossover" in t for t in texts)
 
 
-def test_io_curves_skips_missing_points_and_absent_crossover() -> None:
+def test_io_curves_skips_missing_points_and_absent_crossover(figure_checks) -> None:
     fig = plot_io_curves(_toy_io(crossover=None))
     (ax,) = fig.axes
-    assert 700.0 not in _vertical_lines_at(ax)
+    assert 700.0 not in figure_checks.vertical_lines_at(ax)
     small_cache = [line for line in ax.get_lines() if "Algorithm 6" in line.get_label()]
     assert min(small_cache[0].get_xdata()) == 64  # the None points are not drawn as zeros
 
@@ -121,7 +99,8 @@ def test_forward_crossover_is_bisected_too() -> None:
     assert count("square-tiling", "forward", n, d, M).io >= count("flash1", "forward", n, d, M).io
 
 
-def test_simulate_plot_draws_through_the_reporting_figure(tmp_path: Path, monkeypatch) -> None:
+def test_simulate_plot_draws_through_the_reporting_figure(figure_checks, tmp_path: Path,
+                                                           monkeypatch) -> None:
     """``attnio simulate --plot`` and the report draw I/O with the same function."""
     import attnio.reporting.io_curves as module
     from attnio.cli import main
@@ -137,7 +116,7 @@ def test_simulate_plot_draws_through_the_reporting_figure(tmp_path: Path, monkey
     target = tmp_path / "io.png"
     assert main(["simulate", "--n", "1024", "--d", "32", "--M-range", "300:32768:8",
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
-    assert _is_png(target)
+    assert figure_checks.is_png(target)
     (data,) = drawn
     assert set(data.measured) == {"flash1", "small-cache"} and data.crossover_M is not None
     assert "crossover flash1 vs small-cache" == data.crossover_label

@@ -9,28 +9,6 @@ import pytest
 
 from attnio.reporting.phase_diagram import PhaseDiagram, phase_diagram_data, plot_phase_diagram
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def _is_png(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size > 5_000 and path.read_bytes()[:8] == PNG_MAGIC
-
-
-def _vertical_lines_at(ax) -> set[float]:
-    """x positions of the vertical lines (axvline) of an axes."""
-    xs = set()
-    for line in ax.get_lines():
-        xdata = list(line.get_xdata())
-        if len(xdata) == 2 and xdata[0] == xdata[1]:
-            xs.add(float(xdata[0]))
-    return xs
-
-
-def _legend_texts(ax) -> list[str]:
-    legend = ax.get_legend()
-    assert legend is not None, "every panel needs a legend"
-    return [t.get_text() for t in legend.get_texts()]
-
 
 def _toy_phase() -> PhaseDiagram:
     alphas = tuple(0.5 + 0.05 * i for i in range(71))
@@ -49,19 +27,19 @@ def _toy_phase() -> PhaseDiagram:
     )
 
 
-def test_phase_diagram_has_labels_legend_and_crossover(tmp_path: Path) -> None:
+def test_phase_diagram_has_labels_legend_and_crossover(figure_checks, tmp_path: Path) -> None:
     fig = plot_phase_diagram(_toy_phase(), tmp_path / "phase.png")
-    assert _is_png(tmp_path / "phase.png")
+    assert figure_checks.is_png(tmp_path / "phase.png")
     term_ax, algo_ax = fig.axes[:2]
     for ax in (term_ax, algo_ax):
         assert "log_d M" in ax.get_xlabel() and "words" in ax.get_xlabel()
         assert "log_d n" in ax.get_ylabel()
-        assert 2.0 in _vertical_lines_at(ax)  # the crossover alpha = 2
+        assert 2.0 in figure_checks.vertical_lines_at(ax)  # the crossover alpha = 2
     # nd³/M occurs only where alpha > 1 + beta (inadmissible): it must not be in the legend.
-    terms = _legend_texts(term_ax)
+    terms = figure_checks.legend_texts(term_ax)
     assert "nd³/M" not in terms and {"n²d/√M", "n²d²/M", "nd²/√M"} <= set(terms)
     assert any("inadmissible" in t for t in terms)
-    assert {"small-cache", "flash1"} <= set(_legend_texts(algo_ax))
+    assert {"small-cache", "flash1"} <= set(figure_checks.legend_texts(algo_ax))
 
 
 def test_phase_diagram_data_matches_the_dominance_decision() -> None:

@@ -14,12 +14,6 @@ from attnio.proofs.sandwich import SandwichRow
 from attnio.reporting.sandwich import SANDWICH_TABLE_HEADER, SandwichFigure, plot_sandwich, sandwich_table
 from attnio.reporting.style import IO_LABEL, M_LABEL
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def _is_png(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size > 5_000 and path.read_bytes()[:8] == PNG_MAGIC
-
 
 def _toy() -> SandwichFigure:
     rows = tuple(SandwichRow(dag, M, explicit=2, hong_kung=3,
@@ -32,9 +26,9 @@ def _toy() -> SandwichFigure:
                           trivial={"matmul 1×2×1": 4, "attention n=2, d=1": 4})
 
 
-def test_sandwich_one_panel_per_dag(tmp_path: Path) -> None:
+def test_sandwich_one_panel_per_dag(figure_checks, tmp_path: Path) -> None:
     fig = plot_sandwich(_toy(), tmp_path / "sandwich.png")
-    assert _is_png(tmp_path / "sandwich.png")
+    assert figure_checks.is_png(tmp_path / "sandwich.png")
     assert [ax.get_title() for ax in fig.axes] == ["matmul 1×2×1 (7 vertices)", "attention n=2, d=1"]
     for ax in fig.axes:
         assert ax.get_xlabel() == M_LABEL and ax.get_ylabel() == IO_LABEL

@@ -12,18 +12,6 @@ from attnio.reporting.schedule import (
     timeline_from_moves,
 )
 
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-
-
-def _is_png(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size > 5_000 and path.read_bytes()[:8] == PNG_MAGIC
-
-
-def _legend_texts(ax) -> list[str]:
-    legend = ax.get_legend()
-    assert legend is not None, "every panel needs a legend"
-    return [t.get_text() for t in legend.get_texts()]
-
 
 def test_timeline_tracks_pebbles_and_io() -> None:
     moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "a"), ("write", "c")]
@@ -34,16 +22,16 @@ def test_timeline_tracks_pebbles_and_io() -> None:
     assert t.states[-1] == (2, 3, 3)
 
 
-def test_schedule_plot(tmp_path: Path) -> None:
+def test_schedule_plot(figure_checks, tmp_path: Path) -> None:
     moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "a"), ("write", "c")]
     t = timeline_from_moves("toy", ["a", "b", "c"], moves, M=3, inputs=["a", "b"], outputs=["c"])
     fig = plot_schedule(t, tmp_path / "schedule.png")
-    assert _is_png(tmp_path / "schedule.png")
+    assert figure_checks.is_png(tmp_path / "schedule.png")
     grid_ax, count_ax = fig.axes
     assert "M = 3" in grid_ax.get_title() and "I/O = 3" in grid_ax.get_title()
     assert [label.get_text() for label in grid_ax.get_yticklabels()] == ["▸ a", "▸ b", "c ◂"]
     assert "move" in count_ax.get_xlabel()
-    assert any("M = 3" in text for text in _legend_texts(count_ax))
+    assert any("M = 3" in text for text in figure_checks.legend_texts(count_ax))
 
 
 def test_smallest_optimal_schedule_replays_to_its_cost() -> None:
