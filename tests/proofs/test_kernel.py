@@ -13,6 +13,8 @@ from attnio.proofs import kernel
 from attnio.proofs.kernel import check_identity, declared_domain, parse_statement, prove_statement
 from attnio.results import Proved, Refuted, Undecided
 
+pytestmark = pytest.mark.trust
+
 
 # ----------------------------------------------------- positivity from the declaration only
 @pytest.mark.parametrize("name", ["M", "Z_QK", "x"])

@@ -9,6 +9,8 @@ import z3
 from attnio.exceptions import TranslationError
 from attnio.proofs.sympy_to_z3 import Translator, z3_to_sympy
 
+pytestmark = pytest.mark.trust
+
 n, d, M = sympy.symbols("n d M", positive=True)
 S = sympy.Symbol("S", positive=True)
 POSITIVE = {n: "positive", d: "positive", M: "positive", S: "positive"}

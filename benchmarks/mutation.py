@@ -1,0 +1,341 @@
+r"""Mutation score of attnio's trusted core against its ``trust`` test tier (mutmut 3).
+
+A checker that no test can make fail is a defect (notes/claims.md, "The checkers are
+checked"). This script measures it: mutmut (https://github.com/boxed/mutmut) makes every
+one-line mutant of the trusted functions — an operator swapped, a constant moved by one, a
+condition negated, an argument dropped, a string changed — and runs ``pytest -m trust`` against
+each; a mutant the tier does not fail *survived*.
+
+.. code-block:: console
+
+    $ python3 benchmarks/mutation.py                      # every trusted module (~1 h, 2 cores)
+    $ python3 benchmarks/mutation.py --module proofs/kernel.py --jobs 2
+    $ python3 benchmarks/mutation.py --survivors          # print each surviving mutant's diff
+
+What it prints: per module the mutants made, killed (a test failed, or the mutant hung past
+mutmut's timeout), survived, *equivalent* (listed in :data:`EQUIVALENTS_FILE` with a one-line
+reason each: no input can tell them apart from the original), and the score
+
+.. math:: \text{score} = \frac{\text{killed}}{\text{mutants} - \text{equivalent}},
+
+then the overall score, and the equivalent mutants with their reasons. Exit status 0 when the
+overall score is at least ``--target`` (90 %), 1 otherwise. A mutant with no trust test
+reaching it counts as survived.
+
+How it runs (nothing in the checkout is touched): the tracked and untracked-but-not-ignored
+files are copied to a scratch directory; the ``attnio/<room>`` symlinks are replaced by copies
+of the rooms, because mutmut mutates the files under ``source_paths`` and imports them from its
+``mutants/`` copy; a ``[tool.mutmut]`` section naming the trusted modules and the ``trust``
+marker is appended to the scratch ``pyproject.toml``; ``mutmut run`` runs there, restricted to
+the trusted functions (:data:`TRUSTED`); the results are read from mutmut's ``.meta`` files
+and each mutant's diff is recomputed from the mutated source (``ast``), so that the
+equivalent-mutant list is keyed by *what changed*, not by mutmut's mutant numbers (which shift
+whenever a function is edited).
+
+Not part of CI's timed path: a benchmark, run after changing the trusted core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The equivalent mutants: ``[[equivalent]]`` tables with ``module``, ``function``, ``diff``
+#: (the changed lines, ``-old`` / ``+new``, as this script prints them) and ``reason``.
+EQUIVALENTS_FILE = ROOT / "benchmarks" / "mutation_equivalents.toml"
+ROOMS = ("symbolic", "graphs", "algorithms", "proofs", "reporting")
+
+#: The trusted core: module (repository path) → fnmatch patterns of the functions whose
+#: mutants count ("*": every function; methods are ``Class.method``). What is *not* listed
+#: (plotting, tables, CLI glue) is not trusted code: a wrong figure is caught by a user's eye,
+#: a wrong verdict is not.
+TRUSTED: dict[str, tuple[str, ...]] = {
+    "proofs/kernel.py": ("*",),
+    "proofs/sympy_to_z3.py": ("*",),
+    "proofs/exact_eval.py": ("*",),
+    "graphs/game.py": ("*",),
+    "graphs/zero_waste.py": ("*",),
+    "graphs/anytime.py": ("*",),
+    "graphs/lower_bounds/__init__.py": ("check_certificate", "certified_lower_bound",
+                                        "best_bound"),
+    "proofs/lower_bound_routes.py": ("_route_check", "_optimum"),
+    "proofs/gap_routes.py": ("*",),
+    "algorithms/masks.py": ("_positive", "parse_mask", "_read_pattern", "Mask.*"),
+}
+
+
+@dataclass
+class Mutant:
+    """One mutant: its mutmut name, module, function, status and diff."""
+
+    name: str
+    module: str
+    function: str
+    status: str
+    diff: str = ""
+    reason: str | None = None     # set when listed as equivalent
+
+
+@dataclass
+class ModuleScore:
+    module: str
+    mutants: list[Mutant] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(m.status == status for m in self.mutants)
+
+    @property
+    def equivalent(self) -> int:
+        return sum(m.reason is not None for m in self.mutants)
+
+    @property
+    def killed(self) -> int:
+        return sum(m.status in ("killed", "timeout") and m.reason is None for m in self.mutants)
+
+    @property
+    def counted(self) -> int:
+        return len(self.mutants) - self.equivalent
+
+    @property
+    def score(self) -> float:
+        return self.killed / self.counted if self.counted else 1.0
+
+
+_STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
+           34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
+           255: "timeout", -11: "segfault", -9: "segfault", None: "not checked"}
+
+
+def _dotted(module: str) -> str:
+    """``proofs/kernel.py`` → ``attnio.proofs.kernel`` (``__init__`` dropped)."""
+    parts = Path(module).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(("attnio", *parts))
+
+
+def _function_of(mutant_name: str, module: str) -> str:
+    """mutmut's ``attnio.proofs.kernel.x__referee__mutmut_3`` → ``_referee``; methods
+    (``xǁTranslatorǁ_arith__mutmut_1``) → ``Translator._arith``."""
+    local = mutant_name[len(_dotted(module)) + 1:].rsplit("__mutmut_", 1)[0]
+    if local.startswith("xǁ"):
+        return ".".join(local[2:].split("ǁ"))
+    return local[2:] if local.startswith("x_") else local
+
+
+def _trusted(function: str, module: str) -> bool:
+    return any(fnmatch.fnmatchcase(function, pat) for pat in TRUSTED[module])
+
+
+def prepare_scratch(scratch: Path, modules: list[str], jobs: int) -> None:
+    """Copy the checkout into ``scratch`` with the rooms as real folders and mutmut configured."""
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+                           cwd=ROOT, check=True, capture_output=True).stdout.decode().split("\0")
+    for rel in filter(None, files):
+        src = ROOT / rel
+        if rel.startswith("attnio/") and rel.split("/")[1] in ROOMS and src.is_symlink():
+            continue
+        if not src.exists() or src.is_dir():
+            continue
+        dest = scratch / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dest, follow_symlinks=False)
+    for room in ROOMS:
+        link = scratch / "attnio" / room
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        shutil.copytree(scratch / room, link)
+    config = {
+        "source_paths": ["attnio"],
+        "only_mutate": [f"attnio/{m}" for m in modules],
+        # the trust tier only; no doctests, no cache, quiet
+        "pytest_add_cli_args": ["-m", "trust", "-p", "no:cacheprovider", "-q", "-x",
+                                "-o", "addopts=--import-mode=importlib"],
+        "pytest_add_cli_args_test_selection": ["tests"],
+        # everything else the tests read (README, notes, notebooks, ...)
+        "also_copy": sorted(p.name for p in scratch.iterdir() if p.name not in ("attnio", "tests")),
+        "use_git_change_detection": False,
+    }
+    lines = ["", "[tool.mutmut]"]
+    for key, value in config.items():
+        lines.append(f"{key} = {json.dumps(value)}")
+    with open(scratch / "pyproject.toml", "a", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def _function_sources(path: Path) -> dict[str, str]:
+    """Source of every top-level function and method of a mutmut-generated file."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "__mutmut_" in node.name:
+            out[node.name] = ast.get_source_segment(text, node) or ""
+    return out
+
+
+def _diff(original: str, mutated: str) -> str:
+    """The changed lines, ``-old`` then ``+new``, stripped (the key of the equivalent list)."""
+    a = [line.strip() for line in original.splitlines()[1:]]   # drop the def line (names differ)
+    b = [line.strip() for line in mutated.splitlines()[1:]]
+    out = [line for line in difflib.unified_diff(a, b, lineterm="", n=0)
+           if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    return "\n".join(out)
+
+
+def read_results(scratch: Path, modules: list[str]) -> list[ModuleScore]:
+    """Each module's trusted mutants with status and diff, from mutmut's files."""
+    scores = []
+    for module in modules:
+        mutated = scratch / "mutants" / "attnio" / module
+        meta = Path(str(mutated) + ".meta")
+        score = ModuleScore(module)
+        if not meta.exists():
+            scores.append(score)
+            continue
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        sources = _function_sources(mutated)
+        for name, code in sorted(codes.items()):
+            function = _function_of(name, module)
+            if not _trusted(function, module):
+                continue
+            local = name.rsplit(".", 1)[1]
+            orig = sources.get(local.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
+            score.mutants.append(Mutant(name, module, function, _STATUS.get(code, "suspicious"),
+                                        _diff(orig, sources.get(local, ""))))
+        scores.append(score)
+    return scores
+
+
+def load_equivalents(path: Path = EQUIVALENTS_FILE) -> list[dict[str, str]]:
+    if not path.exists():
+        return []
+    with open(path, "rb") as fh:
+        return list(tomllib.load(fh).get("equivalent", []))
+
+
+def mark_equivalents(scores: list[ModuleScore], equivalents: list[dict[str, str]]) -> list[dict]:
+    """Attach reasons to the listed mutants; return the list entries that matched nothing."""
+    unmatched = []
+    for entry in equivalents:
+        hit = False
+        for score in scores:
+            if score.module != entry["module"]:
+                continue
+            for m in score.mutants:
+                if m.function == entry["function"] and m.diff.strip() == entry["diff"].strip():
+                    if m.status in ("killed", "timeout"):
+                        continue   # listed as equivalent but a test kills it: not equivalent
+                    m.reason = entry["reason"]
+                    hit = True
+        if not hit:
+            unmatched.append(entry)
+    return unmatched
+
+
+def _globs(modules: list[str]) -> list[str]:
+    out = []
+    for module in modules:
+        for pattern in TRUSTED[module]:
+            if "." in pattern:
+                cls, meth = pattern.split(".", 1)
+                out.append(f"{_dotted(module)}.xǁ{cls}ǁ{meth}__mutmut_*")
+            else:
+                out.append(f"{_dotted(module)}.x_{pattern}__mutmut_*")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--module", action="append", choices=sorted(TRUSTED),
+                        help="a trusted module (repeatable; default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                        help="mutmut worker processes (default: the cores)")
+    parser.add_argument("--target", type=float, default=0.90, help="overall score to pass")
+    parser.add_argument("--survivors", action="store_true", help="print each survivor's diff")
+    parser.add_argument("--keep", metavar="DIR", help="run in DIR (kept) instead of a temp dir")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --keep: read the results already in DIR, run nothing")
+    parser.add_argument("--json", metavar="FILE", help="write every mutant's status and diff")
+    args = parser.parse_args(argv)
+    modules = args.module or list(TRUSTED)
+    if shutil.which("mutmut") is None:
+        print("mutmut is not installed: python3 -m pip install 'mutmut>=3.3,<4'", file=sys.stderr)
+        return 2
+
+    started = time.perf_counter()
+    scratch = Path(args.keep).resolve() if args.keep else Path(tempfile.mkdtemp(prefix="attnio-mut-"))
+    try:
+        if not args.reuse:
+            if args.keep and scratch.exists() and any(scratch.iterdir()):
+                print(f"--keep {scratch} is not empty (add --reuse to read it)", file=sys.stderr)
+                return 2
+            scratch.mkdir(parents=True, exist_ok=True)
+            prepare_scratch(scratch, modules, args.jobs)
+            print(f"mutmut: {len(modules)} modules in {scratch}", file=sys.stderr, flush=True)
+            env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+            subprocess.run(["mutmut", "run", "--max-children", str(args.jobs), *_globs(modules)],
+                           cwd=scratch, env=env, check=False,
+                           stdout=None if sys.stderr.isatty() else subprocess.DEVNULL)
+        scores = read_results(scratch, modules)
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    unmatched = mark_equivalents(scores, load_equivalents())
+    return report(scores, unmatched, args, time.perf_counter() - started)
+
+
+def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Namespace,
+           seconds: float) -> int:
+    print(f"{'module':34s} {'mutants':>7s} {'killed':>6s} {'survived':>8s} {'equiv':>5s} "
+          f"{'no test':>7s} {'score':>6s}")
+    total_killed = total_counted = 0
+    for s in scores:
+        total_killed += s.killed
+        total_counted += s.counted
+        survived = sum(m.status not in ("killed", "timeout") and m.reason is None
+                       for m in s.mutants)
+        print(f"{s.module:34s} {len(s.mutants):7d} {s.killed:6d} {survived:8d} "
+              f"{s.equivalent:5d} {s.count('no tests'):7d} {100 * s.score:5.1f}%")
+    overall = total_killed / total_counted if total_counted else 0.0
+    print(f"{'overall':34s} {total_counted:7d} {total_killed:6d} {'':8s} {'':5s} {'':7s} "
+          f"{100 * overall:5.1f}%   ({seconds / 60:.1f} min, {time.strftime('%Y-%m-%d')})")
+    print("\nequivalent mutants (no input tells them from the original):")
+    for s in scores:
+        for m in s.mutants:
+            if m.reason is not None:
+                print(f"  {s.module}:{m.function}: {m.diff.replace(chr(10), ' | ')}\n      — {m.reason}")
+    if unmatched:
+        print(f"\n{len(unmatched)} entries of {EQUIVALENTS_FILE.name} match no surviving mutant "
+              "(stale after an edit, or now killed):")
+        for e in unmatched:
+            print(f"  {e['module']}:{e['function']}: {e['diff']!r}")
+    if args.survivors:
+        print("\nsurvivors:")
+        for s in scores:
+            for m in s.mutants:
+                if m.status not in ("killed", "timeout") and m.reason is None:
+                    print(f"  [{m.status}] {m.name}\n    " + m.diff.replace("\n", "\n    "))
+    if args.json:
+        rows = [{"name": m.name, "module": m.module, "function": m.function, "status": m.status,
+                 "diff": m.diff, "equivalent": m.reason} for s in scores for m in s.mutants]
+        Path(args.json).write_text(json.dumps({"overall": overall, "mutants": rows}, indent=1))
+    return 0 if overall >= args.target else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
