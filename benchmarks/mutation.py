@@ -53,9 +53,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The equivalent mutants: ``[[equivalent]]`` tables with ``module``, ``function``, ``diff``
-#: (the changed lines, ``-old`` / ``+new``, as this script prints them) and ``reason``.
-EQUIVALENTS_FILE = ROOT / "benchmarks" / "mutation_equivalents.toml"
+#: The equivalent mutants, one TOML file per trusted module (``proofs_kernel.toml`` for
+#: ``proofs/kernel.py``): ``[[equivalent]]`` tables with ``module``, ``function``, ``diff`` (the
+#: changed lines, ``-old`` / ``+new``, stripped, as ``--survivors`` prints them) and ``reason``.
+EQUIVALENTS_DIR = ROOT / "benchmarks" / "mutation_equivalents"
 ROOMS = ("symbolic", "graphs", "algorithms", "proofs", "reporting")
 
 #: The trusted core: module (repository path) → fnmatch patterns of the functions whose
@@ -220,11 +221,13 @@ def read_results(scratch: Path, modules: list[str]) -> list[ModuleScore]:
     return scores
 
 
-def load_equivalents(path: Path = EQUIVALENTS_FILE) -> list[dict[str, str]]:
-    if not path.exists():
-        return []
-    with open(path, "rb") as fh:
-        return list(tomllib.load(fh).get("equivalent", []))
+def load_equivalents(folder: Path = EQUIVALENTS_DIR) -> list[dict[str, str]]:
+    """Every ``[[equivalent]]`` entry of the folder's TOML files."""
+    out: list[dict[str, str]] = []
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as fh:
+            out += tomllib.load(fh).get("equivalent", [])
+    return out
 
 
 def mark_equivalents(scores: list[ModuleScore], equivalents: list[dict[str, str]]) -> list[dict]:
@@ -320,7 +323,7 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
             if m.reason is not None:
                 print(f"  {s.module}:{m.function}: {m.diff.replace(chr(10), ' | ')}\n      — {m.reason}")
     if unmatched:
-        print(f"\n{len(unmatched)} entries of {EQUIVALENTS_FILE.name} match no surviving mutant "
+        print(f"\n{len(unmatched)} entries of {EQUIVALENTS_DIR.name}/ match no surviving mutant "
               "(stale after an edit, or now killed):")
         for e in unmatched:
             print(f"  {e['module']}:{e['function']}: {e['diff']!r}")
