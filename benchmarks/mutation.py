@@ -13,7 +13,7 @@ each; a mutant the tier does not fail *survived*.
     $ python3 benchmarks/mutation.py --survivors          # print each surviving mutant's diff
 
 What it prints: per module the mutants made, killed (a test failed, or the mutant hung past
-mutmut's timeout), survived, *equivalent* (listed in :data:`EQUIVALENTS_FILE` with a one-line
+mutmut's timeout), survived, *equivalent* (listed in :data:`EQUIVALENTS_DIR` with a one-line
 reason each: no input can tell them apart from the original), and the score
 
 .. math:: \text{score} = \frac{\text{killed}}{\text{mutants} - \text{equivalent}},
