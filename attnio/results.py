@@ -135,11 +135,18 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class Proved:
-    """The claim holds. ``detail`` names the method (e.g. ``"z3: negation unsat"``)."""
+    """The claim holds. ``detail`` names the method (e.g. ``"z3: negation unsat"``).
+
+    ``where_defined`` is set when the statement is undefined at some point of its declared
+    domains (a square root of a negative number, a division by zero, ...): it then holds
+    wherever it is defined, and this is the condition (``"n - d >= 0"``); see
+    :mod:`attnio.proofs.definedness`.
+    """
 
     detail: str = ""
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
+    where_defined: str | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.PROVED, init=False)
 
     @property
@@ -152,7 +159,11 @@ class Proved:
         return True
 
     def to_json(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "detail": self.detail, "seconds": self.seconds}
+        out: dict[str, Any] = {"verdict": self.verdict, "detail": self.detail,
+                               "seconds": self.seconds}
+        if self.where_defined is not None:
+            out["where_defined"] = self.where_defined
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,15 +6,22 @@ variables) and evaluated here, exactly:
 
 * numbers stay exact: integers, rationals, algebraic numbers (z3's algebraic model values
   arrive as :class:`sympy.CRootOf`), and constants such as :math:`\cos(\pi/7)`;
-* :func:`sign_of` decides the sign of a number. Zero is decided *exactly*, by the minimal
-  polynomial (a real algebraic number is 0 iff its minimal polynomial is :math:`x`); a nonzero
-  sign is read from ``evalf(strict=True)`` at rising precision, which raises rather than
-  return digits it cannot guarantee. A number whose zero-ness cannot be decided this way
-  (e.g. a transcendental difference that sympy cannot reduce) has sign ``None``;
-* :func:`truth_at` evaluates relations, ``And``/``Or``/``Not``/``Implies``/``Equivalent``,
-  ``Min``/``Max``/``Piecewise`` with three-valued logic: ``True``, ``False`` or ``None``
-  (undetermined, or undefined such as a division by zero or a square root of a negative
-  number). ``None`` never becomes a verdict other than Undecided;
+* :func:`sign_of` decides the sign of a number. Zero is decided *exactly*: an algebraic
+  number is 0 iff its minimal polynomial is :math:`x`; a linear form in logarithms of positive
+  rationals and :math:`\pi` with algebraic coefficients is 0 iff every coefficient is
+  (Baker's theorem, the logarithms of distinct primes being linearly independent over
+  :math:`\mathbb{Q}`); a linear form in :math:`e^{a}` for distinct algebraic :math:`a` is 0 iff
+  every coefficient is (Lindemann–Weierstrass). A nonzero sign is read from
+  ``evalf(strict=True)`` at rising precision, which raises rather than return digits it
+  cannot guarantee. A number whose zero-ness cannot be decided this way has sign ``None``;
+* :func:`evaluate` gives a statement's value at a point under the partial-function semantics
+  of :mod:`attnio.proofs.definedness` — ``"true"``, ``"false"``, ``"undefined"`` (a square
+  root or non-integer power of a negative number, a division by zero, the logarithm of a
+  non-positive number, no ``Piecewise`` branch applying) or ``"unknown"`` (a sign it cannot
+  certify, a number too large to evaluate). ``And``/``Or``/``Not``/``Xor``/``Equivalent`` are
+  undefined when any argument is; ``Implies(A, B)`` is true where ``A`` is false, whatever
+  ``B``. :func:`truth_at` is the same as ``True`` / ``False`` / ``None`` (undefined or unknown);
+  ``None`` never becomes a verdict other than Undecided;
 * :func:`in_domain` checks that a value lies in a declared domain
   (:data:`~attnio.proofs.kernel.DOMAINS`).
 
@@ -30,30 +37,48 @@ False
 0
 >>> sign_of(sp.sqrt(5 + 2*sp.sqrt(6)) - sp.sqrt(2) - sp.sqrt(3))
 0
->>> truth_at(sp.Ge(1 / x, 0), {x: 0}) is None     # undefined: never a counterexample
-True
+>>> sign_of(sp.log(8) - 3 * sp.log(2)), sign_of(sp.log(9) - 3 * sp.log(2))
+(0, 1)
+>>> evaluate(sp.Ge(1 / x, 0), {x: 0})                 # never a counterexample
+'undefined'
+>>> root = sp.sqrt(x - y)
+>>> evaluate(sp.Ge(sp.Mul(root, root, evaluate=False), 0, evaluate=False), {x: 1, y: 2})
+'undefined'
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+import math
+from typing import Literal, Mapping
 
 import sympy as sp
 
-__all__ = ["sign_of", "value_at", "truth_at", "in_domain", "UNDEFINED"]
+__all__ = ["sign_of", "value_at", "truth_at", "evaluate", "in_domain", "UNDEFINED",
+           "MAX_EXACT_BITS", "Truth"]
 
 _X = sp.Dummy("x")
 
 #: Values that make an expression undefined at a point (never a counterexample).
 UNDEFINED = (sp.nan, sp.zoo, sp.oo, -sp.oo)
 
+#: An integer power whose exact value would need more bits than this is not evaluated (its
+#: truth is "unknown"): ``2**(10**10)`` would take over a gigabyte.
+MAX_EXACT_BITS = 100_000
+
 _PRECISIONS = (30, 60, 120, 240)
+
+Truth = Literal["true", "false", "undefined", "unknown"]
 
 
 class _Undetermined(Exception):
     """Raised inside the evaluator when a value or a sign cannot be decided exactly."""
 
 
+class _Undefined(_Undetermined):
+    """Raised inside the evaluator when a value is undefined at the point (definedness.py)."""
+
+
+# ----------------------------------------------------------------------------------- signs
 def sign_of(value: sp.Expr) -> int | None:
     """The sign (-1, 0, 1) of a real number given as a closed sympy expression, or ``None``.
 
@@ -61,6 +86,8 @@ def sign_of(value: sp.Expr) -> int | None:
 
     >>> sign_of(sp.Rational(-3, 7)), sign_of(sp.sqrt(2) - sp.Rational(141, 100))
     (-1, 1)
+    >>> sign_of(sp.exp(2) - sp.exp(1)**2), sign_of(sp.pi - sp.Rational(22, 7))
+    (0, -1)
     """
     value = sp.sympify(value)
     if value.free_symbols or value.has(*UNDEFINED):
@@ -69,13 +96,8 @@ def sign_of(value: sp.Expr) -> int | None:
         return 1 if value > 0 else (-1 if value < 0 else 0)
     if value.is_real is False:
         return None
-    zero: bool | None = None
-    try:
-        poly = sp.minimal_polynomial(value, _X)
-        zero = sp.expand(poly - _X) == 0
-    except Exception:  # NotAlgebraic, NotImplementedError, ...: decide nonzero-ness numerically
-        zero = None
-    if zero:
+    zero = _is_zero_exactly(value)
+    if zero is True:
         return 0
     for prec in _PRECISIONS:
         try:
@@ -92,12 +114,102 @@ def sign_of(value: sp.Expr) -> int | None:
     return None
 
 
+def _is_zero_exactly(value: sp.Expr) -> bool | None:
+    """True / False when zero-ness is decided exactly (see the module docstring), else None."""
+    try:
+        return bool(sp.expand(sp.minimal_polynomial(value, _X) - _X) == 0)
+    except Exception:  # NotAlgebraic, NotImplementedError, ...: try the transcendental forms
+        pass
+    if value.has(sp.exp) and (value.has(sp.log) or value.has(sp.pi)):
+        return None   # mixed exponentials and logarithms: no theorem to lean on
+    if value.has(sp.log) or value.has(sp.pi):
+        return _linear_form_is_zero(*_log_basis(value))
+    if value.has(sp.exp):
+        return _linear_form_is_zero(*_exp_basis(value))
+    return None
+
+
+def _algebraic(value: sp.Expr) -> bool:
+    try:
+        sp.minimal_polynomial(value, _X)
+    except Exception:
+        return False
+    return True
+
+
+def _linear_form_is_zero(expr: sp.Expr | None, basis: list[sp.Symbol]) -> bool | None:
+    """``expr`` is ``c0 + Σ ci·b_i`` with algebraic ``ci`` over independent transcendental
+    ``b_i``: it is zero iff every ``ci`` is. None when ``expr`` is not of that shape."""
+    if expr is None:
+        return None
+    if not basis:   # every transcendental part cancelled: an algebraic number is left
+        return bool(sp.expand(sp.minimal_polynomial(expr, _X) - _X) == 0) \
+            if _algebraic(expr) else None
+    try:
+        poly = sp.Poly(sp.expand(expr), *basis)
+    except sp.PolynomialError:
+        return None
+    if poly.total_degree() > 1:
+        return None
+    coefficients = poly.coeffs()
+    if not all(_algebraic(c) for c in coefficients):
+        return None
+    return all(sp.expand(sp.minimal_polynomial(c, _X) - _X) == 0 for c in coefficients) \
+        if coefficients else True
+
+
+def _log_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
+    """``value`` with ``log(r)`` (r a positive rational, after ``expand_log``) written as
+    ``Σ e_p·L_p`` over the primes and ``π`` as a symbol of its own."""
+    for atom in value.atoms(sp.log):
+        if sign_of(atom.args[0]) != 1:
+            return None, []
+    expanded = sp.expand(sp.expand_log(value, force=True))  # sound: every argument is > 0
+    symbols: dict[object, sp.Symbol] = {}
+    replace: dict[sp.Basic, sp.Expr] = {}
+    for atom in expanded.atoms(sp.log):
+        arg = atom.args[0]
+        if not arg.is_Rational or arg <= 0:
+            return None, []
+        total: sp.Expr = sp.Integer(0)
+        for part, sign in ((arg.p, 1), (arg.q, -1)):
+            for prime, power in sp.factorint(int(part)).items():
+                total += sign * power * symbols.setdefault(prime, sp.Dummy(f"L{prime}"))
+        replace[atom] = total
+    out = expanded.xreplace(replace)
+    if out.has(sp.pi):
+        out = out.xreplace({sp.pi: symbols.setdefault("pi", sp.Dummy("pi"))})
+    return out, list(symbols.values())
+
+
+def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
+    """``value`` with each ``exp(a)`` (a algebraic, equal exponents merged) as a symbol."""
+    expanded = sp.expand(value)
+    exponents: list[tuple[sp.Expr, sp.Symbol]] = []
+    replace: dict[sp.Basic, sp.Symbol] = {}
+    for atom in expanded.atoms(sp.exp):
+        a = atom.args[0]
+        if not _algebraic(a):
+            return None, []
+        for known, sym in exponents:
+            if sign_of(a - known) == 0:
+                replace[atom] = sym
+                break
+        else:
+            sym = sp.Dummy("E")
+            exponents.append((a, sym))
+            replace[atom] = sym
+    return expanded.xreplace(replace), [sym for _, sym in exponents]
+
+
 def _is_real_number(value: sp.Expr) -> bool:
     return value.is_real is True or (value.is_number and sign_of(sp.im(value)) == 0)
 
 
+# ---------------------------------------------------------------------------------- values
 def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | None:
-    """Evaluate an arithmetic expression at ``point`` exactly; ``None`` if undefined there."""
+    """Evaluate an arithmetic expression at ``point`` exactly; ``None`` if undefined there
+    (or not evaluable exactly)."""
     try:
         out = _value(sp.sympify(expr), point)
     except _Undetermined:
@@ -105,6 +217,39 @@ def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | Non
     if out.has(*UNDEFINED) or not _is_real_number(out):
         return None
     return out
+
+
+def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
+    """Would ``base**exponent`` (integer exponent) need more than :data:`MAX_EXACT_BITS`?"""
+    if abs(exponent) <= 64:
+        return False
+    try:
+        magnitude = abs(sp.N(base, 15))
+    except Exception:
+        return True
+    if magnitude in (0, 1):
+        return False
+    return abs(int(exponent)) * abs(math.log2(float(magnitude))) > MAX_EXACT_BITS
+
+
+def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    """``base**exponent`` under the definedness rules, or raise."""
+    if exponent.is_Integer:
+        if exponent < 0 and sign_of(base) == 0:
+            raise _Undefined(f"division by zero ({base}**{exponent})")
+        if _too_large(base, exponent):
+            raise _Undetermined(f"{base}**{exponent} is too large to evaluate exactly")
+        return base ** exponent
+    s = sign_of(base)
+    if s is None:
+        raise _Undetermined(f"cannot decide the sign of {base}")
+    if exponent.is_Rational:
+        if s < 0 or (s == 0 and exponent < 0):
+            raise _Undefined(f"{base}**({exponent}) is not a real number")
+        return base ** exponent
+    if s <= 0:
+        raise _Undefined(f"{base}**({exponent}) needs a positive base")
+    return base ** exponent
 
 
 def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
@@ -127,17 +272,32 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
     if isinstance(e, sp.Piecewise):
         for expr, cond in e.args:
             truth = _truth(cond, point)
+            if truth is _UNDEF:
+                raise _Undefined(f"the condition {cond} is undefined")
             if truth is None:
                 raise _Undetermined(f"cannot decide the condition {cond}")
             if truth:
                 return _value(expr, point)
-        raise _Undetermined("no Piecewise branch applies")
+        raise _Undefined("no Piecewise branch applies")
     args = [_value(a, point) for a in e.args]
+    if isinstance(e, sp.Pow):
+        return _power(*args)
+    if isinstance(e, sp.log):
+        s = sign_of(args[0])
+        if s is None:
+            raise _Undetermined(f"cannot decide the sign of {args[0]}")
+        if s <= 0:
+            raise _Undefined(f"log({args[0]}) of a non-positive number")
+    if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
+        raise _Undefined(f"tan({args[0]}) at a pole")
     out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
     if out.has(*UNDEFINED):
-        raise _Undetermined(f"{e} is undefined at the point")
+        raise _Undefined(f"{e} is undefined at the point")
     return out
 
+
+# ---------------------------------------------------------------------------------- truth
+_UNDEF = object()   # the statement is undefined at the point (distinct from None: unknown)
 
 _RELATIONS = {
     sp.Eq: lambda s: s == 0, sp.Ne: lambda s: s != 0,
@@ -146,7 +306,8 @@ _RELATIONS = {
 }
 
 
-def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> bool | None:
+def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> object:
+    """True / False / _UNDEF / None (unknown)."""
     if e is sp.true or e is True:
         return True
     if e is sp.false or e is False:
@@ -155,35 +316,57 @@ def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> bool | None:
         if isinstance(e, rel):
             try:
                 lhs, rhs = _value(e.lhs, point), _value(e.rhs, point)
+            except _Undefined:
+                return _UNDEF
             except _Undetermined:
                 return None
             if not (_is_real_number(lhs) and _is_real_number(rhs)):
                 return None
             s = sign_of(lhs - rhs)
             return None if s is None else bool(test(s))
-    if isinstance(e, sp.Not):
-        inner = _truth(e.args[0], point)
-        return None if inner is None else not inner
-    if isinstance(e, sp.And):
-        parts = [_truth(a, point) for a in e.args]
-        return False if False in parts else (None if None in parts else True)
-    if isinstance(e, sp.Or):
-        parts = [_truth(a, point) for a in e.args]
-        return True if True in parts else (None if None in parts else False)
     if isinstance(e, sp.Implies):
-        a, b = _truth(e.args[0], point), _truth(e.args[1], point)
-        if a is False or b is True:
-            return True
-        return None if a is None or b is None else False
-    if isinstance(e, sp.Equivalent):
+        a = _truth(e.args[0], point)
+        if a is _UNDEF or a is None:
+            return a
+        return True if a is False else _truth(e.args[1], point)
+    if isinstance(e, (sp.Not, sp.And, sp.Or, sp.Xor, sp.Equivalent)):
         parts = [_truth(a, point) for a in e.args]
-        return None if None in parts else len(set(parts)) == 1
+        if any(p is _UNDEF for p in parts):
+            return _UNDEF          # strict: undefined when any argument is
+        if isinstance(e, sp.Not):
+            return None if parts[0] is None else not parts[0]
+        if isinstance(e, sp.And):
+            return False if False in parts else (None if None in parts else True)
+        if isinstance(e, sp.Or):
+            return True if True in parts else (None if None in parts else False)
+        if None in parts:
+            return None
+        if isinstance(e, sp.Xor):
+            return sum(bool(p) for p in parts) % 2 == 1
+        return len(set(parts)) == 1
     return None
 
 
+def evaluate(statement: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> Truth:
+    """The statement's value at ``point``: ``"true"``, ``"false"``, ``"undefined"`` or
+    ``"unknown"`` (see the module docstring).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> evaluate(sp.Implies(sp.Ge(x, 0), sp.Ge(sp.sqrt(x), 0)), {x: -1})   # guarded
+    'true'
+    >>> evaluate(sp.Or(sp.Lt(x, 0), sp.Ge(sp.sqrt(x), 0)), {x: -1})         # strict
+    'undefined'
+    """
+    t = _truth(statement, point)
+    if t is _UNDEF:
+        return "undefined"
+    return "unknown" if t is None else ("true" if t else "false")
+
+
 def truth_at(statement: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> bool | None:
-    """Three-valued truth of a sympy statement at ``point`` (``None``: undetermined/undefined)."""
-    return _truth(statement, point)
+    """Three-valued truth of a sympy statement at ``point`` (``None``: undefined or unknown)."""
+    t = _truth(statement, point)
+    return None if t is _UNDEF else t   # type: ignore[return-value]
 
 
 def in_domain(value: sp.Expr, domain: str) -> bool | None:
@@ -191,8 +374,8 @@ def in_domain(value: sp.Expr, domain: str) -> bool | None:
 
     >>> in_domain(sp.Integer(3), "positive-integer"), in_domain(sp.Rational(1, 2), "integer")
     (True, False)
-    >>> in_domain(sp.sqrt(2), "positive")
-    True
+    >>> in_domain(sp.sqrt(2), "positive"), in_domain(sp.Integer(0), "positive")
+    (True, False)
     """
     value = sp.sympify(value)
     if "integer" in domain:

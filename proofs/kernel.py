@@ -16,18 +16,30 @@ rules, each one a defect it closes:
 3. **Changes of variables only where declared.** ``M = s²`` is applied only to a symbol whose
    declared domain is nonnegative and which occurs under a square root
    (:mod:`attnio.proofs.sympy_to_z3`); the verdict's detail names every substitution.
-4. **Refuted means a checked counterexample.** The solver's model is mapped back to the
+4. **Partial functions have one semantics** (:mod:`attnio.proofs.definedness`): a square
+   root, a division, a logarithm or a non-integer power brings its definedness condition;
+   every query asks z3 for a counterexample *where the statement is defined*, and a proof of a
+   statement undefined at some domain point says so (``Proved.where_defined``).
+5. **Refuted means a checked counterexample.** The solver's model is mapped back to the
    original symbols and evaluated in the original sympy statement *exactly*
-   (:mod:`attnio.proofs.exact_eval`): it must lie in every declared domain, satisfy every
-   hypothesis and make the goal false. Otherwise the answer is Undecided, with the reason.
-5. **No vacuous proofs.** A proof whose hypotheses (with the domains) are unsatisfiable is
-   Undecided.
-6. **A second solver.** Every z3 Proved / Refuted is re-checked by cvc5 on the same SMT-LIB
+   (:mod:`attnio.proofs.exact_eval`): it must lie in every declared domain and make
+   hypotheses ⇒ goal defined and false. A model the referee shows is no counterexample (the
+   statement is true or undefined there, or it is not integral) is excluded and z3 asked
+   again, a few rounds; a model it cannot judge makes the answer Undecided.
+6. **No vacuous proofs.** A proof is Undecided "vacuous" when the statement is defined nowhere
+   in its domains, or when an antecedent — the hypotheses, or ``A`` of any ``Implies(A, B)``
+   in a positive position — holds at no point where the statement is defined.
+7. **A second solver.** Every z3 Proved / Refuted is re-checked by cvc5 on the same SMT-LIB
    problem (:func:`cvc5_check`). A disagreement is Undecided and names both answers; cvc5's
    ``unknown`` is recorded, not counted as agreement; a problem cvc5 cannot take is ``n/a``.
-7. **Statements without symbols are arithmetic.** They are decided by exact evaluation
+8. **Statements without symbols are arithmetic.** They are decided by exact evaluation
    (evidence ``exact-arithmetic``), e.g. :math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} +
-   \cos\frac{3\pi}{7} = \frac12`.
+   \cos\frac{3\pi}{7} = \frac12` or :math:`\log 8 = 3\log 2`.
+9. **What SMT cannot express** (``exp``, ``log`` of symbols) is decided by sympy — an
+   identity rewritten to 0 with the positivity it needs proved first — or refuted on a grid
+   of domain points by exact evaluation; otherwise Undecided.
+10. **One time limit per call.** ``timeout`` bounds the whole decision; ``isolate=True`` makes
+    it hard (a child process, sympy included), as ``attnio prove`` does.
 
 Every verdict carries :class:`~attnio.results.Evidence` (kind and the solvers' answers).
 
@@ -64,7 +76,9 @@ import sympy as sp
 import z3
 
 from attnio.exceptions import InvalidInputError, TranslationError
-from attnio.proofs.exact_eval import in_domain, sign_of, truth_at, value_at
+from attnio.proofs.definedness import antecedent_contexts, definedness
+from attnio.proofs.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
+from attnio.proofs.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, Worker, run_isolated
 from attnio.proofs.sympy_to_z3 import Translator
 from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
@@ -125,13 +139,16 @@ def symbol_for(name: str, domain: str) -> sp.Symbol:
 # ------------------------------------------------------------------------------- parsing
 _ALLOWED_TEXT = re.compile(r"^[A-Za-z0-9_ \t\n+\-*/().,<>=!&|~^]*$")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-_FUNCTIONS = {
+_FUNCTIONS: dict[str, Any] = {
     name: getattr(sp, name) for name in (
         "And", "Or", "Not", "Implies", "Equivalent", "Xor", "Min", "Max", "sqrt", "root",
         "Rational", "Integer", "Abs", "Piecewise", "floor", "ceiling", "pi", "E", "cos", "sin",
         "tan", "exp", "log", "true", "false",
     )
 }
+_FUNCTIONS.update({"True": sp.true, "False": sp.false})
+# A decimal literal, scientific notation included (read as an exact rational, not a word).
+_DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
 _FUNCTIONS.update({
     name: (lambda rel: lambda a, b, **_: rel(a, b, evaluate=False))(getattr(sp, name))
@@ -143,7 +160,10 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     """Parse a statement in sympy syntax with every symbol declared in ``domains``.
 
     Returns the unevaluated statement and ``{symbol: domain}``. Relations stay unevaluated,
-    so the solvers — not sympy's sign rules — decide them.
+    so the solvers — not sympy's sign rules — decide them. Decimals are exact: ``0.1`` is
+    read as ``1/10`` (sympy's ``rationalize``), never as the binary float nearest to it.
+    ``True`` and ``False`` are the boolean constants (``Piecewise((x, x > 0), (-x, True))``).
+    ``^`` is refused: in sympy syntax it is exclusive-or, not a power.
 
     Raises
     ------
@@ -161,8 +181,14 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: symbol 'x' is not declared: add --var x:DOMAIN (one of real, positive, nonnegative, integer, positive-integer, nonnegative-integer)
+    >>> parse_statement("Eq(0.1 + 0.2, 0.3)", {})[0]
+    Eq(1/10 + 1/5, 3/10)
+    >>> parse_statement("2^3 >= 8", {})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: STATEMENT uses '^', which is exclusive-or in sympy syntax: write powers as ** (2**3), exclusive-or as Xor(a, b)
     """
-    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
+    from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("STATEMENT must be a non-empty string")
@@ -176,6 +202,9 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
                                 f"logic: {shown!r}")
     if text.count("(") > 2_000:
         raise InvalidInputError("STATEMENT nests more than 2000 parentheses")
+    if "^" in text:
+        raise InvalidInputError("STATEMENT uses '^', which is exclusive-or in sympy syntax: "
+                                "write powers as ** (2**3), exclusive-or as Xor(a, b)")
     declared: dict[sp.Symbol, str] = {}
     local: dict[str, Any] = {}
     for name, dom in domains.items():
@@ -185,7 +214,7 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
         declared[sym] = dom
         local[name] = sym
     known_names = set(_FUNCTIONS) | set(local)
-    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", _DECIMAL.sub(" ", text)):
         if word not in known_names:
             raise InvalidInputError(
                 f"symbol {word!r} is not declared: add --var {word}:DOMAIN (one of "
@@ -196,7 +225,8 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     global_dict.update(_FUNCTIONS, __builtins__={})
     try:
         statement = parse_expr(text, local_dict=local, global_dict=global_dict,
-                               transformations=standard_transformations, evaluate=False)
+                               transformations=(*standard_transformations, rationalize),
+                               evaluate=False)
     except (SyntaxError, TypeError, ValueError, AttributeError, RecursionError, NameError,
             sp.SympifyError, TokenError) as exc:
         raise InvalidInputError(f"STATEMENT is not valid sympy syntax: "
@@ -220,6 +250,7 @@ class _Answer:
     assertions: tuple[z3.BoolRef, ...]
     pins: tuple[z3.BoolRef, ...] = ()
     reason: str = ""
+    excluded: tuple[str, ...] = ()      # models rejected by the referee, then excluded
 
     def smt2(self) -> str:
         """The problem as SMT-LIB; for a model, with its rational values pinned, so that a
@@ -247,13 +278,32 @@ def cvc5_check(smt2: str, timeout_s: float) -> str:
     """Satisfiability of an SMT-LIB problem according to cvc5: ``"sat"``, ``"unsat"``,
     ``"unknown"``, or ``"n/a"`` (cvc5 missing, or the problem uses what cvc5 cannot take).
 
+    cvc5's own limit (``tlimit-per``) is not checked often inside its nonlinear procedures (a
+    check was seen running for minutes past it), so the check runs in a child process killed
+    :data:`~attnio.proofs.isolation.KILL_GRACE_S` after ``timeout_s``: then ``"unknown"``.
+    Integer problems use the logic ``QF_NIRA``, real ones ``QF_NRA``.
+
     >>> cvc5_check("(declare-fun x () Real)(assert (< (* x x) 0))(check-sat)", 5.0)
+    'unsat'
+    >>> cvc5_check("(declare-fun k () Int)(assert (> (* 2 k) 4))(assert (< (* 2 k) 6))(check-sat)", 5.0)
     'unsat'
     """
     try:
-        import cvc5
+        import cvc5  # noqa: F401 - only whether it is installed
     except ImportError:
         return "n/a"
+    try:
+        return _CVC5.call((smt2, timeout_s), seconds=timeout_s)
+    except HardLimitReached:
+        return "unknown"
+
+
+_INT_SORT = re.compile(r"\bInt\b")
+
+
+def _cvc5_answer(smt2: str, timeout_s: float) -> str:
+    """cvc5's answer, in this process (:func:`cvc5_check` calls it in a child)."""
+    import cvc5
     try:
         tm = cvc5.TermManager()
         solver = cvc5.Solver(tm)
@@ -261,8 +311,7 @@ def cvc5_check(smt2: str, timeout_s: float) -> str:
         solver.setOption("produce-models", "false")
         # The logic matters: with "ALL" cvc5 does not use its complete NRA procedure
         # (cylindrical algebraic coverings) and times out on x² ≥ 2x − 1.
-        has_int = "Int" in smt2
-        solver.setLogic("QF_NIRA" if has_int else "QF_NRA")
+        solver.setLogic("QF_NIRA" if _INT_SORT.search(smt2) else "QF_NRA")
         symbols = cvc5.SymbolManager(tm)
         parser = cvc5.InputParser(solver, symbols)
         parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, smt2, "attnio")
@@ -286,6 +335,10 @@ def cvc5_check(smt2: str, timeout_s: float) -> str:
     return "unknown"
 
 
+#: The child process that runs cvc5 (started at the first check, killed past a limit).
+_CVC5 = Worker(_cvc5_answer)
+
+
 def solver_versions() -> dict[str, str | None]:
     """Versions of the SMT solvers the kernel uses (``None`` when not installed)."""
     out: dict[str, str | None] = {"z3": z3.get_version_string()}
@@ -298,6 +351,49 @@ def solver_versions() -> dict[str, str | None]:
 
 
 # ------------------------------------------------------------------------------- kernel
+class _OutOfTime(Exception):
+    """The call's time budget is spent (the verdict is Undecided)."""
+
+
+class _Clock:
+    """The whole call's time budget: every solver call gets at most what is left."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def left(self, cap: float | None = None) -> float:
+        """Seconds left (at most ``cap``); raises :class:`_OutOfTime` when none are."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise _OutOfTime()
+        return left if cap is None else min(cap, left)
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """``hypotheses ⇒ goal`` over declared domains, with its definedness (definedness.py)."""
+
+    goal: sp.Basic
+    hypotheses: tuple[sp.Basic, ...]
+    doms: Mapping[sp.Symbol, str]
+    statement: sp.Basic          # the whole statement: Implies(And(*hypotheses), goal)
+    defined: sp.Basic            # where it is defined
+    contexts: tuple[sp.Basic, ...]   # antecedents that must be satisfiable (vacuity)
+
+    @classmethod
+    def of(cls, goal: sp.Basic, hypotheses: Sequence[sp.Basic],
+           doms: Mapping[sp.Symbol, str]) -> "_Problem":
+        statement = (sp.Implies(sp.And(*hypotheses), goal, evaluate=False) if hypotheses
+                     else goal)
+        return cls(goal, tuple(hypotheses), doms, statement, definedness(statement),
+                   tuple(antecedent_contexts(statement)))
+
+    @property
+    def has_integers(self) -> bool:
+        return any("integer" in dom for dom in self.doms.values())
+
+
 def _domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
                 domains: Mapping[Any, str] | None) -> dict[sp.Symbol, str]:
     given: dict[str, str] = {}
@@ -321,39 +417,82 @@ def _show(point: Mapping[sp.Symbol, sp.Expr]) -> dict[str, str]:
     return {str(k): str(v) for k, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
 
 
-def _referee(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
-             point: Mapping[sp.Symbol, sp.Expr]) -> tuple[bool, str]:
-    """Exact re-check of a counterexample: ``(True, "")`` when it lies in every domain, meets
-    every hypothesis and falsifies the goal; else ``(False, why not)``."""
+#: What the referee may say of a solver's point. Only "counterexample" refutes; a point that
+#: is "outside" a domain, where the statement is "true" or "undefined", is certainly not a
+#: counterexample (it may be excluded and the solver asked again); "unknown" stops the search.
+_NOT_A_COUNTEREXAMPLE = ("outside", "true", "undefined")
+
+
+def _referee(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
+             point: Mapping[sp.Symbol, sp.Expr]) -> tuple[str, str]:
+    """Exact re-check of a solver's counterexample: ``("counterexample", "")`` when the point
+    lies in every declared domain and the statement (hypotheses ⇒ goal) is defined and false
+    there; otherwise ``(kind, why not)`` with kind ``"outside"``, ``"true"``, ``"undefined"``
+    or ``"unknown"``."""
     for sym, dom in doms.items():
         inside = in_domain(point[sym], dom)
-        if inside is not True:
-            return False, f"{sym} = {point[sym]} is {'not ' if inside is False else 'not shown '}" \
-                          f"in its declared domain {dom}"
-    for h in hypotheses:
-        holds = truth_at(h, point)
-        if holds is not True:
-            return False, f"hypothesis {h} is {'false' if holds is False else 'undetermined'} there"
-    value = truth_at(goal, point)
-    if value is False:
-        return True, ""
-    if value is True:
-        return False, "the statement is TRUE there when evaluated exactly (solver and exact " \
-                      "arithmetic disagree)"
-    return False, "the statement is undefined or undetermined there in exact arithmetic"
+        if inside is False:
+            return "outside", f"{sym} = {point[sym]} is not in its declared domain {dom}"
+        if inside is None:
+            return "unknown", f"{sym} = {point[sym]} is not shown in its declared domain {dom}"
+    value = evaluate(statement, point)
+    if value == "false":
+        return "counterexample", ""
+    if value == "true":
+        return "true", ("the statement is TRUE there when evaluated exactly (solver and exact "
+                        "arithmetic disagree)")
+    if value == "undefined":
+        return "undefined", "the statement is undefined there"
+    return "unknown", "exact arithmetic cannot decide the statement there"
 
 
-def _solve(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
-           integers: str, timeout_s: float) -> tuple[_Answer, Translator]:
-    t = Translator(doms, integers=integers)  # type: ignore[arg-type]
-    z3_hyps = [t.rel(h) for h in hypotheses]
-    z3_goal = t.rel(goal)
-    assertions = [*t.side_conditions, *z3_hyps, z3.Not(z3_goal)]
-    # the exact integer encoding runs in a child process with a hard deadline: z3's
-    # nonlinear integer search is the one place it may ignore its timeout and interrupts
-    status, model, reason = _z3_check(assertions, timeout_s, isolated=integers == "exact")
-    point = t.point(model) if model is not None else None
-    return _Answer(status, point, tuple(assertions), _pins(model), reason), t
+#: How many models the referee may reject (each excluded, the solver asked again).
+_ROUNDS = 4
+
+
+def _query(problem: _Problem, integers: str, gaps: bool = False
+           ) -> tuple[Translator, list[z3.BoolRef]]:
+    """domains ∧ defined ∧ hypotheses ∧ ¬goal, translated."""
+    t = Translator(problem.doms, integers=integers, integer_gaps=gaps)  # type: ignore[arg-type]
+    parts = [t.rel(problem.defined), *(t.rel(h) for h in problem.hypotheses),
+             z3.Not(t.rel(problem.goal))]
+    return t, [*t.side_conditions, *parts]
+
+
+def _block(t: Translator, model: z3.ModelRef, doms: Mapping[sp.Symbol, str]) -> z3.BoolRef:
+    """The clause that excludes the model's values of the declared symbols."""
+    terms = [t.var(sym) for sym in doms]
+    return z3.Or([v != model.eval(v, model_completion=True) for v in terms])
+
+
+def _search(problem: _Problem, integers: str, clock: _Clock, cap: float | None, *,
+            gaps: bool = False) -> tuple[_Answer, Translator]:
+    """Ask z3 for a counterexample; a model the referee shows is none is excluded and z3
+    asked again (:data:`_ROUNDS` times). Status ``"outside"``: a relaxed model that is not
+    integral (the caller goes on with integers)."""
+    t, assertions = _query(problem, integers, gaps)
+    excluded: list[str] = []
+    for _ in range(_ROUNDS):
+        status, model, reason = _z3_check(assertions, clock.left(cap),
+                                          isolated=integers == "exact")
+        if model is None:
+            return _Answer(status, None, tuple(assertions), (), reason, tuple(excluded)), t
+        point = t.point(model)
+        kind, why = _referee(problem.statement, problem.doms, point)
+        if kind == "counterexample":
+            return _Answer("sat", point, tuple(assertions), _pins(model), "",
+                           tuple(excluded)), t
+        if kind == "outside" and integers == "relaxed" and problem.has_integers:
+            return _Answer("outside", point, tuple(assertions), (), why, tuple(excluded)), t
+        if kind not in _NOT_A_COUNTEREXAMPLE:
+            return _Answer("unknown", point, tuple(assertions), (),
+                           f"z3's counterexample {_show(point)} was rejected: {why}",
+                           tuple(excluded)), t
+        excluded.append(f"{_show(point)}: {why}")
+        assertions.append(_block(t, model, problem.doms))
+    return _Answer("unknown", None, tuple(assertions), (),
+                   f"{_ROUNDS} models of z3 were rejected by exact evaluation (last: "
+                   f"{excluded[-1]})", tuple(excluded)), t
 
 
 def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
@@ -370,34 +509,37 @@ def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
     return tuple(out)
 
 
-def _satisfiable_domain(hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
-                        timeout_s: float) -> str:
-    """Is some point of the declared domains a model of the hypotheses? ``"sat"``, ``"unsat"``
-    or ``"unknown"``. Integer domains are searched as integers (z3 ``Int``, then the integer
-    points next to a relaxed model, each checked exactly)."""
-    if not hypotheses:
-        return "sat"
+def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
+                 clock: _Clock) -> str:
+    """Is some point of the declared domains a model of every formula? ``"sat"`` only for a
+    point checked by exact evaluation (every formula true, every value in its domain),
+    ``"unsat"`` when z3 shows there is none, else ``"unknown"``. Integer domains are searched
+    as integers (z3 ``Int``), then among the integer points next to a relaxed model."""
     has_integers = any("integer" in dom for dom in doms.values())
-    t = Translator(doms, integers="exact" if has_integers else "relaxed")
-    status, _, _ = _z3_check([*t.side_conditions, *(t.rel(h) for h in hypotheses)], timeout_s)
-    if status != "unknown" or not has_integers:
-        return status
-    t = Translator(doms, integers="relaxed")
-    status, model, _ = _z3_check([*t.side_conditions, *(t.rel(h) for h in hypotheses)], timeout_s)
-    if status == "unsat":
-        return "unsat"
-    if model is not None:
+    # the relaxation first (cheap; its "unsat" holds for the integers too), then z3 Int
+    for integers in (("relaxed", "exact") if has_integers else ("relaxed",)):
+        t = Translator(doms, integers=integers)  # type: ignore[arg-type]
+        parts = [t.rel(f) for f in formulas]
+        status, model, _ = _z3_check([*t.side_conditions, *parts],
+                                     clock.left(EXACT_INTEGER_TIMEOUT_S
+                                                if integers == "exact" else None),
+                                     isolated=integers == "exact")
+        if status == "unsat":
+            return "unsat"
+        if model is None:
+            continue
         point = t.point(model)
-        for candidate in _near_integer_points(point, doms):
-            if all(in_domain(candidate[s], dom) for s, dom in doms.items()) and \
-                    all(truth_at(h, candidate) is True for h in hypotheses):
+        candidates = [point, *(_near_integer_points(point, doms) if has_integers else ())]
+        for candidate in candidates:
+            if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
+                    all(truth_at(f, candidate) is True for f in formulas):
                 return "sat"
     return "unknown"
 
 
 def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
                          ) -> Iterable[dict[sp.Symbol, sp.Expr]]:
-    """Integer points around a relaxed model (floor/ceil ± 1 of each integer coordinate)."""
+    """Integer points around a relaxed model (floor − 1 … floor + 2 of each integer coordinate)."""
     choices = []
     for sym, dom in doms.items():
         value = point[sym]
@@ -413,39 +555,68 @@ def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Sy
 
 def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None = None, *,
                     hypotheses: Sequence[sp.Basic] = (), timeout: float = DEFAULT_TIMEOUT_S,
-                    second_solver: bool = True) -> Verdict:
-    r"""Decide ``hypotheses ⇒ statement`` for every value of the symbols in their domains.
+                    second_solver: bool = True, isolate: bool = False) -> Verdict:
+    r"""Decide ``hypotheses ⇒ statement`` for every value of the symbols in their domains,
+    on the points where it is defined (:mod:`attnio.proofs.definedness`).
 
     Parameters
     ----------
     statement : sympy Boolean or str
         A relation or boolean combination (``And``, ``Or``, ``Implies``, ``Min``, ``Max``,
-        ``sqrt``, ``Eq``, ``Rational``, ...). A string is parsed by :func:`parse_statement`.
+        ``sqrt``, ``floor``, ``log``, ``Eq``, ``Rational``, ...). A string is parsed by
+        :func:`parse_statement` (decimals exact); a sympy statement must not contain binary
+        floats.
     domains : mapping of symbol (or name) to domain, optional
         Declarations; symbols not listed use their sympy assumptions. Required for every
         symbol of a string statement.
     hypotheses : sequence of sympy relations
-        The admissible range.
+        The admissible range (the antecedent of the whole statement).
     timeout : float
-        Seconds per solver call; a timeout is Undecided.
+        Seconds for the whole decision: every solver call gets what is left; past it the
+        answer is Undecided. With ``isolate`` the limit is hard and covers sympy too.
     second_solver : bool
         Re-check z3's answer with cvc5 (default).
+    isolate : bool
+        Run the call in a child process killed at the limit (:mod:`attnio.proofs.isolation`),
+        with its memory capped: the one way to bound sympy's own work (``attnio prove`` does).
 
     Returns
     -------
     Proved | Refuted | Undecided
         ``Refuted.counterexample`` maps each symbol name to its exact value as a string; it
-        has been re-evaluated exactly in the statement. ``evidence`` says what the verdict
+        has been re-evaluated exactly in the statement (defined and false there).
+        ``Proved.where_defined`` names the definedness condition when the statement is
+        undefined somewhere in its domains. Undecided "vacuous": defined nowhere, or an
+        antecedent that holds nowhere it is defined. ``evidence`` says what the verdict
         rests on and what each solver answered.
 
     Raises
     ------
     InvalidInputError
-        An undeclared symbol, an unknown domain, or a malformed statement.
+        An undeclared symbol, an unknown domain, a binary float, or a malformed statement.
+
+    Examples
+    --------
+    >>> prove_statement("sqrt(n - d)*sqrt(n - d) >= 0",
+    ...                 {"n": "positive-integer", "d": "positive-integer"}).where_defined
+    '-d + n >= 0'
+    >>> prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"}).reason
+    'vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: a proof would show nothing'
     """
-    started = time.perf_counter()
-    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+            and 0 < timeout < float("inf")):
         raise InvalidInputError(f"timeout={timeout!r} must be a positive finite number of seconds")
+    if isolate:
+        try:
+            return run_isolated(prove_statement, (statement, domains),
+                                {"hypotheses": tuple(hypotheses), "timeout": timeout,
+                                 "second_solver": second_solver}, seconds=float(timeout))
+        except HardLimitReached as exc:
+            return Undecided(f"{exc}; the limit covers the whole call, sympy included")
+        except MemoryError:
+            return Undecided("the statement needs more memory than the isolated call may use "
+                             f"({MEMORY_LIMIT_BYTES // 1024 ** 3} GiB)")
+    clock = _Clock(float(timeout))
     if isinstance(statement, str):
         statement, parsed = parse_statement(statement, {str(k): v for k, v in (domains or {}).items()})
         domains = {**{str(k): v for k, v in parsed.items()}}
@@ -453,100 +624,98 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
     if statement in (sp.true, sp.false) or statement is True or statement is False:
         return Undecided(f"sympy folded the statement to {statement} before any solver saw it; "
                          "build relations unevaluated (evaluate=False)")
+    floats = set().union(*(e.atoms(sp.Float) for e in (statement, *hypotheses)))
+    if floats:
+        raise InvalidInputError(f"the statement contains the binary float {sorted(floats)[0]}: "
+                                "write it as a Rational (Rational(1, 10)) or pass the statement "
+                                "as text, where decimals are read exactly")
     doms = _domains_of(statement, hypotheses, domains)
-    if not doms:
-        return _constant(statement, hypotheses)
     try:
-        verdict = _decide(statement, hypotheses, doms, float(timeout), second_solver)
+        problem = _Problem.of(statement, hypotheses, doms)
+        if not doms:
+            return _constant(problem)
+        try:
+            return _decide(problem, clock, second_solver)
+        except TranslationError as exc:
+            return _decide_without_smt(problem, clock, str(exc))
     except TranslationError as exc:
-        verdict = Undecided(f"not expressible in SMT arithmetic: {exc}")
-    return verdict
+        return Undecided(f"not expressible in SMT arithmetic: {exc}")
+    except _OutOfTime:
+        return Undecided(f"the time limit of {timeout:g} s was reached")
 
 
-def _constant(statement: sp.Basic, hypotheses: Sequence[sp.Basic]) -> Verdict:
+def _constant(problem: _Problem) -> Verdict:
     """A statement without symbols: decided by exact evaluation alone."""
     evidence = Evidence("exact-arithmetic")
-    for h in hypotheses:
-        if truth_at(h, {}) is not True:
-            return Undecided(f"hypothesis {h} is not true in exact arithmetic", evidence=evidence)
-    value = truth_at(statement, {})
-    if value is True:
-        return Proved("exact arithmetic: true (zero tests by minimal polynomials)",
-                      evidence=evidence)
-    if value is False:
+    for context in problem.contexts:
+        if evaluate(context, {}) != "true":
+            return Undecided(f"vacuous: the antecedent {context} is not true (it is "
+                             f"{evaluate(context, {})} in exact arithmetic)", evidence=evidence)
+    value = evaluate(problem.statement, {})
+    if value == "true":
+        return Proved("exact arithmetic: true (zero tests by minimal polynomials and linear "
+                      "forms in logarithms / exponentials)", evidence=evidence)
+    if value == "false":
         return Refuted({}, "exact arithmetic: false", evidence=evidence)
+    if value == "undefined":
+        return Undecided("vacuous: the statement is undefined (e.g. a square root of a negative "
+                         "number or a division by zero)", evidence=evidence)
     return Undecided("exact arithmetic could not decide the statement (a sign it cannot "
-                     "certify, or an undefined value)", evidence=evidence)
+                     "certify, or a number too large to evaluate)", evidence=evidence)
 
 
-def _decide(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
-            timeout_s: float, second_solver: bool) -> Verdict:
-    has_integers = any("integer" in dom for dom in doms.values())
+def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
     notes: list[str] = []
-    relaxed, t = _solve(goal, hypotheses, doms, "relaxed", timeout_s)
-    subs = list(t.substitutions)
-    if has_integers:
+    if problem.has_integers:
         notes.append("integers relaxed to reals with their bounds")
+    # with integers, half the budget at most for the relaxation: the integer search needs some
+    relaxed, t = _search(problem, "relaxed", clock,
+                         clock.left() / 2 if problem.has_integers else None)
+    subs = list(t.substitutions)
     deciding: _Answer | None = None
-    if relaxed.status == "unsat":
+    if relaxed.status in ("unsat", "sat"):
         deciding = relaxed
-    elif relaxed.status == "sat":
+    elif relaxed.status == "outside":
         assert relaxed.point is not None
-        ok, why = _referee(goal, hypotheses, doms, relaxed.point)
-        if ok:
-            deciding = relaxed
-        elif not has_integers or "TRUE there" in why:
-            return Undecided(f"z3's counterexample {_show(relaxed.point)} was rejected: {why}",
-                             evidence=Evidence("smt-forall", solvers={"z3": "refuted"}))
-        else:
-            notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({why})")
+        notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({relaxed.reason})")
+        # the relaxation again, with the integer gaps of integer-valued relations
+        gapped, t = _search(problem, "relaxed", clock, clock.left() / 2, gaps=True)
+        if gapped.status in ("unsat", "sat"):
+            deciding = gapped
+            notes.append("integer gaps of integer-valued relations added")
     else:
-        notes.append(f"relaxed encoding: z3 unknown ({relaxed.reason}, timeout {_ms(timeout_s)} ms)")
+        notes.append(f"relaxed encoding: {relaxed.reason or 'z3 unknown'}")
 
-    if deciding is None and has_integers and relaxed.point is not None:
-        # Integer points next to the relaxed model, checked exactly, before any integer search
-        # (z3's nonlinear integer arithmetic is the one place it may ignore its time limit).
-        for point in _near_integer_points(relaxed.point, doms):
-            ok, _ = _referee(goal, hypotheses, doms, point)
-            if ok:
-                return Refuted(_show(point), "counterexample found among the integer points "
-                               "next to z3's relaxed model; checked by exact evaluation"
-                               + _detail(notes, subs), evidence=Evidence("exact-arithmetic"))
-    if deciding is None and has_integers:
-        exact, t = _solve(goal, hypotheses, doms, "exact",
-                          min(timeout_s, EXACT_INTEGER_TIMEOUT_S))
+    if deciding is None and problem.has_integers:
+        if relaxed.point is not None:
+            # Integer points next to the relaxed model, checked exactly, before any integer
+            # search (z3's nonlinear integer arithmetic may ignore its time limit).
+            for point in _near_integer_points(relaxed.point, problem.doms):
+                if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+                    return Refuted(_show(point), "counterexample found among the integer "
+                                   "points next to z3's relaxed model; checked by exact "
+                                   "evaluation" + _detail(notes, subs),
+                                   evidence=Evidence("exact-arithmetic"))
+        exact, t = _search(problem, "exact", clock, EXACT_INTEGER_TIMEOUT_S)
         notes.append("integers as z3 Int")
         subs = list(t.substitutions)
-        if exact.status == "unsat":
-            deciding = exact
-        elif exact.status == "sat":
-            assert exact.point is not None
-            ok, why = _referee(goal, hypotheses, doms, exact.point)
-            if not ok:
-                return Undecided(f"z3's integer counterexample {_show(exact.point)} was "
-                                 f"rejected: {why}",
-                                 evidence=Evidence("smt-forall", solvers={"z3": "refuted"}))
+        if exact.status in ("unsat", "sat"):
             deciding = exact
         else:
-            notes.append(f"exact encoding: z3 unknown ({exact.reason}, timeout {_ms(timeout_s)} ms)")
-            if relaxed.point is not None:
-                for point in _near_integer_points(relaxed.point, doms):
-                    ok, _ = _referee(goal, hypotheses, doms, point)
-                    if ok:
-                        return Refuted(_show(point), "counterexample found among the integer "
-                                       "points next to z3's relaxed model; checked by exact evaluation"
-                                       + _detail(notes, subs),
-                                       evidence=Evidence("exact-arithmetic"))
+            notes.append(f"exact encoding: {exact.reason or 'z3 unknown'}")
     if deciding is None:
         return Undecided("z3 could not decide the statement" + _detail(notes, subs),
                          evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+    if deciding.excluded:
+        notes.append(f"{len(deciding.excluded)} point(s) excluded after exact evaluation "
+                     f"showed they are no counterexample: " + "; ".join(deciding.excluded))
 
     z3_says = "proved" if deciding.status == "unsat" else "refuted"
     solvers = {"z3": z3_says}
     if second_solver:
         cvc5_says = {"unsat": "proved", "sat": "refuted", "unknown": "undecided",
-                     "n/a": "n/a"}[cvc5_check(
-            deciding.smt2(), min(timeout_s, SECOND_SOLVER_TIMEOUT_S))]
+                     "n/a": "n/a"}[cvc5_check(deciding.smt2(),
+                                              clock.left(SECOND_SOLVER_TIMEOUT_S))]
         solvers["cvc5"] = cvc5_says
         if cvc5_says in ("proved", "refuted") and cvc5_says != z3_says:
             return Undecided(f"the solvers disagree: z3 {z3_says}, cvc5 {cvc5_says}"
@@ -557,15 +726,144 @@ def _decide(goal: sp.Basic, hypotheses: Sequence[sp.Basic], doms: Mapping[sp.Sym
         assert deciding.point is not None
         return Refuted(_show(deciding.point), "counterexample checked by exact evaluation"
                        + _detail(notes, subs), evidence=evidence)
-    sat = _satisfiable_domain(hypotheses, doms, timeout_s)
-    if sat == "unsat":
-        return Undecided("vacuous: the hypotheses are contradictory in the declared domains, "
-                         "so the proof shows nothing", evidence=evidence)
-    if sat != "sat":
-        return Undecided("proved, but z3 could not show the hypotheses satisfiable: "
-                         "possibly vacuous", evidence=evidence)
-    return Proved("hypotheses ∧ ¬statement is unsat; hypotheses satisfiable"
-                  + _detail(notes, subs), evidence=evidence)
+    return _conclude(problem, clock, "hypotheses ∧ defined ∧ ¬statement is unsat",
+                     _detail(notes, subs), evidence)
+
+
+def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
+              evidence: Evidence) -> Verdict:
+    """A proof, once it is shown not to be vacuous; with its definedness condition."""
+    vacuity = _vacuity(problem, clock)
+    if vacuity is not None:
+        return Undecided(vacuity, evidence=evidence)
+    checked = ("; antecedents satisfiable where defined (checked)" if problem.contexts
+               else "; no antecedent")
+    where = _where_defined(problem, clock)
+    if where is not None:
+        how += f"; where defined: {where}"
+    return Proved(how + checked + detail, evidence=evidence,
+                  where_defined=None if where is None else where.split(" (")[0])
+
+
+def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
+    """Why a proof of ``problem`` would show nothing, or None: the statement is defined
+    nowhere in the domains, or an antecedent holds nowhere it is defined."""
+    checks: list[sp.Basic] = list(problem.contexts)
+    if not checks and problem.defined is not sp.true:
+        checks = [sp.true]
+    for context in checks:
+        status = _satisfiable([problem.defined, context], problem.doms, clock)
+        what = (f"the antecedent {_pretty(context)} holds" if context is not sp.true
+                else "the statement is defined")
+        where = (" where the statement is defined"
+                 if problem.defined is not sp.true and context is not sp.true else "")
+        if status == "unsat":
+            return (f"vacuous: {what} at no point of the declared domains{where}: a proof "
+                    "would show nothing")
+        if status != "sat":
+            return (f"proved, but z3 could not show that {what} somewhere in the declared "
+                    f"domains{where}: possibly vacuous")
+    return None
+
+
+def _where_defined(problem: _Problem, clock: _Clock) -> str | None:
+    """None when the statement is defined at every point of its domains; else its
+    definedness condition (the parts the domains do not already imply), with an undefined
+    point when exact evaluation confirms one."""
+    if problem.defined is sp.true:
+        return None
+    t = Translator(problem.doms, integers="relaxed")
+    undefined = z3.Not(t.rel(problem.defined))
+    status, model, _ = _z3_check([*t.side_conditions, undefined], clock.left())
+    if status == "unsat":
+        return None
+    parts = problem.defined.args if isinstance(problem.defined, sp.And) else (problem.defined,)
+    kept = [c for c in parts if _satisfiable([sp.Not(c)], problem.doms, clock) != "unsat"]
+    condition = " & ".join(_pretty(c) for c in (kept or [problem.defined]))
+    if model is not None:
+        point = t.point(model)
+        if all(in_domain(point[s], dom) is True for s, dom in problem.doms.items()) and \
+                evaluate(problem.statement, point) == "undefined":
+            return f"{condition} (undefined e.g. at {_show(point)})"
+    return condition
+
+
+def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
+    """Statements SMT arithmetic cannot express (``exp``, ``log``, trigonometric functions of
+    symbols): an identity by sympy under proved positivity, or a counterexample on a grid of
+    domain points by exact evaluation; otherwise Undecided."""
+    goal, hypotheses = problem.goal, list(problem.hypotheses)
+    while isinstance(goal, sp.Implies):     # Implies(A, Eq(...)): A joins the hypotheses
+        hypotheses.append(goal.args[0])
+        goal = goal.args[1]
+    if isinstance(goal, sp.Eq):
+        verdict = _identity_by_sympy(problem, goal, hypotheses, clock)
+        if verdict is not None:
+            return verdict
+    counterexample = _grid_counterexample(problem)
+    if counterexample is not None:
+        return Refuted(_show(counterexample), "counterexample on the grid of domain points, "
+                       "checked by exact evaluation", evidence=Evidence("exact-arithmetic"))
+    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
+                     f"grid points of the declared domains")
+
+
+def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.Basic],
+                       clock: _Clock) -> Verdict | None:
+    """``lhs = rhs`` rewritten to 0 by sympy (``expand_log``, ``simplify``) with each symbol
+    replaced by one carrying its domain — and positivity where the hypotheses prove it
+    (``log(x*y) = log(x) + log(y)`` needs ``x, y > 0``). Then the usual vacuity and
+    definedness checks apply. None when sympy does not reach 0."""
+    replacement: dict[sp.Symbol, sp.Symbol] = {}
+    positive: list[str] = []
+    for sym, dom in problem.doms.items():
+        assumptions = dict(_ASSUMPTIONS[dom])
+        if not (dom.startswith("positive")):
+            try:
+                # where the statement is defined is where it claims anything: D joins
+                shown = _decide(_Problem.of(sp.Gt(sym, 0, evaluate=False),
+                                            [*hypotheses, problem.defined], problem.doms),
+                                clock, second_solver=False)
+            except TranslationError:
+                shown = None
+            if isinstance(shown, Proved):
+                assumptions["positive"] = True
+                positive.append(str(sym))
+        replacement[sym] = sp.Dummy(str(sym), **assumptions)
+    difference = (goal.lhs - goal.rhs).xreplace(replacement)
+    if sp.simplify(sp.expand_log(difference)) != 0:
+        return None
+    how = "sympy: expand_log and simplify reduce lhs − rhs to 0"
+    if positive:
+        how += f" (with {', '.join(positive)} > 0 proved from the hypotheses)"
+    return _conclude(problem, clock, how, "", Evidence("sympy-canonical"))
+
+
+def _grid_counterexample(problem: _Problem) -> dict[sp.Symbol, sp.Expr] | None:
+    syms = list(problem.doms)
+    grids = [_GRID_VALUES[problem.doms[s]] for s in syms]
+    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
+        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
+        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+            return point
+    return None
+
+
+def _pretty(e: sp.Basic) -> str:
+    """A condition for people: its arithmetic evaluated (``x - 1*1`` → ``x - 1``), its
+    relations and connectives left as they are (sympy must not decide them)."""
+    def rebuild(node: sp.Basic) -> sp.Basic:
+        if isinstance(node, sp.core.relational.Relational):
+            return node.func(rebuild(node.lhs), rebuild(node.rhs), evaluate=False)
+        if isinstance(node, sp.logic.boolalg.BooleanFunction):
+            return node.func(*(rebuild(a) for a in node.args), evaluate=False)
+        if isinstance(node, sp.Expr) and node.args:
+            return node.func(*(rebuild(a) for a in node.args))
+        return node
+    try:
+        return str(rebuild(e))
+    except Exception:   # a display helper never decides anything: fall back to the raw form
+        return str(e)
 
 
 def _detail(notes: Sequence[str], subs: Sequence[str]) -> str:

@@ -7,14 +7,19 @@ r"""``attnio prove`` — check a researcher's own statement with the same kernel
     proved: hypotheses ∧ ¬statement is unsat; ...
 
 STATEMENT uses sympy syntax (``And``, ``Or``, ``Implies``, ``Min``, ``Max``, ``sqrt``,
-``Eq``, ``Rational``, ...). Every free symbol must be declared with ``--var NAME:DOMAIN``,
-DOMAIN one of :data:`~attnio.proofs.kernel.DOMAINS`; an undeclared symbol is exit 2, naming
-it. The decision is :func:`attnio.proofs.kernel.prove_statement` — one code path with
-``attnio verify``.
+``floor``, ``ceiling``, ``exp``, ``log``, ``Piecewise``, ``Eq``, ``Rational``, ``True``, ...;
+powers are ``**`` — ``^`` is refused, it means exclusive-or in sympy; decimals are exact,
+``0.1`` is 1/10). Every free symbol must be declared with ``--var NAME:DOMAIN``, DOMAIN one of
+:data:`~attnio.proofs.kernel.DOMAINS`; an undeclared symbol is exit 2, naming it. The decision
+is :func:`attnio.proofs.kernel.prove_statement` — one code path with ``attnio verify`` — run in
+a child process that ``--timeout`` bounds as a whole (sympy included). Partial functions
+follow :mod:`attnio.proofs.definedness`: a statement undefined at some points (a square root
+of a negative number) is decided where it is defined and the verdict says where; a vacuous
+one (defined nowhere, or an antecedent that never holds) is undecided.
 
 ``--json`` prints ``{"verdict": "proved"|"refuted"|"undecided", "counterexample": {name:
-exact value as a string} or null, "reason": str, "solvers": {...}, "evidence": {...}}`` plus
-``attnio_version`` and ``versions``.
+exact value as a string} or null, "reason": str, "where_defined": condition or null,
+"solvers": {...}, "evidence": {...}}`` plus ``attnio_version`` and ``versions``.
 
 Exit codes: 0 proved; 1 refuted or undecided; 2 bad input.
 
@@ -22,8 +27,11 @@ Examples
 --------
 >>> from attnio.cli import main
 >>> main(["prove", "n >= 1", "--var", "n:positive-integer"])
-proved: hypotheses ∧ ¬statement is unsat; hypotheses satisfiable (integers relaxed to reals with their bounds)
+proved: hypotheses ∧ defined ∧ ¬statement is unsat; no antecedent (integers relaxed to reals with their bounds)
 solvers: z3 proved, cvc5 proved; evidence: smt-forall
+0
+>>> main(["prove", "sqrt(x)**2 >= 0", "--var", "x:real"])  # doctest: +ELLIPSIS
+proved where defined (x >= 0): ...
 0
 """
 
@@ -56,7 +64,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "positive-integer or nonnegative-integer (repeat per symbol)")
     parser.add_argument("--json", action="store_true", help="JSON verdict on stdout")
     parser.add_argument("--timeout", metavar="S", default="20",
-                        help="seconds per solver call (default 20); a timeout is undecided")
+                        help="seconds for the whole call, parsing and sympy included (default "
+                             "20): it runs in a child process killed at the limit; past it the "
+                             "answer is undecided")
     parser.set_defaults(handler=run)
     return parser
 
@@ -96,6 +106,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
         "verdict": verdict.verdict,
         "counterexample": counterexample,
         "reason": verdict.detail,
+        "where_defined": getattr(verdict, "where_defined", None),
         "solvers": dict(evidence.solvers) if evidence else {},
         "evidence": evidence.to_json() if evidence else None,
         **provenance(),
@@ -107,11 +118,14 @@ def run(args: argparse.Namespace) -> int:
     from attnio.proofs.kernel import prove_statement
 
     domains = _domains(args.var)
-    verdict = prove_statement(args.statement, domains, timeout=_timeout(args.timeout))
+    verdict = prove_statement(args.statement, domains, timeout=_timeout(args.timeout),
+                              isolate=True)
     if args.json:
         print(json.dumps(verdict_json(verdict), indent=2))
     else:
-        print(f"{verdict.verdict}: {verdict.detail}")
+        where = getattr(verdict, "where_defined", None)
+        print(f"{verdict.verdict}{f' where defined ({where})' if where else ''}: "
+              f"{verdict.detail}")
         if isinstance(verdict, Refuted):
             shown = ", ".join(f"{k} = {v}" for k, v in verdict.counterexample.items())
             print(f"counterexample: {shown or '(none needed: no symbols)'}")

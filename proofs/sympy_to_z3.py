@@ -30,13 +30,19 @@ removed before translation:
    :math:`s \ge 0`, or :math:`s \ge 1` for a positive integer relaxed), and
    :math:`M^{p/2}` is translated as :math:`s^p`; :attr:`Translator.substitutions` records
    each use, and the verdict's detail names it;
-2. any other power :math:`b^{p/q}` becomes :math:`r^p` for a fresh variable :math:`r \ge 0`
-   with :math:`b \ge 0 \Rightarrow r^q = b`. Where :math:`b < 0` the root is left free, so a
-   "proof" never silently drops the points where the statement is undefined, and a
-   counterexample there fails the exact re-check (:mod:`attnio.proofs.exact_eval`).
+2. any other power :math:`b^{p/q}` (odd :math:`q` too) becomes :math:`r^p` for a fresh
+   variable :math:`r \ge 0` with :math:`b \ge 0 \Rightarrow r^q = b`. Where :math:`b < 0` the
+   root is left free: the term is undefined there (:mod:`attnio.proofs.definedness`), and the
+   kernel adds the statement's definedness condition to every query, so such points never
+   take part in a proof or a counterexample.
 
-``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms; relations become atoms; ``And`` /
-``Or`` / ``Not`` / ``Implies`` / ``Equivalent`` the z3 connectives.
+Division by zero is z3's (an unconstrained value), excluded the same way. ``floor(e)`` and
+``ceiling(e)`` become a fresh z3 ``Int`` :math:`k` with :math:`k \le e < k + 1` (resp.
+:math:`k - 1 < e \le k`). ``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms (a
+``Piecewise`` without a final ``True`` branch ends in a fresh unconstrained value: where no
+branch applies it is undefined); relations become atoms; ``And`` / ``Or`` / ``Not`` /
+``Implies`` / ``Equivalent`` / ``Xor`` the z3 connectives. ``exp``, ``log`` and the
+trigonometric functions have no SMT translation (:class:`TranslationError`).
 
 Examples
 --------
@@ -83,6 +89,12 @@ class Translator:
         The declared domain of every symbol that may occur.
     integers : {"relaxed", "exact"}
         How integer domains are encoded (see the module docstring).
+    integer_gaps : bool
+        Relaxed encoding only: for every relation whose two sides are integer-valued
+        (:meth:`integer_valued`) add ``t <= -1 ∨ t = 0 ∨ t >= 1`` for their difference ``t`` —
+        true at every integer point, so still a relaxation, but ``M > d**2`` then implies
+        ``M >= d**2 + 1`` in either polarity. Off by default (the disjunctions slow the
+        solvers down); the kernel turns it on when a relaxed counterexample is not integral.
 
     Attributes
     ----------
@@ -107,12 +119,14 @@ class Translator:
 
     domains: Mapping[sympy.Symbol, str]
     integers: IntegerEncoding = "relaxed"
+    integer_gaps: bool = False
     side_conditions: list[z3.BoolRef] = field(default_factory=list)
     _vars: dict[sympy.Symbol, z3.ArithRef] = field(default_factory=dict, repr=False)
     _ints: dict[sympy.Symbol, z3.ArithRef] = field(default_factory=dict, repr=False)
     _roots: dict[sympy.Basic, z3.ArithRef] = field(default_factory=dict, repr=False)
     _root_symbols: dict[sympy.Symbol, sympy.Symbol] = field(default_factory=dict, repr=False)
     _substitutions: list[str] = field(default_factory=list, repr=False)
+    _fresh_count: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         for sym in self.domains:
@@ -185,6 +199,31 @@ class Translator:
         self._vars[sym] = term
         return term
 
+    def integer_valued(self, e: sympy.Basic) -> bool:
+        """Is ``e`` an integer at every point where its integer-domain symbols are integers?
+        (Integer constants and symbols, +, ×, non-negative integer powers, floor, ceiling,
+        Abs, Min, Max, Piecewise of such.) Syntactic, hence only ever a sufficient test.
+
+        >>> import sympy
+        >>> n, x = sympy.Symbol("n", integer=True), sympy.Symbol("x", real=True)
+        >>> t = Translator({n: "integer", x: "real"})
+        >>> t.integer_valued(n**2 - 3*n), t.integer_valued(n / 2), t.integer_valued(sympy.floor(x))
+        (True, False, True)
+        """
+        if isinstance(e, sympy.Symbol):
+            return self._is_integer(e)
+        if e.is_Number:
+            return bool(e.is_Integer)
+        if isinstance(e, (sympy.floor, sympy.ceiling)):
+            return True
+        if isinstance(e, sympy.Pow):
+            return bool(e.exp.is_Integer and e.exp >= 0) and self.integer_valued(e.base)
+        if isinstance(e, sympy.Piecewise):
+            return all(self.integer_valued(value) for value, _ in e.args)
+        if isinstance(e, (sympy.Add, sympy.Mul, sympy.Abs, sympy.Min, sympy.Max)):
+            return all(self.integer_valued(a) for a in e.args)
+        return False
+
     # -- models -----------------------------------------------------------------------------
     def point(self, model: z3.ModelRef) -> dict[sympy.Symbol, sympy.Expr]:
         """The model's exact values of the *original* symbols (``M = s_M**2`` evaluated by z3;
@@ -242,12 +281,18 @@ class Translator:
                 out = z3.If(keep_out, out, a)
             return out
         if isinstance(e, sympy.Piecewise):
-            if e.args[-1][1] is not sympy.true:  # undefined somewhere: no total translation
-                raise TranslationError(f"Piecewise without a final True branch: {e}")
-            out = self._arith(e.args[-1][0])
-            for value, cond in reversed(e.args[:-1]):
+            if e.args[-1][1] is sympy.true:
+                out, branches = self._arith(e.args[-1][0]), e.args[:-1]
+            else:   # no branch applies: undefined there, a free value (definedness.py)
+                out, branches = self._fresh("nobranch"), e.args
+            for value, cond in reversed(branches):
                 out = z3.If(self._bool(cond), self._arith(value), out)
             return out
+        if isinstance(e, (sympy.floor, sympy.ceiling)):
+            return self._integer_part(e)
+        if isinstance(e, sympy.Float):
+            raise TranslationError(f"binary float {e} in a statement: write Rational(...) "
+                                   "or pass the statement as text (decimals are exact there)")
         raise TranslationError(f"cannot translate {type(e).__name__} term {e} to SMT arithmetic")
 
     def _pow(self, e: sympy.Pow) -> z3.ArithRef:
@@ -267,23 +312,48 @@ class Translator:
             r = z3.Real(f"root{q}_{_safe(str(base))}_{len(self._roots)}")
             b = self._arith(base)
             self._roots[key] = r
-            if q % 2:  # odd roots are defined everywhere (real root)
-                self.side_conditions.append(_int_power(r, q) == b)
-            else:
-                self.side_conditions += [r >= 0, z3.Implies(b >= 0, _int_power(r, q) == b)]
+            # the principal root: defined for b >= 0 only, odd q included (definedness.py)
+            self.side_conditions += [r >= 0, z3.Implies(b >= 0, _int_power(r, q) == b)]
         return self._roots[key]
+
+    def _fresh(self, label: str) -> z3.ArithRef:
+        """A new unconstrained real (a value where a term is undefined)."""
+        self._fresh_count += 1
+        return z3.Real(f"{label}_{self._fresh_count}")
+
+    def _integer_part(self, e: sympy.Basic) -> z3.ArithRef:
+        """``floor(a)`` / ``ceiling(a)`` as a fresh Int ``k``: ``k <= a < k + 1`` (floor),
+        ``k - 1 < a <= k`` (ceiling)."""
+        if e not in self._roots:
+            (arg,) = e.args
+            a = self._arith(arg)
+            self._fresh_count += 1
+            k = z3.ToReal(z3.Int(f"{type(e).__name__}_{self._fresh_count}"))
+            if isinstance(e, sympy.floor):
+                self.side_conditions += [k <= a, a < k + 1]
+            else:
+                self.side_conditions += [k - 1 < a, a <= k]
+            self._roots[e] = k
+        return self._roots[e]
 
     def _bool(self, e: sympy.Basic) -> z3.BoolRef:
         if e is sympy.true:
             return z3.BoolVal(True)
         if e is sympy.false:
             return z3.BoolVal(False)
-        if isinstance(e, sympy.Eq):
-            return self.expr(e.lhs) == self.expr(e.rhs)
-        if isinstance(e, sympy.Ne):
-            return self.expr(e.lhs) != self.expr(e.rhs)
-        if isinstance(e, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
+        if isinstance(e, (sympy.Eq, sympy.Ne, sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):
             lhs, rhs = self.expr(e.lhs), self.expr(e.rhs)
+            if self.integer_gaps and self.integers == "relaxed" and self.integer_valued(e.lhs) \
+                    and self.integer_valued(e.rhs):
+                # both sides are integers at every integer point: their difference is never
+                # strictly between -1 and 1 unless 0 (true at every integer point, so still a
+                # relaxation; it makes M > d**2 imply M >= d**2 + 1, in either polarity)
+                t = lhs - rhs
+                self.side_conditions.append(z3.Or(t <= -1, t == 0, t >= 1))
+            if isinstance(e, sympy.Eq):
+                return lhs == rhs
+            if isinstance(e, sympy.Ne):
+                return lhs != rhs
             return {
                 sympy.Le: lambda: lhs <= rhs,
                 sympy.Lt: lambda: lhs < rhs,
@@ -301,6 +371,12 @@ class Translator:
         if isinstance(e, sympy.Equivalent):
             parts = [self._bool(a) for a in e.args]
             return z3.And([parts[0] == p for p in parts[1:]])
+        if isinstance(e, sympy.Xor):
+            parts = [self._bool(a) for a in e.args]
+            out = parts[0]
+            for p in parts[1:]:
+                out = z3.Xor(out, p)
+            return out
         raise TranslationError(f"cannot translate {type(e).__name__} relation {e} to SMT")
 
 
@@ -330,7 +406,13 @@ def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
         return z3.RealVal(1)
     if p < 0:
         return 1 / _int_power(b, -p)
+    if p > _MAX_PRODUCT_POWER:     # z3's own power node: a product of 10**5 copies would
+        return b ** p              # take longer to build than to refute
     return b if p == 1 else z3.Product([b] * p)
+
+
+#: Above this exponent a power is left to z3's ``**`` instead of an explicit product.
+_MAX_PRODUCT_POWER = 64
 
 
 def _safe(text: str) -> str:

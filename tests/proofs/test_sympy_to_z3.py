@@ -7,6 +7,8 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
+from attnio.proofs.kernel import prove_statement
+from attnio.results import Proved, Refuted
 from attnio.proofs.sympy_to_z3 import Translator, z3_to_sympy
 
 pytestmark = pytest.mark.trust
@@ -87,11 +89,17 @@ def test_z3_variables_are_shared_across_calls() -> None:
     assert z3.eq(a, b.arg(0)) or z3.eq(a, b.arg(1))
 
 
-def test_piecewise_needs_a_default_branch() -> None:
+def test_piecewise_without_a_default_branch_is_undefined_where_no_branch_applies() -> None:
+    """Issue 20: a Piecewise with no final True branch translates (its value is free where no
+    branch applies) and the kernel decides it only where a branch applies."""
     pw = sympy.Piecewise((n, sympy.Le(M, d ** 2)), (d, True))
     assert str(Translator(POSITIVE).expr(pw)).startswith("If(")
-    with pytest.raises(TranslationError, match="final True branch"):
-        Translator(POSITIVE).expr(sympy.Piecewise((n, sympy.Le(M, d ** 2))))
+    partial = sympy.Piecewise((n, sympy.Le(M, d ** 2)))
+    assert "nobranch" in str(Translator(POSITIVE).expr(partial))
+    v = prove_statement(sympy.Ge(partial, 0, evaluate=False))
+    assert isinstance(v, Proved) and v.where_defined == "M <= d**2"
+    assert isinstance(prove_statement(sympy.Ge(partial, 1, evaluate=False),
+                                      {"n": "positive"}), Refuted)
 
 
 def test_algebraic_model_values_are_exact() -> None:
