@@ -39,6 +39,7 @@ class HardLimitReached(Exception):
 
 def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict,
            memory_bytes: int | None) -> None:
+    _die_with_parent()
     try:
         _limit_memory(memory_bytes)
         result: tuple[str, Any] = ("ok", fn(*args, **kwargs))
@@ -72,8 +73,10 @@ def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None =
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     receive, send = ctx.Pipe(duplex=False)
+    # not a daemon: the call may start children of its own (the cvc5 worker); it is killed
+    # in the finally below whatever happens
     process = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}, memory_bytes),
-                          daemon=True)
+                          daemon=False)
     process.start()
     send.close()
     try:
@@ -96,8 +99,20 @@ def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None =
     return value
 
 
+def _die_with_parent() -> None:
+    """Linux: this process is killed when its parent dies (no orphan left waiting)."""
+    try:
+        import ctypes
+        import signal
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):    # not Linux: the EOF on the pipe ends the loop
+        pass
+
+
 def _serve(conn: Any, fn: Callable[..., Any], memory_bytes: int | None) -> None:
     """The loop of a :class:`Worker`'s child: call ``fn`` on each request until EOF."""
+    _die_with_parent()
     _limit_memory(memory_bytes)
     while True:
         try:
@@ -169,8 +184,13 @@ class Worker:
         """``fn(*args)`` in the child; :class:`HardLimitReached` past ``seconds`` (+ grace)."""
         import os
         with self._lock:
-            if self._process is None or not self._process.is_alive() or self._pid != os.getpid():
-                self._process = None if self._pid != os.getpid() else self._process
+            if self._pid is not None and self._pid != os.getpid():
+                # a forked copy of this object: the child belongs to the parent process;
+                # drop (and close our copy of) its pipe, start our own
+                if self._conn is not None:
+                    self._conn.close()
+                self._process = self._conn = self._pid = None
+            if self._process is None or not self._process.is_alive():
                 self.close()
                 self._start()
             try:
