@@ -147,6 +147,20 @@ _FUNCTIONS: dict[str, Any] = {
     )
 }
 _FUNCTIONS.update({"True": sp.true, "False": sp.false})
+# Connectives stay as written: sympy would fold Or(1/x > 0, 1/x <= 0) to True — hiding
+# that the statement is undefined at x = 0 — and decide Xor(x > 0, x <= 0) itself.
+def _as_written(cls: type) -> Any:
+    def build(*args: Any, **_: Any) -> sp.Basic:
+        parts = [sp.sympify(a) for a in args]
+        out = sp.Basic.__new__(cls, *parts)
+        if cls in (sp.Xor, sp.Equivalent):   # these read their arguments from a set
+            out._argset = frozenset(parts)
+        return out
+    return build
+
+
+_FUNCTIONS.update({cls.__name__: _as_written(cls)
+                   for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
 # A decimal literal, scientific notation included (read as an exact rational, not a word).
 _DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
@@ -386,12 +400,34 @@ class _Problem:
            doms: Mapping[sp.Symbol, str]) -> "_Problem":
         statement = (sp.Implies(sp.And(*hypotheses), goal, evaluate=False) if hypotheses
                      else goal)
-        return cls(goal, tuple(hypotheses), doms, statement, definedness(statement),
+        return cls(goal, tuple(hypotheses), doms, statement,
+                   _drop_domain_facts(definedness(statement), doms),
                    tuple(antecedent_contexts(statement)))
 
     @property
     def has_integers(self) -> bool:
         return any("integer" in dom for dom in self.doms.values())
+
+
+def _drop_domain_facts(defined: sp.Basic, doms: Mapping[sp.Symbol, str]) -> sp.Basic:
+    """``defined`` without the conjuncts sympy's assumptions prove from the *declared*
+    domains alone (``exp(x) > 0``, ``M >= 0`` for a positive M): each symbol is replaced by a
+    dummy carrying exactly its declared domain's assumptions, never its own flags."""
+    dummies = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
+    parts = defined.args if isinstance(defined, sp.And) else (defined,)
+    kept = []
+    for part in parts:
+        if isinstance(part, sp.core.relational.Relational):
+            try:
+                folded = part.func(part.lhs.xreplace(dummies), part.rhs.xreplace(dummies))
+            except TypeError:   # sympy cannot order the sides: keep the condition
+                folded = None
+            if folded is sp.true:
+                continue
+        kept.append(part)
+    if len(kept) == len(parts):
+        return defined
+    return sp.true if not kept else kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
 
 
 def _domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
