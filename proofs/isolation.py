@@ -1,13 +1,22 @@
-"""A hard limit on a whole call: run it in a child process that is killed at the deadline.
+"""Hard limits: calls that run in a process of their own, killed at their deadline.
 
-z3 honours its timeout, but sympy does not have one: ``2**(10**10) > 0`` asks it for a
-number of ten billion bits, and a symbolic simplification may run for minutes. A time limit
-that bounds *every* phase of a call — parsing, sympy, both solvers — therefore needs a process
-that can be killed. :func:`run_isolated` forks one (Linux; elsewhere a fresh interpreter is
-spawned), caps its address space (:data:`MEMORY_LIMIT_BYTES`, so a runaway number ends in a
-``MemoryError`` there instead of swapping the machine), runs ``fn(*args, **kwargs)`` and sends
-back the result — or the exception, re-raised here. When the deadline passes first, the child
-is killed and :class:`HardLimitReached` is raised; a Ctrl-C while waiting kills the child too.
+z3 honours its timeout, but sympy has none (``2**(10**10) > 0`` asks it for a number of ten
+billion bits) and cvc5's nonlinear procedures check theirs rarely (a check was seen running
+for minutes past it). A time limit that bounds *every* phase of a call needs a process that
+can be killed:
+
+* :func:`run_isolated` — one call in a forked child (``os.fork``, so it works inside Dask's
+  daemonic workers too), its address space capped (:data:`MEMORY_LIMIT_BYTES`: a runaway
+  number ends in a ``MemoryError`` there instead of swapping the machine); the result or the
+  exception comes back pickled; past the deadline the child is killed and
+  :class:`HardLimitReached` is raised; a Ctrl-C while waiting kills it too;
+* :class:`Worker` — a long-lived server process (this file run as a script, loading one
+  function from a source file, so it starts without importing attnio, sympy or z3) for many
+  small calls of that function (the cvc5 re-checks): no fork per call; a call past its limit
+  kills the server, and the next call starts a new one.
+
+Both children die with their parent (Linux ``PR_SET_PDEATHSIG``; elsewhere the closed pipe
+ends them). POSIX only (``fork``, ``select`` on pipes).
 
 >>> run_isolated(pow, (2, 10), seconds=30.0)
 1024
@@ -20,113 +29,40 @@ attnio.proofs.isolation.HardLimitReached: the time limit of 0.5 s was reached (t
 
 from __future__ import annotations
 
-import multiprocessing
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
 import sys
+import threading
+import time
 import traceback
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable
 
 __all__ = ["run_isolated", "Worker", "HardLimitReached", "MEMORY_LIMIT_BYTES", "KILL_GRACE_S"]
 
-#: Address-space cap of the child (bytes): a runaway exact number fails there, not here.
+#: Address-space cap of a child (bytes): a runaway exact number fails there, not here.
 MEMORY_LIMIT_BYTES = 6 * 1024 ** 3
-#: Seconds past the limit before the child is killed (it normally answers itself first).
+#: Seconds past the limit before a child is killed (it normally answers itself first).
 KILL_GRACE_S = 0.5
+
+_HEADER = struct.Struct(">Q")
 
 
 class HardLimitReached(Exception):
     """The isolated call did not answer within its time limit; the child was killed."""
 
 
-def _child(conn: Any, fn: Callable[..., Any], args: tuple, kwargs: dict,
-           memory_bytes: int | None) -> None:
-    _die_with_parent()
-    try:
-        _limit_memory(memory_bytes)
-        result: tuple[str, Any] = ("ok", fn(*args, **kwargs))
-    except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
-        try:
-            result = ("error", exc)
-            conn.send(result)
-            return
-        except Exception:   # an exception that does not pickle: send its text
-            result = ("error", RuntimeError("".join(traceback.format_exception_only(exc)).strip()))
-    try:
-        conn.send(result)
-    except Exception as exc:  # a result that does not pickle
-        conn.send(("error", RuntimeError(f"the result could not be sent back: {exc}")))
-    finally:
-        conn.close()
-
-
-def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None = None, *,
-                 seconds: float, memory_bytes: int | None = MEMORY_LIMIT_BYTES) -> Any:
-    """``fn(*args, **kwargs)`` in a child process killed after ``seconds`` (+ a grace of
-    :data:`KILL_GRACE_S`).
-
-    Raises
-    ------
-    HardLimitReached
-        The deadline passed (or the child died without answering: then the message says how).
-    BaseException
-        Whatever ``fn`` raised in the child, re-raised here.
-    """
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    ctx = multiprocessing.get_context(method)
-    receive, send = ctx.Pipe(duplex=False)
-    # not a daemon: the call may start children of its own (the cvc5 worker); it is killed
-    # in the finally below whatever happens
-    process = ctx.Process(target=_child, args=(send, fn, args, kwargs or {}, memory_bytes),
-                          daemon=False)
-    process.start()
-    send.close()
-    try:
-        if not receive.poll(seconds + KILL_GRACE_S):
-            raise HardLimitReached(f"the time limit of {seconds:g} s was reached (the child "
-                                   "process was killed)")
-        try:
-            status, value = receive.recv()
-        except EOFError:
-            process.join(1.0)
-            raise HardLimitReached(f"the child process ended without an answer (exit code "
-                                   f"{process.exitcode}; out of memory?)") from None
-    finally:
-        if process.is_alive():
-            process.kill()
-        process.join(1.0)
-        receive.close()
-    if status == "error":
-        raise value
-    return value
-
-
 def _die_with_parent() -> None:
     """Linux: this process is killed when its parent dies (no orphan left waiting)."""
     try:
         import ctypes
-        import signal
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):    # not Linux: the EOF on the pipe ends the loop
+    except (OSError, AttributeError):    # not Linux: the closed pipe ends the child
         pass
-
-
-def _serve(conn: Any, fn: Callable[..., Any], memory_bytes: int | None) -> None:
-    """The loop of a :class:`Worker`'s child: call ``fn`` on each request until EOF."""
-    _die_with_parent()
-    _limit_memory(memory_bytes)
-    while True:
-        try:
-            args = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
-        except Exception as exc:  # noqa: BLE001 - sent back, re-raised by the caller
-            reply = ("error", exc)
-        try:
-            conn.send(reply)
-        except Exception as exc:
-            conn.send(("error", RuntimeError(f"the result could not be sent back: {exc}")))
 
 
 def _limit_memory(memory_bytes: int | None) -> None:
@@ -141,72 +77,192 @@ def _limit_memory(memory_bytes: int | None) -> None:
         pass
 
 
-class Worker:
-    """A long-lived child process that calls ``fn`` for each request, killed (and started
-    again at the next call) when a call overruns its limit — :func:`run_isolated` without a
-    fork per call. One per process; calls are serialised by a lock.
+def _send(stream: BinaryIO, obj: Any) -> None:
+    try:
+        data = pickle.dumps(obj)
+    except Exception as exc:  # a value that does not pickle: send its text
+        data = pickle.dumps(("error", RuntimeError(f"the result could not be sent back: {exc}")))
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
 
-    >>> w = Worker(pow)
-    >>> w.call((2, 10), seconds=30.0), w.call((3, 3), seconds=30.0)
-    (1024, 27)
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
+    """``size`` bytes from ``fd``; :class:`HardLimitReached` past ``deadline``; EOFError."""
+    chunks, have = [], 0
+    while have < size:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise HardLimitReached("deadline")
+        chunk = os.read(fd, min(size - have, 1 << 20))
+        if not chunk:
+            raise EOFError("the other end closed the pipe")
+        chunks.append(chunk)
+        have += len(chunk)
+    return b"".join(chunks)
+
+
+def _receive(fd: int, deadline: float | None) -> Any:
+    (size,) = _HEADER.unpack(_read_exactly(fd, _HEADER.size, deadline))
+    return pickle.loads(_read_exactly(fd, size, deadline))
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None = None, *,
+                 seconds: float, memory_bytes: int | None = MEMORY_LIMIT_BYTES) -> Any:
+    """``fn(*args, **kwargs)`` in a forked child killed after ``seconds`` (+ a grace of
+    :data:`KILL_GRACE_S`).
+
+    Raises
+    ------
+    HardLimitReached
+        The deadline passed, or the child died without answering (then the message says so).
+    BaseException
+        Whatever ``fn`` raised in the child, re-raised here.
+    """
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 0
+        try:
+            os.close(read_fd)
+            _die_with_parent()
+            _limit_memory(memory_bytes)
+            with os.fdopen(write_fd, "wb") as out:
+                try:
+                    reply: tuple[str, Any] = ("ok", fn(*args, **(kwargs or {})))
+                except BaseException as exc:  # noqa: BLE001 - everything goes to the parent
+                    reply = ("error", exc)
+                try:
+                    _send(out, reply)
+                except Exception:   # an exception that does not pickle
+                    text = "".join(traceback.format_exception_only(reply[1])).strip()
+                    _send(out, ("error", RuntimeError(text)))
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_fd)
+    try:
+        try:
+            status, value = _receive(read_fd, time.monotonic() + seconds + KILL_GRACE_S)
+        except HardLimitReached:
+            raise HardLimitReached(f"the time limit of {seconds:g} s was reached (the child "
+                                   "process was killed)") from None
+        except EOFError:
+            raise HardLimitReached("the child process ended without an answer (out of "
+                                   "memory?)") from None
+    finally:
+        os.close(read_fd)
+        _kill(pid)
+    if status == "error":
+        raise value
+    return value
+
+
+class Worker:
+    """A long-lived server process that runs ``FUNCTION(*args)`` of the Python source file
+    ``path`` for each call.
+
+    The file is loaded by path, not imported as part of its package, so it must import what
+    it needs itself (and should import little: it is what the server pays at start-up). A
+    call past its limit kills the server (:class:`HardLimitReached`); the next call starts a
+    new one. Calls are serialised by a lock; a forked copy of the object (in a child of this
+    process) starts its own server and never touches the parent's.
+
+    >>> import operator
+    >>> w = Worker(operator.__file__, "add")
+    >>> w.call((2, 3), seconds=30.0), w.call((4, 5), seconds=30.0)
+    (5, 9)
     >>> w.close()
     """
 
-    def __init__(self, fn: Callable[..., Any], memory_bytes: int | None = MEMORY_LIMIT_BYTES):
-        import threading
-        self.fn, self.memory_bytes = fn, memory_bytes
+    def __init__(self, path: str, function: str,
+                 memory_bytes: int | None = MEMORY_LIMIT_BYTES) -> None:
+        self.path, self.function, self.memory_bytes = str(path), function, memory_bytes
         self._lock = threading.Lock()
-        self._process: Any = None
-        self._conn: Any = None
-        self._pid: int | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._owner: int | None = None
 
     def _start(self) -> None:
-        import os
-        method = "fork" if sys.platform.startswith("linux") else "spawn"
-        ctx = multiprocessing.get_context(method)
-        parent, child = ctx.Pipe()
-        self._process = ctx.Process(target=_serve, args=(child, self.fn, self.memory_bytes),
-                                    daemon=True)
-        self._process.start()
-        child.close()
-        self._conn, self._pid = parent, os.getpid()
+        self._proc = subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), self.path, self.function,
+             str(self.memory_bytes or 0)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self._owner = os.getpid()
 
     def close(self) -> None:
-        """Stop the child (a later call starts a new one)."""
-        if self._process is not None:
-            if self._process.is_alive():
-                self._process.kill()
-            self._process.join(1.0)
-            self._conn.close()
-        self._process = self._conn = None
+        """Stop the server (a later call starts a new one)."""
+        proc, self._proc = self._proc, None
+        if proc is not None and self._owner == os.getpid():
+            proc.kill()
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                if stream is not None:
+                    stream.close()
 
     def call(self, args: tuple, *, seconds: float) -> Any:
-        """``fn(*args)`` in the child; :class:`HardLimitReached` past ``seconds`` (+ grace)."""
-        import os
+        """``FUNCTION(*args)`` in the server; :class:`HardLimitReached` past ``seconds``."""
         with self._lock:
-            if self._pid is not None and self._pid != os.getpid():
-                # a forked copy of this object: the child belongs to the parent process;
-                # drop (and close our copy of) its pipe, start our own
-                if self._conn is not None:
-                    self._conn.close()
-                self._process = self._conn = self._pid = None
-            if self._process is None or not self._process.is_alive():
+            if self._owner is not None and self._owner != os.getpid():
+                self._proc = None            # the parent's server: leave it alone
+            if self._proc is None or self._proc.poll() is not None:
                 self.close()
                 self._start()
+            proc = self._proc
+            assert proc is not None and proc.stdin is not None and proc.stdout is not None
             try:
-                self._conn.send(args)
-                if not self._conn.poll(seconds + KILL_GRACE_S):
-                    self.close()
-                    raise HardLimitReached(f"the time limit of {seconds:g} s was reached (the "
-                                           "child process was killed)")
-                status, value = self._conn.recv()
-            except (EOFError, OSError, BrokenPipeError):
+                _send(proc.stdin, args)
+                status, value = _receive(proc.stdout.fileno(),
+                                         time.monotonic() + seconds + KILL_GRACE_S)
+            except HardLimitReached:
+                self.close()
+                raise HardLimitReached(f"the time limit of {seconds:g} s was reached (the "
+                                       "worker process was killed)") from None
+            except (EOFError, OSError):
                 self.close()
                 raise HardLimitReached("the worker process ended without an answer (out of "
                                        "memory?)") from None
             except BaseException:
-                self.close()   # a Ctrl-C while waiting: the child may be mid-call
+                self.close()   # a Ctrl-C while waiting: the server may be mid-call
                 raise
         if status == "error":
             raise value
         return value
+
+
+def _serve(path: str, function: str, memory_bytes: int) -> None:
+    """The server loop of a :class:`Worker`: one pickled call per request until EOF."""
+    import importlib.util
+    _die_with_parent()
+    _limit_memory(memory_bytes or None)
+    spec = importlib.util.spec_from_file_location("_attnio_worker_target", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = getattr(module, function)
+    source, sink = sys.stdin.buffer.fileno(), sys.stdout.buffer
+    while True:
+        try:
+            args = _receive(source, None)
+        except EOFError:
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", fn(*args))
+        except Exception as exc:  # noqa: BLE001 - sent back, re-raised by the caller
+            reply = ("error", exc)
+        _send(sink, reply)
+
+
+if __name__ == "__main__":  # the server of a Worker
+    _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]))

@@ -78,6 +78,7 @@ import z3
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.proofs.definedness import antecedent_contexts, definedness
 from attnio.proofs.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
+from attnio.proofs import second_solver
 from attnio.proofs.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, Worker, run_isolated
 from attnio.proofs.sympy_to_z3 import Translator
 from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
@@ -312,45 +313,8 @@ def cvc5_check(smt2: str, timeout_s: float) -> str:
         return "unknown"
 
 
-_INT_SORT = re.compile(r"\bInt\b")
-
-
-def _cvc5_answer(smt2: str, timeout_s: float) -> str:
-    """cvc5's answer, in this process (:func:`cvc5_check` calls it in a child)."""
-    import cvc5
-    try:
-        tm = cvc5.TermManager()
-        solver = cvc5.Solver(tm)
-        solver.setOption("tlimit-per", str(max(1, int(timeout_s * 1000))))
-        solver.setOption("produce-models", "false")
-        # The logic matters: with "ALL" cvc5 does not use its complete NRA procedure
-        # (cylindrical algebraic coverings) and times out on x² ≥ 2x − 1.
-        solver.setLogic("QF_NIRA" if _INT_SORT.search(smt2) else "QF_NRA")
-        symbols = cvc5.SymbolManager(tm)
-        parser = cvc5.InputParser(solver, symbols)
-        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, smt2, "attnio")
-        result = None
-        while True:
-            command = parser.nextCommand()
-            if command.isNull():
-                break
-            if str(command).startswith("(check-sat"):
-                result = solver.checkSat()
-            else:
-                command.invoke(solver, symbols)
-    except Exception:  # a parse error or an unsupported operator: cvc5 cannot express it
-        return "n/a"
-    if result is None:
-        return "n/a"
-    if result.isSat():
-        return "sat"
-    if result.isUnsat():
-        return "unsat"
-    return "unknown"
-
-
-#: The child process that runs cvc5 (started at the first check, killed past a limit).
-_CVC5 = Worker(_cvc5_answer)
+#: The server process that runs cvc5 (started at the first check, killed past a limit).
+_CVC5 = Worker(second_solver.__file__, "cvc5_answer")
 
 
 def solver_versions() -> dict[str, str | None]:

@@ -1,0 +1,69 @@
+"""cvc5's answer to an SMT-LIB problem: the second opinion on every z3 verdict.
+
+This module imports nothing but cvc5, so that the server process that runs it
+(:class:`attnio.proofs.isolation.Worker`, started by :func:`attnio.proofs.kernel.cvc5_check`)
+starts in a fraction of a second. Call :func:`attnio.proofs.kernel.cvc5_check`, which bounds
+the call with a hard limit; this function alone has only cvc5's own (soft) one.
+
+>>> cvc5_answer("(declare-fun x () Real)(assert (< (* x x) 0))(check-sat)", 5.0)
+'unsat'
+>>> cvc5_answer("(declare-fun x () Real)(assert (> x 0))", 5.0)     # no (check-sat)
+'n/a'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["cvc5_answer", "logic_of"]
+
+_INT_SORT = re.compile(r"\bInt\b")
+
+
+def logic_of(smt2: str) -> str:
+    """``QF_NIRA`` when the problem declares an integer, else ``QF_NRA``.
+
+    The logic matters both ways: with ``ALL`` cvc5 does not use its complete NRA procedure
+    (cylindrical algebraic coverings) and times out on x² ≥ 2x − 1; with ``QF_NRA`` it
+    rejects every integer problem (and the check would silently be "n/a").
+
+    >>> logic_of("(declare-fun k () Int)"), logic_of("(declare-fun Interval () Real)")
+    ('QF_NIRA', 'QF_NRA')
+    """
+    return "QF_NIRA" if _INT_SORT.search(smt2) else "QF_NRA"
+
+
+def cvc5_answer(smt2: str, timeout_s: float) -> str:
+    """``"sat"``, ``"unsat"``, ``"unknown"`` or ``"n/a"`` (cvc5 missing, a parse error, an
+    operator cvc5 cannot take, or no ``(check-sat)``)."""
+    try:
+        import cvc5
+    except ImportError:
+        return "n/a"
+    try:
+        tm = cvc5.TermManager()
+        solver = cvc5.Solver(tm)
+        solver.setOption("tlimit-per", str(max(1, int(timeout_s * 1000))))
+        solver.setOption("produce-models", "false")
+        solver.setLogic(logic_of(smt2))
+        symbols = cvc5.SymbolManager(tm)
+        parser = cvc5.InputParser(solver, symbols)
+        parser.setStringInput(cvc5.InputLanguage.SMT_LIB_2_6, smt2, "attnio")
+        result = None
+        while True:
+            command = parser.nextCommand()
+            if command.isNull():
+                break
+            if str(command).startswith("(check-sat"):
+                result = solver.checkSat()
+            else:
+                command.invoke(solver, symbols)
+    except Exception:  # a parse error or an unsupported operator: cvc5 cannot express it
+        return "n/a"
+    if result is None:
+        return "n/a"
+    if result.isSat():
+        return "sat"
+    if result.isUnsat():
+        return "unsat"
+    return "unknown"
