@@ -68,11 +68,28 @@ import sympy as sp
 
 from attnio.exceptions import TranslationError
 
-__all__ = ["definedness", "term_definedness", "antecedent_contexts", "TOTAL_FUNCTIONS"]
+__all__ = ["definedness", "term_definedness", "antecedent_contexts", "as_written",
+           "TOTAL_FUNCTIONS"]
 
 #: Functions defined wherever their arguments are.
 TOTAL_FUNCTIONS = (sp.Add, sp.Mul, sp.Min, sp.Max, sp.Abs, sp.floor, sp.ceiling, sp.exp,
                    sp.sin, sp.cos)
+
+
+def as_written(cls: type, *args: object) -> sp.Basic:
+    """The connective ``cls`` (``And``, ``Or``, ``Not``, ``Implies``, ``Equivalent``, ``Xor``)
+    of ``args`` exactly as written: sympy would fold ``Or(1/x > 0, 1/x <= 0)`` to True (hiding
+    that it is undefined at 0) and decide ``Xor(x > 0, x <= 0)`` itself, before any solver.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> sp.Or(1 / x > 0, 1 / x <= 0), as_written(sp.Or, 1 / x > 0, 1 / x <= 0)
+    (True, (1/x > 0) | (1/x <= 0))
+    """
+    parts = [sp.sympify(a) for a in args]
+    out = sp.Basic.__new__(cls, *parts)
+    if cls in (sp.Xor, sp.Equivalent):   # these read their arguments from a set
+        out._argset = frozenset(parts)
+    return out
 
 
 def _conj(parts: Iterable[sp.Basic]) -> sp.Basic:

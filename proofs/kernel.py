@@ -76,7 +76,7 @@ import sympy as sp
 import z3
 
 from attnio.exceptions import InvalidInputError, TranslationError
-from attnio.proofs.definedness import antecedent_contexts, definedness
+from attnio.proofs.definedness import antecedent_contexts, as_written, definedness
 from attnio.proofs.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
 from attnio.proofs import second_solver
 from attnio.proofs.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, Worker, run_isolated
@@ -150,18 +150,9 @@ _FUNCTIONS: dict[str, Any] = {
 _FUNCTIONS.update({"True": sp.true, "False": sp.false})
 # Connectives stay as written: sympy would fold Or(1/x > 0, 1/x <= 0) to True — hiding
 # that the statement is undefined at x = 0 — and decide Xor(x > 0, x <= 0) itself.
-def _as_written(cls: type) -> Any:
-    def build(*args: Any, **_: Any) -> sp.Basic:
-        parts = [sp.sympify(a) for a in args]
-        out = sp.Basic.__new__(cls, *parts)
-        if cls in (sp.Xor, sp.Equivalent):   # these read their arguments from a set
-            out._argset = frozenset(parts)
-        return out
-    return build
-
-
-_FUNCTIONS.update({cls.__name__: _as_written(cls)
-                   for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
+_FUNCTIONS.update({
+    cls.__name__: (lambda c: lambda *args, **_: as_written(c, *args))(cls)
+    for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
 # A decimal literal, scientific notation included (read as an exact rational, not a word).
 _DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.

@@ -7,6 +7,9 @@ asking z3 for a model of ``hypotheses ∧ ¬claim``:
 * ``sat``     → :class:`~attnio.results.Refuted` with the model as a dict of exact values
 * ``unknown`` → :class:`~attnio.results.Undecided` with z3's reason (e.g. ``timeout``)
 
+A proof whose hypotheses — or, with them, the antecedent of an ``Implies`` in a positive
+position of the claim — are unsatisfiable is Undecided "vacuous" (the kernel's rule 6).
+
 It is for lemmas stated directly over z3 terms (no sympy statement behind them). Statements
 written in sympy go through :func:`attnio.proofs.kernel.prove_statement` instead, which also
 re-evaluates counterexamples exactly in the sympy statement. Here the same discipline is kept
@@ -36,7 +39,7 @@ import z3
 
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
-__all__ = ["prove", "check_sat", "check_sat_isolated", "model_to_dict", "WATCHDOG_GRACE_S",
+__all__ = ["prove", "antecedent_contexts", "check_sat", "check_sat_isolated", "model_to_dict", "WATCHDOG_GRACE_S",
            "HARD_DEADLINE_GRACE_S"]
 
 
@@ -54,10 +57,49 @@ def prove(claim: z3.BoolRef, hypotheses: Iterable[z3.BoolRef] = (), *,
     :data:`WATCHDOG_GRACE_S` seconds later, so a check never hangs the run. With
     ``second_solver`` the answer is re-checked by cvc5 (see the module docstring).
     """
-    verdict = _z3_prove(claim, list(hypotheses), timeout_ms=timeout_ms, solver=solver)
-    if not second_solver or isinstance(verdict, Undecided):
-        return verdict
-    return _second_opinion(verdict, claim, list(hypotheses), timeout_ms)
+    hypotheses = list(hypotheses)
+    verdict = _z3_prove(claim, hypotheses, timeout_ms=timeout_ms, solver=solver)
+    if second_solver and not isinstance(verdict, Undecided):
+        verdict = _second_opinion(verdict, claim, hypotheses, timeout_ms)
+    if isinstance(verdict, Proved):
+        vacuity = _vacuity(claim, hypotheses, timeout_ms)
+        if vacuity is not None:
+            return Undecided(vacuity, evidence=verdict.evidence)
+    return verdict
+
+
+def antecedent_contexts(claim: z3.BoolRef, context: tuple[z3.BoolRef, ...] = ()
+                        ) -> list[tuple[z3.BoolRef, ...]]:
+    """The antecedents of the ``Implies`` in positive positions of ``claim`` (the claim
+    itself, arguments of ``And``/``Or``, consequents), each with the antecedents enclosing it
+    — the z3 counterpart of :func:`attnio.proofs.definedness.antecedent_contexts`.
+
+    >>> x = z3.Real("x")
+    >>> antecedent_contexts(z3.Implies(x > 1, z3.And(x > 0, z3.Implies(x < 0, x == 5))))
+    [(x > 1,), (x > 1, x < 0)]
+    """
+    if z3.is_implies(claim):
+        a, b = claim.children()
+        inner = (*context, a)
+        return [inner, *antecedent_contexts(b, inner)]
+    if z3.is_and(claim) or z3.is_or(claim):
+        return [c for arg in claim.children() for c in antecedent_contexts(arg, context)]
+    return []
+
+
+def _vacuity(claim: z3.BoolRef, hypotheses: list[z3.BoolRef], timeout_ms: int) -> str | None:
+    """Why a proof of ``hypotheses ⇒ claim`` shows nothing (the hypotheses, or an antecedent
+    with them, are unsatisfiable), or None."""
+    checks = [tuple(hypotheses)] if hypotheses else []
+    checks += [(*hypotheses, *ctx) for ctx in antecedent_contexts(claim)]
+    for formulas in checks:
+        status, _, _ = check_sat(list(formulas), timeout_ms / 1000)
+        shown = " ∧ ".join(str(f) for f in formulas)
+        if status == "unsat":
+            return f"vacuous: {shown} is unsatisfiable, so the proof shows nothing"
+        if status != "sat":
+            return f"proved, but z3 could not show {shown} satisfiable: possibly vacuous"
+    return None
 
 
 def _second_opinion(verdict: Verdict, claim: z3.BoolRef, hypotheses: list[z3.BoolRef],

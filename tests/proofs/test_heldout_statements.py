@@ -27,6 +27,8 @@ from attnio.proofs.exact_eval import evaluate, in_domain
 from attnio.proofs.kernel import parse_statement, prove_statement
 from attnio.results import Proved, Refuted, Undecided
 
+pytestmark = pytest.mark.trust
+
 R = {"x": "real"}
 RY = {"x": "real", "y": "real"}
 P = {"x": "positive"}

@@ -1,0 +1,266 @@
+"""The referee (attnio.proofs.exact_eval): exact signs, the partial-function semantics at a
+point, domains — each rule with a test that fails when the rule is broken (trust tier)."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attnio.proofs import exact_eval
+from attnio.proofs.definedness import as_written, definedness
+from attnio.proofs.exact_eval import (MAX_EXACT_BITS, evaluate, in_domain, sign_of, truth_at,
+                                      value_at)
+
+pytestmark = pytest.mark.trust
+
+x, y = sp.symbols("x y", real=True)
+h = sp.Rational(1, 2)
+
+
+# ------------------------------------------------------------------------------------ signs
+@pytest.mark.parametrize("value,sign", [
+    (sp.Integer(7), 1), (sp.Integer(-7), -1), (sp.Integer(0), 0),
+    (sp.Rational(-3, 7), -1), (sp.Rational(3, 7), 1),
+    (sp.sqrt(2) - sp.Rational(141, 100), 1), (sp.Rational(141, 100) - sp.sqrt(2), -1),
+    (sp.sqrt(5 + 2 * sp.sqrt(6)) - sp.sqrt(2) - sp.sqrt(3), 0),
+    (sp.cos(sp.pi / 7) - sp.cos(2 * sp.pi / 7) + sp.cos(3 * sp.pi / 7) - h, 0),
+    (sp.sqrt(2) - sp.sqrt(2) * (1 + sp.Rational(1, 10 ** 45)), -1),   # far below 30 digits
+    (sp.log(8) - 3 * sp.log(2), 0), (sp.log(9) - 3 * sp.log(2), 1), (3 * sp.log(2) - sp.log(9), -1),
+    (sp.log(6) - sp.log(2) - sp.log(3) + sp.Rational(1, 10 ** 40), 1),
+    (sp.log(sp.Rational(1, 8)) + 3 * sp.log(2), 0), (2 * sp.log(sp.sqrt(2)) - sp.log(2), 0),
+    (sp.pi - sp.Rational(22, 7), -1), (sp.pi + sp.log(2) - sp.log(2) - sp.pi, 0),
+    (sp.exp(2) - sp.exp(1) ** 2, 0), (sp.exp(1) + sp.exp(2) - sp.exp(1) - sp.exp(2), 0),
+    (sp.exp(1) - 2, 1), (sp.exp(1) - 3, -1), (sp.E - sp.exp(1), 0),
+])
+def test_sign_of_is_exact(value: sp.Expr, sign: int) -> None:
+    assert sign_of(value) == sign
+
+
+@pytest.mark.parametrize("value", [x, sp.I, sp.zoo, sp.nan, sp.oo, -sp.oo, 1 + sp.I])
+def test_sign_of_has_no_sign_for_symbols_and_non_reals(value: sp.Expr) -> None:
+    assert sign_of(value) is None
+
+
+def test_a_difference_below_every_precision_is_not_called_nonzero() -> None:
+    # exp(sqrt 2)-terms mixed with logs: no theorem decides zero; equal parts cancel
+    # numerically, so the sign is unknown rather than a guess
+    value = sp.exp(sp.sqrt(2)) * sp.log(3) - sp.log(3) * sp.exp(sp.sqrt(2))
+    assert sign_of(value) == 0            # sympy cancels the literal difference
+    tricky = sp.exp(1) * sp.log(2) - sp.log(2) * sp.E
+    assert sign_of(tricky) == 0
+    hidden = sp.exp(sp.log(2) * sp.pi) - sp.Integer(2) ** sp.pi     # = 0, not decidable here
+    assert sign_of(hidden) in (0, None)
+
+
+def test_exact_zero_tests_of_transcendental_forms() -> None:
+    zero = exact_eval._is_zero_exactly
+    assert zero(sp.log(8) - 3 * sp.log(2)) is True
+    assert zero(sp.log(8) - 2 * sp.log(2)) is False
+    assert zero(sp.pi - sp.pi / 2 - sp.pi / 2) is True
+    assert zero(sp.exp(3) - 2 * sp.exp(3) + sp.exp(3)) is True
+    assert zero(sp.exp(2) - sp.exp(3)) is False
+    assert zero(sp.exp(1) - sp.log(2)) is None         # exp and log mixed: no theorem
+    assert zero(sp.log(2) * sp.log(3)) is None           # not linear in the logarithms
+    assert zero(sp.log(1 + sp.sqrt(2)) - 1) is None     # log of an irrational
+    assert zero(sp.log(-2) + 1) is False                # log 2 + iπ + 1: not zero
+    assert zero(sp.exp(sp.pi) - 23) is None              # exponent not algebraic
+    assert zero(sp.sqrt(2) - sp.sqrt(2)) is True
+    assert zero(sp.sqrt(2)) is False
+
+
+def test_linear_forms_need_algebraic_coefficients() -> None:
+    L = sp.Dummy("L")
+    assert exact_eval._linear_form_is_zero(None, [L]) is None
+    assert exact_eval._linear_form_is_zero(sp.Integer(0), []) is True
+    assert exact_eval._linear_form_is_zero(sp.Integer(2), []) is False
+    assert exact_eval._linear_form_is_zero(sp.pi, []) is None
+    assert exact_eval._linear_form_is_zero(0 * L, [L]) is True
+    assert exact_eval._linear_form_is_zero(2 * L - 2 * L + 1, [L]) is False
+    assert exact_eval._linear_form_is_zero(sp.pi * L, [L]) is None
+    assert exact_eval._linear_form_is_zero(L ** 2, [L]) is None
+
+
+def test_log_basis_factors_rationals_into_primes() -> None:
+    expr, basis = exact_eval._log_basis(sp.log(sp.Rational(12, 5)))
+    assert len(basis) == 3                               # primes 2, 3, 5
+    values = dict(zip(sorted(str(b) for b in basis), sorted(basis, key=str)))
+    poly = sp.Poly(expr, *basis)
+    assert sorted(poly.coeffs()) == [-1, 1, 2]
+    assert exact_eval._log_basis(sp.log(-3, evaluate=False))[0] is None
+    assert values
+
+
+def test_exp_basis_merges_equal_exponents() -> None:
+    expr, basis = exact_eval._exp_basis(sp.exp(sp.sqrt(2)) + 2 * sp.exp(sp.sqrt(8) / 2))
+    assert len(basis) == 1 and sp.Poly(expr, *basis).coeffs() == [3]
+    assert exact_eval._exp_basis(sp.exp(sp.pi))[0] is None
+
+
+# ------------------------------------------------------------------------ partial functions
+UNDEFINED = [
+    (sp.Ge(1 / x, 0), {x: 0}),                                        # division by zero
+    (sp.Ge(sp.sqrt(x), 0), {x: -1}),                                  # square root
+    (sp.Ge(sp.Pow(x, sp.Rational(1, 3)), -5), {x: -8}),              # odd root too
+    (sp.Ge(sp.Pow(x, sp.Rational(-1, 2)), 0), {x: 0}),                # negative power of 0
+    (sp.Ge(sp.Pow(2 - x, sp.Rational(3, 2)), 0), {x: 3}),
+    (sp.Ge(sp.Pow(x, y), 0), {x: -2, y: sp.sqrt(2)}),                 # real power, base < 0
+    (sp.Ge(sp.Pow(x, y), 0), {x: 0, y: sp.sqrt(2)}),
+    (sp.Ge(sp.log(x), -10), {x: 0}), (sp.Ge(sp.log(x), -10), {x: -1}),
+    (sp.Ge(sp.tan(x), 0), {x: sp.pi / 2}),
+    (sp.Ge(sp.Piecewise((x, x > 0)), 0, evaluate=False), {x: -1}),      # no branch applies
+    (sp.Ge(sp.Piecewise((1, sp.sqrt(x) > 1), (2, True)), 0, evaluate=False),
+     {x: -1}),                                                          # condition undefined
+    (sp.Ge(sp.Piecewise((1 / x, x >= 0), (2, True)), 0, evaluate=False), {x: 0}),  # branch
+    (sp.Ge(sp.Mul(sp.sqrt(x - y), sp.sqrt(x - y), evaluate=False), 0, evaluate=False),
+     {x: 1, y: 2}),                                                     # issue 20
+]
+
+
+@pytest.mark.parametrize("statement,point", UNDEFINED)
+def test_undefined_points_are_undefined(statement: sp.Basic, point: dict) -> None:
+    assert evaluate(statement, point) == "undefined"
+    assert truth_at(statement, point) is None
+    assert truth_at(definedness(statement), point) is not True
+
+
+DEFINED = [
+    (sp.Ge(1 / x, 0), {x: 2}, "true"), (sp.Ge(1 / x, 0), {x: -2}, "false"),
+    (sp.Ge(sp.sqrt(x), 1), {x: 0}, "false"), (sp.Ge(sp.sqrt(x), 1), {x: 4}, "true"),
+    (sp.Eq(sp.Pow(x, sp.Rational(1, 3)), 2), {x: 8}, "true"),
+    (sp.Ge(sp.Pow(x, sp.Rational(3, 2)), 0), {x: 0}, "true"),          # 0**(3/2) = 0
+    (sp.Eq(sp.Pow(x, 0), 1), {x: 0}, "true"),                          # 0**0 = 1 (sympy)
+    (sp.Eq(sp.Pow(x, y), 2), {x: 4, y: h}, "true"),
+    (sp.Eq(sp.log(x), 0), {x: 1}, "true"),
+    (sp.Eq(sp.tan(x), 0), {x: 0}, "true"),
+    (sp.Eq(sp.Piecewise((1, x > 0), (2, x > -1), (3, True)), 1), {x: h}, "true"),
+    (sp.Eq(sp.Piecewise((1, x > 0), (2, x > -1), (3, True)), 2), {x: -h}, "true"),
+    (sp.Eq(sp.Piecewise((1, x > 0), (2, x > -1), (3, True)), 3), {x: -2}, "true"),
+    (sp.Eq(sp.Piecewise((1, x > 0), (2, True)), 2), {x: 1}, "false"),
+    (sp.Eq(sp.Min(x, y, 3), x), {x: 1, y: 2}, "true"), (sp.Eq(sp.Max(x, y), y), {x: 1, y: 2}, "true"),
+    (sp.Eq(sp.Min(x, y), y), {x: 1, y: 2}, "false"), (sp.Eq(sp.Max(y, x), x), {x: 1, y: 2}, "false"),
+    (sp.Lt(x, y), {x: 1, y: 2}, "true"), (sp.Le(x, y), {x: 2, y: 2}, "true"),
+    (sp.Gt(x, y), {x: 2, y: 2}, "false"), (sp.Ne(x, y), {x: 2, y: 2}, "false"),
+    (sp.Eq(x, y), {x: sp.sqrt(2), y: sp.sqrt(2)}, "true"),
+]
+
+
+@pytest.mark.parametrize("statement,point,expected", DEFINED)
+def test_defined_points_evaluate_exactly(statement: sp.Basic, point: dict, expected: str) -> None:
+    assert evaluate(statement, point) == expected
+    assert truth_at(statement, point) is (expected == "true")
+    assert truth_at(definedness(statement), point) is True
+
+
+def test_connectives_are_strict_and_implies_is_guarded() -> None:
+    undef = sp.Ge(sp.sqrt(x), 0)            # undefined at x = -1
+    false, true = sp.Gt(x, 0), sp.Lt(x, 0)  # at x = -1
+    at = {x: -1}
+    for build in (lambda a, b: as_written(sp.And, a, b), lambda a, b: as_written(sp.Or, a, b)):
+        assert evaluate(build(false, undef), at) == "undefined"
+        assert evaluate(build(true, undef), at) == "undefined"
+    assert evaluate(sp.Not(undef), at) == "undefined"
+    assert evaluate(sp.Implies(false, undef), at) == "true"        # guarded
+    assert evaluate(sp.Implies(true, undef), at) == "undefined"
+    assert evaluate(sp.Implies(undef, true), at) == "undefined"
+    assert evaluate(sp.Implies(true, false), at) == "false"
+    assert evaluate(sp.Implies(true, true), at) == "true"
+    assert evaluate(sp.And(true, false), at) == "false" and evaluate(sp.And(true, true), at) == "true"
+    assert evaluate(sp.Or(true, false), at) == "true" and evaluate(sp.Or(false, false), at) == "false"
+    assert evaluate(sp.Not(false), at) == "true" and evaluate(sp.Not(true), at) == "false"
+    assert evaluate(as_written(sp.Xor, true, false), at) == "true"
+    assert evaluate(as_written(sp.Xor, true, sp.Le(x, 0)), at) == "false"
+    assert evaluate(as_written(sp.Xor, true, undef), at) == "undefined"
+    assert evaluate(as_written(sp.Equivalent, true, false), at) == "false"
+    assert evaluate(as_written(sp.Equivalent, false, false), at) == "true"
+    assert evaluate(as_written(sp.Equivalent, undef, false), at) == "undefined"
+    assert evaluate(sp.true, at) == "true" and evaluate(sp.false, at) == "false"
+
+
+def test_unknown_is_not_undefined_and_never_a_truth_value() -> None:
+    unknown = sp.Gt(x, 0)                    # no value for x: unknown
+    at: dict = {}
+    assert evaluate(unknown, at) == "unknown" and truth_at(unknown, at) is None
+    assert evaluate(sp.And(unknown, sp.Gt(y, 0)), {y: -1}) == "false"   # False wins
+    assert evaluate(sp.And(unknown, sp.Gt(y, 0)), {y: 1}) == "unknown"
+    assert evaluate(sp.Or(unknown, sp.Gt(y, 0)), {y: 1}) == "true"
+    assert evaluate(sp.Or(unknown, sp.Gt(y, 0)), {y: -1}) == "unknown"
+    assert evaluate(sp.Not(unknown), at) == "unknown"
+    assert evaluate(sp.Implies(unknown, sp.Gt(y, 0)), {y: 1}) == "unknown"
+    assert evaluate(sp.Eq(sp.Piecewise((1, unknown), (2, True)), 1), at) == "unknown"
+    assert evaluate(sp.Function("f")(x) > 0, {x: 1}) == "unknown"   # no rule for f
+    assert evaluate(sp.Eq(sp.Min(sp.pi ** sp.E, sp.E ** sp.pi), 1), at) in ("false", "unknown")
+
+
+def test_a_power_too_large_to_evaluate_is_unknown_not_computed() -> None:
+    huge = sp.Pow(2, sp.Pow(10, 10, evaluate=False), evaluate=False)
+    assert evaluate(sp.Gt(huge, 0, evaluate=False), {}) == "unknown"
+    big = sp.Pow(3, 1000, evaluate=False)          # 1585 bits: evaluated
+    assert evaluate(sp.Gt(big, 0, evaluate=False), {}) == "true"
+    assert exact_eval._too_large(sp.Integer(2), sp.Integer(MAX_EXACT_BITS + 1))
+    assert not exact_eval._too_large(sp.Integer(2), sp.Integer(MAX_EXACT_BITS - 1))
+    assert not exact_eval._too_large(sp.Integer(1), sp.Integer(10 ** 12))
+    assert not exact_eval._too_large(sp.Integer(7), sp.Integer(64))
+
+
+def test_value_at() -> None:
+    assert value_at(x ** 2 + 1, {x: 2}) == 5
+    assert value_at(1 / x, {x: 0}) is None
+    assert value_at(sp.sqrt(x), {x: -4}) is None
+    assert value_at(x, {}) is None
+    assert value_at(sp.Piecewise((x, x > 0)), {x: -1}) is None
+
+
+# ---------------------------------------------------------------------------------- domains
+@pytest.mark.parametrize("value,domain,inside", [
+    (3, "positive-integer", True), (0, "positive-integer", False), (-1, "positive-integer", False),
+    (0, "nonnegative-integer", True), (-1, "nonnegative-integer", False),
+    (-5, "integer", True), (h, "integer", False), (sp.sqrt(2), "integer", False),
+    (h, "positive", True), (0, "positive", False), (0, "nonnegative", True),
+    (-h, "nonnegative", False), (-h, "real", True), (sp.sqrt(2), "positive", True),
+    (-sp.sqrt(2), "positive", False), (sp.Rational(7, 2), "positive-integer", False),
+])
+def test_in_domain(value: object, domain: str, inside: bool) -> None:
+    assert in_domain(sp.sympify(value), domain) is inside
+
+
+def test_in_domain_cannot_always_decide() -> None:
+    assert in_domain(x, "real") is None
+    assert in_domain(sp.I, "positive") is None
+
+
+# ------------------------------------------- one semantics: the referee and definedness()
+_TERMS = [x, y, x - y, 1 / (x - 1), sp.sqrt(x), sp.sqrt(x - y), sp.log(x), sp.log(x - y),
+          sp.Pow(x, sp.Rational(1, 3)), sp.Pow(y, sp.Rational(-3, 2)),
+          sp.Piecewise((1 / x, x > 0)), sp.Piecewise((sp.sqrt(y), y >= 0), (1 / y, True)),
+          sp.Min(x, 1 / y), sp.Abs(sp.sqrt(x) - 1), sp.sqrt(sp.sqrt(x) - 1)]
+_POINTS = [sp.Integer(v) for v in (-2, -1, 0, 1, 2)] + [h, -h]
+
+
+@st.composite
+def _statements(draw: st.DrawFn, depth: int = 2) -> sp.Basic:
+    if depth == 0 or draw(st.booleans()):
+        a, b = draw(st.sampled_from(_TERMS)), draw(st.sampled_from(_TERMS))
+        rel = draw(st.sampled_from([sp.Ge, sp.Lt, sp.Eq, sp.Ne]))
+        return rel(a, b, evaluate=False)
+    kind = draw(st.sampled_from(["and", "or", "not", "implies"]))
+    a, b = draw(_statements(depth - 1)), draw(_statements(depth - 1))
+    if kind == "not":
+        return sp.Not(a)
+    if kind == "implies":
+        return sp.Implies(a, b, evaluate=False)
+    return as_written(sp.And if kind == "and" else sp.Or, a, b)
+
+
+@given(_statements(), st.sampled_from(_POINTS), st.sampled_from(_POINTS))
+def test_the_referee_and_definedness_agree_everywhere(statement: sp.Basic, vx: sp.Expr,
+                                                      vy: sp.Expr) -> None:
+    """Undefined at a point (referee) iff the definedness condition is not true there — the
+    two implementations of notes/claims.md's rules never disagree."""
+    point = {x: vx, y: vy}
+    value = evaluate(statement, point)
+    condition = evaluate(definedness(statement), point)
+    if value == "unknown" or condition == "unknown":
+        return
+    assert (value == "undefined") == (condition != "true"), (statement, point, value, condition)
