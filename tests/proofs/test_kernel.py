@@ -51,30 +51,6 @@ def test_the_change_of_variables_is_named_in_the_verdict() -> None:
     assert isinstance(v, Refuted)                   # M = 1/4
 
 
-# ------------------------------------------------------ Refuted means a checked counterexample
-@pytest.mark.parametrize("lhs,rhs", [
-    (sp.cos(sp.pi / 7) - sp.cos(2 * sp.pi / 7) + sp.cos(3 * sp.pi / 7), sp.Rational(1, 2)),
-    (sp.sqrt(5 + 2 * sp.sqrt(6)), sp.sqrt(2) + sp.sqrt(3)),
-])
-def test_true_identities_with_hard_constants_are_never_refuted(lhs: sp.Expr, rhs: sp.Expr) -> None:
-    """Regression: simplify(a - b) != 0 was reported as Refuted."""
-    assert not isinstance(check_identity(lhs, rhs), Refuted)
-    x = sp.Symbol("x", positive=True)
-    assert not isinstance(check_identity(x * lhs, x * rhs), Refuted)
-
-
-def test_symbolic_check_identity_and_crossover_refute_only_with_exact_points() -> None:
-    from attnio.symbolic.checks import check_identity as symbolic_check_identity
-    from attnio.symbolic.crossovers import check_crossover
-    from attnio.symbolic.symbols import d
-
-    hard = sp.cos(sp.pi / 7) - sp.cos(2 * sp.pi / 7) + sp.cos(3 * sp.pi / 7)
-    assert not isinstance(symbolic_check_identity(d * hard, d / 2), Refuted)
-    r = check_crossover("bwd.tight", d ** 2 / 2)
-    assert isinstance(r, Refuted) and r.evidence.kind == "exact-arithmetic"
-    assert r.counterexample["branch_1"] != r.counterexample["branch_2"]
-
-
 def test_explicit_bounds_identity_uses_the_kernel() -> None:
     from attnio.proofs.explicit_bounds import _sy_identity
     from attnio.proofs.registry import CheckContext
@@ -210,3 +186,274 @@ def test_a_module_failing_to_import_fails_verify_and_self_test(
     assert main(["verify", "--self-test", "--only", "fwd.tight.first_branch.twin*"]) == 1
     captured = capsys.readouterr()
     assert "broken_module_for_test" in captured.out + captured.err
+
+
+# ====================================================================== issue 20: the rules
+# Each rule of the kernel (module docstring, notes/claims.md) has a test that fails when the
+# rule is broken; the trust tier (pytest -m trust) runs them, benchmarks/mutation.py counts
+# the mutants they kill.
+
+def test_declared_domains_and_symbols() -> None:
+    for dom in kernel.DOMAINS:
+        assert declared_domain(kernel.symbol_for("q", dom)) == dom
+    assert declared_domain(sp.Symbol("q")) is None
+    with pytest.raises(InvalidInputError, match="domain 'complex' of 'q' must be one of"):
+        kernel.symbol_for("q", "complex")
+    with pytest.raises(InvalidInputError, match="domain 'odd' of 'x' must be one of"):
+        prove_statement("x > 0", {"x": "odd"})
+
+
+@pytest.mark.parametrize("text,lhs,rhs", [
+    ("Eq(0.1 + 0.2, 0.3)", sp.Rational(3, 10), sp.Rational(3, 10)),
+    ("1e3 > 999", sp.Integer(1000), sp.Integer(999)),
+    ("2.5e-1 < x", sp.Rational(1, 4), sp.Symbol("x", real=True)),
+    (".5 < x", sp.Rational(1, 2), sp.Symbol("x", real=True)),
+])
+def test_decimals_are_exact_rationals(text: str, lhs: sp.Expr, rhs: sp.Expr) -> None:
+    statement, _ = parse_statement(text, {"x": "real"})
+    assert (statement.lhs.doit(), statement.rhs.doit()) == (lhs, rhs)
+    assert not statement.atoms(sp.Float)
+
+
+def test_true_false_and_connectives_as_written() -> None:
+    statement, _ = parse_statement("Piecewise((x, x > 0), (-x, True)) >= 0", {"x": "real"})
+    assert statement.lhs.args[-1][1] is sp.true
+    assert parse_statement("Implies(False, x > 0)", {"x": "real"})[0].args[0] is sp.false
+    for text in ("Or(1/x > 0, 1/x <= 0)", "Xor(x > 0, x <= 0)", "And(x > 0, x <= 0)",
+                 "Equivalent(x > 0, -x < 0)", "(x > 0) | (x <= 0)", "Not(x > 0)"):
+        statement, _ = parse_statement(text, {"x": "real"})
+        assert statement not in (sp.true, sp.false), text
+
+
+@pytest.mark.parametrize("text,message", [
+    ("2^3 >= 8", r"uses '\^', which is exclusive-or in sympy syntax: write powers as \*\*"),
+    ("x" * 20_001, "the limit is 20000"),
+    ("(" * 2001 + "x" + ")" * 2001 + " > 0", "more than 2000 parentheses"),
+    ("", "must be a non-empty string"),
+    ("x > 0 ; import os", "outside sympy arithmetic"),
+    ("Eq(x, 1e3e3)", "symbol 'e3' is not declared"),
+])
+def test_the_parser_boundary(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        parse_statement(text, {"x": "real"})
+
+
+def test_bad_declarations() -> None:
+    with pytest.raises(InvalidInputError, match="variable name '1x' must be letters"):
+        parse_statement("x > 0", {"1x": "real"})
+
+
+def test_binary_floats_in_a_sympy_statement_are_refused() -> None:
+    x = sp.Symbol("x", real=True)
+    with pytest.raises(InvalidInputError, match="binary float 0.1.*Rational"):
+        prove_statement(sp.Gt(x + sp.Float(0.1), x, evaluate=False))
+    with pytest.raises(InvalidInputError, match="binary float"):
+        prove_statement(sp.Gt(x, 0, evaluate=False), hypotheses=[sp.Gt(x, sp.Float(0.5))])
+
+
+def test_a_folded_statement_is_undecided() -> None:
+    assert "folded" in prove_statement(sp.true).reason
+    assert "folded" in prove_statement(True).reason  # type: ignore[arg-type]
+
+
+def test_bad_timeouts() -> None:
+    for bad in (0, -1, float("inf"), float("nan"), True, "3"):
+        with pytest.raises(InvalidInputError, match="must be a positive finite number"):
+            prove_statement("x > 0", {"x": "positive"}, timeout=bad)  # type: ignore[arg-type]
+
+
+def test_the_referee_kinds() -> None:
+    x = sp.Symbol("x", real=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    ref = kernel._referee
+    assert ref(sp.Ge(x, 1), {x: "real"}, {x: sp.Integer(0)}) == ("counterexample", "")
+    kind, why = ref(sp.Ge(x, 1), {x: "real"}, {x: sp.Integer(2)})
+    assert kind == "true" and "TRUE there" in why
+    kind, why = ref(sp.Ge(1 / x, 1), {x: "real"}, {x: sp.Integer(0)})
+    assert kind == "undefined" and "undefined" in why
+    kind, why = ref(sp.Ge(n, 2), {n: "positive-integer"}, {n: sp.Rational(1, 2)})
+    assert kind == "outside" and "is not in its declared domain positive-integer" in why
+    kind, why = ref(sp.Ge(n, 2), {n: "positive-integer"}, {n: sp.Integer(0)})
+    assert kind == "outside"
+    kind, why = ref(sp.Ge(x, 2), {x: "real"}, {x: sp.I})
+    assert kind == "unknown" and "not shown in its declared domain" in why
+    kind, why = ref(sp.Gt(sp.Function("f")(x), 2), {x: "real"}, {x: sp.Integer(1)})
+    assert kind == "unknown" and "cannot decide" in why
+    # the hypotheses are the antecedent: false there means the statement is true there
+    problem = kernel._Problem.of(sp.Ge(x, 1), [sp.Gt(x, 5)], {x: "real"})
+    assert ref(problem.statement, problem.doms, {x: sp.Integer(0)})[0] == "true"
+    assert ref(problem.statement, problem.doms, {x: sp.Integer(6)})[0] == "true"
+    problem = kernel._Problem.of(sp.Ge(x, 7), [sp.Gt(x, 5)], {x: "real"})
+    assert ref(problem.statement, problem.doms, {x: sp.Integer(6)})[0] == "counterexample"
+
+
+def _models(*values: str):  # noqa: ANN202 - a fake z3 that answers these models in turn
+    queue = list(values)
+    real = kernel._z3_check
+
+    def fake(assertions, timeout_s, *, isolated=False):  # noqa: ANN001, ANN202
+        if not queue:
+            return real(assertions, timeout_s, isolated=isolated)
+        value = queue.pop(0)
+        x = z3.Real("x")
+        s = z3.Solver()
+        s.add(x == z3.RealVal(value))
+        s.check()
+        return "sat", s.model(), ""
+    return fake
+
+
+def test_a_rejected_model_is_excluded_and_z3_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: x + 1/x >= 2 stayed undecided because z3 picked x = 0 and gave up."""
+    monkeypatch.setattr(kernel, "_z3_check", _models("5"))      # true at x = 5
+    v = prove_statement("x >= 1", {"x": "positive"})
+    assert isinstance(v, Refuted) and sp.sympify(v.counterexample["x"]) < 1
+    assert "1 point(s) excluded" in v.detail and "{'x': '5'}" in v.detail
+    monkeypatch.setattr(kernel, "_z3_check", _models("5", "7", "9", "11"))
+    v = prove_statement("x >= 1", {"x": "positive"})
+    assert isinstance(v, Undecided) and "4 models of z3 were rejected" in v.reason
+
+
+def test_a_model_the_referee_cannot_judge_stops_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kernel, "_referee", lambda s, d, p: ("unknown", "cannot judge"))
+    v = prove_statement("x >= 1", {"x": "positive"})
+    assert isinstance(v, Undecided) and "was rejected: cannot judge" in v.reason
+
+
+def test_the_blocking_clause_excludes_exactly_the_model() -> None:
+    x = sp.Symbol("x", real=True)
+    t = kernel.Translator({x: "real"})
+    s = z3.Solver()
+    s.add(t.var(x) == 3)
+    s.check()
+    clause = kernel._block(t, s.model(), {x: "real"})
+    assert z3.is_false(z3.simplify(z3.substitute(clause, (t.var(x), z3.RealVal(3)))))
+    assert z3.is_true(z3.simplify(z3.substitute(clause, (t.var(x), z3.RealVal(4)))))
+
+
+def test_vacuity_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    v = prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"})
+    assert isinstance(v, Undecided) and v.reason == (
+        "vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: "
+        "a proof would show nothing")
+    v = prove_statement("sqrt(-1 - x**2) >= 0", {"x": "real"})
+    assert v.reason.startswith("vacuous: the statement is defined at no point")
+    v = prove_statement("Implies(sqrt(x) < 0, x > 5)", {"x": "real"})
+    assert v.reason.endswith("where the statement is defined: a proof would show nothing")
+    proved = prove_statement("Implies(x > 1, x > 0)", {"x": "real"})
+    assert isinstance(proved, Proved) and "antecedents satisfiable where defined (checked)" in proved.detail
+    assert "no antecedent" in prove_statement("x**2 >= 0", {"x": "real"}).detail
+    monkeypatch.setattr(kernel, "_satisfiable", lambda formulas, doms, clock: "unknown")
+    v = prove_statement("Implies(x > 1, x > 0)", {"x": "real"})
+    assert isinstance(v, Undecided) and "possibly vacuous" in v.reason
+    # without an antecedent and defined everywhere there is nothing to check
+    assert isinstance(prove_statement("x**2 >= 0", {"x": "real"}), Proved)
+
+
+def test_hypotheses_are_the_outermost_antecedent() -> None:
+    x = sp.Symbol("x", real=True)
+    v = prove_statement(sp.Ge(sp.sqrt(x), 0), hypotheses=[sp.Ge(x, 0)])
+    assert isinstance(v, Proved) and v.where_defined is None       # guarded by the hypothesis
+    v = prove_statement(sp.Ge(sp.sqrt(x), 0), hypotheses=[sp.Lt(x, 0)])
+    assert isinstance(v, Undecided) and v.reason.startswith("vacuous")
+
+
+def test_where_defined_is_printed_only_when_some_domain_point_is_undefined() -> None:
+    v = prove_statement("sqrt(M) >= 0", {"M": "positive"})
+    assert isinstance(v, Proved) and v.where_defined is None
+    v = prove_statement("Eq((x**2 - 1)/(x - 1), x + 1)", {"x": "real"})
+    assert v.where_defined == "Ne(x - 1, 0)"
+    assert "undefined e.g. at {'x': '1'}" in v.detail
+    v = prove_statement("sqrt(x) + 1/sqrt(y) >= 0", {"x": "real", "y": "positive"})
+    assert v.where_defined == "x >= 0"          # y > 0 is implied by y's domain: not printed
+
+
+def test_domain_facts_are_dropped_from_the_condition() -> None:
+    M, x = sp.Symbol("M"), sp.Symbol("x")
+    drop = kernel._drop_domain_facts
+    assert drop(sp.Ge(M, 0, evaluate=False), {M: "positive"}) is sp.true
+    assert drop(sp.Ge(x, 0, evaluate=False), {x: "real"}) == sp.Ge(x, 0, evaluate=False)
+    both = sp.And(sp.Ge(M, 0, evaluate=False), sp.Ge(x, 0, evaluate=False), evaluate=False)
+    assert drop(both, {M: "positive", x: "real"}) == sp.Ge(x, 0, evaluate=False)
+    assert drop(sp.Gt(sp.exp(x), 0, evaluate=False), {x: "real"}) is sp.true
+    # the symbol's own flags are never consulted, only its declaration
+    flagged = sp.Symbol("f", positive=True)
+    assert drop(sp.Ge(flagged, 0, evaluate=False), {flagged: "real"}) != sp.true
+
+
+def test_integer_gaps_are_added_only_when_a_relaxed_model_is_not_integral() -> None:
+    v = prove_statement("Implies(M > d**2, M >= d**2 + 1)",
+                        {"M": "positive-integer", "d": "positive-integer"})
+    assert isinstance(v, Proved) and "integer gaps" in v.detail
+    v = prove_statement("n >= 1", {"n": "positive-integer"})
+    assert isinstance(v, Proved) and "integer gaps" not in v.detail
+
+
+def test_the_time_budget_covers_the_whole_call() -> None:
+    clock = kernel._Clock(0.0)
+    with pytest.raises(kernel._OutOfTime):
+        clock.left()
+    clock = kernel._Clock(100.0)
+    assert 99 < clock.left() <= 100 and clock.left(3.0) == 3.0
+    v = prove_statement("x**3 - 2*x + 1 >= -10", {"x": "positive"}, timeout=1e-6)
+    assert isinstance(v, Undecided) and "time limit of 1e-06 s was reached" in v.reason
+
+
+def test_isolated_calls_agree_and_are_hard_limited() -> None:
+    assert prove_statement("x**2 >= 0", {"x": "real"}, isolate=True).verdict == "proved"
+    v = prove_statement("(x + 1)**200000 >= 0", {"x": "real"}, timeout=1.0, isolate=True)
+    assert isinstance(v, Undecided)
+    assert "time limit of 1 s was reached" in v.reason and "sympy included" in v.reason
+    with pytest.raises(InvalidInputError, match="symbol 'y' is not declared"):
+        prove_statement("y > 0", {"x": "real"}, isolate=True)     # the error comes back
+
+
+def test_constant_statements() -> None:
+    assert prove_statement("log(8) > 3*log(2)", {}).verdict == "refuted"     # equal: not greater
+    assert prove_statement("Eq(log(8), 3*log(2))", {}).verdict == "proved"
+    v = prove_statement("sqrt(-1) >= 0", {})
+    assert isinstance(v, Undecided) and v.reason.startswith("vacuous: the statement is undefined")
+    v = prove_statement("Implies(1 > 2, 3 > 4)", {})
+    assert isinstance(v, Undecided) and "vacuous: the antecedent 1 > 2 is not true" in v.reason
+    v = prove_statement("2**(10**10) > 0", {})
+    assert isinstance(v, Undecided) and "too large" in v.reason
+    assert prove_statement(sp.Gt(sp.Integer(3), 2, evaluate=False),
+                           hypotheses=[sp.Gt(sp.Integer(1), 0, evaluate=False)]).proved
+
+
+def test_statements_smt_cannot_express() -> None:
+    v = prove_statement("Eq(exp(x), 1)", {"x": "real"})
+    assert isinstance(v, Refuted) and v.evidence.kind == "exact-arithmetic"
+    assert "grid of domain points" in v.detail
+    v = prove_statement("Eq(log(x*y), log(x) + log(y))", {"x": "real", "y": "real"})
+    assert isinstance(v, Proved) and v.evidence.kind == "sympy-canonical"
+    assert "x, y > 0 proved from the hypotheses" in v.detail and v.where_defined
+    v = prove_statement("exp(x) > 0", {"x": "real"})
+    assert isinstance(v, Undecided) and "not expressible in SMT arithmetic" in v.reason
+    v = prove_statement("Eq(log(log(x)), 0)", {"x": "real"})    # definedness not expressible
+    assert isinstance(v, Refuted) or "not expressible" in v.detail
+
+
+def test_cvc5_checks_integer_problems_too() -> None:
+    """A mutant forcing QF_NRA made cvc5 answer n/a on every integer problem, silently."""
+    v = prove_statement("Implies(2*n > 3, n >= 2)", {"n": "integer"})
+    assert isinstance(v, Proved) and v.evidence.solvers.get("cvc5") == "proved", v.evidence
+
+
+def test_the_cli_answers_every_example_of_issue_20(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prove", "2^3 >= 8"]) == 2
+    assert "write powers as **" in capsys.readouterr().err
+    assert main(["prove", "2**(10**10) > 0", "--timeout", "5"]) == 1
+    assert main(["prove", "Piecewise((x, x > 0), (-x, True)) >= 0", "--var", "x:real"]) == 0
+    assert main(["prove", "Eq(0.1 + 0.2, 0.3)"]) == 0
+    assert main(["prove", "x + 0.5 > x", "--var", "x:real"]) == 0
+    assert main(["prove", "sqrt(n - d)*sqrt(n - d) >= 0", "--var", "n:positive-integer",
+                 "--var", "d:positive-integer"]) == 0
+    out = capsys.readouterr().out
+    assert "proved where defined (-d + n >= 0)" in out
+    assert main(["prove", "Implies(And(x > 1, x < 0), Eq(x, 5))", "--var", "x:real",
+                 "--json"]) == 1
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] == "undecided" and data["reason"].startswith("vacuous")
+    assert data["where_defined"] is None
