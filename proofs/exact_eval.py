@@ -120,18 +120,19 @@ def _is_zero_exactly(value: sp.Expr) -> bool | None:
         return bool(sp.expand(sp.minimal_polynomial(value, _X) - _X) == 0)
     except Exception:  # NotAlgebraic, NotImplementedError, ...: try the transcendental forms
         pass
-    if value.has(sp.exp) and (value.has(sp.log) or value.has(sp.pi)):
+    exponential = value.has(sp.exp) or value.has(sp.E)
+    if exponential and (value.has(sp.log) or value.has(sp.pi)):
         return None   # mixed exponentials and logarithms: no theorem to lean on
     if value.has(sp.log) or value.has(sp.pi):
         return _linear_form_is_zero(*_log_basis(value))
-    if value.has(sp.exp):
+    if exponential:
         return _linear_form_is_zero(*_exp_basis(value))
     return None
 
 
 def _algebraic(value: sp.Expr) -> bool:
     try:
-        sp.minimal_polynomial(value, _X)
+        sp.minimal_polynomial(value)
     except Exception:
         return False
     return True
@@ -151,44 +152,47 @@ def _linear_form_is_zero(expr: sp.Expr | None, basis: list[sp.Symbol]) -> bool |
         return None
     if poly.total_degree() > 1:
         return None
-    coefficients = poly.coeffs()
+    coefficients = poly.coeffs()          # [0] for the zero polynomial
     if not all(_algebraic(c) for c in coefficients):
         return None
-    return all(sp.expand(sp.minimal_polynomial(c, _X) - _X) == 0 for c in coefficients) \
-        if coefficients else True
+    return all(sp.expand(sp.minimal_polynomial(c, _X) - _X) == 0 for c in coefficients)
 
 
 def _log_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
-    """``value`` with ``log(r)`` (r a positive rational, after ``expand_log``) written as
-    ``Σ e_p·L_p`` over the primes and ``π`` as a symbol of its own."""
+    """``value`` with each ``log(k)`` (``expand_log`` leaves logarithms of positive integers
+    when every argument is a positive rational or a power of one) written as ``Σ e_p·L_p``
+    over the primes of ``k``, and ``π`` as a symbol of its own. None when a logarithm of
+    something else remains."""
     for atom in value.atoms(sp.log):
         if sign_of(atom.args[0]) != 1:
             return None, []
-    expanded = sp.expand(sp.expand_log(value, force=True))  # sound: every argument is > 0
-    symbols: dict[object, sp.Symbol] = {}
+    expanded = sp.expand(sp.expand_log(value))     # every argument is > 0: sympy expands
+    primes: dict[int, sp.Symbol] = {}
     replace: dict[sp.Basic, sp.Expr] = {}
     for atom in expanded.atoms(sp.log):
-        arg = atom.args[0]
-        if not arg.is_Rational or arg <= 0:
+        (arg,) = atom.args
+        if not arg.is_Integer:
             return None, []
-        total: sp.Expr = sp.Integer(0)
-        for part, sign in ((arg.p, 1), (arg.q, -1)):
-            for prime, power in sp.factorint(int(part)).items():
-                total += sign * power * symbols.setdefault(prime, sp.Dummy(f"L{prime}"))
-        replace[atom] = total
+        replace[atom] = sp.Add(*(power * primes.setdefault(prime, sp.Dummy())
+                                 for prime, power in sp.factorint(int(arg)).items()))
     out = expanded.xreplace(replace)
+    basis = list(primes.values())
     if out.has(sp.pi):
-        out = out.xreplace({sp.pi: symbols.setdefault("pi", sp.Dummy("pi"))})
-    return out, list(symbols.values())
+        basis.append(sp.Dummy())
+        out = out.xreplace({sp.pi: basis[-1]})
+    return out, basis
 
 
 def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
-    """``value`` with each ``exp(a)`` (a algebraic, equal exponents merged) as a symbol."""
-    expanded = sp.expand(value)
+    """``value`` with each ``exp(a)`` (a algebraic; ``E`` is ``exp(1)``; equal exponents
+    merged) as a symbol. Exponents are kept whole (``exp(a + b)`` is not split)."""
+    expanded = sp.expand(value, power_exp=False)
     exponents: list[tuple[sp.Expr, sp.Symbol]] = []
     replace: dict[sp.Basic, sp.Symbol] = {}
-    for atom in expanded.atoms(sp.exp):
-        a = atom.args[0]
+    atoms = [(atom, atom.args[0]) for atom in expanded.atoms(sp.exp)]
+    if expanded.has(sp.E):
+        atoms.append((sp.E, sp.Integer(1)))
+    for atom, a in atoms:
         if not _algebraic(a):
             return None, []
         for known, sym in exponents:
@@ -196,7 +200,7 @@ def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
                 replace[atom] = sym
                 break
         else:
-            sym = sp.Dummy("E")
+            sym = sp.Dummy()
             exponents.append((a, sym))
             replace[atom] = sym
     return expanded.xreplace(replace), [sym for _, sym in exponents]
@@ -220,16 +224,29 @@ def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | Non
 
 
 def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
-    """Would ``base**exponent`` (integer exponent) need more than :data:`MAX_EXACT_BITS`?"""
-    if abs(exponent) <= 64:
+    """Would ``base**exponent`` (integer exponent) need more than :data:`MAX_EXACT_BITS`?
+
+    A rational ``p/q`` to the power ``e`` has about ``|e|·log2 max(|p|, q)`` bits (``(1/3)**e``
+    too: its denominator grows); another number about ``|e|·|log2 |base||`` (sympy turns
+    ``sqrt(2)**e`` into a power of 2). Up to :data:`_SMALL_EXPONENT` nothing is estimated. A
+    base whose size cannot be estimated counts as too large.
+    """
+    e = abs(int(exponent))
+    if e <= _SMALL_EXPONENT:
         return False
-    try:
-        magnitude = abs(sp.N(base, 15))
-    except Exception:
-        return True
-    if magnitude in (0, 1):
-        return False
-    return abs(int(exponent)) * abs(math.log2(float(magnitude))) > MAX_EXACT_BITS
+    if base.is_Rational:
+        per_unit = math.log2(max(abs(int(base.p)), int(base.q)))
+    else:
+        try:
+            magnitude = float(abs(sp.N(base)))
+        except (TypeError, ValueError):
+            return True
+        per_unit = abs(math.log2(magnitude)) if magnitude > 0 else 0.0
+    return e * per_unit > MAX_EXACT_BITS
+
+
+#: Exponents up to this are evaluated without estimating the size of the result.
+_SMALL_EXPONENT = 64
 
 
 def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:

@@ -54,6 +54,17 @@ def test_constant_conditions_are_folded() -> None:
     assert term_definedness(sp.log(sp.Integer(0), evaluate=False)) == sp.false
 
 
+def test_sympy_never_decides_a_condition_from_a_symbol_s_own_flags() -> None:
+    """The kernel drops conditions only against the *declared* domains; here M carries the
+    flag positive, yet its condition must stay (it may be declared real)."""
+    M = sp.Symbol("M", positive=True)
+    assert term_definedness(sp.sqrt(M)) == sp.Ge(M, 0, evaluate=False)
+    assert term_definedness(1 / M) == sp.Ne(M, 0, evaluate=False)
+    guarded = definedness(sp.Implies(sp.Gt(M, 0, evaluate=False), sp.Ge(1 / M, 0, evaluate=False)))
+    assert guarded == sp.Implies(sp.Gt(M, 0, evaluate=False), sp.Ne(M, 0, evaluate=False))
+    assert isinstance(guarded, sp.Implies)
+
+
 def test_a_false_part_makes_the_whole_undefined() -> None:
     bad = sp.Pow(sp.Integer(-4), sp.Rational(1, 2), evaluate=False)
     assert term_definedness(x + bad) == sp.false

@@ -96,6 +96,23 @@ def test_exp_basis_merges_equal_exponents() -> None:
     expr, basis = exact_eval._exp_basis(sp.exp(sp.sqrt(2)) + 2 * sp.exp(sp.sqrt(8) / 2))
     assert len(basis) == 1 and sp.Poly(expr, *basis).coeffs() == [3]
     assert exact_eval._exp_basis(sp.exp(sp.pi))[0] is None
+    # two atoms sympy does not identify, with equal algebraic exponents: merged
+    same = sp.exp(sp.sqrt(2) + sp.sqrt(3)) - sp.exp(sp.sqrt(5 + 2 * sp.sqrt(6)))
+    expr, basis = exact_eval._exp_basis(same)
+    assert len(basis) == 1 and sp.expand(expr) == 0
+    assert exact_eval._is_zero_exactly(same) is True
+    assert exact_eval._is_zero_exactly(sp.exp(1) - sp.exp(-1)) is False     # exponents ±1
+    assert exact_eval._is_zero_exactly(2 * sp.E - sp.exp(1) - sp.E) is True  # E is exp(1)
+    expr, basis = exact_eval._exp_basis(sp.exp(2) + 3 * sp.E)
+    assert len(basis) == 2 and sorted(sp.Poly(expr, *basis).coeffs()) == [1, 3]
+
+
+def test_log_basis_of_a_quotient() -> None:
+    expr, basis = exact_eval._log_basis(sp.log(sp.Rational(2, 3)))
+    assert len(basis) == 2 and sorted(sp.Poly(expr, *basis).coeffs()) == [-1, 1]
+    expr, basis = exact_eval._log_basis(sp.log(2) + sp.pi)
+    assert len(basis) == 2 and sp.Poly(expr, *basis).coeffs() == [1, 1]
+    assert exact_eval._log_basis(sp.log(1 + sp.sqrt(2)))[0] is None
 
 
 # ------------------------------------------------------------------------ partial functions
@@ -198,10 +215,18 @@ def test_a_power_too_large_to_evaluate_is_unknown_not_computed() -> None:
     assert evaluate(sp.Gt(huge, 0, evaluate=False), {}) == "unknown"
     big = sp.Pow(3, 1000, evaluate=False)          # 1585 bits: evaluated
     assert evaluate(sp.Gt(big, 0, evaluate=False), {}) == "true"
-    assert exact_eval._too_large(sp.Integer(2), sp.Integer(MAX_EXACT_BITS + 1))
-    assert not exact_eval._too_large(sp.Integer(2), sp.Integer(MAX_EXACT_BITS - 1))
-    assert not exact_eval._too_large(sp.Integer(1), sp.Integer(10 ** 12))
-    assert not exact_eval._too_large(sp.Integer(7), sp.Integer(64))
+    big_base = sp.Integer(10) ** 10000
+    for base, exponent, too_large in [
+        (sp.Integer(2), MAX_EXACT_BITS + 1, True), (sp.Integer(2), MAX_EXACT_BITS, False),
+        (sp.Integer(-2), -(MAX_EXACT_BITS + 1), True),
+        (sp.Integer(1), 10 ** 12, False), (sp.Integer(-1), 10 ** 12, False),
+        (sp.Integer(0), 10 ** 9, False),                    # 0**e: nothing to compute
+        (big_base, 64, False), (big_base, 65, True), (big_base, -65, True),
+        (sp.Rational(1, 3), 10 ** 6, True), (sp.Rational(1, 3), 10 ** 4, False),
+        (sp.sqrt(2), 10 ** 6, True), (sp.sqrt(2), 10 ** 5, False),   # 2**(e/2)
+        (sp.Function("f")(1), 100, True),                   # no size estimate: too large
+    ]:
+        assert exact_eval._too_large(base, sp.Integer(exponent)) is too_large, (base, exponent)
 
 
 def test_value_at() -> None:
