@@ -1,9 +1,14 @@
-"""cvc5's answer to an SMT-LIB problem: the second opinion on every z3 verdict.
+"""Solver answers to SMT-LIB problems, for the server processes that run them.
 
-This module imports nothing but cvc5, so that the server process that runs it
-(:class:`attnio.proofs.isolation.Worker`, started by :func:`attnio.proofs.kernel.cvc5_check`)
-starts in a fraction of a second. Call :func:`attnio.proofs.kernel.cvc5_check`, which bounds
-the call with a hard limit; this function alone has only cvc5's own (soft) one.
+* :func:`cvc5_answer` — cvc5's answer: the second opinion on every z3 verdict;
+* :func:`z3_answer` — z3's answer with the model as pinning assertions: the exact integer
+  encoding, where z3's nonlinear integer search may ignore its own timeout.
+
+This module imports nothing but the solvers, so that the server processes that run it
+(:class:`attnio.proofs.isolation.Worker`, started by :func:`attnio.proofs.kernel.cvc5_check`
+and :func:`attnio.proofs.z3tools.check_sat_isolated`) start in a fraction of a second and can
+be killed at a hard deadline. Call those two functions; these alone have only the solvers'
+own (soft) limits.
 
 >>> cvc5_answer("(declare-fun x () Real)(assert (< (* x x) 0))(check-sat)", 5.0)
 'unsat'
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["cvc5_answer", "logic_of"]
+__all__ = ["cvc5_answer", "z3_answer", "logic_of"]
 
 _INT_SORT = re.compile(r"\bInt\b")
 
@@ -67,3 +72,27 @@ def cvc5_answer(smt2: str, timeout_s: float) -> str:
     if result.isUnsat():
         return "unsat"
     return "unknown"
+
+
+def z3_answer(smt2: str, timeout_ms: int) -> tuple[str, list[str]]:
+    """``("sat", pins)``, ``("unsat", [])`` or ``("unknown", [reason])``; for a model the
+    pins are ``(assert (= NAME VALUE))`` lines of its constants.
+
+    >>> z3_answer("(declare-fun k () Int)(assert (= (* k k) 9))(assert (> k 0))", 5000)
+    ('sat', ['(assert (= k 3))'])
+    >>> z3_answer("(declare-fun k () Int)(assert (= (* k k) 2))", 5000)
+    ('unsat', [])
+    """
+    import z3
+
+    s = z3.Solver()
+    s.set("timeout", max(1, int(timeout_ms)))
+    s.from_string(smt2)
+    r = s.check()
+    if r == z3.sat:
+        m = s.model()
+        return "sat", [f"(assert (= {d().sexpr()} {m[d].sexpr()}))" for d in m.decls()
+                       if d.arity() == 0]
+    if r == z3.unsat:
+        return "unsat", []
+    return "unknown", [s.reason_unknown()]

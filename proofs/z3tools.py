@@ -29,14 +29,14 @@ problem (the model's rational values pinned); a disagreement is Undecided. The v
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 from fractions import Fraction
 from typing import Iterable
 
 import z3
 
+from attnio.proofs import second_solver
+from attnio.proofs.isolation import HardLimitReached, Worker
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
 __all__ = ["prove", "antecedent_contexts", "check_sat", "check_sat_isolated", "model_to_dict", "WATCHDOG_GRACE_S",
@@ -176,27 +176,9 @@ def check_sat(assertions: Iterable[z3.BoolRef], timeout_s: float, *,
 #: An isolated check (:func:`check_sat_isolated`) is killed this long after its time limit.
 HARD_DEADLINE_GRACE_S = 3.0
 
-# The child of :func:`check_sat_isolated`: reads SMT-LIB on stdin, the timeout in ms as argv[1];
-# prints sat / unsat / unknown <reason>, and for sat the model as pinning assertions.
-_CHILD = r"""
-import sys, z3
-smt2 = sys.stdin.read()
-s = z3.Solver()
-s.set("timeout", int(sys.argv[1]))
-s.from_string(smt2)
-r = s.check()
-if r == z3.sat:
-    m = s.model()
-    print("sat")
-    for decl in m.decls():
-        if decl.arity() == 0:
-            print("(assert (= %s %s))" % (decl().sexpr(), m[decl].sexpr()))
-elif r == z3.unsat:
-    print("unsat")
-else:
-    print("unknown " + s.reason_unknown())
-"""
-
+#: The server process of :func:`check_sat_isolated` (started at the first call, killed past
+#: a hard deadline).
+_Z3_SERVER = Worker(second_solver.__file__, "z3_answer")
 
 def check_sat_isolated(assertions: Iterable[z3.BoolRef], timeout_s: float
                        ) -> tuple[str, z3.ModelRef | None, str]:
@@ -218,27 +200,20 @@ def check_sat_isolated(assertions: Iterable[z3.BoolRef], timeout_s: float
     assertions = list(assertions)
     solver = z3.Solver()
     solver.add(*assertions)
-    limit = timeout_s + HARD_DEADLINE_GRACE_S
     try:
-        child = subprocess.run([sys.executable, "-c", _CHILD, str(max(1, int(timeout_s * 1000)))],
-                               input=solver.to_smt2(), capture_output=True, text=True,
-                               timeout=limit)
-    except subprocess.TimeoutExpired:
-        return "unknown", None, f"hard deadline: z3 killed after {limit:g} s"
-    lines = child.stdout.splitlines()
-    if child.returncode != 0 or not lines:
-        tail = (child.stderr.strip().splitlines() or ["no output"])[-1]
-        return "unknown", None, f"isolated z3 failed (exit {child.returncode}: {tail})"
-    head = lines[0]
+        head, lines = _Z3_SERVER.call((solver.to_smt2(), max(1, int(timeout_s * 1000))),
+                                      seconds=timeout_s + HARD_DEADLINE_GRACE_S)
+    except HardLimitReached as exc:
+        return "unknown", None, f"hard deadline: {exc}"
+    except Exception as exc:  # a problem the server's z3 could not read
+        return "unknown", None, f"isolated z3 failed ({type(exc).__name__}: {exc})"
     if head == "unsat":
         return "unsat", None, ""
-    if head.startswith("unknown"):
-        return "unknown", None, head[len("unknown"):].strip() or "unknown"
-    if head != "sat":  # pragma: no cover - the child prints one of the three
-        return "unknown", None, f"isolated z3 answered {head!r}"
+    if head == "unknown":
+        return "unknown", None, lines[0] if lines else "unknown"
     pinned = z3.Solver()
     pinned.add(*assertions)
-    pinned.from_string(solver.to_smt2().split("(check-sat)")[0] + "\n".join(lines[1:]))
+    pinned.from_string(solver.to_smt2().split("(check-sat)")[0] + "\n".join(lines))
     status, model, reason = check_sat(pinned.assertions(), timeout_s)
     if status != "sat":
         return "unknown", None, (f"the isolated model did not re-check here ({status}"
