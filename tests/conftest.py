@@ -36,3 +36,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip_slow)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sympy_cache_under_mutation() -> None:
+    """Under benchmarks/mutation.py (mutmut sets MUTANT_UNDER_TEST) every test starts with an
+    empty sympy cache: mutmut forks each mutant's run from a process that already ran the
+    unmutated tests, and sympy's global cache would hand the mutant the original's results
+    (a mutant of ``as_written`` survived because ``Xor.args`` came from the cache)."""
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        from sympy.core.cache import clear_cache
+
+        clear_cache()
+
