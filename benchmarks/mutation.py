@@ -295,8 +295,10 @@ def main(argv: list[str] | None = None) -> int:
             prepare_scratch(scratch, modules, args.jobs)
             print(f"mutmut: {len(modules)} modules in {scratch}", file=sys.stderr, flush=True)
             env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+            # a session of its own: a mutant that signals its process group (os.kill(0, …))
+            # must not take this script with it
             subprocess.run(["mutmut", "run", "--max-children", str(args.jobs), *_globs(modules)],
-                           cwd=scratch, env=env, check=False,
+                           cwd=scratch, env=env, check=False, start_new_session=True,
                            stdout=None if sys.stderr.isatty() else subprocess.DEVNULL)
         scores = read_results(scratch, modules)
     finally:

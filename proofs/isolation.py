@@ -108,10 +108,24 @@ def _receive(fd: int, deadline: float | None) -> Any:
 
 
 def _kill(pid: int) -> None:
+    """Kill and reap the child ``pid`` — that process only: through a pidfd where the system
+    has them (``pidfd_open`` refuses 0 and negative numbers, which ``os.kill`` would send to a
+    whole process group), else ``os.kill`` of a positive pid."""
     try:
-        os.kill(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):   # no pidfds here, or the child is gone
+        if pid > 0:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    else:
+        try:
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.close(fd)
     try:
         os.waitpid(pid, 0)
     except ChildProcessError:
@@ -241,8 +255,9 @@ class Worker:
         return value
 
 
-def _serve(path: str, function: str, memory_bytes: int) -> None:
-    """The server loop of a :class:`Worker`: one pickled call per request until EOF."""
+def _serve(path: str, function: str, memory_bytes: int, source: int, sink: BinaryIO) -> None:
+    """The server loop of a :class:`Worker`: one pickled call per request read from the file
+    descriptor ``source``, its reply written to ``sink``, until EOF."""
     import importlib.util
     _die_with_parent()
     _limit_memory(memory_bytes or None)
@@ -251,7 +266,6 @@ def _serve(path: str, function: str, memory_bytes: int) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     fn = getattr(module, function)
-    source, sink = sys.stdin.buffer.fileno(), sys.stdout.buffer
     while True:
         try:
             args = _receive(source, None)
@@ -265,4 +279,5 @@ def _serve(path: str, function: str, memory_bytes: int) -> None:
 
 
 if __name__ == "__main__":  # the server of a Worker
-    _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]))
+    _serve(sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.stdin.buffer.fileno(),
+           sys.stdout.buffer)

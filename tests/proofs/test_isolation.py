@@ -97,3 +97,109 @@ def test_cvc5_unknown_past_its_hard_limit(monkeypatch: pytest.MonkeyPatch) -> No
             raise HardLimitReached("stuck")
     monkeypatch.setattr(kernel, "_CVC5", Stuck())
     assert cvc5_check("(check-sat)", 1.0) == "unknown"
+
+
+# ---------------------------------------------------- the child side, run in this process
+# (mutmut records which test reaches a function only in the test's own process)
+def test_limit_memory_sets_the_address_space_cap() -> None:
+    import resource
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        isolation._limit_memory(None)
+        assert resource.getrlimit(resource.RLIMIT_AS) == before
+        isolation._limit_memory(1 << 45)
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        assert soft == (1 << 45 if hard == resource.RLIM_INFINITY else min(1 << 45, hard))
+        assert hard == before[1]
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, before)
+
+
+def test_die_with_parent_asks_for_sigkill() -> None:
+    import ctypes
+    import signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    value = ctypes.c_int(-1)
+    try:
+        isolation._die_with_parent()
+        assert libc.prctl(2, ctypes.byref(value)) == 0          # PR_GET_PDEATHSIG
+        assert value.value == int(signal.SIGKILL)
+    finally:
+        libc.prctl(1, 0)                                         # this test process: off
+
+
+def test_the_server_loop_answers_until_end_of_file(tmp_path) -> None:  # noqa: ANN001
+    import io
+    import threading
+    target = tmp_path / "target.py"
+    target.write_text("def twice(x):\n    if x < 0:\n        raise ValueError('negative')\n"
+                      "    return 2 * x\n")
+    requests_r, requests_w = os.pipe()
+    replies_r, replies_w = os.pipe()
+    sink = io.BufferedWriter(io.FileIO(replies_w, "w"))
+    server = threading.Thread(target=isolation._serve,
+                              args=(str(target), "twice", 0, requests_r, sink))
+    try:
+        server.start()
+        with io.BufferedWriter(io.FileIO(requests_w, "w")) as requests:
+            isolation._send(requests, (21,))
+            assert isolation._receive(replies_r, time.monotonic() + 30) == ("ok", 42)
+            isolation._send(requests, (-1,))
+            status, exc = isolation._receive(replies_r, time.monotonic() + 30)
+            assert status == "error" and isinstance(exc, ValueError) and str(exc) == "negative"
+        server.join(30)
+        assert not server.is_alive()                           # EOF ends the loop
+    finally:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, 0)
+        sink.close()
+        os.close(requests_r)
+        os.close(replies_r)
+
+
+def test_the_wire_format() -> None:
+    import io
+    r, w = os.pipe()
+    with io.BufferedWriter(io.FileIO(w, "w")) as out:
+        isolation._send(out, {"a": [1, 2]})
+        isolation._send(out, lambda: 0)                         # does not pickle: an error
+    try:
+        assert isolation._receive(r, None) == {"a": [1, 2]}
+        status, exc = isolation._receive(r, None)
+        assert status == "error" and "could not be sent back" in str(exc)
+        with pytest.raises(EOFError):
+            isolation._receive(r, None)
+    finally:
+        os.close(r)
+    r, w = os.pipe()
+    try:
+        with pytest.raises(HardLimitReached):
+            isolation._read_exactly(r, 8, time.monotonic() + 0.05)   # nothing arrives
+        os.write(w, b"abc")
+        assert isolation._read_exactly(r, 3, time.monotonic() + 30) == b"abc"
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_kill_reaches_only_that_child() -> None:
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    isolation._kill(pid)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)                              # killed and reaped
+    isolation._kill(pid)                                         # already gone: no error
+
+
+def test_z3_answers() -> None:
+    assert second_solver.z3_answer("(declare-fun k () Int)(assert (= (* k k) 9))"
+                                   "(assert (> k 0))", 5000) == ("sat", ["(assert (= k 3))"])
+    assert second_solver.z3_answer("(declare-fun k () Int)(assert (= (* k k) 2))", 5000) == \
+        ("unsat", [])
+    status, reason = second_solver.z3_answer(
+        "(declare-fun x () Int)(declare-fun y () Int)(declare-fun z () Int)"
+        "(assert (> x 0))(assert (> y 0))(assert (> z 0))"
+        "(assert (= (+ (* x x x) (* y y y)) (* z z z)))", 1)
+    assert status == "unknown" and reason
