@@ -59,8 +59,7 @@ def _die_with_parent() -> None:
     """Linux: this process is killed when its parent dies (no orphan left waiting)."""
     try:
         import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
     except (OSError, AttributeError):    # not Linux: the closed pipe ends the child
         pass
 
@@ -78,10 +77,16 @@ def _limit_memory(memory_bytes: int | None) -> None:
 
 
 def _send(stream: BinaryIO, obj: Any) -> None:
+    """Write ``obj`` pickled, behind its length. A reply that does not pickle is replaced by
+    an ``("error", RuntimeError)`` naming it (an exception: its own text)."""
     try:
         data = pickle.dumps(obj)
-    except Exception as exc:  # a value that does not pickle: send its text
-        data = pickle.dumps(("error", RuntimeError(f"the result could not be sent back: {exc}")))
+    except Exception as exc:  # noqa: BLE001 - whatever pickle raises
+        if isinstance(obj, tuple) and len(obj) == 2 and obj[0] == "error":
+            text = "".join(traceback.format_exception_only(obj[1])).strip()
+        else:
+            text = f"the result could not be sent back: {exc}"
+        data = pickle.dumps(("error", RuntimeError(text)))
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
@@ -144,32 +149,15 @@ def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None =
     BaseException
         Whatever ``fn`` raised in the child, re-raised here.
     """
+    parent = os.getpid()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the child: never returns
-        code = 0
-        try:
-            os.close(read_fd)
-            _die_with_parent()
-            _limit_memory(memory_bytes)
-            with os.fdopen(write_fd, "wb") as out:
-                try:
-                    reply: tuple[str, Any] = ("ok", fn(*args, **(kwargs or {})))
-                except BaseException as exc:  # noqa: BLE001 - everything goes to the parent
-                    reply = ("error", exc)
-                try:
-                    _send(out, reply)
-                except Exception:   # an exception that does not pickle
-                    text = "".join(traceback.format_exception_only(reply[1])).strip()
-                    _send(out, ("error", RuntimeError(text)))
-        except BaseException:  # noqa: BLE001
-            code = 1
-        finally:
-            os._exit(code)
+    if pid == 0:
+        _child(parent, read_fd, write_fd, fn, args, kwargs or {}, memory_bytes)
     os.close(write_fd)
     try:
         try:
-            status, value = _receive(read_fd, time.monotonic() + seconds + KILL_GRACE_S)
+            reply = _receive(read_fd, time.monotonic() + seconds + KILL_GRACE_S)
         except HardLimitReached:
             raise HardLimitReached(f"the time limit of {seconds:g} s was reached (the child "
                                    "process was killed)") from None
@@ -179,9 +167,37 @@ def run_isolated(fn: Callable[..., Any], args: tuple = (), kwargs: dict | None =
     finally:
         os.close(read_fd)
         _kill(pid)
+    return _unpack(reply)
+
+
+def _unpack(reply: tuple[str, Any]) -> Any:
+    """The value of an ``("ok", value)`` reply; an ``("error", exc)`` reply raises ``exc``."""
+    status, value = reply
+    if status == "ok":
+        return value
     if status == "error":
         raise value
-    return value
+    raise HardLimitReached(f"a malformed reply {status!r}")
+
+
+def _child(parent: int, read_fd: int, write_fd: int, fn: Callable[..., Any], args: tuple,
+           kwargs: dict, memory_bytes: int | None) -> None:
+    """The forked child of :func:`run_isolated`: run the call, send the reply, exit. Never
+    returns (and refuses to run in the parent, whose exit would end the caller)."""
+    if os.getpid() == parent:
+        raise RuntimeError("the child side of run_isolated ran in the parent process")
+    try:
+        os.close(read_fd)
+        _die_with_parent()
+        _limit_memory(memory_bytes)
+        with os.fdopen(write_fd, "wb") as out:
+            try:
+                reply: tuple[str, Any] = ("ok", fn(*args, **kwargs))
+            except BaseException as exc:  # noqa: BLE001 - everything goes to the parent
+                reply = ("error", exc)
+            _send(out, reply)
+    finally:
+        os._exit(0)   # the parent reads the reply, not the exit code
 
 
 class Worker:
@@ -250,9 +266,7 @@ class Worker:
             except BaseException:
                 self.close()   # a Ctrl-C while waiting: the server may be mid-call
                 raise
-        if status == "error":
-            raise value
-        return value
+        return _unpack((status, value))
 
 
 def _serve(path: str, function: str, memory_bytes: int, source: int, sink: BinaryIO) -> None:
@@ -261,10 +275,9 @@ def _serve(path: str, function: str, memory_bytes: int, source: int, sink: Binar
     import importlib.util
     _die_with_parent()
     _limit_memory(memory_bytes or None)
-    spec = importlib.util.spec_from_file_location("_attnio_worker_target", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    spec = importlib.util.spec_from_file_location(os.path.basename(path).split(".")[0], path)
+    module = importlib.util.module_from_spec(spec)            # type: ignore[arg-type]
+    spec.loader.exec_module(module)                          # type: ignore[union-attr]
     fn = getattr(module, function)
     while True:
         try:

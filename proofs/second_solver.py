@@ -18,9 +18,10 @@ own (soft) limits.
 
 from __future__ import annotations
 
+import math
 import re
 
-__all__ = ["cvc5_answer", "z3_answer", "logic_of"]
+__all__ = ["cvc5_answer", "z3_answer", "logic_of", "milliseconds"]
 
 _INT_SORT = re.compile(r"\bInt\b")
 
@@ -38,6 +39,15 @@ def logic_of(smt2: str) -> str:
     return "QF_NIRA" if _INT_SORT.search(smt2) else "QF_NRA"
 
 
+def milliseconds(timeout_s: float) -> int:
+    """A time limit in whole milliseconds, at least 1 (cvc5 reads 0 as "no limit").
+
+    >>> milliseconds(2.5), milliseconds(0.0001), milliseconds(0.0)
+    (2500, 1, 1)
+    """
+    return max(1, math.ceil(timeout_s * 1000))
+
+
 def cvc5_answer(smt2: str, timeout_s: float) -> str:
     """``"sat"``, ``"unsat"``, ``"unknown"`` or ``"n/a"`` (cvc5 missing, a parse error, an
     operator cvc5 cannot take, or no ``(check-sat)``)."""
@@ -48,7 +58,7 @@ def cvc5_answer(smt2: str, timeout_s: float) -> str:
     try:
         tm = cvc5.TermManager()
         solver = cvc5.Solver(tm)
-        solver.setOption("tlimit-per", str(max(1, int(timeout_s * 1000))))
+        solver.setOption("tlimit-per", str(milliseconds(timeout_s)))
         solver.setOption("produce-models", "false")
         solver.setLogic(logic_of(smt2))
         symbols = cvc5.SymbolManager(tm)
@@ -86,7 +96,7 @@ def z3_answer(smt2: str, timeout_ms: int) -> tuple[str, list[str]]:
     import z3
 
     s = z3.Solver()
-    s.set("timeout", max(1, int(timeout_ms)))
+    s.set("timeout", max(1, int(timeout_ms)))    # z3 reads 0 as "no limit" too
     s.from_string(smt2)
     r = s.check()
     if r == z3.sat:

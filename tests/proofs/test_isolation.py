@@ -203,3 +203,86 @@ def test_z3_answers() -> None:
         "(assert (> x 0))(assert (> y 0))(assert (> z 0))"
         "(assert (= (+ (* x x x) (* y y y)) (* z z z)))", 1)
     assert status == "unknown" and reason
+
+
+def _unpicklable_error() -> None:
+    class Local(Exception):         # a local class does not pickle
+        pass
+    raise Local("kept as text")
+
+
+def _unpicklable_value() -> object:
+    return lambda: 0
+
+
+def test_replies_that_do_not_pickle_become_runtime_errors() -> None:
+    with pytest.raises(RuntimeError, match="Local: kept as text"):
+        run_isolated(_unpicklable_error, seconds=30.0)
+    with pytest.raises(RuntimeError, match="^the result could not be sent back"):
+        run_isolated(_unpicklable_value, seconds=30.0)
+
+
+def test_replies_are_unpacked_strictly() -> None:
+    assert isolation._unpack(("ok", 3)) == 3
+    with pytest.raises(KeyError):
+        isolation._unpack(("error", KeyError("k")))
+    with pytest.raises(HardLimitReached, match="a malformed reply 'OK'"):
+        isolation._unpack(("OK", 3))
+
+
+def test_the_child_side_refuses_to_run_in_the_parent() -> None:
+    with pytest.raises(RuntimeError, match="ran in the parent process"):
+        isolation._child(os.getpid(), -1, -1, operator.add, (1, 2), {}, None)
+
+
+def test_the_grace_is_added_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The call may take up to seconds + KILL_GRACE_S (not minus): with a grace of 30 s a
+    0.3 s call under a 0.01 s limit still answers, whatever the machine's load."""
+    monkeypatch.setattr(isolation, "KILL_GRACE_S", 30.0)
+    assert run_isolated(time.sleep, (0.3,), seconds=0.01) is None
+    w = Worker(operator.__file__, "add")
+    try:
+        assert w.call((1, 2), seconds=0.0) == 3
+    finally:
+        w.close()
+
+
+def _hard_cap_and_limit(hard: int, wanted: int) -> tuple[int, int]:
+    import resource
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    isolation._limit_memory(wanted)
+    return resource.getrlimit(resource.RLIMIT_AS)
+
+
+def test_the_memory_cap_never_exceeds_a_finite_hard_limit() -> None:
+    isolation._limit_memory(None)            # in this process too (mutmut's test selection)
+    gib = 1024 ** 3
+    assert run_isolated(_hard_cap_and_limit, (8 * gib, 2 * gib), seconds=30.0,
+                        memory_bytes=None) == (2 * gib, 8 * gib)
+    assert run_isolated(_hard_cap_and_limit, (2 * gib, 8 * gib), seconds=30.0,
+                        memory_bytes=None) == (2 * gib, 2 * gib)
+
+
+def test_cvc5_missing_is_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    monkeypatch.setitem(sys.modules, "cvc5", None)
+    assert second_solver.cvc5_answer("(check-sat)", 1.0) == "n/a"
+    assert second_solver.milliseconds(2.5) == 2500 and second_solver.milliseconds(0.0) == 1
+    assert second_solver.milliseconds(0.0011) == 2
+
+
+def test_the_server_caps_its_memory(tmp_path) -> None:  # noqa: ANN001
+    target = tmp_path / "hog.py"
+    target.write_text("def hog(gib):\n    return len(bytearray(gib * 1024 ** 3))\n")
+    w = Worker(str(target), "hog", memory_bytes=1024 ** 3)
+    try:
+        with pytest.raises(MemoryError):
+            w.call((2,), seconds=60.0)
+        assert w.call((0,), seconds=60.0) == 0            # the server survived its MemoryError
+    finally:
+        w.close()
+    roomy = Worker(str(target), "hog", memory_bytes=None)
+    try:
+        assert roomy.call((1,), seconds=60.0) == 1024 ** 3
+    finally:
+        roomy.close()
