@@ -368,3 +368,34 @@ def test_move_kinds_and_rules_are_the_documented_ones() -> None:
     assert set(RULES) == {"unknown-kind", "unknown-vertex", "read-needs-blue",
                           "write-needs-red", "compute-input", "compute-needs-red-parents",
                           "one-shot", "delete-needs-red", "red-limit", "outputs-blue"}
+
+
+def test_validate_checks_the_named_outputs_and_variant() -> None:
+    moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("write", "c")]
+    assert validate(G, moves, 3, outputs=["c"], claimed_io=3).proved
+    assert validate(G, moves, 3).counterexample == {"index": 4, "rule": "outputs-blue",
+                                                    "move": None}
+    twice = LEGAL[:3] + [("compute", "c")] + LEGAL[3:]
+    assert validate(G, twice, 3).proved
+    assert validate(G, twice, 3, recompute=False).counterexample["rule"] == "one-shot"
+
+
+class _StrictDiGraph(nx.DiGraph):
+    """A DiGraph whose membership test raises on an unhashable vertex (networkx's own
+    returns False): the validator must not depend on which one it is given."""
+
+    def __contains__(self, n) -> bool:
+        return n in self._node
+
+
+def test_an_unhashable_vertex_is_unknown_even_when_membership_raises() -> None:
+    H = _StrictDiGraph([("a", "b")])
+    with pytest.raises(TypeError):
+        ["a"] in H  # noqa: B015
+    with pytest.raises(IllegalMoveError) as info:
+        replay(H, [("read", ["a"])], 2)
+    assert str(info.value) == ("move 0 ('read', ['a']) breaks unknown-vertex: "
+                               "['a'] is not a vertex of the graph")
+    with pytest.raises(InvalidInputError) as err:
+        game_outputs(H, [["b"]])
+    assert str(err.value) == "output ['b'] is not a vertex of the graph"
