@@ -152,6 +152,12 @@ ISSUE = nx.DiGraph([(str(u), str(v)) for u, v in [(0, 1), (0, 3), (0, 5), (0, 7)
                                                   (1, 5), (1, 7), (2, 4), (2, 5), (3, 4),
                                                   (3, 6), (5, 7)]])
 ISSUE_OUTPUTS = ["4", "6", "7", "5"]
+# two reads-and-writes from input 1 and one from input 3 (M = 2): Q = L0 = 5
+TWIN_FANS = nx.DiGraph([("1", "2"), ("1", "4"), ("3", "5")])
+TWIN_FANS_OUTPUTS = ["2", "4", "5"]
+# input 2 feeds output 3 and, with input 0, output 5; input 1 feeds output 4 (M = 3): Q = L0 = 6
+SPLIT = nx.DiGraph([("0", "5"), ("1", "4"), ("2", "3"), ("2", "5")])
+SPLIT_OUTPUTS = ["3", "4", "5"]
 
 
 def _chain(computes: int) -> nx.DiGraph:
@@ -205,7 +211,8 @@ def test_an_exhausted_state_budget_claims_nothing() -> None:
 
 @pytest.mark.parametrize("G, M, outputs, states, answer", [
     (DIAMOND, 3, None, 2, True), (CROSS, 3, None, 5, False), (CROSS, 4, None, 5, True),
-    (ISSUE, 4, ISSUE_OUTPUTS, 10, True), (ISSUE, 5, ISSUE_OUTPUTS, 6, True)])
+    (ISSUE, 4, ISSUE_OUTPUTS, 10, True), (ISSUE, 5, ISSUE_OUTPUTS, 6, True),
+    (TWIN_FANS, 2, TWIN_FANS_OUTPUTS, 3, True), (SPLIT, 3, SPLIT_OUTPUTS, 3, True)])
 def test_max_states_counts_expanded_states(G, M, outputs, states, answer) -> None:
     # exactly `states` expansions settle the instance; one fewer is an exhausted budget
     assert zero_waste_exists(G, M, outputs=outputs, max_states=states,
@@ -254,10 +261,16 @@ def test_schedule_pinned_on_hand_built_dags() -> None:
         ("write", "7"), ("delete", "0"), ("delete", "1"), ("delete", "5"), ("delete", "7")]
     for recompute in (True, False):
         assert replay(ISSUE, moves, 5, outputs=ISSUE_OUTPUTS, recompute=recompute).io == 6
+    # nothing is red at the start: input 3's fan (one output) frees its pebbles first
+    assert zero_waste_schedule(TWIN_FANS, 2, outputs=TWIN_FANS_OUTPUTS) == [
+        ("read", "3"), ("compute", "5"), ("write", "5"), ("delete", "3"), ("delete", "5"),
+        ("read", "1"), ("compute", "2"), ("write", "2"), ("delete", "2"), ("compute", "4"),
+        ("write", "4"), ("delete", "1"), ("delete", "4")]
 
 
 @pytest.mark.parametrize("G, M, outputs, nodes", [
-    (DIAMOND, 3, None, 2), (CROSS, 4, None, 3), (ISSUE, 5, ISSUE_OUTPUTS, 6)])
+    (DIAMOND, 3, None, 2), (CROSS, 4, None, 3), (ISSUE, 5, ISSUE_OUTPUTS, 6),
+    (TWIN_FANS, 2, TWIN_FANS_OUTPUTS, 3)])
 def test_max_nodes_counts_expansions(G, M, outputs, nodes) -> None:
     found = zero_waste_schedule(G, M, outputs=outputs, max_nodes=nodes, time_limit=None)
     assert found is not None
@@ -302,3 +315,40 @@ def test_bad_arguments_are_named() -> None:
             search(DIAMOND, 0)
         with pytest.raises(InvalidInputError, match="networkx.DiGraph"):
             search(nx.Graph(DIAMOND), 3)
+
+
+def test_the_default_time_limit_is_five_seconds(fake_clock) -> None:
+    # ISSUE at M = 5 takes 6 expansions (6 clock reads after the start): 5 s are too few
+    fake_clock(zero_waste_module)
+    assert zero_waste_exists(ISSUE, 5, outputs=ISSUE_OUTPUTS) is None
+    fake_clock(zero_waste_module)
+    assert zero_waste_exists(ISSUE, 5, outputs=ISSUE_OUTPUTS, time_limit=6) is True
+    # the schedule search reads the clock once in 64 expansions: 5.5 s have passed by then
+    fake_clock(zero_waste_module, step=5.5)
+    assert zero_waste_schedule(_chain(64), 2) is None
+    fake_clock(zero_waste_module, step=5.5)
+    assert zero_waste_schedule(_chain(64), 2, time_limit=6) is not None
+
+
+def test_a_limit_is_passed_only_when_the_clock_is_beyond_it(fake_clock) -> None:
+    # a clock that never moves sits exactly at a zero limit: not beyond it, so no search stops
+    # (60 outputs: the 1 024th successor, where the clock is read again, comes at state 21)
+    wide = nx.DiGraph([(f"x{i:02d}", f"y{i:02d}") for i in range(60)])
+    fake_clock(zero_waste_module, step=0)
+    assert zero_waste_exists(wide, 2, time_limit=0) is True
+    fake_clock(zero_waste_module, step=0)
+    assert zero_waste_schedule(_chain(64), 2, time_limit=0) is not None
+
+
+def test_the_replay_guard_names_both_costs(monkeypatch) -> None:
+    # a schedule is returned only if the independent validator replays it to exactly L0
+    real = zero_waste_module.replay
+
+    def off_by_one(*args, **kwargs):
+        r = real(*args, **kwargs)
+        return type(r)(r.reads + 1, r.writes, r.computes, r.peak_red)
+
+    monkeypatch.setattr(zero_waste_module, "replay", off_by_one)
+    with pytest.raises(RuntimeError) as info:
+        zero_waste_schedule(DIAMOND, 3)
+    assert str(info.value) == "zero-waste bug: schedule replays to 4, not 3"
