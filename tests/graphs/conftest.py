@@ -29,11 +29,11 @@ class FakeClock:
 
 @pytest.fixture
 def fake_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeClock]:
-    """``fake_clock(module, step=1.0)`` replaces ``module.time`` by a namespace whose
-    ``monotonic`` and ``perf_counter`` are one :class:`FakeClock` (returned)."""
+    """``fake_clock(module, step=1.0, start=0.0)`` replaces ``module.time`` by a namespace
+    whose ``monotonic`` and ``perf_counter`` are one :class:`FakeClock` (returned)."""
 
-    def install(module: types.ModuleType, step: float = 1.0) -> FakeClock:
-        clock = FakeClock(step)
+    def install(module: types.ModuleType, step: float = 1.0, start: float = 0.0) -> FakeClock:
+        clock = FakeClock(step, start)
         monkeypatch.setattr(module, "time", types.SimpleNamespace(monotonic=clock,
                                                                   perf_counter=clock))
         return clock

@@ -342,8 +342,10 @@ class _Script:
     """Fake engines for anytime_pebble: each records its call and answers from a script."""
 
     def __init__(self, monkeypatch, *, heuristic, zero_schedule=None, certified=None,
-                 exists=None, exact=()):
+                 exists=None, exact=(), progress=None):
         self.calls: list[tuple[str, dict]] = []
+        self.progress = progress
+        self.phases: list[str] = []     # progress.phase when each engine was called
         self.heuristic = list(heuristic)
         self.exact = list(exact)
         self.zero_schedule, self.certified, self.exists = zero_schedule, certified, exists
@@ -351,7 +353,12 @@ class _Script:
                      "zero_waste_exists", "solve_optimal"):
             monkeypatch.setattr(anytime_module, name, getattr(self, name))
 
+    def _phase(self):
+        if self.progress is not None:
+            self.phases.append(self.progress.phase)
+
     def heuristic_schedule(self, G, M, **kw):
+        self._phase()
         self.calls.append(("heuristic", {k: kw[k] for k in ("outputs", "seed", "time_limit",
                                                             "max_evaluations", "lower_bound")}))
         improve, final = self.heuristic.pop(0)
@@ -360,18 +367,22 @@ class _Script:
         return types.SimpleNamespace(schedule=final)
 
     def zero_waste_schedule(self, G, M, **kw):
+        self._phase()
         self.calls.append(("zero_waste_schedule", dict(kw)))
         return self.zero_schedule
 
     def certified_window_bound(self, G, M, **kw):
+        self._phase()
         self.calls.append(("certified", dict(kw)))
         return self.certified
 
     def zero_waste_exists(self, G, M, **kw):
+        self._phase()
         self.calls.append(("exists", dict(kw)))
         return self.exists
 
     def solve_optimal(self, G, M, **kw):
+        self._phase()
         self.calls.append(("exact", {k: v for k, v in kw.items() if k != "on_lower_bound"}))
         bound, result = self.exact.pop(0)
         if bound is not None:
@@ -392,8 +403,11 @@ def test_every_phase_gets_its_share_of_the_limit_and_undecided_keeps_the_bracket
                             (None, PebbleUndecided(lower_bound=5, upper_bound=7,
                                                    states_explored=13, reason="out of time"))])
     progress = AnytimeProgress()
+    script.progress = progress
     r = anytime_pebble(CROSS, 3, outputs=["z"], time_limit=100, seed=7, heuristic_share=0.4,
                        progress=progress)
+    assert script.phases == ["heuristic", "heuristic", "lower bound", "lower bound", "exact",
+                             "heuristic", "exact"]
     assert script.calls == [
         ("heuristic", {"outputs": ["z"], "seed": 7, "time_limit": 40.0,
                        "max_evaluations": 2500, "lower_bound": 4}),
@@ -578,17 +592,30 @@ class _Windows:
 
 
 @pytest.mark.trust
-@pytest.mark.parametrize("seconds, sizes", [(9.5, [8, 10]), (10, [8, 10, 12]),
-                                            (7.9, [8]), (0, [8]), (1000, [8, 10, 12, 14, 16])])
+@pytest.mark.parametrize("seconds, sizes", [(19, [8, 10]), (20, [8, 10, 12]),
+                                            (15.9, [8]), (0, [8]), (1000, [8, 10, 12, 14, 16])])
 def test_window_sets_grow_while_the_predicted_next_run_fits(monkeypatch, fake_clock, seconds,
                                                             sizes) -> None:
-    # one clock read per second: run k ends at 2k + 2 s after 1 s of work, and the next run
-    # is predicted at 6x that, so it starts iff 2k + 2 + 6 <= seconds
+    # a clock at 100 s that advances 2 s per read: run k (0-based) ends 4k + 4 s after the
+    # start, after 2 s of work, and the next run is predicted at 6x that: it starts iff
+    # 4k + 4 + 12 <= seconds
     windows = _Windows(monkeypatch, lambda size: 100 + size)
-    fake_clock(anytime_module)
+    fake_clock(anytime_module, step=2, start=100)
     got = anytime_module.certified_window_bound(CROSS, 3, seconds=seconds)
     assert windows.sizes == sizes
     assert got == (100 + sizes[-1], sizes[-1])
+
+
+@pytest.mark.trust
+def test_window_bound_has_five_seconds_by_default(monkeypatch, fake_clock) -> None:
+    # 0.7 s per read: the first run ends at 1.4 s after 0.7 s of work, so the next one is
+    # predicted to end at 1.4 + 6 * 0.7 = 5.6 s: past the default 5 s, within 6 s
+    windows = _Windows(monkeypatch, lambda size: size)
+    fake_clock(anytime_module, step=0.7)
+    assert anytime_module.certified_window_bound(CROSS, 3) == (8, 8)
+    fake_clock(anytime_module, step=0.7)
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=6) == (10, 10)
+    assert windows.sizes == [8, 8, 10]
 
 
 @pytest.mark.trust
@@ -627,3 +654,98 @@ def test_window_certificate_is_checked_with_the_named_outputs(monkeypatch) -> No
     assert "outputs" not in G.graph                 # the caller's graph is not changed
     anytime_module.certified_window_bound(G, 4, seconds=1e9)
     assert windows.checked[-1] == (None, 4, 8)
+
+
+# legal with recomputation only (z is computed twice), cost 6
+RECOMPUTING = CROSS_OPTIMAL + [("delete", "z"), ("compute", "z")]
+# complete for the outputs ["x"] only, cost 3 = their compulsory I/O (read a, b; write x)
+X_ONLY = [("read", "a"), ("read", "b"), ("compute", "x"), ("write", "x")]
+
+
+def _one_source(monkeypatch, where: str, moves):
+    """A script in which ``moves`` arrives from one place: an incumbent, an improvement
+    reported by the heuristic, the heuristic's result or the zero-waste search."""
+    script = _Script(monkeypatch,
+                     heuristic=[([moves] if where == "improvement" else [],
+                                 moves if where == "heuristic" else _costing(9)),
+                                ([], _costing(9))],
+                     zero_schedule=moves if where == "zero-waste" else None,
+                     exact=[(None, _undecided(4, None)), (None, _undecided(4, None))])
+    return script, ({"given": moves} if where == "incumbent" else None)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("where", ["incumbent", "improvement", "heuristic", "zero-waste"])
+def test_every_schedule_is_replayed_in_the_callers_variant(monkeypatch, where) -> None:
+    from attnio.exceptions import IllegalMoveError
+    _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
+    r = anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
+    assert isinstance(r, AnytimeUndecided) and r.upper_bound == 6
+    _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
+    with pytest.raises(IllegalMoveError, match="one-shot"):
+        anytime_pebble(CROSS, 3, recompute=False, incumbents=incumbents, time_limit=30)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("where", ["incumbent", "improvement", "heuristic", "zero-waste"])
+def test_every_schedule_is_replayed_with_the_callers_outputs(monkeypatch, where) -> None:
+    from attnio.exceptions import IllegalMoveError
+    _, incumbents = _one_source(monkeypatch, where, X_ONLY)
+    r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents=incumbents, time_limit=30)
+    assert isinstance(r, Optimal) and (r.io, r.schedule) == (3, X_ONLY)
+    _, incumbents = _one_source(monkeypatch, where, X_ONLY)
+    with pytest.raises(IllegalMoveError, match="output 'z'"):
+        anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
+
+
+@pytest.mark.trust
+def test_defaults_are_sixty_seconds_and_seed_zero(monkeypatch) -> None:
+    script = _Script(monkeypatch, heuristic=[([], X_ONLY)])
+    r = anytime_pebble(CROSS, 3, outputs=["x"])
+    assert isinstance(r, Optimal) and r.io == 3
+    assert script.calls == [("heuristic", {"outputs": ["x"], "seed": 0, "time_limit": 30.0,
+                                           "max_evaluations": 2500, "lower_bound": 3})]
+
+
+@pytest.mark.trust
+def test_an_optimal_answer_reports_the_seconds_since_the_start(monkeypatch, fake_clock) -> None:
+    # closed by an incumbent: the start and the answer are one clock read apart
+    fake_clock(anytime_module, start=50)
+    r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents={"given": X_ONLY}, time_limit=30)
+    assert isinstance(r, Optimal) and r.seconds == 1.0
+    # closed by the exact search: start, zero-waste, certified, probe and answer: 4 reads apart
+    _Script(monkeypatch, heuristic=[([], _costing(7))], certified=(5, 3),
+            exact=[(None, Optimal(io=6, schedule=CROSS_OPTIMAL, states_explored=4))])
+    fake_clock(anytime_module, start=50)
+    r = anytime_pebble(CROSS, 3, time_limit=30)
+    assert isinstance(r, Optimal) and (r.io, r.seconds, r.states_explored) == (6, 4.0, 4)
+
+
+@pytest.mark.trust
+def test_an_infeasible_answer_of_the_search_is_passed_on(monkeypatch) -> None:
+    verdict = Infeasible("no schedule")
+    _Script(monkeypatch, heuristic=[([], _costing(7))], exact=[(None, verdict)])
+    assert anytime_pebble(CROSS, 3, time_limit=30) is verdict
+
+
+@pytest.mark.trust
+def test_the_cache_size_needed_is_that_of_the_named_outputs() -> None:
+    # q needs 4 red pebbles, p only 2: with outputs ["p"], M = 2 is feasible
+    H = nx.DiGraph([("a", "p"), ("a", "q"), ("b", "q"), ("c", "q")])
+    assert anytime_pebble(H, 1, outputs=["p"]) == Infeasible(
+        "M=1 is below the 2 red pebbles vertex 'p' needs (in-degree 1 + 1)")
+    r = anytime_pebble(H, 2, outputs=["p"], time_limit=30)
+    assert isinstance(r, Optimal) and r.io == 2
+    assert anytime_pebble(H, 3) == Infeasible(
+        "M=3 is below the 4 red pebbles vertex 'q' needs (in-degree 3 + 1)")
+
+
+@pytest.mark.trust
+def test_the_deadline_cuts_the_zero_waste_share(monkeypatch, fake_clock) -> None:
+    # a 1 s limit and 1 s per clock read: the zero-waste search starts at the deadline
+    fake_clock(anytime_module)
+    script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
+                     exact=[(None, _undecided(5, 8)), (None, _undecided(5, 8))])
+    anytime_pebble(CROSS, 3, time_limit=1, heuristic_share=0.5)
+    budgets = [kw.get("time_limit", kw.get("seconds")) for _, kw in script.calls]
+    assert budgets == [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
