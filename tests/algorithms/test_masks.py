@@ -13,6 +13,7 @@ import sys
 import numpy as np
 import pytest
 
+import attnio.algorithms.masks as masks_module
 from attnio.algorithms.masks import (
     MAX_PATTERN_BYTES, Mask, floor_sum, mask_sizes, parse_mask, sparse_bound_values,
     stacked_tile_classes, tile_classes, tile_occupancy,
@@ -281,6 +282,7 @@ def test_window_sizes_at_and_around_n() -> None:
 def test_block_sizes_with_a_partial_last_block() -> None:
     mask = Mask.block_sparse(2, PATTERN)
     assert mask._block_sizes(5).tolist() == [2, 2, 1]
+    assert all(type(x) is int for x in mask._block_sizes(5))
     assert Mask.block_sparse(2, PATTERN).z_qk(6) == 4 + 4 + 4 == int(mask.array(6).sum())
     assert Mask.block_sparse(3, [[True, True], [True, False]]).z_qk(4) == 9 + 3 + 3
     assert Mask.block_sparse(3, [[True, True], [True, False]]).needed_rows(4) == (4, 4)
@@ -445,7 +447,7 @@ def test_pattern_files_are_read_exactly(tmp_path) -> None:
     assert parse_mask(f"block:1:{one}").pattern == ((False,),)
     at_limit = tmp_path / "limit.json"                       # exactly the limit: read, parsed
     body = json.dumps([[True]])
-    at_limit.write_bytes(body.encode() + b" " * (MAX_PATTERN_BYTES - len(body)))
+    at_limit.write_bytes(b" " * (MAX_PATTERN_BYTES - len(body)) + body.encode())
     assert at_limit.stat().st_size == MAX_PATTERN_BYTES
     assert parse_mask(f"block:1:{at_limit}").pattern == ((True,),)
     over = tmp_path / "over.json"
@@ -480,3 +482,56 @@ def test_pattern_files_name_the_rule_they_break(tmp_path, data: bytes, rule: str
     path.write_bytes(data)
     assert _message(lambda: parse_mask(f"block:2:{path}")) == \
         f"--mask block:2:{path}: pattern file {str(path)!r} {rule}"
+
+
+@pytest.mark.trust
+def test_block_sizes_are_exact_past_int64() -> None:
+    # n = 10^10 in two blocks: Z_QK = n^2 = 10^20 > 2^63 (int64 arithmetic gave a negative count)
+    n, half = 10**10, 5 * 10**9
+    mask = Mask.block_sparse(half, [[True, True], [True, True]])
+    assert mask.z_qk(n) == 10**20 and type(mask.z_qk(n)) is int
+    assert mask.needed_rows(n) == (n, n) and mask.z_in(n, 64) == 64 * n
+    corner = Mask.block_sparse(half, [[False, False], [False, True]], ("Q", "K"))
+    assert corner.z_qk(n) == half**2 and corner.z_in(n, 3) == 3 * half
+    # a block larger than n (even than int64) is one partial block of side n
+    huge = Mask.block_sparse(2**70, [[True]])
+    assert huge.z_qk(5) == 25 and huge.needed_rows(5) == (5, 5)
+    assert huge.array(5).tolist() == np.ones((5, 5), dtype=bool).tolist()
+    assert Mask.block_sparse(7, [[True]]).array(5).sum() == 25
+
+
+class _Stream:
+    """An open file that delivers ``data`` whatever stat() said (a pipe, a /proc file)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.asked: list = []
+
+    def __enter__(self) -> "_Stream":
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        return False
+
+    def read(self, size=-1) -> bytes:
+        self.asked.append(size)
+        return self.data if size is None or size < 0 else self.data[:size]
+
+
+@pytest.mark.trust
+def test_a_pattern_file_is_read_to_one_byte_past_the_limit(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "p.json"
+    path.write_text("[[true]]")                       # stat() says 8 bytes
+    body = b"[[true]]"
+    for data, expected in [(b" " * (MAX_PATTERN_BYTES - len(body)) + body, ((True,),)),
+                           (b" " * (MAX_PATTERN_BYTES + 1 - len(body)) + body, None),
+                           (b" " * (2 * MAX_PATTERN_BYTES) + body, None)]:
+        stream = _Stream(data)
+        monkeypatch.setattr(masks_module, "open", lambda *a, **k: stream, raising=False)
+        if expected is None:
+            assert _message(lambda: parse_mask(f"block:1:{path}")) == (
+                f"--mask block:1:{path}: pattern file {str(path)!r} has more than "
+                f"{MAX_PATTERN_BYTES} bytes")
+        else:
+            assert parse_mask(f"block:1:{path}").pattern == expected
+        assert stream.asked == [MAX_PATTERN_BYTES + 1]

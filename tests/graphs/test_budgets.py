@@ -152,7 +152,8 @@ def test_partition_search_unknown_is_undecided(z3_unknown) -> None:
     got = min_partition_parts(SMALL, 2)
     assert got.status is Status.UNDECIDED and not got.exact
     assert (got.lower, got.upper) == (2, 3)
-    assert got.reason == "z3 returned unknown (budget (forced), timeout 20000 ms) asking for 2 parts"
+    assert got.reason == ("z3 returned unknown (budget (forced), timeout 20000 ms) asking for "
+                          "2 parts")
     with pytest.raises(BudgetExceededError) as info:
         got.value
     assert str(info.value) == ("P(G, S=2) undecided in [2, 3]: z3 returned unknown (budget "

@@ -310,7 +310,8 @@ def test_bad_arguments_are_named() -> None:
     for search in (zero_waste_schedule, zero_waste_exists):
         with pytest.raises(InvalidInputError) as info:
             search(DIAMOND, 2)
-        assert str(info.value) == "M=2 is below the 3 red pebbles vertex 'c' needs (in-degree 2 + 1)"
+        assert str(info.value) == ("M=2 is below the 3 red pebbles vertex 'c' needs "
+                                   "(in-degree 2 + 1)")
         with pytest.raises(InvalidInputError, match="M=0 must be a positive integer"):
             search(DIAMOND, 0)
         with pytest.raises(InvalidInputError, match="networkx.DiGraph"):
