@@ -1,5 +1,10 @@
 """Tests of attnio.graphs.anytime and of the anytime behaviour of `attnio pebble`:
-the early stop when the lower bound meets the incumbent, moves on undecided, Ctrl-C."""
+the early stop when the lower bound meets the incumbent, moves on undecided, Ctrl-C.
+
+The tests marked ``trust`` check the bracket lower bound <= Q <= upper bound and when it may
+say "optimal": hand-built DAGs with pinned optima, fake engines that record what they are
+given, and a fake clock, so that every budget and every phase is exact.
+"""
 
 from __future__ import annotations
 
@@ -93,6 +98,7 @@ def test_agrees_with_the_exact_search(seed: int) -> None:
             assert replay(G, a.schedule, M, recompute=recompute).io == a.io
 
 
+@pytest.mark.trust
 def test_infeasible_and_bad_input() -> None:
     G = nx.DiGraph([("a", "c"), ("b", "c")])
     assert isinstance(anytime_pebble(G, 2), Infeasible)
@@ -141,6 +147,7 @@ def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) ->
 # ---- the certified lower bound (spill windows) inside anytime_pebble --------------------
 
 
+@pytest.mark.trust
 def test_certified_bound_closes_the_bracket_without_search() -> None:
     # matmul 1x2x1 at M = 3: compulsory I/O 5, optimum 7 = the spill-windows bound
     from attnio.graphs.dags import matmul_dag
@@ -175,6 +182,7 @@ def test_certified_bound_never_exceeds_the_optimum(seed: int) -> None:
             assert got is not None and got[0] <= optimum.io
 
 
+@pytest.mark.trust
 def test_planted_false_window_bound_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
     # a twin route claiming one more than its certificate supports (above the optimum 7)
     from attnio.graphs.dags import matmul_dag
