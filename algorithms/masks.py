@@ -201,13 +201,18 @@ class Mask:
         if self.kind == "window":
             return sliding_window_mask(n, self.window_size)  # type: ignore[arg-type]
         if self.kind == "block":
-            return block_sparse_mask(n, self.block, np.array(self.pattern, dtype=bool))  # type: ignore[arg-type]
+            assert self.block is not None  # the block kind carries its block size
+            # a block larger than n is one (partial) block of side n: expand that, not b x b
+            side = min(self.block, n)
+            return block_sparse_mask(n, side, np.array(self.pattern, dtype=bool))
         return np.array(self.values, dtype=bool)
 
     # ---- sizes ----------------------------------------------------------------------------
     def _block_sizes(self, n: int) -> np.ndarray:
+        """The ⌈n/b⌉ block sizes along a side (the last one partial), as Python ints: the
+        sums below reach n², past int64 once n > 3·10⁹, and b itself may exceed int64."""
         t = _ceil_div(n, self.block)  # type: ignore[arg-type]
-        sizes = np.full(t, self.block, dtype=np.int64)
+        sizes = np.full(t, self.block, dtype=object)
         sizes[-1] = n - (t - 1) * self.block  # type: ignore[operator]
         return sizes
 
@@ -224,8 +229,8 @@ class Mask:
         if self.kind == "block":
             s = self._block_sizes(n)
             p = np.array(self.pattern, dtype=bool)
-            # Σ over kept blocks of s_I·s_J = (kept rows' sizes) summed per column: ints ≤ n².
-            return int(sum(int(x) for x in (p * s[:, None]).sum(axis=0) * s))
+            # Σ over kept blocks of s_I·s_J = (kept rows' sizes) summed per column, exactly
+            return int(((p * s[:, None]).sum(axis=0) * s).sum())
         assert self.values is not None  # the remaining kind carries its mask array
         return int(np.count_nonzero(self.values))
 
@@ -583,6 +588,9 @@ def _read_pattern(path: str) -> np.ndarray:
             raw = handle.read(MAX_PATTERN_BYTES + 1)
     except OSError as exc:
         raise InvalidInputError(f"pattern file {path!r} is unreadable: {exc.strerror}") from None
+    if len(raw) > MAX_PATTERN_BYTES:  # a file whose size stat() understates (a pipe, /proc)
+        raise InvalidInputError(
+            f"pattern file {path!r} has more than {MAX_PATTERN_BYTES} bytes")
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

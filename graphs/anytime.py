@@ -194,7 +194,6 @@ def certified_window_bound(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | No
     """
     started = time.monotonic()
     best: tuple[int, int] | None = None
-    last_size = 0
     for size in WINDOW_SIZES:
         step_start = time.monotonic()
         record = spill_windows_bound(G, M, outputs, max_window_vertices=size)
@@ -204,9 +203,8 @@ def certified_window_bound(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | No
                 best = (value, len(record.certificate["U"]))
         now = time.monotonic()
         used = len(record.certificate.get("U", ())) if record.applies else size
-        if used <= last_size or used < size:  # U is already every candidate vertex
+        if used < size:  # U is already every candidate vertex: a larger size adds nothing
             break
-        last_size = used
         if (now - started) + _WINDOW_GROWTH * (now - step_start) > seconds:
             break
     return best
@@ -323,17 +321,17 @@ def anytime_pebble(
     heuristic(share, QUICK_EVALUATIONS)
     if (done := closed()) is not None:
         return done
+    # the bracket is open here (the heuristic always offers a schedule, so upper > lower):
     # a schedule of cost exactly the compulsory I/O, if a compute-once one exists
-    if state.upper_bound is None or state.upper_bound > state.lower_bound:
-        state.phase = "heuristic"
-        found_zero = zero_waste_schedule(
-            G, M, outputs=outputs,
-            time_limit=max(0.0, min(time_limit * ZERO_WASTE_SHARE, deadline - time.monotonic())))
-        if found_zero is not None:
-            state.offer(replay(G, found_zero, M, recompute=recompute, outputs=outputs).io,
-                        found_zero)
-        if (done := closed()) is not None:
-            return done
+    state.phase = "heuristic"
+    found_zero = zero_waste_schedule(
+        G, M, outputs=outputs,
+        time_limit=max(0.0, min(time_limit * ZERO_WASTE_SHARE, deadline - time.monotonic())))
+    if found_zero is not None:
+        state.offer(replay(G, found_zero, M, recompute=recompute, outputs=outputs).io,
+                    found_zero)
+    if (done := closed()) is not None:
+        return done
     # the certified lower bound (spill windows), within its share of the limit
     state.phase = "lower bound"
     certified = certified_window_bound(

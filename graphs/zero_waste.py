@@ -79,14 +79,16 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     outputs : iterable of str, optional
         Default ``G.graph["outputs"]``, else the sinks.
     time_limit : float or None
-        Seconds for the search (None: only ``max_nodes`` stops it).
+        Seconds for the search, checked every 64 expansions (None: only ``max_nodes``
+        stops it).
     max_nodes : int
         Expansions before giving up.
 
     Returns
     -------
     list of moves or None
-        Replayed: ``replay(G, moves, M).io`` equals the compulsory I/O.
+        Replayed: ``replay(G, moves, M).io`` equals the compulsory I/O. None when no
+        compute-once schedule exists or a budget ran out (neither claims anything).
 
     Raises
     ------
@@ -243,9 +245,12 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     G, M, outputs
         As :func:`zero_waste_schedule`.
     time_limit : float or None
-        Seconds (None: only ``max_states`` stops it).
+        Seconds, checked at every expansion and every 1 024 successors (None: only
+        ``max_states`` stops it).
     max_states : int
-        States expanded before giving up (the visited set is capped at eight times this).
+        States expanded before giving up (the visited set is capped at eight times this,
+        checked every 1 024 successors). Every budget that runs out answers None, never
+        False: only an exhausted search space is a proof.
 
     Examples
     --------

@@ -1,5 +1,10 @@
 """Tests of attnio.graphs.anytime and of the anytime behaviour of `attnio pebble`:
-the early stop when the lower bound meets the incumbent, moves on undecided, Ctrl-C."""
+the early stop when the lower bound meets the incumbent, moves on undecided, Ctrl-C.
+
+The tests marked ``trust`` check the bracket lower bound <= Q <= upper bound and when it may
+say "optimal": hand-built DAGs with pinned optima, fake engines that record what they are
+given, and a fake clock, so that every budget and every phase is exact.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from importlib import resources
 from pathlib import Path
 
@@ -25,7 +31,8 @@ from attnio.graphs.anytime import (
     anytime_pebble,
     compulsory_io,
 )
-from attnio.graphs.exact import Infeasible, Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import (Infeasible, Optimal, PebbleUndecided, min_cache_size,
+                                 solve_optimal)
 from attnio.graphs.game import replay
 from attnio.graphs.peer_dags import load_peer_dag
 
@@ -91,6 +98,7 @@ def test_agrees_with_the_exact_search(seed: int) -> None:
             assert replay(G, a.schedule, M, recompute=recompute).io == a.io
 
 
+@pytest.mark.trust
 def test_infeasible_and_bad_input() -> None:
     G = nx.DiGraph([("a", "c"), ("b", "c")])
     assert isinstance(anytime_pebble(G, 2), Infeasible)
@@ -139,6 +147,7 @@ def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) ->
 # ---- the certified lower bound (spill windows) inside anytime_pebble --------------------
 
 
+@pytest.mark.trust
 def test_certified_bound_closes_the_bracket_without_search() -> None:
     # matmul 1x2x1 at M = 3: compulsory I/O 5, optimum 7 = the spill-windows bound
     from attnio.graphs.dags import matmul_dag
@@ -173,6 +182,7 @@ def test_certified_bound_never_exceeds_the_optimum(seed: int) -> None:
             assert got is not None and got[0] <= optimum.io
 
 
+@pytest.mark.trust
 def test_planted_false_window_bound_is_rejected(monkeypatch: pytest.MonkeyPatch) -> None:
     # a twin route claiming one more than its certificate supports (above the optimum 7)
     from attnio.graphs.dags import matmul_dag
@@ -189,3 +199,561 @@ def test_planted_false_window_bound_is_rejected(monkeypatch: pytest.MonkeyPatch)
     r = anytime_pebble(G, 3, time_limit=10, progress=progress)
     assert isinstance(r, Optimal) and r.io == 7          # not 8: the false claim was dropped
     assert progress.lower_bound_source != "spill-windows, U of 3"
+
+
+# ---- the trust tier: the bracket lower bound <= Q <= upper bound, and when it says optimal --
+
+# a -> x <- b, a -> y <- c, x, y -> z: L0 = 4, Q(G, 3) = 6 (no zero-waste schedule)
+CROSS = nx.DiGraph([("a", "x"), ("b", "x"), ("a", "y"), ("c", "y"), ("x", "z"), ("y", "z")])
+CROSS_OPTIMAL = [("read", "a"), ("read", "b"), ("compute", "x"), ("delete", "b"),
+                 ("write", "x"), ("delete", "x"), ("read", "c"), ("compute", "y"),
+                 ("delete", "a"), ("delete", "c"), ("read", "x"), ("compute", "z"),
+                 ("write", "z")]                                      # costs 6
+
+
+def _costing(io: int) -> list[tuple[str, str]]:
+    """A legal CROSS schedule at M = 3 costing ``io`` >= 6 (repeated writes of z)."""
+    return CROSS_OPTIMAL + [("write", "z")] * (io - 6)
+
+
+# issue 20's DAG: L0 = 6 = Q(G, 4) (by recomputing; the one-shot optimum is 7)
+ISSUE = nx.DiGraph([(str(u), str(v)) for u, v in [(0, 1), (0, 3), (0, 5), (0, 7), (1, 3),
+                                                  (1, 5), (1, 7), (2, 4), (2, 5), (3, 4),
+                                                  (3, 6), (5, 7)]])
+ISSUE_OUTPUTS = ["4", "6", "7", "5"]
+
+
+@pytest.mark.trust
+def test_an_exhausted_zero_waste_proof_budget_is_not_a_bound(monkeypatch) -> None:
+    # issue 20: zero_waste_exists answering False when its budget ran out made anytime_pebble
+    # answer "optimal 7" on this DAG, where Q = 6
+    from attnio.graphs.zero_waste import zero_waste_exists
+    assert solve_optimal(ISSUE, 4, outputs=ISSUE_OUTPUTS).io == 6
+    assert solve_optimal(ISSUE, 4, outputs=ISSUE_OUTPUTS, recompute=False).io == 7
+    assert compulsory_io(ISSUE, ISSUE_OUTPUTS) == 6
+    budgets = []
+
+    def starved(*args, **kwargs):
+        budgets.append(kwargs.get("time_limit"))
+        return zero_waste_exists(*args, **kwargs, max_states=1)   # runs out at once
+
+    monkeypatch.setattr(anytime_module, "zero_waste_exists", starved)
+    progress = AnytimeProgress()
+    r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, time_limit=30, progress=progress)
+    assert len(budgets) == 1                       # the proof search ran, and ran out
+    assert isinstance(r, Optimal) and r.io == 6
+    assert replay(ISSUE, r.schedule, 4, outputs=ISSUE_OUTPUTS).io == 6
+    assert progress.lower_bound == 6 and progress.lower_bound_source != \
+        "zero-waste search exhausted"
+    # one-shot: the optimum is 7, and the bracket must find it by search, not by the budget
+    r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, recompute=False, time_limit=30)
+    assert isinstance(r, Optimal) and r.io == 7
+
+
+@pytest.mark.trust
+def test_the_issue_dag_unpatched() -> None:
+    progress = AnytimeProgress()
+    r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, time_limit=30, progress=progress)
+    assert isinstance(r, Optimal) and r.io == 6 and r.states_explored > 0
+    assert (progress.lower_bound, progress.upper_bound, progress.phase) == (6, 6, "done")
+
+
+@pytest.mark.trust
+def test_progress_keeps_the_larger_bound_and_the_first_source() -> None:
+    p = AnytimeProgress()
+    assert (p.lower_bound, p.lower_bound_source, p.upper_bound, p.schedule, p.phase) == \
+        (0, "none", None, None, "start")
+    p.raise_lower(3, "compulsory")
+    p.raise_lower(3, "spill-windows, U of 4")        # equal: not an improvement
+    p.raise_lower(2)
+    assert (p.lower_bound, p.lower_bound_source) == (3, "compulsory")
+    p.raise_lower(5)
+    assert (p.lower_bound, p.lower_bound_source) == (5, "exact search")
+    assert type(p.lower_bound) is int
+
+
+@pytest.mark.trust
+def test_progress_keeps_the_cheaper_schedule_and_the_first_of_equals() -> None:
+    p = AnytimeProgress()
+    first, second, third = _costing(8), _costing(7), _costing(7)[:-1] + [("write", "x")]
+    p.offer(8, first)
+    assert (p.upper_bound, p.schedule) == (8, first)
+    p.offer(7, second)
+    p.offer(7, third)                                  # equal: not an improvement
+    p.offer(9, first)
+    assert (p.upper_bound, p.schedule) == (7, second)
+    assert p.schedule is not second                    # a copy: the caller's list may change
+
+
+@pytest.mark.trust
+def test_progress_undecided_carries_the_bracket(fake_clock) -> None:
+    clock = fake_clock(anytime_module)
+    clock.now = 10.0
+    p = AnytimeProgress(lower_bound=4, upper_bound=7, schedule=_costing(7), started=2.5)
+    r = p.undecided("budget", 12)
+    assert r == AnytimeUndecided(lower_bound=4, upper_bound=7, states_explored=12,
+                                 reason="budget", seconds=7.5, schedule=_costing(7))
+    assert r.status == "undecided"
+    empty = AnytimeProgress(started=10.0).undecided("none yet")
+    assert (empty.schedule, empty.states_explored, empty.upper_bound) == ([], 0, None)
+
+
+@pytest.mark.trust
+def test_compulsory_io_never_charges_an_output_that_is_an_input() -> None:
+    # issue 20: an output that is also an input is blue from the start: no read, no write
+    H = nx.DiGraph([("a", "b"), ("b", "c"), ("x", "y"), ("u", "c")])
+    assert compulsory_io(H, ["a"]) == 0
+    assert compulsory_io(H, ["a", "b"]) == 2          # read a, write b
+    assert compulsory_io(H, ["b", "x"]) == 2          # x needs nothing; y is not needed
+    assert compulsory_io(H) == 5                      # sinks c, y: read a, u, x; write c, y
+    assert compulsory_io(H, []) == 0
+    assert solve_optimal(H, 2, outputs=["a", "b"]).io == 2
+    assert type(compulsory_io(H)) is int
+
+
+@pytest.mark.trust
+def test_incumbent_at_the_compulsory_io_is_optimal_without_any_search(monkeypatch) -> None:
+    def forbidden(*args, **kwargs):
+        raise AssertionError("no search may run once the bracket is closed")
+
+    for name in ("heuristic_schedule", "solve_optimal", "zero_waste_schedule",
+                 "zero_waste_exists", "certified_window_bound"):
+        monkeypatch.setattr(anytime_module, name, forbidden)
+    G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
+    moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("compute", "d"), ("write", "d")]
+    progress = AnytimeProgress()
+    r = anytime_pebble(G, 4, incumbents={"given": moves}, time_limit=5, progress=progress)
+    assert isinstance(r, Optimal) and (r.io, r.schedule, r.states_explored) == (3, moves, 0)
+    assert (progress.lower_bound, progress.lower_bound_source, progress.phase) == \
+        (3, "compulsory", "done")
+
+
+@pytest.mark.trust
+def test_an_illegal_incumbent_raises_and_a_costlier_one_is_only_an_upper_bound() -> None:
+    from attnio.exceptions import IllegalMoveError
+    with pytest.raises(IllegalMoveError, match="red-limit"):
+        anytime_pebble(CROSS, 3, incumbents={"bad": [("read", "a"), ("read", "b"),
+                                                        ("read", "c"), ("compute", "x")]})
+    progress = AnytimeProgress()
+    r = anytime_pebble(CROSS, 3, incumbents={"slow": _costing(9)}, time_limit=30,
+                       progress=progress)
+    assert isinstance(r, Optimal) and r.io == 6
+
+
+def _undecided(lower: int, upper: int | None, explored: int = 0,
+               reason: str = "budget") -> PebbleUndecided:
+    return PebbleUndecided(lower_bound=lower, upper_bound=upper, states_explored=explored,
+                           reason=reason)
+
+
+class _Script:
+    """Fake engines for anytime_pebble: each records its call and answers from a script."""
+
+    def __init__(self, monkeypatch, *, heuristic, zero_schedule=None, certified=None,
+                 exists=None, exact=(), progress=None):
+        self.calls: list[tuple[str, dict]] = []
+        self.progress = progress
+        self.phases: list[str] = []     # progress.phase when each engine was called
+        self.heuristic = list(heuristic)
+        self.exact = list(exact)
+        self.zero_schedule, self.certified, self.exists = zero_schedule, certified, exists
+        for name in ("heuristic_schedule", "zero_waste_schedule", "certified_window_bound",
+                     "zero_waste_exists", "solve_optimal"):
+            monkeypatch.setattr(anytime_module, name, getattr(self, name))
+
+    def _phase(self):
+        if self.progress is not None:
+            self.phases.append(self.progress.phase)
+
+    def heuristic_schedule(self, G, M, **kw):
+        self._phase()
+        self.calls.append(("heuristic", {k: kw[k] for k in ("outputs", "seed", "time_limit",
+                                                            "max_evaluations", "lower_bound")}))
+        improve, final = self.heuristic.pop(0)
+        for moves in improve:
+            kw["on_improve"](1, moves)           # a lying cost: anytime must replay it
+        return types.SimpleNamespace(schedule=final)
+
+    def zero_waste_schedule(self, G, M, **kw):
+        self._phase()
+        self.calls.append(("zero_waste_schedule", dict(kw)))
+        return self.zero_schedule
+
+    def certified_window_bound(self, G, M, **kw):
+        self._phase()
+        self.calls.append(("certified", dict(kw)))
+        return self.certified
+
+    def zero_waste_exists(self, G, M, **kw):
+        self._phase()
+        self.calls.append(("exists", dict(kw)))
+        return self.exists
+
+    def solve_optimal(self, G, M, **kw):
+        self._phase()
+        self.calls.append(("exact", {k: v for k, v in kw.items() if k != "on_lower_bound"}))
+        bound, result = self.exact.pop(0)
+        if bound is not None:
+            kw["on_lower_bound"](bound)
+        return result
+
+
+@pytest.mark.trust
+def test_every_phase_gets_its_share_of_the_limit_and_undecided_keeps_the_bracket(
+        monkeypatch, fake_clock) -> None:
+    # a clock that advances 1 s per read: every budget below is exact
+    clock = fake_clock(anytime_module)
+    script = _Script(monkeypatch,
+                     heuristic=[([_costing(9)], _costing(8)), ([], _costing(7))],
+                     certified=None, exists=None,
+                     exact=[(5, PebbleUndecided(lower_bound=5, upper_bound=8,
+                                                states_explored=11, reason="probe")),
+                            (None, PebbleUndecided(lower_bound=5, upper_bound=7,
+                                                   states_explored=13, reason="out of time"))])
+    progress = AnytimeProgress()
+    script.progress = progress
+    r = anytime_pebble(CROSS, 3, outputs=["z"], time_limit=100, seed=7, heuristic_share=0.4,
+                       progress=progress)
+    assert script.phases == ["heuristic", "heuristic", "lower bound", "lower bound", "exact",
+                             "heuristic", "exact"]
+    assert script.calls == [
+        ("heuristic", {"outputs": ["z"], "seed": 7, "time_limit": 40.0,
+                       "max_evaluations": 2500, "lower_bound": 4}),
+        ("zero_waste_schedule", {"outputs": ["z"], "time_limit": 5.0}),
+        ("certified", {"outputs": ["z"], "seconds": 10.0}),
+        ("exists", {"outputs": ["z"], "time_limit": 10.0}),
+        ("exact", {"recompute": True, "outputs": ["z"], "time_limit": 10.0,
+                   "incumbent": _costing(8)}),
+        ("heuristic", {"outputs": ["z"], "seed": 7, "time_limit": 40.0,
+                       "max_evaluations": None, "lower_bound": 5}),
+        ("exact", {"recompute": True, "outputs": ["z"], "time_limit": 94.0,
+                   "incumbent": _costing(7)}),
+    ]
+    assert isinstance(r, AnytimeUndecided)
+    assert r == AnytimeUndecided(lower_bound=5, upper_bound=7, states_explored=24,
+                                 reason="out of time", seconds=7.0, schedule=_costing(7))
+    assert (progress.lower_bound, progress.lower_bound_source, progress.phase) == \
+        (5, "exact search", "done")
+    assert clock.reads == 8
+
+
+@pytest.mark.trust
+def test_phase_budgets_never_pass_the_deadline(monkeypatch, fake_clock) -> None:
+    # with a 2 s limit the shares are cut by the deadline (and never below 0)
+    fake_clock(anytime_module)
+    script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
+                     exact=[(None, PebbleUndecided(5, 8, 1, "probe")),
+                            (None, PebbleUndecided(5, 8, 2, "out of time"))])
+    r = anytime_pebble(CROSS, 3, time_limit=2, heuristic_share=1)
+    budgets = [(name, kw.get("time_limit", kw.get("seconds"))) for name, kw in script.calls]
+    assert budgets == [("heuristic", 2), ("zero_waste_schedule", 0.1), ("certified", 0.0),
+                       ("exists", 0.0), ("exact", 0.0), ("heuristic", 0.0), ("exact", 0.0)]
+    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (5, 8)
+    assert r.states_explored == 3
+
+
+@pytest.mark.trust
+def test_a_certified_bound_above_L0_skips_the_zero_waste_proof(monkeypatch) -> None:
+    script = _Script(monkeypatch, heuristic=[([], _costing(7)), ([], _costing(7))],
+                     certified=(6, 5),
+                     exact=[(None, Optimal(io=6, schedule=CROSS_OPTIMAL, states_explored=4))])
+    progress = AnytimeProgress()
+    r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
+    assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
+                                                  "certified", "exact"]
+    assert isinstance(r, Optimal)
+    assert (r.io, r.schedule, r.states_explored) == (6, CROSS_OPTIMAL, 4)
+    assert (progress.lower_bound, progress.lower_bound_source) == (6, "spill-windows, U of 5")
+    assert (progress.upper_bound, progress.phase) == (6, "done")
+
+
+@pytest.mark.trust
+def test_a_certified_bound_meeting_the_schedule_is_optimal(monkeypatch) -> None:
+    script = _Script(monkeypatch, heuristic=[([], _costing(6))], certified=(6, 3))
+    progress = AnytimeProgress()
+    r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
+    assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
+                                                  "certified"]
+    assert isinstance(r, Optimal) and (r.io, r.states_explored) == (6, 0)
+    assert progress.lower_bound_source == "spill-windows, U of 3"
+
+
+@pytest.mark.trust
+def test_only_an_exhausted_zero_waste_search_raises_the_bound(monkeypatch) -> None:
+    # False (exhausted): L0 + 1 = 5 meets a schedule of cost 5 -> optimal, no exact search
+    H = nx.DiGraph([("0", "1"), ("0", "2"), ("1", "3"), ("1", "4"), ("2", "5"), ("3", "4"),
+                    ("3", "5")])
+    outputs = ["4", "5", "3"]
+    five = solve_optimal(H, 3, outputs=outputs)
+    assert five.io == 5 and compulsory_io(H, outputs) == 4
+    script = _Script(monkeypatch, heuristic=[([], five.schedule)], exists=False)
+    progress = AnytimeProgress()
+    r = anytime_pebble(H, 3, outputs=outputs, time_limit=30, progress=progress)
+    assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
+                                                  "certified", "exists"]
+    assert isinstance(r, Optimal) and r.io == 5
+    assert (progress.lower_bound, progress.lower_bound_source) == \
+        (5, "zero-waste search exhausted")
+    # True or None: no bound beyond L0, and the exact search decides
+    for answer in (True, None):
+        script = _Script(monkeypatch, heuristic=[([], five.schedule)], exists=answer,
+                         exact=[(4, Optimal(io=5, schedule=five.schedule, states_explored=2))])
+        progress = AnytimeProgress()
+        r = anytime_pebble(H, 3, outputs=outputs, time_limit=30, progress=progress)
+        assert [name for name, _ in script.calls][-1] == "exact"
+        assert isinstance(r, Optimal) and (r.io, r.states_explored) == (5, 2)
+        assert progress.lower_bound_source == "exact search"
+
+
+@pytest.mark.trust
+def test_a_zero_waste_schedule_closes_the_bracket(monkeypatch) -> None:
+    G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
+    costly = [("read", "a"), ("read", "b"), ("compute", "c"), ("write", "c"), ("delete", "c"),
+              ("read", "c"), ("compute", "d"), ("write", "d")]
+    zero = [("read", "a"), ("read", "b"), ("compute", "c"), ("compute", "d"), ("write", "d")]
+    script = _Script(monkeypatch, heuristic=[([], costly)], zero_schedule=zero)
+    r = anytime_pebble(G, 4, time_limit=30)
+    assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule"]
+    assert isinstance(r, Optimal) and (r.io, r.schedule) == (3, zero)
+
+
+@pytest.mark.trust
+def test_the_probe_can_close_the_bracket_by_its_lower_bound(monkeypatch) -> None:
+    # the probe runs out but proves 7 = the schedule's cost: optimal, no second search
+    script = _Script(monkeypatch, heuristic=[([], _costing(7))],
+                     exact=[(None, PebbleUndecided(7, 7, 5, "probe"))])
+    progress = AnytimeProgress()
+    r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
+    assert [name for name, _ in script.calls][-1] == "exact"
+    assert isinstance(r, Optimal) and (r.io, r.schedule) == (7, _costing(7))
+    assert (progress.lower_bound, progress.upper_bound) == (7, 7)
+    # the long heuristic meeting the probe's bound closes it too
+    script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(7))],
+                     exact=[(None, PebbleUndecided(7, 8, 5, "probe"))])
+    r = anytime_pebble(CROSS, 3, time_limit=30)
+    assert [name for name, _ in script.calls][-2:] == ["exact", "heuristic"]
+    assert isinstance(r, Optimal) and r.io == 7
+    # and the final search's bound meeting the schedule
+    script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
+                     exact=[(None, PebbleUndecided(6, 8, 5, "probe")),
+                            (None, PebbleUndecided(8, 8, 5, "late"))])
+    r = anytime_pebble(CROSS, 3, time_limit=30)
+    assert isinstance(r, Optimal) and r.io == 8
+
+
+@pytest.mark.trust
+def test_a_lying_improvement_is_replayed_not_believed(monkeypatch) -> None:
+    # the fake heuristic reports every improvement at cost 1: the bracket uses the replay
+    script = _Script(monkeypatch, heuristic=[([_costing(7)], _costing(9)), ([], _costing(9))],
+                     exact=[(None, _undecided(4, None)), (None, _undecided(4, None))])
+    progress = AnytimeProgress()
+    r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
+    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (4, 7)
+    assert replay(CROSS, r.schedule, 3).io == 7 and len(script.calls) == 7
+
+
+@pytest.mark.trust
+def test_bad_arguments_are_named_and_infeasible_is_worded_by_the_exact_search() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        anytime_pebble(CROSS, 3, time_limit=None)  # type: ignore[arg-type]
+    assert str(info.value) == "time_limit=None: anytime_pebble needs a finite time limit"
+    for share in (True, -0.1, 1.5, "0.5", float("nan")):
+        with pytest.raises(InvalidInputError) as info:
+            anytime_pebble(CROSS, 3, heuristic_share=share)
+        assert str(info.value) == f"heuristic_share={share!r} must be in [0, 1]"
+    with pytest.raises(InvalidInputError, match="M=0 must be a positive integer"):
+        anytime_pebble(CROSS, 0)
+    with pytest.raises(InvalidInputError, match="time_limit=-1 must be"):
+        anytime_pebble(CROSS, 3, time_limit=-1)
+    r = anytime_pebble(CROSS, 2)
+    assert r == Infeasible("M=2 is below the 3 red pebbles vertex 'x' needs (in-degree 2 + 1)")
+    for share in (0, 1, 0.0):                       # the ends of [0, 1] are allowed
+        assert anytime_pebble(CROSS, 3, heuristic_share=share, time_limit=30).io == 6
+
+
+class _Windows:
+    """A fake spill-windows route: |U| = the size asked for (or ``cap``), value ``value(size)``;
+    the certificate of the sizes in ``forged`` does not re-verify."""
+
+    def __init__(self, monkeypatch, value, *, cap=None, forged=(), applies=True):
+        self.sizes: list[int] = []
+        self.checked: list[tuple] = []
+        self.value, self.cap, self.forged, self.applies = value, cap, set(forged), applies
+        monkeypatch.setattr(anytime_module, "spill_windows_bound", self.bound)
+        monkeypatch.setattr(anytime_module, "check_certificate", self.check)
+
+    def bound(self, G, M, outputs, *, max_window_vertices):
+        from attnio.graphs.lower_bounds import BoundRecord
+        self.sizes.append(max_window_vertices)
+        used = min(max_window_vertices, self.cap or max_window_vertices)
+        if not self.applies:
+            return BoundRecord("spill-windows", 0, False, "no", {})
+        return BoundRecord("spill-windows", self.value(max_window_vertices), True, None,
+                           {"U": [f"u{i}" for i in range(used)], "size": max_window_vertices})
+
+    def check(self, G, M, record):
+        from attnio.results import Proved, Refuted
+        self.checked.append((G.graph.get("outputs"), M, record.certificate["size"]))
+        if record.certificate["size"] in self.forged:
+            return Refuted({}, "forged")
+        return Proved()
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("seconds, sizes", [(19, [8, 10]), (20, [8, 10, 12]),
+                                            (15.9, [8]), (0, [8]), (1000, [8, 10, 12, 14, 16])])
+def test_window_sets_grow_while_the_predicted_next_run_fits(monkeypatch, fake_clock, seconds,
+                                                            sizes) -> None:
+    # a clock at 100 s that advances 2 s per read: run k (0-based) ends 4k + 4 s after the
+    # start, after 2 s of work, and the next run is predicted at 6x that: it starts iff
+    # 4k + 4 + 12 <= seconds
+    windows = _Windows(monkeypatch, lambda size: 100 + size)
+    fake_clock(anytime_module, step=2, start=100)
+    got = anytime_module.certified_window_bound(CROSS, 3, seconds=seconds)
+    assert windows.sizes == sizes
+    assert got == (100 + sizes[-1], sizes[-1])
+
+
+@pytest.mark.trust
+def test_window_bound_has_five_seconds_by_default(monkeypatch, fake_clock) -> None:
+    # 0.7 s per read: the first run ends at 1.4 s after 0.7 s of work, so the next one is
+    # predicted to end at 1.4 + 6 * 0.7 = 5.6 s: past the default 5 s, within 6 s
+    windows = _Windows(monkeypatch, lambda size: size)
+    fake_clock(anytime_module, step=0.7)
+    assert anytime_module.certified_window_bound(CROSS, 3) == (8, 8)
+    fake_clock(anytime_module, step=0.7)
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=6) == (10, 10)
+    assert windows.sizes == [8, 8, 10]
+
+
+@pytest.mark.trust
+def test_window_bound_keeps_the_largest_verified_value(monkeypatch) -> None:
+    # the first of equal values, the larger of two, and never a forged one
+    windows = _Windows(monkeypatch, lambda size: 50)
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (50, 8)
+    windows = _Windows(monkeypatch, lambda size: 60 - size, forged={8})
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (50, 10)
+    assert [size for _, _, size in windows.checked] == [8, 10, 12, 14, 16]
+    windows = _Windows(monkeypatch, lambda size: size, forged={8, 10, 12, 14, 16})
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) is None
+    windows = _Windows(monkeypatch, lambda size: size, applies=False)
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) is None
+    assert windows.sizes == [8, 10, 12, 14, 16] and windows.checked == []
+
+
+@pytest.mark.trust
+def test_window_bound_stops_when_U_is_every_candidate(monkeypatch) -> None:
+    windows = _Windows(monkeypatch, lambda size: size, cap=11)
+    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (12, 11)
+    assert windows.sizes == [8, 10, 12]
+    # for real: matmul 1x2x1 has 3 candidate vertices, so one run (|U| = 3) and the bound 7
+    from attnio.graphs.dags import matmul_dag
+    monkeypatch.undo()
+    assert anytime_module.certified_window_bound(matmul_dag(1, 2, 1), 3) == (7, 3)
+
+
+@pytest.mark.trust
+def test_window_certificate_is_checked_with_the_named_outputs(monkeypatch) -> None:
+    windows = _Windows(monkeypatch, lambda size: size, cap=3)
+    G = CROSS.copy()
+    assert anytime_module.certified_window_bound(G, 4, outputs=("x", "z"), seconds=1e9) == \
+        (8, 3)
+    assert windows.checked == [(["x", "z"], 4, 8)]
+    assert "outputs" not in G.graph                 # the caller's graph is not changed
+    anytime_module.certified_window_bound(G, 4, seconds=1e9)
+    assert windows.checked[-1] == (None, 4, 8)
+
+
+# legal with recomputation only (z is computed twice), cost 6
+RECOMPUTING = CROSS_OPTIMAL + [("delete", "z"), ("compute", "z")]
+# complete for the outputs ["x"] only, cost 3 = their compulsory I/O (read a, b; write x)
+X_ONLY = [("read", "a"), ("read", "b"), ("compute", "x"), ("write", "x")]
+
+
+def _one_source(monkeypatch, where: str, moves):
+    """A script in which ``moves`` arrives from one place: an incumbent, an improvement
+    reported by the heuristic, the heuristic's result or the zero-waste search."""
+    script = _Script(monkeypatch,
+                     heuristic=[([moves] if where == "improvement" else [],
+                                 moves if where == "heuristic" else _costing(9)),
+                                ([], _costing(9))],
+                     zero_schedule=moves if where == "zero-waste" else None,
+                     exact=[(None, _undecided(4, None)), (None, _undecided(4, None))])
+    return script, ({"given": moves} if where == "incumbent" else None)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("where", ["incumbent", "improvement", "heuristic", "zero-waste"])
+def test_every_schedule_is_replayed_in_the_callers_variant(monkeypatch, where) -> None:
+    from attnio.exceptions import IllegalMoveError
+    _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
+    r = anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
+    assert isinstance(r, AnytimeUndecided) and r.upper_bound == 6
+    _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
+    with pytest.raises(IllegalMoveError, match="one-shot"):
+        anytime_pebble(CROSS, 3, recompute=False, incumbents=incumbents, time_limit=30)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("where", ["incumbent", "improvement", "heuristic", "zero-waste"])
+def test_every_schedule_is_replayed_with_the_callers_outputs(monkeypatch, where) -> None:
+    from attnio.exceptions import IllegalMoveError
+    _, incumbents = _one_source(monkeypatch, where, X_ONLY)
+    r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents=incumbents, time_limit=30)
+    assert isinstance(r, Optimal) and (r.io, r.schedule) == (3, X_ONLY)
+    _, incumbents = _one_source(monkeypatch, where, X_ONLY)
+    with pytest.raises(IllegalMoveError, match="output 'z'"):
+        anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
+
+
+@pytest.mark.trust
+def test_defaults_are_sixty_seconds_and_seed_zero(monkeypatch) -> None:
+    script = _Script(monkeypatch, heuristic=[([], X_ONLY)])
+    r = anytime_pebble(CROSS, 3, outputs=["x"])
+    assert isinstance(r, Optimal) and r.io == 3
+    assert script.calls == [("heuristic", {"outputs": ["x"], "seed": 0, "time_limit": 30.0,
+                                           "max_evaluations": 2500, "lower_bound": 3})]
+
+
+@pytest.mark.trust
+def test_an_optimal_answer_reports_the_seconds_since_the_start(monkeypatch, fake_clock) -> None:
+    # closed by an incumbent: the start and the answer are one clock read apart
+    fake_clock(anytime_module, start=50)
+    r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents={"given": X_ONLY}, time_limit=30)
+    assert isinstance(r, Optimal) and r.seconds == 1.0
+    # closed by the exact search: start, zero-waste, certified, probe and answer: 4 reads apart
+    _Script(monkeypatch, heuristic=[([], _costing(7))], certified=(5, 3),
+            exact=[(None, Optimal(io=6, schedule=CROSS_OPTIMAL, states_explored=4))])
+    fake_clock(anytime_module, start=50)
+    r = anytime_pebble(CROSS, 3, time_limit=30)
+    assert isinstance(r, Optimal) and (r.io, r.seconds, r.states_explored) == (6, 4.0, 4)
+
+
+@pytest.mark.trust
+def test_an_infeasible_answer_of_the_search_is_passed_on(monkeypatch) -> None:
+    verdict = Infeasible("no schedule")
+    _Script(monkeypatch, heuristic=[([], _costing(7))], exact=[(None, verdict)])
+    assert anytime_pebble(CROSS, 3, time_limit=30) is verdict
+
+
+@pytest.mark.trust
+def test_the_cache_size_needed_is_that_of_the_named_outputs() -> None:
+    # q needs 4 red pebbles, p only 2: with outputs ["p"], M = 2 is feasible
+    H = nx.DiGraph([("a", "p"), ("a", "q"), ("b", "q"), ("c", "q")])
+    assert anytime_pebble(H, 1, outputs=["p"]) == Infeasible(
+        "M=1 is below the 2 red pebbles vertex 'p' needs (in-degree 1 + 1)")
+    r = anytime_pebble(H, 2, outputs=["p"], time_limit=30)
+    assert isinstance(r, Optimal) and r.io == 2
+    assert anytime_pebble(H, 3) == Infeasible(
+        "M=3 is below the 4 red pebbles vertex 'q' needs (in-degree 3 + 1)")
+
+
+@pytest.mark.trust
+def test_the_deadline_cuts_the_zero_waste_share(monkeypatch, fake_clock) -> None:
+    # a 1 s limit and 1 s per clock read: the zero-waste search starts at the deadline
+    fake_clock(anytime_module)
+    script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
+                     exact=[(None, _undecided(5, 8)), (None, _undecided(5, 8))])
+    anytime_pebble(CROSS, 3, time_limit=1, heuristic_share=0.5)
+    budgets = [kw.get("time_limit", kw.get("seconds")) for _, kw in script.calls]
+    assert budgets == [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]

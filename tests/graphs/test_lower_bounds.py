@@ -1,5 +1,9 @@
 """Soundness of the certified lower-bound routes against the exact solver, and the checkers'
-ability to reject forged certificates (graphs/lower_bounds/)."""
+ability to reject forged certificates (graphs/lower_bounds/).
+
+The tests marked ``trust`` check the checkers themselves (``check_certificate``, ``best_bound``,
+``certified_lower_bound``) on DAGs of at most 7 vertices, with the answers pinned.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,16 @@ import dataclasses
 import networkx as nx
 import pytest
 
+import attnio.graphs.lower_bounds as lower_bounds_module
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import matmul_dag, random_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
-from attnio.graphs.lower_bounds import (BoundRecord, best_bound, check_certificate,
-                                        compulsory_bound, lower_bounds, spill_windows_bound,
-                                        saturation_windows_bound, subdag_exact_bound)
+from attnio.graphs.lower_bounds import (BoundRecord, best_bound, certified_lower_bound,
+                                        check_certificate, compulsory_bound, hong_kung_route,
+                                        lower_bounds, saturation_windows_bound,
+                                        spill_windows_bound, subdag_exact_bound)
+from attnio.results import Proved, Refuted
 
 
 def _random(seed: int, n: int) -> nx.DiGraph:
@@ -129,3 +136,207 @@ def test_forged_saturating_sets_are_rejected() -> None:
     assert check_certificate(G, 4, forged).verdict == "refuted"
     # at M = 5 the sets are no longer saturating
     assert check_certificate(G, 5, rec).verdict == "refuted"
+
+
+# ---- the trust tier: check_certificate, best_bound, certified_lower_bound on small DAGs ----
+
+# five inputs summed at once: P(G, 2) = 3 parts, so Hong–Kung gives 1·(3 − 1) = 2 at M = 1
+FAN_IN = nx.DiGraph([(f"x{i}", "s") for i in range(5)])
+# matmul 1x2x1 (C = A·B, 7 vertices): compulsory 5, every window route 7 = Q(G, 3)
+SMALL = matmul_dag(1, 2, 1)
+
+SMALL_DETAILS = {
+    "compulsory": "4 needed inputs read + 1 outputs written",
+    "hong-kung": "P = 1: the bound is 0",
+    "per-part: matmul products": "N = 2 counted vertices recounted, β(2M) = 7: "
+                                 "3·(⌈2/7⌉ − 1) = 0",
+    "per-part: Saha-Ye level-1": "N = 3 counted vertices recounted, β(2M) = 63: "
+                                 "3·(⌈3/63⌉ − 1) = 0",
+    "spill-windows": "window reads 4 (recomputed), 0 inputs outside U, forced spills 2, "
+                     "output writes 1",
+    "saturation-windows": "reads + spills 6 (recomputed by a second DP), 0 inputs outside U, "
+                          "1 output writes",
+    "sub-dag-exact": "Q(H) = 7 re-solved by the plain baseline (7 vertices); outside H: "
+                     "window reads 0, 0 inputs outside U, forced spills 0, 0 output writes",
+}
+
+
+@pytest.fixture(scope="module")
+def small_records() -> list[BoundRecord]:
+    return lower_bounds(SMALL, 3)
+
+
+@pytest.mark.trust
+def test_every_route_is_dispatched_to_its_own_checker(small_records) -> None:
+    assert [(r.route, r.value) for r in small_records] == [
+        ("compulsory", 5), ("hong-kung", 0), ("per-part: matmul products", 0),
+        ("per-part: Saha-Ye level-1", 0), ("spill-windows", 7), ("saturation-windows", 7),
+        ("sub-dag-exact", 7)]
+    assert solve_optimal(SMALL, 3).io == 7         # no route exceeds the optimum
+    for record in small_records:
+        verdict = check_certificate(SMALL, 3, record)
+        assert verdict == Proved(SMALL_DETAILS[record.route]), record.route
+
+
+@pytest.mark.trust
+def test_every_inflated_record_is_rejected(small_records) -> None:
+    for record in small_records + [hong_kung_route(FAN_IN, 1)]:
+        G, M = (FAN_IN, 1) if record.route == "hong-kung" and record.value else (SMALL, 3)
+        assert check_certificate(G, M, record).proved
+        forged = dataclasses.replace(record, value=record.value + 1)
+        verdict = check_certificate(G, M, forged)
+        assert verdict.verdict == "refuted", record.route
+
+
+@pytest.mark.trust
+def test_a_hong_kung_record_above_zero_is_rechecked() -> None:
+    record = hong_kung_route(FAN_IN, 1)
+    assert (record.value, record.certificate["P"]) == (2, 3)
+    assert check_certificate(FAN_IN, 1, record) == Proved(
+        "2-partition with 3 parts checked; P − 1 parts re-refuted by z3")
+    forged = dataclasses.replace(record, value=3)
+    assert check_certificate(FAN_IN, 1, forged) == Refuted({"value": 3, "P": 3},
+                                                           "value ≠ M·(P − 1)")
+
+
+@pytest.mark.trust
+def test_check_certificate_passes_its_timeout_to_the_hong_kung_checker(monkeypatch) -> None:
+    seen = []
+
+    def spy(G, M, record, timeout_ms):
+        seen.append(timeout_ms)
+        return Proved("spy")
+
+    monkeypatch.setattr(lower_bounds_module, "_check_hong_kung", spy)
+    record = BoundRecord("hong-kung", 2, True, None, {})
+    assert check_certificate(FAN_IN, 1, record) == Proved("spy")
+    assert check_certificate(FAN_IN, 1, record, timeout_ms=7) == Proved("spy")
+    assert seen == [20_000, 7]
+
+
+@pytest.mark.trust
+def test_a_record_that_does_not_apply_must_claim_zero() -> None:
+    assert check_certificate(SMALL, 3, BoundRecord("hong-kung", 0, False, "skipped")) == \
+        Proved("does not apply (skipped); value 0")
+    assert check_certificate(SMALL, 3, BoundRecord("hong-kung", 1, False, "skipped")) == \
+        Refuted({"value": 1}, "a route that does not apply claims > 0")
+    assert check_certificate(SMALL, 3, BoundRecord("magic", -1, False, None)).verdict == \
+        "refuted"
+
+
+@pytest.mark.trust
+def test_unusable_and_unknown_certificates_are_refuted_not_raised() -> None:
+    cases = [
+        (SMALL, BoundRecord("sub-dag-exact", 3, True, None, {}),
+         "certificate unusable: 'H_outputs'"),                                  # KeyError
+        (SMALL, BoundRecord("spill-windows", 3, True, None, {"U": 5}),
+         "certificate unusable: 'int' object is not iterable"),                 # TypeError
+        (nx.DiGraph([("a", "b"), ("b", "c")], outputs=["b"]),
+         BoundRecord("hong-kung", 1, True, None, {"P": 2}),
+         "certificate unusable: outputs must be exactly the sinks for HK Lemma 3.1; they "
+         "differ at ['b', 'c']"),                                               # AttnioError
+        (SMALL, BoundRecord("magic", 1, True), "unknown route 'magic'"),
+        (SMALL, BoundRecord("per-part", 1, True), "unknown route 'per-part'"),
+    ]
+    for G, record, detail in cases:
+        assert check_certificate(G, 3, record) == Refuted({"route": record.route}, detail)
+    bad_value = BoundRecord("compulsory", 1, True, None, {"needed_inputs": [int]})
+    assert check_certificate(SMALL, 3, bad_value).verdict == "refuted"
+
+
+@pytest.mark.trust
+def test_check_certificate_refuses_a_bad_cache_size() -> None:
+    for M in (0, 2.0):
+        with pytest.raises(InvalidInputError) as info:
+            check_certificate(SMALL, M, BoundRecord("compulsory", 0, False))
+        assert str(info.value) == f"M={M!r} must be a positive integer"
+
+
+@pytest.mark.trust
+def test_compulsory_never_charges_an_output_that_is_an_input() -> None:
+    # issue 20: an output that is also an input is blue from the start: no write to charge
+    H = nx.DiGraph([("a", "b"), ("b", "c")])
+    H.graph["outputs"] = ["a", "b"]
+    record = compulsory_bound(H, 2)
+    assert (record.value, record.certificate["written_outputs"]) == (2, ["b"])
+    assert check_certificate(H, 2, record).proved
+    charged = BoundRecord("compulsory", 3, True, None,
+                          {"needed_inputs": ["a"], "written_outputs": ["a", "b"]})
+    assert check_certificate(H, 2, charged) == Refuted({"vertex": "a"},
+                                                       "'a' is not a non-input output")
+    assert solve_optimal(H, 2, progress=False).io == 2
+
+
+@pytest.mark.trust
+def test_best_bound_is_the_largest_applicable_and_the_first_of_equals() -> None:
+    a, b, c = BoundRecord("a", 3, True), BoundRecord("b", 5, False), BoundRecord("c", 4, True)
+    assert best_bound([a, b, c]) is c
+    d = BoundRecord("d", 4, True)
+    assert best_bound([a, c, d]) is c and best_bound([a, d, c]) is d
+    assert best_bound([BoundRecord("zero", 0, True)]).route == "zero"
+    for records in ([], [b]):
+        with pytest.raises(InvalidInputError) as info:
+            best_bound(records)
+        assert str(info.value) == "no route applies"
+
+
+class _Routes:
+    """Fake routes for certified_lower_bound: records given, checks answered per route."""
+
+    def __init__(self, monkeypatch, records, rejected=()):
+        self.records, self.rejected = records, set(rejected)
+        self.runs: list[dict] = []
+        self.checks: list[tuple[str, int]] = []
+        monkeypatch.setattr(lower_bounds_module, "lower_bounds", self.lower_bounds)
+        monkeypatch.setattr(lower_bounds_module, "check_certificate", self.check)
+
+    def lower_bounds(self, G, M, **kwargs):
+        self.runs.append(dict(kwargs, M=M))
+        return self.records
+
+    def check(self, G, M, record, *, timeout_ms):
+        self.checks.append((record.route, timeout_ms))
+        return Refuted({}, "no") if record.route in self.rejected else Proved()
+
+
+@pytest.mark.trust
+def test_certified_bound_counts_only_applicable_verified_records(monkeypatch) -> None:
+    records = [BoundRecord("compulsory", 5, True), BoundRecord("forged", 99, True),
+               BoundRecord("skipped", 0, False), BoundRecord("windows", 7, True)]
+    routes = _Routes(monkeypatch, records, rejected={"forged"})
+    assert certified_lower_bound(SMALL, 3) == {"route": "windows", "value": 7,
+                                               "routes_run": "all"}
+    assert routes.runs == [{"M": 3, "timeout_ms": 5_000, "hong_kung": True, "subdag": True,
+                            "windows": True}]
+    assert routes.checks == [("compulsory", 5_000), ("forged", 5_000), ("windows", 5_000)]
+    routes = _Routes(monkeypatch, records, rejected={"forged", "windows", "compulsory"})
+    with pytest.raises(InvalidInputError, match="no route applies"):
+        certified_lower_bound(SMALL, 3, timeout_ms=9)
+    assert {t for _, t in routes.checks} == {9}
+
+
+@pytest.mark.trust
+def test_certified_bound_runs_every_route_up_to_40_vertices(monkeypatch) -> None:
+    records = [BoundRecord("compulsory", 5, True)]
+    chain40 = nx.DiGraph([(f"v{i}", f"v{i + 1}") for i in range(39)])
+    chain41 = nx.DiGraph([(f"v{i}", f"v{i + 1}") for i in range(40)])
+    assert (chain40.number_of_nodes(), chain41.number_of_nodes()) == (40, 41)
+    routes = _Routes(monkeypatch, records)
+    assert certified_lower_bound(chain40, 2)["routes_run"] == "all"
+    assert certified_lower_bound(chain41, 2) == {
+        "route": "compulsory", "value": 5,
+        "routes_run": "bounded-cost (compulsory, per-part)"}
+    assert certified_lower_bound(chain41, 2, all_routes=True)["routes_run"] == "all"
+    assert certified_lower_bound(chain40, 2, all_routes=False)["routes_run"] == \
+        "bounded-cost (compulsory, per-part)"
+    flags = [(r["hong_kung"], r["subdag"], r["windows"]) for r in routes.runs]
+    assert flags == [(True,) * 3, (False,) * 3, (True,) * 3, (False,) * 3]
+
+
+@pytest.mark.trust
+def test_certified_bound_for_real_on_a_small_dag() -> None:
+    got = certified_lower_bound(SMALL, 3)
+    assert got == {"route": "spill-windows", "value": 7, "routes_run": "all"}
+    assert type(got["value"]) is int
+    assert certified_lower_bound(SMALL, 3, all_routes=False) == {
+        "route": "compulsory", "value": 5, "routes_run": "bounded-cost (compulsory, per-part)"}
