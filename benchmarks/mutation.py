@@ -144,7 +144,9 @@ def _function_of(mutant_name: str, module: str) -> str:
 
 
 def _trusted(function: str, module: str) -> bool:
-    return any(fnmatch.fnmatchcase(function, pat) for pat in TRUSTED[module])
+    """Is ``function`` (``name`` or ``Class.method``) in the module's trusted scope? ``"*"``
+    takes every function and method."""
+    return any(pat == "*" or fnmatch.fnmatchcase(function, pat) for pat in TRUSTED[module])
 
 
 def prepare_scratch(scratch: Path, modules: list[str], jobs: int) -> None:
@@ -184,13 +186,15 @@ def prepare_scratch(scratch: Path, modules: list[str], jobs: int) -> None:
 
 
 def _function_sources(path: Path) -> dict[str, str]:
-    """Source of every top-level function and method of a mutmut-generated file."""
+    """Source of every mutated or original function (and method) of a mutmut-generated file,
+    by line numbers (``ast.get_source_segment`` rescans the file per call: minutes on a large
+    module)."""
     text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text)
+    lines = text.splitlines()
     out: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and "__mutmut_" in node.name:
-            out[node.name] = ast.get_source_segment(text, node) or ""
+            out[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno])
     return out
 
 
@@ -237,9 +241,13 @@ def load_equivalents(folder: Path = EQUIVALENTS_DIR) -> list[dict[str, str]]:
 
 
 def mark_equivalents(scores: list[ModuleScore], equivalents: list[dict[str, str]]) -> list[dict]:
-    """Attach reasons to the listed mutants; return the list entries that matched nothing."""
+    """Attach reasons to the listed mutants; return the list entries (of the modules that
+    ran) that matched nothing."""
     unmatched = []
+    ran = {score.module for score in scores}
     for entry in equivalents:
+        if entry["module"] not in ran:
+            continue
         hit = False
         for score in scores:
             if score.module != entry["module"]:
@@ -264,6 +272,8 @@ def _globs(modules: list[str]) -> list[str]:
                 out.append(f"{_dotted(module)}.xǁ{cls}ǁ{meth}__mutmut_*")
             else:
                 out.append(f"{_dotted(module)}.x_{pattern}__mutmut_*")
+                if pattern == "*":      # every function includes the methods of classes
+                    out.append(f"{_dotted(module)}.xǁ*__mutmut_*")
     return out
 
 

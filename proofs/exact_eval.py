@@ -120,12 +120,11 @@ def _is_zero_exactly(value: sp.Expr) -> bool | None:
         return bool(sp.expand(sp.minimal_polynomial(value, _X) - _X) == 0)
     except Exception:  # NotAlgebraic, NotImplementedError, ...: try the transcendental forms
         pass
-    exponential = value.has(sp.exp) or value.has(sp.E)
-    if exponential and (value.has(sp.log) or value.has(sp.pi)):
-        return None   # mixed exponentials and logarithms: no theorem to lean on
+    # Logarithms and exponentials mixed leave a transcendental coefficient, which
+    # _linear_form_is_zero refuses: no theorem covers e + log 2.
     if value.has(sp.log) or value.has(sp.pi):
         return _linear_form_is_zero(*_log_basis(value))
-    if exponential:
+    if value.has(sp.exp) or value.has(sp.E):
         return _linear_form_is_zero(*_exp_basis(value))
     return None
 
@@ -186,7 +185,7 @@ def _log_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
 def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
     """``value`` with each ``exp(a)`` (a algebraic; ``E`` is ``exp(1)``; equal exponents
     merged) as a symbol. Exponents are kept whole (``exp(a + b)`` is not split)."""
-    expanded = sp.expand(value, power_exp=False)
+    expanded = sp.expand_mul(value)
     exponents: list[tuple[sp.Expr, sp.Symbol]] = []
     replace: dict[sp.Basic, sp.Symbol] = {}
     atoms = [(atom, atom.args[0]) for atom in expanded.atoms(sp.exp)]
@@ -207,7 +206,8 @@ def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
 
 
 def _is_real_number(value: sp.Expr) -> bool:
-    return value.is_real is True or (value.is_number and sign_of(sp.im(value)) == 0)
+    """Is the number's imaginary part exactly 0?"""
+    return sign_of(sp.im(value)) == 0
 
 
 # ---------------------------------------------------------------------------------- values
@@ -218,9 +218,7 @@ def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | Non
         out = _value(sp.sympify(expr), point)
     except _Undetermined:
         return None
-    if out.has(*UNDEFINED) or not _is_real_number(out):
-        return None
-    return out
+    return out if _is_real_number(out) else None
 
 
 def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
@@ -238,10 +236,9 @@ def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
         per_unit = math.log2(max(abs(int(base.p)), int(base.q)))
     else:
         try:
-            magnitude = float(abs(sp.N(base)))
-        except (TypeError, ValueError):
+            per_unit = abs(math.log2(float(abs(sp.N(base)))))
+        except (TypeError, ValueError):     # no float for it, or 0: no estimate
             return True
-        per_unit = abs(math.log2(magnitude)) if magnitude > 0 else 0.0
     return e * per_unit > MAX_EXACT_BITS
 
 
@@ -252,64 +249,65 @@ _SMALL_EXPONENT = 64
 def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     """``base**exponent`` under the definedness rules, or raise."""
     if exponent.is_Integer:
-        if exponent < 0 and sign_of(base) == 0:
-            raise _Undefined(f"division by zero ({base}**{exponent})")
+        if exponent.is_negative and sign_of(base) == 0:
+            raise _Undefined()          # division by zero
         if _too_large(base, exponent):
-            raise _Undetermined(f"{base}**{exponent} is too large to evaluate exactly")
+            raise _Undetermined()       # too large to evaluate exactly
         return base ** exponent
     s = sign_of(base)
     if s is None:
-        raise _Undetermined(f"cannot decide the sign of {base}")
+        raise _Undetermined()
     if exponent.is_Rational:
-        if s < 0 or (s == 0 and exponent < 0):
-            raise _Undefined(f"{base}**({exponent}) is not a real number")
+        if s < 0 or (s == 0 and exponent.is_negative):
+            raise _Undefined()          # not a real number
         return base ** exponent
-    if s <= 0:
-        raise _Undefined(f"{base}**({exponent}) needs a positive base")
+    if s != 1:
+        raise _Undefined()              # a real power needs a positive base
     return base ** exponent
 
 
 def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
     if isinstance(e, sp.Symbol):
         if e not in point:
-            raise _Undetermined(f"no value for {e}")
+            raise _Undetermined()       # no value for it
         return sp.sympify(point[e])
-    if not e.args or e.is_Number:
+    if not e.args:
         return e
     if isinstance(e, (sp.Min, sp.Max)):
         values = [_value(a, point) for a in e.args]
+        better = -1 if isinstance(e, sp.Min) else 1     # the sign of v - best that replaces
         best = values[0]
         for v in values[1:]:
             s = sign_of(v - best)
             if s is None:
-                raise _Undetermined(f"cannot compare {v} and {best}")
-            if (s < 0 and isinstance(e, sp.Min)) or (s > 0 and isinstance(e, sp.Max)):
+                raise _Undetermined()
+            if s == better:
                 best = v
         return best
     if isinstance(e, sp.Piecewise):
         for expr, cond in e.args:
             truth = _truth(cond, point)
             if truth is _UNDEF:
-                raise _Undefined(f"the condition {cond} is undefined")
+                raise _Undefined()      # the condition itself is undefined
             if truth is None:
-                raise _Undetermined(f"cannot decide the condition {cond}")
+                raise _Undetermined()
             if truth:
                 return _value(expr, point)
-        raise _Undefined("no Piecewise branch applies")
+        raise _Undefined()              # no branch applies
     args = [_value(a, point) for a in e.args]
     if isinstance(e, sp.Pow):
         return _power(*args)
     if isinstance(e, sp.log):
         s = sign_of(args[0])
         if s is None:
-            raise _Undetermined(f"cannot decide the sign of {args[0]}")
-        if s <= 0:
-            raise _Undefined(f"log({args[0]}) of a non-positive number")
+            raise _Undetermined()
+        if s != 1:
+            raise _Undefined()          # the logarithm of a non-positive number
     if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
-        raise _Undefined(f"tan({args[0]}) at a pole")
+        raise _Undefined()              # a pole
     out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
     if out.has(*UNDEFINED):
-        raise _Undefined(f"{e} is undefined at the point")
+        raise _Undefined()
     return out
 
 
@@ -337,9 +335,7 @@ def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> object:
                 return _UNDEF
             except _Undetermined:
                 return None
-            if not (_is_real_number(lhs) and _is_real_number(rhs)):
-                return None
-            s = sign_of(lhs - rhs)
+            s = sign_of(lhs - rhs)        # None for a non-real difference too
             return None if s is None else bool(test(s))
     if isinstance(e, sp.Implies):
         a = _truth(e.args[0], point)
@@ -395,12 +391,16 @@ def in_domain(value: sp.Expr, domain: str) -> bool | None:
     (True, False)
     """
     value = sp.sympify(value)
-    if "integer" in domain:
-        if value.is_Integer is not True:
-            if value.is_Rational:
-                return False
-            s = sign_of(value - sp.floor(value.evalf(50)))
-            return None if s is None else False if s != 0 else None
+    if "integer" in domain and not value.is_Integer:
+        if value.is_Rational:
+            return False
+        try:
+            nearest = value.round()
+        except (TypeError, ValueError):   # not a real number
+            return None
+        s = sign_of(value - nearest)
+        if s != 0:
+            return None if s is None else False
     s = sign_of(value)
     if s is None:
         return None

@@ -39,7 +39,7 @@ import sys
 import threading
 import time
 import traceback
-from typing import Any, BinaryIO, Callable
+from typing import IO, Any, Callable
 
 __all__ = ["run_isolated", "Worker", "HardLimitReached", "MEMORY_LIMIT_BYTES", "KILL_GRACE_S"]
 
@@ -76,7 +76,7 @@ def _limit_memory(memory_bytes: int | None) -> None:
         pass
 
 
-def _send(stream: BinaryIO, obj: Any) -> None:
+def _send(stream: IO[bytes], obj: Any) -> None:
     """Write ``obj`` pickled, behind its length. A reply that does not pickle is replaced by
     an ``("error", RuntimeError)`` naming it (an exception: its own text)."""
     try:
@@ -269,7 +269,7 @@ class Worker:
         return _unpack((status, value))
 
 
-def _serve(path: str, function: str, memory_bytes: int, source: int, sink: BinaryIO) -> None:
+def _serve(path: str, function: str, memory_bytes: int, source: int, sink: IO[bytes]) -> None:
     """The server loop of a :class:`Worker`: one pickled call per request read from the file
     descriptor ``source``, its reply written to ``sink``, until EOF."""
     import importlib.util
