@@ -1,0 +1,126 @@
+"""Tests of attnio.proofs.chains: every outcome of check_chain, on small planted chains."""
+
+from __future__ import annotations
+
+import pytest
+import z3
+
+from attnio.proofs.chains import Chain, Solvers, Step, check_chain, composition_facts, unknown_for
+from attnio.results import Evidence, Proved, Refuted, Undecided
+
+pytestmark = pytest.mark.trust
+
+x, y, z = z3.Reals("x y z")
+#: x ≥ 0, y ≥ x, z ≥ y ⇒ z ≥ −1 through y ≥ 0 and z ≥ 0.
+CHAIN = Chain(premises=(x >= 0, y >= x, z >= y),
+              steps=(Step("y ≥ 0", y >= 0, (x >= 0, y >= x)),
+                     Step("z ≥ 0", z >= 0, (z >= y, y >= 0))),
+              conclusion=z >= -1)
+
+
+def _sat_answering(answer: str, on: tuple | None = None) -> Solvers:
+    """Default solvers, except that the satisfiability question ``on`` (a tuple of formulas;
+    every question, without ``on``) gets ``answer``."""
+    default = Solvers.default(second_solver=False)
+
+    def sat(formulas, seconds):
+        if on is None or (len(formulas) == len(on) and all(f.eq(g) for f, g in zip(formulas, on))):
+            return answer, None, "planted"
+        return default.sat(formulas, seconds)
+
+    return Solvers(prove=default.prove, sat=sat)
+
+
+def test_a_sound_chain_is_proved_with_both_solvers() -> None:
+    v = check_chain(CHAIN)
+    assert isinstance(v, Proved) and "chain of 2 steps" in v.detail
+    assert v.evidence.kind == "smt-forall" and v.evidence.note == "chain of 2 steps"
+    assert v.evidence.solvers == {"z3": "proved", "cvc5": "proved"}
+
+
+def test_premises_are_discharged_and_nothing_else() -> None:
+    assert [str(f) for f in composition_facts(CHAIN)] == ["y >= 0", "Implies(y >= 0, z >= 0)"]
+    two = Chain((x >= 0,), (Step("s", z >= 0, (x >= 0, y >= 0, z >= y)),), z >= 0)
+    assert str(composition_facts(two)[0]) == "Implies(And(y >= 0, z >= y), z >= 0)"
+
+
+@pytest.mark.parametrize("planted", [
+    CHAIN.without("y ≥ 0"),                                                  # deleted step
+    CHAIN.replacing("y ≥ 0", Step("y ≥ -1", y >= -1, (x >= 0, y >= x))),     # weakened step
+])
+def test_a_deleted_or_weakened_step_refutes_the_composition(planted: Chain) -> None:
+    v = check_chain(planted, second_solver=False)
+    assert isinstance(v, Refuted) and "does not follow from the steps" in v.detail
+    point = {k: val for k, val in v.counterexample.items()}
+    assert point["z"] < -1  # the conclusion fails at the model, every remaining step holds
+    for fact in composition_facts(planted):
+        assert z3.is_true(z3.simplify(z3.substitute(fact, *[
+            (z3.Real(k), z3.RealVal(str(val))) for k, val in point.items()])))
+
+
+def test_a_false_step_is_refuted_with_its_counterexample() -> None:
+    bad = CHAIN.replacing("y ≥ 0", Step("y ≥ 1", y >= 1, (x >= 0, y >= x)))
+    v = check_chain(bad, second_solver=False)
+    assert isinstance(v, Refuted) and v.detail.startswith("step 'y ≥ 1' is false")
+    assert v.counterexample["y"] < 1
+
+
+def test_vacuous_premises_and_vacuous_steps_are_undecided() -> None:
+    v = check_chain(Chain((x > 1, x < 0), CHAIN.steps, CHAIN.conclusion))
+    assert isinstance(v, Undecided) and v.reason.startswith("vacuous: the chain's premises")
+    vac = CHAIN.replacing("y ≥ 0", Step("y ≥ 0", y >= 0, (x > 1, x < 0)))
+    v = check_chain(vac)
+    assert isinstance(v, Undecided) and v.reason.startswith("vacuous step 'y ≥ 0'")
+
+
+def test_a_redundant_step_is_undecided() -> None:
+    extra = Chain(CHAIN.premises, CHAIN.steps + (Step("x ≥ 0", x >= 0, (x >= 0,)),),
+                  CHAIN.conclusion)
+    v = check_chain(extra, second_solver=False)
+    assert isinstance(v, Undecided) and v.reason.startswith("redundant step 'x ≥ 0'")
+
+
+@pytest.mark.parametrize("where,fragment", [
+    ("z ≥ 0", "step 'z ≥ 0': z3 returned unknown (planted unknown)"),
+    ("composition", "composition: z3 returned unknown (planted unknown)"),
+])
+def test_an_unknown_proof_is_undecided(where: str, fragment: str) -> None:
+    v = check_chain(CHAIN, solvers=unknown_for(where, CHAIN))
+    assert isinstance(v, Undecided) and v.reason == fragment
+
+
+@pytest.mark.parametrize("on,fragment", [
+    (None, "premises: satisfiability unknown (planted)"),
+    ((x >= 0, y >= x), "step 'y ≥ 0': satisfiability of its hypotheses unknown (planted)"),
+    ((z3.Implies(y >= 0, z >= 0), z3.Not(z >= -1)),
+     "step 'y ≥ 0': could not show it is needed (planted)"),
+])
+def test_an_unknown_satisfiability_is_undecided(on, fragment: str) -> None:
+    v = check_chain(CHAIN, solvers=_sat_answering("unknown", on))
+    assert isinstance(v, Undecided) and v.reason == fragment
+
+
+def test_a_step_unknown_in_the_composition_model_is_not_a_proof() -> None:
+    """A prover that answers Proved without evidence still composes; one that disagrees
+    between calls is recorded as mixed."""
+    calls = []
+
+    def prove(goal, hyps, timeout_ms):
+        calls.append(goal)
+        return Proved("ok", evidence=Evidence("smt-forall",
+                                              solvers={"z3": "proved" if len(calls) < 2
+                                                       else "undecided"}))
+
+    v = check_chain(CHAIN, solvers=Solvers(prove=prove, sat=Solvers.default().sat))
+    assert v.proved and v.evidence.solvers == {"z3": "mixed"} and len(calls) == 3
+
+
+def test_chain_construction_errors_name_the_step() -> None:
+    with pytest.raises(ValueError, match="unique"):
+        Chain((), (Step("a", x >= 0), Step("a", y >= 0)), x >= 0)
+    with pytest.raises(KeyError, match="no step 'b'"):
+        CHAIN.without("b")
+    with pytest.raises(KeyError, match="no step 'b'"):
+        CHAIN.replacing("b", Step("b", x >= 0))
+    with pytest.raises(KeyError, match="no step 'b'"):
+        unknown_for("b", CHAIN)
