@@ -35,6 +35,11 @@ Soundness: if every :math:`H_i \Rightarrow C_i` is valid and :math:`P` holds, ea
 holds (its discharged hypotheses are premises); stage 3 then gives :math:`G`. So
 :math:`P \Rightarrow G`, with every step used.
 
+Chains written in sympy (the catalogue's expressions, the registered claims' problems) go
+through :func:`sympy_chain`: one translator (:class:`attnio.proofs.sympy_to_z3.Translator`,
+each symbol in its declared domain) for the whole chain, so a hypothesis and the conclusion it
+cites become the same z3 term; the domain facts (and :math:`M = s^2`) are premises.
+
 Planted variants for false twins: :meth:`Chain.without` deletes a step,
 :meth:`Chain.replacing` swaps one in (e.g. a weakened conclusion). The solver calls are a slot
 (:class:`Solvers`), so a twin can also plant a solver that answers ``unknown``.
@@ -59,14 +64,15 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import z3
 
 from attnio.proofs.z3tools import check_sat, prove
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
-__all__ = ["Step", "Chain", "Solvers", "check_chain", "composition_facts", "unknown_for"]
+__all__ = ["Step", "Chain", "Solvers", "check_chain", "composition_facts", "unknown_for",
+           "sympy_chain"]
 
 
 @dataclass(frozen=True)
@@ -257,3 +263,48 @@ def unknown_for(step_name: str, chain: Chain, reason: str = "planted unknown") -
 
     return Solvers(prove=planted, sat=default.sat)
 
+
+def sympy_chain(premises: Sequence[Any], steps: Sequence[tuple[str, Any, Sequence[Any]]],
+                conclusion: Any) -> Chain:
+    """A :class:`Chain` from sympy relations: ``steps`` are ``(name, conclusion, hypotheses)``.
+
+    Every symbol must declare its domain in its assumptions
+    (:func:`attnio.proofs.kernel.declared_domain`); integers are relaxed to reals with their
+    bound (a proof for the reals is one for the integers). The translator's side conditions
+    (domains, ``M = s_M**2``) are premises and hypotheses of every step.
+
+    Raises
+    ------
+    InvalidInputError
+        A symbol without a declared domain (named).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x = sympy.Symbol("x", positive=True)
+    >>> chain = sympy_chain([sympy.Ge(x, 4)], [("√x ≥ 2", sympy.Ge(sympy.sqrt(x), 2),
+    ...                                         [sympy.Ge(x, 4)])], sympy.Ge(sympy.sqrt(x), 1))
+    >>> check_chain(chain).verdict
+    'proved'
+    """
+    from attnio.exceptions import InvalidInputError
+    from attnio.proofs.kernel import declared_domain
+    from attnio.proofs.sympy_to_z3 import Translator
+
+    everything = [*premises, conclusion, *(c for _, c, _ in steps),
+                  *(h for _, _, hs in steps for h in hs)]
+    symbols = sorted(set().union(*(e.free_symbols for e in everything)), key=str)
+    domains = {}
+    for sym in symbols:
+        domain = declared_domain(sym)
+        if domain is None:
+            raise InvalidInputError(f"symbol {sym} declares no domain (give it sympy assumptions)")
+        domains[sym] = domain
+    t = Translator(domains)
+    zpremises = [t.rel(p) for p in premises]
+    zsteps = [(name, t.rel(c), [t.rel(h) for h in hs]) for name, c, hs in steps]
+    zconclusion = t.rel(conclusion)
+    side = tuple(t.side_conditions)
+    return Chain(premises=side + tuple(zpremises),
+                 steps=tuple(Step(name, c, side + tuple(hs)) for name, c, hs in zsteps),
+                 conclusion=zconclusion)

@@ -51,11 +51,12 @@ Examples
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import sympy
 
 from attnio.exceptions import InvalidInputError
+from attnio.proofs.chains import Chain, check_chain, sympy_chain
 from attnio.proofs.partition_lemmas import matmul_part_bound, sy_part_bound
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.proofs.algebra import ge, le
@@ -158,13 +159,37 @@ def _positive(names: str) -> tuple[sympy.Symbol, ...]:
     return sympy.symbols(names, positive=True)
 
 
-def _matmul_closed_form(ctx: CheckContext, *, root_factor: int = 2) -> Verdict:
+Problem = tuple[sympy.Basic, list[sympy.Basic]]
+
+
+def _matmul_problem(root_factor: int = 2) -> Problem:
     """S(N/b − 1) ≥ N/√(root_factor·S) − S for every real 0 < b ≤ S√(2S), N > 0, S ≥ 2."""
     N, S, b = _positive("N S b")
     # the route gives S(⌈N/b⌉ − 1) ≥ S(N/b − 1); the claim: that is ≥ N/√(root_factor·S) − S
-    goal = ge(S * (N / b - 1), N / sympy.sqrt(root_factor * S) - S)
-    return prove_statement(goal, hypotheses=[ge(S, 2), le(b, S * sympy.sqrt(2 * S))],
-                           timeout=ctx.z3_timeout_ms / 1000, second_solver=ctx.second_solver)
+    return (ge(S * (N / b - 1), N / sympy.sqrt(root_factor * S) - S),
+            [ge(S, 2), le(b, S * sympy.sqrt(2 * S))])
+
+
+def _sy_route_problem(denominator: int = 4) -> Problem:
+    """S(N/β − 1) with β ≤ (4S + 4S²/d²)(2d−1), N = n²(2d−1) ≥ n²d²/(den·(S + d²)) − S."""
+    n, S, beta = _positive("n S beta")
+    d = sympy.Symbol("d", positive=True)
+    goal = ge(S * (n ** 2 * (2 * d - 1) / beta - 1),
+              n ** 2 * d ** 2 / (denominator * (S + d ** 2)) - S)
+    return goal, [ge(d, 1), ge(S, 1), le(beta, (4 * S + 4 * S ** 2 / d ** 2) * (2 * d - 1))]
+
+
+def _sy_large_cache_problem(assume_large_cache: bool = True) -> Problem:
+    """n²d²/(4(S + d²)) ≥ n²d²/(8S) when S ≥ d²."""
+    n, d, S = _positive("n d S")
+    return (ge(n ** 2 * d ** 2 / (4 * (S + d ** 2)), n ** 2 * d ** 2 / (8 * S)),
+            [ge(S, d ** 2)] if assume_large_cache else [])
+
+
+def _prove(problem: Problem, ctx: CheckContext) -> Verdict:
+    goal, hypotheses = problem
+    return prove_statement(goal, hypotheses=hypotheses, timeout=ctx.z3_timeout_ms / 1000,
+                           second_solver=ctx.second_solver)
 
 
 def _sy_identity(ctx: CheckContext, *, denominator: sympy.Expr | None = None) -> Verdict:
@@ -176,23 +201,51 @@ def _sy_identity(ctx: CheckContext, *, denominator: sympy.Expr | None = None) ->
                           second_solver=ctx.second_solver)
 
 
-def _sy_large_cache(ctx: CheckContext, *, assume_large_cache: bool = True) -> Verdict:
-    """n²d²/(4(S + d²)) ≥ n²d²/(8S) when S ≥ d²."""
-    n, d, S = _positive("n d S")
-    return prove_statement(ge(n ** 2 * d ** 2 / (4 * (S + d ** 2)), n ** 2 * d ** 2 / (8 * S)),
-                           hypotheses=[ge(S, d ** 2)] if assume_large_cache else [],
-                           timeout=ctx.z3_timeout_ms / 1000, second_solver=ctx.second_solver)
+_L = sympy.Symbol("L", nonnegative=True)   # the integer route's value
 
 
-def _sy_route_ge_closed_form(ctx: CheckContext, *, denominator: int = 4) -> Verdict:
-    """S(N/β − 1) with β ≤ (4S + 4S²/d²)(2d−1), N = n²(2d−1) ≥ n²d²/(den·(S + d²)) − S."""
+def _attention_chain(*, weaken_closed_form: bool = False, drop: str | None = None) -> Chain:
+    r"""The attention route :math:`L = S(\lceil N/\beta\rceil - 1)` is at least
+    :math:`n^2d^2/(8S) - S` when :math:`S \ge d^2`: ``explicit.attention_closed_form`` and
+    ``explicit.attention_large_cache`` composed by machine. Premises: :math:`L \ge S(N/\beta-1)`
+    (the ceiling), :math:`\beta \le (4S + 4S^2/d^2)(2d-1)` (``sy_part_bound`` at :math:`2S`, its
+    floor dropped; ``partlemma.sy_part``), :math:`N = n^2(2d-1)` (``li.thm42.level1_count``),
+    :math:`d \ge 1`, :math:`S \ge d^2`."""
+    closed_goal, closed_hyps = _sy_route_problem(4)
+    large_goal, large_hyps = _sy_large_cache_problem(True)
     n, S, beta = _positive("n S beta")
     d = sympy.Symbol("d", positive=True)
-    goal = ge(S * (n ** 2 * (2 * d - 1) / beta - 1),
-              n ** 2 * d ** 2 / (denominator * (S + d ** 2)) - S)
-    hyps = [ge(d, 1), ge(S, 1), le(beta, (4 * S + 4 * S ** 2 / d ** 2) * (2 * d - 1))]
-    return prove_statement(goal, hypotheses=hyps, timeout=ctx.z3_timeout_ms / 1000,
+    ceiling = ge(_L, S * (n ** 2 * (2 * d - 1) / beta - 1))
+    # the weakened twin proves less; the next step still cites what it needs
+    proved_closed = _sy_route_problem(8)[0] if weaken_closed_form else closed_goal
+    route_closed = ge(_L, n ** 2 * d ** 2 / (4 * (S + d ** 2)) - S)
+    steps = [("explicit.attention_closed_form", proved_closed, closed_hyps),
+             ("L ≥ n²d²/(4(S + d²)) − S", route_closed, [ceiling, closed_goal]),
+             ("explicit.attention_large_cache", large_goal, large_hyps)]
+    return sympy_chain([ceiling, *closed_hyps, *large_hyps],
+                       [st for st in steps if st[0] != drop],
+                       ge(_L, n ** 2 * d ** 2 / (8 * S) - S))
+
+
+def _matmul_chain(*, drop: str | None = None) -> Chain:
+    r"""The matmul route :math:`L = S(\lceil N/\beta\rceil - 1)` with
+    :math:`\beta \le S\sqrt{2S}` (``matmul_part_bound``, ``partlemma.matmul_part``) is at least
+    :math:`N/\sqrt{2S} - S` for :math:`S \ge 2`: ``explicit.matmul_closed_form`` composed with
+    the ceiling."""
+    closed_goal, closed_hyps = _matmul_problem(2)
+    N, S, b = _positive("N S b")
+    ceiling = ge(_L, S * (N / b - 1))
+    target = ge(_L, N / sympy.sqrt(2 * S) - S)
+    steps = [("explicit.matmul_closed_form", closed_goal, closed_hyps),
+             ("L ≥ N/√(2S) − S", target, [ceiling, closed_goal])]
+    return sympy_chain([ceiling, *closed_hyps], [st for st in steps if st[0] != drop], target)
+
+
+def _chain_check(build: Callable[[], Chain]) -> Callable[[CheckContext], Verdict]:
+    def check(ctx: CheckContext) -> Verdict:
+        return check_chain(build(), timeout_ms=ctx.z3_timeout_ms,
                            second_solver=ctx.second_solver)
+    return check
 
 
 def _grid_check(ctx: CheckContext) -> Verdict:
@@ -236,41 +289,57 @@ _SRC_MM = _SRC_HK + "; matmul count notes/reference/background.md §3.3 (Lean fo
 _SRC_SY = _SRC_HK + "; Saha–Ye Lemma 3.3 explicit constants (RECONSTRUCTED, background §1.4)"
 
 
+_CHAIN = "z3 NRA chain (attnio.proofs.chains)"
+_EVIDENCE = {"z3 NRA": "smt-forall", _CHAIN: "smt-forall", "sympy simplify": "sympy-canonical",
+             "exact enumeration": "exhaustive"}
+
+
 def _claim(id: str, statement: str, formal: str, source: str, method: str, check,
-           *, reconstructed: bool = False, twin_of: str | None = None) -> Claim:
+           *, reconstructed: bool = False, twin_of: str | None = None,
+           expect_reason: str = "") -> Claim:
     return Claim(id=id, statement=statement, formal=formal, source=source, method=method,
                  family="explicit_bounds", check_fn=check, reconstructed=reconstructed,
-                 twin_of=twin_of)
+                 twin_of=twin_of, evidence_kind=_EVIDENCE[method], expect_reason=expect_reason)
 
 
 CLAIMS: list[Claim] = [
     _claim("explicit.matmul_closed_form",
            "S(⌈mkp/β⌉ − 1) ≥ mkp/√(2S) − S whenever 0 < β ≤ S√(2S), S ≥ 2",
            "N>0 ∧ S≥2 ∧ r²=2S ∧ 0<b≤S·r ⇒ S(N/b − 1) ≥ N/r − S", _SRC_MM, "z3 NRA",
-           _matmul_closed_form),
+           lambda ctx: _prove(_matmul_problem(2), ctx)),
     _claim("explicit.attention_identity",
            "S·n²/(4S + 4S²/d²) = n²d²/(4(S + d²))",
            "simplify(lhs − rhs) == 0", _SRC_SY, "sympy simplify", _sy_identity,
            reconstructed=True),
     _claim("explicit.attention_closed_form",
            "S(⌈n²(2d−1)/β⌉ − 1) ≥ n²d²/(4(S + d²)) − S whenever 0 < β ≤ (4S + 4S²/d²)(2d−1)",
-           "z3 NRA over reals n > 0, d ≥ 1, S ≥ 1", _SRC_SY, "z3 NRA", _sy_route_ge_closed_form,
-           reconstructed=True),
+           "z3 NRA over reals n > 0, d ≥ 1, S ≥ 1", _SRC_SY, "z3 NRA",
+           lambda ctx: _prove(_sy_route_problem(4), ctx), reconstructed=True),
     _claim("explicit.attention_large_cache",
            "n²d²/(4(S + d²)) ≥ n²d²/(8S) whenever S ≥ d² (so Q ≥ n²d²/(8S) − S)",
-           "S ≥ d² ⇒ n²d²/(4(S+d²)) ≥ n²d²/(8S)", _SRC_SY, "z3 NRA", _sy_large_cache,
-           reconstructed=True),
+           "S ≥ d² ⇒ n²d²/(4(S+d²)) ≥ n²d²/(8S)", _SRC_SY, "z3 NRA",
+           lambda ctx: _prove(_sy_large_cache_problem(True), ctx), reconstructed=True),
     _claim("explicit.integer_route_ge_closed_forms",
            "explicit_lower_bound ≥ mkp/√(2S) − S (matmul, S ≥ 2) and ≥ n²d²/(4(S+d²)) − S "
            "(attention) on a grid", "exact rational comparison", _SRC_SY, "exact enumeration",
            _grid_check, reconstructed=True),
+    _claim("explicit.attention_chain",
+           "S ≥ d², d ≥ 1, β ≤ (4S + 4S²/d²)(2d−1), L ≥ S(n²(2d−1)/β − 1) ⇒ L ≥ n²d²/(8S) − S: "
+           "explicit.attention_closed_form and explicit.attention_large_cache composed by "
+           "machine (each proved, the conclusion from them alone)",
+           "chain (attnio.proofs.chains)", _SRC_SY, _CHAIN, _chain_check(_attention_chain),
+           reconstructed=True),
+    _claim("explicit.matmul_chain",
+           "S ≥ 2, β ≤ S√(2S), L ≥ S(N/β − 1) ⇒ L ≥ N/√(2S) − S: explicit.matmul_closed_form "
+           "composed with the ceiling by machine", "chain (attnio.proofs.chains)", _SRC_MM,
+           _CHAIN, _chain_check(_matmul_chain)),
 ]
 
 FALSE_TWINS: list[Claim] = [
     _claim("explicit.twin.attention_constant_too_large",
            "Route gives Q ≥ n²d²/(2(S + d²)) − S (constant 2 instead of 4)",
            "z3 NRA", _SRC_SY, "z3 NRA",
-           lambda ctx: _sy_route_ge_closed_form(ctx, denominator=2),
+           lambda ctx: _prove(_sy_route_problem(2), ctx),
            twin_of="explicit.attention_closed_form"),
     _claim("explicit.twin.attention_identity_wrong",
            "S·n²/(4S + 4S²/d²) = n²d²/(4S)", "simplify(lhs − rhs) == 0", _SRC_SY,
@@ -279,12 +348,26 @@ FALSE_TWINS: list[Claim] = [
            twin_of="explicit.attention_identity"),
     _claim("explicit.twin.large_cache_hypothesis_dropped",
            "n²d²/(4(S + d²)) ≥ n²d²/(8S) for all S > 0 (S ≥ d² dropped)", "z3 NRA", _SRC_SY,
-           "z3 NRA", lambda ctx: _sy_large_cache(ctx, assume_large_cache=False),
+           "z3 NRA", lambda ctx: _prove(_sy_large_cache_problem(False), ctx),
            twin_of="explicit.attention_large_cache"),
     _claim("explicit.twin.matmul_sqrtS",
            "Route gives Q ≥ mkp/√S − S (√S instead of √(2S))", "z3 NRA", _SRC_MM, "z3 NRA",
-           lambda ctx: _matmul_closed_form(ctx, root_factor=1),
+           lambda ctx: _prove(_matmul_problem(1), ctx),
            twin_of="explicit.matmul_closed_form"),
+    _claim("explicit.twin.attention_chain_without_large_cache",
+           "explicit.attention_chain with the step explicit.attention_large_cache deleted",
+           "chain", _SRC_SY, _CHAIN,
+           _chain_check(lambda: _attention_chain(drop="explicit.attention_large_cache")),
+           twin_of="explicit.attention_chain", expect_reason="does not follow from the steps"),
+    _claim("explicit.twin.attention_chain_weak_closed_form",
+           "explicit.attention_chain with the closed form weakened to n²d²/(8(S + d²)) − S "
+           "(still true)", "chain", _SRC_SY, _CHAIN,
+           _chain_check(lambda: _attention_chain(weaken_closed_form=True)),
+           twin_of="explicit.attention_chain", expect_reason="does not follow from the steps"),
+    _claim("explicit.twin.matmul_chain_without_closed_form",
+           "explicit.matmul_chain with the step explicit.matmul_closed_form deleted", "chain",
+           _SRC_MM, _CHAIN, _chain_check(lambda: _matmul_chain(drop="explicit.matmul_closed_form")),
+           twin_of="explicit.matmul_chain", expect_reason="does not follow from the steps"),
 ]
 
 

@@ -78,3 +78,31 @@ def test_claims_proved(claim) -> None:
 def test_false_twins_refuted(twin) -> None:
     v = twin.check(CTX)
     assert isinstance(v, Refuted), v.detail
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("twin_id", ["explicit.twin.attention_chain_without_large_cache",
+                                     "explicit.twin.attention_chain_weak_closed_form",
+                                     "explicit.twin.matmul_chain_without_closed_form"])
+def test_chain_twins_fail_the_composition(twin_id: str) -> None:
+    from attnio.proofs.explicit_bounds import FALSE_TWINS
+    from attnio.proofs.registry import CheckContext
+
+    twin = next(t for t in FALSE_TWINS if t.id == twin_id)
+    assert twin.rejects(twin.check(CheckContext(second_solver=False)))
+
+
+@pytest.mark.trust
+def test_the_chains_are_proved_from_the_registered_problems() -> None:
+    from attnio.proofs.chains import check_chain
+    from attnio.proofs.explicit_bounds import _attention_chain, _matmul_chain, _sy_large_cache_problem
+
+    chain = _attention_chain()
+    assert [s.name for s in chain.steps] == ["explicit.attention_closed_form",
+                                             "L ≥ n²d²/(4(S + d²)) − S",
+                                             "explicit.attention_large_cache"]
+    # the second step cites the first's conclusion: one translator, one z3 term
+    assert any(h.eq(chain.steps[0].conclusion) for h in chain.steps[1].hypotheses)
+    assert _sy_large_cache_problem(True)[1] and not _sy_large_cache_problem(False)[1]
+    for c in (chain, _matmul_chain()):
+        assert check_chain(c, second_solver=False).proved
