@@ -248,17 +248,20 @@ def _chain_check(build: Callable[[], Chain]) -> Callable[[CheckContext], Verdict
     return check
 
 
-def _grid_check(ctx: CheckContext) -> Verdict:
+def _grid_check(ctx: CheckContext, *,
+                route: Callable[[str, Mapping[str, Any], int], int] = explicit_lower_bound
+                ) -> Verdict:
     """L(G, S) ≥ closed form at every grid point, in exact rational arithmetic.
 
     An instance is non-trivial when the closed form is positive (where it is ≤ 0, L ≥ 0
-    satisfies it whatever the route computes)."""
+    satisfies it whatever the route computes). ``route`` replaces
+    :func:`explicit_lower_bound` (false twins: one per failure path, matmul and attention)."""
     instances = nontrivial = 0
     for m in range(1, 7):
         for k in range(1, 7):
             for p in range(1, 7):
                 for S in range(2, 41):
-                    L = explicit_lower_bound("matmul", {"m": m, "k": k, "p": p}, S)
+                    L = route("matmul", {"m": m, "k": k, "p": p}, S)
                     instances += 1
                     nontrivial += (m * k * p) ** 2 > 2 * S ** 3   # mkp/√(2S) − S > 0
                     # L ≥ mkp/√(2S) − S  ⟺  L + S ≥ 0 and (L + S)²·2S ≥ (mkp)²
@@ -270,7 +273,7 @@ def _grid_check(ctx: CheckContext) -> Verdict:
     for n in range(1, 21):
         for d in range(1, 9):
             for S in range(1, 41):
-                L = explicit_lower_bound("attention-forward", {"n": n, "d": d}, S)
+                L = route("attention-forward", {"n": n, "d": d}, S)
                 closed = Fraction(n * n * d * d, 4 * (S + d * d)) - S
                 instances += 1
                 nontrivial += closed > 0
@@ -282,6 +285,14 @@ def _grid_check(ctx: CheckContext) -> Verdict:
     return Proved("exact check: m,k,p ≤ 6, S ≤ 40 (matmul); n ≤ 20, d ≤ 8, S ≤ 40 (attention)",
                   evidence=Evidence("exhaustive", instances=instances,
                                     nontrivial_instances=nontrivial))
+
+
+def _one_part_fewer(kind: str) -> Callable[[str, Mapping[str, Any], int], int]:
+    """explicit_lower_bound with S(⌈N/β⌉ − 2) for ``kind`` (a planted off-by-one part)."""
+    def route(k: str, sizes: Mapping[str, Any], S: int) -> int:
+        value = explicit_lower_bound(k, sizes, S)
+        return max(0, value - S) if k == kind else value
+    return route
 
 
 _SRC_HK = "Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8"
@@ -354,6 +365,17 @@ FALSE_TWINS: list[Claim] = [
            "Route gives Q ≥ mkp/√S − S (√S instead of √(2S))", "z3 NRA", _SRC_MM, "z3 NRA",
            lambda ctx: _prove(_matmul_problem(1), ctx),
            twin_of="explicit.matmul_closed_form"),
+    _claim("explicit.twin.matmul_route_one_part_fewer",
+           "the matmul route S(⌈N/β⌉ − 2) (one part fewer) is still ≥ mkp/√(2S) − S",
+           "exact rational comparison", _SRC_MM, "exact enumeration",
+           lambda ctx: _grid_check(ctx, route=_one_part_fewer("matmul")),
+           twin_of="explicit.integer_route_ge_closed_forms", expect_reason="matmul route below"),
+    _claim("explicit.twin.attention_route_one_part_fewer",
+           "the attention route S(⌈N/β⌉ − 2) (one part fewer) is still ≥ n²d²/(4(S + d²)) − S",
+           "exact rational comparison", _SRC_SY, "exact enumeration",
+           lambda ctx: _grid_check(ctx, route=_one_part_fewer("attention-forward")),
+           twin_of="explicit.integer_route_ge_closed_forms",
+           expect_reason="attention route below"),
     _claim("explicit.twin.attention_chain_without_large_cache",
            "explicit.attention_chain with the step explicit.attention_large_cache deleted",
            "chain", _SRC_SY, _CHAIN,

@@ -106,3 +106,22 @@ def test_the_chains_are_proved_from_the_registered_problems() -> None:
     assert _sy_large_cache_problem(True)[1] and not _sy_large_cache_problem(False)[1]
     for c in (chain, _matmul_chain()):
         assert check_chain(c, second_solver=False).proved
+
+
+@pytest.mark.trust
+def test_grid_check_counts_and_both_failure_paths() -> None:
+    from attnio.proofs.explicit_bounds import _grid_check, _one_part_fewer
+    from attnio.proofs.registry import CheckContext
+    from attnio.results import Refuted
+
+    v = _grid_check(CheckContext())
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (14824, 3909)
+    # by hand: 1x1x5, S = 2: β = 4, the route 2·(⌈5/4⌉ − 1) = 2 ≥ 5/√4 − 2 = 1/2; one part
+    # fewer gives 0 < 1/2
+    r = _grid_check(CheckContext(), route=_one_part_fewer("matmul"))
+    assert isinstance(r, Refuted) and r.counterexample == {"m": 1, "k": 1, "p": 5, "S": 2, "L": 0}
+    assert r.detail == "matmul route below mkp/√(2S) − S" and r.evidence.instances == 157
+    # by hand: n = 3, d = 1, S = 1: 9/(4·2) − 1 = 1/8 > 0 = the planted route
+    r = _grid_check(CheckContext(), route=_one_part_fewer("attention-forward"))
+    assert isinstance(r, Refuted) and r.counterexample == {"n": 3, "d": 1, "S": 1, "L": 0}
+    assert r.detail == "attention route below n²d²/(4(S + d²)) − S"
