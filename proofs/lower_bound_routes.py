@@ -237,15 +237,24 @@ def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]
                                     nontrivial_instances=positive))
 
 
-def _route_cases(route_prefix: str, tier: str) -> list[tuple[str, nx.DiGraph, int]]:
+#: The sub-DAG route's default tier keeps the DAGs of at most this many vertices.
+SUBDAG_DEFAULT_MAX_VERTICES = 10
+
+
+def _route_cases(route_prefix: str, tier: str,
+                 instances: Callable[[str], Iterable[tuple[str, nx.DiGraph, int]]] | None = None
+                 ) -> list[tuple[str, nx.DiGraph, int]]:
     """The instances of a route's claim: its tier's; the sub-DAG route's default tier keeps
-    the DAGs of ≤ 10 vertices (its checker re-solves the sub-DAG), its deep tier takes the rest."""
-    cases = list(_instances(tier))
+    the DAGs of ≤ :data:`SUBDAG_DEFAULT_MAX_VERTICES` vertices (its checker re-solves the
+    sub-DAG), its deep tier takes the rest. ``instances(tier)`` replaces the tiers (tests)."""
+    tiers = instances or _instances
+    cases = list(tiers(tier))
     if route_prefix != "sub-dag-exact":
         return cases
+    small = SUBDAG_DEFAULT_MAX_VERTICES
     if tier == "default":
-        return [c for c in cases if c[1].number_of_nodes() <= 10]
-    return cases + [c for c in _instances("default") if c[1].number_of_nodes() > 10]
+        return [c for c in cases if c[1].number_of_nodes() <= small]
+    return cases + [c for c in tiers("default") if c[1].number_of_nodes() > small]
 
 
 def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdict]:

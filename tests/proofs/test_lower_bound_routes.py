@@ -133,3 +133,99 @@ def test_sub_dag_cases_split_by_size() -> None:
     "lower_bounds.twin.path_")], ids=lambda t: t.id)
 def test_each_failure_path_twin_is_rejected_on_its_path(twin) -> None:
     assert twin.rejects(twin.check(CTX))
+
+
+def test_route_cases_split_at_ten_vertices() -> None:
+    import networkx as nx
+
+    def graph(k: int) -> nx.DiGraph:
+        return nx.path_graph(k, create_using=nx.DiGraph)
+
+    tiers = {"default": [("g9", graph(9), 3), ("g10", graph(10), 3), ("g11", graph(11), 3)],
+             "deep": [("d20", graph(20), 3)]}
+    labels = lambda cases: [c[0] for c in cases]   # noqa: E731
+    assert labels(_route_cases("sub-dag-exact", "default", tiers.get)) == ["g9", "g10"]
+    assert labels(_route_cases("sub-dag-exact", "deep", tiers.get)) == ["d20", "g11"]
+    assert labels(_route_cases("spill-windows", "default", tiers.get)) == ["g9", "g10", "g11"]
+    assert labels(_route_cases("spill-windows", "deep", tiers.get)) == ["d20"]
+
+
+def test_route_check_runs_route_verdict_on_its_tier(monkeypatch) -> None:
+    import attnio.proofs.lower_bound_routes as module
+
+    seen = []
+    monkeypatch.setattr(module, "route_verdict",
+                        lambda route, cases, ctx: seen.append((route, len(cases), ctx)) or "v")
+    assert module._route_check("sub-dag-exact", "default")(CTX) == "v"
+    assert module._route_check("compulsory", "deep")(CTX) == "v"
+    assert seen == [("sub-dag-exact", len(_route_cases("sub-dag-exact", "default")), CTX),
+                    ("compulsory", len(_route_cases("compulsory", "deep")), CTX)]
+
+
+def test_optimum_asks_the_search_once_with_its_budget(monkeypatch) -> None:
+    import attnio.proofs.lower_bound_routes as module
+
+    calls = []
+    real = module.solve_optimal
+
+    def counting(G, M, **kw):
+        calls.append(kw)
+        return real(G, M, **kw)
+
+    monkeypatch.setattr(module, "solve_optimal", counting)
+    G = matmul_dag(1, 1, 1)
+    assert module._optimum(G, 3, 2.5) == module._optimum(G, 3, 2.5) == 3
+    assert calls == [{"time_limit": 2.5, "progress": False}]
+    assert module._OPT_CACHE[(id(G), 3)] == (G, 3)
+
+
+def test_optimum_never_trusts_a_cache_entry_of_another_graph() -> None:
+    """Keys are ids; an id reused by a new graph must not return the old graph's optimum."""
+    import attnio.proofs.lower_bound_routes as module
+
+    G, old = matmul_dag(1, 2, 1), matmul_dag(2, 1, 2)
+    module._OPT_CACHE[(id(G), 4)] = (old, 999)
+    try:
+        assert module._optimum(G, 4, 5.0) == 5
+    finally:
+        module._OPT_CACHE.pop((id(G), 4), None)
+
+
+def test_optimum_refuses_a_schedule_that_does_not_replay(monkeypatch) -> None:
+    import attnio.proofs.lower_bound_routes as module
+
+    class Replayed:
+        io = 1
+
+    monkeypatch.setattr(module, "replay", lambda G, schedule, M: Replayed())
+    with pytest.raises(AssertionError, match="^optimal schedule does not replay to its cost$"):
+        module._optimum(matmul_dag(1, 3, 1, "chain"), 3, 5.0)
+
+
+def test_hong_kung_records_get_the_solver_budget(monkeypatch) -> None:
+    import attnio.proofs.lower_bound_routes as module
+
+    seen = []
+    monkeypatch.setattr(module, "hong_kung_route",
+                        lambda G, M, **kw: seen.append(kw) or BoundRecord("hong-kung", 0, True))
+    module._route_records("hong-kung", matmul_dag(1, 1, 1), 3, CTX)
+    assert seen == [{"timeout_ms": 5_000}]
+
+
+def test_an_infeasible_instance_does_not_stop_the_loop() -> None:
+    cases = [("small", "G0", 2)] + CASES
+    records = {"G0": [], "G1": [_rec(1)], "G2": [_rec(10)]}
+    oracles = _oracles(records, optimum=lambda G, M, s: None if G == "G0" else OPT[G, M])
+    v = route_verdict("spill-windows", cases, CTX, oracles)
+    assert isinstance(v, Refuted) and v.counterexample["instance"] == "g2"
+
+
+def test_a_skipped_record_does_not_stop_the_records() -> None:
+    records = {"G1": [_rec(99, applies=False), _rec(8)], "G2": [_rec(3, "other"), _rec(10)]}
+    v = route_verdict("spill-windows", CASES, CTX, _oracles(records))
+    assert isinstance(v, Refuted) and v.counterexample["bound"] == 8
+
+
+def test_a_record_equal_to_the_compulsory_io_is_not_above_it() -> None:
+    v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(5)], "G2": [_rec(6)]}))
+    assert v.proved and v.detail.endswith("positive on 2, above the compulsory I/O on 1")
