@@ -25,6 +25,7 @@ from attnio.results import Refuted
 CTX = CheckContext(z3_timeout_ms=20_000)
 
 
+@pytest.mark.trust
 def test_compulsory_by_hand() -> None:
     assert compulsory_io("forward", 3, 5) == 4 * 15
     assert compulsory_io("backward", 3, 5) == 8 * 15
@@ -32,6 +33,7 @@ def test_compulsory_by_hand() -> None:
     assert given.value == 8 * 15 + 9 and given.claim_id == "gap.compulsory"
 
 
+@pytest.mark.trust
 def test_ceil_sqrt_exact() -> None:
     for x in range(0, 2000):
         r = ceil_sqrt(x)
@@ -54,6 +56,7 @@ def test_cap_bounds_the_continuous_maximum(d: int, M: int, t: int) -> None:
     assert cap <= best * 1.02 + 3  # and the grid costs little
 
 
+@pytest.mark.trust
 def test_route_is_exact_int_and_grows_with_n() -> None:
     value, L = segment_route(4096, 64, 1024)
     assert type(value) is int and L % 1024 == 0
@@ -61,6 +64,7 @@ def test_route_is_exact_int_and_grows_with_n() -> None:
     assert segment_route(4096, 64, 1024, products=2)[0] > value
 
 
+@pytest.mark.trust
 def test_small_cache_shape() -> None:
     """≈ √2·n²d/√M for M ≪ d² (the module docstring's claim), within 15 %."""
     n, d, M = 4096, 256, 64
@@ -86,6 +90,7 @@ def test_every_class_bound_below_its_algorithms(pass_: str, M: int) -> None:
         assert any_bound.value <= own.value <= io
 
 
+@pytest.mark.trust
 def test_any_is_min_over_classes() -> None:
     b = best_lower_bound("backward", 4096, 64, 8192)
     r = best_lower_bound("backward", 4096, 64, 8192, "recompute")
@@ -93,6 +98,7 @@ def test_any_is_min_over_classes() -> None:
     assert b.value == min(r.value, g.value) and b.route.startswith("recompute: ")
 
 
+@pytest.mark.trust
 @pytest.mark.parametrize("args,fragment", [
     (("sideways", 4, 4, 4), "pass='sideways'"),
     (("forward", 0, 4, 4), "n=0"),
@@ -139,6 +145,7 @@ def test_forward_routes_below_exact_optimum_on_a_tiny_dag(M: int) -> None:
     assert max(r.value for r in routes) == optimum == 8  # compulsory is tight here
 
 
+@pytest.mark.trust
 def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
     """An algorithm no tile set of which fits M is left out; any other error propagates
     (the old ``except Exception: continue`` skipped every error silently)."""
@@ -398,3 +405,210 @@ def test_each_gap_chain_is_proved(name: str) -> None:
                          ids=lambda c: c.id)
 def test_fast_twins_rejected_on_their_path(twin) -> None:
     assert twin.rejects(twin.check(CheckContext(second_solver=False)))
+
+
+#: Each gap chain, exactly: premises, steps (name, conclusion, hypotheses), conclusion — the
+#: statement the solvers check is pinned, so a changed premise or step fails here even where
+#: the chain would still be proved. (Reviewed by hand against notes/gap.md, steps 2–5.)
+CHAIN_TEXT = {'_face_chain': (['a >= 0',
+                               'b >= 0',
+                               'c >= 0',
+                               'd >= 1',
+                               'y >= 0',
+                               'y*y == a*b*c',
+                               'r >= 0',
+                               'r*r == c',
+                               'full <= (a*b)/d',
+                               'part <= y',
+                               'part <= (d - 1)*c'],
+                              [('ab/d ≤ s²/(4d)',
+                                '(a*b)/d <= ((a + b)*(a + b))/(4*d)',
+                                ['a >= 0', 'b >= 0', 'c >= 0', 'd >= 1']),
+                               ('full ≤ s²/(4d)',
+                                'full <= ((a + b)*(a + b))/(4*d)',
+                                ['full <= (a*b)/d', '(a*b)/d <= ((a + b)*(a + b))/(4*d)']),
+                               ('√(abc) ≤ (s/2)√c',
+                                'y <= ((a + b)*r)/2',
+                                ['a >= 0',
+                                 'b >= 0',
+                                 'c >= 0',
+                                 'd >= 1',
+                                 'y >= 0',
+                                 'y*y == a*b*c',
+                                 'r >= 0',
+                                 'r*r == c']),
+                               ('partial ≤ min((s/2)√c, (d−1)c)',
+                                'part <= If(((a + b)*r)/2 <= (d - 1)*c, ((a + b)*r)/2, (d - 1)*c)',
+                                ['part <= y', 'part <= (d - 1)*c', 'y <= ((a + b)*r)/2'])],
+                              'full + part <= ((a + b)*(a + b))/(4*d) + If(((a + b)*r)/2 <= (d - 1)*c, ((a '
+                              '+ b)*r)/2, (d - 1)*c)'),
+              '_cell_chain': (['s0 >= 0',
+                               's0 <= s',
+                               's <= s1',
+                               's1 <= T',
+                               'c >= 0',
+                               'c <= T - s',
+                               'd >= 1',
+                               'r >= 0',
+                               'r*r == c',
+                               'R >= 0',
+                               'R*R == T - s0'],
+                              [('√c ≤ √(T−s0)',
+                                'r <= R',
+                                ['s0 >= 0',
+                                 's0 <= s',
+                                 's <= s1',
+                                 's1 <= T',
+                                 'c >= 0',
+                                 'c <= T - s',
+                                 'd >= 1',
+                                 'r >= 0',
+                                 'r*r == c',
+                                 'R >= 0',
+                                 'R*R == T - s0']),
+                               ('s√c ≤ s1√(T−s0)',
+                                's*r <= s1*R',
+                                ['s0 >= 0', 's0 <= s', 's <= s1', 'r >= 0', 'R >= 0', 'r <= R']),
+                               ('(d−1)c ≤ (d−1)(T−s0)',
+                                '(d - 1)*c <= (d - 1)*(T - s0)',
+                                ['s0 <= s', 'c >= 0', 'c <= T - s', 'd >= 1']),
+                               ('s² ≤ s1²', 's*s <= s1*s1', ['s0 >= 0', 's0 <= s', 's <= s1']),
+                               ('s²/(4d) ≤ s1²/(4d)',
+                                '(s*s)/(4*d) <= (s1*s1)/(4*d)',
+                                ['d >= 1', 's*s <= s1*s1'])],
+                              '(s*s)/(4*d) + If((s*r)/2 <= (d - 1)*c, (s*r)/2, (d - 1)*c) <= (s1*s1)/(4*d) '
+                              '+ If((s1*R)/2 <= (d - 1)*(T - s0), (s1*R)/2, (d - 1)*(T - s0))'),
+              '_superadditive_chain': (['s1 >= 0',
+                                        's2 >= 0',
+                                        'c1 >= 0',
+                                        'c2 >= 0',
+                                        'd >= 1',
+                                        'r1 >= 0',
+                                        'r2 >= 0',
+                                        'r >= 0',
+                                        'r1*r1 == c1',
+                                        'r2*r2 == c2',
+                                        'r*r == c1 + c2'],
+                                       [('s1² + s2² ≤ (s1+s2)²',
+                                         's1*s1 + s2*s2 <= (s1 + s2)**2',
+                                         ['s1 >= 0', 's2 >= 0']),
+                                        ('s1²/(4d) + s2²/(4d) ≤ (s1+s2)²/(4d)',
+                                         '(s1*s1)/(4*d) + (s2*s2)/(4*d) <= ((s1 + s2)*(s1 + s2))/(4*d)',
+                                         ['d >= 1', 's1*s1 + s2*s2 <= (s1 + s2)**2']),
+                                        ('√c1 ≤ √(c1+c2)',
+                                         'r1 <= r',
+                                         ['c1 >= 0',
+                                          'c2 >= 0',
+                                          'r1 >= 0',
+                                          'r >= 0',
+                                          'r1*r1 == c1',
+                                          'r*r == c1 + c2']),
+                                        ('√c2 ≤ √(c1+c2)',
+                                         'r2 <= r',
+                                         ['c1 >= 0',
+                                          'c2 >= 0',
+                                          'r2 >= 0',
+                                          'r >= 0',
+                                          'r2*r2 == c2',
+                                          'r*r == c1 + c2']),
+                                        ('s1√c1 + s2√c2 ≤ (s1+s2)√(c1+c2)',
+                                         's1*r1 + s2*r2 <= (s1 + s2)*r',
+                                         ['s1 >= 0',
+                                          's2 >= 0',
+                                          'r1 >= 0',
+                                          'r2 >= 0',
+                                          'r1 <= r',
+                                          'r2 <= r'])],
+                                       '(s1*s1)/(4*d) + If((s1*r1)/2 <= (d - 1)*c1, (s1*r1)/2, (d - 1)*c1) '
+                                       '+ (s2*s2)/(4*d) + If((s2*r2)/2 <= (d - 1)*c2, (s2*r2)/2, (d - '
+                                       '1)*c2) <= ((s1 + s2)*(s1 + s2))/(4*d) + If(((s1 + s2)*r)/2 <= (d - '
+                                       '1)*(c1 + c2), ((s1 + s2)*r)/2, (d - 1)*(c1 + c2))')}
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("name", list(CHAIN_TEXT))
+def test_each_gap_chain_states_exactly_its_proof(name: str) -> None:
+    import attnio.proofs.gap_routes as g
+
+    def norm(e) -> str:
+        return " ".join(str(e).split())
+
+    chain = getattr(g, name)()
+    premises, steps, conclusion = CHAIN_TEXT[name]
+    assert [norm(p) for p in chain.premises] == premises
+    assert [(s.name, norm(s.conclusion), [norm(h) for h in s.hypotheses])
+            for s in chain.steps] == [tuple(s) for s in steps]
+    assert norm(chain.conclusion) == conclusion
+
+
+@pytest.mark.trust
+def test_the_planted_chains_differ_where_they_say() -> None:
+    import attnio.proofs.gap_routes as g
+
+    def norm(e) -> str:
+        return " ".join(str(e).split())
+
+    corner = g._cell_chain(lower_corner=True)
+    assert norm(corner.step("s² ≤ s1²").conclusion) == "s*s <= s0*s0"
+    assert norm(corner.conclusion).startswith("(s*s)/(4*d) + If((s*r)/2 <= (d - 1)*c, (s*r)/2, "
+                                              "(d - 1)*c) <= (s0*s0)/(4*d) + If((s1*R)/2")
+    assert norm(g._face_chain(factor=8).step("ab/d ≤ s²/(4d)").conclusion) == \
+        "(a*b)/d <= ((a + b)*(a + b))/(8*d)"
+    assert norm(g._superadditive_chain(reverse=True).step("s1² + s2² ≤ (s1+s2)²").conclusion) \
+        == "(s1 + s2)**2 <= s1*s1 + s2*s2"
+
+
+@pytest.mark.trust
+def test_twin_route_helpers_pinned() -> None:
+    """The planted routes of the below-algorithms twins, at one size (values by the code; the
+    relations between them by hand)."""
+    import attnio.proofs.gap_routes as g
+
+    args = ("backward", 64, 8, 64)
+    real = lower_bound_routes(*args, "recompute")
+    outputs = g._twin_routes_outputs(*args, "recompute")
+    assert len(outputs) == 1 and outputs[0].claim_id == "twin"
+    assert outputs[0].value == segment_route(64, 8, 64, products=2, cap=g._cap_all_partial)[0]
+    assert outputs[0].value > real[1].value          # treating every pair as partial: larger
+    scores = g._twin_scores_for_all(*args, "recompute")
+    assert [r.value for r in scores] == [r.value + 64 * 64 for r in real]
+    assert [r.value for r in g._twin_scores_for_all(*args, "given-scores")] == \
+        [r.value for r in lower_bound_routes(*args, "given-scores")]
+    assert g._compulsory_only(*args, "recompute") == real[:1]
+    assert g._twin_compulsory_twice(*args, "recompute")[0].value == 8 * 64 * 8 + 5 * 64 * 8
+    assert g._twin_compulsory_twice(*args, "given-scores")[0].value == \
+        2 * (8 * 64 * 8 + 64 * 64) - 3 * 64 * 8
+    assert g._twin_compulsory_twice("forward", 64, 8, 64, "forward")[0].value == 7 * 64 * 8
+    assert g._cap_all_partial(3, 7, 14) == max(
+        1, *(-(-ceil_sqrt(s1 * s1 * (28 - s0)) // 2) for s0, s1 in g.segment_cells(21)))
+
+
+@pytest.mark.trust
+def test_planted_caps_and_routes_pinned() -> None:
+    import attnio.proofs.gap_routes as g
+
+    assert g._cap_over_3(64, 1024, 2048) == 86_304 // 3 and g._cap_over_3(1, 1, 1) == 1
+    assert g._cap_inflated(64, 1024, 2048) == 86_304 + 139_022      # ⌊√(18·1024³)⌋
+    assert g._cells_short(10) == g.segment_cells(10)[:-1]
+    assert g._cap_full_pairs_only(2, 3, 3) == 5                      # ⌈36/8⌉
+    assert g._route_ceiling_only(16, 4, 3) == (450, 15)              # 15·⌈1024/35⌉
+    assert g._route_first_L(16, 4, 3) == (3 * (-(-1024 // segment_product_cap(4, 3, 3)) - 1), 3)
+    assert g._route_first_L(8, 2, 64) == (0, 0)
+    assert g._route_L7(16, 4, 3)[1] == 21 and g._route_L7(8, 2, 64) == (0, 0)
+
+
+@pytest.mark.trust
+def test_claim_records_are_complete() -> None:
+    kinds = {c.id: c.evidence_kind for c in CLAIMS + FALSE_TWINS}
+    assert {c.id for c in CLAIMS} == {"gap.face_algebra", "gap.cell_bound", "gap.superadditive",
+                                      "gap.segment_cap", "gap.segment_route",
+                                      "gap.below_algorithms", "gap.compulsory"}
+    assert {kinds[i] for i in ("gap.face_algebra", "gap.cell_bound", "gap.superadditive")} == \
+        {"smt-forall"}
+    assert {kinds[c.id] for c in CLAIMS[3:]} == {"exhaustive"}
+    assert all(c.family == "gap_routes" and c.source.startswith("attnio (ours; notes/gap.md)")
+               for c in CLAIMS + FALSE_TWINS)
+    assert [c.reconstructed for c in CLAIMS] == [True] * 6 + [False]
+    undecided = [t.id for t in FALSE_TWINS if t.expect == "undecided"]
+    assert len(undecided) == 5 and all(t.expect_reason for t in FALSE_TWINS)
+    assert all(t.twin_of in {c.id for c in CLAIMS} for t in FALSE_TWINS)
