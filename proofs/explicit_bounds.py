@@ -36,9 +36,14 @@ Routes (the lemmas are in :mod:`attnio.proofs.partition_lemmas`)
 
 Claims: the integer route implies the closed forms (z3 NRA with :math:`r = \sqrt{2S}`), the
 sympy identity :math:`S n^2/(4S + 4S^2/d^2) = n^2d^2/(4(S + d^2))`, the large-cache
-simplification, and :math:`L` ≥ the closed form on a grid of exact integers. False twins: a
-constant too large (:math:`n^2d^2/(2(S+d^2))`), the :math:`S \ge d^2` hypothesis dropped,
-:math:`\sqrt S` in place of :math:`\sqrt{2S}`.
+simplification, and :math:`L` ≥ the closed form on a grid of exact integers; the steps
+composed by machine (:mod:`attnio.proofs.chains`): ``explicit.attention_chain``
+(:math:`L \ge n^2d^2/(8S) - S` for :math:`S \ge d^2` from the closed form, the route's ceiling
+and the large-cache step) and ``explicit.matmul_chain`` (:math:`L \ge N/\sqrt{2S} - S`). False
+twins: a constant too large (:math:`n^2d^2/(2(S+d^2))`), the :math:`S \ge d^2` hypothesis
+dropped, :math:`\sqrt S` in place of :math:`\sqrt{2S}`; each chain with a step deleted (and the
+attention chain with its closed form weakened); the integer route one part fewer (matmul and
+attention: one twin per failure path of the grid check).
 
 Examples
 --------

@@ -124,3 +124,82 @@ def test_chain_construction_errors_name_the_step() -> None:
         CHAIN.replacing("b", Step("b", x >= 0))
     with pytest.raises(KeyError, match="no step 'b'"):
         unknown_for("b", CHAIN)
+
+
+def test_every_message_is_exact() -> None:
+    proved = check_chain(CHAIN, second_solver=False)
+    assert proved.detail == ("chain of 2 steps, each proved; the conclusion follows from them "
+                             "alone and needs every one: y ≥ 0; z ≥ 0")
+    assert proved.evidence.solvers == {"z3": "proved"}
+    v = check_chain(CHAIN.without("y ≥ 0"), second_solver=False)
+    assert v.detail == ("the conclusion does not follow from the steps alone: every step holds "
+                        "at this point and the conclusion fails")
+    assert v.evidence is not None and v.evidence.kind == "smt-forall"
+    bad = check_chain(CHAIN.replacing("y ≥ 0", Step("y ≥ 1", y >= 1, (x >= 0, y >= x))),
+                      second_solver=False)
+    assert bad.detail == ("step 'y ≥ 1' is false: z3 found a counterexample; re-evaluated on "
+                          "the formulas") and bad.evidence is not None
+    vac = check_chain(CHAIN.replacing("y ≥ 0", Step("y ≥ 0", y >= 0, (x > 1, x < 0))))
+    assert vac.reason == "vacuous step 'y ≥ 0': its hypotheses are unsatisfiable"
+    red = check_chain(Chain(CHAIN.premises, CHAIN.steps + (Step("w", x >= 0, (x >= 0,)),),
+                            CHAIN.conclusion), second_solver=False)
+    assert red.reason == ("redundant step 'w': the conclusion follows from the other steps, so "
+                          "the chain does not use it")
+    unk = check_chain(CHAIN, solvers=unknown_for("z ≥ 0", CHAIN))
+    assert unk.reason == "step 'z ≥ 0': z3 returned unknown (planted unknown)"
+    assert unk.evidence is None
+    assert check_chain(CHAIN, solvers=unknown_for("z ≥ 0", CHAIN, "why")).reason == \
+        "step 'z ≥ 0': z3 returned unknown (why)"
+
+
+def test_the_default_solvers_and_the_second_opinion() -> None:
+    both = Solvers.default().prove(x * x >= 0, [], 5_000)
+    assert both.proved and both.evidence.solvers == {"z3": "proved", "cvc5": "proved"}
+    alone = Solvers.default(second_solver=False).prove(x * x >= 0, [], 5_000)
+    assert alone.proved and alone.evidence.solvers == {"z3": "proved"}
+    refuted = Solvers.default(second_solver=False).prove(x >= 1, [x >= 0], 5_000)
+    assert isinstance(refuted, Refuted) and refuted.evidence.solvers == {"z3": "refuted"}
+    assert Solvers.default().sat([x > 1, x < 0], 5.0)[0] == "unsat"
+    assert check_chain(CHAIN).evidence.solvers == {"z3": "proved", "cvc5": "proved"}
+
+
+def test_an_unknown_step_names_its_evidence() -> None:
+    def prove(goal, hyps, timeout_ms):
+        return Undecided("z3 returned unknown (t)", evidence=Evidence("smt-forall",
+                                                                      solvers={"z3": "undecided"}))
+
+    v = check_chain(CHAIN, solvers=Solvers(prove=prove, sat=Solvers.default().sat))
+    assert v.reason == "step 'y ≥ 0': z3 returned unknown (t)"
+    assert v.evidence.solvers == {"z3": "undecided"}
+
+
+def test_chains_store_tuples_and_keep_order() -> None:
+    chain = Chain([x >= 0], [Step("a", y >= 0, [x >= 0])], y >= 0)
+    assert isinstance(chain.premises, tuple) and isinstance(chain.steps, tuple)
+    assert isinstance(chain.steps[0].hypotheses, tuple)
+    assert [s.name for s in CHAIN.replacing("y ≥ 0", Step("n", y >= 0)).steps] == ["n", "z ≥ 0"]
+    assert CHAIN.step("z ≥ 0") is CHAIN.steps[1]
+    assert CHAIN.without("z ≥ 0").steps == CHAIN.steps[:1]
+    assert CHAIN.without("z ≥ 0").premises == CHAIN.premises
+
+
+def test_sympy_chain_translates_with_one_translator() -> None:
+    import sympy
+
+    from attnio.exceptions import InvalidInputError
+    from attnio.proofs.chains import sympy_chain
+
+    n = sympy.Symbol("n", positive=True, integer=True)
+    M = sympy.Symbol("M", positive=True)
+    root = sympy.Ge(sympy.sqrt(M), 2)
+    chain = sympy_chain([sympy.Ge(M, 4)], [("√M ≥ 2", root, [sympy.Ge(M, 4)]),
+                                           ("n√M ≥ 2", sympy.Ge(n * sympy.sqrt(M), 2), [root])],
+                        sympy.Ge(n * sympy.sqrt(M), 1))
+    side = [str(p) for p in chain.premises[:-1]]
+    assert side == ["M > 0", "n >= 1", "s_M > 0", "M == s_M*s_M"]
+    assert str(chain.premises[-1]) == "4 <= M"    # sympy canonicalises Ge(M, 4)
+    assert all(s.hypotheses[:4] == chain.premises[:4] for s in chain.steps)
+    assert chain.steps[1].hypotheses[-1].eq(chain.steps[0].conclusion)
+    assert check_chain(chain, second_solver=False).proved
+    with pytest.raises(InvalidInputError, match="symbol q declares no domain"):
+        sympy_chain([], [], sympy.Ge(sympy.Symbol("q"), 0))
