@@ -99,6 +99,8 @@ class ClaimResult:
             row["counterexample"] = v["counterexample"]
         if self.claim.twin_of is not None:
             row["twin_of"] = self.claim.twin_of
+            row["expect"] = self.claim.expect
+            row["rejected"] = self.claim.rejects(self.verdict)
         return row
 
 

@@ -11,6 +11,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.proofs.gap_routes import (
     CLAIMS,
     FALSE_TWINS,
+    GapBound,
     best_lower_bound,
     ceil_sqrt,
     compulsory_io,
@@ -385,7 +386,9 @@ def test_algorithm_counts_are_the_simulator_counts() -> None:
 
     out = _algorithm_counts("backward", 64, 8, 64)
     assert out["flash2"] == count("flash2", "backward", 64, 8, 64).io
-    assert set(out) >= {"standard", "flash2", "small-cache"} and "flash1" not in out
+    # flash1 (and its published blocks) have no tile set at M = 64; small-cache-dx computes
+    # dL/dX, another class; the rest are counted, in the registry's order
+    assert list(out) == ["standard", "flash2", "small-cache", "small-cache-fused", "flash2-gqa"]
     assert "small-cache-dx" not in out       # the dL/dX computation is another class
 
 
@@ -612,3 +615,29 @@ def test_claim_records_are_complete() -> None:
     undecided = [t.id for t in FALSE_TWINS if t.expect == "undecided"]
     assert len(undecided) == 5 and all(t.expect_reason for t in FALSE_TWINS)
     assert all(t.twin_of in {c.id for c in CLAIMS} for t in FALSE_TWINS)
+
+
+@pytest.mark.trust
+def test_below_algorithms_passes_every_argument_through(monkeypatch) -> None:
+    import attnio.proofs.gap_routes as g
+
+    seen = []
+
+    def counts(pass_, n, d, M):
+        seen.append(("counts", pass_, n, d, M))
+        return {"flash2": 10 ** 9}
+
+    def routes(pass_, n, d, M, computation):
+        seen.append(("routes", pass_, n, d, M, computation))
+        return [GapBound(1, "r", "c"), GapBound(0, "zero", "c")]
+
+    monkeypatch.setattr(g, "_GRID", [("backward", 32, 4, 16)])
+    v = g._below_algorithms(CTX, route_fn=routes, counts=counts)
+    assert seen == [("counts", "backward", 32, 4, 16), ("routes", "backward", 32, 4, 16,
+                                                        "recompute")]
+    assert v.detail == "2 (route, algorithm, size) comparisons, exact integers"
+    assert (v.evidence.kind, v.evidence.instances, v.evidence.nontrivial_instances) == \
+        ("exhaustive", 2, 1)
+    v = g._below_algorithms(CTX, route_fn=lambda *a: [GapBound(10 ** 9 + 1, "r", "c")],
+                            counts=counts)
+    assert v.detail == "a lower bound exceeds an algorithm's exact I/O"

@@ -98,6 +98,10 @@ def test_a_twin_declared_undecided_counts_only_on_its_path() -> None:
     table = format_table(results, twins=True)
     assert "rejected (undecided)" in table and "NOT REJECTED (proved)" in table
     assert coverage(CLAIMS, results)["alpha"] == (2, 3, 1)
+    rows = [r.to_json() for r in results]
+    assert [(row["expect"], row["rejected"]) for row in rows] == [("undecided", True),
+                                                                 ("undecided", False),
+                                                                 ("undecided", False)]
 
 
 def test_interrupt_keeps_finished_work_and_never_passes() -> None:
