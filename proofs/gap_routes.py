@@ -562,6 +562,14 @@ def _segment_cap_check(ctx: CheckContext, *,
                       "exhaustive", instances=checked, nontrivial_instances=nontrivial))
 
 
+def _within_small_cache_form(cap: int, d: int, M: int) -> bool:
+    r""":math:`cap \le 1.01\,(25M^2/(4d) + 2\sqrt2 M^{3/2}) + 3`, exactly:
+    :math:`e = (cap - 3)/1.01 - 25M^2/(4d) \le 2\sqrt2 M^{3/2}`, i.e. :math:`e \le 0` or
+    :math:`e^2 \le 8M^3`."""
+    excess = (Fraction(cap) - 3) / Fraction(101, 100) - Fraction(25 * M * M, 4 * d)
+    return excess <= 0 or excess * excess <= 8 * M ** 3
+
+
 #: (n, d, M, products) of gap.segment_route.
 _ROUTE_GRID = [(n, d, M, k) for n in (16, 256, 4096) for d in (1, 4, 64) for M in (1, 3, 64, 1024)
                for k in (1, 2)]
@@ -593,8 +601,7 @@ def _segment_route_check(ctx: CheckContext, *,
         if value < max(permitted.values()):
             return Refuted({**where, "best": max(permitted.values())},
                            "the route is not the maximum over the segment lengths")
-        excess = (Fraction(cap(d, M, 4 * M)) - 3) / Fraction(101, 100) - Fraction(25 * M * M, 4 * d)
-        if excess > 0 and excess * excess > 8 * M ** 3:
+        if not _within_small_cache_form(cap(d, M, 4 * M), d, M):
             return Refuted({"d": d, "M": M, "cap": cap(d, M, 4 * M)},
                            "the cap at L = 4M is above its small-cache closed form")
     return Proved(f"{checked} (n, d, M, products): route = max_L L(⌈N/cap⌉ − 1) exactly, cap at "

@@ -300,6 +300,10 @@ def test_segment_cap_check_brute_force_path() -> None:
     (3, 5, 4, 4, True, True), (2, 5, 4, 4, False, True), (4, 5, 4, 4, True, False),
     # below the full term alone: A < 0
     (1, 5, 4, 4, False, True),
+    # 1/2 + min(√2, 2) ≈ 1.91 and 1/8 + min(√2/2, 2) ≈ 0.83 (s0 > 0): just above each
+    (2, 2, 0, 2, True, False), (1, 3, 1, 1, True, False),
+    # s1 = 0: the bound is 0, and 0 reaches it
+    (0, 5, 0, 0, True, True),
 ])
 def test_cell_bound_comparisons_exact(value, T, s0, s1, ge, le) -> None:
     from attnio.proofs.gap_routes import _cell_bound_ge, _cell_bound_le
@@ -641,3 +645,269 @@ def test_below_algorithms_passes_every_argument_through(monkeypatch) -> None:
     v = g._below_algorithms(CTX, route_fn=lambda *a: [GapBound(10 ** 9 + 1, "r", "c")],
                             counts=counts)
     assert v.detail == "a lower bound exceeds an algorithm's exact I/O"
+
+
+# ------------------------------------------------- trust tier: every message and every count
+@pytest.mark.trust
+@pytest.mark.parametrize("call,fragment", [
+    (lambda: compulsory_io("forward", 0, 4), "n=0"),
+    (lambda: compulsory_io("forward", 4, 0), "d=0"),
+    (lambda: lower_bound_routes("forward", 4, 0, 4, "forward"), "d=0"),
+    (lambda: lower_bound_routes("forward", 4, 4, 0, "forward"), "M=0"),
+    (lambda: segment_product_cap(0, 4, 4), "d=0"),
+    (lambda: segment_product_cap(4, 0, 4), "M=0"),
+    (lambda: segment_product_cap(4, 4, 0), "L=0"),
+    (lambda: segment_route(0, 4, 4), "n=0"),
+])
+def test_input_errors_name_the_value(call, fragment: str) -> None:
+    with pytest.raises(InvalidInputError, match=f"^{fragment}"):
+        call()
+
+
+@pytest.mark.trust
+def test_routes_at_a_size_where_the_segment_route_is_zero() -> None:
+    """n = 8, d = 2, M = 64: every segment length gives 0, so the name carries no L; the
+    compulsory parts by hand (8nd, 8nd + n², 4nd; the rests 2nd, 4nd, n² + 6nd)."""
+    def rows(p, c):
+        return [(r.value, r.route, r.claim_id) for r in lower_bound_routes(p, 8, 2, 64, c)]
+
+    assert rows("backward", "recompute") == [
+        (128, "compulsory", "gap.compulsory"),
+        (0, "segment products (Q·Kᵀ + dO·Vᵀ)", "gap.segment_route"),
+        (64, "segment products (Q·Kᵀ + dO·Vᵀ) + compulsory rest", "gap.segment_route"),
+        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form")]
+    assert rows("forward", "forward") == [
+        (64, "compulsory", "gap.compulsory"),
+        (0, "segment products (Q·Kᵀ)", "gap.segment_route"),
+        (32, "segment products (Q·Kᵀ) + compulsory rest", "gap.segment_route"),
+        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form")]
+    assert rows("backward", "given-scores") == [
+        (192, "compulsory (+ n² of the given scores)", "gap.compulsory"),
+        (0, "segment products (dO·Vᵀ)", "gap.segment_route"),
+        (160, "segment products (dO·Vᵀ) + compulsory rest", "gap.segment_route")]
+
+
+@pytest.mark.trust
+def test_cap_with_few_cells() -> None:
+    import attnio.proofs.gap_routes as g
+
+    # d = 3, M = 7, L = 14: S = 21, T = 28; four cells [0,5], [5,10], [10,15], [15,21]
+    assert [g._cell_cap(3, 28, a, b) for a, b in g.segment_cells(21, 4)] == [17, 33, 51, 63]
+    assert segment_product_cap(3, 7, 14, cells=4) == 63
+    assert [segment_product_cap(1, 1, t) for t in (1, 2, 3)] == [1, 3, 4]   # ⌈S²/4⌉, S = 1 + t
+
+
+@pytest.mark.trust
+def test_segment_cap_check_messages_and_counterexamples() -> None:
+    import attnio.proofs.gap_routes as g
+
+    def run(**kw):
+        return g._segment_cap_check(CTX, **{"grid": [(3, 7)], "brute_grid": [], **kw})
+
+    v = run(cells=lambda S: [(0, S - 1)])
+    assert v.detail == "the cells do not cover [0, S]: F(L) is not bounded on all of it"
+    assert v.counterexample == {"d": 3, "M": 7, "L": 7, "S": 14, "cells": [(0, 13), (0, 13)]}
+    v = run(cells=lambda S: [(i, i + 1) for i in range(S - 1)] + [(S - 1, S - 1)])
+    assert v.counterexample["cells"] == [(0, 1), (1, 2), (2, 3), (11, 12), (12, 13), (13, 13)]
+    v = run(cap=lambda d, M, L: 1)
+    assert v.detail == "the cap is below a proved cell bound"
+    assert v.counterexample == {"d": 3, "M": 7, "L": 7, "cap": 1, "s0": 0, "s1": 1}
+    v = run(cap=lambda d, M, L: 10 ** 6)
+    assert v.detail == "the cap is more than 2 above every proved cell bound"
+    assert v.counterexample == {"d": 3, "M": 7, "L": 7, "cap": 10 ** 6}
+
+
+@pytest.mark.trust
+def test_segment_cap_check_the_two_above_margin_is_exact() -> None:
+    """d = 1 has no partial term: the largest cell bound is S²/4 at the last cell, so a cap
+    ⌊S²/4⌋ + 3 is more than 2 above it and ⌊S²/4⌋ + 2 is not (exactly when S is even)."""
+    import attnio.proofs.gap_routes as g
+
+    v = g._segment_cap_check(CTX, cap=lambda d, M, L: (M + L) ** 2 // 4 + 3, grid=[(1, 1)],
+                             brute_grid=[])
+    assert isinstance(v, Refuted) and v.counterexample["L"] == 1
+    assert g._segment_cap_check(CTX, cap=lambda d, M, L: (M + L) ** 2 // 4 + 2, grid=[(1, 1)],
+                                brute_grid=[]).proved
+    # the margin is checked against the bound of the model in use (partial=False here)
+    full = g._cap_full_pairs_only
+    v = g._segment_cap_check(CTX, cap=lambda d, M, L: full(d, M, L) + 3, partial=False,
+                             grid=[(3, 7)], brute_grid=[])
+    assert isinstance(v, Refuted) and v.detail.startswith("the cap is more than 2 above")
+
+
+@pytest.mark.trust
+def test_segment_cap_check_counts() -> None:
+    """A cap of 2 is trivial (≤ 2 fails nothing the + 2 margin allows); a brute maximum of 1
+    is trivial (every cap is ≥ 1)."""
+    import attnio.proofs.gap_routes as g
+
+    def cap(d, M, L):
+        return 2 if (d, M, L) == (1, 1, 1) else segment_product_cap(d, M, L)
+
+    v = g._segment_cap_check(CTX, cap=cap, grid=[(1, 1)], brute_grid=[((2, 1), 1)])
+    assert v.detail == ("13 (d, M, L) and small shapes: cap between the proved cell bounds and 2 "
+                        "above on cells covering [0, S], and ≥ the brute-force maximum")
+    # caps 2, 3, 4, 7, 9, 13, 21, 43, 73: 8 above 2; brute maxima 1, 2, 4, 4: 3 above 1
+    assert (v.evidence.kind, v.evidence.instances, v.evidence.nontrivial_instances) == \
+        ("exhaustive", 13, 11)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("t", [1, 2, 3, 4])
+def test_segment_cap_check_brute_force_at_every_length(t: int) -> None:
+    import attnio.proofs.gap_routes as g
+
+    def cap(d, M, L):
+        return 0 if L == t * M else segment_product_cap(d, M, L)
+
+    v = g._segment_cap_check(CTX, cap=cap, grid=[], brute_grid=[((2, 1), 1)])
+    assert isinstance(v, Refuted) and v.counterexample["L"] == t
+    assert v.detail == "the brute-force maximum of designated leaves exceeds the cap"
+
+
+@pytest.mark.trust
+def test_leaf_table_partial_pairs_largest_first() -> None:
+    """n = 2, d = 3, A = all of X, B = y_00, y_01 and y_10: pair (0,0) and (1,0) have 2 leaves,
+    pairs (0,1), (1,1) have 1: prefix sums 2, 4, 5, 6 (largest first)."""
+    from attnio.proofs.gap_routes import _brute_segment_max, _leaf_table
+
+    table = _leaf_table(2, 3)
+    A, B = 0b111111, 0b001011
+    row = table[A * 64 + B]
+    assert row == (9, 0, [0, 2, 4, 5, 6])
+    # with c = 1 partial pair the best shape holds a full pair: 3 leaves
+    assert _brute_segment_max(table, 2, 4) == 4 and _brute_segment_max(table, 1, 1) == 1
+
+
+@pytest.mark.trust
+def test_segment_route_check_messages_and_counts() -> None:
+    import attnio.proofs.gap_routes as g
+
+    v = g._segment_route_check(CTX, grid=[(16, 4, 3, 1)])
+    assert v.detail == ("1 (n, d, M, products): route = max_L L(⌈N/cap⌉ − 1) exactly, cap at "
+                        "L = 4M within its closed form")
+    assert (v.evidence.kind, v.evidence.instances, v.evidence.nontrivial_instances) == \
+        ("exhaustive", 1, 1)
+    v = g._segment_route_check(CTX, route=g._route_first_L, grid=[(16, 4, 3, 1)])
+    # cap(4, 3, 3) = ⌈36/16⌉ + min(⌈12/2⌉, 12) = 9 (cell [5, 6]): 3·(⌈1024/9⌉ − 1) = 339
+    assert segment_product_cap(4, 3, 3) == 9
+    assert v.counterexample == {"n": 16, "d": 4, "M": 3, "products": 1, "value": 339,
+                                "L": 3, "best": 435}
+    v = g._segment_route_check(CTX, route=g._route_ceiling_only, grid=[(16, 4, 3, 1)])
+    assert v.counterexample == {"n": 16, "d": 4, "M": 3, "products": 1, "value": 450, "L": 15,
+                                "permitted": 435}
+    v = g._segment_route_check(CTX, route=g._route_L7, grid=[(16, 4, 3, 1)])
+    assert v.detail == "L = 21 is not a segment length t·M of SEGMENT_MULTIPLES"
+    assert v.counterexample["value"] == 21 * (-(-1024 // segment_product_cap(4, 3, 21)) - 1)
+    v = g._segment_route_check(CTX, cap=g._cap_inflated, grid=[(256, 64, 64, 1)])
+    assert v.detail == "the cap at L = 4M is above its small-cache closed form"
+
+
+@pytest.mark.trust
+def test_segment_route_check_counts_a_route_of_one() -> None:
+    """A cap of 1 at L = M = 1 and huge elsewhere: N = 2 gives the route 1·(2 − 1) = 1."""
+    import attnio.proofs.gap_routes as g
+
+    def cap(d, M, L):
+        return {1: 1, 4: 2}.get(L, 10 ** 9)
+
+    assert segment_route(1, 2, 1, cap=cap) == (1, 1)
+    v = g._segment_route_check(CTX, cap=cap, grid=[(1, 2, 1, 1)])
+    assert v.proved and v.evidence.nontrivial_instances == 1
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("cap,ok", [(260_583, True), (260_584, False), (260_582, True)])
+def test_small_cache_closed_form_at_its_boundary(cap: int, ok: bool) -> None:
+    """d = 1, M = 200 = 2·10²: 2√2·M^{3/2} = 32000 exactly, 25M²/(4d) = 250000, so the closed
+    form 1.01·(250000 + 32000) + 3 = 284823 ... in the check's exact terms
+    (cap − 3)/1.01 − 25M²/(4d) ≤ √(8M³) = 32000 holds up to cap = 260583."""
+    import attnio.proofs.gap_routes as g
+
+    assert g._within_small_cache_form(cap, 1, 200) is ok
+
+
+@pytest.mark.trust
+def test_small_cache_closed_form_below_the_full_term() -> None:
+    import attnio.proofs.gap_routes as g
+
+    assert g._within_small_cache_form(3, 64, 1) and g._within_small_cache_form(4, 64, 1)
+    assert not g._within_small_cache_form(10 ** 6, 64, 1)
+
+
+@pytest.mark.trust
+def test_claim_factory_and_chain_check_at_test_time(monkeypatch) -> None:
+    """The factories run at import (the registered claims are built then): call them here."""
+    import attnio.proofs.gap_routes as g
+    from attnio.proofs.chains import Solvers
+
+    check = lambda ctx: Refuted({}, "x")   # noqa: E731
+    c = g._claim("gap.t", "s", "f", "z3 NRA chain", check)
+    assert (c.id, c.statement, c.formal, c.method, c.family, c.check_fn, c.reconstructed,
+            c.twin_of, c.expect, c.expect_reason, c.evidence_kind, c.source) == \
+        ("gap.t", "s", "f", "z3 NRA chain", "gap_routes", check, True, None, "refuted", "",
+         "smt-forall", g._SRC)
+    t = g._claim("gap.t2", "s", "f", "exact", check, reconstructed=False, twin_of="gap.t",
+                 expect="undecided", expect_reason="why")
+    assert (t.reconstructed, t.twin_of, t.expect, t.expect_reason, t.evidence_kind) == \
+        (False, "gap.t", "undecided", "why", "exhaustive")
+    seen = []
+    monkeypatch.setattr(g, "check_chain", lambda chain, **kw: seen.append((chain, kw)) or "v")
+    planted = Solvers.default()
+    ctx = CheckContext(z3_timeout_ms=1234, second_solver=False)
+    assert g._chain_check(lambda: "chain")(ctx) == "v"
+    assert g._chain_check(lambda: "chain2", lambda chain: (chain, planted))(ctx) == "v"
+    assert seen == [("chain", {"timeout_ms": 1234, "second_solver": False, "solvers": None}),
+                    ("chain2", {"timeout_ms": 1234, "second_solver": False,
+                                "solvers": ("chain2", planted)})]
+
+
+@pytest.mark.trust
+def test_planted_chain_builders_at_test_time() -> None:
+    import z3
+
+    import attnio.proofs.gap_routes as g
+
+    base = g._superadditive_chain()
+    same = g._super_planted(lambda chain: chain)()
+    assert [s.name for s in same.steps] == [s.name for s in base.steps]
+    assert same.conclusion.eq(base.conclusion)
+    extra = g._with_premise(base, z3.Real("e") >= 0)
+    assert extra.premises[-1].eq(z3.Real("e") >= 0) and extra.conclusion.eq(base.conclusion)
+    assert extra.steps == base.steps
+    more = g._with_step(base, g.Step("e", z3.Real("e") >= 0))
+    assert more.steps[-1].name == "e" and more.conclusion.eq(base.conclusion)
+    assert more.premises == base.premises
+    assert str(g._min(z3.Real("x"), z3.Real("y"))) == "If(x <= y, x, y)"
+
+
+@pytest.mark.trust
+def test_planted_values_are_exact_ints() -> None:
+    import attnio.proofs.gap_routes as g
+
+    assert type(g._cap_over_3(64, 1024, 2048)) is int
+    assert g._cap_over_3(64, 1024, 2048) == 28_768
+    assert g._cap_full_pairs_only(1, 1, 1) == 1          # ⌈4/4⌉: the floor of 1 is reached
+    assert g._route_L7(16, 4, 3) == (21 * (-(-1024 // segment_product_cap(4, 3, 21)) - 1), 21)
+    # by hand: S = 24, T = 27, the cells [18, 19] and [17, 18] give ⌈361/16⌉ + 27 = 50 and
+    # ⌈324/16⌉ + 29 = 50, the largest: 21·(⌈1024/50⌉ − 1) = 420, 21·(⌈2048/50⌉ − 1) = 840
+    assert segment_product_cap(4, 3, 21) == 50 and segment_product_cap(4, 3, 24) != 50
+    assert g._route_L7(16, 4, 3)[0] == 420
+    assert g._route_L7(16, 4, 3, products=2)[0] == 840
+
+
+@pytest.mark.trust
+def test_twin_route_names_and_ids() -> None:
+    import attnio.proofs.gap_routes as g
+
+    args = ("backward", 64, 8, 64)
+    assert g._twin_compulsory_twice(*args, "recompute") == [
+        GapBound(8 * 64 * 8 + 5 * 64 * 8, "every input read twice", "twin")]
+    assert g._twin_routes_outputs(*args, "given-scores") == [GapBound(
+        segment_route(64, 8, 64, products=1, cap=g._cap_all_partial)[0],
+        "segment products, full-pair hypothesis dropped", "twin")]
+    assert g._twin_routes_outputs(*args, "recompute")[0].value == \
+        segment_route(64, 8, 64, products=2, cap=g._cap_all_partial)[0]
+    scores = g._twin_scores_for_all(*args, "recompute")
+    assert [(r.route, r.claim_id) for r in scores] == [
+        (r.route + " + n²", "twin") for r in lower_bound_routes(*args, "recompute")]
