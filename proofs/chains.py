@@ -41,7 +41,8 @@ each symbol in its declared domain) for the whole chain, so a hypothesis and the
 cites become the same z3 term; the domain facts (and :math:`M = s^2`) are premises.
 
 Planted variants for false twins: :meth:`Chain.without` deletes a step,
-:meth:`Chain.replacing` swaps one in (e.g. a weakened conclusion). The solver calls are a slot
+:meth:`Chain.replacing` swaps one in (e.g. a weakened conclusion), :meth:`Chain.with_step`
+and :meth:`Chain.with_premise` add one. The solver calls are a slot
 (:class:`Solvers`), so a twin can also plant a solver that answers ``unknown``.
 
 Examples
@@ -81,7 +82,7 @@ class Step:
 
     name: str
     conclusion: z3.BoolRef
-    hypotheses: tuple[z3.BoolRef, ...] = ()
+    hypotheses: Sequence[z3.BoolRef] = ()   # stored as a tuple
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "hypotheses", tuple(self.hypotheses))
@@ -91,8 +92,8 @@ class Step:
 class Chain:
     """Premises, steps and the conclusion of one stepped claim (see the module docstring)."""
 
-    premises: tuple[z3.BoolRef, ...]
-    steps: tuple[Step, ...]
+    premises: Sequence[z3.BoolRef]   # stored as a tuple
+    steps: Sequence[Step]            # stored as a tuple
     conclusion: z3.BoolRef
 
     def __post_init__(self) -> None:
@@ -118,6 +119,14 @@ class Chain:
         """The same chain with the step ``name`` replaced by ``step`` (e.g. weakened)."""
         self.step(name)
         return replace(self, steps=tuple(step if s.name == name else s for s in self.steps))
+
+    def with_step(self, step: Step) -> "Chain":
+        """The same chain with ``step`` appended (e.g. a redundant or vacuous one)."""
+        return replace(self, steps=(*self.steps, step))
+
+    def with_premise(self, premise: z3.BoolRef) -> "Chain":
+        """The same chain with ``premise`` added (e.g. one that contradicts the others)."""
+        return replace(self, premises=(*self.premises, premise))
 
 
 @dataclass(frozen=True)

@@ -797,14 +797,6 @@ def _super_planted(change: Callable[[Chain], Chain]) -> Callable[[], Chain]:
     return lambda: change(_superadditive_chain())
 
 
-def _with_premise(chain: Chain, extra: z3.BoolRef) -> Chain:
-    return Chain(chain.premises + (extra,), chain.steps, chain.conclusion)
-
-
-def _with_step(chain: Chain, step: Step) -> Chain:
-    return Chain(chain.premises, chain.steps + (step,), chain.conclusion)
-
-
 def _r(name: str) -> z3.ArithRef:
     return z3.Real(name)
 
@@ -876,16 +868,16 @@ FALSE_TWINS: list[Claim] = [
     _claim("gap.twin.superadditive_vacuous_premises",
            "gap.superadditive with the premise c1 + c2 < 0 added (no point satisfies them)",
            "chain", _CHAIN,
-           _chain_check(_super_planted(lambda c: _with_premise(c, _r("c1") + _r("c2") < 0))),
+           _chain_check(_super_planted(lambda c: c.with_premise(_r("c1") + _r("c2") < 0))),
            twin_of=_SUPER, expect="undecided", expect_reason="vacuous: the chain's premises"),
     _claim("gap.twin.superadditive_vacuous_step",
            "gap.superadditive with an extra step whose hypotheses d ≥ 1 and d < 1 contradict",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: _with_step(c, Step(
+           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.with_step(Step(
                "d ≥ 5", _r("d") >= 5, (_r("d") >= 1, _r("d") < 1))))),
            twin_of=_SUPER, expect="undecided", expect_reason="vacuous step 'd ≥ 5'"),
     _claim("gap.twin.superadditive_redundant_step",
            "gap.superadditive with an extra step e ≥ 1 ⇒ e ≥ 0 the conclusion does not use",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: _with_step(c, Step(
+           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.with_step(Step(
                "e ≥ 0", _r("e") >= 0, (_r("e") >= 1,))))),
            twin_of=_SUPER, expect="undecided", expect_reason="redundant step 'e ≥ 0'"),
     _claim("gap.twin.superadditive_step_unknown",

@@ -456,8 +456,11 @@ _PATH_CASES = [("matmul 1x2x1 tree", 3), ("matmul 2x1x2 tree", 4)]
 
 
 def _path_cases() -> list[tuple[str, nx.DiGraph, int]]:
-    return [(label, matmul_dag(*(int(x) for x in label.split()[1].split("x")), "tree"), M)
-            for label, M in _PATH_CASES]
+    out = []
+    for label, M in _PATH_CASES:
+        m, k, p = (int(x) for x in label.split()[1].split("x"))
+        out.append((label, matmul_dag(m, k, p, "tree"), M))
+    return out
 
 
 def _path_check(route: str, **planted) -> Callable[[CheckContext], Verdict]:

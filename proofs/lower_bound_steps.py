@@ -95,7 +95,7 @@ Examples
 from __future__ import annotations
 
 from math import isqrt
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import sympy
 
@@ -357,7 +357,8 @@ def _hk_chain(*, weaken_sum: bool = False, drop: str | None = None) -> Chain:
     lean_goal, (q_hk, q_trivial, k_ge_1) = _lean_combined(1)
     slices = [le(t, sympy.Min(2 * M, a * b, evaluate=False)) for t, a, b in zip(_T, _ALPHA, _BETA)]
     premises = [*slices, budget, le(_PI, sum(_T)), ge(_P * _PI, m * k * p), hk, q_trivial, k_ge_1]
-    steps = [(f"hk.matmul.slice {i + 1}", per_slice[i], [slices[i]]) for i in range(3)]
+    steps: list[tuple[str, Any, Sequence[Any]]] = [
+        (f"hk.matmul.slice {i + 1}", per_slice[i], [slices[i]]) for i in range(3)]
     steps += [("hk.matmul.slices_sum", proved_sum, sum_hyps),
               ("parts P ≥ mkp/(M√(2M))", parts, [premises[4], premises[5], sum_goal]),
               ("hk.lemma31.matmul_explicit", explicit_goal, [hk, parts]),

@@ -33,6 +33,8 @@ True
 
 from __future__ import annotations
 
+from typing import Callable
+
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Verdict
 from attnio.symbolic import checks as _checks
@@ -96,6 +98,12 @@ def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
                  twin_of=f"sym.{_TWIN_OF[sc.id]}" if twin else None)
 
 
+def _both(large: _checks.SymbolicClaim, small: _checks.SymbolicClaim) -> Callable[[], Verdict]:
+    def check() -> Verdict:
+        return _checks.all_of(large.check, small.check)
+    return check
+
+
 def _merged(claims: list[_checks.SymbolicClaim]) -> list[_checks.SymbolicClaim]:
     """The claims with each pair of :data:`_MERGED` replaced by one claim checking both (at
     the place of the first); the hollow ones of :data:`REMOVED` dropped."""
@@ -114,8 +122,7 @@ def _merged(claims: list[_checks.SymbolicClaim]) -> list[_checks.SymbolicClaim]:
                                                                                      "small")]
         out.append(_checks.SymbolicClaim(
             merged, f"{large.statement}; {small.statement[0].lower()}{small.statement[1:]} "
-                    "(one derivation of both sides)",
-            lambda large=large, small=small: _checks.all_of(large.check, small.check)))
+                    "(one derivation of both sides)", _both(large, small)))
         _checks.SOURCES.setdefault(merged, _checks.SOURCES[large.id])
     return out
 

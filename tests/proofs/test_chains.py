@@ -67,6 +67,7 @@ def test_a_false_step_is_refuted_with_its_counterexample() -> None:
 
 def test_vacuous_premises_and_vacuous_steps_are_undecided() -> None:
     v = check_chain(Chain((x > 1, x < 0), CHAIN.steps, CHAIN.conclusion))
+    assert v.reason == check_chain(CHAIN.with_premise(x < -1)).reason
     assert isinstance(v, Undecided) and v.reason.startswith("vacuous: the chain's premises")
     vac = CHAIN.replacing("y ≥ 0", Step("y ≥ 0", y >= 0, (x > 1, x < 0)))
     v = check_chain(vac)
@@ -74,8 +75,7 @@ def test_vacuous_premises_and_vacuous_steps_are_undecided() -> None:
 
 
 def test_a_redundant_step_is_undecided() -> None:
-    extra = Chain(CHAIN.premises, CHAIN.steps + (Step("x ≥ 0", x >= 0, (x >= 0,)),),
-                  CHAIN.conclusion)
+    extra = CHAIN.with_step(Step("x ≥ 0", x >= 0, (x >= 0,)))
     v = check_chain(extra, second_solver=False)
     assert isinstance(v, Undecided) and v.reason.startswith("redundant step 'x ≥ 0'")
 
@@ -141,8 +141,7 @@ def test_every_message_is_exact() -> None:
                           "the formulas") and bad.evidence is not None
     vac = check_chain(CHAIN.replacing("y ≥ 0", Step("y ≥ 0", y >= 0, (x > 1, x < 0))))
     assert vac.reason == "vacuous step 'y ≥ 0': its hypotheses are unsatisfiable"
-    red = check_chain(Chain(CHAIN.premises, CHAIN.steps + (Step("w", x >= 0, (x >= 0,)),),
-                            CHAIN.conclusion), second_solver=False)
+    red = check_chain(CHAIN.with_step(Step("w", x >= 0, (x >= 0,))), second_solver=False)
     assert red.reason == ("redundant step 'w': the conclusion follows from the other steps, so "
                           "the chain does not use it")
     unk = check_chain(CHAIN, solvers=unknown_for("z ≥ 0", CHAIN))
@@ -181,6 +180,12 @@ def test_chains_store_tuples_and_keep_order() -> None:
     assert CHAIN.step("z ≥ 0") is CHAIN.steps[1]
     assert CHAIN.without("z ≥ 0").steps == CHAIN.steps[:1]
     assert CHAIN.without("z ≥ 0").premises == CHAIN.premises
+    extra = CHAIN.with_premise(z >= 5)
+    assert extra.premises[:3] == CHAIN.premises and extra.premises[3].eq(z >= 5)
+    assert extra.steps == CHAIN.steps and extra.conclusion.eq(CHAIN.conclusion)
+    more = CHAIN.with_step(Step("w", x >= 0))
+    assert [s.name for s in more.steps] == ["y ≥ 0", "z ≥ 0", "w"]
+    assert more.premises == CHAIN.premises and more.conclusion.eq(CHAIN.conclusion)
 
 
 def test_sympy_chain_translates_with_one_translator() -> None:
