@@ -595,8 +595,8 @@ def _segment_route_check(ctx: CheckContext, *,
         where = {"n": n, "d": d, "M": M, "products": k, "value": value, "L": L}
         if value and L not in permitted:
             return Refuted(where, f"L = {L} is not a segment length t·M of SEGMENT_MULTIPLES")
-        if value > permitted.get(L, 0):
-            return Refuted({**where, "permitted": permitted.get(L, 0)},
+        if value and value > permitted[L]:
+            return Refuted({**where, "permitted": permitted[L]},
                            "the route is above L(⌈N/cap⌉ − 1) for its own L")
         if value < max(permitted.values()):
             return Refuted({**where, "best": max(permitted.values())},

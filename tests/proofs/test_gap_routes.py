@@ -313,6 +313,15 @@ def test_cell_bound_comparisons_exact(value, T, s0, s1, ge, le) -> None:
 
 
 @pytest.mark.trust
+def test_cell_bound_le_off_the_cell_domain() -> None:
+    """T < s0 lies outside every cell (√(T − s0) undefined): the exact comparison still reads
+    as written — value = s1²/(4d) (A = 0) with d = 1 is ≤ the full term alone."""
+    from attnio.proofs.gap_routes import _cell_bound_le
+
+    assert _cell_bound_le(1, 1, 0, 1, 2) is True
+
+
+@pytest.mark.trust
 def test_cell_bound_without_partial_term() -> None:
     from attnio.proofs.gap_routes import _cell_bound_ge, _cell_bound_le
 
@@ -658,6 +667,8 @@ def test_below_algorithms_passes_every_argument_through(monkeypatch) -> None:
     (lambda: segment_product_cap(4, 0, 4), "M=0"),
     (lambda: segment_product_cap(4, 4, 0), "L=0"),
     (lambda: segment_route(0, 4, 4), "n=0"),
+    (lambda: segment_route(4, 0, 4), "d=0"),
+    (lambda: segment_route(4, 4, 0), "M=0"),
 ])
 def test_input_errors_name_the_value(call, fragment: str) -> None:
     with pytest.raises(InvalidInputError, match=f"^{fragment}"):
@@ -789,11 +800,13 @@ def test_segment_route_check_messages_and_counts() -> None:
     assert (v.evidence.kind, v.evidence.instances, v.evidence.nontrivial_instances) == \
         ("exhaustive", 1, 1)
     v = g._segment_route_check(CTX, route=g._route_first_L, grid=[(16, 4, 3, 1)])
+    assert v.detail == "the route is not the maximum over the segment lengths"
     # cap(4, 3, 3) = ⌈36/16⌉ + min(⌈12/2⌉, 12) = 9 (cell [5, 6]): 3·(⌈1024/9⌉ − 1) = 339
     assert segment_product_cap(4, 3, 3) == 9
     assert v.counterexample == {"n": 16, "d": 4, "M": 3, "products": 1, "value": 339,
                                 "L": 3, "best": 435}
     v = g._segment_route_check(CTX, route=g._route_ceiling_only, grid=[(16, 4, 3, 1)])
+    assert v.detail == "the route is above L(⌈N/cap⌉ − 1) for its own L"
     assert v.counterexample == {"n": 16, "d": 4, "M": 3, "products": 1, "value": 450, "L": 15,
                                 "permitted": 435}
     v = g._segment_route_check(CTX, route=g._route_L7, grid=[(16, 4, 3, 1)])
