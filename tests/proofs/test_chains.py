@@ -208,3 +208,41 @@ def test_sympy_chain_translates_with_one_translator() -> None:
     assert check_chain(chain, second_solver=False).proved
     with pytest.raises(InvalidInputError, match="symbol q declares no domain"):
         sympy_chain([], [], sympy.Ge(sympy.Symbol("q"), 0))
+
+
+def test_budgets_reach_every_solver_call(monkeypatch) -> None:
+    import inspect
+
+    import attnio.proofs.chains as chains
+
+    assert inspect.signature(check_chain).parameters["timeout_ms"].default == 20_000
+    seen = []
+    real = chains.prove
+    monkeypatch.setattr(chains, "prove", lambda goal, hyps, **kw: seen.append(kw)
+                        or real(goal, hyps, **kw))
+    Solvers.default(second_solver=False).prove(x >= 0, [x >= 1], 1234)
+    assert seen == [{"timeout_ms": 1234, "second_solver": False}]
+    asked = []
+    default = Solvers.default(second_solver=False)
+
+    def sat(formulas, seconds):
+        asked.append(seconds)
+        return default.sat(formulas, seconds)
+
+    check_chain(CHAIN, timeout_ms=2500, solvers=Solvers(prove=default.prove, sat=sat))
+    assert asked and set(asked) == {2.5}
+
+
+def test_a_prover_without_evidence_and_an_unknown_composition() -> None:
+    default = Solvers.default(second_solver=False)
+    bare = Solvers(prove=lambda goal, hyps, t: Proved("ok"), sat=default.sat)
+    v = check_chain(CHAIN, solvers=bare)
+    assert v.proved and v.evidence.solvers == {}
+
+    def prove(goal, hyps, timeout_ms):
+        if goal.eq(CHAIN.conclusion):
+            return Undecided("unknown", evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+        return default.prove(goal, hyps, timeout_ms)
+
+    v = check_chain(CHAIN, solvers=Solvers(prove=prove, sat=default.sat))
+    assert v.reason == "composition: unknown" and v.evidence.solvers == {"z3": "undecided"}
