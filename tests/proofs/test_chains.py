@@ -246,3 +246,19 @@ def test_a_prover_without_evidence_and_an_unknown_composition() -> None:
 
     v = check_chain(CHAIN, solvers=Solvers(prove=prove, sat=default.sat))
     assert v.reason == "composition: unknown" and v.evidence.solvers == {"z3": "undecided"}
+
+
+def test_the_default_budget_is_twenty_seconds() -> None:
+    seen = []
+    default = Solvers.default(second_solver=False)
+
+    def prove(goal, hyps, timeout_ms):
+        seen.append(timeout_ms)
+        return default.prove(goal, hyps, timeout_ms)
+
+    def sat(formulas, seconds):
+        seen.append(seconds)
+        return default.sat(formulas, seconds)
+
+    assert check_chain(CHAIN, solvers=Solvers(prove=prove, sat=sat)).proved
+    assert set(seen) == {20_000, 20.0}
