@@ -129,7 +129,7 @@ def z3_claim(claim_id: str, statement: str, source: str, family: str,
 
     return Claim(id=claim_id, statement=statement, formal=formal or statement, source=source,
                  method=method, family=family, check_fn=check, reconstructed=reconstructed,
-                 tier=tier, twin_of=twin_of)
+                 tier=tier, twin_of=twin_of, evidence_kind="smt-forall")
 
 
 def min_of_two_claims(

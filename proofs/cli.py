@@ -13,7 +13,9 @@ Usage::
 * ``--json``: ``{"claims": [{"id", "statement", "source", "method", "verdict", "seconds",
   "detail", ...}], "summary": {"proved", "refuted", "undecided"}}`` on stdout.
 * ``--self-test``: run the planted false twins instead; exit 1 unless every one is
-  ``Refuted``; print one coverage line per family (twins refuted / twins, claims).
+  rejected — ``Refuted``, or ``Undecided`` for the reason a twin declares
+  (``expect="undecided"``: a planted input whose honest answer is "don't know"); print one
+  coverage line per family (twins rejected / twins, claims).
 * Ctrl-C: the finished claims are still printed, the rest as ``Undecided``; exit 130.
 * ``--deep``: include the slow ``deep`` tier.
 * ``--z3-timeout MS``: per-solver-call timeout (default 20000); a timeout is ``Undecided``.
@@ -44,6 +46,7 @@ from attnio.proofs.runner import (
     select,
     self_test,
     to_json,
+    twins_rejected,
     was_interrupted,
 )
 from attnio.validation import positive_int
@@ -114,8 +117,12 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(format_table(results, twins=True))
             print(format_coverage(cov))
-            refuted = sum(1 for r in results if r.verdict.verdict == "refuted")
-            print(f"self-test: {refuted}/{len(results)} false twins refuted"
+            rejected = twins_rejected(results)
+            declared = sum(1 for r in results
+                           if r.claim.rejects(r.verdict) and r.verdict.verdict == "undecided")
+            how = ("refuted" if not declared else
+                   f"rejected ({rejected - declared} refuted, {declared} undecided as declared)")
+            print(f"self-test: {rejected}/{len(results)} false twins {how}"
                   + ("" if ok else " — FAILED: a checker accepted a false claim"))
         return _exit_code(ok, results)
 

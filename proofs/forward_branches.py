@@ -18,9 +18,11 @@ I/O complexity
 * ``fwd.tight.branch_ratio``       — :math:`b_1 = (d/\sqrt M)\,b_2`;
 * ``fwd.tight.equal_at_crossover`` — at :math:`M = d^2` both equal :math:`n^2` [SRC];
 * ``fwd.regimes.*`` — each regime entry of the catalogue equals ``fwd.tight`` on its own
-  admissible range: ``fwd.large.lower`` and ``fwd.flash1.upper`` (with :math:`M \ge d^2`;
-  FlashAttention is optimal there, Saha & Ye Thm 3.2), ``fwd.small.lower`` and
-  ``fwd.square_tiling.upper`` (:math:`M \le d^2`, Thms 3.5, 3.7).
+  admissible range: ``fwd.flash1.upper`` (with :math:`M \ge d^2`; FlashAttention is optimal
+  there, Saha & Ye Thm 3.2) and ``fwd.square_tiling.upper`` (:math:`M \le d^2`, Thm 3.5).
+  ``fwd.large.lower`` / ``fwd.small.lower`` are the branches themselves on the branch regimes,
+  so their agreement claims were ``first_branch`` / ``second_branch`` again (removed, issues
+  10 and 20).
 
 False twins: crossover at :math:`d^2/2`, direction swapped, ratio inverted, value
 :math:`n^2 d` at the crossover, and FlashAttention's :math:`n^2d^2/M` equal to the tight bound
@@ -31,7 +33,7 @@ Run ``python -m attnio.proofs.forward_branches`` to check this family alone.
 Examples
 --------
 >>> len(CLAIMS), len(FALSE_TWINS)
-(8, 5)
+(7, 5)
 """
 
 from __future__ import annotations
@@ -64,8 +66,6 @@ _CLAIMS, _TWINS = min_of_two_claims(
 
 FAMILY = "fwd.branches"
 CLAIMS = _CLAIMS + [
-    agreement_claim("fwd.regimes.large_lower", "fwd.large.lower", "fwd.tight", FAMILY,
-                    extra_hypotheses=lambda: [ge(_sym()[2], _sym()[1] ** 2)]),
     agreement_claim("fwd.regimes.flash1_upper", "fwd.flash1.upper", "fwd.tight", FAMILY,
                     extra_hypotheses=lambda: [ge(_sym()[2], _sym()[1] ** 2)]),
     agreement_claim("fwd.regimes.square_tiling_upper", "fwd.square_tiling.upper", "fwd.tight",

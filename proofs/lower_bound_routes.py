@@ -25,7 +25,15 @@ Lemma 2.8); per-part lemmas (:mod:`attnio.proofs.partition_lemmas`); the spill-w
 attnio's own (RECONSTRUCTED from Hong–Kung's red-pebble counting and the exact solver's space
 pairs).
 
-False twins (each Refuted on a concrete DAG, the exact optimum as counterexample):
+The checker is :func:`route_verdict` (its questions — the optimum, the records, the certificate
+checker — are slots of :class:`RouteOracles`). Each of its failure paths has a false twin
+(``lower_bounds.twin.path_*``) that feeds it a planted input: a record one above its own
+certificate (Refuted: certificate rejected), a record above Q with a checker that accepts
+anything (Refuted: above the optimum), a certificate checker that answers unknown, a search
+whose budget runs out, and the Hong–Kung route on instances where it is 0 (the last three
+Undecided, as they declare).
+
+False twins of the routes (each Refuted on a concrete DAG, the exact optimum as counterexample):
 compulsory I/O that also charges outputs which are inputs and unneeded inputs; Hong–Kung with
 "outputs = sinks" dropped (unneeded sinks); the per-part route with the part bound replaced by
 1; spill windows with the slack of every computation taken as 0; spill windows charging
@@ -37,15 +45,16 @@ with M − 1 pebbles.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 
 import networkx as nx
 
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs.game import replay
-from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _subdag,
+from attnio.graphs.lower_bounds import (BoundRecord, _choose_window_set, _outside_moves, _subdag,
                                         check_certificate, compulsory_bound,
                                         forced_spill_sets, hong_kung_route, must_compute,
                                         per_part_routes, saturating_sets,
@@ -55,7 +64,8 @@ from attnio.graphs.lower_bounds import (_choose_window_set, _outside_moves, _sub
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
-__all__ = ["CLAIMS", "FALSE_TWINS", "default_instances", "deep_instances", "random_instance"]
+__all__ = ["CLAIMS", "FALSE_TWINS", "default_instances", "deep_instances", "random_instance",
+           "RouteOracles", "route_verdict"]
 
 
 def random_instance(seed: int, n: int) -> nx.DiGraph:
@@ -156,45 +166,100 @@ def _route_records(route: str, G: nx.DiGraph, M: int, ctx: CheckContext) -> list
     return [subdag_exact_bound(G, M)]
 
 
+@dataclass(frozen=True)
+class RouteOracles:
+    """What :func:`route_verdict` asks about an instance — a slot per question, so that a false
+    twin can plant an answer (a budget that runs out, a checker that accepts anything):
+
+    * ``optimum(G, M, seconds)`` — the exact Q(G, M) (replayed), or None if not settled;
+    * ``records(route, G, M, ctx)`` — the route's :class:`BoundRecord` s;
+    * ``certify(G, M, record, timeout_ms)`` — the independent certificate checker's verdict;
+    * ``least_M(G)`` — the least M with a complete schedule (below it, None is infeasibility);
+    * ``compulsory(G, M)`` — the compulsory I/O (to count records above it).
+    """
+
+    optimum: Callable[[nx.DiGraph, int, float], int | None] = _optimum
+    records: Callable[[str, nx.DiGraph, int, CheckContext], list] = field(
+        default=lambda route, G, M, ctx: _route_records(route, G, M, ctx))
+    certify: Callable[[nx.DiGraph, int, BoundRecord, int], Verdict] = field(
+        default=lambda G, M, rec, timeout_ms: check_certificate(G, M, rec, timeout_ms=timeout_ms))
+    least_M: Callable[[nx.DiGraph], int] = min_cache_size
+    compulsory: Callable[[nx.DiGraph, int], int] = field(
+        default=lambda G, M: compulsory_bound(G, M).value)
+
+
+def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]],
+                  ctx: CheckContext, oracles: RouteOracles = RouteOracles()) -> Verdict:
+    r"""The claim "route ≤ Q(G, M), certificate accepted" on every case ``(label, G, M)``.
+
+    Failure paths, each with a false twin (``lower_bounds.twin.path_*``):
+
+    * a certificate the checker rejects → Refuted (the instance and the checker's reason);
+    * a certificate check that is itself undecided → Undecided;
+    * a record above the exact optimum → Refuted (record, optimum);
+    * an optimum not settled where a schedule exists (M ≥ least M) → Undecided;
+    * no record positive anywhere (a route that is zero everywhere checks nothing) → Undecided,
+      "vacuous".
+
+    Proved carries ``exhaustive`` evidence: the records checked, of which the positive ones are
+    non-trivial (a record could exceed Q only where it is positive).
+    """
+    checked = positive = above = undecided = 0
+    for label, G, M in cases:
+        q = oracles.optimum(G, M, ctx.search_seconds)
+        if q is None:
+            undecided += M >= oracles.least_M(G)   # below it no schedule exists: nothing to check
+            continue
+        compulsory = oracles.compulsory(G, M)
+        for rec in oracles.records(route_prefix, G, M, ctx):
+            if not rec.route.startswith(route_prefix) or not rec.applies:
+                continue
+            verdict = oracles.certify(G, M, rec, ctx.z3_timeout_ms)
+            if isinstance(verdict, Refuted):
+                return Refuted({"instance": label, "M": M, "route": rec.route},
+                               f"{label} M={M}: certificate rejected: {verdict.detail}")
+            if not verdict.proved:
+                return Undecided(f"{label} M={M}: certificate check undecided: {verdict.detail}")
+            if rec.value > q:
+                return Refuted({"instance": label, "M": M, "route": rec.route,
+                                "bound": rec.value, "optimum": q},
+                               f"{label} M={M}: {rec.route} = {rec.value} > Q = {q}")
+            checked += 1
+            positive += rec.value > 0
+            above += rec.value > compulsory
+    if undecided:
+        return Undecided(f"{undecided} instances without a settled optimum")
+    if positive == 0:
+        return Undecided(f"{route_prefix}: never positive on {checked} records — vacuous")
+    return Proved(f"{checked} (instance, M) records ≤ exact Q, certificates accepted; "
+                  f"positive on {positive}, above the compulsory I/O on {above}",
+                  evidence=Evidence("exhaustive", instances=checked,
+                                    nontrivial_instances=positive))
+
+
+#: The sub-DAG route's default tier keeps the DAGs of at most this many vertices.
+SUBDAG_DEFAULT_MAX_VERTICES = 10
+
+
+def _route_cases(route_prefix: str, tier: str,
+                 instances: Callable[[str], Iterable[tuple[str, nx.DiGraph, int]]] | None = None
+                 ) -> list[tuple[str, nx.DiGraph, int]]:
+    """The instances of a route's claim: its tier's; the sub-DAG route's default tier keeps
+    the DAGs of ≤ :data:`SUBDAG_DEFAULT_MAX_VERTICES` vertices (its checker re-solves the
+    sub-DAG), its deep tier takes the rest. ``instances(tier)`` replaces the tiers (tests)."""
+    tiers = instances or _instances
+    cases = list(tiers(tier))
+    if route_prefix != "sub-dag-exact":
+        return cases
+    small = SUBDAG_DEFAULT_MAX_VERTICES
+    if tier == "default":
+        return [c for c in cases if c[1].number_of_nodes() <= small]
+    return cases + [c for c in tiers("default") if c[1].number_of_nodes() > small]
+
+
 def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdict]:
     def check(ctx: CheckContext) -> Verdict:
-        checked = positive = above = undecided = 0
-        cases = list(_instances(tier))
-        if route_prefix == "sub-dag-exact" and tier == "deep":
-            cases += [c for c in _instances("default") if c[1].number_of_nodes() > 10]
-        for label, G, M in cases:
-            if (route_prefix == "sub-dag-exact" and tier == "default"
-                    and G.number_of_nodes() > 10):
-                continue  # its checker re-solves H with the plain baseline: deep tier
-            q = _optimum(G, M, ctx.search_seconds)
-            if q is None:
-                undecided += M >= min_cache_size(G)
-                continue
-            compulsory = compulsory_bound(G, M).value
-            records = _route_records(route_prefix, G, M, ctx)
-            for rec in records:
-                if not rec.route.startswith(route_prefix) or not rec.applies:
-                    continue
-                verdict = check_certificate(G, M, rec, timeout_ms=ctx.z3_timeout_ms)
-                if not verdict.proved:
-                    return Refuted({"instance": label, "M": M, "route": rec.route},
-                                   f"{label} M={M}: certificate rejected: {verdict.detail}")
-                if rec.value > q:
-                    return Refuted({"instance": label, "M": M, "route": rec.route,
-                                    "bound": rec.value, "optimum": q},
-                                   f"{label} M={M}: {rec.route} = {rec.value} > Q = {q}")
-                checked += 1
-                positive += rec.value > 0
-                above += rec.value > compulsory
-        if undecided:
-            return Undecided(f"{undecided} instances without a settled optimum")
-        if positive == 0:
-            return Undecided(f"{route_prefix}: never positive on {checked} records — vacuous")
-        # A record could have exceeded Q only where it is positive: those are non-trivial.
-        return Proved(f"{checked} (instance, M) records ≤ exact Q, certificates accepted; "
-                      f"positive on {positive}, above the compulsory I/O on {above}",
-                      evidence=Evidence("exhaustive", instances=checked,
-                                        nontrivial_instances=positive))
+        return route_verdict(route_prefix, _route_cases(route_prefix, tier), ctx)
     return check
 
 
@@ -218,7 +283,8 @@ _SOURCES = {
 
 def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
            twin_of: str | None = None, id: str | None = None,
-           statement: str | None = None) -> Claim:
+           statement: str | None = None, evidence_kind: str = "exhaustive",
+           expect: str = "refuted", expect_reason: str = "") -> Claim:
     where = ("the default tier (small matmul DAGs, 40 random DAGs with non-sink and input "
              "outputs)" if tier == "default" else
              "the deep tier (matmul 2x2x2, 3x1x4, 1x8x1, 1x4x2, attention n=2, d=1)")
@@ -232,7 +298,8 @@ def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
         family="lower_bounds", check_fn=check,
         reconstructed=route in ("per-part", "spill-windows", "saturation-windows",
                                 "sub-dag-exact"),
-        tier=tier, twin_of=twin_of)  # type: ignore[arg-type]
+        tier=tier, twin_of=twin_of, evidence_kind=evidence_kind,  # type: ignore[arg-type]
+        expect=expect, expect_reason=expect_reason)  # type: ignore[arg-type]
 
 
 CLAIMS: list[Claim] = [
@@ -373,10 +440,53 @@ def _twin_saturation_exact_below_M(ctx: CheckContext) -> Verdict:
                             "saturation windows taking |pred(a) ∪ T| = M − 1 as saturated")
 
 
-def _twin(id: str, route: str, statement: str, check: Callable[[CheckContext], Verdict]
-          ) -> Claim:
+def _twin(id: str, route: str, statement: str, check: Callable[[CheckContext], Verdict],
+          **kw: str) -> Claim:
+    """A twin refuted on one concrete DAG by the exact optimum (evidence ``search``), or — with
+    ``evidence_kind`` / ``expect`` — a planted input of :func:`route_verdict`."""
     return _claim(route, "default", check, twin_of=f"lower_bounds.{route.replace('-', '_')}",
-                  id=f"lower_bounds.twin.{id}", statement=statement)
+                  id=f"lower_bounds.twin.{id}", statement=statement,
+                  **{"evidence_kind": "search", **kw})
+
+
+# --- planted inputs of route_verdict: one twin per failure path --------------------------------
+
+#: Two tiny default-tier instances (their optimum settles in milliseconds).
+_PATH_CASES = [("matmul 1x2x1 tree", 3), ("matmul 2x1x2 tree", 4)]
+
+
+def _path_cases() -> list[tuple[str, nx.DiGraph, int]]:
+    out = []
+    for label, M in _PATH_CASES:
+        m, k, p = (int(x) for x in label.split()[1].split("x"))
+        out.append((label, matmul_dag(m, k, p, "tree"), M))
+    return out
+
+
+def _path_check(route: str, **planted) -> Callable[[CheckContext], Verdict]:
+    def check(ctx: CheckContext) -> Verdict:
+        return route_verdict(route, _path_cases(), ctx, RouteOracles(**planted))
+    return check
+
+
+def _value_plus_one(route, G, M, ctx) -> list[BoundRecord]:
+    """The compulsory record with its value one above what its certificate supports."""
+    rec = compulsory_bound(G, M)
+    return [BoundRecord(rec.route, rec.value + 1, rec.applies, rec.why_not, rec.certificate)]
+
+
+def _value_of_optimum_plus_one(route, G, M, ctx) -> list[BoundRecord]:
+    """A compulsory record claiming Q + 1 (its certificate is not checked: see the twin)."""
+    rec = compulsory_bound(G, M)
+    q = _optimum(G, M, ctx.search_seconds)
+    return [BoundRecord(rec.route, (q or 0) + 1, True, None, rec.certificate)]
+
+
+def _path_twin(id: str, statement: str, check: Callable[[CheckContext], Verdict], *,
+               expect: str = "refuted", reason: str) -> Claim:
+    return _twin(f"path_{id}", "compulsory", statement + " — on matmul 1x2x1 (M = 3) and 2x1x2 "
+                 "(M = 4), through route_verdict", check, evidence_kind="exhaustive",
+                 expect=expect, expect_reason=reason)
 
 
 FALSE_TWINS: list[Claim] = [
@@ -408,6 +518,29 @@ FALSE_TWINS: list[Claim] = [
           "M = 3", _twin_subdag_double_count),
     _twin("subdag_fewer_pebbles", "sub-dag-exact",
           "Q(H, M − 1) + moves outside H: matmul 1x2x1, M = 4", _twin_subdag_fewer_pebbles),
+    _path_twin("certificate_rejected",
+               "a compulsory record whose value is one above its own certificate",
+               _path_check("compulsory", records=_value_plus_one), reason="certificate rejected"),
+    _path_twin("above_optimum",
+               "a compulsory record claiming Q + 1, with a certificate checker that accepts "
+               "anything (the comparison with the exact optimum must catch it alone)",
+               _path_check("compulsory", records=_value_of_optimum_plus_one,
+                           certify=lambda G, M, rec, t: Proved("planted: accepts anything")),
+               reason="> Q ="),
+    _path_twin("certificate_undecided",
+               "a certificate checker that answers unknown (a z3 timeout in the partition check)",
+               _path_check("compulsory", certify=lambda G, M, rec, t: Undecided(
+                   "planted: z3 returned unknown")),
+               expect="undecided", reason="certificate check undecided"),
+    _path_twin("unsettled_optimum",
+               "an exact search whose budget runs out (the optimum is None where a schedule "
+               "exists)", _path_check("compulsory", optimum=lambda G, M, seconds: None),
+               expect="undecided", reason="without a settled optimum"),
+    _twin("path_zero_route", "hong-kung",
+          "the Hong–Kung route on matmul 1x2x1 (M = 3) and 2x1x2 (M = 4), where it is 0: a "
+          "claim resting on them could never fail — through route_verdict",
+          _path_check("hong-kung"), evidence_kind="exhaustive", expect="undecided",
+          expect_reason="never positive"),
 ]
 
 

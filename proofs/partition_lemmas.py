@@ -414,12 +414,15 @@ _STEP4_STATEMENT = ("For any dominator D (|D| ≤ k) of W, ≤ ⌊k²/d²⌋ sum
 
 
 def _claim(id: str, statement: str, formal: str, source: str, check: Callable, *,
-           reconstructed: bool = True, tier: str = "default", twin_of: str | None = None
-           ) -> Claim:
+           reconstructed: bool = True, tier: str = "default", twin_of: str | None = None,
+           evidence_kind: str = "exhaustive") -> Claim:
+    """A lemma over its instances (evidence ``exhaustive``), or a twin refuted by one z3 search
+    for a bounded set on one DAG (``evidence_kind="search"``: the witness set is the
+    certificate)."""
     return Claim(id=id, statement=statement, formal=formal, source=source,
                  method="z3 SAT (exhaustive over vertex sets)", family="partition_lemmas",
                  check_fn=check, reconstructed=reconstructed, tier=tier,  # type: ignore[arg-type]
-                 twin_of=twin_of)
+                 twin_of=twin_of, evidence_kind=evidence_kind)
 
 
 CLAIMS: list[Claim] = [
@@ -493,23 +496,23 @@ FALSE_TWINS: list[Claim] = [
     _claim("partlemma.twin.matmul_bound_minus_one",
            "matmul 2x2x2, k = 4: a bounded set holds ≤ β_MM(4) − 1 = 3 products (false: tight)",
            "UNSAT[ ... #products ≥ 4 ]", _SRC_MM, _twin_bound_minus_one,
-           twin_of="partlemma.matmul_part"),
+           twin_of="partlemma.matmul_part", evidence_kind="search"),
     _claim("partlemma.twin.sqrt_form_S1",
            "S√(2S) per-part count with hypothesis S ≥ 2 dropped: at S = 1 (k = 2) ≤ 1 product",
            "UNSAT[ dom ≤ 2 ∧ min ≤ 2 ∧ #products ≥ 2 ]", _SRC_MM, _twin_sqrt_form_at_S1,
-           twin_of="partlemma.matmul_part"),
+           twin_of="partlemma.matmul_part", evidence_kind="search"),
     _claim("partlemma.twin.no_minimum_set",
            "matmul per-part count with (P3) dropped: dominator ≤ 6 alone gives ≤ 7 products "
            "(matmul 3x1x3)", "UNSAT[ dom ≤ 6 ∧ #products ≥ 8 ]", _SRC_MM, _twin_no_minimum_set,
-           twin_of="partlemma.matmul_part"),
+           twin_of="partlemma.matmul_part", evidence_kind="search"),
     _claim("partlemma.twin.step4_any_root",
            "Saha–Ye step 4 with 'no dominator vertex in the tree' dropped: ≤ ⌊k²/d²⌋ = 1 roots "
            "in W (QKᵀ n=3, d=2, k=2)", "UNSAT[ dom ≤ 2 ∧ #roots(W) ≥ 2 ]", _SRC_SY,
-           _twin_step4_any_root, twin_of="partlemma.sy_step4"),
+           _twin_step4_any_root, twin_of="partlemma.sy_step4", evidence_kind="search"),
     _claim("partlemma.twin.step4_linear",
            "Saha–Ye step 4 with the wrong exponent: C ≤ k/d extra trees (QKᵀ n=3, d=1, k=6)",
            "UNSAT[ dom ≤ 6 ∧ #extra ≥ 7 ]", _SRC_SY, _twin_step4_linear,
-           twin_of="partlemma.sy_step4"),
+           twin_of="partlemma.sy_step4", evidence_kind="search"),
 ]
 
 

@@ -10,6 +10,17 @@ a partition bound + 1, a dropped hypothesis, an illegal schedule). Twins must co
 ``Refuted``; ``attnio verify --self-test`` fails if any does not. They prove the checkers can
 fail.
 
+A twin that drives a checker down a path whose honest answer is *not knowing* (an unsettled
+optimum, a route that is zero everywhere, a solver that answers ``unknown``) declares
+``expect="undecided"`` with the ``expect_reason`` its ``Undecided`` must give: it is rejected
+only by that ``Undecided`` (:meth:`Claim.rejects`). A twin that comes out ``Proved`` is never
+rejected, and an ``Undecided`` for another reason (a crash, a timeout elsewhere) is not either.
+
+Evidence rules (:meth:`Claim.check`): a verdict without :class:`~attnio.results.Evidence`
+gets the claim's declared ``evidence_kind``; a ``Proved`` whose evidence is ``"definition"``
+is reported ``Undecided``; so is an ``"exhaustive"`` ``Proved`` that does not say how many
+instances it ran and how many of them could have failed, or where none could have.
+
 Claim modules
 -------------
 Any module of :mod:`attnio.proofs` that defines a module-level ``CLAIMS`` list (and usually a
@@ -22,7 +33,7 @@ Each such module ends with::
 so ``python -m attnio.proofs.<module>`` checks just that family. A claim module that fails
 to import does not stop the run: it becomes one ``Undecided`` claim ``import.<module>``.
 The machinery modules (``registry``, ``cli``, ``runner``, ``z3tools``, ``sympy_to_z3``,
-``algebra``) are never scanned.
+``algebra``, ``kernel``, ``exact_eval``, ``prove_cli``, ``chains``) are never scanned.
 
 >>> from attnio.results import Proved
 >>> c = Claim(id="demo.true", statement="1 + 1 = 2", formal="1 + 1 == 2",
@@ -54,6 +65,7 @@ __all__ = [
 ]
 
 Tier = Literal["default", "deep"]
+Expect = Literal["refuted", "undecided"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +110,12 @@ class Claim:
         What the check rests on (:data:`attnio.results.EVIDENCE_KINDS`) when its verdict does
         not carry :class:`~attnio.results.Evidence` itself. A claim whose evidence is
         ``"definition"`` is never reported Proved.
+    expect : {"refuted", "undecided"}
+        For a false twin only: the verdict that rejects it (see :meth:`rejects`). ``"undecided"``
+        is for a planted input whose honest answer is "don't know" and needs ``expect_reason``.
+    expect_reason : str
+        A substring the rejecting verdict's detail (``Refuted``) or reason (``Undecided``) must
+        contain, so that the twin proves the checker took *this* failure path.
     """
 
     id: str
@@ -111,11 +129,41 @@ class Claim:
     tier: Tier = "default"
     twin_of: str | None = None
     evidence_kind: str | None = None
+    expect: Expect = "refuted"
+    expect_reason: str = ""
 
     def __post_init__(self) -> None:
         if self.evidence_kind is not None and self.evidence_kind not in EVIDENCE_KINDS:
             raise ValueError(f"claim {self.id}: evidence_kind {self.evidence_kind!r} is not one "
                              f"of {EVIDENCE_KINDS}")
+        if self.expect not in ("refuted", "undecided"):
+            raise ValueError(f"claim {self.id}: expect={self.expect!r} must be 'refuted' or "
+                             "'undecided'")
+        if self.twin_of is None and (self.expect != "refuted" or self.expect_reason):
+            raise ValueError(f"claim {self.id}: expect / expect_reason are for false twins only")
+        if self.expect == "undecided" and not self.expect_reason:
+            raise ValueError(f"claim {self.id}: a twin expected Undecided must name the reason "
+                             "(expect_reason), else a crash would count as a rejection")
+
+    def rejects(self, verdict: Verdict) -> bool:
+        """True when ``verdict`` rejects this false twin: ``Refuted`` (or, for a twin with
+        ``expect="undecided"``, ``Undecided``) whose text contains ``expect_reason``.
+
+        A ``Proved`` twin is never rejected; neither is a verdict of the other kind.
+
+        >>> from attnio.results import Proved, Refuted, Undecided
+        >>> t = Claim("d.t", "s", "f", "src", "python", "demo", lambda ctx: Proved(),
+        ...           twin_of="d.c", expect="undecided", expect_reason="vacuous")
+        >>> t.rejects(Undecided("vacuous: never positive")), t.rejects(Undecided("timeout"))
+        (True, False)
+        >>> t.rejects(Refuted({}, "vacuous")), t.rejects(Proved("vacuous"))
+        (False, False)
+        """
+        if self.expect == "refuted" and isinstance(verdict, Refuted):
+            return self.expect_reason in verdict.detail
+        if self.expect == "undecided" and isinstance(verdict, Undecided):
+            return self.expect_reason in verdict.reason
+        return False
 
     def check(self, ctx: CheckContext | None = None) -> Verdict:
         """Run the check and return its verdict with the seconds it took.
@@ -135,16 +183,34 @@ class Claim:
         if verdict.evidence is None and self.evidence_kind is not None:
             solvers = {"z3": str(verdict.verdict.value)} if self.evidence_kind == "smt-forall" else {}
             verdict = with_evidence(verdict, Evidence(self.evidence_kind, solvers=solvers))
-        if isinstance(verdict, Proved) and verdict.evidence is not None \
-                and verdict.evidence.kind == "definition":
-            verdict = Undecided("true by construction: a definition is reported, never counted "
-                                "as a proof", evidence=verdict.evidence)
+        if isinstance(verdict, Proved):
+            verdict = _evidence_rules(verdict)
         return with_seconds(verdict, time.perf_counter() - start)
+
+
+def _evidence_rules(verdict: Proved) -> Verdict:
+    """A ``Proved`` that rests on nothing a false claim could fail is ``Undecided``: a
+    definition, or an enumeration that does not count its (non-trivial) instances."""
+    ev = verdict.evidence
+    if ev is None:
+        return verdict
+    if ev.kind == "definition":
+        return Undecided("true by construction: a definition is reported, never counted "
+                         "as a proof", evidence=ev)
+    if ev.kind == "exhaustive":
+        if ev.instances is None or ev.nontrivial_instances is None:
+            return Undecided("exhaustive evidence without instance counts: how many instances "
+                             "ran, and how many could have failed, is part of the proof",
+                             evidence=ev)
+        if ev.nontrivial_instances <= 0:
+            return Undecided(f"vacuous: none of the {ev.instances} instances could have failed",
+                             evidence=ev)
+    return verdict
 
 
 #: Modules of :mod:`attnio.proofs` that are machinery, not claims (never scanned).
 _NOT_CLAIM_MODULES = frozenset({"registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra",
-                                "kernel", "exact_eval", "prove_cli"})
+                                "kernel", "exact_eval", "prove_cli", "chains"})
 
 
 def claim_modules() -> list[str]:
@@ -212,7 +278,7 @@ def load_false_twins(modules: Iterable[str] | None = None) -> list[Claim]:
 def run_module(claims: list[Claim], false_twins: list[Claim] | None = None,
                ctx: CheckContext | None = None) -> int:
     """Check one module's claims from ``python -m``; prints one line each. Exit 0 iff every
-    claim is Proved and every false twin Refuted."""
+    claim is Proved and every false twin rejected (:meth:`Claim.rejects`)."""
     ok = True
     for claim in claims:
         v = claim.check(ctx)
@@ -220,7 +286,7 @@ def run_module(claims: list[Claim], false_twins: list[Claim] | None = None,
         print(f"{v.verdict:9s} {v.seconds:7.3f}s  {claim.id}: {v.detail}")
     for twin in false_twins or []:
         v = twin.check(ctx)
-        ok &= isinstance(v, Refuted)
-        mark = "rejected" if isinstance(v, Refuted) else "NOT REJECTED"
+        ok &= twin.rejects(v)
+        mark = "rejected" if twin.rejects(v) else "NOT REJECTED"
         print(f"{mark:12s} {v.seconds:7.3f}s  {twin.id} (false twin): {v.detail}")
     return 0 if ok else 1

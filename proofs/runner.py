@@ -11,14 +11,17 @@ This is the engine behind ``attnio verify`` (:mod:`attnio.proofs.cli`):
 * :func:`to_json` gives ``{"claims": [...], "summary": {"proved", "refuted", "undecided"},
   "evidence": {kind: {verdict: count}}}`` with the attnio and solver versions; each claim row
   carries ``"evidence"`` and ``"solvers"``;
-* :func:`self_test` checks the planted false twins, each of which must come out ``Refuted``,
-  and :func:`coverage` counts the twins per family (a family with claims but no twin is a
+* :func:`self_test` checks the planted false twins, each of which must be *rejected*, and
+  :func:`coverage` counts the twins per family (a family with claims but no twin is a
   gap in the soundness net).
 
 Success is decided in one place: :func:`all_claims_proved` is True only when at least one claim
 ran and every verdict is ``Proved``; :func:`all_twins_refuted` only when every twin is
-``Refuted`` (``Undecided`` is never a pass — an unrefuted twin means the checker cannot be
-trusted to fail).
+rejected (:meth:`~attnio.proofs.registry.Claim.rejects`): ``Refuted``, or — for a twin that
+plants an input whose honest answer is "don't know" and says so (``expect="undecided"``) —
+``Undecided`` for the reason it names. A ``Proved`` twin is never rejected, and an
+``Undecided`` one only on that declared path: an unrejected twin means the checker cannot be
+trusted to fail.
 
 Examples
 --------
@@ -61,6 +64,7 @@ __all__ = [
     "evidence_summary",
     "all_claims_proved",
     "all_twins_refuted",
+    "twins_rejected",
     "self_test",
     "coverage",
     "format_coverage",
@@ -95,6 +99,8 @@ class ClaimResult:
             row["counterexample"] = v["counterexample"]
         if self.claim.twin_of is not None:
             row["twin_of"] = self.claim.twin_of
+            row["expect"] = self.claim.expect
+            row["rejected"] = self.claim.rejects(self.verdict)
         return row
 
 
@@ -217,8 +223,14 @@ def all_claims_proved(results: Sequence[ClaimResult]) -> bool:
 
 
 def all_twins_refuted(results: Sequence[ClaimResult]) -> bool:
-    """True only if at least one twin ran and every one is ``Refuted``."""
-    return bool(results) and all(isinstance(r.verdict, Refuted) for r in results)
+    """True only if at least one twin ran and every one is rejected
+    (:meth:`~attnio.proofs.registry.Claim.rejects`: ``Refuted``, or the declared ``Undecided``)."""
+    return bool(results) and all(r.claim.rejects(r.verdict) for r in results)
+
+
+def twins_rejected(results: Iterable[ClaimResult]) -> int:
+    """How many twins of ``results`` were rejected (the self-test's count)."""
+    return sum(1 for r in results if r.claim.rejects(r.verdict))
 
 
 def to_json(results: Sequence[ClaimResult]) -> dict[str, Any]:
@@ -241,15 +253,19 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
     The source is clipped to 40 characters and marked ``[R]`` when RECONSTRUCTED (the full
     text is in the ``--json`` report).
 
-    For twins (``twins=True``) the verdict column reads ``rejected`` for a ``Refuted`` twin and
-    ``NOT REJECTED`` otherwise.
+    For twins (``twins=True``) the verdict column reads ``rejected`` for a rejected twin
+    (``rejected (undecided)`` when its declared path is Undecided) and ``NOT REJECTED``
+    otherwise.
     """
     headers = ("id", "source", "evidence", "verdict", "seconds")
     rows = []
     for r in results:
         verdict: str = r.verdict.verdict.value
         if twins:
-            verdict = "rejected" if isinstance(r.verdict, Refuted) else f"NOT REJECTED ({verdict})"
+            if r.claim.rejects(r.verdict):
+                verdict = "rejected" if isinstance(r.verdict, Refuted) else f"rejected ({verdict})"
+            else:
+                verdict = f"NOT REJECTED ({verdict})"
         source = _clip(r.claim.source, 40) + (" [R]" if r.claim.reconstructed else "")
         evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
         rows.append((r.claim.id, source, evidence, verdict, f"{r.verdict.seconds:.3f}"))
@@ -259,21 +275,20 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
 def self_test(twins: Sequence[Claim], ctx: CheckContext | None = None, *,
               show_progress: bool | None = None, stop_on_interrupt: bool = False
               ) -> list[ClaimResult]:
-    """Check every planted false twin; each must be ``Refuted`` (see :func:`all_twins_refuted`)."""
+    """Check every planted false twin; each must be rejected (see :func:`all_twins_refuted`)."""
     return run_claims(twins, ctx, show_progress=show_progress, desc="self-test",
                       stop_on_interrupt=stop_on_interrupt)
 
 
 def coverage(claims: Sequence[Claim], twin_results: Sequence[ClaimResult]
              ) -> dict[str, tuple[int, int, int]]:
-    """Per family: ``(claims, twins, twins refuted)``; families of claims and of twins both."""
+    """Per family: ``(claims, twins, twins rejected)``; families of claims and of twins both."""
     families = sorted({c.family for c in claims} | {r.claim.family for r in twin_results})
     out: dict[str, tuple[int, int, int]] = {}
     for fam in families:
         n_claims = sum(1 for c in claims if c.family == fam)
         fam_twins = [r for r in twin_results if r.claim.family == fam]
-        refuted = sum(1 for r in fam_twins if isinstance(r.verdict, Refuted))
-        out[fam] = (n_claims, len(fam_twins), refuted)
+        out[fam] = (n_claims, len(fam_twins), twins_rejected(fam_twins))
     return out
 
 

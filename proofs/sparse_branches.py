@@ -21,8 +21,10 @@ The expressions are read from the catalogue entry ``sparse.lower``; z3 works wit
 * ``sparse.lower.equal_at_crossover`` — at :math:`M = Z_{in}^2/Z_{QK}` both equal
   :math:`Z_{QK}`;
 (With :math:`Z_{in} = nd`, :math:`Z_{QK} = n^2` sympy's substitution turns the bound into
-``fwd.tight`` syntactically, so "the dense case is recovered" is a definition, not a claim; it
-is pinned by ``sym.dominance.sparse_dense.equals_reduced``, evidence sympy-canonical.)
+``fwd.tight`` syntactically, so "the dense case is recovered" is a definition, not a claim.
+``sym.dominance.sparse_dense.equals_reduced``, which restated it, is not registered either
+(issue 20, :data:`attnio.proofs.symbolic_checks.REMOVED`); the order of the dense instance is
+the claim ``sym.dominance.sparse_dense.same_order_bwd``.)
 
 False twins: the crossover at :math:`Z_{in}^2/(2Z_{QK})`, direction swapped, ratio inverted,
 value :math:`Z_{in}` at the crossover.

@@ -13,6 +13,14 @@ first component). Claim ids are the symbolic ids prefixed with ``sym.``; twin id
 ``sym.twin.*``. Source and RECONSTRUCTED flag come from
 :data:`attnio.symbolic.checks.SOURCES`.
 
+Hollow claims are not wrapped (issue 20; each reason is in :data:`REMOVED`):
+``dominance.sparse_dense.equals_reduced`` (srepr-identical after the dense substitution, the
+kind ``sparse.lower.dense_case`` was removed for) and ``crossover.sparse_dense``
+(:math:`Z_{in}^2/Z_{QK}` at :math:`Z_{in} = nd, Z_{QK} = n^2` is :math:`d^2` by sympy's automatic
+simplification: nothing is derived), with their twins. ``branch.<b>.large`` and
+``branch.<b>.small`` ran the same derivation (:func:`~attnio.symbolic.crossovers.branch_ratio`
+gives both sides at once): they are merged into one claim ``sym.branch.<b>.sides``.
+
 Run ``python -m attnio.proofs.symbolic_checks`` to check this family alone.
 
 Examples
@@ -25,11 +33,27 @@ True
 
 from __future__ import annotations
 
+from typing import Callable
+
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Verdict
 from attnio.symbolic import checks as _checks
 
-__all__ = ["CLAIMS", "FALSE_TWINS"]
+__all__ = ["CLAIMS", "FALSE_TWINS", "REMOVED"]
+
+#: Symbolic claims (and twins) of attnio.symbolic.checks not registered, with the reason.
+REMOVED: dict[str, str] = {
+    "dominance.sparse_dense.equals_reduced": "srepr-identical after the dense substitution "
+                                             "(as sparse.lower.dense_case): cannot fail",
+    "crossover.sparse_dense": "Z_in**2/Z_QK at Z_in = n d, Z_QK = n**2 is d**2 by sympy's "
+                              "automatic simplification: nothing is derived",
+    "twin.crossover.sparse_dense_nd": "twin of the removed crossover.sparse_dense",
+    "twin.dominance.sparse_dense_equals_bwd": "twin of the removed "
+                                              "dominance.sparse_dense.equals_reduced",
+}
+#: Pairs of claims that ran one derivation, merged into one claim (id suffix ".sides").
+_MERGED = {f"branch.{b}.{side}": f"branch.{b}.sides" for b in ("bwd", "fwd", "sparse")
+           for side in ("large", "small")}
 
 _METHOD = {
     "crossover": "sympy solveset",
@@ -48,15 +72,13 @@ _TWIN_OF = {
     "twin.crossover.bwd_half": "crossover.bwd",
     "twin.crossover.fwd_at_d": "crossover.fwd",
     "twin.crossover.sparse_sqrt": "crossover.sparse",
-    "twin.crossover.sparse_dense_nd": "crossover.sparse_dense",
     "twin.branch.bwd_ratio_square": "branch.bwd.ratio",
-    "twin.branch.bwd_large_is_small": "branch.bwd.small",
-    "twin.branch.sparse_second_above": "branch.sparse.large",
+    "twin.branch.bwd_large_is_small": "branch.bwd.sides",
+    "twin.branch.sparse_second_above": "branch.sparse.sides",
     "twin.dominance.flash_wins_small": "dominance.flash_vs_alg6.small_cache",
     "twin.dominance.tie_large": "dominance.flash_vs_alg6.large_cache",
     "twin.dominance.sparse_dense_all_n": "dominance.sparse_dense.same_order_bwd",
     "twin.dominance.extra_terms_always": "dominance.thm11_extra_terms.iff_n_ge_d",
-    "twin.dominance.sparse_dense_equals_bwd": "dominance.sparse_dense.equals_reduced",
 }
 
 
@@ -76,8 +98,38 @@ def _wrap(sc: _checks.SymbolicClaim, *, twin: bool) -> Claim:
                  twin_of=f"sym.{_TWIN_OF[sc.id]}" if twin else None)
 
 
-CLAIMS: list[Claim] = [_wrap(c, twin=False) for c in _checks.symbolic_claims()]
-FALSE_TWINS: list[Claim] = [_wrap(t, twin=True) for t in _checks.false_twins()]
+def _both(large: _checks.SymbolicClaim, small: _checks.SymbolicClaim) -> Callable[[], Verdict]:
+    def check() -> Verdict:
+        return _checks.all_of(large.check, small.check)
+    return check
+
+
+def _merged(claims: list[_checks.SymbolicClaim]) -> list[_checks.SymbolicClaim]:
+    """The claims with each pair of :data:`_MERGED` replaced by one claim checking both (at
+    the place of the first); the hollow ones of :data:`REMOVED` dropped."""
+    out: list[_checks.SymbolicClaim] = []
+    by_id = {c.id: c for c in claims}
+    for c in claims:
+        if c.id in REMOVED:
+            continue
+        merged = _MERGED.get(c.id)
+        if merged is None:
+            out.append(c)
+            continue
+        if any(o.id == merged for o in out):
+            continue
+        large, small = by_id[merged.replace("sides", "large")], by_id[merged.replace("sides",
+                                                                                     "small")]
+        out.append(_checks.SymbolicClaim(
+            merged, f"{large.statement}; {small.statement[0].lower()}{small.statement[1:]} "
+                    "(one derivation of both sides)", _both(large, small)))
+        _checks.SOURCES.setdefault(merged, _checks.SOURCES[large.id])
+    return out
+
+
+CLAIMS: list[Claim] = [_wrap(c, twin=False) for c in _merged(_checks.symbolic_claims())]
+FALSE_TWINS: list[Claim] = [_wrap(t, twin=True) for t in _checks.false_twins()
+                            if t.id not in REMOVED]
 
 if __name__ == "__main__":
     raise SystemExit(run_module(CLAIMS, FALSE_TWINS))

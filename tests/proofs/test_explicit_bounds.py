@@ -78,3 +78,50 @@ def test_claims_proved(claim) -> None:
 def test_false_twins_refuted(twin) -> None:
     v = twin.check(CTX)
     assert isinstance(v, Refuted), v.detail
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("twin_id", ["explicit.twin.attention_chain_without_large_cache",
+                                     "explicit.twin.attention_chain_weak_closed_form",
+                                     "explicit.twin.matmul_chain_without_closed_form"])
+def test_chain_twins_fail_the_composition(twin_id: str) -> None:
+    from attnio.proofs.explicit_bounds import FALSE_TWINS
+    from attnio.proofs.registry import CheckContext
+
+    twin = next(t for t in FALSE_TWINS if t.id == twin_id)
+    assert twin.rejects(twin.check(CheckContext(second_solver=False)))
+
+
+@pytest.mark.trust
+def test_the_chains_are_proved_from_the_registered_problems() -> None:
+    from attnio.proofs.chains import check_chain
+    from attnio.proofs.explicit_bounds import _attention_chain, _matmul_chain, _sy_large_cache_problem
+
+    chain = _attention_chain()
+    assert [s.name for s in chain.steps] == ["explicit.attention_closed_form",
+                                             "L ≥ n²d²/(4(S + d²)) − S",
+                                             "explicit.attention_large_cache"]
+    # the second step cites the first's conclusion: one translator, one z3 term
+    assert any(h.eq(chain.steps[0].conclusion) for h in chain.steps[1].hypotheses)
+    assert _sy_large_cache_problem(True)[1] and not _sy_large_cache_problem(False)[1]
+    for c in (chain, _matmul_chain()):
+        assert check_chain(c, second_solver=False).proved
+
+
+@pytest.mark.trust
+def test_grid_check_counts_and_both_failure_paths() -> None:
+    from attnio.proofs.explicit_bounds import _grid_check, _one_part_fewer
+    from attnio.proofs.registry import CheckContext
+    from attnio.results import Refuted
+
+    v = _grid_check(CheckContext())
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (14824, 3909)
+    # by hand: 1x1x5, S = 2: β = 4, the route 2·(⌈5/4⌉ − 1) = 2 ≥ 5/√4 − 2 = 1/2; one part
+    # fewer gives 0 < 1/2
+    r = _grid_check(CheckContext(), route=_one_part_fewer("matmul"))
+    assert isinstance(r, Refuted) and r.counterexample == {"m": 1, "k": 1, "p": 5, "S": 2, "L": 0}
+    assert r.detail == "matmul route below mkp/√(2S) − S" and r.evidence.instances == 157
+    # by hand: n = 3, d = 1, S = 1: 9/(4·2) − 1 = 1/8 > 0 = the planted route
+    r = _grid_check(CheckContext(), route=_one_part_fewer("attention-forward"))
+    assert isinstance(r, Refuted) and r.counterexample == {"n": 3, "d": 1, "S": 1, "L": 0}
+    assert r.detail == "attention route below n²d²/(4(S + d²)) − S"

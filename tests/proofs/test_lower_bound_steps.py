@@ -28,7 +28,7 @@ def test_claim_is_proved(claim) -> None:
 @pytest.mark.parametrize("twin", FALSE_TWINS, ids=lambda c: c.id)
 def test_false_twin_is_refuted(twin) -> None:
     v = twin.check()
-    assert isinstance(v, Refuted), v.detail
+    assert isinstance(v, Refuted) and twin.rejects(v), v.detail
     assert twin.twin_of
 
 
@@ -78,3 +78,52 @@ def test_integer_hk_bound_is_below_the_partition_engineers_explicit_bound() -> N
             ours = hong_kung_matmul_bound(m, k, p, S)
             theirs = explicit_lower_bound("matmul", {"m": m, "k": k, "p": p}, S)
             assert ours <= theirs, (m, k, p, S, ours, theirs)
+
+
+@pytest.mark.trust
+def test_level1_count_counts_the_dags() -> None:
+    """Issue 20: the claim was n²(2d − 1) ≥ n²d, true from d ≥ 1 alone; it now counts."""
+    from attnio.proofs.lower_bound_steps import _level1_count
+    from attnio.proofs.registry import CheckContext
+
+    v = _level1_count(CheckContext())
+    assert v.proved and v.evidence.instances == v.evidence.nontrivial_instances == 64
+    r = _level1_count(CheckContext(), per_tree=lambda d: 2 * d)
+    assert isinstance(r, Refuted) and r.counterexample == {
+        "dag": "forward", "summation": "tree", "n": 1, "d": 1, "trees": 1,
+        "level1_per_tree": [1], "claimed": 2}
+    r = _level1_count(CheckContext(), per_tree=lambda d: 2 * d - 1 if d < 4 else 2 * d - 2)
+    assert isinstance(r, Refuted) and (r.counterexample["n"], r.counterexample["d"]) == (1, 4)
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("name", ["_thm42_chain", "_hk_chain"])
+def test_every_step_of_each_chain_is_needed(name: str) -> None:
+    """Deleting any one step makes the composition fail (the checker's necessity stage)."""
+    import z3
+
+    import attnio.proofs.lower_bound_steps as module
+    from attnio.proofs.chains import composition_facts
+    from attnio.proofs.z3tools import check_sat
+
+    chain = getattr(module, name)()
+    facts = composition_facts(chain)
+    assert check_sat(facts + [z3.Not(chain.conclusion)], 20)[0] == "unsat"
+    for j in range(len(facts)):
+        assert check_sat(facts[:j] + facts[j + 1:] + [z3.Not(chain.conclusion)], 20)[0] == "sat"
+
+
+@pytest.mark.trust
+def test_the_chains_cite_the_registered_steps() -> None:
+    """The chain steps are the registered claims' problems, not private copies."""
+    from attnio.proofs.algebra import bound
+    from attnio.proofs.lower_bound_steps import _hk_chain, _thm42_chain
+
+    names = [s.name for s in _thm42_chain().steps]
+    assert names == ["sy.lemma33.extra_trees at 2M", "trees per part ≤ 4M + 4M²/d²",
+                     "parts P ≥ n²/(4M + 4M²/d²)", "sy.lemma34.explicit",
+                     "sy.lemma34.large_cache_form"]
+    assert [s.name for s in _hk_chain().steps][-2:] == ["hk.lemma31.matmul_explicit",
+                                                        "hk.lean_combined"]
+    assert bound("matmul.lean_combined.lower").expr.has(sympy.Symbol("m", positive=True,
+                                                                     integer=True))

@@ -95,3 +95,72 @@ def test_an_unimportable_module_fails_the_self_test_too() -> None:
 def test_check_records_seconds() -> None:
     v = _claim(lambda ctx: Proved("ok")).check()
     assert v.proved and v.seconds >= 0
+
+
+# ------------------------------------------------------------------ the rules a verdict obeys
+def _twin(verdict, expect: str = "refuted", reason: str = "") -> Claim:
+    return Claim(id="demo.twin", statement="s", formal="f", source="test", method="python",
+                 family="demo", check_fn=lambda ctx: verdict, twin_of="demo.x", expect=expect,
+                 expect_reason=reason)
+
+
+@pytest.mark.trust
+def test_a_twin_is_rejected_only_by_its_declared_verdict() -> None:
+    from attnio.results import Refuted
+
+    refuted, undecided, proved = Refuted({"x": 1}, "x too big"), Undecided("vacuous: 0"), Proved()
+    plain = _twin(None)
+    assert plain.rejects(refuted) and not plain.rejects(undecided) and not plain.rejects(proved)
+    on_path = _twin(None, "refuted", "too big")
+    assert on_path.rejects(refuted) and not on_path.rejects(Refuted({}, "another path"))
+    unknown = _twin(None, "undecided", "vacuous")
+    assert unknown.rejects(undecided)
+    assert not unknown.rejects(Undecided("check raised ZeroDivisionError"))   # a crash
+    assert not unknown.rejects(refuted) and not unknown.rejects(Proved("vacuous"))
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("kwargs,fragment", [
+    (dict(expect="undecided"), "must name the reason"),
+    (dict(expect="proved", expect_reason="x"), "expect='proved'"),
+    (dict(twin_of=None, expect_reason="x"), "for false twins only"),
+    (dict(twin_of=None, expect="undecided", expect_reason="x"), "for false twins only"),
+    (dict(evidence_kind="hearsay"), "evidence_kind 'hearsay'"),
+])
+def test_bad_expectations_are_rejected(kwargs, fragment) -> None:
+    base = dict(id="demo.t", statement="s", formal="f", source="test", method="python",
+                family="demo", check_fn=lambda ctx: Proved(), twin_of="demo.x")
+    with pytest.raises(ValueError, match=fragment):
+        Claim(**{**base, **kwargs})
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("evidence,proved,fragment", [
+    (dict(kind="exhaustive"), False, "without instance counts"),
+    (dict(kind="exhaustive", instances=5), False, "without instance counts"),
+    (dict(kind="exhaustive", instances=5, nontrivial_instances=0), False, "vacuous: none of the 5"),
+    (dict(kind="exhaustive", instances=5, nontrivial_instances=1), True, ""),
+    (dict(kind="definition"), False, "true by construction"),
+    (dict(kind="smt-forall"), True, ""),
+])
+def test_a_proof_must_say_what_could_have_failed(evidence, proved, fragment) -> None:
+    from attnio.results import Evidence
+
+    v = _claim(lambda ctx: Proved("ok", evidence=Evidence(**evidence))).check()
+    assert v.proved is proved
+    if not proved:
+        assert isinstance(v, Undecided) and fragment in v.reason
+
+
+@pytest.mark.trust
+def test_the_declared_kind_is_attached_and_then_ruled_on() -> None:
+    """A verdict without evidence gets the claim's kind — and an exhaustive kind with no
+    counts is then not a proof."""
+    claim = Claim(id="demo.e", statement="s", formal="f", source="test", method="python",
+                  family="demo", check_fn=lambda ctx: Proved("ok"), evidence_kind="exhaustive")
+    v = claim.check()
+    assert isinstance(v, Undecided) and v.evidence.kind == "exhaustive"
+    smt = Claim(id="demo.s", statement="s", formal="f", source="test", method="python",
+                family="demo", check_fn=lambda ctx: Proved("ok"), evidence_kind="smt-forall")
+    v = smt.check()
+    assert v.proved and v.evidence.kind == "smt-forall" and v.evidence.solvers == {"z3": "proved"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from attnio.proofs.registry import Claim
 from attnio.proofs.runner import (
     all_claims_proved,
@@ -63,6 +65,7 @@ def test_table_has_the_five_columns() -> None:
     assert header == ["id", "source", "evidence", "verdict", "seconds"]
 
 
+@pytest.mark.trust
 def test_self_test_and_coverage() -> None:
     twins = [_c("a.one.twin", "alpha", Refuted({}, "x"), twin_of="a.one"),
              _c("a.two.twin", "alpha", Undecided("budget"), twin_of="a.two")]
@@ -75,6 +78,30 @@ def test_self_test_and_coverage() -> None:
     assert "NOT ALL REFUTED" in text and "NO TWIN" in text
     assert "rejected" in format_table(results, twins=True)
     assert "NOT REJECTED (undecided)" in format_table(results, twins=True)
+
+
+@pytest.mark.trust
+def test_a_twin_declared_undecided_counts_only_on_its_path() -> None:
+    import pytest
+
+    from attnio.proofs.runner import twins_rejected
+
+    def twin(cid, verdict, reason):
+        return Claim(cid, "s", "f", "src", "python", "alpha", lambda ctx: verdict,
+                     twin_of="a.one", expect="undecided", expect_reason=reason)
+
+    results = self_test([twin("a.u1", Undecided("vacuous: never positive"), "vacuous"),
+                         twin("a.u2", Undecided("z3 timeout"), "vacuous"),
+                         twin("a.u3", Proved("vacuous"), "vacuous")], show_progress=False)
+    assert twins_rejected(results) == 1 and not all_twins_refuted(results)
+    assert all_twins_refuted(results[:1])
+    table = format_table(results, twins=True)
+    assert "rejected (undecided)" in table and "NOT REJECTED (proved)" in table
+    assert coverage(CLAIMS, results)["alpha"] == (2, 3, 1)
+    rows = [r.to_json() for r in results]
+    assert [(row["expect"], row["rejected"]) for row in rows] == [("undecided", True),
+                                                                 ("undecided", False),
+                                                                 ("undecided", False)]
 
 
 def test_interrupt_keeps_finished_work_and_never_passes() -> None:
