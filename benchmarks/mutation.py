@@ -236,6 +236,21 @@ def read_results(scratch: Path, modules: list[str]) -> list[ModuleScore]:
     return scores
 
 
+def scores_from_json(paths: list[Path]) -> list[ModuleScore]:
+    """The modules of earlier ``--json`` reports; a module in several files: the last wins.
+    Statuses and diffs are read back; equivalence is decided again from today's lists."""
+    by_module: dict[str, ModuleScore] = {}
+    for path in paths:
+        rows = json.loads(path.read_text(encoding="utf-8"))["mutants"]
+        fresh: dict[str, ModuleScore] = {}
+        for row in rows:
+            score = fresh.setdefault(row["module"], ModuleScore(row["module"]))
+            score.mutants.append(Mutant(row["name"], row["module"], row["function"],
+                                        row["status"], row["diff"]))
+        by_module.update(fresh)
+    return list(by_module.values())
+
+
 def load_equivalents(folder: Path = EQUIVALENTS_DIR) -> list[dict[str, str]]:
     """Every ``[[equivalent]]`` entry of the folder's TOML files."""
     out: list[dict[str, str]] = []
@@ -295,7 +310,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="store_true",
                         help="with --keep: read the results already in DIR, run nothing")
     parser.add_argument("--json", metavar="FILE", help="write every mutant's status and diff")
+    parser.add_argument("--from-json", metavar="FILE", action="append",
+                        help="report from the --json files of earlier runs (repeatable: runs "
+                             "of different modules add up to one overall score), run nothing")
     args = parser.parse_args(argv)
+    if args.from_json:
+        scores = scores_from_json([Path(f) for f in args.from_json])
+        unmatched = mark_equivalents(scores, load_equivalents())
+        return report(scores, unmatched, args, 0.0)
     modules = args.module or list(TRUSTED)
     if shutil.which("mutmut") is None:
         print("mutmut is not installed: python3 -m pip install 'mutmut>=3.3,<4'", file=sys.stderr)

@@ -235,8 +235,10 @@ def _check_order(cd: _Compiled, order: Sequence[str]) -> list[int]:
     return idx
 
 
-def _greedy(cd: _Compiled, M: int, rng: np.random.Generator | None, noise: float) -> list[int]:
-    """List scheduling with a cache model (module docstring, layer 1)."""
+def _greedy(cd: _Compiled, M: int, rng: np.random.Generator | None, noise: float,
+            deadline: float = math.inf) -> list[int] | None:
+    """List scheduling with a cache model (module docstring, layer 1); None when the clock
+    passes ``deadline`` first (quadratic in the vertices: seconds on a 1,000-vertex DAG)."""
     pred, succ = cd.pred, cd.succ
     remaining = [len(s) for s in succ]           # uses not yet computed
     waiting = [sum(1 for u in pred[i] if not cd.is_input[u]) for i in range(cd.n)]
@@ -244,6 +246,8 @@ def _greedy(cd: _Compiled, M: int, rng: np.random.Generator | None, noise: float
     red: dict[int, int] = {}                      # vertex -> last touch
     order: list[int] = []
     for t in range(len(cd.computed)):
+        if time.monotonic() > deadline:
+            return None
         best, best_key = -1, None
         for v in ready:
             pv = pred[v]
@@ -317,7 +321,9 @@ def greedy_order(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None)
     ['c', 'd']
     """
     cd = _Compiled(G, outputs)
-    return [cd.names[i] for i in _greedy(cd, M, None, 0.0)]
+    order = _greedy(cd, M, None, 0.0)
+    assert order is not None          # no deadline
+    return [cd.names[i] for i in order]
 
 
 def depth_first_order(G: nx.DiGraph, *, outputs: Iterable[str] | None = None) -> list[str]:
@@ -466,11 +472,21 @@ def heuristic_schedule(
             or time.monotonic() > deadline
 
     # layer 1: starting orders, each with every policy
-    starts = [_greedy(cd, M, None, 0.0), _depth_first(cd, None),
-              list(cd.computed)]
-    for order in starts:
+    # (each start is built only while time is left, once one schedule is known: the time
+    # limit bounds this layer too)
+    starts: list[Callable[[], list[int] | None]] = [
+        lambda: _greedy(cd, M, None, 0.0, deadline), lambda: _depth_first(cd, None),
+        lambda: list(cd.computed)]
+    for make in starts:
+        if best is not None and time.monotonic() > deadline:
+            break
+        start_order = make()
+        if start_order is None:
+            continue
         for policy in POLICIES:
-            consider(order, policy)
+            if best is not None and time.monotonic() > deadline:
+                break
+            consider(start_order, policy)
     # layer 3: local search from the best, with randomised restarts of the greedy order
     assert best is not None
     current_cost, current, policy = best
@@ -480,7 +496,7 @@ def heuristic_schedule(
             stale = 0
             pick = rng.random()
             if pick < 0.4:
-                current = _greedy(cd, M, rng, 1.5)
+                current = _greedy(cd, M, rng, 1.5, deadline) or best[1]
             elif pick < 0.6:
                 current = _depth_first(cd, rng)
             else:
