@@ -42,7 +42,9 @@ import ast
 import difflib
 import fnmatch
 import json
+import math
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -190,6 +192,51 @@ def prepare_scratch(scratch: Path, modules: list[str], jobs: int) -> None:
         fh.write("\n".join(lines) + "\n")
 
 
+_LIST_MUTANTS = """
+import json, sys
+from mutmut.mutation.file_mutation import mutate_file_contents
+out = {}
+for rel in sys.argv[1:]:
+    path = "attnio/" + rel
+    with open(path, encoding="utf-8") as fh:
+        out[rel] = mutate_file_contents(path, fh.read()).mutant_names
+print(json.dumps(out))
+"""
+
+
+def list_mutants(scratch: Path, modules: list[str]) -> dict[str, list[str]]:
+    """Every trusted mutant's full mutmut name per module, without running anything (mutmut's
+    own generator, run in the configured scratch directory)."""
+    done = subprocess.run([sys.executable, "-c", _LIST_MUTANTS, *modules], cwd=scratch,
+                          check=True, capture_output=True, text=True)
+    local = json.loads(done.stdout)
+    out: dict[str, list[str]] = {}
+    for module in modules:
+        prefix = _dotted(module) + "."
+        names = [prefix + name for name in local[module]]
+        out[module] = sorted(n for n in names if _trusted(_function_of(n, module), module))
+    return out
+
+
+def sample_mutants(names: dict[str, list[str]], per_module: int, seed: int
+                   ) -> dict[str, list[str]]:
+    """A seeded uniform sample of at most ``per_module`` mutants of each module (all of a
+    module that has fewer)."""
+    rng = random.Random(seed)
+    return {module: sorted(rng.sample(all_, min(per_module, len(all_))))
+            for module, all_ in names.items()}
+
+
+def wilson_interval(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion (the score estimated from a sample)."""
+    if total == 0:
+        return 0.0, 1.0
+    p = killed / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def _function_sources(path: Path) -> dict[str, str]:
     """Source of every mutated or original function (and method) of a mutmut-generated file,
     by line numbers (``ast.get_source_segment`` rescans the file per call: minutes on a large
@@ -212,8 +259,10 @@ def _diff(original: str, mutated: str) -> str:
     return "\n".join(out)
 
 
-def read_results(scratch: Path, modules: list[str]) -> list[ModuleScore]:
-    """Each module's trusted mutants with status and diff, from mutmut's files."""
+def read_results(scratch: Path, modules: list[str],
+                 only: dict[str, list[str]] | None = None) -> list[ModuleScore]:
+    """Each module's trusted mutants with status and diff, from mutmut's files (``only``: the
+    sampled names of each module)."""
     scores = []
     for module in modules:
         mutated = scratch / "mutants" / "attnio" / module
@@ -227,6 +276,8 @@ def read_results(scratch: Path, modules: list[str]) -> list[ModuleScore]:
         for name, code in sorted(codes.items()):
             function = _function_of(name, module)
             if not _trusted(function, module):
+                continue
+            if only is not None and name not in set(only.get(module, ())):
                 continue
             local = name.rsplit(".", 1)[1]
             orig = sources.get(local.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
@@ -310,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse", action="store_true",
                         help="with --keep: read the results already in DIR, run nothing")
     parser.add_argument("--json", metavar="FILE", help="write every mutant's status and diff")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="run a seeded uniform sample of N mutants per module (the score "
+                             "is then an estimate, printed with its 95 %% interval)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
     parser.add_argument("--from-json", metavar="FILE", action="append",
                         help="report from the --json files of earlier runs (repeatable: runs "
                              "of different modules add up to one overall score), run nothing")
@@ -332,14 +387,25 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             scratch.mkdir(parents=True, exist_ok=True)
             prepare_scratch(scratch, modules, args.jobs)
-            print(f"mutmut: {len(modules)} modules in {scratch}", file=sys.stderr, flush=True)
+        sampled = None
+        targets = _globs(modules)
+        if args.sample is not None:
+            sampled = sample_mutants(list_mutants(scratch, modules), args.sample, args.seed)
+            # a sampled mutant already decided in DIR (--keep DIR --reuse) is not run again
+            decided = {m.name for s in read_results(scratch, modules, sampled) for m in s.mutants
+                       if m.status != "not checked"}
+            targets = [n for names in sampled.values() for n in names if n not in decided]
+        if not args.reuse or (sampled is not None and targets):
+            print(f"mutmut: {len(modules)} modules in {scratch}"
+                  + (f", {len(targets)} sampled mutants to run" if sampled else ""),
+                  file=sys.stderr, flush=True)
             env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
             # a session of its own: a mutant that signals its process group (os.kill(0, …))
             # must not take this script with it
-            subprocess.run(["mutmut", "run", "--max-children", str(args.jobs), *_globs(modules)],
+            subprocess.run(["mutmut", "run", "--max-children", str(args.jobs), *targets],
                            cwd=scratch, env=env, check=False, start_new_session=True,
                            stdout=None if sys.stderr.isatty() else subprocess.DEVNULL)
-        scores = read_results(scratch, modules)
+        scores = read_results(scratch, modules, sampled)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -357,11 +423,21 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
         total_counted += s.counted
         survived = sum(m.status not in ("killed", "timeout") and m.reason is None
                        for m in s.mutants)
+        low, high = wilson_interval(s.killed, s.counted)
+        interval = f"  [{100 * low:.0f}–{100 * high:.0f} %]" if getattr(args, "sample", None) else ""
         print(f"{s.module:34s} {len(s.mutants):7d} {s.killed:6d} {survived:8d} "
-              f"{s.equivalent:5d} {s.count('no tests'):7d} {100 * s.score:5.1f}%")
+              f"{s.equivalent:5d} {s.count('no tests'):7d} {100 * s.score:5.1f}%{interval}")
     overall = total_killed / total_counted if total_counted else 0.0
+    low, high = wilson_interval(total_killed, total_counted)
+    sample = getattr(args, "sample", None)
     print(f"{'overall':34s} {total_counted:7d} {total_killed:6d} {'':8s} {'':5s} {'':7s} "
-          f"{100 * overall:5.1f}%   ({seconds / 60:.1f} min, {time.strftime('%Y-%m-%d')})")
+          f"{100 * overall:5.1f}%"
+          + (f"  [{100 * low:.0f}–{100 * high:.0f} %] (a sample of {sample} per module, seed "
+             f"{args.seed}; modules pooled unweighted)" if sample else "")
+          + f"   ({seconds / 60:.1f} min, {time.strftime('%Y-%m-%d')})")
+    if any(m.status == "not checked" for s in scores for m in s.mutants):
+        print("some mutants were not checked (an interrupted run): the score counts them as "
+              "survived")
     print("\nequivalent mutants (no input tells them from the original):")
     for s in scores:
         for m in s.mutants:

@@ -901,9 +901,12 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
     difference = sp.simplify(lhs - rhs)
-    if difference == 0:
+    if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
+                                               hypotheses, timeout):
         return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
                       evidence=Evidence("sympy-canonical"))
+    # (a difference that simplifies to 0 where the sides are undefined somewhere, such as
+    # x/x = 1 at x = 0, goes on to the kernel, which says where it holds)
     syms = list(doms)
     grids = [_GRID_VALUES[doms[s]] for s in syms]
     for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
@@ -925,5 +928,16 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
                      f"the grid separates the two sides")
 
 
-def _ms(seconds: float) -> int:
-    return max(1, int(round(seconds * 1000)))
+def _defined_throughout(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
+                        hypotheses: Sequence[sp.Basic], timeout: float) -> bool:
+    """Is ``statement`` defined at every point of the domains satisfying ``hypotheses``
+    (proved by the kernel when its definedness condition is not literally true)?"""
+    try:
+        condition = definedness(statement)
+    except TranslationError:          # a function with no definedness rule (gamma, ...)
+        return False
+    if condition == sp.true:
+        return True
+    verdict = prove_statement(condition, doms, hypotheses=hypotheses, timeout=timeout,
+                              second_solver=False)
+    return isinstance(verdict, Proved) and verdict.where_defined is None

@@ -286,3 +286,137 @@ def test_the_server_caps_its_memory(tmp_path) -> None:  # noqa: ANN001
         assert roomy.call((1,), seconds=60.0) == 1024 ** 3
     finally:
         roomy.close()
+
+
+class _Exited(Exception):
+    def __init__(self, code: object) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _run_child_here(monkeypatch: pytest.MonkeyPatch, fn, args: tuple, kwargs: dict,  # noqa: ANN001
+                    memory_bytes: int | None) -> tuple[object, object, list, bool]:
+    """The child side of run_isolated, in this process (mutmut's test selection sees only
+    this process): the exit and the memory cap recorded instead of taken. Returns the exit
+    code, the reply, the caps asked for and whether the read end was closed."""
+    caps: list = []
+    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+
+    def fake_exit(code: object) -> None:
+        raise _Exited(code)
+
+    monkeypatch.setattr(isolation.os, "_exit", fake_exit)
+    read_fd, write_fd = os.pipe()
+    spare_r, spare_w = os.pipe()           # stands for the parent's end the child must close
+    os.close(spare_w)
+    try:
+        with pytest.raises(_Exited) as exited:
+            isolation._child(os.getpid() + 1, spare_r, write_fd, fn, args, kwargs, memory_bytes)
+        try:
+            os.fstat(spare_r)
+            closed = False
+            os.close(spare_r)
+        except OSError:
+            closed = True
+        reply = isolation._receive(read_fd, time.monotonic() + 5)
+    finally:
+        os.close(read_fd)
+        try:
+            os.close(write_fd)          # left open only when the child side failed early
+        except OSError:
+            pass
+    return exited.value.code, reply, caps, closed
+
+
+def _keywords(a: int, b: int = 0, *, c: int = 0) -> tuple[int, int, int]:
+    return a, b, c
+
+
+def test_the_child_side_sends_the_value_and_exits_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, reply, caps, closed = _run_child_here(monkeypatch, _keywords, (1, 2), {"c": 3}, 1 << 30)
+    assert code == 0
+    assert reply == ("ok", (1, 2, 3))
+    assert caps == [1 << 30]
+    assert closed
+
+
+def test_the_child_side_sends_the_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, reply, caps, _ = _run_child_here(monkeypatch, _boom, ("no",), {}, None)
+    assert code == 0 and caps == [None]
+    status, exc = reply
+    assert status == "error" and isinstance(exc, ValueError) and str(exc) == "no"
+
+
+def test_the_child_side_refusal_names_the_parent() -> None:
+    with pytest.raises(RuntimeError, match=r"^the child side of run_isolated ran in the parent "
+                                           r"process$"):
+        isolation._child(os.getpid(), -1, -1, operator.add, (1, 2), {}, None)
+
+
+def test_the_server_loads_the_file_as_its_own_module(tmp_path,  # noqa: ANN001
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import threading
+    caps: list = []
+    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    target = tmp_path / "named.target.py"
+    target.write_text("def name():\n    return __name__\n")
+    requests_r, requests_w = os.pipe()
+    replies_r, replies_w = os.pipe()
+    sink = io.BufferedWriter(io.FileIO(replies_w, "w"))
+    server = threading.Thread(target=isolation._serve,
+                              args=(str(target), "name", 5 << 30, requests_r, sink))
+    try:
+        server.start()
+        with io.BufferedWriter(io.FileIO(requests_w, "w")) as requests:
+            isolation._send(requests, ())
+            assert isolation._receive(replies_r, time.monotonic() + 30) == ("ok", "named")
+        server.join(30)
+        assert not server.is_alive()
+        assert caps == [5 << 30]
+    finally:
+        sink.close()
+        os.close(requests_r)
+        os.close(replies_r)
+
+
+def test_the_server_takes_0_as_no_memory_cap(tmp_path,  # noqa: ANN001
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    caps: list = []
+    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    target = tmp_path / "t.py"
+    target.write_text("def f():\n    return 1\n")
+    requests_r, requests_w = os.pipe()
+    os.close(requests_w)                                   # EOF at once
+    import io
+    replies_r, replies_w = os.pipe()
+    sink = io.BufferedWriter(io.FileIO(replies_w, "w"))
+    try:
+        isolation._serve(str(target), "f", 0, requests_r, sink)
+        assert caps == [None]
+    finally:
+        sink.close()
+        os.close(requests_r)
+        os.close(replies_r)
+
+
+def test_the_memory_cap_is_the_finite_hard_limit_in_this_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import resource
+    calls: list = []
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (100, 1000))
+    monkeypatch.setattr(resource, "setrlimit", lambda which, limits: calls.append(limits))
+    isolation._limit_memory(5000)
+    isolation._limit_memory(10)
+    assert calls == [(1000, 1000), (10, 1000)]
+
+
+def test_cvc5_unknown_in_this_process() -> None:
+    # x³ + y³ + z³ = 33 has solutions only in 16-digit integers: not within 50 ms
+    smt2 = ("(declare-const x Int)(declare-const y Int)(declare-const z Int)"
+            "(assert (= (+ (* x x x) (* y y y) (* z z z)) 33))(assert (> (* x x) 1000000))"
+            "(check-sat)")
+    assert second_solver.cvc5_answer(smt2, 0.05) == "unknown"

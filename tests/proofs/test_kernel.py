@@ -457,3 +457,116 @@ def test_the_cli_answers_every_example_of_issue_20(capsys: pytest.CaptureFixture
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "undecided" and data["reason"].startswith("vacuous")
     assert data["where_defined"] is None
+
+
+# ------------------------------------------------------------------------- check_identity
+_X = sp.Symbol("x")
+
+
+def test_identity_by_simplify_is_sympy_canonical_with_its_reason() -> None:
+    n, d = sp.symbols("n d", positive=True, integer=True)
+    v = check_identity(d ** 2 * n / d + n, n * d + n)
+    assert isinstance(v, Proved) and v.evidence is not None
+    assert v.evidence.kind == "sympy-canonical"
+    assert v.detail == "simplify((d*n + n) - (d*n + n)) == 0"
+    assert v.where_defined is None
+
+
+def test_identity_refuted_on_the_grid_with_exact_values() -> None:
+    d = sp.Symbol("d", positive=True, integer=True)
+    v = check_identity(d ** 2, d ** 2 / 2)
+    assert isinstance(v, Refuted) and v.evidence is not None
+    assert v.evidence.kind == "exact-arithmetic"
+    assert v.counterexample == {"d": "1", "lhs": "1", "rhs": "1/2"}
+    assert v.detail == "d**2 != d**2/2 at this point (exact evaluation)"
+
+
+def test_identity_declared_domains_not_assumptions() -> None:
+    # x carries no assumption: the mapping is its only declaration
+    v = check_identity(_X, sp.Abs(_X), {_X: "nonnegative"})
+    assert isinstance(v, Proved)
+    assert isinstance(check_identity(_X, sp.Abs(_X), {_X: "real"}), Refuted)
+
+
+def test_identity_whose_sides_simplify_apart_at_construction() -> None:
+    # Eq(x, x + 1) would evaluate to False at construction, leaving no symbol to declare
+    v = check_identity(_X, _X + 1, {_X: "real"})
+    assert isinstance(v, Refuted) and v.counterexample == {"x": "1", "lhs": "1", "rhs": "2"}
+
+
+def test_identity_grid_skips_points_outside_the_hypotheses() -> None:
+    v = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X >= 0])
+    assert isinstance(v, Proved)
+    # false where the hypothesis holds: the grid finds it (x = 1 and 2 fail the hypothesis
+    # first, so the grid must skip them, not stop)
+    w = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X <= 0])
+    assert isinstance(w, Refuted) and w.evidence is not None
+    assert w.evidence.kind == "exact-arithmetic" and w.counterexample["x"] == "-1"
+
+
+def test_identity_grid_skips_points_where_a_side_is_undefined() -> None:
+    # at x = -1 the left side is undefined: no counterexample there, the grid goes on to 1/2
+    v = check_identity(sp.sqrt(_X), _X, {_X: "real"})
+    assert isinstance(v, Refuted) and v.evidence is not None
+    assert v.evidence.kind == "exact-arithmetic" and v.counterexample["x"] == "2"
+    u = check_identity(sp.sqrt(_X) + 1, sp.sqrt(_X) + 1 + _X - _X ** 2 + _X ** 2 - _X, {_X: "real"})
+    assert isinstance(u, Proved)
+
+
+def test_identity_grid_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # one grid point (x = 1, where both sides agree): the counterexample comes from the solver
+    monkeypatch.setattr(kernel, "_GRID_POINTS", 1)
+    v = check_identity(_X, sp.Abs(_X), {_X: "real"})
+    assert isinstance(v, Refuted) and v.evidence is not None
+    assert v.evidence.kind != "exact-arithmetic"
+
+
+def test_identity_through_the_solvers_uses_the_second_solver_by_default() -> None:
+    v = check_identity(_X, sp.Abs(_X), {_X: "nonnegative"})
+    assert isinstance(v, Proved) and v.evidence is not None
+    assert v.evidence.solvers.get("cvc5") == "proved", v.evidence
+    w = check_identity(_X, sp.Abs(_X), {_X: "nonnegative"}, second_solver=False)
+    assert w.evidence is not None and "cvc5" not in w.evidence.solvers
+
+
+def test_identity_undefined_somewhere_is_proved_only_where_defined() -> None:
+    """simplify((x/x) - 1) == 0, but x/x is undefined at x = 0: not a sympy proof."""
+    x_over_x = sp.Mul(_X, sp.Pow(_X, -1, evaluate=False), evaluate=False)
+    v = check_identity(x_over_x, 1, {_X: "real"})
+    assert isinstance(v, Proved) and v.where_defined == "Ne(x, 0)"
+    assert v.evidence is not None and v.evidence.kind == "smt-forall"
+    p = check_identity(x_over_x, 1, {_X: "positive"})
+    assert isinstance(p, Proved) and p.where_defined is None
+    assert p.evidence is not None and p.evidence.kind == "sympy-canonical"
+    squared_root = sp.Pow(sp.sqrt(_X), 2, evaluate=False)
+    assert check_identity(squared_root, _X, {_X: "real"}).where_defined == "x >= 0"
+
+
+def test_identity_with_an_unknown_difference_is_undecided_with_reasons() -> None:
+    # Γ(1/3)Γ(2/3) = 2π/√3: sympy simplifies the difference to 0, but Γ has no definedness
+    # rule, so that is no proof; no other rule decides it, no grid point separates the sides
+    lhs = sp.gamma(sp.Rational(1, 3)) * sp.gamma(sp.Rational(2, 3)) * _X
+    v = check_identity(lhs, 2 * sp.pi / sp.sqrt(3) * _X, {_X: "real"}, timeout=5)
+    assert isinstance(v, Undecided)
+    assert v.reason.startswith("simplify left ") and "no point of the grid" in v.reason
+
+
+# ------------------------------------------------------------------ messages and versions
+def test_long_parse_errors_are_shortened_to_one_line() -> None:
+    assert kernel._short("a  b\n c") == "a b c"
+    assert kernel._short("x" * 120) == "x" * 120
+    assert kernel._short("x" * 121) == "x" * 119 + "…"
+    assert kernel._short("abcdef", width=4) == "abc…"
+
+
+def test_solver_versions_name_both_solvers(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import cvc5
+    assert kernel.solver_versions() == {"z3": z3.get_version_string(),
+                                        "cvc5": getattr(cvc5, "__version__", "installed")}
+    monkeypatch.setattr(cvc5, "__version__", "9.9.9", raising=False)
+    assert kernel.solver_versions()["cvc5"] == "9.9.9"
+    monkeypatch.delattr(cvc5, "__version__")
+    assert kernel.solver_versions()["cvc5"] == "installed"
+    monkeypatch.setitem(sys.modules, "cvc5", None)
+    assert kernel.solver_versions() == {"z3": z3.get_version_string(), "cvc5": None}
