@@ -570,3 +570,22 @@ def test_solver_versions_name_both_solvers(monkeypatch: pytest.MonkeyPatch) -> N
     assert kernel.solver_versions()["cvc5"] == "installed"
     monkeypatch.setitem(sys.modules, "cvc5", None)
     assert kernel.solver_versions() == {"z3": z3.get_version_string(), "cvc5": None}
+
+
+def test_a_blocked_model_names_every_declared_symbol_even_one_the_model_leaves_out() -> None:
+    from attnio.proofs.sympy_to_z3 import Translator
+    x, y = sp.Symbol("x"), sp.Symbol("y")
+    doms = {x: "real", y: "real"}
+    t = Translator(doms)
+    s = z3.Solver()
+    s.add(t.var(y) == 3)                     # x does not occur: the model leaves it out
+    assert s.check() == z3.sat
+    clause = kernel._block(t, s.model(), doms)
+    at = {"x": 0, "y": 3}
+
+    def holds(values: dict) -> bool:
+        sub = [(t.var(sym), z3.RealVal(values[str(sym)])) for sym in doms]
+        return z3.is_true(z3.simplify(z3.substitute(clause, *sub)))
+
+    assert not holds(at)                     # the model's point (x completed to 0) is excluded
+    assert holds({"x": 1, "y": 3}) and holds({"x": 0, "y": 4})
