@@ -589,3 +589,55 @@ def test_a_blocked_model_names_every_declared_symbol_even_one_the_model_leaves_o
 
     assert not holds(at)                     # the model's point (x completed to 0) is excluded
     assert holds({"x": 1, "y": 3}) and holds({"x": 0, "y": 4})
+
+
+# -------------------------------------------------------------------- statements without symbols
+@pytest.mark.parametrize("text,kind,detail", [
+    ("Eq(log(8), 3*log(2))", Proved,
+     "exact arithmetic: true (zero tests by minimal polynomials and linear forms in "
+     "logarithms / exponentials)"),
+    ("log(8) > 3*log(2)", Refuted, "exact arithmetic: false"),
+    ("sqrt(-1) >= 0", Undecided,
+     "vacuous: the statement is undefined (e.g. a square root of a negative number or a "
+     "division by zero)"),
+    ("Implies(1 > 2, 3 > 4)", Undecided,
+     "vacuous: the antecedent 1 > 2 is not true (it is false in exact arithmetic)"),
+    ("Implies(sqrt(-1) > 0, 3 > 4)", Undecided,
+     "vacuous: the antecedent sqrt(-1) > 0 is not true (it is undefined in exact arithmetic)"),
+])
+def test_a_constant_statement_is_decided_by_exact_arithmetic(text: str, kind: type,
+                                                             detail: str) -> None:
+    v = prove_statement(text, {})
+    assert isinstance(v, kind), v
+    text_of = v.detail if isinstance(v, (Proved, Refuted)) else v.reason
+    assert text_of == detail
+    assert v.evidence is not None and v.evidence.kind == "exact-arithmetic"
+    if isinstance(v, Refuted):
+        assert v.counterexample == {}
+
+
+def test_a_constant_whose_sign_nothing_decides_is_undecided() -> None:
+    # sin²(1) + cos²(1) = 1, a zero no rule of the referee certifies
+    v = prove_statement(sp.Eq(sp.sin(1) ** 2 + sp.cos(1) ** 2, 1, evaluate=False), {})
+    assert isinstance(v, Undecided)
+    assert v.reason == ("exact arithmetic could not decide the statement (a sign it cannot "
+                        "certify, or a number too large to evaluate)")
+    assert v.evidence is not None and v.evidence.kind == "exact-arithmetic"
+
+
+# ------------------------------------------------------------------- fresh integers of floor
+def test_each_floor_gets_its_own_integer() -> None:
+    # one shared integer for floor(x) and floor(y) would prove floor(x) = floor(y)
+    v = prove_statement("Eq(floor(x), floor(y))", {"x": "real", "y": "real"})
+    assert isinstance(v, Refuted)
+    from attnio.proofs.sympy_to_z3 import Translator
+    x, y = sp.Symbol("x"), sp.Symbol("y")
+    t = Translator({x: "real", y: "real"})
+    t.expr(sp.floor(x) + sp.ceiling(y))
+    names = sorted(str(c) for c in _constants_of(t))
+    assert names == ["ceiling_1", "floor_2"]     # numbered in the order translated
+
+
+def _constants_of(t) -> list:  # noqa: ANN001
+    from attnio.proofs.z3tools import _constants
+    return [c for c in _constants(list(t.side_conditions)) if str(c) not in ("x", "y")]
