@@ -1,5 +1,5 @@
-r"""Claims of the multi-level memory and of many heads (:mod:`attnio.algorithms.hierarchy`,
-:mod:`attnio.algorithms.heads`).
+r"""Claims of the multi-level memory (:mod:`attnio.algorithms.hierarchy`; the heads claims
+moved to :mod:`attnio.proofs.stacked_heads` in issue 21).
 
 * ``hierarchy.boundary_lower_bound`` (RECONSTRUCTED, our reduction). Hypotheses: a hierarchy
   of levels :math:`0..k`, fastest first, bounded capacities :math:`c_0, \dots, c_{k-1}` words,
@@ -17,23 +17,20 @@ r"""Claims of the multi-level memory and of many heads (:mod:`attnio.algorithms.
 * (``hierarchy.one_bounded_level`` was removed, issue 20: it compared ``hierarchy_counts``
   with the very functions it calls, so it could not fail — it is a consistency test,
   ``tests/algorithms/test_hierarchy.py::test_one_bounded_level_is_the_two_level_model``.)
-* ``heads.group_lower_bound`` (RECONSTRUCTED). B·G disjoint K/V groups (batch × kv_heads) need
-  at least B·G times one head's compulsory / segment bound: a group contains one head's whole
-  computation (its Q, O, dO, outputs; the shared K, V), so the compulsory and segment routes
-  of that head hold inside the group; over disjoint groups compulsory I/O adds up, and the
-  segment route with :math:`N` summed over groups (``gap.superadditive``) is at least the sum,
-  since :math:`\lceil Gx\rceil - 1 \ge G(\lceil x\rceil - 1)`. Checked: the bound ≤ the exact
-  count of every algorithm (flash2-gqa included) on a grid of (B, H, G). Whether a group of g
-  query heads needs g times one head's I/O is left open (``notes/hardware.md``).
+* (``heads.group_lower_bound`` was replaced in issue 21: it was B·G × one head's bound, missing
+  the Q, O, dO, dQ traffic of the other query heads of a group, and its check only compared it
+  with attnio's own algorithms. The stacked-head bound and its claims
+  ``heads.stacked_compulsory`` and ``heads.stacked_segment`` are in
+  :mod:`attnio.proofs.stacked_heads`; the boundary bound with heads is that bound at
+  :math:`M_i`.)
 
 Evidence: exhaustive, with the (boundary or size, algorithm) comparisons as instances; an
 instance is non-trivial when its bound is positive (a bound of 0 cannot exceed a count).
 
 Checkers and their failure paths, each with a false twin: ``_boundary_check`` — a bound above
 the words moved (``hierarchy.twin.fastest_level_everywhere``: the bound at every boundary
-taken with the fastest level's capacity alone; inner levels do not bound outer traffic);
-``_group_check`` — a bound above an exact count (``heads.twin.per_query_head``: B·H × LB under
-GQA, refuted by flash2-gqa, which reads each group's K, V once). Where no comparison is
+taken with the fastest level's capacity alone; inner levels do not bound outer traffic).
+Where no comparison is
 non-trivial the registry reports the claim Undecided (``attnio.proofs.registry``).
 """
 
@@ -41,7 +38,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from attnio.exceptions import InfeasibleError
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -103,36 +99,6 @@ def _boundary_check(ctx: CheckContext, *, bound_M: Callable[[list[int]], list[in
                                     nontrivial_instances=nontrivial))
 
 
-_HEAD_GRID = [(1, 1, 1), (2, 4, 4), (1, 8, 2), (2, 8, 1), (1, 6, 3)]
-
-
-def _group_check(ctx: CheckContext, *, per_query_head: bool = False) -> Verdict:
-    from attnio.algorithms.heads import count_heads, multihead_lower_bound
-
-    checked = nontrivial = 0
-    for pass_ in ("forward", "backward"):
-        for n, d, M in ((64, 8, 8192), (256, 16, 2048), (4096, 64, 65536)):
-            for batch, heads, kv in _HEAD_GRID:
-                groups = batch * (heads if per_query_head else kv)
-                lower, route = multihead_lower_bound(pass_, n, d, M, groups)
-                for alg in _algorithms(pass_, "levels"):
-                    try:
-                        io = count_heads(alg, pass_, n, d, M, batch=batch, heads=heads,
-                                         kv_heads=kv).io
-                    except InfeasibleError:  # no tile set of this algorithm fits M
-                        continue
-                    checked += 1
-                    nontrivial += lower > 0
-                    if lower > io:
-                        return Refuted({"pass": pass_, "n": n, "d": d, "M": M, "batch": batch,
-                                        "heads": heads, "kv_heads": kv, "bound": lower,
-                                        "route": route, "algorithm": alg, "io": io},
-                                       "a multi-head lower bound exceeds an exact count")
-    return Proved(f"{checked} (sizes, heads, algorithm) comparisons, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
-
-
 def _claim(id: str, statement: str, formal: str, check, *, reconstructed: bool = True,
            twin_of: str | None = None) -> Claim:
     return Claim(id=id, statement=statement, formal=formal, source=_SRC,
@@ -145,9 +111,6 @@ CLAIMS: list[Claim] = [
            "traffic across boundary i ≥ LB(M_i), M_i = c_0 + … + c_i (compute in level 0; "
            "inputs/outputs in the unbounded level; copies occupy capacity)",
            "LB(M_i) ≤ words of every algorithm at boundary i, exact ints", _boundary_check),
-    _claim("heads.group_lower_bound",
-           "B·G disjoint K/V groups need ≥ B·G × one head's compulsory/segment bound",
-           "B·G·LB ≤ count_heads(alg).io, exact ints", _group_check),
 ]
 
 FALSE_TWINS: list[Claim] = [
@@ -156,10 +119,6 @@ FALSE_TWINS: list[Claim] = [
            "LB(c_0) ≤ words at every boundary",
            lambda ctx: _boundary_check(ctx, bound_M=lambda levels: [levels[0]] * len(levels)),
            twin_of="hierarchy.boundary_lower_bound"),
-    _claim("heads.twin.per_query_head",
-           "under GQA every query head still needs one head's bound: B·H × LB",
-           "B·H·LB ≤ count_heads(alg).io",
-           lambda ctx: _group_check(ctx, per_query_head=True), twin_of="heads.group_lower_bound"),
 ]
 
 
