@@ -182,7 +182,8 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
                           "compulsory", "heads.stacked_compulsory")
     families, name = FAMILIES[cls]
     value, L = route(n, d, M, products=families * batch * heads)
-    seg = f"segment products ({name}, {batch * heads} heads)" + (f", L = {L // M}M" if L else "")
+    heads_note = f", {batch * heads} heads" if batch * heads > 1 else ""
+    seg = f"segment products ({name}{heads_note})" + (f", L = {L // M}M" if L else "")
     rest = stacked_rest(pass_, n, d, cls, batch=batch, heads=heads, kv_heads=kv)
     routes = [compulsory, GapBound(value, seg, "heads.stacked_segment"),
               GapBound(rest + value, f"{seg} + compulsory rest", "heads.stacked_segment")]
