@@ -452,7 +452,8 @@ def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batc
         if lvl["best_algorithm"] is None:
             continue
         rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
-                     "route": lvl["lower_bound_route"], "claim_id": _claim_of(lvl["lower_bound_route"]),
+                     "route": lvl["lower_bound_route"],
+                     "claim_id": _claim_of(lvl["lower_bound_route"]),
                      "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
                      "best_io": lvl["best_words"],
                      "ratio": lvl["best_words"] / lvl["lower_bound_words"],

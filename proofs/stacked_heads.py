@@ -172,7 +172,7 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
 
     >>> [r.value for r in stacked_lower_bound_routes("backward", 64, 8, 64, "recompute",
     ...                                               heads=4, kv_heads=2)][0]
-    24576
+    12288
     """
     batch, heads, kv = _shape(batch, heads, kv_heads)
     n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
