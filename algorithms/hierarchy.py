@@ -36,7 +36,10 @@ Lower bound at each boundary (claim ``hierarchy.boundary_lower_bound`` of
 (:func:`attnio.proofs.gap_routes.best_lower_bound`, the two-level explicit-constant bound)
 — hypotheses: arithmetic happens only in level 0; inputs start and outputs end in the
 slowest level; a word occupies capacity in every level that holds a copy. RECONSTRUCTED (our
-reduction; Hong & Kung 1981 §2 for the two-level game).
+reduction; Hong & Kung 1981 §2 for the two-level game; executed on random multi-level
+schedules by the claim). With ``batch``/``heads``/``kv_heads`` the bound is the stacked bound
+of all B·H query heads in B·G groups at :math:`M_i`
+(:func:`attnio.proofs.stacked_heads.stacked_lower_bound`).
 
 Regime at each level: ``"small-cache"`` if :math:`M_i < d^2`, ``"large-cache"`` if
 :math:`M_i > d^2`, ``"crossover"`` at equality (the derived crossover of Thm 1.1,
