@@ -50,7 +50,7 @@ non-trivial the registry reports the claim Undecided (``attnio.proofs.registry``
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -246,8 +246,10 @@ _SEEDS = range(6)
 def _dag(spec: tuple):
     from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 
-    return {"matmul": matmul_dag, "attention-forward": attention_forward_dag,
-            "attention-backward": attention_backward_dag}[spec[0]](*spec[1:])
+    builders: dict[str, Callable[..., Any]] = {
+        "matmul": matmul_dag, "attention-forward": attention_forward_dag,
+        "attention-backward": attention_backward_dag}
+    return builders[spec[0]](*spec[1:])
 
 
 def _reduction_check(ctx: CheckContext, *,
@@ -272,7 +274,7 @@ def _reduction_check(ctx: CheckContext, *,
                 if not verdict.proved:
                     return Refuted({"dag": list(spec), "levels": list(caps), "seed": seed,
                                     "boundary": i, "M": M_i,
-                                    "illegal": verdict.counterexample},
+                                    "illegal": getattr(verdict, "counterexample", None)},
                                    "a projected schedule is not a legal red-blue schedule "
                                    "with M_i red pebbles")
                 if io > traffic:
@@ -291,11 +293,11 @@ def _both_checks(ctx: CheckContext) -> Verdict:
     second = _boundary_check(ctx)
     if not second.proved:
         return second
-    ev1, ev2 = first.evidence, second.evidence
+    counts = [(v.evidence.instances or 0, v.evidence.nontrivial_instances or 0)
+              if v.evidence is not None else (0, 0) for v in (first, second)]
     return Proved(f"reduction: {first.detail}; bound: {second.detail}",
-                  evidence=Evidence("exhaustive", instances=ev1.instances + ev2.instances,
-                                    nontrivial_instances=ev1.nontrivial_instances
-                                    + ev2.nontrivial_instances))
+                  evidence=Evidence("exhaustive", instances=sum(c[0] for c in counts),
+                                    nontrivial_instances=sum(c[1] for c in counts)))
 
 
 def _claim(id: str, statement: str, formal: str, check, *, reconstructed: bool = True,

@@ -241,7 +241,7 @@ def _stacked_dag(pass_: str, n: int, d: int, batch: int, heads: int, kv: int):
 
     base = _head_dag(pass_, n, d)
     group = heads // kv
-    G = nx.DiGraph()
+    G: nx.DiGraph = nx.DiGraph()
     outputs: list[str] = []
     partials: dict[str, list[str]] = {}
     for b in range(batch):
