@@ -154,3 +154,16 @@ def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str])
     assert "ONE head's catalogue" in out and "236,060,672" in out
     assert main(["bounds", "--n", "64", "--d", "8", "--M", "512", "--json"]) == 0
     assert "heads_lower_bound" not in json.loads(capsys.readouterr().out)
+
+
+def test_simulate_heads_runs_carry_the_stacked_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    from attnio.algorithms.heads import multihead_lower_bound
+
+    assert main(["simulate", "--n", "256", "--d", "16", "--M", "1024", "--heads", "8",
+                 "--kv-heads", "2", "--batch", "2", "--algorithm", "flash2,flash2-gqa",
+                 "--pass", "backward", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    lb = multihead_lower_bound("backward", 256, 16, 1024, batch=2, heads=8, kv_heads=2)
+    for run in runs:
+        assert (run["lower_bound"], run["lower_bound_route"]) == lb
+        assert (4 * 8 + 4 * 2) * 2 * 256 * 16 <= run["lower_bound"] <= run["io"]
