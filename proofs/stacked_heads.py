@@ -86,6 +86,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from attnio.exceptions import InvalidInputError
@@ -113,6 +114,11 @@ MATRICES: dict[str, dict[str, tuple[str, bool]]] = {
 #: Products counted per query head: (number of n×n×d families, their names).
 FAMILIES: dict[str, tuple[int, str]] = {"forward": (1, "Q·Kᵀ"), "recompute": (2, "Q·Kᵀ + dO·Vᵀ"),
                                         "given-scores": (1, "dO·Vᵀ")}
+
+
+#: :func:`~attnio.proofs.gap_routes.segment_product_cap`, memoised (a pure function of
+#: (d, M, L); the routes and the claim ask for the same few values many times).
+_cap: Callable[[int, int, int], int] = lru_cache(maxsize=4096)(segment_product_cap)
 
 
 def _shape(batch: int, heads: int, kv_heads: int | None) -> tuple[int, int, int]:
@@ -181,7 +187,7 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
                                              kv_heads=kv, computation=cls),
                           "compulsory", "heads.stacked_compulsory")
     families, name = FAMILIES[cls]
-    value, L = route(n, d, M, products=families * batch * heads)
+    value, L = route(n, d, M, products=families * batch * heads, cap=_cap)
     heads_note = f", {batch * heads} heads" if batch * heads > 1 else ""
     seg = f"segment products ({name}{heads_note})" + (f", L = {L // M}M" if L else "")
     rest = stacked_rest(pass_, n, d, cls, batch=batch, heads=heads, kv_heads=kv)
@@ -337,7 +343,7 @@ _ROUTE_GRID = [(p, n, d, M, B, H, G) for p in PASSES
 
 
 def _segment_check(ctx: CheckContext, *,
-                   cap: Callable[[int, int, int], int] = segment_product_cap,
+                   cap: Callable[[int, int, int], int] = _cap,
                    routes: Callable[..., list[GapBound]] = stacked_lower_bound_routes
                    ) -> Verdict:
     """Brute force (designated leaves of stacked products per segment ≤ cap) and the routes'
@@ -400,7 +406,8 @@ def _routes_counted_twice(pass_: str, n: int, d: int, M: int, cls: str, **shape:
     """False: every product counted twice (N = 2 × families · B·H·n²d)."""
     return stacked_lower_bound_routes(
         pass_, n, d, M, cls, **shape,
-        route=lambda n, d, M, products: segment_route(n, d, M, products=2 * products))
+        route=lambda n, d, M, products, cap: segment_route(n, d, M, products=2 * products,
+                                                           cap=cap))
 
 
 _SRC = ("attnio (ours; notes/gap.md 'Many heads'): the segment argument of "
