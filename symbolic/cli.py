@@ -391,6 +391,8 @@ def run(args: argparse.Namespace) -> int:
     report.update(batch=batch, heads=heads, kv_heads=kv_heads)
     if (batch, heads, kv_heads) != (1, 1, 1):
         report.update(_heads_fields(n, d, report["instance"]["M"], batch, heads, kv_heads))
+        for entry in report["bounds"]:
+            entry["scope"] = "one head"
     if levels is not None:
         report["hierarchy"] = levels.pop("hierarchy")
         report["levels_pass"] = levels.pop("pass")

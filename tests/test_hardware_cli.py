@@ -141,6 +141,7 @@ def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str])
                                    "32", "--kv-heads", "8"])
     assert (report["heads"], report["kv_heads"]) == (32, 8)
     assert report["bounds_scope"].startswith("one head")
+    assert {b["scope"] for b in report["bounds"]} == {"one head"}
     hb = report["heads_lower_bound"]
     assert hb["backward"]["compulsory"] == 41943040 == (4 * 32 + 4 * 8) * 4096 * 64
     assert hb["forward"]["compulsory"] == (2 * 32 + 2 * 8) * 4096 * 64
