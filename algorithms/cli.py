@@ -217,7 +217,7 @@ def runs_payload(
     crossover is then bisected on those counts only when ``kv_heads == heads`` (H
     independent heads: the single-head swap), else not reported (``crossover_note``).
     """
-    from attnio.algorithms.heads import check_heads, simulate_heads
+    from attnio.algorithms.heads import check_heads, multihead_lower_bound, simulate_heads
 
     batch, heads, kv = check_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
@@ -235,6 +235,9 @@ def runs_payload(
                       simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
                                mask=mask))
             runs.append(_row(result, mask))
+            if multi and mask is None:  # the stacked lower bound of all B·H heads
+                runs[-1]["lower_bound"], runs[-1]["lower_bound_route"] = multihead_lower_bound(
+                    pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
             feasible += 1
         except CacheOverflowError as exc:
             runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))

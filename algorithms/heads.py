@@ -29,11 +29,13 @@ Accounting (exact ints, closed form = executed; ``tests/algorithms/test_heads.py
   Block sizes: FA-2's fitted rule (:func:`~attnio.algorithms.counts.flash_block_sizes`,
   outer dimension n_q forward, n backward). With g = 1 this *is* ``flash2`` (same function).
 
-Lower bounds (:func:`multihead_lower_bound`): B·G times the per-head bound of
-:mod:`attnio.proofs.gap_routes` without its Saha–Ye route (compulsory and segment routes
-only), see claim ``heads.group_lower_bound`` in :mod:`attnio.proofs.hierarchy_claims`.
-Whether a group of g heads needs g times one head's I/O (the stacked product argument) is
-left open (``notes/hardware.md``).
+Lower bounds (:func:`multihead_lower_bound`): the stacked-head bound of
+:mod:`attnio.proofs.stacked_heads` — compulsory I/O per query head (Q, O; backward also dO,
+dQ) and per K/V head (K, V; backward also dK, dV), times B, and the segment routes with the
+products of all B·H query heads counted one by one (a segment of L I/Os holds at most F(L) of
+them whichever heads they belong to; claims ``heads.stacked_compulsory`` and
+``heads.stacked_segment``, ``notes/gap.md`` "Many heads"). Backward at n = 4096, d = 64,
+H = 32, G = 8: at least :math:`4Hnd + 4Gnd` = 41,943,040 words.
 
 Examples
 --------
@@ -305,26 +307,21 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                    closed_form_match=match)
 
 
-def multihead_lower_bound(pass_: str, n: int, d: int, M: int, groups: int = 1) -> tuple[int, str]:
-    """Lower bound for ``groups`` disjoint K/V groups (B·G): the per-head bound when
-    ``groups == 1``; else ``groups`` × the per-head bound over the compulsory and segment
-    routes only (claim ``heads.group_lower_bound``)."""
-    from attnio.proofs.gap_routes import best_lower_bound, lower_bound_routes
+def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
+                          heads: int = 1, kv_heads: int | None = None) -> tuple[int, str]:
+    """Lower bound for B·H query heads in B·G K/V groups, every schedule, and its route:
+    :func:`attnio.proofs.stacked_heads.stacked_lower_bound` (claims
+    ``heads.stacked_compulsory``, ``heads.stacked_segment``); B = H = G = 1 is the
+    single-head :func:`~attnio.proofs.gap_routes.best_lower_bound`.
 
-    groups = positive_int("groups", groups)
-    if groups == 1:
-        b = best_lower_bound(pass_, n, d, M)
-        return b.value, b.route
-    classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
-    best: tuple[int, str] | None = None
-    for cls in classes:
-        routes = [r for r in lower_bound_routes(pass_, n, d, M, cls)
-                  if not r.route.startswith("Saha-Ye")]
-        top = max(routes, key=lambda r: r.value)
-        if best is None or top.value < best[0]:
-            best = (top.value, f"{cls}: {top.route}" if pass_ == "backward" else top.route)
-    assert best is not None
-    return groups * best[0], f"{groups} x [{best[1]}]"
+    >>> multihead_lower_bound("backward", 4096, 64, 2**20, heads=32, kv_heads=8)
+    (41943040, 'recompute: compulsory')
+    """
+    from attnio.proofs.stacked_heads import stacked_lower_bound
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    return b.value, b.route
 
 
 def add_heads_arguments(parser: Any) -> None:

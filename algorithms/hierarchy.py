@@ -36,7 +36,10 @@ Lower bound at each boundary (claim ``hierarchy.boundary_lower_bound`` of
 (:func:`attnio.proofs.gap_routes.best_lower_bound`, the two-level explicit-constant bound)
 — hypotheses: arithmetic happens only in level 0; inputs start and outputs end in the
 slowest level; a word occupies capacity in every level that holds a copy. RECONSTRUCTED (our
-reduction; Hong & Kung 1981 §2 for the two-level game).
+reduction; Hong & Kung 1981 §2 for the two-level game; executed on random multi-level
+schedules by the claim). With ``batch``/``heads``/``kv_heads`` the bound is the stacked bound
+of all B·H query heads in B·G groups at :math:`M_i`
+(:func:`attnio.proofs.stacked_heads.stacked_lower_bound`).
 
 Regime at each level: ``"small-cache"`` if :math:`M_i < d^2`, ``"large-cache"`` if
 :math:`M_i > d^2`, ``"crossover"`` at equality (the derived crossover of Thm 1.1,
@@ -260,14 +263,14 @@ def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[
     return Hierarchy.from_words(rows, width, f"{spec.id} {key} (one {spec.unit_name})"), notes
 
 
-def boundary_lower_bound(pass_: str, n: int, d: int, M: int, groups: int = 1
-                         ) -> tuple[int, str]:
+def boundary_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
+                         heads: int = 1, kv_heads: int | None = None) -> tuple[int, str]:
     """The two-level explicit lower bound at cache M and its route (claim
-    ``hierarchy.boundary_lower_bound``); ``groups`` disjoint K/V groups (batch × kv_heads):
-    :func:`attnio.algorithms.heads.multihead_lower_bound`."""
+    ``hierarchy.boundary_lower_bound``), for B·H query heads in B·G K/V groups: the stacked
+    bound of :func:`attnio.algorithms.heads.multihead_lower_bound`."""
     from attnio.algorithms.heads import multihead_lower_bound
 
-    return multihead_lower_bound(pass_, n, d, M, groups)
+    return multihead_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv_heads)
 
 
 Counter = Callable[[int], SimulationResult]
@@ -282,7 +285,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
     ``counter(M)`` overrides how one boundary's run is obtained (default: ``count`` or, with
     ``execute``, ``simulate(..., execute=True)`` at cache M); ``batch``, ``heads``,
     ``kv_heads``: :func:`attnio.algorithms.heads.simulate_heads` (count or execute) and the
-    lower bound of ``batch × kv_heads`` groups. A boundary at which no tile set of the
+    stacked lower bound of B·H heads in B·G groups. A boundary at which no tile set of the
     algorithm fits gets ``words = None`` and the reason. Times in seconds: ``words × word_bytes ÷ bandwidth``
     (None when the bandwidth is not published); the lower-bound time likewise.
     """
@@ -303,7 +306,8 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
     rows: list[dict[str, Any]] = []
     for b in hierarchy.boundaries():
         regime, _ = classify_regime(b.M, d)
-        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch * kv)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch=batch, heads=heads,
+                                            kv_heads=kv)
         row: dict[str, Any] = {
             "boundary": b.index, "above": b.above, "below": b.below, "M": b.M,
             "bandwidth_bytes_per_s": b.bandwidth, "regime": regime,
@@ -355,7 +359,8 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
         from attnio.symbolic.advisor import classify_regime
 
         regime, _ = classify_regime(b.M, d)
-        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch * kv)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch=batch, heads=heads,
+                                            kv_heads=kv)
         algorithms: dict[str, int] = {}
         omitted: dict[str, str] = {}
         for name in LEVEL_ALGORITHMS[pass_]:
@@ -420,12 +425,17 @@ def format_levels(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _claim_of(route: str) -> str:
+    """The claim a stacked route instantiates (its name ends in the route)."""
+    return "heads.stacked_compulsory" if route.endswith("compulsory") else "heads.stacked_segment"
+
+
 def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,
                           heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
     """``attnio gap``'s document for B·H heads in G groups: one bounded level per M
-    (:func:`levels_report`; the lower bound of :func:`boundary_lower_bound` with B·G groups),
-    rows shaped as :func:`attnio.algorithms.gap.gap_rows`' (``claim_id``:
-    ``heads.group_lower_bound``).
+    (:func:`levels_report`; the stacked lower bound of :func:`boundary_lower_bound`), rows
+    shaped as :func:`attnio.algorithms.gap.gap_rows`' (``claim_id``: ``heads.stacked_segment``
+    or ``heads.stacked_compulsory``, the binding route's).
 
     >>> p = multihead_gap_payload("backward", 256, 16, [1024], heads=4, kv_heads=2)
     >>> row = p["rows"][0]
@@ -445,7 +455,8 @@ def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batc
         if lvl["best_algorithm"] is None:
             continue
         rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
-                     "route": lvl["lower_bound_route"], "claim_id": "heads.group_lower_bound",
+                     "route": lvl["lower_bound_route"],
+                     "claim_id": _claim_of(lvl["lower_bound_route"]),
                      "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
                      "best_io": lvl["best_words"],
                      "ratio": lvl["best_words"] / lvl["lower_bound_words"],

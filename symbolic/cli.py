@@ -326,6 +326,34 @@ def latex_table(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _heads_fields(n: int, d: int, M: int, batch: int, heads: int, kv: int) -> dict[str, Any]:
+    """With B·H > 1 heads: the catalogue stays one head's (``bounds_scope``), and
+    ``heads_lower_bound`` gives, per pass, the exact stacked lower bound for all B·H query
+    heads in B·G K/V groups (:mod:`attnio.proofs.stacked_heads`)."""
+    from attnio.proofs.stacked_heads import stacked_compulsory, stacked_lower_bound
+
+    out: dict[str, Any] = {}
+    for pass_ in ("forward", "backward"):
+        b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+        out[pass_] = {"value": b.value, "route": b.route, "claim_id": b.claim_id,
+                      "compulsory": stacked_compulsory(pass_, n, d, batch=batch, heads=heads,
+                                                       kv_heads=kv)}
+    return {"bounds_scope": "one head (the catalogue's formulas); heads_lower_bound is for "
+                            f"all B*H = {batch * heads} query heads in B*G = {batch * kv} "
+                            "K/V groups",
+            "heads_lower_bound": out}
+
+
+def _heads_lines(report: dict[str, Any]) -> str:
+    lines = [f"heads: batch={report['batch']} heads={report['heads']} "
+             f"kv_heads={report['kv_heads']} — the table above is ONE head's catalogue; "
+             "lower bound for all heads (exact, every schedule):"]
+    for pass_, b in report["heads_lower_bound"].items():
+        lines.append(f"  {pass_:<8} {b['value']:>16,} words  ({b['route']}; compulsory "
+                     f"{b['compulsory']:,}) [{b['claim_id']}]")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     """Handle ``attnio bounds``; exit 0 (bad input raises InvalidInputError → exit 2)."""
     n = _positive_int("n", args.n)
@@ -361,6 +389,10 @@ def run(args: argparse.Namespace) -> int:
                                kv_heads=kv_heads)
         levels["notes"] = hierarchy_notes
     report.update(batch=batch, heads=heads, kv_heads=kv_heads)
+    if (batch, heads, kv_heads) != (1, 1, 1):
+        report.update(_heads_fields(n, d, report["instance"]["M"], batch, heads, kv_heads))
+        for entry in report["bounds"]:
+            entry["scope"] = "one head"
     if levels is not None:
         report["hierarchy"] = levels.pop("hierarchy")
         report["levels_pass"] = levels.pop("pass")
@@ -378,6 +410,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {written}")
     else:
         print(_table(report))
+        if "heads_lower_bound" in report:
+            print()
+            print(_heads_lines(report))
         if levels is not None:
             print()
             print(format_levels({**levels, "hierarchy": report["hierarchy"],

@@ -105,7 +105,8 @@ def test_simulate_and_gap_heads(capsys: pytest.CaptureFixture[str]) -> None:
     gap = json.loads(capsys.readouterr().out)
     row = gap["rows"][0]
     assert gap["kv_heads"] == 1 and row["best_io"] >= row["lower_bound"]
-    assert row["claim_id"] == "heads.group_lower_bound"
+    assert row["claim_id"] in ("heads.stacked_segment", "heads.stacked_compulsory")
+    assert row["lower_bound"] >= (4 * 4 + 4 * 1) * 256 * 16  # 4Hnd + 4Gnd
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "512", "--heads", "4",
                  "--json"]) == 0
     independent = json.loads(capsys.readouterr().out)
@@ -130,3 +131,40 @@ def test_hostile_hierarchy_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["bounds", "--n", "64", "--d", "8", "--hierarchy", str(path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 21: next to heads: 32 the lower bound is all 32 heads' (stacked), not one head's."""
+    from attnio.algorithms.heads import multihead_lower_bound
+
+    report = _bounds_json(capsys, ["--n", "4096", "--d", "64", "--M", "2097152", "--heads",
+                                   "32", "--kv-heads", "8"])
+    assert (report["heads"], report["kv_heads"]) == (32, 8)
+    assert report["bounds_scope"].startswith("one head")
+    assert {b["scope"] for b in report["bounds"]} == {"one head"}
+    hb = report["heads_lower_bound"]
+    assert hb["backward"]["compulsory"] == 41943040 == (4 * 32 + 4 * 8) * 4096 * 64
+    assert hb["forward"]["compulsory"] == (2 * 32 + 2 * 8) * 4096 * 64
+    for pass_ in ("forward", "backward"):
+        assert (hb[pass_]["value"], hb[pass_]["route"]) == multihead_lower_bound(
+            pass_, 4096, 64, 2097152, heads=32, kv_heads=8)
+    assert hb["backward"]["value"] == 41943040
+    assert main(["bounds", "--n", "4096", "--d", "64", "--M", "16384", "--heads", "32",
+                 "--kv-heads", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "ONE head's catalogue" in out and "236,060,672" in out
+    assert main(["bounds", "--n", "64", "--d", "8", "--M", "512", "--json"]) == 0
+    assert "heads_lower_bound" not in json.loads(capsys.readouterr().out)
+
+
+def test_simulate_heads_runs_carry_the_stacked_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    from attnio.algorithms.heads import multihead_lower_bound
+
+    assert main(["simulate", "--n", "256", "--d", "16", "--M", "1024", "--heads", "8",
+                 "--kv-heads", "2", "--batch", "2", "--algorithm", "flash2,flash2-gqa",
+                 "--pass", "backward", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    lb = multihead_lower_bound("backward", 256, 16, 1024, batch=2, heads=8, kv_heads=2)
+    for run in runs:
+        assert (run["lower_bound"], run["lower_bound_route"]) == lb
+        assert (4 * 8 + 4 * 2) * 2 * 256 * 16 <= run["lower_bound"] <= run["io"]

@@ -60,13 +60,54 @@ def test_gqa_order_saves_the_kv_traffic() -> None:
     assert rep.io - gqa.io >= 7 * 4 * 1024 * 64
 
 
-def test_lower_bound_below_counts_and_twin() -> None:
-    lb, _ = multihead_lower_bound("backward", 64, 8, 8192, groups=2)
-    assert lb <= count_heads("flash2-gqa", "backward", 64, 8, 8192, batch=2, heads=8,
-                             kv_heads=1).io
-    twin, _ = multihead_lower_bound("backward", 64, 8, 8192, groups=16)  # per query head
-    assert twin > count_heads("flash2-gqa", "backward", 64, 8, 8192, batch=2, heads=8,
-                              kv_heads=1).io
+_SHAPES = [(1, 1, 1), (2, 4, 4), (1, 8, 2), (2, 8, 1), (1, 32, 8), (3, 6, 3)]
+
+
+@pytest.mark.parametrize("pass_", ["forward", "backward"])
+def test_stacked_bound_between_compulsory_floor_and_every_algorithm(pass_: str) -> None:
+    from attnio.algorithms.registry import get_algorithm
+
+    allowed = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    algs = [a for a, p in PASS_ALGS if p == pass_
+            and get_algorithm(a).computation(pass_) in allowed] + ["flash2-gqa"]
+    compared = 0
+    for n, d in ((64, 8), (256, 16), (4096, 64)):
+        for M in (64, 1024, 16384, 2**20):
+            for batch, heads, kv in _SHAPES:
+                lb, route = multihead_lower_bound(pass_, n, d, M, batch=batch, heads=heads,
+                                                  kv_heads=kv)
+                # compulsory: Q (O, dO, dQ) per query head, K, V (dK, dV) per K/V head
+                per = 2 if pass_ == "forward" else 4
+                assert lb >= batch * per * (heads + kv) * n * d, route
+                for alg in algs:
+                    try:
+                        io = count_heads(alg, pass_, n, d, M, batch=batch, heads=heads,
+                                         kv_heads=kv).io
+                    except InvalidInputError:  # no tile set fits M
+                        continue
+                    compared += 1
+                    assert lb <= io, (alg, n, d, M, batch, heads, kv, lb, route, io)
+    assert compared > 300
+
+
+def test_stacked_bound_numbers_and_single_head() -> None:
+    from attnio.proofs.gap_routes import best_lower_bound, lower_bound_routes
+
+    # n = 4096, d = 64, H = 32, G = 8 backward: 4Hnd + 4Gnd = 41,943,040 at a large M
+    assert multihead_lower_bound("backward", 4096, 64, 2**20, heads=32, kv_heads=8) == (
+        41943040, "recompute: compulsory")
+    assert multihead_lower_bound("forward", 4096, 64, 2**20, heads=32, kv_heads=8)[0] == (
+        2 * 32 + 2 * 8) * 4096 * 64
+    # the old B·G × one head printed 16,777,216 there
+    assert 8 * best_lower_bound("backward", 4096, 64, 2**20).value == 16777216
+    for pass_ in ("forward", "backward"):
+        for M in (64, 1024, 16384):
+            one = best_lower_bound(pass_, 1024, 32, M)
+            assert multihead_lower_bound(pass_, 1024, 32, M) == (one.value, one.route)
+        # H heads: at least H × one head's compulsory / segment routes (not Saha–Ye's)
+        routes = lower_bound_routes("forward", 1024, 32, M, "forward")
+        four, _ = multihead_lower_bound("forward", 1024, 32, M, heads=4)
+        assert four >= 4 * max(r.value for r in routes if not r.route.startswith("Saha"))
 
 
 @pytest.mark.parametrize("args, match", [
