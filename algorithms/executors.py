@@ -72,11 +72,11 @@ class ExecutedError(float):
 
     Why this tolerance: the float value, relative to each output's own ``max|expected|``, is
     meaningless when an output is 0 in exact arithmetic (``--mask window:1``: dQ = dK = 0,
-    computed as rounding residue of 1e-16, "relative error" 0.086 or 1.0). Such an output is
+    computed as rounding residue of ~1e-16, "relative error" 1.0 or 1.5). Such an output is
     the rounding residue of the products that form the pass's other outputs (dS = P∘(dP − D)
     cancels to ~1e-16·|dO||V|), so it is measured against one scale for the whole pass, the
-    largest expected entry of any output; ``rtol = 1e-10`` (:data:`EXECUTE_RTOL`, the threshold
-    of every executed check) leaves ~10⁶ float64 roundings of headroom at n ≤ 10⁴. The
+    largest expected entry of any output. ``rtol = 1e-10`` (:data:`EXECUTE_RTOL`) is the
+    threshold every executed check already used, about 10⁶ units of float64 roundoff. The
     verdict is exactly this inequality: no output is exempt, and a NaN anywhere fails.
     """
 

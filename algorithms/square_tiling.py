@@ -1,6 +1,7 @@
 r"""Saha & Ye's small-cache forward pass, SquareTilingAttention (arXiv 2402.07443, Algorithm 1).
 
-Attention without max-subtraction, as in the paper: :math:`O = D^{-1}AV`,
+Attention without max-subtraction, as in the paper (A overflows once τ·q·k > 709; the
+stable variant is :mod:`attnio.algorithms.small_cache_stable`): :math:`O = D^{-1}AV`,
 :math:`A = \exp(QK^\top)`, :math:`D = \mathrm{diag}(A\mathbf 1)`.
 Block size :math:`B = \lfloor\sqrt{M/4}\rfloor`; cache use :math:`3B^2 + B \le 4B^2 \le M`
 (Saha–Ye, proof of Thm 3.5). Admissible: :math:`M \ge 4`.

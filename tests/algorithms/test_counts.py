@@ -110,6 +110,8 @@ def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -
         C.count_standard_backward: (3 * Td * n * n + 5 * Tn * n * d + 2 * n * n + 2 * n * d + n,
                                     2 * n * n + 3 * n * d + n),
         C.count_square_tiling_forward: (3 * Tn * n * d + Td * n * n + n, n * n + n + n * d),
+        C.count_small_cache_stable_forward: (3 * Tn * n * d + Td * n * n + n * n + n * Tn + n,
+                                             2 * n * n + n * Tn + n + n * d),
         C.count_small_cache_backward: (2 * n * d + 5 * Tn * n * d + n * n + 2 * n * Tn
                                        + 3 * Td * n * n, n + 2 * n * n + 3 * n * d),
         C.count_small_cache_dx: (4 * Td * n * d + 2 * Tn * d * d + 6 * Tn * n * d + 3 * n * n
