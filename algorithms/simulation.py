@@ -286,9 +286,9 @@ def simulate(
 def _numerics(error: float) -> dict[str, Any]:
     """The tolerance fields of an executor's answer (an ExecutedError; a bare float — an
     executor outside this package — gets the relative check ``error <= rtol`` only)."""
-    from attnio.algorithms.executors import EXECUTE_RTOL
+    from attnio.algorithms.executors import EXECUTE_RTOL, ExecutedError
 
-    if hasattr(error, "within"):
+    if isinstance(error, ExecutedError):
         return {"max_absolute_error": error.absolute, "error_scale": error.scale,
                 "atol": error.atol, "rtol": error.rtol, "within_tolerance": error.within}
     return {"rtol": EXECUTE_RTOL, "within_tolerance": bool(error <= EXECUTE_RTOL)}

@@ -23,8 +23,8 @@ which reads A and ℓ and forms P = A/ℓ) run unchanged on it: the backward of
 
 1. for each tile (i, j): accumulate :math:`T = QK^\top` over blocks of the head dimension
    (as Saha–Ye); take the tile's row maxima :math:`t_{ij} = \max_{j'\in j}\tau T`; write
-   :math:`A_{ij} = \exp(\tau T - t_{ij})` and :math:`t_{ij}` (r words, to the n×T_n array
-   ``mt``); keep the running row maximum :math:`m_i \leftarrow \max(m_i, t_{ij})` on chip;
+   :math:`A_{ij} = \exp(\tau T - t_{ij})` and :math:`t_{ij}` (r words, to the array
+   ``mt`` of n·T_n words); keep the running row maximum :math:`m_i \leftarrow \max(m_i, t_{ij})` on chip;
 2. a rescaling sweep over the row block (m_i final, still on chip): read :math:`A_{ij}` and
    :math:`t_{ij}`, set :math:`A_{ij} \leftarrow A_{ij}\exp(t_{ij} - m_i)`,
    :math:`\ell_i \mathrel{+}= \mathrm{rowsum}(A_{ij})`, write :math:`A_{ij}` back; write
@@ -123,11 +123,11 @@ def _rescale_factor(t: np.ndarray, m: np.ndarray) -> np.ndarray:
 def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None,
                             tau: float = 1.0) -> None:
     """Steps 1–2: slow Q, K → slow ``A = exp(τQKᵀ − m)``, ``ℓ = A·1`` (and the tile maxima
-    ``mt``, n × T_n); see the module docstring for the I/O."""
+    ``mt``, n·T_n words); see the module docstring for the I/O."""
     n, d = mem.slow["Q"].shape
     mem.new_slow("A", (n, n))
     mem.new_slow("l", (n,))
-    mem.new_slow("mt", (n, ceil_div(n, block)))
+    mem.new_slow("mt", (n * ceil_div(n, block),))  # t_ij at [J·n + i0, J·n + i0 + r)
     for i0, r in blocks(n, block):
         rows = slice(i0, i0 + r)
         kept = []
@@ -151,13 +151,13 @@ def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray
             mem.compute("T_ij", ("T_ij", "t_ij"),
                         lambda T, t, k=keep: _shifted_exp(T, t, k, tau), flops=2 * r * c)
             mem.store("T_ij", "A", (rows, cols))
-            mem.store("t_ij", "mt", (rows, J))
+            mem.store("t_ij", "mt", slice(J * n + i0, J * n + i0 + r))
             mem.compute("m_i", ("m_i", "t_ij"), np.maximum, flops=r)
             mem.free("T_ij", "t_ij")
         mem.allocate("l_i", (r,))
         for J, cols in kept:  # the rescaling sweep: m_i is final
             mem.load("A_ij", "A", (rows, cols))
-            mem.load("t_ij", "mt", (rows, J))
+            mem.load("t_ij", "mt", slice(J * n + i0, J * n + i0 + r))
             mem.compute("t_ij", ("t_ij", "m_i"), _rescale_factor, flops=r)
             mem.compute("A_ij", ("A_ij", "t_ij"), lambda a, f: a * f[:, None],
                         flops=r * (cols.stop - cols.start))
