@@ -90,6 +90,7 @@ def test_executed_counts_equal_closed_form(pass_: str) -> None:
 
 _PATTERN = np.array([[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0], [0, 0, 1, 1]], dtype=bool)
 _ARBITRARY = np.random.default_rng(3).random((13, 13)) < 0.3
+_ARBITRARY[4] = False  # a fully masked row: ℓ = 0, O = 0 and zero gradients
 MASKS = {"full": Mask.full(), "causal": Mask.causal(), "window:3": Mask.window(3),
          "window:1": Mask.window(1), "block-sparse": Mask.block_sparse(2, _PATTERN),
          "arbitrary": Mask.from_array(_ARBITRARY)}
