@@ -295,7 +295,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(payload, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     elif args.csv:
-        extra = ["max_relative_error", "closed_form_match"] if args.execute else []
+        extra = ["max_relative_error", "max_absolute_error", "atol", "within_tolerance",
+                 "closed_form_match"] if args.execute else []
         writer = csv.DictWriter(sys.stdout, fieldnames=[*_FIELDS, *extra, "overflow", "infeasible"],
                                 extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
