@@ -106,8 +106,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                       help="closed-form exact counts, no arrays (the default)")
     mode.add_argument("--execute", action="store_true",
                       help="run on seeded random float64 inputs, check numerics against the "
-                           "untiled reference and the counts against the closed form (memory "
-                           "budget MAX_EXECUTE_BYTES = 1 GiB)")
+                           "untiled reference (every output within atol + rtol*max|expected|, "
+                           "rtol = 1e-10, atol = rtol * the pass's largest expected entry) and "
+                           "the counts against the closed form (memory budget "
+                           "MAX_EXECUTE_BYTES = 1 GiB)")
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
     add_mask_argument(parser)
