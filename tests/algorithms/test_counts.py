@@ -17,7 +17,8 @@ from attnio.exceptions import CacheOverflowError, InvalidInputError
 PAIRS = [("standard", "forward"), ("standard", "backward"), ("flash1", "forward"),
          ("flash1", "backward"), ("flash2", "forward"), ("flash2", "backward"),
          ("square-tiling", "forward"), ("small-cache", "backward"),
-         ("small-cache-dx", "backward")]
+         ("small-cache-dx", "backward"), ("small-cache-stable", "forward"),
+         ("small-cache-stable", "backward")]
 SIZES = [(1, 1), (3, 2), (5, 3), (7, 2), (8, 4), (11, 3), (13, 5), (6, 7)]
 CACHE = [4, 7, 13, 26, 45, 90, 200]
 
