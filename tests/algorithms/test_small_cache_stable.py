@@ -179,3 +179,26 @@ def test_planted_twins_all_zero_nan_and_relative_part() -> None:
     want = np.array([2.0, -1.0])
     assert compare_outputs([(want + 3e-10, want)]).within
     assert not compare_outputs([(want + 5e-10, want)]).within
+
+
+def test_tiled_forward_feeds_algorithm6_backward_at_large_logits() -> None:
+    """The chain as a user runs it: the tiled stable forward leaves A, ℓ, O in slow memory and
+    Algorithm 6's backward runs on them, unchanged, at max|τ·qk| ≥ 2,000 (causal mask)."""
+    from attnio.algorithms.small_cache import small_cache_backward
+    from attnio.algorithms.small_cache_stable import stable_square_tiling_forward
+
+    rng = np.random.default_rng(SEED)
+    s = D ** -0.25
+    Q, K = s * rng.standard_normal((N, D)), s * rng.standard_normal((N, D))
+    V, dO = rng.standard_normal((N, D)), rng.standard_normal((N, D))
+    keep = np.tril(np.ones((N, N), dtype=bool))
+    assert float(np.abs(TAU * Q @ K.T)[keep].max()) >= 2000
+    mem = TwoLevelMemory(64)
+    for name, value in dict(Q=Q, K=K, V=V).items():
+        mem.add_slow(name, value)
+    stable_square_tiling_forward(mem, block=4, mask=keep, tau=TAU)
+    mem.add_slow("dO", dO)
+    small_cache_backward(mem, block=4, mask=keep, tau=TAU)
+    expected = attention_backward(Q, K, V, dO, tau=TAU, mask=keep)
+    got = compare_outputs([(mem.slow[k], e) for k, e in zip(("dQ", "dK", "dV"), expected)])
+    assert got.within and got.absolute <= 1e-9 * got.scale and mem.peak_words <= 64
