@@ -106,8 +106,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                       help="closed-form exact counts, no arrays (the default)")
     mode.add_argument("--execute", action="store_true",
                       help="run on seeded random float64 inputs, check numerics against the "
-                           "untiled reference and the counts against the closed form (memory "
-                           "budget MAX_EXECUTE_BYTES = 1 GiB)")
+                           "untiled reference (every output within atol + rtol*max|expected|, "
+                           "rtol = 1e-10, atol = rtol * the pass's largest expected entry) and "
+                           "the counts against the closed form (memory budget "
+                           "MAX_EXECUTE_BYTES = 1 GiB)")
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
     add_mask_argument(parser)
@@ -188,6 +190,9 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         if row["max_relative_error"] is None:
             row["max_relative_error_text"] = str(result.max_relative_error)
         row["closed_form_match"] = result.closed_form_match
+        for key in ("max_absolute_error", "error_scale", "atol", "rtol"):
+            row[key] = json_float(getattr(result, key))
+        row["within_tolerance"] = result.within_tolerance
     if mask is not None:
         row.update(mask_run_fields(mask, result.n, result.d, result.M))
         bound = row["sparse_lower_bound"]["value_float"]
@@ -295,7 +300,8 @@ def run(args: argparse.Namespace) -> int:
         json.dump(payload, sys.stdout, indent=2, allow_nan=False)
         sys.stdout.write("\n")
     elif args.csv:
-        extra = ["max_relative_error", "closed_form_match"] if args.execute else []
+        extra = ["max_relative_error", "max_absolute_error", "atol", "within_tolerance",
+                 "closed_form_match"] if args.execute else []
         writer = csv.DictWriter(sys.stdout, fieldnames=[*_FIELDS, *extra, "overflow", "infeasible"],
                                 extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
@@ -305,8 +311,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
-              or "max_relative_error_text" in r  # NaN or infinite error
-              or (r.get("max_relative_error") is not None and r["max_relative_error"] > 1e-10)]
+              or r.get("within_tolerance") is False  # |got − want| > atol + rtol·max|want|
+              or (r.get("within_tolerance") is None and (  # no verdict: the relative check
+                  "max_relative_error_text" in r  # NaN or infinite error
+                  or (r.get("max_relative_error") is not None
+                      and r["max_relative_error"] > 1e-10)))]
     return 1 if failed else 0
 
 
@@ -331,26 +340,34 @@ def parse_crossover(text: str, names: list[str]) -> tuple[str, str]:
     return parts[0], parts[1]
 
 
+def _sci(value: float | None) -> str:
+    """An error in the table: 1.2e-16, or nan when the run's error is not finite."""
+    return "nan" if value is None else f"{value:.1e}"
+
+
 def _print_table(payload: dict[str, Any], execute: bool) -> None:
     header = ["algorithm", "M", "io", "flops", "peak", "ratio",
-              *(["rel.err", "closed-form"] if execute else []), "note"]
+              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else []), "note"]
     rows = []
     for r in payload["runs"]:
         if r.get("overflow") or r.get("infeasible"):
             kind = "overflow" if r.get("overflow") else "infeasible"
             rows.append([r["algorithm"], r["M"], "-", "-", "-", "-",
-                         *(["-", "-"] if execute else []), f"{kind}: {r[kind]}"])
+                         *(["-"] * 4 if execute else []), f"{kind}: {r[kind]}"])
             continue
         ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
         row = [r["algorithm"], r["M"], f"{r['io']:,}", f"{r['flops']:,}", r["peak_fast_words"],
                ratio]
         if execute:
-            row += [f"{r['max_relative_error']:.1e}", "=" if r["closed_form_match"] else "≠"]
+            row += [_sci(r.get("max_relative_error")), _sci(r.get("max_absolute_error")),
+                    {True: "ok", False: "FAIL", None: "-"}[r.get("within_tolerance")],
+                    "=" if r["closed_form_match"] else "≠"]
         rows.append([*row, ""])
     if not any(row[-1] for row in rows):  # no note to print: no empty column
         header, rows = header[:-1], [row[:-1] for row in rows]
     print(render_table(header, rows, align=["left", *["right"] * 5,
-                                            *(["right", "center"] if execute else []),
+                                            *(["right", "right", "center", "center"]
+                                              if execute else []),
                                             "left"][:len(header)]))
     print(_crossover_line(payload))
     masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]

@@ -64,6 +64,7 @@ __all__ = [
     "count_standard_forward",
     "count_standard_backward",
     "count_square_tiling_forward",
+    "count_small_cache_stable_forward",
     "count_flash1_forward",
     "count_flash1_backward",
     "count_flash2_forward",
@@ -205,6 +206,29 @@ def count_square_tiling_forward(n: int, d: int, M: int, block: int | None = None
     phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
                     2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
     return _sequence(_count_exp_scores(n, d, B), phase2, block_sizes=(("B", B),))
+
+
+def count_small_cache_stable_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
+    r"""The stable forward of ``small-cache-stable``
+    (:mod:`attnio.algorithms.small_cache_stable`): A = exp(τQKᵀ − m) with the row maxima m.
+
+    Saha–Ye's count plus the rescaling sweep: reads
+    :math:`3T_nnd + T_dn^2 + n^2 + nT_n + n`, writes :math:`2n^2 + nT_n + n + nd`, FLOPs
+    :math:`4n^2d + 5n^2 + 2nT_n + nd`, peak Saha–Ye's (:math:`T_n = \lceil n/B\rceil`,
+    :math:`B = \lfloor\sqrt{M/4}\rfloor`, admissible :math:`M \ge 4`).
+
+    >>> s, u = count_small_cache_stable_forward(4096, 64, 1024), count_square_tiling_forward(4096, 64, 1024)
+    >>> s.io - u.io == 2 * 4096 ** 2 + 2 * 4096 * 256, s.peak_fast_words == u.peak_fast_words
+    (True, True)
+    """
+    B = _square_or_given(M, block)
+    bn, bd, Tn = min(B, n), min(B, d), ceil_div(n, B)
+    phase1 = Counts(2 * Tn * n * d + n * n + n * Tn, 2 * n * n + n * Tn + n,
+                    2 * n * n * d + 5 * n * n + 2 * n * Tn,
+                    max(bn + bn * bn + 2 * bn * bd, 3 * bn + bn * bn))
+    phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
+                    2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
+    return _sequence(phase1, phase2, block_sizes=(("B", B),))
 
 
 # ---- FlashAttention -----------------------------------------------------------------------

@@ -6,10 +6,13 @@ from ``rng`` (float64; Q, K, V, dO in that order for attention, so every algorit
 sees the same data at the same seed), places them in the slow memory of ``mem``
 (:class:`~attnio.algorithms.memory.TwoLevelMemory`, which refuses more than M fast words), runs
 the tiled algorithm with the block sizes ``blocks`` and returns the largest relative error of
-its outputs against the untiled reference (:mod:`attnio.algorithms.reference`). The backward
+its outputs against the untiled reference (:mod:`attnio.algorithms.reference`), as an
+:class:`ExecutedError` (a float, so every caller comparing it as before still works, that also
+carries the absolute error and the tolerance verdict of :func:`compare_outputs`). The backward
 executors first place what the algorithm's forward pass leaves in slow memory (``P`` for the
 standard algorithm, ``l``, ``m`` for FA-1, ``L`` for FA-2, ``A = exp(τQKᵀ)`` and ``ℓ = A·1``
-for Saha–Ye / Algorithm 6). ``mask`` (a boolean n×n array) and ``tau`` reach only the
+for Saha–Ye / Algorithm 6, ``A = exp(τQKᵀ − m)`` and ``ℓ = A·1`` for the stable forward of
+``small-cache-stable``). ``mask`` (a boolean n×n array) and ``tau`` reach only the
 executors of masked algorithms; the others take neither.
 
 Which executor runs which algorithm is stated once, in :mod:`attnio.algorithms.registry`
@@ -40,6 +43,7 @@ from attnio.algorithms.reference import (
 )
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
 from attnio.algorithms.small_cache_fused import small_cache_fused_backward, small_cache_fused_forward
+from attnio.algorithms.small_cache_stable import stable_scores, stable_square_tiling_forward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 
@@ -47,9 +51,68 @@ __all__ = ["Executor", "run_standard_forward", "run_standard_backward", "run_fla
            "run_flash1_backward", "run_flash2_forward", "run_flash2_backward",
            "run_square_tiling_forward", "run_small_cache_backward",
            "run_small_cache_fused_forward", "run_small_cache_fused_backward",
-           "run_small_cache_dx"]
+           "run_small_cache_dx", "run_small_cache_stable_forward",
+           "run_small_cache_stable_backward", "ExecutedError", "compare_outputs",
+           "EXECUTE_RTOL"]
 
-#: ``run(mem, n, d, blocks, rng, mask, tau) -> max relative error`` (module docstring).
+#: Relative tolerance of an executed run (the threshold every executed check used).
+EXECUTE_RTOL = 1e-10
+
+
+class ExecutedError(float):
+    r"""The largest relative error of a run's outputs (the float value), plus the absolute
+    error and the tolerance verdict.
+
+    Attributes: ``absolute`` — :math:`\max_X \max|\text{got}_X - \text{expected}_X|` over the
+    outputs X (O; or dQ, dK, dV; or g); ``scale`` — the pass's output scale
+    :math:`s = \max_X \max|\text{expected}_X|` (the gradient scale of a backward pass);
+    ``atol = rtol·s``; ``within`` — every output X has
+    :math:`\max|\text{got}_X - \text{expected}_X| \le \text{atol} + \text{rtol}\cdot
+    \max|\text{expected}_X|`.
+
+    Why this tolerance: the float value, relative to each output's own ``max|expected|``, is
+    meaningless when an output is 0 in exact arithmetic (``--mask window:1``: dQ = dK = 0,
+    computed as rounding residue of ~1e-16, "relative error" 1.0 or 1.5). Such an output is
+    the rounding residue of the products that form the pass's other outputs (dS = P∘(dP − D)
+    cancels to ~1e-16·|dO||V|), so it is measured against one scale for the whole pass, the
+    largest expected entry of any output. ``rtol = 1e-10`` (:data:`EXECUTE_RTOL`) is the
+    threshold every executed check already used, about 10⁶ units of float64 roundoff. The
+    verdict is exactly this inequality: no output is exempt, and a NaN anywhere fails.
+    """
+
+    absolute: float
+    scale: float
+    atol: float
+    rtol: float
+    within: bool
+
+    def __new__(cls, relative: float, absolute: float, scale: float, within: bool,
+                rtol: float = EXECUTE_RTOL) -> "ExecutedError":
+        obj = super().__new__(cls, relative)
+        obj.absolute, obj.scale, obj.rtol = float(absolute), float(scale), float(rtol)
+        obj.atol, obj.within = rtol * float(scale), bool(within)
+        return obj
+
+
+def compare_outputs(pairs: list[tuple[np.ndarray, np.ndarray]],
+                    rtol: float = EXECUTE_RTOL) -> ExecutedError:
+    """The :class:`ExecutedError` of ``(got, expected)`` output pairs.
+
+    >>> e = compare_outputs([(np.array([1e-16, 0.0]), np.zeros(2)), (np.ones(2), np.ones(2))])
+    >>> float(e) > 0.5, e.absolute, e.scale, e.within        # dQ = 0 up to rounding: within
+    (True, 1e-16, 1.0, True)
+    >>> compare_outputs([(np.array([1e-6, 0.0]), np.zeros(2)), (np.ones(2), np.ones(2))]).within
+    False
+    """
+    relative = max(relative_error(got, want) for got, want in pairs)
+    errors = [float(np.abs(got - want).max(initial=0.0)) for got, want in pairs]
+    sizes = [float(np.abs(want).max(initial=0.0)) for _, want in pairs]
+    scale = max(sizes)
+    within = all(err <= rtol * scale + rtol * size for err, size in zip(errors, sizes))
+    absolute = float("nan") if any(np.isnan(e) for e in errors) else max(errors)
+    return ExecutedError(relative, absolute, scale, within, rtol)
+
+#: ``run(mem, n, d, blocks, rng, mask, tau) -> max relative error`` (an :class:`ExecutedError`).
 Executor = Callable[[TwoLevelMemory, int, int, Mapping[str, int], np.random.Generator,
                      Optional[np.ndarray], float], float]
 
@@ -83,7 +146,7 @@ def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], 
         for name in "QKV":
             mem.add_slow(name, x[name])
         run(mem, blocks, _masking(mask, tau))
-        return relative_error(mem.slow["O"], ref.O)
+        return compare_outputs([(mem.slow["O"], ref.O)])
     return execute
 
 
@@ -103,8 +166,8 @@ def _backward(prepare: Callable[[TwoLevelMemory, dict[str, np.ndarray], ForwardR
         prepare(mem, x, ref, mask, tau)
         run(mem, blocks, _masking(mask, tau))
         expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau, mask=mask)
-        return max(relative_error(mem.slow[name], value)
-                   for name, value in zip(("dQ", "dK", "dV"), expected))
+        return compare_outputs([(mem.slow[name], value)
+                                for name, value in zip(("dQ", "dK", "dV"), expected)])
     return execute
 
 
@@ -134,6 +197,15 @@ def _keep_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResu
     mem.add_slow("l", A.sum(axis=1))
 
 
+def _keep_stable_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
+                        mask: np.ndarray | None, tau: float) -> None:
+    """The stable forward left A = exp(τQKᵀ − m) (m the row maxima; 0 where masked) and
+    ℓ = A·1 (:func:`~attnio.algorithms.small_cache_stable.stable_scores`)."""
+    A, l = stable_scores(tau * (x["Q"] @ x["K"].T), mask)
+    mem.add_slow("A", A)
+    mem.add_slow("l", l)
+
+
 run_standard_forward = _forward(lambda mem, b, kw: standard_forward(mem, block=b["B"], **kw))
 run_flash1_forward = _forward(lambda mem, b, kw: flash1_forward(mem, **_flash_blocks(b), **kw))
 run_flash2_forward = _forward(lambda mem, b, kw: flash2_forward(mem, **_flash_blocks(b), **kw))
@@ -149,6 +221,10 @@ run_flash2_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_backward(mem, **_flash_blocks(b), **kw))
 run_small_cache_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
+run_small_cache_stable_forward = _forward(
+    lambda mem, b, kw: stable_square_tiling_forward(mem, block=b["B"], **kw))
+run_small_cache_stable_backward = _backward(
+    _keep_stable_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_fused_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_fused_backward(mem, **_fused_blocks(b), **kw))
 
@@ -166,4 +242,4 @@ def run_small_cache_dx(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str,
         mem.add_slow(name, value)
     small_cache_dx(mem, block=blocks["B"])
     dX, _ = alman_song_gradients(*(arrays[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
-    return relative_error(mem.slow["g"], dX)
+    return compare_outputs([(mem.slow["g"], dX)])

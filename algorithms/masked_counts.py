@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["count_masked_standard_forward", "count_masked_standard_backward",
            "count_masked_square_tiling_forward", "count_masked_small_cache_backward",
+           "count_masked_small_cache_stable_forward",
            "count_masked_flash", "flash_tile_counts", "count_masked_small_cache_fused"]
 
 
@@ -114,6 +115,24 @@ def count_masked_square_tiling_forward(n: int, d: int, M: int, mask: "Mask") -> 
     phase2 = Counts(n + av.reads, n * d, av.flops + n * d,
                     _max_over(g, lambda r, c: r + r * bd + r * c + c * bd, bn + bn * bd))
     return _sequence(_masked_exp_scores(g, n, d, B), phase2, block_sizes=(("B", B),))
+
+
+def count_masked_small_cache_stable_forward(n: int, d: int, M: int, mask: "Mask") -> Counts:
+    """``small-cache-stable`` forward, masked: per non-empty r×c tile the scores (reads
+    d(r+c)), the tile maxima and the rescaling sweep (reads rc + r, writes 2rc + r); ℓ per row
+    block (n writes); Saha–Ye's masked phase 2."""
+    B = square_block(M)
+    g = _grid(mask, n, B, B)
+    bn, bd = min(B, n), min(B, d)
+    phase1 = Counts(g.total(lambda r, c: d * (r + c) + r * c + r),
+                    g.total(lambda r, c: 2 * r * c + r) + n,
+                    g.total(lambda r, c: 2 * r * c * d + 5 * r * c + 2 * r),
+                    _max_over(g, lambda r, c: max(r + r * c + bd * (r + c), 3 * r + r * c),
+                              2 * bn))
+    av = _masked_a_product(g, n, d, B, transposed=False)
+    phase2 = Counts(n + av.reads, n * d, av.flops + n * d,
+                    _max_over(g, lambda r, c: r + r * bd + r * c + c * bd, bn + bn * bd))
+    return _sequence(phase1, phase2, block_sizes=(("B", B),))
 
 
 def count_masked_small_cache_backward(n: int, d: int, M: int, mask: "Mask") -> Counts:

@@ -331,6 +331,22 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")}),
     AlgorithmSpec(
+        "small-cache-stable",
+        "small-cache with stable storage (ours): the forward stores A = exp(tau QK^T - m) with "
+        "the row maxima m (tile maxima + one rescaling sweep, +2n^2 + 2n ceil(n/B) words); the "
+        "backward is Algorithm 6 unchanged on it, B=floor(sqrt(M/4))",
+        {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
+        {"forward": "Saha–Ye small cache, stable (ours)",
+         "backward": "Algorithm 6, stable storage (ours)"},
+        "#e377c2",
+        counters={"forward": _square(C.count_small_cache_stable_forward),
+                  "backward": _square(C.count_small_cache_backward)},
+        executors={"forward": X.run_small_cache_stable_forward,
+                   "backward": X.run_small_cache_stable_backward},
+        masked_counters={"forward": MC.count_masked_small_cache_stable_forward,
+                         "backward": MC.count_masked_small_cache_backward},
+        tunable=True),
+    AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
         {"backward": "bwd.alg6.upper"}, {"backward": "Algorithm 6 for dX"}, "#8c564b",

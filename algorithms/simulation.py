@@ -73,7 +73,15 @@ BOUND_IDS: dict[tuple[str, str], str] = {
 
 @dataclass(frozen=True, slots=True)
 class SimulationResult:
-    """One run: sizes, exact counts (Python ints) and block sizes; numerics if executed."""
+    """One run: sizes, exact counts (Python ints) and block sizes; numerics if executed.
+
+    Executed numerics (:func:`attnio.algorithms.executors.compare_outputs`):
+    ``max_relative_error`` (each output against its own max|expected|),
+    ``max_absolute_error``, ``error_scale`` s (the largest expected entry of any output),
+    ``atol = rtol·s``, ``rtol`` (1e-10) and ``within_tolerance``: every output X has
+    max|got − expected| ≤ atol + rtol·max|expected_X| — the verdict ``attnio simulate`` exits
+    on, correct when an output is 0 in exact arithmetic.
+    """
 
     algorithm: str
     pass_: str
@@ -94,6 +102,11 @@ class SimulationResult:
     batch: int = 1
     heads: int = 1
     kv_heads: int = 1
+    max_absolute_error: float | None = None
+    error_scale: float | None = None
+    atol: float | None = None
+    rtol: float | None = None
+    within_tolerance: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
@@ -259,14 +272,26 @@ def simulate(
     error = get_algorithm(algorithm).executor(pass_)(
         mem, n, d, blocks, np.random.default_rng(seed), mask_array, float(tau))
     counted = count(algorithm, pass_, n, d, M, tune=tune, mask=mask)
+    numerics = _numerics(error)
     executed = (mem.reads, mem.writes, mem.flops, mem.peak_words)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
     return SimulationResult(
         algorithm, pass_, counted.n, counted.d, counted.M, mem.reads, mem.writes,
         mem.reads + mem.writes, mem.flops, mem.peak_words, counted.block_sizes,
-        executed=True, max_relative_error=error, closed_form_match=match,
-        mask=counted.mask, tau=float(tau),
+        executed=True, max_relative_error=float(error), closed_form_match=match,
+        mask=counted.mask, tau=float(tau), **numerics,
     )
+
+
+def _numerics(error: float) -> dict[str, Any]:
+    """The tolerance fields of an executor's answer (an ExecutedError; a bare float — an
+    executor outside this package — gets the relative check ``error <= rtol`` only)."""
+    from attnio.algorithms.executors import EXECUTE_RTOL, ExecutedError
+
+    if isinstance(error, ExecutedError):
+        return {"max_absolute_error": error.absolute, "error_scale": error.scale,
+                "atol": error.atol, "rtol": error.rtol, "within_tolerance": error.within}
+    return {"rtol": EXECUTE_RTOL, "within_tolerance": bool(error <= EXECUTE_RTOL)}
 
 
 def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any | None:

@@ -27,6 +27,11 @@ forward pass (:mod:`attnio.algorithms.square_tiling`), ``A = exp(QKᵀ)`` and ``
 h = A3·Y, Saha–Ye Phase 1 (U = exp(Q̃A2ᵀ), ℓ), f = diag(ℓ)⁻¹U, O = f·h, c = O − E,
 r = rowsum(c ∘ O), q = c·hᵀ, p = f ∘ (q − r), G = p·A2, g = A1ᵀ·G.
 
+Numerics: P = A/ℓ is invariant under any row shift of A, so the backward is exact on the A
+of either forward. Saha–Ye's A = exp(τQKᵀ) overflows once τ·q·k > 709, and P is then NaN.
+:mod:`attnio.algorithms.small_cache_stable` (``small-cache-stable``) stores
+A = exp(τQKᵀ − m) instead, with the row maxima m, and runs this backward unchanged.
+
 Both: I/O :math:`\Theta(n^2d/\sqrt M + n^2)` (+ :math:`nd^2/\sqrt M` for the products with
 X, Y, A1ᵀ), closed forms in :mod:`attnio.algorithms.counts`.
 

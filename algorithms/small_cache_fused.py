@@ -181,7 +181,10 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
 
     Pass 1: per r1×c1 tile, S by rank-1 updates, A = exp(τS) written, ℓ_i accumulated over the
     row block and written once. Pass 2: O = diag(ℓ)⁻¹AV, r2×c2 output tiles, rank-1 streaming.
-    (No row maximum is subtracted, as in Saha–Ye's SquareTilingAttention.)
+    (No row maximum is subtracted, as in Saha–Ye's SquareTilingAttention. A overflows once
+    τ·q·k > 709, and O and the gradients are then NaN. The stable storage, with the row
+    maxima subtracted, is ``small-cache-stable``'s:
+    :mod:`attnio.algorithms.small_cache_stable`.)
 
     ``mask`` (n×n, True = keep): pass-1 tiles with no kept entry are skipped (A stays
     unwritten there) and kept tiles store A = 0 at masked entries; pass 2 skips every

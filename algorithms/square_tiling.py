@@ -1,6 +1,7 @@
 r"""Saha & Ye's small-cache forward pass, SquareTilingAttention (arXiv 2402.07443, Algorithm 1).
 
-Attention without max-subtraction, as in the paper: :math:`O = D^{-1}AV`,
+Attention without max-subtraction, as in the paper (A overflows once τ·q·k > 709; the
+stable variant is :mod:`attnio.algorithms.small_cache_stable`): :math:`O = D^{-1}AV`,
 :math:`A = \exp(QK^\top)`, :math:`D = \mathrm{diag}(A\mathbf 1)`.
 Block size :math:`B = \lfloor\sqrt{M/4}\rfloor`; cache use :math:`3B^2 + B \le 4B^2 \le M`
 (Saha–Ye, proof of Thm 3.5). Admissible: :math:`M \ge 4`.
@@ -44,7 +45,7 @@ import numpy as np
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks
 
-__all__ = ["square_tiling_forward", "exp_scores_phase"]
+__all__ = ["square_tiling_forward", "exp_scores_phase", "attention_phase"]
 
 
 def exp_scores_phase(
@@ -102,6 +103,13 @@ def square_tiling_forward(mem: TwoLevelMemory, *, block: int, mask: np.ndarray |
     (ℓ = 0) get O = 0, the reference's convention.
     """
     exp_scores_phase(mem, "Q", "K", "A", "l", block=block, mask=mask, tau=tau)
+    attention_phase(mem, block=block, mask=mask)
+
+
+def attention_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = None) -> None:
+    """Saha–Ye Phase 2: slow A, ℓ, V → ``O = diag(ℓ)⁻¹AV`` (B×B tiles; any row shift of A
+    with ℓ its row sums gives the same O). Reads :math:`T_d n^2 + T_n nd + n`, writes
+    :math:`nd`."""
     n, d = mem.slow["V"].shape
     mem.new_slow("O", (n, d))
     for i0, r in blocks(n, block):

@@ -17,7 +17,8 @@ from attnio.exceptions import CacheOverflowError, InvalidInputError
 PAIRS = [("standard", "forward"), ("standard", "backward"), ("flash1", "forward"),
          ("flash1", "backward"), ("flash2", "forward"), ("flash2", "backward"),
          ("square-tiling", "forward"), ("small-cache", "backward"),
-         ("small-cache-dx", "backward")]
+         ("small-cache-dx", "backward"), ("small-cache-stable", "forward"),
+         ("small-cache-stable", "backward")]
 SIZES = [(1, 1), (3, 2), (5, 3), (7, 2), (8, 4), (11, 3), (13, 5), (6, 7)]
 CACHE = [4, 7, 13, 26, 45, 90, 200]
 
@@ -110,6 +111,8 @@ def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -
         C.count_standard_backward: (3 * Td * n * n + 5 * Tn * n * d + 2 * n * n + 2 * n * d + n,
                                     2 * n * n + 3 * n * d + n),
         C.count_square_tiling_forward: (3 * Tn * n * d + Td * n * n + n, n * n + n + n * d),
+        C.count_small_cache_stable_forward: (3 * Tn * n * d + Td * n * n + n * n + n * Tn + n,
+                                             2 * n * n + n * Tn + n + n * d),
         C.count_small_cache_backward: (2 * n * d + 5 * Tn * n * d + n * n + 2 * n * Tn
                                        + 3 * Td * n * n, n + 2 * n * n + 3 * n * d),
         C.count_small_cache_dx: (4 * Td * n * d + 2 * Tn * d * d + 6 * Tn * n * d + 3 * n * n
