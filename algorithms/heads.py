@@ -64,7 +64,7 @@ from attnio.algorithms.flash import flash2_backward, flash2_forward
 from attnio.algorithms.masks import Mask, stacked_tile_classes
 from attnio.algorithms.masked_counts import flash_tile_counts
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.reference import attention_backward, attention_forward, relative_error
+from attnio.algorithms.reference import attention_backward, attention_forward
 from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import (
     SimulationResult,
@@ -248,8 +248,18 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                           mask=mask)
     check_execute_budget(group * n, d)
     keep = None if mask is None else mask.array(n)
+    from attnio.algorithms.executors import EXECUTE_RTOL, compare_outputs
+
     reads = writes = flops = peak = 0
     error = 0.0
+    # every sub-check's (absolute error, output scale, within tolerance): the run is within
+    # tolerance when every one is (algorithms/executors.py, ExecutedError)
+    checks: list[tuple[float, float, bool]] = []
+
+    def record(e: Any) -> float:
+        checks.append((e.absolute, e.scale, e.within))
+        return float(e)
+
     rng = np.random.default_rng(seed)
     for _ in range(batch * kv):
         if algorithm in GQA_ALGORITHMS:
@@ -265,8 +275,8 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                     for h in range(group)]
             if pass_ == "forward":
                 flash2_gqa_forward(mem, block_rows=br, block_cols=bc, mask=keep)
-                error = max(error, relative_error(mem.slow["O"],
-                                                  np.vstack([r.O for r in refs])))
+                error = max(error, record(compare_outputs(
+                    [(mem.slow["O"], np.vstack([r.O for r in refs]))])))
             else:
                 dO = rng.standard_normal((group * n, d))
                 mem.add_slow("O", np.vstack([r.O for r in refs]))
@@ -279,8 +289,9 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                 expected = (np.vstack([g[0] for g in grads]), sum(g[1] for g in grads),
                             sum(g[2] for g in grads))
                 # sum() of non-empty arrays is an array (typeshed types the empty case as 0)
-                error = max(error, *(relative_error(mem.slow[k], e)  # type: ignore[arg-type]
-                                     for k, e in zip(("dQ", "dK", "dV"), expected)))
+                error = max(error, record(compare_outputs(
+                    [(mem.slow[k], e)  # type: ignore[misc]
+                     for k, e in zip(("dQ", "dK", "dV"), expected)])))
             reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
             peak = max(peak, mem.peak_words)
             continue
@@ -291,20 +302,28 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
             reads, writes, flops = reads + run.reads, writes + run.writes, flops + run.flops
             peak = max(peak, run.peak_fast_words)
             error = max(error, run.max_relative_error or 0.0)
+            checks.append((run.max_absolute_error if run.max_absolute_error is not None
+                           else float("nan"), run.error_scale or 0.0,
+                           bool(run.within_tolerance)))
         if pass_ == "backward" and group > 1:
             # executed reduction of the g per-head dK (and dV) partials, checked numerically
             parts = [rng.standard_normal((n, d)) for _h in range(group)]
             for _ in ("dK", "dV"):
                 mem = TwoLevelMemory(M)
                 total = _execute_reduction(mem, parts, n, d)
-                error = max(error, relative_error(total, sum(parts)))  # type: ignore[arg-type]
+                error = max(error, record(compare_outputs(
+                    [(total, sum(parts))])))  # type: ignore[list-item]
                 reads, writes, flops = reads + mem.reads, writes + mem.writes, flops + mem.flops
                 peak = max(peak, mem.peak_words)
     executed = (reads, writes, flops, peak)
     match = executed == (counted.reads, counted.writes, counted.flops, counted.peak_fast_words)
+    absolute = max(c[0] for c in checks)
+    scale = max(c[1] for c in checks)
     return replace(counted, reads=reads, writes=writes, io=reads + writes, flops=flops,
                    peak_fast_words=peak, executed=True, max_relative_error=float(error),
-                   closed_form_match=match)
+                   closed_form_match=match, max_absolute_error=absolute, error_scale=scale,
+                   atol=EXECUTE_RTOL * scale, rtol=EXECUTE_RTOL,
+                   within_tolerance=all(c[2] for c in checks))
 
 
 def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,

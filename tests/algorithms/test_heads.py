@@ -164,3 +164,33 @@ def test_masked_gqa_skips_tiles_and_full_mask_is_unmasked() -> None:
         # one group of one head is flash2 with the same mask, exactly
         one = count_heads("flash2-gqa", pass_, 512, 32, 4096, mask=Mask.causal())
         assert one.io == count("flash2", pass_, 512, 32, 4096, mask=Mask.causal()).io
+
+
+@pytest.mark.parametrize("algorithm", ["flash2", "flash2-gqa", "standard"])
+def test_executed_heads_with_zero_gradients_are_within_tolerance(algorithm: str) -> None:
+    """window:1 makes dQ = dK = 0: the relative error is meaningless, the absolute one is
+    roundoff; the verdict is the absolute-plus-relative tolerance over every head."""
+    from attnio.algorithms.masks import parse_mask
+    r = simulate_heads(algorithm, "backward", 16, 4, 64, heads=2, kv_heads=1, execute=True,
+                       mask=parse_mask("window:1"))
+    assert r.within_tolerance is True and r.closed_form_match
+    assert r.max_absolute_error is not None and r.max_absolute_error < 1e-12
+    assert r.rtol == 1e-10 and r.atol == pytest.approx(1e-10 * r.error_scale)
+
+
+@pytest.mark.trust
+def test_one_head_out_of_tolerance_fails_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from attnio.algorithms import executors
+    real = executors.compare_outputs
+    calls = []
+
+    def second_fails(pairs, rtol=executors.EXECUTE_RTOL):  # noqa: ANN001, ANN202
+        e = real(pairs, rtol)
+        calls.append(e)
+        if len(calls) == 2:
+            return executors.ExecutedError(float(e), e.absolute, e.scale, False, rtol)
+        return e
+
+    monkeypatch.setattr(executors, "compare_outputs", second_fails)
+    r = simulate_heads("flash2-gqa", "backward", 16, 4, 64, heads=2, kv_heads=2, execute=True)
+    assert len(calls) == 2 and r.within_tolerance is False
