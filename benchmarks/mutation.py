@@ -117,7 +117,7 @@ class ModuleScore:
 
     @property
     def killed(self) -> int:
-        return sum(m.status in ("killed", "timeout") and m.reason is None for m in self.mutants)
+        return sum(m.status in DETECTED and m.reason is None for m in self.mutants)
 
     @property
     def counted(self) -> int:
@@ -130,7 +130,10 @@ class ModuleScore:
 
 _STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests",
            34: "skipped", 36: "timeout", -24: "timeout", 24: "timeout", 152: "timeout",
-           255: "timeout", -11: "segfault", -9: "segfault", None: "not checked"}
+           255: "timeout", -9: "timeout", -11: "crashed", -6: "crashed", None: "not checked"}
+#: A mutant that made the test run fail in any way (a test failed, the run crashed — SIGSEGV,
+#: SIGABRT —, or it ran past mutmut's CPU limit and was killed — SIGXCPU, SIGKILL) is detected.
+DETECTED = ("killed", "timeout", "crashed")
 
 
 def _dotted(module: str) -> str:
@@ -325,7 +328,7 @@ def mark_equivalents(scores: list[ModuleScore], equivalents: list[dict[str, str]
                 continue
             for m in score.mutants:
                 if m.function == entry["function"] and m.diff.strip() == entry["diff"].strip():
-                    if m.status in ("killed", "timeout"):
+                    if m.status in DETECTED:
                         continue   # listed as equivalent but a test kills it: not equivalent
                     m.reason = entry["reason"]
                     hit = True
@@ -421,7 +424,7 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
     for s in scores:
         total_killed += s.killed
         total_counted += s.counted
-        survived = sum(m.status not in ("killed", "timeout") and m.reason is None
+        survived = sum(m.status not in DETECTED and m.reason is None
                        for m in s.mutants)
         low, high = wilson_interval(s.killed, s.counted)
         interval = f"  [{100 * low:.0f}–{100 * high:.0f} %]" if getattr(args, "sample", None) else ""
@@ -452,7 +455,7 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
         print("\nsurvivors:")
         for s in scores:
             for m in s.mutants:
-                if m.status not in ("killed", "timeout") and m.reason is None:
+                if m.status not in DETECTED and m.reason is None:
                     print(f"  [{m.status}] {m.name}\n    " + m.diff.replace("\n", "\n    "))
     if args.json:
         rows = [{"name": m.name, "module": m.module, "function": m.function, "status": m.status,

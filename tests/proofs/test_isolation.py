@@ -230,7 +230,16 @@ def test_replies_are_unpacked_strictly() -> None:
         isolation._unpack(("OK", 3))
 
 
-def test_the_child_side_refuses_to_run_in_the_parent() -> None:
+def _no_exit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child side that wrongly runs on must not end the test process (with exit code 0 a
+    mutation tool would even read it as a pass)."""
+    def refuse(code: object) -> None:
+        raise AssertionError(f"os._exit({code!r}) called in the test process")
+    monkeypatch.setattr(isolation.os, "_exit", refuse)
+
+
+def test_the_child_side_refuses_to_run_in_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_exit(monkeypatch)
     with pytest.raises(RuntimeError, match="ran in the parent process"):
         isolation._child(os.getpid(), -1, -1, operator.add, (1, 2), {}, None)
 
@@ -348,7 +357,8 @@ def test_the_child_side_sends_the_exception(monkeypatch: pytest.MonkeyPatch) -> 
     assert status == "error" and isinstance(exc, ValueError) and str(exc) == "no"
 
 
-def test_the_child_side_refusal_names_the_parent() -> None:
+def test_the_child_side_refusal_names_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    _no_exit(monkeypatch)
     with pytest.raises(RuntimeError, match=r"^the child side of run_isolated ran in the parent "
                                            r"process$"):
         isolation._child(os.getpid(), -1, -1, operator.add, (1, 2), {}, None)
@@ -420,3 +430,30 @@ def test_cvc5_unknown_in_this_process() -> None:
             "(assert (= (+ (* x x x) (* y y y) (* z z z)) 33))(assert (> (* x x) 1000000))"
             "(check-sat)")
     assert second_solver.cvc5_answer(smt2, 0.05) == "unknown"
+
+
+def test_close_ends_the_server_this_process_started() -> None:
+    w = Worker(operator.__file__, "add")
+    try:
+        assert w.call((1, 2), seconds=30.0) == 3
+        proc = w._proc
+        assert proc is not None and w._owner == os.getpid()
+    finally:
+        w.close()
+    assert proc.poll() is not None                  # killed and reaped, not left running
+    assert w._proc is None
+
+
+def test_a_forked_copy_never_touches_the_parents_server() -> None:
+    w = Worker(operator.__file__, "add")
+    try:
+        assert w.call((1, 2), seconds=30.0) == 3
+        parent_server = w._proc
+        # in a child of this process the object is a copy: close() there must leave the
+        # parent's server running (simulated here by pretending to be another process)
+        w._owner = os.getpid() + 1
+        w.close()
+        assert parent_server is not None and parent_server.poll() is None
+        w._proc, w._owner = parent_server, os.getpid()
+    finally:
+        w.close()
