@@ -197,7 +197,8 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         row.update(mask_run_fields(mask, result.n, result.d, result.M, result.pass_,
                                    result.algorithm))
         bound = row["mask_lower_bound"]["value"]
-        row["mask_ratio"] = json_float(result.io / bound) if bound else None
+        one_head = result.batch * result.heads == 1  # the bound is one head's
+        row["mask_ratio"] = json_float(result.io / bound) if bound and one_head else None
     return row
 
 
@@ -259,7 +260,7 @@ def runs_payload(
                "crossovers": crossovers,
                "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
     if mask is not None:
-        payload["mask"] = mask_run_fields(mask, n, d, max(Ms))["mask"]
+        payload["mask"] = mask.label
     if crossover_pair is not None and kv != heads:
         payload["crossover_note"] = ("no crossover with grouped K/V: the single-head swap "
                                      "does not carry over to groups")
@@ -365,7 +366,7 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
                   else f"{r['sparse_crossover']['value_float']:.6g}"))
         for r in masked:
             b = r["mask_lower_bound"]
-            if b["value"] is not None:
+            if b["value"] is not None and r["mask_ratio"] is not None:
                 print(f"  {r['algorithm']} M={r['M']}: io {r['io']:,} >= {b['value']:,} "
                       f"certified for this mask ({b['route']}; claim {b['claim_id']})")
 
