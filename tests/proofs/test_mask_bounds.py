@@ -222,3 +222,35 @@ def test_class_bound_twin_is_refuted_by_an_algorithm_count() -> None:
                               grid=[("window:1", 1_048_576, 8, 64)]).counterexample
     assert issue is not None and issue["bound"] > issue["io"] == count(
         issue["algorithm"], issue["pass"], 1_048_576, 8, 64, mask=Mask.window(1)).io
+
+
+@pytest.mark.parametrize("n", [4096, 65536, 1_048_576])
+def test_issue_21_cli_prints_a_bound_below_the_run(n: int, capsys) -> None:
+    """`attnio simulate --mask window:1 --json`: the printed per-mask bound is below the run
+    (the old printed sparse_lower_bound gave ratios 1.42 … 0.089); the class formula is printed
+    only as sparse_class_bound and no ratio is taken to it."""
+    import json
+
+    from attnio.cli import main
+
+    assert main(["simulate", "--n", str(n), "--d", "8", "--M", "64", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "window:1", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["mask_lower_bound"]["value"] == 64 * n <= run["io"]
+    assert run["mask_ratio"] == run["io"] / (64 * n) >= 1
+    assert "sparse_lower_bound" not in run and "sparse_ratio" not in run
+    assert "NOT a lower bound for this mask" in run["sparse_class_bound"]["scope"]
+
+
+def test_multi_head_runs_take_no_ratio_to_a_one_head_bound(capsys) -> None:
+    import json
+
+    from attnio.cli import main
+
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "causal", "--heads", "2", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["mask_ratio"] is None and "one head" in run["mask_lower_bound"]["scope"]
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "causal"]) == 0
+    assert "certified for this mask" in capsys.readouterr().out
