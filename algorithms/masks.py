@@ -12,7 +12,7 @@ not available) reads
     Q \;=\; \Omega\Big(\min\Big\{\frac{Z_{in}^2}{M},\ \frac{Z_{in}\sqrt{Z_{QK}}}{\sqrt M}\Big\}\Big),
     \qquad \text{branches cross at } M = Z_{in}^2/Z_{QK}.
 
-It is a worst case over the CLASS of masks with these counts (attained by random /
+It is a worst case over the CLASS of masks with these counts (witnessed by random /
 expander-like patterns, as Pagh & Stöckel's sparse-product bound), NOT a lower bound for a
 particular mask: masked FlashAttention-2 backward with ``window:1`` (d = 8, M = 64) moves
 ≈ 91n words, 0.089 × the formula at n = 2^20 (issue 21). Runs print it as
@@ -292,7 +292,7 @@ def mask_sizes(mask: Mask, n: int, d: int) -> MaskSizes:
 
 #: What ``sparse_class_bound`` is a bound for (printed with it in every JSON document).
 CLASS_BOUND_SCOPE = ("worst case over every mask with these Z_in, Z_QK (Li et al. Thm 4.5, "
-                     "RECONSTRUCTED; attained by random/expander-like patterns, Pagh-Stöckel); "
+                     "RECONSTRUCTED; witnessed by random/expander-like patterns, Pagh-Stöckel); "
                      "NOT a lower bound for this mask: see mask_lower_bound")
 
 
