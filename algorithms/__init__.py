@@ -5,7 +5,7 @@ Proof map (module → what it implements):
 * :mod:`~attnio.algorithms.reference` — untiled float64 forward/backward (masks included) and
   Alman–Song's dL/dX = A1ᵀ·p·A2, the numerical ground truth.
 * :mod:`~attnio.algorithms.masks` — mask specifications (full, causal, window, block-sparse,
-  arbitrary), Z_in / Z_QK of the sparse bound, tile occupancy, ``--mask`` parsing.
+  arbitrary), Z_in / Z_QK of the sparse class bound, tile occupancy, ``--mask`` parsing.
 * :mod:`~attnio.algorithms.memory` — :class:`TwoLevelMemory`: slow arrays, ≤ M fast words,
   exact read/write/FLOP/peak counters, :class:`~attnio.exceptions.CacheOverflowError`.
 * :mod:`~attnio.algorithms.primitives` — block ranges, TileMul, streaming passes.

@@ -10,9 +10,12 @@ Examples (shell)::
     attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
 
 With ``--mask`` (:func:`attnio.algorithms.masks.parse_mask`) the algorithms skip tiles with
-no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
-and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float}``) and
-``sparse_ratio`` = io ÷ the sparse bound.
+no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
+and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float, ...}``: the
+sparse formula, a worst case over every mask with these counts, not a bound for this mask),
+``mask_lower_bound`` (the certified bound for THIS mask and the run's computation,
+:mod:`attnio.proofs.mask_bounds`: ``{"value": int, "route", "claim_id", ...}``) and
+``mask_ratio`` = io ÷ ``mask_lower_bound``.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()
@@ -194,9 +197,13 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
             row[key] = json_float(getattr(result, key))
         row["within_tolerance"] = result.within_tolerance
     if mask is not None:
-        row.update(mask_run_fields(mask, result.n, result.d, result.M))
-        bound = row["sparse_lower_bound"]["value_float"]
-        row["sparse_ratio"] = result.io / bound if bound > 0 else None
+        # sparse_class_bound is a worst case over masks and is never compared with a run;
+        # mask_ratio divides by this mask's certified bound (one head: B·H heads do more)
+        row.update(mask_run_fields(mask, result.n, result.d, result.M, result.pass_,
+                                   result.algorithm))
+        bound = row["mask_lower_bound"]["value"]
+        one_head = result.batch * result.heads == 1  # the bound is one head's
+        row["mask_ratio"] = json_float(result.io / bound) if bound and one_head else None
     return row
 
 
@@ -261,7 +268,7 @@ def runs_payload(
                "crossovers": crossovers,
                "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
     if mask is not None:
-        payload["mask"] = mask_run_fields(mask, n, d, max(Ms))["mask"]
+        payload["mask"] = mask.label
     if crossover_pair is not None and kv != heads:
         payload["crossover_note"] = ("no crossover with grouped K/V: the single-head swap "
                                      "does not carry over to groups")
@@ -374,9 +381,14 @@ def _print_table(payload: dict[str, Any], execute: bool) -> None:
     if masked:
         r = masked[0]
         print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
-              "sparse crossover Z_in^2/Z_QK = " + (
+              "class-bound crossover Z_in^2/Z_QK = " + (
                   "none (nothing kept)" if r["sparse_crossover"] is None
                   else f"{r['sparse_crossover']['value_float']:.6g}"))
+        for r in masked:
+            b = r["mask_lower_bound"]
+            if b["value"] is not None and r["mask_ratio"] is not None:
+                print(f"  {r['algorithm']} M={r['M']}: io {r['io']:,} >= {b['value']:,} "
+                      f"certified for this mask ({b['route']}; claim {b['claim_id']})")
 
 
 def _crossover_line(payload: dict[str, Any]) -> str:

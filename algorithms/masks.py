@@ -3,7 +3,7 @@ r"""Attention masks as specifications: Z_in and Z_QK, tile occupancy, and ``--ma
 One definition of the sparse bound's sizes, used by every command (``attnio bounds``,
 ``attnio simulate``, ``attnio report`` through :func:`attnio.symbolic.evaluate.default_instance`).
 
-The sparse lower bound (catalogue id ``sparse.lower``; Li, Liang, Shi, Song, Yue, Zhang,
+The sparse class bound (catalogue id ``sparse.lower``; Li, Liang, Shi, Song, Yue, Zhang,
 arXiv 2410.09397, Thm 4.5 via Pagh & Stöckel, ESA 2014 — RECONSTRUCTED, the theorem text is
 not available) reads
 
@@ -11,6 +11,14 @@ not available) reads
 
     Q \;=\; \Omega\Big(\min\Big\{\frac{Z_{in}^2}{M},\ \frac{Z_{in}\sqrt{Z_{QK}}}{\sqrt M}\Big\}\Big),
     \qquad \text{branches cross at } M = Z_{in}^2/Z_{QK}.
+
+It is a worst case over the CLASS of masks with these counts (witnessed by random /
+expander-like patterns, as Pagh & Stöckel's sparse-product bound), NOT a lower bound for a
+particular mask: masked FlashAttention-2 backward with ``window:1`` (d = 8, M = 64) moves
+≈ 91n words, 0.089 × the formula at n = 2^20 (issue 21). Runs print it as
+``sparse_class_bound`` and never compare an algorithm with it; the bound for THIS mask is
+``mask_lower_bound`` (:mod:`attnio.proofs.mask_bounds`: compulsory I/O of the needed rows and
+the segment argument on the kept pairs, certified by the claims ``mask.*``).
 
 For a boolean mask :math:`\mathcal M\in\{0,1\}^{n\times n}` on :math:`S = QK^\top`
 (``mask[i, j]`` True = keep, as in :mod:`attnio.algorithms.reference`) and the set of operands
@@ -76,6 +84,7 @@ __all__ = [
     "TileClasses",
     "mask_sizes",
     "sparse_bound_values",
+    "CLASS_BOUND_SCOPE",
     "parse_mask",
     "add_mask_argument",
     "mask_from_args",
@@ -281,15 +290,23 @@ def mask_sizes(mask: Mask, n: int, d: int) -> MaskSizes:
     return MaskSizes(mask.label, mask.z_in(n, d), mask.z_qk(n))
 
 
-def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
-    """``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes, exactly and as floats.
+#: What ``sparse_class_bound`` is a bound for (printed with it in every JSON document).
+CLASS_BOUND_SCOPE = ("worst case over every mask with these Z_in, Z_QK (Li et al. Thm 4.5, "
+                     "RECONSTRUCTED; witnessed by random/expander-like patterns, Pagh-Stöckel); "
+                     "NOT a lower bound for this mask: see mask_lower_bound")
 
-    Returns ``{"mask", "Z_in", "Z_QK", "sparse_lower_bound": {"value", "value_float"},
-    "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings). A mask
-    that keeps nothing has bound 0 and ``sparse_crossover`` None.
+
+def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
+    """The class bound ``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes.
+
+    Returns ``{"mask", "Z_in", "Z_QK", "sparse_class_bound": {"value", "value_float",
+    "scope"}, "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings).
+    The value bounds the worst mask with these (Z_in, Z_QK), not ``mask`` itself
+    (:data:`CLASS_BOUND_SCOPE`; the per-mask bound is :func:`mask_run_fields`'
+    ``mask_lower_bound``). A mask that keeps nothing has value 0 and ``sparse_crossover`` None.
 
     >>> v = sparse_bound_values(Mask.full(), 4096, 64, 4096)
-    >>> v["sparse_lower_bound"]["value"], v["Z_in"]
+    >>> v["sparse_class_bound"]["value"], v["Z_in"]
     ('16777216', 262144)
     """
     import sympy as sp
@@ -302,13 +319,15 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
     if sizes.Z_QK == 0 or sizes.Z_in == 0:
         # Nothing is kept: the product has no output and the bound is 0 (its formula needs
         # positive sizes); the branches do not cross. JSON null, never NaN or Infinity.
-        out["sparse_lower_bound"] = {"value": "0", "value_float": 0.0}
+        out["sparse_class_bound"] = {"value": "0", "value_float": 0.0,
+                                     "scope": CLASS_BOUND_SCOPE}
         out["sparse_crossover"] = None
         return out
     value = get_bound("sparse.lower").evaluate(check_range=False, Z_in=sizes.Z_in,
                                                Z_QK=sizes.Z_QK, M=M)
     cross = sp.Rational(sizes.Z_in ** 2, sizes.Z_QK)
-    out["sparse_lower_bound"] = {"value": str(value), "value_float": float(value)}
+    out["sparse_class_bound"] = {"value": str(value), "value_float": float(value),
+                                 "scope": CLASS_BOUND_SCOPE}
     out["sparse_crossover"] = {"value": str(cross), "value_float": float(cross)}
     return out
 
@@ -630,13 +649,27 @@ def mask_from_args(args: Any) -> Mask | None:
     return parse_mask(text, operands)
 
 
-def mask_run_fields(mask: Mask | None, n: int, d: int, M: int) -> dict[str, Any]:
-    """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_lower_bound``
-    (``{"value": exact sympy string, "value_float": float}``) and ``sparse_crossover``.
+def mask_run_fields(mask: Mask | None, n: int, d: int, M: int, pass_: str | None = None,
+                    algorithm: str | None = None) -> dict[str, Any]:
+    """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
+    and ``sparse_crossover`` (:func:`sparse_bound_values`: the worst case over masks with
+    these counts, not this mask's bound) and ``mask_lower_bound``, the certified lower bound
+    for THIS mask (:func:`attnio.proofs.mask_bounds.mask_bound_fields`: ``{"value": int,
+    "route", "claim_id", "computation", "scope"}``) — for ``algorithm``'s computation in
+    ``pass_`` when both are given; else ``{"forward": ..., "backward": ...}``, each for every
+    masked algorithm of that pass.
 
-    >>> mask_run_fields(Mask.causal(), 4, 2, 4)["sparse_lower_bound"]   # min(8²/4, 8·√10/2)
-    {'value': '4*sqrt(10)', 'value_float': 12.649110640673518}
+    >>> f = mask_run_fields(Mask.causal(), 4, 2, 4, "forward", "flash2")
+    >>> f["sparse_class_bound"]["value"], f["mask_lower_bound"]["value"]   # min(8²/4, 8·√10/2)
+    ('4*sqrt(10)', 32)
     """
-    values = sparse_bound_values(mask or Mask.full(), n, d, M)
-    values["mask"] = mask.label if mask is not None else "full"
+    from attnio.proofs.mask_bounds import mask_bound_fields  # lazy: z3 only when asked
+
+    mask = mask or Mask.full()
+    values = sparse_bound_values(mask, n, d, M)
+    if pass_ is not None:
+        values["mask_lower_bound"] = mask_bound_fields(mask, n, d, M, pass_, algorithm)
+    else:
+        values["mask_lower_bound"] = {p: mask_bound_fields(mask, n, d, M, p)
+                                      for p in ("forward", "backward")}
     return values

@@ -58,7 +58,7 @@ MaskedCounter = Callable[[int, int, int, "Mask"], C.Counts]
 SELECTIONS: Mapping[str, str] = MappingProxyType({
     "main": "the pass's main algorithms: `attnio simulate --algorithm all`",
     "sparse": "one masked schedule per computation, ours included: the masked tables and "
-              "figure against the sparse lower bound (attnio.algorithms.sparse_measure)",
+              "figure against the per-mask lower bound (attnio.algorithms.sparse_measure)",
     "gap": "one schedule per computation, ours included: `attnio gap` "
            "(attnio.algorithms.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
     "crossover": "the small-cache schedule whose swap with FlashAttention-1 is the measured "

@@ -31,7 +31,8 @@ The headline entries
 
    Q_{\mathrm{sparse}} = \Omega\Big(\min\Big\{\frac{Z_{in}^2}{M},
                                   \frac{Z_{in}\sqrt{Z_{QK}}}{\sqrt{M}}\Big\}\Big)
-   \quad \text{(Thm 4.5 of arXiv 2410.09397, RECONSTRUCTED, ``sparse.lower``)}
+   \quad \text{(Thm 4.5 of arXiv 2410.09397, RECONSTRUCTED, ``sparse.lower``; a worst case
+   over the masks with these counts, not a bound for one mask)}
 
 Run ``python3 -c "from attnio.symbolic.catalogue import CATALOGUE; print(len(CATALOGUE))"``
 or ``attnio bounds --n 1024 --d 128 --M 16384`` to list them all.
@@ -331,8 +332,13 @@ CATALOGUE: tuple[Bound, ...] = (
            reconstructed=True,
            model="red-blue pebble game, semiring (no cancellation) sparse matrix "
                  "multiplication of Q K^T",
-           notes="Exact definitions of Z_input, Z_QK and the M-range UNRECOVERED. The dense "
-                 "instance is Z_in = n d, Z_QK = n^2. No matching upper bound is known."),
+           notes="A bound over the CLASS of masks with these (Z_in, Z_QK): the worst such "
+                 "pattern (random / expander-like, as in Pagh-Stockel) needs it; NOT a lower "
+                 "bound for a particular mask (window:1 flash2 backward moves 0.089x it at "
+                 "n = 2^20, d = 8, M = 64; issue 21). A mask's own certified bound: "
+                 "attnio.proofs.mask_bounds. Exact definitions of Z_input, Z_QK and the "
+                 "M-range UNRECOVERED. The dense instance is Z_in = n d, Z_QK = n^2. No "
+                 "matching upper bound is known."),
     # ----------------------------------------------------- matrix multiplication
     _bound("matmul.hk.lower", "matmul", "lower", m * k * p / sp.sqrt(M),
            source="Hong & Kung 1981, Cor. 6.2 (= Saha & Ye, Lemma 3.6, arXiv 2402.07443)",

@@ -10,8 +10,10 @@ Usage::
 * The sparse and matmul bounds are evaluated at the dense instance Z_in = n d, Z_QK = n^2,
   m = p = n, k = d (:func:`attnio.symbolic.evaluate.default_instance`); the output says so.
 * ``--mask full|causal|window:W|block:B:PATTERN.json`` (and ``--sparse-operands Q,K``) adds
-  ``sparse_mask``: Z_in, Z_QK, ``sparse.lower`` and Z_in**2/Z_QK for that mask next to the
-  dense ones (:func:`attnio.algorithms.masks.sparse_bound_values`); the catalogue list stays
+  ``sparse_mask``: Z_in, Z_QK, the class bound ``sparse.lower`` (``sparse_class_bound``: the
+  worst case over masks with these counts, not a bound for this mask), Z_in**2/Z_QK and the
+  certified bound of this mask per pass (``mask_lower_bound``) next to the dense ones
+  (:func:`attnio.algorithms.masks.mask_run_fields`); the catalogue list stays
   at the dense instance.
 * The crossovers are derived by :func:`attnio.symbolic.crossovers.crossover` at run time.
 * Values are exact (``value``, a sympy string) with a float next to them (``value_float``).
@@ -182,12 +184,14 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
 
 
 def _sparse_mask(mask: Any, n: int, d: int, M: int) -> dict[str, Any]:
-    """Z_in, Z_QK, sparse.lower and Z_in**2/Z_QK for ``mask`` and for the dense mask ``full``
-    (:func:`attnio.algorithms.masks.sparse_bound_values`, the one definition)."""
-    from attnio.algorithms.masks import Mask, sparse_bound_values
+    """Z_in, Z_QK, the class bound sparse.lower (worst case over masks with these counts) and
+    Z_in**2/Z_QK, and the certified bound of THIS mask per pass (``mask_lower_bound``), for
+    ``mask`` and for the dense mask ``full`` (:func:`attnio.algorithms.masks.mask_run_fields`,
+    the one definition)."""
+    from attnio.algorithms.masks import Mask, mask_run_fields
 
-    return {"masked": sparse_bound_values(mask, n, d, M),
-            "dense": sparse_bound_values(Mask.full(), n, d, M)}
+    return {"masked": mask_run_fields(mask, n, d, M),
+            "dense": mask_run_fields(Mask.full(), n, d, M)}
 
 
 def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
@@ -229,11 +233,15 @@ def _table(report: dict[str, Any]) -> str:
     ]
     for key in ("masked", "dense") if report.get("sparse_mask") else ():
         v = report["sparse_mask"][key]
+        own = v["mask_lower_bound"]
         lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
-                         f"sparse.lower = {v['sparse_lower_bound']['value_float']:.6g}, "
+                         f"class bound sparse.lower (worst mask with these counts, not this "
+                         f"mask) = {v['sparse_class_bound']['value_float']:.6g}, "
                          "crossover Z_in**2/Z_QK = " + (
                              "none (nothing kept)" if v["sparse_crossover"] is None
-                             else f"{v['sparse_crossover']['value_float']:.6g}"))
+                             else f"{v['sparse_crossover']['value_float']:.6g}")
+                         + f"; this mask, certified: forward >= {own['forward']['value']}, "
+                           f"backward >= {own['backward']['value']}")
     lines.append(render_table(
         ["id", "kind", "value", "expression"],
         [[b["id"], b["kind"], bound_cell(b), b["expression"]] for b in report["bounds"]],

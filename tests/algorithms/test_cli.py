@@ -194,7 +194,13 @@ def test_masked_json_runs_carry_mask_sizes_and_sparse_bound(
     for run in runs:
         assert run["mask"] == "window:5" and run["closed_form_match"] is True
         assert (run["Z_in"], run["Z_QK"]) == (185, 5 * 6 // 2 + 32 * 5)
-        assert run["sparse_lower_bound"] == {"value": "1369/8", "value_float": 171.125}
+        # issue 21: the class formula is labelled as such and never divides a run's I/O
+        assert {k: run["sparse_class_bound"][k] for k in ("value", "value_float")} == \
+            {"value": "1369/8", "value_float": 171.125}
+        assert "sparse_lower_bound" not in run and "sparse_ratio" not in run
+        bound = run["mask_lower_bound"]
+        assert isinstance(bound["value"], int) and 0 < bound["value"] <= run["io"]
+        assert run["mask_ratio"] == run["io"] / bound["value"]
 
 
 def test_causal_mask_lowers_the_counted_io(capsys: pytest.CaptureFixture[str]) -> None:

@@ -102,20 +102,20 @@ def test_full_mask_is_the_dense_instance() -> None:
     assert (causal["Z_in"], causal["Z_QK"]) == (16, 36)
 
 
-def test_sparse_lower_bound_pinned_and_equal_to_attnio_bounds() -> None:
+def test_sparse_class_bound_pinned_and_equal_to_attnio_bounds() -> None:
     """Regression (issue 15): bounds and the library agree on sparse.lower at (4096, 64, 4096)."""
     library = sparse_bound_values(Mask.full(), 4096, 64, 4096)
-    assert library["sparse_lower_bound"]["value"] == "16777216"
+    assert library["sparse_class_bound"]["value"] == "16777216"
     out = subprocess.run([sys.executable, "-m", "attnio", "bounds", "--n", "4096", "--d", "64",
                           "--M", "4096", "--json"], capture_output=True, text=True, check=True)
     bounds = {b["id"]: b for b in json.loads(out.stdout)["bounds"]}
-    assert bounds["sparse.lower"]["value"] == library["sparse_lower_bound"]["value"]
+    assert bounds["sparse.lower"]["value"] == library["sparse_class_bound"]["value"]
 
 
 def test_sparse_values_for_causal_are_exact() -> None:
     v = sparse_bound_values(Mask.causal(), 16, 2, 16)
     # Z_in = 32, Z_QK = 136: min(32**2/16, 32*sqrt(136)/4) = min(64, 16 sqrt(34)) = 64
-    assert (v["Z_in"], v["Z_QK"], v["sparse_lower_bound"]["value"]) == (32, 136, "64")
+    assert (v["Z_in"], v["Z_QK"], v["sparse_class_bound"]["value"]) == (32, 136, "64")
     assert v["sparse_crossover"]["value"] == "128/17"
 
 
@@ -186,7 +186,7 @@ def test_mask_equality_compares_contents() -> None:
 def test_a_mask_that_keeps_nothing_has_bound_zero_and_no_crossover() -> None:
     empty = Mask.block_sparse(2, np.zeros((2, 2), dtype=bool), sparse_operands=("Q", "K"))
     v = sparse_bound_values(empty, 4, 2, 8)
-    assert (v["Z_in"], v["Z_QK"], v["sparse_lower_bound"]["value"], v["sparse_crossover"]) == \
+    assert (v["Z_in"], v["Z_QK"], v["sparse_class_bound"]["value"], v["sparse_crossover"]) == \
         (0, 0, "0", None)
     json.dumps(v, allow_nan=False)
 

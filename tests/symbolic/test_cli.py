@@ -224,10 +224,17 @@ def test_bounds_mask_reports_masked_and_dense_sparse_values(capsys) -> None:
     report = json.loads(capsys.readouterr().out)
     masked, dense = report["sparse_mask"]["masked"], report["sparse_mask"]["dense"]
     assert (masked["Z_in"], masked["Z_QK"]) == (4096 * 64, 4096 * 4097 // 2)
-    assert masked["sparse_lower_bound"]["value"] == "131072*sqrt(8194)"
+    assert masked["sparse_class_bound"]["value"] == "131072*sqrt(8194)"
+    assert "NOT a lower bound for this mask" in masked["sparse_class_bound"]["scope"]
+    assert "sparse_lower_bound" not in masked  # issue 21: the class bound is not per mask
     assert masked["sparse_crossover"]["value"] == "33554432/4097"
-    assert dense["sparse_lower_bound"]["value"] == "16777216"
+    assert dense["sparse_class_bound"]["value"] == "16777216"
+    # issue 21: the certified bound of this mask, an exact int per pass
+    assert masked["mask_lower_bound"]["forward"]["value"] == 5_693_440  # segment + rest
+    assert masked["mask_lower_bound"]["backward"]["claim_id"].startswith("mask.")
     bounds = {b["id"]: b for b in report["bounds"]}
-    assert bounds["sparse.lower"]["value"] == dense["sparse_lower_bound"]["value"]
+    assert bounds["sparse.lower"]["value"] == dense["sparse_class_bound"]["value"]
     assert main(["bounds", "--n", "64", "--d", "8", "--M", "64", "--mask", "window:4"]) == 0
-    assert "sparse (window:4): Z_in = 512, Z_QK = 250" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "sparse (window:4): Z_in = 512, Z_QK = 250" in out
+    assert "not this mask" in out and "this mask, certified: forward >=" in out

@@ -1,0 +1,517 @@
+r"""Certified I/O lower bounds for ONE attention mask (issue 21): compulsory and segment routes.
+
+The sparse bound ``sparse.lower`` (Li et al., arXiv 2410.09397, Thm 4.5, RECONSTRUCTED),
+:math:`\Omega(\min\{Z_{in}^2/M,\ Z_{in}\sqrt{Z_{QK}}/\sqrt M\})`, is a worst case over the
+CLASS of masks with given :math:`(Z_{in}, Z_{QK})` — witnessed by random / expander-like
+patterns, as in Pagh & Stöckel's sparse matrix multiplication bound (ESA 2014) — and not a
+bound for a particular mask: masked FlashAttention-2 backward with ``window:1`` at
+:math:`d = 8`, :math:`M = 64` moves :math:`\approx 91n` words, below the class formula
+:math:`nd\sqrt{n/M}` from :math:`n = 16384` on (ratio 1.42 at :math:`n = 4096`, 1.005 at
+8192, 0.71 at 16384, 0.089 at :math:`n = 2^{20}`). The bound
+of THIS module holds for the given mask's computation, every schedule.
+
+Setting (as :mod:`attnio.proofs.gap_routes`): the red-blue pebble game (Hong & Kung 1981;
+inputs are sources, never computed; recomputation allowed; :math:`M` red pebbles) on the
+masked attention DAG: score :math:`S_{ij} = \sum_k q_{ik}k_{jk}` (a tree over :math:`d`
+multiply leaves) exists only for kept entries :math:`(i, j) \in \mathcal M`; the backward
+pass also has :math:`dP_{ij} = \sum_k dO_{ik} v_{jk}` for kept entries only. Symbols:
+:math:`n \ge 1` sequence length, :math:`d \ge 1` head dimension, :math:`M \ge 1` fast words,
+:math:`Z_{QK} = |\mathcal M|`, :math:`\rho_Q` = rows with a kept entry,
+:math:`\rho_K` = columns with a kept entry (:meth:`attnio.algorithms.masks.Mask.needed_rows`;
+these are the rows the DAG needs, whatever ``--sparse-operands`` says).
+
+Routes (each an exact ``int`` valid for every schedule; the bound is their maximum):
+
+* **compulsory** — an input vertex with a successor starts blue only and is never computed,
+  so it is read at least once; a computed output starts unpebbled and must end blue, so it
+  is written at least once. Only needed rows count:
+
+  - forward: read Q (:math:`\rho_Q d`), K, V (:math:`\rho_K d` each), write O
+    (:math:`\rho_Q d`): :math:`Q \ge 2d(\rho_Q + \rho_K)`;
+  - backward (``recompute``): read Q, O, dO (:math:`\rho_Q d` each), K, V (:math:`\rho_K d`
+    each), write dQ (:math:`\rho_Q d`), dK, dV (:math:`\rho_K d` each):
+    :math:`Q \ge 4d(\rho_Q + \rho_K)`;
+  - backward (``given-scores``): the same plus the kept entries of the given
+    :math:`n\times n` input (:math:`Z_{QK}`; a masked entry has no successor).
+
+  A row of O (dQ) with no kept entry is a constant of the mask (no input is its ancestor);
+  attnio's algorithms write it anyway, but the bound does not count it, so it holds whatever
+  the convention for such rows. At the mask ``full``: :math:`4nd`, :math:`8nd`,
+  :math:`8nd + n^2`, the routes of ``gap.compulsory``.
+
+* **segment products** — the argument of :mod:`attnio.proofs.gap_routes` (notes/gap.md) on
+  the :math:`N = f\cdot Z_{QK}\cdot d` multiply leaves of the kept pairs (:math:`f = 1`
+  forward and ``given-scores`` (:math:`dO\,V^\top`), :math:`f = 2` ``recompute``
+  (:math:`QK^\top` and :math:`dO\,V^\top`)). Its per-segment cap :math:`F(L)` bounds the
+  designated leaves of ANY set of pairs: full pairs :math:`\le \lfloor a/d\rfloor\lfloor
+  b/d\rfloor` (a subset of the pairs of full rows), partial pairs :math:`\le\sqrt{abc}`
+  (Loomis–Whitney on a subset of triples) and :math:`\le (d-1)c`, the :math:`c` partial
+  pairs charged to distinct tree vertices carried over a boundary — each step bounds a
+  subset of the pairs by the bound of all of them. So, as there,
+
+  .. math:: Q \;\ge\; L\bigl(\lceil N/\mathrm{cap}(L)\rceil - 1\bigr),
+     \qquad L \in \{M, 2M, \dots, 16M\},
+
+  with :func:`attnio.proofs.gap_routes.segment_product_cap` (claim ``gap.segment_cap``).
+* **segment + compulsory rest** — the I/Os on vertices outside the products' operands and
+  trees come on top, at least their compulsory part: forward V read, O written
+  (:math:`d(\rho_Q + \rho_K)`); ``recompute`` O read, dQ, dK, dV written
+  (:math:`d(2\rho_Q + 2\rho_K)`); ``given-scores`` the :math:`Z_{QK}` given entries, Q, K,
+  O read, dQ, dK, dV written (:math:`Z_{QK} + 3d(\rho_Q + \rho_K)`).
+
+Source: attnio (ours, RECONSTRUCTED in the house sense: the segment argument of Hong–Kung
+1981 §3 with Loomis–Whitney faces, notes/gap.md, restricted to the kept pairs;
+notes/sparse.md states it step by step). Admissible range: every :math:`n, d, M \ge 1` and
+every boolean mask; an empty mask gives 0.
+
+Claims (``attnio verify``): ``mask.segment_subset`` — the segment cap is at least the
+brute-force maximum of designated leaves of the KEPT pairs over every segment shape of small
+masked products; ``mask.routes_consistent`` — at the mask ``full`` each route equals the
+dense route of :mod:`attnio.proofs.gap_routes`, and the masked segment route is exactly
+:math:`\max_L L(\lceil N/\mathrm{cap}\rceil - 1)` with :math:`N = f Z_{QK} d`;
+``mask.below_algorithms`` — every route ≤ the exact I/O of every masked algorithm of its
+class on a grid of masks incl. the issue's case (window:1, :math:`n = 2^{20}`, :math:`d = 8`,
+:math:`M = 64`). False twins: the class formula ``sparse.lower`` at the mask's sizes claimed
+for the mask (refuted by FlashAttention-2's count), the dense segment route claimed for a
+masked computation, a route without the last segment's − 1.
+
+Examples
+--------
+>>> from attnio.algorithms.masks import Mask
+>>> b = best_mask_lower_bound("backward", Mask.window(1), 1_048_576, 8, 64)
+>>> b.value, b.route
+(67108864, 'recompute: compulsory (needed rows)')
+>>> mask_lower_bound_routes("forward", Mask.full(), 64, 8, 64, "forward")[0].value == 4 * 64 * 8
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
+from attnio.proofs.gap_routes import (
+    SEGMENT_MULTIPLES,
+    GapBound,
+    _leaf_table,
+    computation_of,
+    lower_bound_routes,
+    segment_product_cap,
+    segment_route,
+)
+from attnio.proofs.registry import CheckContext, Claim, run_module
+from attnio.results import Evidence, Proved, Refuted, Verdict
+from attnio.validation import positive_int
+
+if TYPE_CHECKING:  # numpy-free at import: proofs load without attnio.algorithms
+    from attnio.algorithms.masks import Mask
+
+__all__ = [
+    "masked_compulsory_io",
+    "masked_segment_route",
+    "mask_lower_bound_routes",
+    "best_mask_lower_bound",
+    "mask_bound_fields",
+    "CLAIMS",
+    "FALSE_TWINS",
+]
+
+_CLASSES = {"forward": ("forward",), "backward": ("recompute", "given-scores")}
+#: Product families per computation class: QKᵀ; QKᵀ and dO·Vᵀ; dO·Vᵀ.
+_FAMILIES = {"forward": (1, "Q·Kᵀ"), "recompute": (2, "Q·Kᵀ + dO·Vᵀ"),
+             "given-scores": (1, "dO·Vᵀ")}
+
+
+def _check(pass_: str, computation: str) -> None:
+    if pass_ not in _CLASSES:
+        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    if computation not in _CLASSES[pass_]:
+        raise InvalidInputError(f"computation={computation!r} must be one of "
+                                f"{_CLASSES[pass_]} for the {pass_} pass")
+
+
+def _sizes(mask: "Mask", n: int, d: int) -> tuple[int, int, int]:
+    """(ρ_Q, ρ_K, Z_QK) of the mask at n (validated)."""
+    rho_q, rho_k = mask.needed_rows(n)
+    return rho_q, rho_k, mask.z_qk(n)
+
+
+def masked_compulsory_io(pass_: str, mask: "Mask", n: int, d: int,
+                         computation: str | None = None) -> int:
+    """Needed inputs read once plus needed outputs written once (module docstring).
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> masked_compulsory_io("forward", Mask.full(), 4, 2), masked_compulsory_io(
+    ...     "backward", Mask.causal(), 4, 2, "given-scores")
+    (32, 74)
+    """
+    computation = computation or ("forward" if pass_ == "forward" else "recompute")
+    _check(pass_, computation)
+    n, d = positive_int("n", n), positive_int("d", d)
+    rho_q, rho_k, z_qk = _sizes(mask, n, d)
+    if computation == "forward":
+        return 2 * d * (rho_q + rho_k)
+    return 4 * d * (rho_q + rho_k) + (z_qk if computation == "given-scores" else 0)
+
+
+def masked_segment_route(N: int, d: int, M: int, *,
+                         cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
+    r""":math:`\max_L L(\lceil N/\mathrm{cap}(L)\rceil - 1)` over :math:`L = tM`, for ``N``
+    multiply leaves of kept pairs (``N = 0``: ``(0, 0)``). Returns ``(value, L)``.
+
+    >>> masked_segment_route(4096 * 4096 * 64, 64, 1024) == segment_route(4096, 64, 1024)
+    True
+    """
+    d, M = positive_int("d", d), positive_int("M", M)
+    if N < 0:
+        raise InvalidInputError(f"N={N} must be a non-negative integer")
+    cap = cap or segment_product_cap
+    best, best_L = 0, 0
+    for t in SEGMENT_MULTIPLES:
+        L = t * M
+        value = L * max(0, -(-N // cap(d, M, L)) - 1)
+        if value > best:
+            best, best_L = value, L
+    return best, best_L
+
+
+def mask_lower_bound_routes(pass_: str, mask: "Mask", n: int, d: int, M: int,
+                            computation: str) -> list[GapBound]:
+    """Every route's bound for ``mask`` at (n, d, M), one computation class (module doc).
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> [r.value for r in mask_lower_bound_routes("forward", Mask.window(1), 16, 2, 4, "forward")]
+    [128, 8, 72]
+    """
+    _check(pass_, computation)
+    n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
+    rho_q, rho_k, z_qk = _sizes(mask, n, d)
+    compulsory = GapBound(masked_compulsory_io(pass_, mask, n, d, computation),
+                          "compulsory (needed rows)", "mask.below_algorithms")
+    families, name = _FAMILIES[computation]
+    value, L = masked_segment_route(families * z_qk * d, d, M)
+    seg = f"segment products (kept {name})" + (f", L = {L // M}M" if L else "")
+    rest = {"forward": d * (rho_q + rho_k), "recompute": 2 * d * (rho_q + rho_k),
+            "given-scores": z_qk + 3 * d * (rho_q + rho_k)}[computation]
+    return [compulsory, GapBound(value, seg, "mask.routes_consistent"),
+            GapBound(rest + value, f"{seg} + compulsory rest", "mask.routes_consistent")]
+
+
+def best_mask_lower_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
+                          computation: str = "any") -> GapBound:
+    """The largest route of one class; ``"any"``: the smallest class maximum, which holds for
+    every masked algorithm of :mod:`attnio.algorithms` (its route names the binding class).
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> best_mask_lower_bound("forward", Mask.causal(), 64, 8, 64).value
+    2304
+    """
+    if pass_ not in _CLASSES:
+        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    if computation != "any":
+        return max(mask_lower_bound_routes(pass_, mask, n, d, M, computation),
+                   key=lambda r: r.value)
+    per = [(best_mask_lower_bound(pass_, mask, n, d, M, c), c) for c in _CLASSES[pass_]]
+    bound, cls = min(per, key=lambda bc: bc[0].value)
+    if pass_ == "forward":
+        return bound
+    return GapBound(bound.value, f"{cls}: {bound.route}", bound.claim_id)
+
+
+def mask_bound_fields(mask: "Mask", n: int, d: int, M: int, pass_: str,
+                      algorithm: str | None = None) -> dict[str, Any]:
+    """The ``mask_lower_bound`` JSON field: ``{"value": int, "route", "claim_id",
+    "computation", "scope"}`` — for ``algorithm``'s computation class when given (None when
+    it has no class here, e.g. a dL/dX computation), else for every algorithm (``"any"``).
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> mask_bound_fields(Mask.window(1), 64, 8, 64, "forward", "flash2")["value"]
+    2048
+    """
+    computation = "any"
+    if algorithm is not None:
+        computation = computation_of(algorithm, pass_)
+        if computation not in _CLASSES.get(pass_, ()):
+            return {"value": None, "route": None, "claim_id": None, "computation": computation,
+                    "scope": f"no certified masked route for the {computation} computation"}
+    b = best_mask_lower_bound(pass_, mask, n, d, M, computation)
+    return {"value": b.value, "route": b.route, "claim_id": b.claim_id,
+            "computation": computation,
+            "scope": "this mask, one head, every schedule (certified; notes/sparse.md)"}
+
+
+# --------------------------------------------------------------------------------------------
+# Claims
+# --------------------------------------------------------------------------------------------
+def _masked_leaf_table(n: int, d: int, kept: set[tuple[int, int]]
+                       ) -> list[tuple[int, int, list[int]]]:
+    """:func:`attnio.proofs.gap_routes._leaf_table` restricted to the kept pairs: every segment
+    shape (sets A, B of red X, Y entries), its full pairs' leaves and the partial pairs'
+    leaf counts (prefix sums, largest first), counting kept pairs only."""
+    cells = n * d
+    table = []
+    for A in range(1 << cells):
+        for B in range(1 << cells):
+            full, partial = 0, []
+            for i, j in kept:
+                avail = sum(1 for k in range(d) if A >> (i * d + k) & 1 and B >> (j * d + k) & 1)
+                if avail == d:
+                    full += d
+                elif avail:
+                    partial.append(avail)
+            prefix = [0]
+            for v in sorted(partial, reverse=True):
+                prefix.append(prefix[-1] + v)
+            table.append((A.bit_count() + B.bit_count(), full, prefix))
+    return table
+
+
+def _kept(n: int, rule: str) -> set[tuple[int, int]]:
+    keep = {"full": lambda i, j: True, "causal": lambda i, j: j <= i,
+            "window:1": lambda i, j: i == j, "anti": lambda i, j: i + j == n - 1,
+            "off": lambda i, j: i != j}[rule]
+    return {(i, j) for i in range(n) for j in range(n) if keep(i, j)}
+
+
+#: (n, d) products, masks and M of mask.segment_subset (L = t·M, t ≤ 4).
+_SUBSET_GRID = ([((n, d), rule, M) for n, d in ((2, 2), (3, 1))
+                 for rule in ("causal", "window:1", "anti", "off") for M in (1, 2)]
+                + [((n, d), rule, M) for n, d in ((2, 3), (3, 2)) for rule in ("causal", "off")
+                   for M in (1, 2)])
+
+
+def _segment_subset_check(ctx: CheckContext, *,
+                          cap: Callable[[int, int, int], int] = segment_product_cap,
+                          grid: list | None = None) -> Verdict:
+    """The segment cap ≥ the brute-force maximum of designated leaves of the kept pairs."""
+    checked = nontrivial = 0
+    tables: dict[tuple[int, int, str], list] = {}
+    for (n, d), rule, M in _SUBSET_GRID if grid is None else grid:
+        table = tables.setdefault((n, d, rule), _masked_leaf_table(n, d, _kept(n, rule)))
+        for t in (1, 2, 3, 4):
+            L = t * M
+            S, T = M + L, 2 * M + L
+            most = max(full + prefix[min(T - s, len(prefix) - 1)]
+                       for s, full, prefix in table if s <= S)
+            value = cap(d, M, L)
+            checked += 1
+            nontrivial += most > 1
+            if most > value:
+                return Refuted({"n": n, "d": d, "mask": rule, "M": M, "L": L, "cap": value,
+                                "brute_force": most},
+                               "a segment holds more designated leaves of kept pairs than "
+                               "the cap")
+    return Proved(f"{checked} (mask, n, d, M, L): cap ≥ the brute-force maximum over every "
+                  "segment shape of the kept pairs' leaves",
+                  evidence=Evidence("exhaustive", instances=checked,
+                                    nontrivial_instances=nontrivial))
+
+
+def _mask(spec: str) -> "Mask":
+    from attnio.algorithms.masks import Mask, parse_mask
+
+    if spec.startswith("blockdiag:"):  # block b, pattern: the diagonal plus block column 0
+        import numpy as np
+
+        b, t = (int(x) for x in spec.split(":")[1:])
+        i, j = np.indices((t, t))
+        return Mask.block_sparse(b, (i == j) | ((j == 0) & (i % 2 == 0)))
+    if spec.startswith("band:"):  # an arbitrary array: rows i ≡ 0 mod 3 keep j ∈ [i-2, i+2]
+        import numpy as np
+
+        n = int(spec.split(":")[1])
+        i, j = np.indices((n, n))
+        return Mask.from_array((i % 3 == 0) & (abs(i - j) <= 2))
+    return parse_mask(spec)
+
+
+#: (mask, n, d, M) of mask.below_algorithms: band masks at large n (closed-form counts),
+#: block-sparse with empty rows and columns, an arbitrary array, and the issue's case.
+_BELOW_GRID = ([(m, n, d, M) for m in ("full", "causal", "window:1", "window:7", "window:100")
+                for n, d, M in ((256, 8, 4), (256, 8, 64), (256, 8, 4096), (4096, 64, 64),
+                                (4096, 64, 65536))]
+               + [("blockdiag:16:8", 128, 8, M) for M in (4, 1024)]
+               + [("band:60", 60, 4, M) for M in (8, 512)]
+               + [("window:1", 1_048_576, 8, 64), ("window:1", 3000, 1, 11),
+                  ("window:16", 1_048_576, 64, 4096)])
+
+
+def _masked_counts(pass_: str, mask: "Mask", n: int, d: int, M: int) -> dict[str, int]:
+    from attnio.algorithms.registry import algorithm_names, get_algorithm
+    from attnio.algorithms.simulation import count
+
+    out = {}
+    for name in algorithm_names(pass_):
+        record = get_algorithm(name)
+        if not record.masked or computation_of(name, pass_) not in _CLASSES[pass_]:
+            continue
+        try:
+            out[name] = count(name, pass_, n, d, M, mask=mask).io
+        except (InfeasibleError, CacheOverflowError, InvalidInputError):  # no tile fits M
+            continue
+    return out
+
+
+def _below_algorithms(ctx: CheckContext, *,
+                      route_fn: Callable[..., list[GapBound]] = mask_lower_bound_routes,
+                      grid: list | None = None) -> Verdict:
+    """Every route of a masked algorithm's class ≤ its exact masked count, on the grid."""
+    checked = nontrivial = 0
+    for spec, n, d, M in _BELOW_GRID if grid is None else grid:
+        mask = _mask(spec)
+        for pass_ in ("forward", "backward"):
+            routes: dict[str, list[GapBound]] = {}  # one evaluation per computation class
+            for name, io in _masked_counts(pass_, mask, n, d, M).items():
+                computation = computation_of(name, pass_)
+                if computation not in routes:
+                    routes[computation] = route_fn(pass_, mask, n, d, M, computation)
+                for bound in routes[computation]:
+                    checked += 1
+                    nontrivial += bound.value > 0
+                    if bound.value > io:
+                        return Refuted({"mask": spec, "pass": pass_, "n": n, "d": d, "M": M,
+                                        "route": bound.route, "bound": bound.value,
+                                        "algorithm": name, "io": io},
+                                       "a per-mask lower bound exceeds a masked algorithm's "
+                                       "exact I/O")
+    return Proved(f"{checked} (route, masked algorithm, mask, size) comparisons, exact integers",
+                  evidence=Evidence("exhaustive", instances=checked,
+                                    nontrivial_instances=nontrivial))
+
+
+#: (pass, n, d, M) of mask.routes_consistent (the dense routes at the mask full).
+_CONSISTENT_GRID = [(p, n, d, M) for p in ("forward", "backward")
+                    for n, d, M in ((16, 1, 3), (256, 4, 64), (4096, 64, 3), (4096, 64, 1024))]
+
+
+def _routes_consistent(ctx: CheckContext, *,
+                       route_fn: Callable[..., list[GapBound]] = mask_lower_bound_routes,
+                       segment: Callable[..., tuple[int, int]] = masked_segment_route,
+                       grid: list | None = None) -> Verdict:
+    """At the mask full: masked routes == gap_routes' compulsory and segment routes, exactly;
+    on every grid mask: the segment route is max_L L(⌈N/cap⌉ − 1) with N = f·Z_QK·d."""
+    from attnio.algorithms.masks import Mask
+
+    checked = nontrivial = 0
+    for pass_, n, d, M in _CONSISTENT_GRID if grid is None else grid:
+        for computation in _CLASSES[pass_]:
+            dense = lower_bound_routes(pass_, n, d, M, computation)[:3]
+            masked = route_fn(pass_, Mask.full(), n, d, M, computation)
+            checked += 1
+            nontrivial += dense[1].value > 0
+            if [b.value for b in masked] != [b.value for b in dense]:
+                return Refuted({"pass": pass_, "n": n, "d": d, "M": M,
+                                "computation": computation,
+                                "masked": [b.value for b in masked],
+                                "dense": [b.value for b in dense]},
+                               "at the mask full the routes differ from gap_routes'")
+            for spec in ("causal", "window:1", "window:5"):
+                mask = _mask(spec)
+                N = _FAMILIES[computation][0] * mask.z_qk(n) * d
+                value, _ = segment(N, d, M)
+                best = max(t * M * max(0, -(-N // segment_product_cap(d, M, t * M)) - 1)
+                           for t in SEGMENT_MULTIPLES)
+                checked += 1
+                nontrivial += best > 0
+                if value != best:
+                    return Refuted({"mask": spec, "pass": pass_, "n": n, "d": d, "M": M,
+                                    "value": value, "max_L": best},
+                                   "the masked segment route is not max_L L(⌈N/cap⌉ − 1)")
+    return Proved(f"{checked} comparisons: dense routes reproduced at full; masked segment "
+                  "route = max_L L(⌈N/cap⌉ − 1) exactly",
+                  evidence=Evidence("exhaustive", instances=checked,
+                                    nontrivial_instances=nontrivial))
+
+
+# ---- false twins ---------------------------------------------------------------------------
+def _twin_class_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
+                      computation: str) -> list[GapBound]:
+    """The class formula sparse.lower at the mask's (Z_in, Z_QK), rounded down, claimed as a
+    bound for this mask (the issue-21 defect)."""
+    from math import isqrt
+
+    z_in, z_qk = mask.z_in(n, d), mask.z_qk(n)
+    if z_in == 0 or z_qk == 0:
+        return []
+    # min(Z_in²/M, Z_in·√(Z_QK/M)), floored exactly: ⌊√(Z_in²·Z_QK/M)⌋ ≤ the real value
+    return [GapBound(min(z_in * z_in // M, isqrt(z_in * z_in * z_qk // M)),
+                     "sparse.lower (class bound) as a per-mask bound", "twin")]
+
+
+def _twin_dense_segment(pass_: str, mask: "Mask", n: int, d: int, M: int,
+                        computation: str) -> list[GapBound]:
+    """The dense segment route (n² pairs) claimed for a masked computation."""
+    return lower_bound_routes(pass_, n, d, M, computation)[1:2]
+
+
+def _route_without_last(N: int, d: int, M: int, *,
+                        cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
+    """The masked segment route with L·⌈N/cap⌉ (the last, shorter segment's − 1 dropped)."""
+    return max((t * M * -(-N // segment_product_cap(d, M, t * M)), t * M)
+               for t in SEGMENT_MULTIPLES)
+
+
+def _cap_dense_pairs_over_mask(d: int, M: int, L: int) -> int:
+    """A cap that charges kept pairs only a third of the dense cap (the subset step inverted)."""
+    return max(1, segment_product_cap(d, M, L) // 3)
+
+
+_SRC = ("attnio (ours; notes/sparse.md): segment argument of Hong–Kung 1981 §3 with "
+        "Loomis–Whitney faces (notes/gap.md) restricted to the kept pairs; compulsory I/O of "
+        "the needed rows")
+_EXACT = "exact integer comparison"
+
+
+def _claim(id: str, statement: str, formal: str, check, *, twin_of: str | None = None,
+           expect_reason: str = "") -> Claim:
+    return Claim(id=id, statement=statement, formal=formal, source=_SRC, method=_EXACT,
+                 family="mask_bounds", check_fn=check, reconstructed=True, twin_of=twin_of,
+                 expect="refuted", expect_reason=expect_reason, evidence_kind="exhaustive")
+
+
+CLAIMS: list[Claim] = [
+    _claim("mask.segment_subset",
+           "for any set of kept pairs, a segment of L I/Os holds at most "
+           "segment_product_cap(d, M, L) designated leaves of the kept pairs (brute force over "
+           "every segment shape, masks causal / window:1 / anti-diagonal / off-diagonal, "
+           "n ≤ 3, d ≤ 3, M ≤ 3, L ≤ 4M)",
+           "max over shapes of full + best partial leaves ≤ cap, exact ints",
+           _segment_subset_check),
+    _claim("mask.routes_consistent",
+           "at the mask full the per-mask routes equal gap_routes' compulsory, segment and "
+           "segment + rest routes; the masked segment route is max_L L(⌈N/cap⌉ − 1), "
+           "N = f·Z_QK·d, exactly",
+           "route values compared as ints", _routes_consistent),
+    _claim("mask.below_algorithms",
+           "every per-mask route (compulsory of the needed rows, segment on the kept pairs, "
+           "segment + rest) ≤ the exact I/O of every masked algorithm of its class, masks "
+           "full/causal/window/block/array incl. window:1 at n = 2^20, d = 8, M = 64",
+           "route ≤ count(alg, mask).io, exact ints", _below_algorithms),
+]
+
+FALSE_TWINS: list[Claim] = [
+    _claim("mask.twin.class_bound_per_mask",
+           "sparse.lower = min(Z_in²/M, Z_in√Z_QK/√M) at this mask's sizes is a lower bound "
+           "for this mask (the issue-21 defect: a worst case over masks applied to one)",
+           "route ≤ count(alg, mask).io",
+           lambda ctx: _below_algorithms(ctx, route_fn=_twin_class_bound),
+           twin_of="mask.below_algorithms", expect_reason="exceeds a masked algorithm"),
+    _claim("mask.twin.dense_segment_for_mask",
+           "the dense segment route (N = n²d) holds for a masked computation",
+           "route ≤ count(alg, mask).io",
+           lambda ctx: _below_algorithms(ctx, route_fn=_twin_dense_segment),
+           twin_of="mask.below_algorithms", expect_reason="exceeds a masked algorithm"),
+    _claim("mask.twin.route_without_last_segment",
+           "masked segment route L·⌈N/cap⌉ (the − 1 of the last segment dropped)",
+           "route vs max_L", lambda ctx: _routes_consistent(ctx, segment=_route_without_last),
+           twin_of="mask.routes_consistent", expect_reason="not max_L"),
+    _claim("mask.twin.cap_over_3_on_kept_pairs",
+           "kept pairs need only a third of the dense segment cap",
+           "cap vs brute force",
+           lambda ctx: _segment_subset_check(ctx, cap=_cap_dense_pairs_over_mask),
+           twin_of="mask.segment_subset", expect_reason="more designated leaves"),
+]
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_module(CLAIMS, FALSE_TWINS))

@@ -1,0 +1,256 @@
+"""Tests for attnio.proofs.mask_bounds (issue 21): the per-mask certified lower bound.
+
+The bound must sit below every masked algorithm's exact I/O (count mode at small and huge n,
+executed at tiny n), reproduce the dense routes at the mask ``full``, and its claims must be
+proved while every planted twin — the class formula ``sparse.lower`` claimed for one mask
+first — is rejected.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attnio.algorithms.masks import Mask, mask_run_fields, sparse_bound_values
+from attnio.algorithms.registry import algorithm_names, get_algorithm
+from attnio.algorithms.simulation import count, simulate
+from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.proofs.gap_routes import compulsory_io, computation_of, lower_bound_routes
+from attnio.proofs.mask_bounds import (
+    CLAIMS,
+    FALSE_TWINS,
+    best_mask_lower_bound,
+    mask_bound_fields,
+    mask_lower_bound_routes,
+    masked_compulsory_io,
+    masked_segment_route,
+)
+from attnio.proofs.registry import CheckContext
+
+CTX = CheckContext(z3_timeout_ms=20_000)
+
+
+def _block(n: int, b: int) -> Mask:
+    """Block-diagonal plus block column 0 on even block rows (a block-sparse mask whose tiles
+    are partly empty)."""
+    t = -(-n // b)
+    i, j = np.indices((t, t))
+    return Mask.block_sparse(b, (i == j) | ((j == 0) & (i % 2 == 0)))
+
+
+def _sparse_rows(n: int) -> Mask:
+    """An array mask with empty rows and columns: rows i ≡ 0 (mod 3) keep |i − j| ≤ 1."""
+    i, j = np.indices((n, n))
+    return Mask.from_array((i % 3 == 0) & (abs(i - j) <= 1))
+
+
+MASKS = {"none": None, "causal": Mask.causal(), "window:1": Mask.window(1),
+         "window:3": Mask.window(3), "block": "block", "rows": "rows"}
+
+
+def _mask(key: str, n: int) -> Mask | None:
+    m = MASKS[key]
+    return _block(n, 4) if m == "block" else _sparse_rows(n) if m == "rows" else m
+
+
+def _masked_algorithms(pass_: str) -> list[str]:
+    return [a for a in algorithm_names(pass_) if get_algorithm(a).masked
+            and computation_of(a, pass_) in (("forward",) if pass_ == "forward"
+                                             else ("recompute", "given-scores"))]
+
+
+@pytest.mark.trust
+def test_compulsory_by_hand() -> None:
+    # full: the dense routes (4nd, 8nd, 8nd + n²)
+    assert masked_compulsory_io("forward", Mask.full(), 5, 3) == compulsory_io("forward", 5, 3)
+    assert masked_compulsory_io("backward", Mask.full(), 5, 3) == compulsory_io("backward", 5, 3)
+    assert masked_compulsory_io("backward", Mask.full(), 5, 3, "given-scores") == 8 * 15 + 25
+    # rows 0, 3 keep entries (ρ_Q = 2); columns 0, 1, 2, 3, 4 → ρ_K = 4 at n = 5: (0,0), (0,1),
+    # (3,2), (3,3), (3,4)
+    m = _sparse_rows(5)
+    assert m.needed_rows(5) == (2, 5) and m.z_qk(5) == 5
+    assert masked_compulsory_io("forward", m, 5, 3) == 2 * 3 * (2 + 5)
+    assert masked_compulsory_io("backward", m, 5, 3) == 4 * 3 * (2 + 5)
+    assert masked_compulsory_io("backward", m, 5, 3, "given-scores") == 4 * 3 * 7 + 5
+
+
+@pytest.mark.trust
+def test_routes_reproduce_the_dense_routes_at_full() -> None:
+    for pass_, classes in (("forward", ("forward",)), ("backward", ("recompute", "given-scores"))):
+        for c in classes:
+            dense = [r.value for r in lower_bound_routes(pass_, 256, 8, 64, c)[:3]]
+            assert [r.value for r in mask_lower_bound_routes(pass_, Mask.full(), 256, 8, 64, c)] \
+                == dense
+
+
+@pytest.mark.trust
+def test_segment_route_counts_kept_pairs_only() -> None:
+    # window:1 at n = 2^20, d = 8: N = 2·n·d leaves (recompute), far fewer than 2n²d
+    value, L = masked_segment_route(2 * 1_048_576 * 8, 8, 64)
+    assert 0 < value < 2 * 1_048_576 * 8 and L % 64 == 0
+    assert masked_segment_route(0, 8, 64) == (0, 0)
+    with pytest.raises(InvalidInputError, match="N=-1"):
+        masked_segment_route(-1, 8, 64)
+
+
+@pytest.mark.parametrize("pass_", ["forward", "backward"])
+@pytest.mark.parametrize("key", list(MASKS))
+@pytest.mark.parametrize("n,d,M", [(64, 4, 16), (64, 4, 256), (200, 8, 64), (200, 8, 4096)])
+def test_bound_below_every_masked_count(pass_: str, key: str, n: int, d: int, M: int) -> None:
+    mask = _mask(key, n)
+    compared = 0
+    for name in _masked_algorithms(pass_):
+        try:
+            io = count(name, pass_, n, d, M, mask=mask).io
+        except (InvalidInputError, CacheOverflowError):  # no tile fits M, or overflows
+            continue
+        bound = mask_bound_fields(mask or Mask.full(), n, d, M, pass_, name)["value"]
+        assert 0 < bound <= io, (name, bound, io)
+        compared += 1
+    assert compared >= 2
+
+
+@pytest.mark.parametrize("pass_", ["forward", "backward"])
+@pytest.mark.parametrize("key", list(MASKS))
+def test_bound_below_every_executed_run(pass_: str, key: str) -> None:
+    n, d, M = 12, 2, 32
+    mask = _mask(key, n)
+    compared = 0
+    for name in _masked_algorithms(pass_):
+        try:
+            result = simulate(name, pass_, n, d, M, execute=True, mask=mask)
+        except (InvalidInputError, CacheOverflowError):
+            continue
+        assert result.peak_fast_words <= M
+        bound = best_mask_lower_bound(pass_, mask or Mask.full(), n, d, M,
+                                      computation_of(name, pass_)).value
+        assert 0 < bound <= result.io, (name, bound, result.io)
+        compared += 1
+    assert compared >= 2
+
+
+@pytest.mark.trust
+def test_issue_21_window_1_at_a_million() -> None:
+    """The case of issue 21: flash2 backward, window:1, n = 2^20, d = 8, M = 64 moved 0.089 ×
+    the printed class formula; the printed per-mask bound is below it (ratio 1.42)."""
+    n, d, M, mask = 1_048_576, 8, 64, Mask.window(1)
+    io = count("flash2", "backward", n, d, M, mask=mask).io
+    fields = mask_run_fields(mask, n, d, M, "backward", "flash2")
+    assert io == 95_420_416
+    assert fields["mask_lower_bound"]["value"] == 64 * n <= io           # compulsory 8d·n
+    assert fields["mask_lower_bound"]["computation"] == "recompute"
+    # the class formula is still printed, labelled, and is above this mask's algorithm
+    assert fields["sparse_class_bound"]["value_float"] > io
+    assert "NOT a lower bound for this mask" in fields["sparse_class_bound"]["scope"]
+    for small in (4096, 16384, 262144):
+        assert best_mask_lower_bound("backward", mask, small, d, M).value <= count(
+            "flash2", "backward", small, d, M, mask=mask).io
+
+
+@pytest.mark.trust
+def test_issue_21_executed_case_count() -> None:
+    """n = 3,000, d = 1, M = 11, window:1: flash2 backward moves 42,000 words (the executed
+    count equals the closed form, tests/algorithms/test_counts.py) ≥ the bound 24,000; the
+    old printed bound was 49,543."""
+    n, d, M, mask = 3000, 1, 11, Mask.window(1)
+    assert count("flash2", "backward", n, d, M, mask=mask).io == 42_000
+    assert best_mask_lower_bound("backward", mask, n, d, M, "recompute").value == 24_000
+    assert int(sparse_bound_values(mask, n, d, M)["sparse_class_bound"]["value_float"]) == 49_543
+
+
+@pytest.mark.slow
+def test_issue_21_executed_case_executed() -> None:
+    n, d, M, mask = 3000, 1, 11, Mask.window(1)
+    result = simulate("flash2", "backward", n, d, M, execute=True, mask=mask)
+    assert result.io == 42_000 and result.peak_fast_words <= M
+    assert best_mask_lower_bound("backward", mask, n, d, M).value <= result.io
+
+
+@pytest.mark.trust
+def test_empty_mask_bound_is_zero() -> None:
+    empty = Mask.block_sparse(2, np.zeros((2, 2), dtype=bool))
+    assert best_mask_lower_bound("backward", empty, 4, 2, 8).value == 0
+    assert best_mask_lower_bound("forward", empty, 4, 2, 8).value == 0
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("args,fragment", [
+    (("sideways", Mask.causal(), 4, 2, 8, "forward"), "pass='sideways'"),
+    (("forward", Mask.causal(), 4, 2, 8, "recompute"), "computation='recompute'"),
+    (("backward", Mask.causal(), 0, 2, 8, "recompute"), "n"),
+    (("backward", Mask.window(2), 4, 2, 0, "recompute"), "M"),
+])
+def test_bad_input_is_one_line(args, fragment) -> None:
+    with pytest.raises(InvalidInputError, match=fragment) as info:
+        mask_lower_bound_routes(*args)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.trust
+def test_fields_of_a_computation_without_a_route() -> None:
+    f = mask_bound_fields(Mask.causal(), 8, 2, 16, "backward", "small-cache-dx")
+    assert f["value"] is None and f["computation"] == "dX"
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.id)
+def test_claims_proved(claim) -> None:
+    verdict = claim.check(CTX)
+    assert verdict.proved, verdict.detail
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("twin", FALSE_TWINS, ids=lambda c: c.id)
+def test_twins_rejected_on_their_path(twin) -> None:
+    verdict = twin.check(CTX)
+    assert twin.rejects(verdict), verdict.detail
+
+
+@pytest.mark.trust
+def test_class_bound_twin_is_refuted_by_an_algorithm_count() -> None:
+    """The issue-21 defect is refuted by a masked algorithm's exact count, not by fiat, and
+    also at the issue's own size."""
+    twin = next(t for t in FALSE_TWINS if t.id == "mask.twin.class_bound_per_mask")
+    cx = twin.check(CTX).counterexample
+    mask = Mask.window(int(cx["mask"].split(":")[1])) if cx["mask"].startswith("window") \
+        else None
+    assert cx["bound"] > cx["io"] == count(cx["algorithm"], cx["pass"], cx["n"], cx["d"],
+                                          cx["M"], mask=mask).io
+    from attnio.proofs.mask_bounds import _below_algorithms, _twin_class_bound
+
+    issue = _below_algorithms(CTX, route_fn=_twin_class_bound,
+                              grid=[("window:1", 1_048_576, 8, 64)]).counterexample
+    assert issue is not None and issue["bound"] > issue["io"] == count(
+        issue["algorithm"], issue["pass"], 1_048_576, 8, 64, mask=Mask.window(1)).io
+
+
+@pytest.mark.parametrize("n", [4096, 65536, 1_048_576])
+def test_issue_21_cli_prints_a_bound_below_the_run(n: int, capsys) -> None:
+    """`attnio simulate --mask window:1 --json`: the printed per-mask bound is below the run
+    (the old printed sparse_lower_bound gave ratios 1.42 … 0.089); the class formula is printed
+    only as sparse_class_bound and no ratio is taken to it."""
+    import json
+
+    from attnio.cli import main
+
+    assert main(["simulate", "--n", str(n), "--d", "8", "--M", "64", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "window:1", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["mask_lower_bound"]["value"] == 64 * n <= run["io"]
+    assert run["mask_ratio"] == run["io"] / (64 * n) >= 1
+    assert "sparse_lower_bound" not in run and "sparse_ratio" not in run
+    assert "NOT a lower bound for this mask" in run["sparse_class_bound"]["scope"]
+
+
+def test_multi_head_runs_take_no_ratio_to_a_one_head_bound(capsys) -> None:
+    import json
+
+    from attnio.cli import main
+
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "causal", "--heads", "2", "--json"]) == 0
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["mask_ratio"] is None and "one head" in run["mask_lower_bound"]["scope"]
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
+                 "--pass", "backward", "--mask", "causal"]) == 0
+    assert "certified for this mask" in capsys.readouterr().out
