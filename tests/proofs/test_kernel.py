@@ -641,3 +641,45 @@ def test_each_floor_gets_its_own_integer() -> None:
 def _constants_of(t) -> list:  # noqa: ANN001
     from attnio.proofs.z3tools import _constants
     return [c for c in _constants(list(t.side_conditions)) if str(c) not in ("x", "y")]
+
+
+# ---------------------------------------------------------------- the referee, word for word
+def test_the_referee_says_why_a_point_is_no_counterexample() -> None:
+    x, n = sp.Symbol("x"), sp.Symbol("n")
+    doms = {x: "real", n: "positive-integer"}
+    goal = sp.Gt(sp.sqrt(x) + n, 1, evaluate=False)
+    at = {x: sp.Integer(0), n: sp.Integer(1)}
+    assert kernel._referee(goal, doms, at) == ("counterexample", "")
+    assert kernel._referee(goal, doms, {x: sp.Integer(4), n: sp.Integer(1)}) == (
+        "true", "the statement is TRUE there when evaluated exactly (solver and exact "
+                "arithmetic disagree)")
+    assert kernel._referee(goal, doms, {x: sp.Integer(-1), n: sp.Integer(1)}) == (
+        "undefined", "the statement is undefined there")
+    assert kernel._referee(goal, doms, {x: sp.Integer(0), n: sp.Rational(1, 2)}) == (
+        "outside", "n = 1/2 is not in its declared domain positive-integer")
+    hard = sp.Eq(sp.sin(1) ** 2 + sp.cos(1) ** 2, x + 1, evaluate=False)
+    assert kernel._referee(hard, {x: "real"}, {x: sp.Integer(0)}) == (
+        "unknown", "exact arithmetic cannot decide the statement there")
+
+
+def test_integer_points_around_a_relaxed_model() -> None:
+    n, m, x = sp.Symbol("n"), sp.Symbol("m"), sp.Symbol("x")
+    points = list(kernel._near_integer_points(
+        {n: sp.Rational(5, 2), x: sp.Rational(1, 3)}, {n: "positive-integer", x: "real"}))
+    assert points == [{n: v, x: sp.Rational(1, 3)} for v in (1, 2, 3, 4)]
+    two = list(kernel._near_integer_points({n: sp.Rational(-1, 2), m: sp.Integer(7)},
+                                           {n: "integer", m: "integer"}))
+    assert len(two) == 16 and two[0] == {n: -2, m: 6} and two[-1] == {n: 1, m: 9}
+
+
+def test_the_definedness_condition_keeps_only_what_the_domains_do_not_imply() -> None:
+    # sqrt(n - 1) needs n - 1 >= 0: implied by n >= 1 (no bare domain fact, so the kernel
+    # must ask); sqrt(x) needs x >= 0: not implied
+    t = prove_statement("sqrt(n - 1) * sqrt(x) >= 0", {"n": "positive-integer", "x": "real"})
+    assert isinstance(t, Proved) and t.where_defined == "x >= 0"
+    w = prove_statement("Implies(x > 2, sqrt(n) + 1/(x - 1) > 0)", {"n": "positive", "x": "real"})
+    assert isinstance(w, Proved) and w.where_defined is None      # x > 2: defined
+    assert "; antecedents satisfiable where defined (checked)" in w.detail
+    u = prove_statement("sqrt(n) * sqrt(x) >= 0", {"n": "positive", "x": "real"})
+    assert isinstance(u, Proved) and u.where_defined == "x >= 0"
+    assert "; no antecedent" in u.detail

@@ -279,3 +279,22 @@ def test_points_map_back_to_the_original_symbols() -> None:
     s.add(*t.side_conditions, z3.Real("s_M") == 3, z3.Int("n") == 4)
     assert s.check() == z3.sat
     assert t.point(s.model()) == {M: 9, n: 4}
+
+
+def test_squaring_is_for_nonnegative_domains_and_never_for_exact_integers() -> None:
+    M, n, x = sympy.Symbol("M"), sympy.Symbol("n"), sympy.Symbol("x")
+    doms = {M: "positive", n: "positive-integer", x: "real"}
+    relaxed = Translator(doms)
+    assert relaxed._squarable(M) and relaxed._squarable(n) and not relaxed._squarable(x)
+    exact = Translator(doms, integers="exact")
+    assert exact._squarable(M) and not exact._squarable(n) and not exact._squarable(x)
+
+
+def test_a_point_completes_symbols_the_model_leaves_out() -> None:
+    n, x, M = sympy.Symbol("n"), sympy.Symbol("x"), sympy.Symbol("M")
+    t = Translator({n: "integer", x: "real", M: "nonnegative"}, integers="exact")
+    t.var(n), t.var(x)
+    t.expr(sympy.sqrt(M))              # M = s_M**2
+    s = z3.Solver()                     # nothing asserted: the model assigns nothing
+    assert s.check() == z3.sat
+    assert t.point(s.model()) == {n: 0, x: 0, M: 0}

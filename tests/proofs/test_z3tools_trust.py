@@ -252,3 +252,37 @@ def test_model_values_are_exact() -> None:
     assert out["x"] == Fraction(7, 3)
     assert out["y"] == "1.414213562373?"
     assert out["b"] is False
+
+
+def test_only_exact_numbers_are_pinned_for_the_second_opinion(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    # an algebraic value (a decimal string) and a boolean are not pinned: the second solver
+    # gets the problem itself
+    from attnio.proofs import kernel
+    seen: list[str] = []
+    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: seen.append(smt2) or "sat")
+    v = prove(X * X != 2, [X > 0])
+    assert isinstance(v, Refuted) and v.counterexample == {"x": "1.414213562373?"}
+    b = z3.Bool("b")
+    w = prove(z3.Or(b, X > 0), [X < 0])
+    assert isinstance(w, Refuted) and w.counterexample["b"] is False
+    assert all("(assert (= x" not in s and "(= b" not in s for s in seen)
+
+
+def test_a_re_check_that_is_unknown_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(z3tools._Z3_SERVER, "call",
+                        lambda args, *, seconds: ("sat", ["(assert (= x 2.0))"]))
+    monkeypatch.setattr(z3tools, "check_sat",
+                        lambda assertions, timeout_s, *, solver=None: ("unknown", None, "canceled"))
+    assert check_sat_isolated([X > 1], 5.0) == (
+        "unknown", None, "the isolated model did not re-check here (unknown: canceled)")
+
+
+def test_model_values_true_booleans_and_no_functions() -> None:
+    s = z3.Solver()
+    b = z3.Bool("b")
+    f = z3.Function("f", z3.RealSort(), z3.RealSort())
+    s.add(b, f(X) == 3, X == 1)
+    assert s.check() == z3.sat
+    out = z3tools.model_to_dict(s.model())
+    assert out == {"b": True, "x": 1}          # no entry for the interpretation of f
