@@ -683,3 +683,34 @@ def test_the_definedness_condition_keeps_only_what_the_domains_do_not_imply() ->
     u = prove_statement("sqrt(n) * sqrt(x) >= 0", {"n": "positive", "x": "real"})
     assert isinstance(u, Proved) and u.where_defined == "x >= 0"
     assert "; no antecedent" in u.detail
+
+
+@pytest.mark.parametrize("answer,shown", [("unknown", "undecided"), ("n/a", "n/a")])
+def test_a_silent_second_solver_is_recorded_not_trusted(monkeypatch: pytest.MonkeyPatch,
+                                                        answer: str, shown: str) -> None:
+    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: answer)
+    v = prove_statement("x**2 >= 0", {"x": "real"})
+    assert isinstance(v, Proved) and v.evidence is not None
+    assert v.evidence.solvers == {"z3": "proved", "cvc5": shown}
+    w = prove_statement("x**2 >= 1", {"x": "real"})
+    assert isinstance(w, Refuted) and w.evidence is not None
+    assert w.evidence.solvers == {"z3": "refuted", "cvc5": shown}
+    assert w.detail.startswith("counterexample checked by exact evaluation")
+
+
+def test_an_exact_search_without_answer_is_noted(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = kernel._search
+
+    def no_answer(problem, integers, clock, cap, *, gaps=False):  # noqa: ANN001, ANN202
+        answer, t = real(problem, integers, clock, cap, gaps=gaps)
+        if integers == "exact":
+            return kernel._Answer("unknown", None, answer.assertions), t
+        return kernel._Answer("unknown", None, answer.assertions, reason="planted"), t
+
+    monkeypatch.setattr(kernel, "_search", no_answer)
+    v = prove_statement("n >= 1", {"n": "positive-integer"})
+    assert isinstance(v, Undecided)
+    assert v.reason.startswith("z3 could not decide the statement")
+    assert "relaxed encoding: planted" in v.reason
+    assert "exact encoding: z3 unknown" in v.reason
+    assert v.evidence is not None and v.evidence.solvers == {"z3": "undecided"}

@@ -286,3 +286,9 @@ def test_model_values_true_booleans_and_no_functions() -> None:
     assert s.check() == z3.sat
     out = z3tools.model_to_dict(s.model())
     assert out == {"b": True, "x": 1}          # no entry for the interpretation of f
+
+
+def test_a_vacuous_proof_keeps_the_solvers_evidence() -> None:
+    v = prove(X > 5, [X > 1, X < 0])
+    assert isinstance(v, Undecided) and v.evidence is not None
+    assert v.evidence.kind == "smt-forall" and v.evidence.solvers["z3"] == "proved"
