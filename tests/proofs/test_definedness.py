@@ -123,3 +123,9 @@ def test_antecedent_contexts_in_positive_positions_only() -> None:
     assert antecedent_contexts(as_written(sp.Equivalent, sp.Implies(a, c), c)) == []
     inner = sp.Implies(a, as_written(sp.And, c, sp.Implies(b, c)))
     assert antecedent_contexts(inner) == [a, sp.And(a, b, evaluate=False)]
+
+
+def test_a_function_without_a_rule_is_named() -> None:
+    from attnio.exceptions import TranslationError
+    with pytest.raises(TranslationError, match=r"^no definedness rule for gamma in gamma\(1/3\)$"):
+        term_definedness(sp.gamma(sp.Rational(1, 3)))
