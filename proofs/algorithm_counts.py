@@ -164,8 +164,8 @@ def form_parts(bound_id: str) -> tuple[Callable[..., Fraction], Callable[..., Fr
             r_part += term
         else:
             s_part += term * t
-    r_part = sympy.simplify(r_part.subs(t, sympy.sqrt(M)))
-    s_part = sympy.simplify(s_part.subs(t, sympy.sqrt(M)))
+    r_part = sympy.cancel(r_part.subs(t, sympy.sqrt(M)))
+    s_part = sympy.cancel(s_part.subs(t, sympy.sqrt(M)))
     if r_part.has(sympy.sqrt(M)) or s_part.has(sympy.sqrt(M)) or r_part.has(t) or s_part.has(t):
         raise ValueError(f"{bound_id}: {bound(bound_id).expr} is not r + s/sqrt(M)")
     funcs = tuple(sympy.lambdify((n, d, M), part, modules=[{}]) for part in (r_part, s_part))
