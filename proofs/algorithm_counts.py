@@ -25,6 +25,7 @@ over the grid, every comparison non-trivial):
 =====================================  ============================================================
 ``cnt.flash1.forward``                 :math:`d \ge 8,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash1.backward``                :math:`d \ge 8,\ 32d \le M \le nd`: count :math:`\le 40\,n^2d^2/M`
+``cnt.flash1.backward.constant_32``    :math:`d \ge 8,\ 48d \le M \le nd/2`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.flash2.forward``                 :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash2.backward``                :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.standard.forward``               :math:`M \ge d^2`: count :math:`\le 16\,(nd + n^2)`
@@ -356,6 +357,11 @@ CLAIMS: list[Claim] = [
                              _fa(8, 32)),
                     f"{DFE} Thm 5; corrected constant (low.fa_backward_count's 32 holds for "
                     "the idealised count only)"),
+    _envelope_claim("cnt.flash1.backward.constant_32",
+                    Envelope("flash1", "backward", _BWD, 32, "d >= 8 and 48*d <= M <= n*d/2",
+                             lambda n, d, M: d >= 8 and 48 * d <= M and 2 * M <= n * d),
+                    f"{DFE} Thm 5; low.fa_backward_count's constant 32, on the range of M where "
+                    "the executed count meets it"),
     _envelope_claim("cnt.flash2.forward",
                     Envelope("flash2", "forward", _FWD, 30, "d >= 2 and M <= n*d", _fa(2)),
                     f"{DFE} Thm 2 (FlashAttention-2 loop order)"),
