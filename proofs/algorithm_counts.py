@@ -232,6 +232,10 @@ class Envelope:
                 continue
             r, s = r_of(Fraction(n), Fraction(d), Fraction(M)), s_of(Fraction(n), Fraction(d),
                                                                     Fraction(M))
+            if r < 0 or s < 0:  # _le squares the excess: only for nonnegative parts
+                return Undecided(f"{self.bound_id} splits into r = {r}, s = {s} at "
+                                 f"(n, d, M) = ({n}, {d}, {M}): a negative part; the exact "
+                                 "comparison assumes r, s >= 0")
             checked += 1
             form = _value(r, s, M)
             ratio = io / form

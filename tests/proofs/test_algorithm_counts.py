@@ -85,3 +85,11 @@ def test_a_claim_with_no_instance_in_range_is_undecided() -> None:
 def test_grid_holds_the_pinned_points_once() -> None:
     points = list(A.grid())
     assert points[0] == (4096, 64, 768) and len(points) == len(set(points))
+
+
+def test_a_form_with_a_negative_part_is_undecided_not_compared() -> None:
+    """fwd.large_explicit.lower = n²d²/(4(M + d²)) − M: the squared comparison would be wrong."""
+    env = A.Envelope("flash1", "forward", "fwd.large_explicit.lower", 1, "d >= 8",
+                     lambda n, d, M: d >= 8)
+    verdict = env.check()
+    assert verdict.verdict == "undecided" and "negative part" in verdict.detail
