@@ -200,14 +200,15 @@ CLAIMS = [
     _c("low.fa_forward_count",
        "for d >= 1 and M <= n*d: 12n^2d^2/M + 16n^2d/M + 2nd <= 30*fwd.flash1.upper "
        "(the idealised count; attnio's executed flash1 forward meets 30*fwd.flash1.upper "
-       "for d >= 8 only: cnt.flash1.forward)",
+       "for d >= 8 on the grid, cnt.flash1.forward, and not at d = 1)",
        f"{DFE} Alg. 1 count RECONSTRUCTED (background §2.2)", _fa_forward(),
        reconstructed=True),
     _c("low.fa_backward_count",
        "for d >= 1 and M <= n*d: 20n^2d^2/M + 8n^2d/M + 4nd <= 32*bwd.flash1.upper "
        "(the idealised count; attnio's executed flash1 backward is up to 1.89x above "
-       "32*bwd.flash1.upper at d = 64 and meets 40*bwd.flash1.upper for d >= 8, "
-       "32d <= M <= nd: cnt.flash1.backward)",
+       "32*bwd.flash1.upper at n = 4096, d = 64, M = 768; it meets 40*bwd.flash1.upper for "
+       "d >= 8, 32d <= M <= nd and 32*bwd.flash1.upper for d >= 8, 48d <= M <= nd/2 on the "
+       "grid: cnt.flash1.backward, cnt.flash1.backward.constant_32)",
        f"{DFE} Alg. 4 count RECONSTRUCTED (background §2.3)", _fa_backward,
        reconstructed=True),
     _c("low.tiling_count",
