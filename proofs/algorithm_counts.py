@@ -222,7 +222,7 @@ class Envelope:
         r_of, s_of = form_parts(self.bound_id)
         checked = unfit = failures = 0
         first: dict | None = None
-        worst = (0.0, None)
+        worst: tuple[float, tuple[int, int, int] | None] = (0.0, None)
         for n, d, M in grid():
             if not self.in_range(n, d, M):
                 continue

@@ -49,7 +49,8 @@ import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import Infeasible, Optimal, PebbleUndecided, solve_optimal
+from attnio.graphs.exact import (DEFAULT_MAX_STATES, Infeasible, Optimal, PebbleUndecided,
+                                 solve_optimal)
 from attnio.graphs.game import replay
 from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
 from attnio.proofs.explicit_bounds import explicit_lower_bound
@@ -201,8 +202,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                                schedules=costs, status=Status.REFUTED,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
-    budget = {} if max_states is None else {"max_states": max_states}
-    opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False, **budget)
+    opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False,
+                        max_states=DEFAULT_MAX_STATES if max_states is None else max_states)
     base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
                                 schedules=costs, certified=certified, certified_route=cert_route,
                                 P2M_lower=part.value, P2M_upper=part.value)

@@ -203,18 +203,21 @@ def plot_sandwich(data: SandwichFigure, path: str | Path | None = None) -> "Figu
             ax.step(xs, ys, where="post", color="#31a354", lw=1.6, ls="--",
                     label="trivial bound: inputs + outputs (catalogue)", zorder=3)
         # the optimum: decided M only; an undecided M is a gap (NaN) in the step
-        ys_opt = [float(p.optimum) if p.decided else math.nan for p in mine]
-        if any(p.decided for p in mine):
+        ys_opt = [math.nan if p.optimum is None else float(p.optimum) for p in mine]
+        decided = [(p.M, p.optimum) for p in mine if p.optimum is not None]
+        if decided:
             ax.step(Ms, ys_opt, where="post", color="black", lw=2.6, label="exact optimum",
                     zorder=4)
-            ax.plot([p.M for p in mine if p.decided], [p.optimum for p in mine if p.decided],
-                    "s", color="black", ms=4, zorder=4)
-        brackets = [p for p in mine if not p.decided and p.bracket is not None
-                    and None not in p.bracket]
+            ax.plot([m for m, _ in decided], [q for _, q in decided], "s", color="black", ms=4,
+                    zorder=4)
+        brackets = [(p.M, p.bracket[0], p.bracket[1]) for p in mine
+                    if not p.decided and p.bracket is not None
+                    and p.bracket[0] is not None and p.bracket[1] is not None]
         if brackets:
-            lo = [p.bracket[0] for p in brackets]  # type: ignore[index]
-            hi = [p.bracket[1] for p in brackets]  # type: ignore[index]
-            ax.errorbar([p.M for p in brackets], [(a + b) / 2 for a, b in zip(lo, hi)],
+            xs_b = [m for m, _, _ in brackets]
+            lo = [float(a) for _, a, _ in brackets if a is not None]
+            hi = [float(b) for _, _, b in brackets if b is not None]
+            ax.errorbar(xs_b, [(a + b) / 2 for a, b in zip(lo, hi)],
                         yerr=[[(b - a) / 2 for a, b in zip(lo, hi)]] * 2, fmt="none",
                         ecolor="#b30000", elinewidth=3, capsize=5, zorder=6,
                         label="optimum undecided: proven bracket [lower, best schedule]")
