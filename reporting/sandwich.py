@@ -197,6 +197,7 @@ def plot_sandwich(data: SandwichFigure, path: str | Path | None = None) -> "Figu
             # M), so no step is drawn at an M that was never computed.
             ax.step(xs, ys, where="post", color=colour, lw=width, label=label, zorder=3)
             ax.fill_between(xs, 0, ys, step="post", color=colour, alpha=0.2)
+            ax.plot(xs, ys, "o", color=colour, ms=3.5, zorder=3)  # a lone M stays visible
         trivial = [(p.M, p.trivial) for p in mine if p.trivial is not None]
         if trivial:
             xs, ys = zip(*trivial)
@@ -245,9 +246,9 @@ def plot_sandwich(data: SandwichFigure, path: str | Path | None = None) -> "Figu
             notes.append(" and ".join(zero) + " bound = 0 at every M (not drawn)")
         unsolved = [p for p in mine if not p.decided]
         if unsolved:
-            notes.append("optimum undecided (search budget) at " + ", ".join(
-                f"M = {p.M}: bracket [{_fmt(p.bracket[0] if p.bracket else None)}, "
-                f"{_fmt(p.bracket[1] if p.bracket else None)}]" for p in unsolved))
+            notes.append("optimum undecided (search budget), drawn as its bracket:")
+            notes += [f"  M = {p.M}: bracket [{_fmt(p.bracket[0] if p.bracket else None)}, "
+                      f"{_fmt(p.bracket[1] if p.bracket else None)}]" for p in unsolved]
         if notes:
             ax.text(0.02, 0.12, "\n".join(notes), transform=ax.transAxes, fontsize=8,
                     color="#b30000" if unsolved else "#444444", va="bottom", bbox=LABEL_BOX)
