@@ -36,6 +36,8 @@ over the grid, every comparison non-trivial):
                                        ``bwd.alg6.upper``
 ``cnt.alg6_fused.backward``            :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
                                        ``bwd.alg6.upper``
+``cnt.alg6_dx.backward``               :math:`64 \le M \le d^2,\ d \le n`: count (dL/dX) :math:`\le 24\cdot`
+                                       ``bwd.alg6.upper``
 ``cmp.executed.alg6_vs_flash1``        :math:`d \le n,\ M \le d^2/2`: count(small-cache) :math:`\le`
                                        count(flash1), backward
 ``cmp.executed.fused_vs_flash1``       :math:`d \le n,\ M \le 2d^2`: count(small-cache-fused)
@@ -70,6 +72,11 @@ refuted with a counterexample naming n, d, M, the count and the bound:
 * ``cmp.executed.flash1_vs_standard.twin_crossover_d2`` — ``cmp.flash_vs_standard``'s
   :math:`M \ge d^2` read as the executed algorithms' (FlashAttention-1 backward moves more
   than standard attention up to :math:`M = 6.75d^2` at d = 2, :math:`1.12d^2` at d = 64).
+
+Every (algorithm, pass) of the registry is covered by an envelope with the registry's own
+bound id, except those that run another's counter (``small-cache`` forward = square tiling,
+``flash2-gqa`` = flash2 on one head) and ``flash1-published``, whose printed blocks overflow M
+(``tests/proofs/test_algorithm_counts.py`` checks both the coverage and the exceptions).
 
 Run ``python -m attnio.proofs.algorithm_counts`` to check this family alone.
 
@@ -395,6 +402,10 @@ CLAIMS: list[Claim] = [
                     Envelope("small-cache-fused", "backward", "bwd.alg6.upper", 24,
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{LI} form; small-cache-fused is ours"),
+    _envelope_claim("cnt.alg6_dx.backward",
+                    Envelope("small-cache-dx", "backward", "bwd.alg6.upper", 24,
+                             "d <= n and 64 <= M <= d**2", _small(64)),
+                    f"{LI} (Algorithm 6 for dL/dX)"),
     _comparison_claim("cmp.executed.alg6_vs_flash1",
                       Comparison("small-cache", "flash1", "backward", "d <= n and M <= d**2/2",
                                  lambda n, d, M: d <= n and 2 * M <= d * d),

@@ -93,3 +93,43 @@ def test_a_form_with_a_negative_part_is_undecided_not_compared() -> None:
                      lambda n, d, M: d >= 8)
     verdict = env.check()
     assert verdict.verdict == "undecided" and "negative part" in verdict.detail
+
+
+#: (algorithm, pass) of the registry not covered by an envelope of their own, and why; each
+#: reason is checked below so that an exception cannot outlive its cause.
+_SAME_COUNTER = {("small-cache", "forward"): ("square-tiling", "forward"),
+                 ("flash2-gqa", "forward"): ("flash2", "forward"),
+                 ("flash2-gqa", "backward"): ("flash2", "backward")}
+_OVERFLOWS = {("flash1-published", "forward"), ("flash1-published", "backward")}
+
+
+def test_every_registered_algorithm_has_an_envelope_with_its_own_bound() -> None:
+    """Each (algorithm, pass) of the registry is compared with the catalogue form it cites."""
+    from attnio.algorithms.registry import REGISTRY
+
+    envelopes = {(c.check_fn.__self__.algorithm, c.check_fn.__self__.pass_):
+                 c.check_fn.__self__.bound_id
+                 for c in CLAIMS if isinstance(getattr(c.check_fn, "__self__", None), A.Envelope)}
+    for name, spec in REGISTRY.items():
+        for pass_ in spec.passes:
+            key = (name, pass_)
+            if key in _SAME_COUNTER or key in _OVERFLOWS:
+                continue
+            assert key in envelopes, f"{key}: no cnt.* claim compares its count with its form"
+            assert envelopes[key] == spec.bound_id(pass_), key
+
+
+@pytest.mark.parametrize("key", sorted(_SAME_COUNTER), ids=str)
+def test_an_exempt_algorithm_runs_the_counter_of_a_covered_one(key) -> None:
+    other = _SAME_COUNTER[key]
+    for n, d, M in ((64, 8, 256), (100, 16, 400), (4096, 64, 768)):
+        assert (get_algorithm(key[0]).counter(key[1])(n, d, M)
+                == get_algorithm(other[0]).counter(other[1])(n, d, M))
+
+
+@pytest.mark.parametrize("key", sorted(_OVERFLOWS), ids=str)
+def test_the_printed_blocks_overflow_M(key) -> None:
+    from attnio.exceptions import CacheOverflowError
+
+    with pytest.raises(CacheOverflowError):
+        get_algorithm(key[0]).counter(key[1])(4096, 64, 16384)
