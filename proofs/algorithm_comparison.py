@@ -36,6 +36,13 @@ Proof map (every real :math:`n, d, M > 0` unless a range is stated):
   :math:`\Theta(nd + n^2)` for standard attention cannot hold in the small-cache part of its
   admissible range (F3).
 
+These compare catalogue *forms*. The executed algorithms (exact counts of
+:mod:`attnio.algorithms.counts`) are compared in :mod:`attnio.proofs.algorithm_counts`
+(``cmp.executed.*``): Algorithm 6 ≤ FlashAttention-1 backward for :math:`M \le d^2/2`, square
+tiling ≤ FlashAttention-1 forward for :math:`M \le d^2/4`, FlashAttention-1 ≤ standard backward
+for :math:`M \ge 8d^2`; the ranges of the forms (:math:`M \le d^2`, :math:`M \ge d^2`) are
+refuted twins there.
+
 Twins: the exact crossover moved to :math:`d^2/2`; "Algorithm 6 ≤ FlashAttention (DFE form)
 exactly when :math:`M \le d^2`" (F1); the full count for :math:`M \le d^2` (F2); the ratio
 inverted; FlashAttention ≤ standard already from :math:`M \ge d^2/2`; the standard bound
@@ -135,15 +142,19 @@ CLAIMS = [
            f"{LI} vs {DFE}; attnio", _alg6_vs_flash1_sufficient, reconstructed=True),
     _claim("cmp.alg6_full_vs_flash1",
            "for d <= n and M <= d**2/9: bwd.alg6.upper (with its n^2 + nd + d^2 terms) "
-           "<= bwd.flash1.upper — finding F2", f"{LI} vs {DFE}; attnio", lambda: _alg6_full(9),
+           "<= bwd.flash1.upper — finding F2 (forms; the executed algorithms: "
+           "cmp.executed.alg6_vs_flash1, M <= d**2/2)", f"{LI} vs {DFE}; attnio",
+           lambda: _alg6_full(9),
            reconstructed=True),
     _claim("cmp.fwd_tiling_vs_flash.exact",
            "fwd.square_tiling.upper <= fwd.flash1.upper exactly when M <= d**2 "
-           "(all n, d, M > 0)", SY,
+           "(all n, d, M > 0) — forms; the executed algorithms swap near M = d**2/2 "
+           "(cmp.executed.tiling_vs_flash1: M <= d**2/4)", SY,
            lambda: _exact("fwd.square_tiling.upper", "fwd.flash1.upper", sympy.Integer(1))),
     _claim("cmp.flash_vs_standard",
            "for M >= d**2: bwd.flash1.upper <= bwd.standard (FlashAttention backward never "
-           "loses to standard attention in the large cache)", DFE,
+           "loses to standard attention in the large cache) — forms; the executed algorithms "
+           "need M >= 8*d**2 on the grid (cmp.executed.flash1_vs_standard)", DFE,
            lambda: _flash_vs_standard(sympy.Integer(1))),
     _claim("cmp.standard_below_lower_bound",
            "for d <= M <= n*d and M <= d**2/100: bwd.small.lower >= 10*bwd.standard — the "

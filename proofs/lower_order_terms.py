@@ -23,11 +23,16 @@ Proof map (:math:`n, d, M > 0` real; z3 with :math:`M = s^2`):
 * ``low.flash_extra``        — :math:`d \le n,\ M \le nd \Rightarrow nd + d^2 \le 2\,n^2d^2/M`
   (the extra products of Thm 4.1's adaptation);
 * ``low.fa_forward_count``   — :math:`d \ge 1,\ M \le nd \Rightarrow 12n^2d^2/M + 16n^2d/M + 2nd \le 30\cdot`
-  ``fwd.flash1.upper`` (RECONSTRUCTED count, background §2.2);
+  ``fwd.flash1.upper`` (RECONSTRUCTED count, background §2.2; an *idealised* count — the
+  executed algorithms are checked in :mod:`attnio.proofs.algorithm_counts`);
 * ``low.fa_backward_count``  — :math:`d \ge 1,\ M \le nd \Rightarrow 20n^2d^2/M + 8n^2d/M + 4nd \le 32\cdot`
-  ``bwd.flash1.upper`` (background §2.3);
+  ``bwd.flash1.upper`` (background §2.3; idealised: attnio's executed FlashAttention-1
+  backward is 1.89× above :math:`32n^2d^2/M` at n = 4096, d = 64, M = 768 — claim
+  ``cnt.flash1.backward`` states the range and constant where the count holds, twin
+  ``cnt.flash1.backward.twin_idealised`` refutes this constant for the algorithm);
 * ``low.tiling_count``       — :math:`M \le d^2,\ d \le n,\ n \ge 1 \Rightarrow 8n^2d/\sqrt M + n^2 + nd + 2n
-  \le 12\cdot` ``fwd.square_tiling.upper`` (background §1.3).
+  \le 12\cdot` ``fwd.square_tiling.upper`` (background §1.3; idealised: the executed count
+  needs 18, ``cnt.square_tiling.forward``).
 
 Twins — the naive versions: :math:`n^2 \le n^2d/\sqrt M` unconditionally, :math:`d^2 \le
 nd^2/\sqrt M` from :math:`M \le d^2` alone (F4), :math:`nd^3/M \le n^2d^2/M` unconditionally,
@@ -193,16 +198,24 @@ CLAIMS = [
        "large-cache algorithm are absorbed)", "Li et al. Thm 4.1 (notes/reference/paper.md §4.1)",
        _flash_extra(), reconstructed=True),
     _c("low.fa_forward_count",
-       "for d >= 1 and M <= n*d: 12n^2d^2/M + 16n^2d/M + 2nd <= 30*fwd.flash1.upper",
+       "for d >= 1 and M <= n*d: 12n^2d^2/M + 16n^2d/M + 2nd <= 30*fwd.flash1.upper "
+       "(the idealised count; attnio's executed flash1 forward meets 30*fwd.flash1.upper "
+       "for d >= 8 on the grid, cnt.flash1.forward, and not at d = 1)",
        f"{DFE} Alg. 1 count RECONSTRUCTED (background §2.2)", _fa_forward(),
        reconstructed=True),
     _c("low.fa_backward_count",
-       "for d >= 1 and M <= n*d: 20n^2d^2/M + 8n^2d/M + 4nd <= 32*bwd.flash1.upper",
+       "for d >= 1 and M <= n*d: 20n^2d^2/M + 8n^2d/M + 4nd <= 32*bwd.flash1.upper "
+       "(the idealised count; attnio's executed flash1 backward is up to 1.89x above "
+       "32*bwd.flash1.upper at n = 4096, d = 64, M = 768; it meets 40*bwd.flash1.upper for "
+       "d >= 8, 32d <= M <= nd and 32*bwd.flash1.upper for d >= 8, 48d <= M <= nd/2 on the "
+       "grid: cnt.flash1.backward, cnt.flash1.backward.constant_32)",
        f"{DFE} Alg. 4 count RECONSTRUCTED (background §2.3)", _fa_backward,
        reconstructed=True),
     _c("low.tiling_count",
        "for M <= d**2, d <= n, n >= 1: 8n^2d/sqrt(M) + n^2 + nd + 2n <= "
-       "12*fwd.square_tiling.upper", "Saha & Ye Alg. 1 count RECONSTRUCTED (background §1.3)",
+       "12*fwd.square_tiling.upper (the idealised count, B = sqrt(M)/2 without floor; the "
+       "executed square tiling meets 18*fwd.square_tiling.upper: cnt.square_tiling.forward)",
+       "Saha & Ye Alg. 1 count RECONSTRUCTED (background §1.3)",
        _tiling(), reconstructed=True),
 ]
 

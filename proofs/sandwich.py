@@ -49,7 +49,8 @@ import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import Infeasible, Optimal, PebbleUndecided, solve_optimal
+from attnio.graphs.exact import (DEFAULT_MAX_STATES, Infeasible, Optimal, PebbleUndecided,
+                                 solve_optimal)
 from attnio.graphs.game import replay
 from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
 from attnio.proofs.explicit_bounds import explicit_lower_bound
@@ -153,10 +154,16 @@ def _algorithm_schedules(G: nx.DiGraph, M: int) -> dict[str, list]:
 
 
 def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
-                 time_limit: float,
-                 schedules_fn: Callable[[nx.DiGraph, int], dict[str, list]] | None = None
-                 ) -> SandwichRow:
+                 time_limit: float | None,
+                 schedules_fn: Callable[[nx.DiGraph, int], dict[str, list]] | None = None,
+                 max_states: int | None = None) -> SandwichRow:
     """Compute and check one row of the sandwich (see the module docstring).
+
+    The exact search stops at ``time_limit`` seconds (None: no clock) or ``max_states``
+    stored states (None: :data:`attnio.graphs.exact.DEFAULT_MAX_STATES`), whichever comes
+    first; past either the row is ``undecided`` with the proven bracket
+    ``[optimum_lower, optimum_upper]``. A state budget with ``time_limit=None`` makes the
+    row independent of machine load (the figures of :mod:`attnio.reporting.sandwich`).
 
     >>> inst = Instance("matmul 1x2x1", "matmul", {"m": 1, "k": 2, "p": 1}, (4,))
     >>> r = sandwich_row(inst, inst.build(), 4, timeout_ms=5_000, time_limit=10,
@@ -195,7 +202,8 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                                schedules=costs, status=Status.REFUTED,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
-    opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False)
+    opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False,
+                        max_states=DEFAULT_MAX_STATES if max_states is None else max_states)
     base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
                                 schedules=costs, certified=certified, certified_route=cert_route,
                                 P2M_lower=part.value, P2M_upper=part.value)

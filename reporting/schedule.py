@@ -163,9 +163,12 @@ def timeline_from_moves(
 SMALLEST_DAG = (1, 2, 1)
 
 
-def schedule_data(graph: nx.DiGraph, M: int, name: str = "DAG", *, time_limit: float = 20.0
-                  ) -> ScheduleTimeline:
+def schedule_data(graph: nx.DiGraph, M: int, name: str = "DAG", *,
+                  time_limit: float | None = None) -> ScheduleTimeline:
     """Solve the exact optimum of ``graph`` at ``M`` and return its schedule, move by move.
+
+    The search's budget is the solver's state budget (``time_limit`` seconds only if given):
+    the drawn schedule does not depend on the machine's load.
 
     The schedule is replayed through :func:`attnio.graphs.game.replay` (which raises on an
     illegal move) before it is drawn; vertices are listed in topological order.
@@ -187,7 +190,7 @@ def schedule_data(graph: nx.DiGraph, M: int, name: str = "DAG", *, time_limit: f
                                inputs=game_inputs(graph), outputs=game_outputs(graph))
 
 
-def smallest_optimal_schedule(time_limit: float = 20.0) -> ScheduleTimeline:
+def smallest_optimal_schedule(time_limit: float | None = None) -> ScheduleTimeline:
     """The optimal schedule of the smallest instructive DAG (:data:`SMALLEST_DAG`, a dot
     product of length 2) at the smallest M that admits a schedule.
 

@@ -269,14 +269,19 @@ CATALOGUE: tuple[Bound, ...] = (
     _bound("bwd.flash1.upper", "backward", "upper", _FWD_LARGE, admissible=_FA_RANGE,
            source=f"{_DFE}, Thm 5 (Algorithm 4)", model=_ALGORITHM,
            notes="Theta(N^2 d^2/M) HBM accesses for FlashAttention backward; reconstructed "
-                 "count ~ 20 n^2 d^2/M + 8 n^2 d/M + 4 n d."),
+                 "(idealised) count ~ 20 n^2 d^2/M + 8 n^2 d/M + 4 n d. attnio's executed "
+                 "FA-1 backward is within 40x for d >= 8, 32d <= M <= nd and 32x for d >= 8, "
+                 "48d <= M <= nd/2 (claims cnt.flash1.backward*, on a grid), but 1.89 x 32x "
+                 "at n = 4096, d = 64, M = 768 (notes/claims.md section 4a)."),
     _bound("bwd.alg6.upper", "backward", "upper",
            _BWD_SMALL + n**2 + n * d + d**2, admissible=(4 <= M, M <= n * d),
            source=f"{_LI}, Algorithm 6 (our reconstruction, reference notes/reference/paper.md section 4.3)",
            reconstructed=True, model=_ALGORITHM,
            notes="Ten TileMul / streaming steps with B = floor(sqrt(M/4)); the additive n^2 + "
                  "n d + d^2 (materialised n x n intermediates, streamed vectors) is kept so the "
-                 "count stays an upper bound for M > d^2 too."),
+                 "count stays an upper bound for M > d^2 too. Idealised (constant 1): the "
+                 "executed Algorithm 6 is within 24x for d <= n, 64 <= M <= d^2 (claim "
+                 "cnt.alg6.backward, on a grid), not down to M = 4."),
     _bound("bwd.standard", "backward", "upper", n * d + n**2, admissible=_STANDARD_RANGE,
            source=f"{_DFE}, Thm 5 (standard attention backward, Algorithm 3)", model=_ALGORITHM,
            reconstructed=True,
@@ -306,12 +311,16 @@ CATALOGUE: tuple[Bound, ...] = (
                  "entry of Q K^T"),
     _bound("fwd.flash1.upper", "forward", "upper", _FWD_LARGE, admissible=_FA_RANGE,
            source=f"{_DFE}, Thm 2 (Algorithm 1)", model=_ALGORITHM,
-           notes="Theta(N^2 d^2/M); reconstructed count ~ 12 n^2 d^2/M + 16 n^2 d/M + 2 n d."),
+           notes="Theta(N^2 d^2/M); reconstructed (idealised) count ~ 12 n^2 d^2/M + "
+                 "16 n^2 d/M + 2 n d. The executed FA-1 / FA-2 forward are within 30x for "
+                 "d >= 8 / d >= 2 (claims cnt.flash1.forward, cnt.flash2.forward, on a grid), "
+                 "not at d = 1."),
     _bound("fwd.square_tiling.upper", "forward", "upper", _FWD_SMALL,
            admissible=(4 <= M,) + _SMALL, source=f"{_SY}, Thm 3.5 (Algorithm 1)",
            model=_ALGORITHM,
            notes="B = floor(sqrt(M/4)); writes the n x n matrix A, affordable when M <= d^2; "
-                 "reconstructed count ~ 8 n^2 d/sqrt(M) + n^2 + n d + 2 n."),
+                 "reconstructed (idealised) count ~ 8 n^2 d/sqrt(M) + n^2 + n d + 2 n; the "
+                 "executed square tiling needs 18x, not 12x (claim cnt.square_tiling.forward)."),
     _bound("fwd.standard", "forward", "upper", n * d + n**2, admissible=_STANDARD_RANGE,
            source=f"{_DFE}, Thm 2 (standard attention, Algorithm 0)", model=_ALGORITHM,
            reconstructed=True,
