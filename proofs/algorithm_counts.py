@@ -32,6 +32,8 @@ over the grid, every comparison non-trivial):
 ``cnt.standard.backward``              :math:`M \ge d^2`: count :math:`\le 28\,(nd + n^2)`
 ``cnt.square_tiling.forward``          :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 18\,n^2d/\sqrt M`
 ``cnt.small_cache_fused.forward``      :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 12\,n^2d/\sqrt M`
+``cnt.small_cache_stable.forward``     :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 21\,n^2d/\sqrt M`
+                                       (square tiling's 18 + the stable storage's 2n² + 2n⌈n/B⌉)
 ``cnt.alg6.backward``                  :math:`64 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
                                        ``bwd.alg6.upper``
 ``cnt.alg6_fused.backward``            :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
@@ -395,6 +397,10 @@ CLAIMS: list[Claim] = [
                     Envelope("small-cache-fused", "forward", "fwd.square_tiling.upper", 12,
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{SY} form; small-cache-fused is ours"),
+    _envelope_claim("cnt.small_cache_stable.forward",
+                    Envelope("small-cache-stable", "forward", "fwd.square_tiling.upper", 21,
+                             "d <= n and 4 <= M <= d**2", _small()),
+                    f"{SY} form; the stable storage (+2n² + 2n⌈n/B⌉ words) is ours"),
     _envelope_claim("cnt.alg6.backward",
                     Envelope("small-cache", "backward", "bwd.alg6.upper", 24,
                              "d <= n and 64 <= M <= d**2", _small(64)), LI),
