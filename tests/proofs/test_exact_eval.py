@@ -355,3 +355,13 @@ def test_the_referee_and_definedness_agree_everywhere(statement: sp.Basic, vx: s
     if value == "unknown" or condition == "unknown":
         return
     assert (value == "undefined") == (condition != "true"), (statement, point, value, condition)
+
+
+def test_a_tiny_value_next_to_an_undecidable_zero_has_no_sign() -> None:
+    # zero-ness unknown and |value| below 10^(-prec/2) at every precision: no sign, even
+    # though evalf reaches the digits (1e-200 could be the error of a zero it cannot see)
+    assert sign_of(UNDECIDABLE_ZERO + sp.Integer(10) ** -200) is None
+    assert sign_of(UNDECIDABLE_ZERO - sp.Integer(10) ** -200) is None
+    # far above the working precision: the sign is certain
+    assert sign_of(UNDECIDABLE_ZERO + sp.Integer(10) ** -80) == 1
+    assert sign_of(UNDECIDABLE_ZERO - sp.Integer(10) ** -10) == -1

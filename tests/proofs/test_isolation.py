@@ -457,3 +457,66 @@ def test_a_forked_copy_never_touches_the_parents_server() -> None:
         w._proc, w._owner = parent_server, os.getpid()
     finally:
         w.close()
+
+
+def _sent(obj: object) -> object:
+    """What the other end reads after ``_send(obj)`` (in this process)."""
+    import io
+    import pickle
+    buffer = io.BytesIO()
+    isolation._send(buffer, obj)
+    raw = buffer.getvalue()
+    (size,) = isolation._HEADER.unpack(raw[:isolation._HEADER.size])
+    assert len(raw) == isolation._HEADER.size + size
+    return pickle.loads(raw[isolation._HEADER.size:])
+
+
+def test_an_unpicklable_exception_is_sent_as_its_text_in_this_process() -> None:
+    class Local(Exception):
+        pass
+
+    status, exc = _sent(("error", Local("kept as text")))
+    assert status == "error" and type(exc) is RuntimeError
+    assert str(exc).endswith("Local: kept as text") and "\n" not in str(exc).strip()[-20:]
+    noted = Local("first line")
+    noted.add_note("second line")
+    status, exc = _sent(("error", noted))
+    assert str(exc).endswith("Local: first line\nsecond line")
+
+
+def test_an_unpicklable_value_is_named_in_this_process() -> None:
+    status, exc = _sent(("ok", lambda: 0))
+    assert status == "error" and type(exc) is RuntimeError
+    assert str(exc).startswith("the result could not be sent back: ")
+    # a three-part reply is no error reply, whatever its first word
+    status, exc = _sent(("error", lambda: 0, 3))
+    assert str(exc).startswith("the result could not be sent back: ")
+
+
+def test_a_read_past_its_deadline_says_so() -> None:
+    r, w = os.pipe()
+    try:
+        with pytest.raises(HardLimitReached, match="^deadline$"):
+            isolation._read_exactly(r, 1, time.monotonic() + 0.05)
+        os.write(w, b"x" * 3)
+        os.close(w)
+        w = -1
+        assert isolation._read_exactly(r, 3, None) == b"xxx"
+        with pytest.raises(EOFError, match="^the other end closed the pipe$"):
+            isolation._read_exactly(r, 1, None)
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+
+
+def test_a_server_that_dies_mid_call_is_reported(tmp_path) -> None:  # noqa: ANN001
+    target = tmp_path / "die.py"
+    target.write_text("import os\n\ndef die():\n    os._exit(3)\n")
+    w = Worker(str(target), "die", memory_bytes=None)
+    try:
+        with pytest.raises(HardLimitReached, match=r"^the worker process ended without an "
+                                                   r"answer \(out of memory\?\)$"):
+            w.call((), seconds=30.0)
+    finally:
+        w.close()

@@ -714,3 +714,32 @@ def test_an_exact_search_without_answer_is_noted(monkeypatch: pytest.MonkeyPatch
     assert "relaxed encoding: planted" in v.reason
     assert "exact encoding: z3 unknown" in v.reason
     assert v.evidence is not None and v.evidence.solvers == {"z3": "undecided"}
+
+
+def test_isolated_calls_out_of_time_or_memory_are_undecided(monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    from attnio.proofs.isolation import HardLimitReached
+
+    def out_of_time(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise HardLimitReached("the time limit of 2 s was reached")
+
+    def out_of_memory(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise MemoryError
+
+    monkeypatch.setattr(kernel, "run_isolated", out_of_time)
+    v = prove_statement("x >= 0", {"x": "real"}, isolate=True, timeout=2)
+    assert isinstance(v, Undecided)
+    assert v.reason == ("the time limit of 2 s was reached; the limit covers the whole call, "
+                        "sympy included")
+    monkeypatch.setattr(kernel, "run_isolated", out_of_memory)
+    w = prove_statement("x >= 0", {"x": "real"}, isolate=True, timeout=2)
+    assert isinstance(w, Undecided)
+    assert w.reason == ("the statement needs more memory than the isolated call may use "
+                        f"({kernel.MEMORY_LIMIT_BYTES // 1024 ** 3} GiB)")
+
+
+def test_beyond_smt_the_reason_names_what_could_not_be_expressed() -> None:
+    v = prove_statement("exp(x) > x**3 - 10**9", {"x": "real"}, timeout=5)
+    assert isinstance(v, Undecided)
+    assert v.reason.startswith("not expressible in SMT arithmetic (")
+    assert "exp" in v.reason.split(";")[0]
