@@ -198,12 +198,13 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         row["within_tolerance"] = result.within_tolerance
     if mask is not None:
         # sparse_class_bound is a worst case over masks and is never compared with a run;
-        # mask_ratio divides by this mask's certified bound (one head: B·H heads do more)
+        # mask_ratio divides by this mask's certified bound, for the run's B·H query heads
+        # in B·G K/V groups
         row.update(mask_run_fields(mask, result.n, result.d, result.M, result.pass_,
-                                   result.algorithm))
+                                   result.algorithm, batch=result.batch,
+                                   heads=result.heads, kv_heads=result.kv_heads))
         bound = row["mask_lower_bound"]["value"]
-        one_head = result.batch * result.heads == 1  # the bound is one head's
-        row["mask_ratio"] = json_float(result.io / bound) if bound and one_head else None
+        row["mask_ratio"] = json_float(result.io / bound) if bound else None
     return row
 
 

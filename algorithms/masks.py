@@ -650,7 +650,8 @@ def mask_from_args(args: Any) -> Mask | None:
 
 
 def mask_run_fields(mask: Mask | None, n: int, d: int, M: int, pass_: str | None = None,
-                    algorithm: str | None = None) -> dict[str, Any]:
+                    algorithm: str | None = None, *, batch: int = 1, heads: int = 1,
+                    kv_heads: int | None = None) -> dict[str, Any]:
     """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
     and ``sparse_crossover`` (:func:`sparse_bound_values`: the worst case over masks with
     these counts, not this mask's bound) and ``mask_lower_bound``, the certified lower bound
@@ -668,8 +669,11 @@ def mask_run_fields(mask: Mask | None, n: int, d: int, M: int, pass_: str | None
     mask = mask or Mask.full()
     values = sparse_bound_values(mask, n, d, M)
     if pass_ is not None:
-        values["mask_lower_bound"] = mask_bound_fields(mask, n, d, M, pass_, algorithm)
+        values["mask_lower_bound"] = mask_bound_fields(mask, n, d, M, pass_, algorithm,
+                                                       batch=batch, heads=heads,
+                                                       kv_heads=kv_heads)
     else:
-        values["mask_lower_bound"] = {p: mask_bound_fields(mask, n, d, M, p)
+        values["mask_lower_bound"] = {p: mask_bound_fields(mask, n, d, M, p, batch=batch,
+                                                           heads=heads, kv_heads=kv_heads)
                                       for p in ("forward", "backward")}
     return values

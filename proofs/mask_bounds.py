@@ -136,9 +136,20 @@ def _sizes(mask: "Mask", n: int, d: int) -> tuple[int, int, int]:
     return rho_q, rho_k, mask.z_qk(n)
 
 
+def _heads(batch: int, heads: int, kv_heads: int | None) -> tuple[int, int]:
+    """(B·H query heads, B·G K/V heads), validated (:mod:`attnio.proofs.stacked_heads`)."""
+    from attnio.proofs.stacked_heads import _shape
+
+    batch, heads, kv = _shape(batch, heads, kv_heads)
+    return batch * heads, batch * kv
+
+
 def masked_compulsory_io(pass_: str, mask: "Mask", n: int, d: int,
-                         computation: str | None = None) -> int:
-    """Needed inputs read once plus needed outputs written once (module docstring).
+                         computation: str | None = None, *, batch: int = 1, heads: int = 1,
+                         kv_heads: int | None = None) -> int:
+    """Needed inputs read once plus needed outputs written once (module docstring); with
+    heads, per query head (Q, O, dO, dQ rows, and the kept scores of the given-scores
+    class) and per K/V head (K, V, dK, dV rows), the same mask for every head.
 
     >>> from attnio.algorithms.masks import Mask
     >>> masked_compulsory_io("forward", Mask.full(), 4, 2), masked_compulsory_io(
@@ -148,10 +159,11 @@ def masked_compulsory_io(pass_: str, mask: "Mask", n: int, d: int,
     computation = computation or ("forward" if pass_ == "forward" else "recompute")
     _check(pass_, computation)
     n, d = positive_int("n", n), positive_int("d", d)
+    q, kv = _heads(batch, heads, kv_heads)
     rho_q, rho_k, z_qk = _sizes(mask, n, d)
     if computation == "forward":
-        return 2 * d * (rho_q + rho_k)
-    return 4 * d * (rho_q + rho_k) + (z_qk if computation == "given-scores" else 0)
+        return 2 * d * (q * rho_q + kv * rho_k)
+    return 4 * d * (q * rho_q + kv * rho_k) + (q * z_qk if computation == "given-scores" else 0)
 
 
 def masked_segment_route(N: int, d: int, M: int, *,
@@ -176,8 +188,16 @@ def masked_segment_route(N: int, d: int, M: int, *,
 
 
 def mask_lower_bound_routes(pass_: str, mask: "Mask", n: int, d: int, M: int,
-                            computation: str) -> list[GapBound]:
+                            computation: str, *, batch: int = 1, heads: int = 1,
+                            kv_heads: int | None = None) -> list[GapBound]:
     """Every route's bound for ``mask`` at (n, d, M), one computation class (module doc).
+
+    With B·H query heads in B·G K/V groups (the same mask for every head) the compulsory
+    I/O and the rest are counted per query head and per K/V head, and the segment route
+    counts the kept products of every head against the one-head cap: a segment of M I/Os
+    computes at most cap(L) of them whichever heads they belong to (the argument of
+    :mod:`attnio.proofs.stacked_heads`, claim ``heads.stacked_segment``; a subset of the
+    products, claim ``mask.segment_subset``).
 
     >>> from attnio.algorithms.masks import Mask
     >>> [r.value for r in mask_lower_bound_routes("forward", Mask.window(1), 16, 2, 4, "forward")]
@@ -185,20 +205,25 @@ def mask_lower_bound_routes(pass_: str, mask: "Mask", n: int, d: int, M: int,
     """
     _check(pass_, computation)
     n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
+    q, kv = _heads(batch, heads, kv_heads)
     rho_q, rho_k, z_qk = _sizes(mask, n, d)
-    compulsory = GapBound(masked_compulsory_io(pass_, mask, n, d, computation),
+    compulsory = GapBound(masked_compulsory_io(pass_, mask, n, d, computation, batch=batch,
+                                               heads=heads, kv_heads=kv_heads),
                           "compulsory (needed rows)", "mask.below_algorithms")
     families, name = _FAMILIES[computation]
-    value, L = masked_segment_route(families * z_qk * d, d, M)
-    seg = f"segment products (kept {name})" + (f", L = {L // M}M" if L else "")
-    rest = {"forward": d * (rho_q + rho_k), "recompute": 2 * d * (rho_q + rho_k),
-            "given-scores": z_qk + 3 * d * (rho_q + rho_k)}[computation]
+    value, L = masked_segment_route(families * q * z_qk * d, d, M)
+    heads_note = f", {q} heads" if q > 1 else ""
+    seg = f"segment products (kept {name}{heads_note})" + (f", L = {L // M}M" if L else "")
+    rows = q * rho_q + kv * rho_k
+    rest = {"forward": d * rows, "recompute": 2 * d * rows,
+            "given-scores": q * z_qk + 3 * d * rows}[computation]
     return [compulsory, GapBound(value, seg, "mask.routes_consistent"),
             GapBound(rest + value, f"{seg} + compulsory rest", "mask.routes_consistent")]
 
 
 def best_mask_lower_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
-                          computation: str = "any") -> GapBound:
+                          computation: str = "any", *, batch: int = 1, heads: int = 1,
+                          kv_heads: int | None = None) -> GapBound:
     """The largest route of one class; ``"any"``: the smallest class maximum, which holds for
     every masked algorithm of :mod:`attnio.algorithms` (its route names the binding class).
 
@@ -208,10 +233,12 @@ def best_mask_lower_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
     """
     if pass_ not in _CLASSES:
         raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    shape: dict[str, Any] = {"batch": batch, "heads": heads, "kv_heads": kv_heads}
     if computation != "any":
-        return max(mask_lower_bound_routes(pass_, mask, n, d, M, computation),
+        return max(mask_lower_bound_routes(pass_, mask, n, d, M, computation, **shape),
                    key=lambda r: r.value)
-    per = [(best_mask_lower_bound(pass_, mask, n, d, M, c), c) for c in _CLASSES[pass_]]
+    per = [(best_mask_lower_bound(pass_, mask, n, d, M, c, **shape), c)
+           for c in _CLASSES[pass_]]
     bound, cls = min(per, key=lambda bc: bc[0].value)
     if pass_ == "forward":
         return bound
@@ -219,7 +246,8 @@ def best_mask_lower_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
 
 
 def mask_bound_fields(mask: "Mask", n: int, d: int, M: int, pass_: str,
-                      algorithm: str | None = None) -> dict[str, Any]:
+                      algorithm: str | None = None, *, batch: int = 1, heads: int = 1,
+                      kv_heads: int | None = None) -> dict[str, Any]:
     """The ``mask_lower_bound`` JSON field: ``{"value": int, "route", "claim_id",
     "computation", "scope"}`` — for ``algorithm``'s computation class when given (None when
     it has no class here, e.g. a dL/dX computation), else for every algorithm (``"any"``).
@@ -234,10 +262,13 @@ def mask_bound_fields(mask: "Mask", n: int, d: int, M: int, pass_: str,
         if computation not in _CLASSES.get(pass_, ()):
             return {"value": None, "route": None, "claim_id": None, "computation": computation,
                     "scope": f"no certified masked route for the {computation} computation"}
-    b = best_mask_lower_bound(pass_, mask, n, d, M, computation)
+    b = best_mask_lower_bound(pass_, mask, n, d, M, computation, batch=batch, heads=heads,
+                              kv_heads=kv_heads)
+    q, kv = _heads(batch, heads, kv_heads)
+    who = "one head" if q == 1 else f"{q} query heads, {kv} K/V heads"
     return {"value": b.value, "route": b.route, "claim_id": b.claim_id,
             "computation": computation,
-            "scope": "this mask, one head, every schedule (certified; notes/sparse.md)"}
+            "scope": f"this mask, {who}, every schedule (certified; notes/sparse.md)"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -336,17 +367,36 @@ _BELOW_GRID = ([(m, n, d, M) for m in ("full", "causal", "window:1", "window:7",
                   ("window:16", 1_048_576, 64, 4096)])
 
 
-def _masked_counts(pass_: str, mask: "Mask", n: int, d: int, M: int) -> dict[str, int]:
+#: (B, H, G) of the stacked-head comparisons of mask.below_algorithms, on _BELOW_HEADS_GRID.
+_HEAD_SHAPES = ((1, 4, 2), (2, 2, 1), (1, 3, 3), (2, 8, 2))
+_BELOW_HEADS_GRID = [(m, n, d, M) for m in ("causal", "window:1", "window:7", "band:60")
+                     for n, d, M in ((60, 4, 8), (256, 8, 64), (256, 8, 4096))]
+
+
+def _masked_counts(pass_: str, mask: "Mask", n: int, d: int, M: int,
+                   shape: tuple[int, int, int] | None = None) -> dict[str, int]:
+    """Every masked algorithm's exact I/O (``shape`` = (B, H, G): over stacked heads, with
+    the grouped-query FlashAttention-2 too)."""
+    from attnio.algorithms.heads import GQA_ALGORITHMS, count_heads
     from attnio.algorithms.registry import algorithm_names, get_algorithm
     from attnio.algorithms.simulation import count
 
+    names = list(algorithm_names(pass_))
+    if shape is not None:
+        names += [g for g in GQA_ALGORITHMS if g not in names]
     out = {}
-    for name in algorithm_names(pass_):
-        record = get_algorithm(name)
-        if not record.masked or computation_of(name, pass_) not in _CLASSES[pass_]:
+    for name in names:
+        if name not in GQA_ALGORITHMS and not get_algorithm(name).masked:
+            continue
+        if computation_of(name, pass_) not in _CLASSES[pass_]:
             continue
         try:
-            out[name] = count(name, pass_, n, d, M, mask=mask).io
+            if shape is None:
+                out[name] = count(name, pass_, n, d, M, mask=mask).io
+            else:
+                b, h, g = shape
+                out[name] = count_heads(name, pass_, n, d, M, batch=b, heads=h, kv_heads=g,
+                                        mask=mask).io
         except (InfeasibleError, CacheOverflowError, InvalidInputError):  # no tile fits M
             continue
     return out
@@ -357,20 +407,25 @@ def _below_algorithms(ctx: CheckContext, *,
                       grid: list | None = None) -> Verdict:
     """Every route of a masked algorithm's class ≤ its exact masked count, on the grid."""
     checked = nontrivial = 0
-    for spec, n, d, M in _BELOW_GRID if grid is None else grid:
+    cases: list[tuple[str, int, int, int, tuple[int, int, int] | None]] = (
+        [(*c, None) for c in _BELOW_GRID] + [(*c, s) for c in _BELOW_HEADS_GRID
+                                             for s in _HEAD_SHAPES]
+        if grid is None else [(*c, None) if len(c) == 4 else c for c in grid])
+    for spec, n, d, M, shape in cases:
         mask = _mask(spec)
+        heads = {} if shape is None else dict(zip(("batch", "heads", "kv_heads"), shape))
         for pass_ in ("forward", "backward"):
             routes: dict[str, list[GapBound]] = {}  # one evaluation per computation class
-            for name, io in _masked_counts(pass_, mask, n, d, M).items():
+            for name, io in _masked_counts(pass_, mask, n, d, M, shape).items():
                 computation = computation_of(name, pass_)
                 if computation not in routes:
-                    routes[computation] = route_fn(pass_, mask, n, d, M, computation)
+                    routes[computation] = route_fn(pass_, mask, n, d, M, computation, **heads)
                 for bound in routes[computation]:
                     checked += 1
                     nontrivial += bound.value > 0
                     if bound.value > io:
                         return Refuted({"mask": spec, "pass": pass_, "n": n, "d": d, "M": M,
-                                        "route": bound.route, "bound": bound.value,
+                                        **heads, "route": bound.route, "bound": bound.value,
                                         "algorithm": name, "io": io},
                                        "a per-mask lower bound exceeds a masked algorithm's "
                                        "exact I/O")
@@ -425,7 +480,7 @@ def _routes_consistent(ctx: CheckContext, *,
 
 # ---- false twins ---------------------------------------------------------------------------
 def _twin_class_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
-                      computation: str) -> list[GapBound]:
+                      computation: str, **heads: Any) -> list[GapBound]:
     """The class formula sparse.lower at the mask's (Z_in, Z_QK), rounded down, claimed as a
     bound for this mask (the issue-21 defect)."""
     from math import isqrt
@@ -439,7 +494,7 @@ def _twin_class_bound(pass_: str, mask: "Mask", n: int, d: int, M: int,
 
 
 def _twin_dense_segment(pass_: str, mask: "Mask", n: int, d: int, M: int,
-                        computation: str) -> list[GapBound]:
+                        computation: str, **heads: Any) -> list[GapBound]:
     """The dense segment route (n² pairs) claimed for a masked computation."""
     return lower_bound_routes(pass_, n, d, M, computation)[1:2]
 

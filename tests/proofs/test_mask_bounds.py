@@ -242,15 +242,63 @@ def test_issue_21_cli_prints_a_bound_below_the_run(n: int, capsys) -> None:
     assert "NOT a lower bound for this mask" in run["sparse_class_bound"]["scope"]
 
 
-def test_multi_head_runs_take_no_ratio_to_a_one_head_bound(capsys) -> None:
+def test_multi_head_runs_take_their_ratio_to_the_stacked_bound(capsys) -> None:
     import json
 
     from attnio.cli import main
+    from attnio.proofs.mask_bounds import best_mask_lower_bound
 
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
                  "--pass", "backward", "--mask", "causal", "--heads", "2", "--json"]) == 0
     (run,) = json.loads(capsys.readouterr().out)["runs"]
-    assert run["mask_ratio"] is None and "one head" in run["mask_lower_bound"]["scope"]
+    bound = best_mask_lower_bound("backward", Mask.causal(), 64, 8, 256, "recompute", heads=2)
+    assert run["mask_lower_bound"]["value"] == bound.value
+    assert "2 query heads, 2 K/V heads" in run["mask_lower_bound"]["scope"]
+    assert run["mask_ratio"] == run["io"] / bound.value
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
                  "--pass", "backward", "--mask", "causal"]) == 0
     assert "certified for this mask" in capsys.readouterr().out
+
+
+@pytest.mark.trust
+def test_stacked_heads_count_query_and_kv_rows_separately() -> None:
+    from attnio.algorithms.masks import parse_mask
+    from attnio.proofs.mask_bounds import masked_compulsory_io
+    mask = parse_mask("causal")
+    one = masked_compulsory_io("backward", mask, 64, 8)
+    assert one == 4 * 8 * (64 + 64)
+    assert masked_compulsory_io("backward", mask, 64, 8, batch=2, heads=4, kv_heads=2) == \
+        4 * 8 * (2 * 4 * 64 + 2 * 2 * 64)
+    assert masked_compulsory_io("backward", mask, 64, 8, "given-scores", heads=4, kv_heads=1) \
+        == 4 * 8 * (4 * 64 + 64) + 4 * mask.z_qk(64)
+    assert masked_compulsory_io("forward", mask, 64, 8, heads=4, kv_heads=4) == \
+        2 * 8 * (4 * 64 + 4 * 64)
+
+
+@pytest.mark.trust
+def test_stacked_heads_route_charges_every_heads_products() -> None:
+    from attnio.algorithms.masks import parse_mask
+    from attnio.proofs.mask_bounds import mask_lower_bound_routes, masked_segment_route
+    mask = parse_mask("window:7")
+    routes = mask_lower_bound_routes("backward", mask, 256, 8, 64, "recompute", heads=4,
+                                     kv_heads=2)
+    value, _ = masked_segment_route(2 * 4 * mask.z_qk(256) * 8, 8, 64)
+    assert routes[1].value == value and "4 heads" in routes[1].route
+    one = mask_lower_bound_routes("backward", mask, 256, 8, 64, "recompute")
+    assert [r.value for r in one] == [r.value for r in mask_lower_bound_routes(
+        "backward", mask, 256, 8, 64, "recompute", batch=1, heads=1, kv_heads=1)]
+
+
+def test_simulate_with_heads_and_a_mask_prints_the_stacked_bound(capsys) -> None:  # noqa: ANN001
+    import json as _json
+
+    from attnio.cli import main
+    assert main(["simulate", "--n", "256", "--d", "16", "--M", "1024", "--algorithm",
+                 "flash2,flash2-gqa", "--pass", "backward", "--mask", "causal", "--heads", "4",
+                 "--kv-heads", "2", "--json"]) == 0
+    doc = _json.loads(capsys.readouterr().out)
+    rows = doc if isinstance(doc, list) else (doc.get("runs") or doc.get("rows"))
+    for row in rows:
+        bound = row["mask_lower_bound"]
+        assert "4 query heads, 2 K/V heads" in bound["scope"]
+        assert 0 < bound["value"] <= row["io"] and row["mask_ratio"] >= 1
