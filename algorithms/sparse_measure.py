@@ -155,10 +155,17 @@ PROOF_LINES = [
     "scores the Z_QK entries, Q, K, O read and dQ, dK, dV written, Z_QK + 3d(ρ_Q + ρ_K).",
     "5. **The bound** is the largest of routes 1, 2 + 0, and 2 + 4 for the algorithm's "
     "computation class; with no algorithm named (`attnio bounds --mask`), the smaller of the "
-    "backward classes' maxima, which holds for every masked backward. Exact Python ints.", "",
+    "backward classes' maxima, which holds for every masked backward. Exact Python ints.",
+    "6. **Many heads** (B·H query heads in B·G K/V groups, the same mask for every head): "
+    "the compulsory I/O and the rest count ρ_Q rows per query head and ρ_K rows per K/V "
+    "head (and the Z_QK given scores per query head), and the segment route counts the kept "
+    "products of every head, N = f·B·H·Z_QK·d, against the one-head cap: a segment of L "
+    "I/Os holds at most cap(L) leaves whichever heads they belong to (the argument of "
+    "`heads.stacked_segment`, notes/gap.md). `attnio simulate --heads H --kv-heads G "
+    "--mask ...` prints this bound for the run's heads.", "",
     "Checks: `mask.below_algorithms` compares every route with every masked algorithm's "
     "exact count for full, causal, window (W = 1, 7, 100), block-sparse and an arbitrary "
-    "array with empty rows, including window:1 at n = 2^20, d = 8, M = 64 (flash2 backward "
+    "array with empty rows, over one head and four head shapes (B, H, G), including window:1 at n = 2^20, d = 8, M = 64 (flash2 backward "
     "95,420,416 ≥ 67,108,864 = 8nd) and n = 3,000, d = 1, M = 11 (42,000 ≥ 24,000). Its "
     "planted twin `mask.twin.class_bound_per_mask` — the class formula claimed for the mask — "
     "is refuted by a masked algorithm's count; so are the dense segment route claimed for a "
