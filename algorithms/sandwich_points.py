@@ -16,7 +16,9 @@ for; an (algorithm, M) pair with no fitting tile is skipped):
   of the pass, each class's maximum and every single route
   (:func:`~attnio.proofs.gap_routes.lower_bound_routes`) against the algorithms of that
   class, and the rows of :func:`attnio.algorithms.gap.gap_rows` (its ``lower_bound`` against
-  each of its ``algorithms``; a refusal of ``gap_rows`` is itself a violation).
+  each of its ``algorithms``; a refusal of ``gap_rows`` is itself a violation) — also with
+  ``--tune``: the tuned counts (:func:`attnio.algorithms.tuning.tuned_count`) of every
+  tunable algorithm are compared with every single-head bound as algorithms of their own.
 * ``attnio bounds`` (one head): the catalogue's explicit (non-asymptotic) lower bounds of
   the pass in their admissible range (:func:`attnio.symbolic.evaluate.catalogue_values`;
   exact sympy numbers, compared exactly, each with the algorithms of the computation it is
@@ -141,6 +143,14 @@ def explicit_catalogue_lower_bounds(pass_: str, n: int, d: int, M: int) -> list[
             if ev.in_range]
 
 
+_TUNED = " --tune"
+
+
+def _base(key: str) -> str:
+    """The registry name of a count's key (``"flash2 --tune"`` → ``"flash2"``)."""
+    return key.removesuffix(_TUNED)
+
+
 def _names(pass_: str, mask: "Mask | None") -> list[str]:
     return [a for a in algorithm_names(pass_) if mask is None or REGISTRY[a].masked]
 
@@ -148,13 +158,16 @@ def _names(pass_: str, mask: "Mask | None") -> list[str]:
 def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = None,
                    batch: int = 1, heads: int = 1, kv_heads: int | None = None,
                    levels: Sequence[int] | None = None, catalogue: bool = True,
-                   gap: bool = True) -> PointResult:
+                   gap: bool = True, tune: bool = True) -> PointResult:
     """Every printed lower bound ≤ every exact count at one instance (module docstring).
 
     ``levels``: capacities (words) of the bounded levels of a hierarchy, fastest first,
     strictly increasing (:class:`~attnio.algorithms.hierarchy.Hierarchy`'s rule); boundary
     ``i`` sits at their running sum. ``catalogue`` and ``gap``
-    switch off the two slowest sources (sympy evaluation; ``gap_rows`` recounts)."""
+    switch off the two slowest sources (sympy evaluation; ``gap_rows`` recounts). ``tune``
+    (one head, no mask): the ``--tune`` counts of every tunable algorithm
+    (:func:`attnio.algorithms.tuning.tuned_count`, keyed ``"NAME --tune"``) join the
+    algorithms, and ``gap_rows(..., tune=True)`` the sources."""
     from attnio.algorithms.heads import check_heads, count_heads, multihead_lower_bound
     from attnio.algorithms.simulation import count
     from attnio.proofs.gap_routes import best_lower_bound, computation_of, lower_bound_routes
@@ -183,7 +196,17 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
                 ios[name] = count(name, pass_, n, d, M, mask=mask).io
         except _SKIP:  # no tile set fits M (or the printed blocks overflow): nothing to compare
             continue
-    classes = {name: computation_of(name, pass_) for name in ios}
+    if tune and mask is None and not multi:
+        # `attnio simulate/gap --tune`: the block sizes of the exact search, keyed "NAME --tune"
+        from attnio.algorithms.tuning import tuned_count
+
+        for name in list(ios):
+            if REGISTRY[name].tunable:
+                try:
+                    ios[f"{name}{_TUNED}"] = tuned_count(name, pass_, n, d, M).io
+                except _SKIP:
+                    continue
+    classes = {name: computation_of(_base(name), pass_) for name in ios}
 
     def against(source: str, route: str, value: int | Any, names_: Any) -> None:
         for name in names_:
@@ -204,19 +227,21 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
         if gap:
             from attnio.algorithms.gap import gap_rows
 
-            try:
-                rows = gap_rows(pass_, n, d, [M])
-            except AttnioError as exc:
-                if "exceeds" in str(exc):
-                    res.fail("gap.gap_rows (attnio gap)", exc)
-                rows = []  # no algorithm of the gap selection fits M
-            for row in rows:
-                for name, io in row["algorithms"].items():
-                    res.add(Comparison("gap.gap_rows (attnio gap)", row["route"],
-                                       row["lower_bound"], name, io))
-                    if io != ios.get(name):
-                        res.fail("gap.gap_rows (attnio gap)", AssertionError(
-                            f"{name}: gap prints io {io}, count gives {ios.get(name)}"))
+            for tuned in (False, True) if tune else (False,):
+                source = "gap.gap_rows (attnio gap" + (" --tune)" if tuned else ")")
+                try:
+                    rows = gap_rows(pass_, n, d, [M], tune=tuned)
+                except AttnioError as exc:
+                    if "exceeds" in str(exc):
+                        res.fail(source, exc)
+                    rows = []  # no algorithm of the gap selection fits M
+                for row in rows:
+                    for name, io in row["algorithms"].items():
+                        key = name + (_TUNED if tuned else "")
+                        res.add(Comparison(source, row["route"], row["lower_bound"], key, io))
+                        if io != ios.get(key):
+                            res.fail(source, AssertionError(
+                                f"{key}: gap prints io {io}, the count gives {ios.get(key)}"))
         if catalogue:
             for bid, value in explicit_catalogue_lower_bounds(pass_, n, d, M):
                 scope = CATALOGUE_SCOPE.get(bid)
@@ -264,15 +289,15 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
         mask_for = Mask.full()  # attnio bounds --mask prints the dense mask's too
     if mask_for is not None:
         b = best_mask_lower_bound(pass_, mask_for, n, d, M)
-        masked_ios = [a for a in ios if REGISTRY[a].masked]
+        masked_ios = [a for a in ios if REGISTRY[_base(a)].masked]
         against("mask_bounds.best_mask_lower_bound(any)", b.route, b.value, masked_ios)
         for name in masked_ios:
-            f = mask_bound_fields(mask_for, n, d, M, pass_, name)
+            f = mask_bound_fields(mask_for, n, d, M, pass_, _base(name))
             if f["value"] is not None:
                 res.add(Comparison("mask_bounds.mask_bound_fields (attnio simulate --mask)",
                                    f["route"], f["value"], name, ios[name]))
         for cls, members in in_class.items():
-            members = [a for a in members if REGISTRY[a].masked]
+            members = [a for a in members if REGISTRY[_base(a)].masked]
             if not members:
                 continue
             for r in mask_lower_bound_routes(pass_, mask_for, n, d, M, cls):

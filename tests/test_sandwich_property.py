@@ -4,7 +4,8 @@ algorithm's exact I/O count, on the same instance (same pass, sizes, mask, heads
 One hypothesis property over pass, n, d, M (small M near d, large M near n·d, and between),
 the mask (none, full, causal, window:W, block:B with a drawn pattern, an arbitrary array),
 B·H query heads in B·G K/V groups and a hierarchy of a few levels, checked through the library
-functions behind every command (:func:`attnio.algorithms.sandwich_points.sandwich_point`) and,
+functions behind every command (:func:`attnio.algorithms.sandwich_points.sandwich_point`;
+one head without a mask: also the ``--tune`` counts) and,
 on some examples, through the JSON that ``attnio simulate``, ``attnio gap`` and
 ``attnio bounds`` print. Exact ints (the catalogue's explicit bounds: exact sympy numbers),
 compared exactly; derandomized. A failure names the command or function, the route, the
@@ -37,6 +38,7 @@ from attnio.algorithms.registry import PASSES, REGISTRY, algorithm_names, select
 from attnio.algorithms.sandwich_points import (CATALOGUE_SCOPE, explicit_catalogue_lower_bounds,
                                               sandwich_point)
 from attnio.algorithms.simulation import count, simulate
+from attnio.algorithms.tuning import tuned_count
 from attnio.cli import main
 from attnio.exceptions import CacheOverflowError, InfeasibleError
 from attnio.proofs.gap_routes import computation_of
@@ -184,6 +186,13 @@ def _check_cli(inst: dict[str, Any], tmp: str) -> int:
             for name, io_ in row["algorithms"].items():
                 assert io_ == ios[name], (row, ios)
                 le("gap", row["route"], row["lower_bound"], name, io_)
+        if not multi:  # --tune: the exact block-size search (one head only)
+            doc = _cli_json(["gap", "--n", str(n), "--d", str(d), "--M", str(M), "--pass", p,
+                             "--json", "--tune"], may_refuse=True)
+            for row in (doc or {"rows": []})["rows"]:
+                for name, io_ in row["algorithms"].items():
+                    assert io_ == tuned_count(name, p, n, d, M).io, (row, name)
+                    le("gap --tune", row["route"], row["lower_bound"], name, io_)
     # attnio bounds --json: explicit catalogue bounds, the per-mask bound, the heads bound,
     # and with a hierarchy file every level's lower bound against its algorithms
     argv = ["bounds", "--n", str(n), "--d", str(d), "--json", "--pass", p, *heads, *mask_args]
