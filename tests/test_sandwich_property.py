@@ -252,7 +252,8 @@ def test_every_printed_lower_bound_is_below_every_exact_count(inst: dict[str, An
                          batch=inst["batch"], heads=inst["heads"], kv_heads=inst["kv_heads"],
                          levels=inst["levels"])
     assert not res.violations, "\n".join(res.violations)
-    event(f"mask {inst['kind']}, {'one head' if res.params['heads'] * inst['batch'] == 1 else 'heads'}"
+    one_head = inst["heads"] * inst["batch"] == 1
+    event(f"mask {inst['kind']}, {'one head' if one_head else 'heads'}"
           f"{', hierarchy' if inst['levels'] else ''}")
     event("comparisons: 0" if res.comparisons == 0 else "comparisons: > 0")
     if inst["via_cli"]:
@@ -318,3 +319,14 @@ def test_a_planted_violation_is_reported_with_its_numbers(monkeypatch) -> None:
     assert res.violations
     msg = res.violations[0]
     assert "gap_routes.best_lower_bound" in msg and "'n': 64" in msg and "> " in msg
+
+
+def test_the_dx_bound_is_compared_with_the_dx_computation_only() -> None:
+    # bwd.trivial.lower counts the inputs and output of dL/dX (4nd + 3d²): at n = 1, d = 16
+    # it is 832, above standard attention's dQ, dK, dV backward at M = 15 (214 words) — a
+    # different computation, not a refuted bound; small-cache-dx (dL/dX) stays above it
+    assert CATALOGUE_SCOPE["bwd.trivial.lower"] == ("dX",)
+    value = dict(explicit_catalogue_lower_bounds("backward", 1, 16, 15))["bwd.trivial.lower"]
+    assert (value, count("standard", "backward", 1, 16, 15).io) == (832, 214)
+    assert value <= count("small-cache-dx", "backward", 1, 16, 15).io
+    assert not sandwich_point("backward", 1, 16, 15).violations
