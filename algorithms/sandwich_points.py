@@ -200,7 +200,7 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
         # `attnio simulate/gap --tune`: the block sizes of the exact search, keyed "NAME --tune"
         from attnio.algorithms.tuning import tuned_count
 
-        for name in list(ios):
+        for name in names:  # also where the default blocks do not fit and a tuned tile does
             if REGISTRY[name].tunable:
                 try:
                     ios[f"{name}{_TUNED}"] = tuned_count(name, pass_, n, d, M).io

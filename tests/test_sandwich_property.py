@@ -244,7 +244,7 @@ def _check_cli(inst: dict[str, Any], tmp: str) -> int:
 # ------------------------------------------------------------------------------------------
 
 
-@settings(max_examples=100, deadline=None, derandomize=True,
+@settings(max_examples=80, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(instances())
 def test_every_printed_lower_bound_is_below_every_exact_count(inst: dict[str, Any]) -> None:
