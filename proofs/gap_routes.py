@@ -123,6 +123,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import isqrt
 from typing import Callable
 
@@ -233,6 +234,11 @@ def segment_product_cap(d: int, M: int, L: int, *, cells: int = CELLS) -> int:
     return max([1] + [_cell_cap(d, T, s0, s1) for s0, s1 in segment_cells(S, cells)])
 
 
+#: :func:`segment_product_cap`, memoised: a pure function of (d, M, L) that every route of
+#: every instance with the same (d, M) asks for again (sweeps over n, masks, heads).
+_cap_cached: Callable[[int, int, int], int] = lru_cache(maxsize=4096)(segment_product_cap)
+
+
 def segment_route(n: int, d: int, M: int, *, products: int = 1,
                   cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
     r""":math:`\max_L L(\lceil N/F(L)\rceil - 1)` with :math:`N = \text{products}\cdot n^2d`.
@@ -245,7 +251,7 @@ def segment_route(n: int, d: int, M: int, *, products: int = 1,
     """
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
     N = products * n * n * d
-    cap = cap or segment_product_cap
+    cap = cap or _cap_cached
     best, best_L = 0, 0
     for t in SEGMENT_MULTIPLES:
         L = t * M

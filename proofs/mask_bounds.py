@@ -93,6 +93,7 @@ from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputE
 from attnio.proofs.gap_routes import (
     SEGMENT_MULTIPLES,
     GapBound,
+    _cap_cached,
     _leaf_table,
     computation_of,
     lower_bound_routes,
@@ -177,7 +178,7 @@ def masked_segment_route(N: int, d: int, M: int, *,
     d, M = positive_int("d", d), positive_int("M", M)
     if N < 0:
         raise InvalidInputError(f"N={N} must be a non-negative integer")
-    cap = cap or segment_product_cap
+    cap = cap or _cap_cached
     best, best_L = 0, 0
     for t in SEGMENT_MULTIPLES:
         L = t * M
