@@ -163,7 +163,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
             "id": bid, "pass": b.pass_, "kind": b.kind, "expression": str(b.expr),
             "latex": b.latex(), "value": str(ev.value), "value_float": json_float(ev.approx),
             "in_range": ev.in_range, "asymptotic": b.asymptotic,
-            "reconstructed": b.reconstructed, "source": b.source,
+            "reconstructed": b.reconstructed, "source": b.source, "model": b.model,
         })
     return {
         "instance": instance,
@@ -242,10 +242,15 @@ def _table(report: dict[str, Any]) -> str:
                              else f"{v['sparse_crossover']['value_float']:.6g}")
                          + f"; this mask, certified: forward >= {own['forward']['value']}, "
                            f"backward >= {own['backward']['value']}")
+    other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
     lines.append(render_table(
         ["id", "kind", "value", "expression"],
-        [[b["id"], b["kind"], bound_cell(b), b["expression"]] for b in report["bounds"]],
+        [[b["id"] + (" †" if b in other else ""), b["kind"], bound_cell(b), b["expression"]]
+         for b in report["bounds"]],
         align=("left", "left", "right", "left")))
+    if other:
+        lines.append("† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
+                     "no bound for the backward that returns dQ, dK, dV")
     return "\n".join(lines)
 
 

@@ -238,3 +238,14 @@ def test_bounds_mask_reports_masked_and_dense_sparse_values(capsys) -> None:
     out = capsys.readouterr().out
     assert "sparse (window:4): Z_in = 512, Z_QK = 250" in out
     assert "not this mask" in out and "this mask, certified: forward >=" in out
+
+
+def test_the_dldx_bound_is_marked_as_another_computation(capsys) -> None:  # noqa: ANN001
+    """bwd.trivial.lower bounds the dL/dX computation: 832 words at n = 1, d = 16, M = 15,
+    while standard attention's backward (dQ, dK, dV) moves 214 — it must say so."""
+    from attnio.cli import main
+    assert main(["bounds", "--n", "1", "--d", "16", "--M", "15"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("bwd.trivial.lower"))
+    assert "†" in line
+    assert "† the dL/dX computation only" in out
