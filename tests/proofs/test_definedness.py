@@ -129,3 +129,14 @@ def test_a_function_without_a_rule_is_named() -> None:
     from attnio.exceptions import TranslationError
     with pytest.raises(TranslationError, match=r"^no definedness rule for gamma in gamma\(1/3\)$"):
         term_definedness(sp.gamma(sp.Rational(1, 3)))
+
+
+def test_a_zeroth_power_is_defined_everywhere() -> None:
+    x = sp.Symbol("x")
+    assert term_definedness(sp.Pow(x, 0, evaluate=False)) == sp.true     # 0**0 = 1 in sympy
+    assert term_definedness(sp.Pow(x, -1, evaluate=False)) == sp.Ne(x, 0)
+
+
+def test_a_statement_without_a_rule_is_named() -> None:
+    with pytest.raises(TranslationError, match=r"^no definedness rule for Symbol x$"):
+        definedness(sp.Symbol("x"))

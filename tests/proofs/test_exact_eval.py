@@ -365,3 +365,12 @@ def test_a_tiny_value_next_to_an_undecidable_zero_has_no_sign() -> None:
     # far above the working precision: the sign is certain
     assert sign_of(UNDECIDABLE_ZERO + sp.Integer(10) ** -80) == 1
     assert sign_of(UNDECIDABLE_ZERO - sp.Integer(10) ** -10) == -1
+
+
+def test_a_proved_nonzero_far_below_the_working_precision_keeps_its_sign() -> None:
+    # √2 minus its 130-digit truncation: about 1e-130, algebraic and proved nonzero, so its
+    # sign is taken from the digits even though it is below every precision's threshold
+    from math import isqrt
+    r = sp.Rational(isqrt(2 * 10 ** 260), 10 ** 130)
+    assert sign_of(sp.sqrt(2) - r) == 1
+    assert sign_of(r - sp.sqrt(2)) == -1

@@ -31,7 +31,8 @@ def test_run_isolated_returns_the_value_and_reraises_the_exception() -> None:
 
 
 def test_run_isolated_kills_a_call_past_its_limit() -> None:
-    with pytest.raises(HardLimitReached, match="time limit of 0.2 s was reached"):
+    with pytest.raises(HardLimitReached, match=r"^the time limit of 0.2 s was reached \(the "
+                                               r"child process was killed\)$"):
         run_isolated(time.sleep, (30,), seconds=0.2)
 
 
@@ -41,7 +42,8 @@ def test_run_isolated_caps_the_memory_of_the_child() -> None:
 
 
 def test_a_child_that_dies_without_answering_is_reported() -> None:
-    with pytest.raises(HardLimitReached, match="ended without an answer"):
+    with pytest.raises(HardLimitReached, match=r"^the child process ended without an answer "
+                                               r"\(out of memory\?\)$"):
         run_isolated(os._exit, (3,), seconds=30.0)
 
 
@@ -520,3 +522,41 @@ def test_a_server_that_dies_mid_call_is_reported(tmp_path) -> None:  # noqa: ANN
             w.call((), seconds=30.0)
     finally:
         w.close()
+
+
+def test_a_read_with_time_left_returns_the_bytes_at_once() -> None:
+    r, w = os.pipe()
+    try:
+        os.write(w, b"abc")
+        # half a second left and the bytes are there: no deadline error
+        assert isolation._read_exactly(r, 3, time.monotonic() + 0.5) == b"abc"
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_a_reply_cut_short_meets_the_deadline() -> None:
+    r, w = os.pipe()
+    try:
+        os.write(w, isolation._HEADER.pack(10) + b"ab")      # 10 bytes announced, 2 sent
+        with pytest.raises(HardLimitReached, match="^deadline$"):
+            isolation._receive(r, time.monotonic() + 0.3)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+def test_a_forked_copy_starts_its_own_server() -> None:
+    w = Worker(operator.__file__, "add")
+    try:
+        assert w.call((1, 2), seconds=30.0) == 3
+        parents = w._proc
+        w._owner = os.getpid() + 1          # as seen from a forked child of the owner
+        assert w.call((2, 2), seconds=30.0) == 4
+        assert w._proc is not parents and w._owner == os.getpid()
+        assert parents is not None and parents.poll() is None   # the owner's server lives on
+    finally:
+        w.close()
+        if parents is not None:
+            parents.kill()
+            parents.wait()

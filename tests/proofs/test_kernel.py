@@ -743,3 +743,16 @@ def test_beyond_smt_the_reason_names_what_could_not_be_expressed() -> None:
     assert isinstance(v, Undecided)
     assert v.reason.startswith("not expressible in SMT arithmetic (")
     assert "exp" in v.reason.split(";")[0]
+
+
+_ALL_DOMAINS = "real, positive, nonnegative, integer, positive-integer, nonnegative-integer"
+
+
+def test_an_unknown_domain_is_named_with_the_list() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        kernel.symbol_for("x", "complex")
+    assert str(err.value) == f"domain 'complex' of 'x' must be one of {_ALL_DOMAINS}"
+    x = sp.Symbol("x")
+    with pytest.raises(InvalidInputError) as err2:
+        kernel._domains_of(sp.Ge(x, 0), [], {x: "rational"})
+    assert str(err2.value) == f"domain 'rational' of x must be one of {_ALL_DOMAINS}"

@@ -292,3 +292,27 @@ def test_a_vacuous_proof_keeps_the_solvers_evidence() -> None:
     v = prove(X > 5, [X > 1, X < 0])
     assert isinstance(v, Undecided) and v.evidence is not None
     assert v.evidence.kind == "smt-forall" and v.evidence.solvers["z3"] == "proved"
+
+
+def test_models_are_completed_before_they_are_re_evaluated(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # the model assigns x = 5 only; y is left out and must be completed (to 0), else the
+    # nonlinear y*y >= 0 stays unevaluated and a real counterexample would be thrown away
+    def only_x(assertions, timeout_s, *, solver=None):  # noqa: ANN001, ANN202
+        s = z3.Solver()
+        s.add(X == 5)
+        assert s.check() == z3.sat
+        return "sat", s.model(), ""
+
+    monkeypatch.setattr(z3tools, "check_sat", only_x)
+    v = z3tools._z3_prove(X > 100, [Y * Y >= 0], timeout_ms=1000, solver=None)
+    assert isinstance(v, Refuted)
+    w = z3tools._z3_prove(z3.Or(X > 100, Y * Y < 0), [], timeout_ms=1000, solver=None)
+    assert isinstance(w, Refuted)
+
+
+def test_prove_uses_the_given_solver_and_its_assertions() -> None:
+    s = z3.Solver()
+    s.add(X > 10)
+    assert isinstance(prove(X > 5, solver=s, second_solver=False), Proved)
+    assert isinstance(prove(X > 5, second_solver=False), Refuted)
