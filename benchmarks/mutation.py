@@ -225,9 +225,10 @@ def list_mutants(scratch: Path, modules: list[str]) -> dict[str, list[str]]:
 def sample_mutants(names: dict[str, list[str]], per_module: int, seed: int
                    ) -> dict[str, list[str]]:
     """A seeded uniform sample of at most ``per_module`` mutants of each module (all of a
-    module that has fewer)."""
-    rng = random.Random(seed)
-    return {module: sorted(rng.sample(all_, min(per_module, len(all_))))
+    module that has fewer); each module's sample depends only on the seed and the module, so
+    a run of some modules draws the same mutants as a run of all."""
+    return {module: sorted(random.Random(f"{seed}:{module}").sample(all_, min(per_module,
+                                                                               len(all_))))
             for module, all_ in names.items()}
 
 
