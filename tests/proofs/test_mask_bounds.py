@@ -302,3 +302,93 @@ def test_simulate_with_heads_and_a_mask_prints_the_stacked_bound(capsys) -> None
         bound = row["mask_lower_bound"]
         assert "4 query heads, 2 K/V heads" in bound["scope"]
         assert 0 < bound["value"] <= row["io"] and row["mask_ratio"] >= 1
+
+
+# ---- exact outputs of the checkers (the mutation survivors of proofs/mask_bounds.py) ----------
+@pytest.mark.trust
+def test_blockdiag_grid_mask_is_the_diagonal_plus_column_0_on_even_block_rows() -> None:
+    from attnio.proofs.mask_bounds import _mask
+
+    # 4×4 blocks of 2: the diagonal (4 blocks) and block (2, 0) ((0, 0) is on the diagonal)
+    m = _mask("blockdiag:2:4")
+    assert m.z_qk(8) == 5 * 2 * 2
+    assert np.array_equal(m.array(8), _block(8, 2).array(8))
+    blocks = np.zeros((4, 4), dtype=bool)
+    blocks[np.arange(4), np.arange(4)] = True
+    blocks[2, 0] = True
+    assert np.array_equal(m.array(8), np.kron(blocks, np.ones((2, 2), dtype=bool)))
+
+
+@pytest.mark.trust
+def test_segment_subset_check_counts_and_reports_exactly() -> None:
+    from attnio.proofs.mask_bounds import _segment_subset_check
+
+    # n = d = 1, full: one pair, one leaf in every segment (most = 1: trivial); causal at
+    # n = d = 2, M = 1: the brute-force maxima exceed 1 for two of the four L
+    v = _segment_subset_check(CTX, grid=[((1, 1), "full", 1), ((2, 2), "causal", 1)])
+    assert v.proved
+    assert v.detail == ("8 (mask, n, d, M, L): cap ≥ the brute-force maximum over every "
+                        "segment shape of the kept pairs' leaves")
+    assert (v.evidence.instances, v.evidence.nontrivial_instances) == (8, 2)
+    bad = _segment_subset_check(CTX, cap=lambda d, M, L: 0, grid=[((1, 1), "full", 1)])
+    assert bad.counterexample == {"n": 1, "d": 1, "mask": "full", "M": 1, "L": 1, "cap": 0,
+                                  "brute_force": 1}
+    assert bad.detail == "a segment holds more designated leaves of kept pairs than the cap"
+
+
+@pytest.mark.trust
+def test_routes_consistent_reports_exactly() -> None:
+    from attnio.proofs.mask_bounds import _route_without_last, _routes_consistent
+
+    v = _routes_consistent(CTX, segment=_route_without_last, grid=[("forward", 16, 1, 3)])
+    assert v.counterexample == {"mask": "causal", "pass": "forward", "n": 16, "d": 1, "M": 3,
+                                "value": 48, "max_L": 45}
+    assert v.detail == "the masked segment route is not max_L L(⌈N/cap⌉ − 1)"
+    v = _routes_consistent(CTX, route_fn=lambda *a, **k: [], grid=[("forward", 16, 1, 3)])
+    assert v.counterexample == {"pass": "forward", "n": 16, "d": 1, "M": 3,
+                                "computation": "forward", "masked": [], "dense": [64, 84, 116]}
+    assert v.detail == "at the mask full the routes differ from gap_routes'"
+
+
+@pytest.mark.trust
+def test_below_algorithms_reports_exactly() -> None:
+    from attnio.proofs.gap_routes import GapBound
+    from attnio.proofs.mask_bounds import _below_algorithms
+
+    v = _below_algorithms(CTX, route_fn=lambda *a, **k: [GapBound(10**9, "huge", "x")],
+                          grid=[("window:1", 16, 2, 8)])
+    assert v.counterexample == {"mask": "window:1", "pass": "forward", "n": 16, "d": 2, "M": 8,
+                                "route": "huge", "bound": 10**9, "algorithm": "standard",
+                                "io": count("standard", "forward", 16, 2, 8,
+                                            mask=Mask.window(1)).io}
+    assert v.detail == "a per-mask lower bound exceeds a masked algorithm's exact I/O"
+
+
+@pytest.mark.trust
+def test_class_bound_twin_route() -> None:
+    from attnio.proofs.gap_routes import GapBound
+    from attnio.proofs.mask_bounds import _twin_class_bound
+
+    # causal, n = 4, d = 2, M = 8: Z_in = d·n = 8, Z_QK = 10: min(64 // 8, isqrt(640 // 8)) = 8
+    assert _twin_class_bound("forward", Mask.causal(), 4, 2, 8, "forward") == [
+        GapBound(8, "sparse.lower (class bound) as a per-mask bound", "twin")]
+
+
+@pytest.mark.trust
+def test_routes_by_hand_without_a_segment_length() -> None:
+    """window:1 at n = 4, d = 2, M = 8: N = 8 leaves never fill a second segment, so the
+    segment route is 0 with no L in its name; the compulsory route names its claim."""
+    from attnio.proofs.gap_routes import GapBound
+
+    assert mask_lower_bound_routes("forward", Mask.window(1), 4, 2, 8, "forward") == [
+        GapBound(32, "compulsory (needed rows)", "mask.below_algorithms"),
+        GapBound(0, "segment products (kept Q·Kᵀ)", "mask.routes_consistent"),
+        GapBound(16, "segment products (kept Q·Kᵀ) + compulsory rest", "mask.routes_consistent")]
+
+
+@pytest.mark.trust
+def test_fields_for_every_algorithm() -> None:
+    assert mask_bound_fields(Mask.causal(), 8, 2, 16, "backward") == {
+        "value": 128, "route": "recompute: compulsory (needed rows)",
+        "claim_id": "mask.below_algorithms", "computation": "any",
+        "scope": "this mask, one head, every schedule (certified; notes/sparse.md)"}

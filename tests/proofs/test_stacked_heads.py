@@ -101,3 +101,118 @@ def test_bad_shapes(kwargs, match) -> None:
         stacked_lower_bound("backward", 64, 8, 64, **kwargs)
     with pytest.raises(InvalidInputError, match="computation='dx'"):
         stacked_lower_bound("backward", 64, 8, 64, computation="dx")
+
+
+# ---- exact outputs of the checkers (the mutation survivors of proofs/stacked_heads.py) --------
+@pytest.mark.trust
+def test_bound_by_hand_names_its_class_and_claim() -> None:
+    from attnio.proofs.gap_routes import GapBound
+
+    assert stacked_lower_bound("backward", 64, 8, 64) == GapBound(
+        7168, "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest",
+        "heads.stacked_segment")
+    assert stacked_lower_bound("forward", 64, 8, 64) == GapBound(
+        3584, "segment products (Q·Kᵀ), L = 2M + compulsory rest", "heads.stacked_segment")
+    # one class asked for: its own maximum, no class prefix
+    assert stacked_lower_bound("backward", 64, 8, 64, computation="recompute").route == \
+        "segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest"
+
+
+@pytest.mark.trust
+def test_routes_by_hand_default_one_head() -> None:
+    from attnio.proofs.gap_routes import GapBound
+
+    routes = stacked_lower_bound_routes("forward", 64, 8, 64, "forward")
+    assert routes[:3] == [
+        GapBound(4 * 64 * 8, "compulsory", "heads.stacked_compulsory"),
+        GapBound(2560, "segment products (Q·Kᵀ), L = 2M", "heads.stacked_segment"),
+        GapBound(2560 + 2 * 64 * 8, "segment products (Q·Kᵀ), L = 2M + compulsory rest",
+                 "heads.stacked_segment")]
+    assert [r.route for r in routes[3:]] == ["Saha-Ye level-1 (Q·Kᵀ)"]  # one head only
+    assert [r.claim_id for r in stacked_lower_bound_routes(
+        "backward", 64, 8, 64, "recompute", heads=2)] == [
+        "heads.stacked_compulsory", "heads.stacked_segment", "heads.stacked_segment"]
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("kwargs, match", [
+    ({"heads": 0}, r"^heads=0 must be a positive integer$"),
+    ({"batch": 0}, r"^batch=0 must be a positive integer$"),
+    ({"heads": 2, "kv_heads": 0}, r"^kv_heads=0 must be a positive integer$"),
+])
+def test_bad_shape_messages_name_the_argument(kwargs, match) -> None:
+    with pytest.raises(InvalidInputError, match=match):
+        stacked_lower_bound_routes("backward", 64, 8, 64, "recompute", **kwargs)
+
+
+@pytest.mark.trust
+def test_claims_cite_their_source() -> None:
+    from attnio.proofs.stacked_heads import _SRC
+
+    assert _SRC.startswith("attnio (ours; notes/gap.md 'Many heads')")
+    assert all(c.source == _SRC for c in CLAIMS + FALSE_TWINS)
+
+
+@pytest.mark.trust
+def test_head_dag_reads_o_as_an_input() -> None:
+    from attnio.proofs.stacked_heads import _head_dag
+
+    dag = _head_dag("backward", 2, 1)
+    assert dag.nodes["O[1,0]"] == {"op": "input", "role": "input", "matrix": "O",
+                                   "index": (1, 0)}
+    assert dag.has_edge("O[1,0]", "D[1]")
+
+
+@pytest.mark.trust
+def test_leaf_table_by_hand() -> None:
+    from attnio.proofs.stacked_heads import _leaf_table
+
+    # one 1×1 by 1×1 product: A, B ⊆ {the one entry}; only A = B = {it} completes the pair
+    assert _leaf_table(1, 1, 1, 1) == [(0, 0, [0]), (1, 0, [0]), (1, 0, [0]), (2, 1, [0])]
+    # d = 2, one pair: the partial pairs' leaf counts are read bit by bit
+    table = _leaf_table(1, 1, 1, 2)
+    assert (table[0b01 * 4 + 0b01], table[0b10 * 4 + 0b11], table[0b11 * 4 + 0b11]) == (
+        (2, 0, [0, 1]), (3, 0, [0, 1]), (4, 2, [0]))
+
+
+def _grid(monkeypatch, brute: list, routes: list) -> None:
+    import attnio.proofs.stacked_heads as sh
+
+    monkeypatch.setattr(sh, "_BRUTE_SHAPES", brute)
+    monkeypatch.setattr(sh, "_ROUTE_GRID", routes)
+
+
+@pytest.mark.trust
+def test_segment_check_counts_nontrivial_instances_exactly(monkeypatch) -> None:
+    # (1, 1, 1, 1): one leaf per segment at most (trivial, 12 instances); (1, 2, 1, 1): the
+    # maximum is 1 only at M = 1, L = M
+    _grid(monkeypatch, [(1, 1, 1, 1), (1, 2, 1, 1)], [])
+    v = _segment_check(CheckContext())
+    assert v.verdict == "proved"
+    assert (v.evidence.instances, v.evidence.nontrivial_instances) == (24, 11)
+
+
+@pytest.mark.trust
+def test_segment_check_reports_a_route_above_or_below_exactly(monkeypatch) -> None:
+    from attnio.proofs.gap_routes import GapBound
+
+    _grid(monkeypatch, [], [("backward", 64, 8, 64, 1, 2, 1)])
+    true = stacked_lower_bound_routes("backward", 64, 8, 64, "recompute", heads=2, kv_heads=1)
+    rest_route = "segment products (Q·Kᵀ + dO·Vᵀ, 2 heads), L = 2M + compulsory rest"
+    assert true[2] == GapBound(10368 + 3072, rest_route, "heads.stacked_segment")
+
+    def shifted(delta):
+        def routes(*a, **k):
+            return [GapBound(r.value + delta, r.route, r.claim_id) if r.route == rest_route
+                    else r for r in stacked_lower_bound_routes(*a, **k)]
+        return routes
+
+    high = _segment_check(CheckContext(), routes=shifted(1))
+    assert high.counterexample == {"pass": "backward", "n": 64, "d": 8, "M": 64, "batch": 1,
+                                   "heads": 2, "kv_heads": 1, "class": "recompute",
+                                   "route": rest_route, "bound": 13441, "permitted": 13440}
+    assert high.detail == "a stacked route exceeds max_L L(⌈N/cap⌉ − 1) (+ rest)"
+    low = _segment_check(CheckContext(), routes=shifted(-1))
+    assert low.counterexample == {"pass": "backward", "class": "recompute", "route": rest_route,
+                                  "bound": 13439, "best": 13440}
+    assert low.detail == "a stacked route is not the maximum over segment lengths"
