@@ -36,6 +36,7 @@ __all__ = [
     "IllegalMoveError",
     "BudgetExceededError",
     "TranslationError",
+    "HardLimitReached",
 ]
 
 
@@ -74,3 +75,10 @@ class BudgetExceededError(AttnioError):
 
 class TranslationError(AttnioError, TypeError):
     """A sympy construct the sympy → SMT bridge does not handle (named in the message)."""
+
+
+class HardLimitReached(Exception):
+    """An isolated call (:mod:`attnio.proofs.isolation`) did not answer within its hard time
+    limit, or its process ended without an answer; the process was killed. Callers turn it
+    into an *undecided* verdict. Deliberately no :class:`AttnioError`: it is never an input
+    error, and a handler of those must not swallow it."""

@@ -41,6 +41,9 @@ import time
 import traceback
 from typing import IO, Any, Callable
 
+# the only part of attnio a Worker's server imports (it defines classes, nothing else)
+from attnio.exceptions import HardLimitReached
+
 __all__ = ["run_isolated", "Worker", "HardLimitReached", "MEMORY_LIMIT_BYTES", "KILL_GRACE_S"]
 
 #: Address-space cap of a child (bytes): a runaway exact number fails there, not here.
@@ -49,10 +52,6 @@ MEMORY_LIMIT_BYTES = 6 * 1024 ** 3
 KILL_GRACE_S = 0.5
 
 _HEADER = struct.Struct(">Q")
-
-
-class HardLimitReached(Exception):
-    """The isolated call did not answer within its time limit; the child was killed."""
 
 
 def _die_with_parent() -> None:
