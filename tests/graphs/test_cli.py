@@ -131,6 +131,7 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     target = tmp_path / "g.json"
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--export-dag",
                  str(target)]) == 0
+    capsys.readouterr()
     data = json.loads(target.read_text())
     assert data["directed"] and {"id", "op", "role"} <= set(data["nodes"][-1])
     # the exported file is a valid --dag input with the same optimum as the builtin (M = 6:
