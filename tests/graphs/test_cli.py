@@ -137,10 +137,10 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     # the exported file is a valid --dag input with the same optimum as the builtin (M = 6:
     # decided in seconds, so a loaded machine cannot push it past the time limit)
     assert main(["pebble", "--dag", str(target), "--cache", "6", "--json"]) == 0
-    exported = json.loads(capsys.readouterr().out)        # one cache size: one object
+    exported = json.loads(capsys.readouterr().out)        # --dag: one object
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "6",
                  "--json"]) == 0
-    builtin = json.loads(capsys.readouterr().out)
+    (builtin,) = json.loads(capsys.readouterr().out)      # --builtin: a list (issue 23)
     assert exported["optimal_io"] == builtin["optimal_io"] == 10
     # no overwrite without --force; --force replaces
     assert main(["pebble", "--builtin", "matmul:1x1x1", "--export-dag", str(target)]) == 2
