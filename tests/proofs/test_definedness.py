@@ -140,3 +140,12 @@ def test_a_zeroth_power_is_defined_everywhere() -> None:
 def test_a_statement_without_a_rule_is_named() -> None:
     with pytest.raises(TranslationError, match=r"^no definedness rule for Symbol x$"):
         definedness(sp.Symbol("x"))
+
+
+def test_conjunctions_are_flattened_without_repeats() -> None:
+    from attnio.proofs.definedness import _conj
+    x, y = sp.symbols("x y")
+    a, b = sp.Ge(x, 0), sp.Ne(y, 0)
+    both = _conj([sp.And(a, b, evaluate=False), a, sp.true])
+    assert both == sp.And(a, b, evaluate=False) and len(both.args) == 2
+    assert _conj([a, sp.false, b]) == sp.false and _conj([sp.true]) == sp.true

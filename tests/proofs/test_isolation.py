@@ -443,6 +443,8 @@ def test_close_ends_the_server_this_process_started() -> None:
     finally:
         w.close()
     assert proc.poll() is not None                  # killed and reaped, not left running
+    assert proc.stdin is not None and proc.stdin.closed
+    assert proc.stdout is not None and proc.stdout.closed
     assert w._proc is None
 
 

@@ -756,3 +756,62 @@ def test_an_unknown_domain_is_named_with_the_list() -> None:
     with pytest.raises(InvalidInputError) as err2:
         kernel._domains_of(sp.Ge(x, 0), [], {x: "rational"})
     assert str(err2.value) == f"domain 'rational' of x must be one of {_ALL_DOMAINS}"
+
+
+def test_a_domain_implied_condition_is_left_out_of_where_defined() -> None:
+    # n**2 - n >= 0 holds for every positive integer but no sympy assumption folds it: the
+    # kernel must ask the solver, and keep only x >= 0
+    v = prove_statement("sqrt(n**2 - n) * sqrt(x) >= 0", {"n": "positive-integer", "x": "real"})
+    assert isinstance(v, Proved) and v.where_defined == "x >= 0"
+
+
+def test_an_integer_counterexample_next_to_a_relaxed_model(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # the relaxed search returns a non-integral point; the integer points next to it hold a
+    # counterexample, found before any integer search
+    real = kernel._search
+
+    def planted(problem, integers, clock, cap, *, gaps=False):  # noqa: ANN001, ANN202
+        answer, t = real(problem, integers, clock, cap, gaps=gaps)
+        (n,) = problem.doms
+        if integers == "relaxed" and not gaps:
+            return kernel._Answer("outside", {n: sp.Rational(5, 2)}, answer.assertions,
+                                  reason="planted"), t
+        if integers == "relaxed":
+            return kernel._Answer("unknown", None, answer.assertions, reason="planted"), t
+        raise AssertionError("no integer search: the near points decide")
+
+    monkeypatch.setattr(kernel, "_search", planted)
+    v = prove_statement("n != 3", {"n": "positive-integer"})
+    assert isinstance(v, Refuted) and v.counterexample == {"n": "3"}
+    assert v.detail.startswith("counterexample found among the integer points next to z3's "
+                               "relaxed model; checked by exact evaluation (")
+    assert v.evidence is not None and v.evidence.kind == "exact-arithmetic"
+
+
+def test_pins_are_the_models_exact_values() -> None:
+    a, y = z3.Int("a"), z3.Real("y")
+    s = z3.Solver()
+    s.add(a == 3, y == z3.RealVal("1/2"))
+    assert s.check() == z3.sat
+    pins = kernel._pins(s.model())
+    assert sorted(str(p) for p in pins) == ["1/2 == y", "3 == a"]
+    assert kernel._pins(None) == ()
+
+
+def test_check_identity_passes_its_time_limit_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = {}
+
+    def spy(statement, domains=None, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        seen.update(kwargs)
+        return Undecided("spy")
+
+    monkeypatch.setattr(kernel, "prove_statement", spy)
+    check_identity(_X, sp.Abs(_X), {_X: "nonnegative"}, timeout=7.5, second_solver=False)
+    assert seen["timeout"] == 7.5 and seen["second_solver"] is False
+
+
+def test_an_empty_statement_is_refused_by_name() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        parse_statement("   ", {})
+    assert str(err.value) == "STATEMENT must be a non-empty string"

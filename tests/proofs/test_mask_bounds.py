@@ -392,3 +392,40 @@ def test_fields_for_every_algorithm() -> None:
         "value": 128, "route": "recompute: compulsory (needed rows)",
         "claim_id": "mask.below_algorithms", "computation": "any",
         "scope": "this mask, one head, every schedule (certified; notes/sparse.md)"}
+
+
+@pytest.mark.trust
+def test_the_claim_records_say_what_they_are() -> None:
+    from attnio.proofs import mask_bounds as mb
+    for claim in [*mb.CLAIMS, *mb.FALSE_TWINS]:
+        assert claim.family == "mask_bounds" and claim.method == mb._EXACT
+        assert claim.reconstructed is True and claim.source == mb._SRC
+        assert claim.evidence_kind == "exhaustive"
+    assert all(t.expect == "refuted" and t.twin_of for t in mb.FALSE_TWINS)
+
+
+@pytest.mark.trust
+def test_bad_sizes_are_named_and_batches_counted() -> None:
+    from attnio.algorithms.masks import parse_mask
+    from attnio.proofs.mask_bounds import mask_bound_fields, mask_lower_bound_routes
+    mask = parse_mask("causal")
+    with pytest.raises(InvalidInputError, match=r"^d=0 must be a positive integer$"):
+        mask_lower_bound_routes("forward", mask, 8, 0, 4, "forward")
+    one = mask_lower_bound_routes("backward", mask, 16, 2, 8, "recompute", heads=2, kv_heads=1)
+    two = mask_lower_bound_routes("backward", mask, 16, 2, 8, "recompute", batch=2, heads=2,
+                                  kv_heads=1)
+    assert two[0].value == 2 * one[0].value          # compulsory I/O doubles with the batch
+    fields = mask_bound_fields(mask, 16, 2, 8, "backward", "flash2", heads=4, kv_heads=2)
+    assert "4 query heads, 2 K/V heads" in fields["scope"]
+
+
+@pytest.mark.trust
+def test_the_brute_force_takes_the_largest_partial_pairs_first() -> None:
+    from attnio.proofs.mask_bounds import _masked_leaf_table
+    table = _masked_leaf_table(2, 3, {(0, 0), (0, 1), (1, 1)})
+    mixed = 0
+    for _, _, prefix in table:
+        steps = [b - a for a, b in zip(prefix, prefix[1:])]
+        assert steps == sorted(steps, reverse=True)
+        mixed += len(set(steps)) > 1
+    assert mixed > 0                 # entries whose partial pairs differ: the order matters

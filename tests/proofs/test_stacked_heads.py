@@ -216,3 +216,12 @@ def test_segment_check_reports_a_route_above_or_below_exactly(monkeypatch) -> No
     assert low.counterexample == {"pass": "backward", "class": "recompute", "route": rest_route,
                                   "bound": 13439, "best": 13440}
     assert low.detail == "a stacked route is not the maximum over segment lengths"
+
+
+@pytest.mark.trust
+def test_the_claim_records_say_what_they_are() -> None:
+    from attnio.proofs import stacked_heads as sh
+    for claim in [*sh.CLAIMS, *sh.FALSE_TWINS]:
+        assert claim.family == "heads" and claim.method == "exact enumeration"
+        assert claim.reconstructed is True and claim.source == sh._SRC
+        assert claim.evidence_kind == "exhaustive"

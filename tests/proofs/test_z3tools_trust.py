@@ -66,7 +66,9 @@ def test_a_model_that_does_not_re_evaluate_is_undecided(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(z3tools, "check_sat", lying)
     v = z3tools._z3_prove(X > 0, [], timeout_ms=1000, solver=None)   # x = 5 satisfies the claim
-    assert isinstance(v, Undecided) and v.reason.startswith("z3's model does not re-evaluate")
+    assert isinstance(v, Undecided) and v.reason == (
+        "z3's model does not re-evaluate to a counterexample (a hypothesis false or the claim "
+        "not false there)")
     w = z3tools._z3_prove(X > 100, [X < 0], timeout_ms=1000, solver=None)  # hypothesis false
     assert isinstance(w, Undecided)
     u = z3tools._z3_prove(X > 100, [X > 0], timeout_ms=1000, solver=None)  # a real one
@@ -316,3 +318,17 @@ def test_prove_uses_the_given_solver_and_its_assertions() -> None:
     s.add(X > 10)
     assert isinstance(prove(X > 5, solver=s, second_solver=False), Proved)
     assert isinstance(prove(X > 5, second_solver=False), Refuted)
+
+
+def test_the_watchdog_fires_after_the_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    intervals = []
+    real = threading.Timer
+
+    def spy(interval, function):  # noqa: ANN001, ANN202
+        intervals.append(interval)
+        return real(interval, function)
+
+    monkeypatch.setattr(z3tools.threading, "Timer", spy)
+    check_sat([X > 1], 1.5)
+    assert intervals == [1.5 + z3tools.WATCHDOG_GRACE_S]
