@@ -425,6 +425,24 @@ def _band_classes(mask: Mask, n: int, br: int, bc: int) -> TileClasses:
     return TileClasses(tuple(sorted(out.items())))
 
 
+def _row_occupancy(mask: Mask, n: int, bc: int) -> np.ndarray:
+    """Per mask row, the column blocks of width ``bc`` holding a kept entry (n × ⌈n/bc⌉),
+    equal to ``tile_occupancy(mask.array(n), 1, bc)`` — for a block mask without the n×n
+    array (4 GiB at n = 65,536): row t keeps what pattern row ⌊t/b⌋ keeps, and column block
+    J touches pattern columns ⌊J·bc/b⌋ … ⌊(J·bc + bc − 1)/b⌋."""
+    if mask.kind != "block":
+        return tile_occupancy(mask.array(n), 1, bc)
+    b = min(int(mask.block), n)  # type: ignore[arg-type]
+    pattern = np.array(mask.pattern, dtype=bool)
+    tc = _ceil_div(n, bc)
+    first = (np.arange(tc, dtype=np.int64) * bc) // b
+    last = (np.minimum(np.arange(1, tc + 1, dtype=np.int64) * bc, n) - 1) // b
+    prefix = np.zeros((pattern.shape[0], pattern.shape[1] + 1), dtype=np.int64)
+    prefix[:, 1:] = pattern.cumsum(axis=1)
+    blocks = (prefix[:, last + 1] - prefix[:, first]) > 0          # pattern row × column block
+    return blocks[np.arange(n) // b]
+
+
 def tile_occupancy(mask_array: np.ndarray, br: int, bc: int) -> np.ndarray:
     """Walk the tile grid: entry (I, J) is True when tile (I, J) holds a kept entry."""
     n = mask_array.shape[0]
@@ -532,7 +550,7 @@ ceil` row blocks; block
         count = (a1 - a0 + 1) + np.where(two, (b1 - b0 + 1) - overlap, 0)
         has_last = (a1 == tc - 1) | (two & (b1 == tc - 1))
     else:
-        occ = tile_occupancy(mask.array(n), 1, bc).astype(np.int64)
+        occ = _row_occupancy(mask, n, bc).astype(np.int64)
         prefix = np.zeros((n + 1, tc), dtype=np.int64)
         prefix[1:] = occ.cumsum(axis=0)
         rows_a = (prefix[a_hi + 1] - prefix[a_lo]) > 0

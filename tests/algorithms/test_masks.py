@@ -535,3 +535,13 @@ def test_a_pattern_file_is_read_to_one_byte_past_the_limit(tmp_path, monkeypatch
         else:
             assert parse_mask(f"block:1:{path}").pattern == expected
         assert stream.asked == [MAX_PATTERN_BYTES + 1]
+
+
+@pytest.mark.parametrize("n,b,bc", [(10, 3, 4), (16, 4, 4), (17, 5, 3), (7, 10, 2), (12, 1, 5)])
+def test_block_row_occupancy_without_the_full_array(n: int, b: int, bc: int) -> None:
+    from attnio.algorithms.masks import _row_occupancy, tile_occupancy
+    rng = np.random.default_rng(n * 100 + b)
+    side = -(-n // b)
+    pattern = rng.random((side, side)) < 0.4
+    mask = Mask.block_sparse(b, pattern)
+    assert np.array_equal(_row_occupancy(mask, n, bc), tile_occupancy(mask.array(n), 1, bc))
