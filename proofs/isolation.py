@@ -24,7 +24,7 @@ ends them). POSIX only (``fork``, ``select`` on pipes).
 >>> run_isolated(time.sleep, (60,), seconds=0.5)
 Traceback (most recent call last):
 ...
-attnio.proofs.isolation.HardLimitReached: the time limit of 0.5 s was reached (the child process was killed)
+attnio.exceptions.HardLimitReached: the time limit of 0.5 s was reached (the child process was killed)
 """
 
 from __future__ import annotations

@@ -249,6 +249,7 @@ def _table(report: dict[str, Any]) -> str:
          for b in report["bounds"]],
         align=("left", "left", "right", "left")))
     if other:
+        lines.append("")
         lines.append("† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
                      "no bound for the backward that returns dQ, dK, dV")
     return "\n".join(lines)
