@@ -125,7 +125,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import isqrt
-from typing import Callable
+from typing import Callable, Iterable
 
 import z3
 
@@ -478,29 +478,35 @@ def _cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: boo
     return A <= 4 * d * (d - 1) * (T - s0) and (A <= 0 or A * A <= 4 * d * d * s1 * s1 * (T - s0))
 
 
-def _leaf_table(n: int, d: int) -> list[tuple[int, int, list[int]]]:
-    """Every segment shape of an n×d by d×n product: for each pair of sets A, B of red entries
-    of X and Y, ``(|A| + |B|, leaves of full pairs, prefix sums of the partial pairs' leaf
-    counts, largest first)``. A pair (i, j) can have leaf k in the segment only if x_ik ∈ A
-    and y_jk ∈ B; it is full when all d can, and a partial pair holds at most the ones that can."""
-    cells = n * d
+def _pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int, int]]
+                     ) -> list[tuple[int, int, list[int]]]:
+    """Every segment shape of a product of a rows_x×d by a d×rows_y matrix restricted to
+    ``pairs`` (row x of X, row y of Y): for each pair of sets A, B of red entries of X and Y,
+    ``(|A| + |B|, leaves of full pairs, prefix sums of the partial pairs' leaf counts,
+    largest first)``. A pair (x, y) can have leaf k in the segment only if x_k ∈ A and
+    y_k ∈ B; it is full when all d can, and a partial pair holds at most the ones that can.
+    The one enumeration behind the dense, per-mask and stacked-head segment checks."""
+    pairs = list(pairs)
     table = []
-    for A in range(1 << cells):
-        for B in range(1 << cells):
+    for A in range(1 << (rows_x * d)):
+        for B in range(1 << (rows_y * d)):
             full, partial = 0, []
-            for i in range(n):
-                for j in range(n):
-                    avail = sum(1 for k in range(d)
-                                if A >> (i * d + k) & 1 and B >> (j * d + k) & 1)
-                    if avail == d:
-                        full += d
-                    elif avail:
-                        partial.append(avail)
+            for x, y in pairs:
+                avail = sum(1 for k in range(d) if A >> (x * d + k) & 1 and B >> (y * d + k) & 1)
+                if avail == d:
+                    full += d
+                elif avail:
+                    partial.append(avail)
             prefix = [0]
             for v in sorted(partial, reverse=True):
                 prefix.append(prefix[-1] + v)
             table.append((A.bit_count() + B.bit_count(), full, prefix))
     return table
+
+
+def _leaf_table(n: int, d: int) -> list[tuple[int, int, list[int]]]:
+    """Every segment shape of an n×d by d×n product (every pair): :func:`_pair_leaf_table`."""
+    return _pair_leaf_table(n, n, d, [(i, j) for i in range(n) for j in range(n)])
 
 
 def _brute_segment_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -> int:

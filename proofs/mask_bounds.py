@@ -93,8 +93,9 @@ from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputE
 from attnio.proofs.gap_routes import (
     SEGMENT_MULTIPLES,
     GapBound,
+    _brute_segment_max,
     _cap_cached,
-    _leaf_table,
+    _pair_leaf_table,
     computation_of,
     lower_bound_routes,
     segment_product_cap,
@@ -277,25 +278,9 @@ def mask_bound_fields(mask: "Mask", n: int, d: int, M: int, pass_: str,
 # --------------------------------------------------------------------------------------------
 def _masked_leaf_table(n: int, d: int, kept: set[tuple[int, int]]
                        ) -> list[tuple[int, int, list[int]]]:
-    """:func:`attnio.proofs.gap_routes._leaf_table` restricted to the kept pairs: every segment
-    shape (sets A, B of red X, Y entries), its full pairs' leaves and the partial pairs'
-    leaf counts (prefix sums, largest first), counting kept pairs only."""
-    cells = n * d
-    table = []
-    for A in range(1 << cells):
-        for B in range(1 << cells):
-            full, partial = 0, []
-            for i, j in kept:
-                avail = sum(1 for k in range(d) if A >> (i * d + k) & 1 and B >> (j * d + k) & 1)
-                if avail == d:
-                    full += d
-                elif avail:
-                    partial.append(avail)
-            prefix = [0]
-            for v in sorted(partial, reverse=True):
-                prefix.append(prefix[-1] + v)
-            table.append((A.bit_count() + B.bit_count(), full, prefix))
-    return table
+    """The segment shapes of an n×d by d×n product counting the kept pairs only
+    (:func:`attnio.proofs.gap_routes._pair_leaf_table`)."""
+    return _pair_leaf_table(n, n, d, sorted(kept))
 
 
 def _kept(n: int, rule: str) -> set[tuple[int, int]]:
@@ -322,10 +307,7 @@ def _segment_subset_check(ctx: CheckContext, *,
         table = tables.setdefault((n, d, rule), _masked_leaf_table(n, d, _kept(n, rule)))
         for t in (1, 2, 3, 4):
             L = t * M
-            S, T = M + L, 2 * M + L
-            most = max(full + prefix[min(T - s, len(prefix) - 1)]
-                       for s, full, prefix in table if s <= S)
-            value = cap(d, M, L)
+            most, value = _brute_segment_max(table, M, L), cap(d, M, L)
             checked += 1
             nontrivial += most > 1
             if most > value:

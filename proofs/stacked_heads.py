@@ -90,8 +90,9 @@ from functools import lru_cache
 from typing import Callable
 
 from attnio.exceptions import InvalidInputError
-from attnio.proofs.gap_routes import (PASSES, SEGMENT_MULTIPLES, GapBound, best_lower_bound,
-                                      lower_bound_routes, segment_product_cap, segment_route)
+from attnio.proofs.gap_routes import (PASSES, SEGMENT_MULTIPLES, GapBound, _brute_segment_max,
+                                      _pair_leaf_table, best_lower_bound, lower_bound_routes,
+                                      segment_product_cap, segment_route)
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 from attnio.validation import positive_int
@@ -305,31 +306,12 @@ def _leaf_table(groups: int, g: int, n: int, d: int) -> list[tuple[int, int, lis
     """Every segment shape of ``groups`` disjoint stacked products, each a (g·n)×d by d×n
     product (X: the g heads' query rows, Y: the group's K): ``(|A| + |B|, leaves of full
     pairs, prefix sums of the partial pairs' leaf counts, largest first)``, as
-    :func:`attnio.proofs.gap_routes._leaf_table` (row x of X pairs with row y of Y iff they
+    :func:`attnio.proofs.gap_routes._pair_leaf_table` (row x of X pairs with row y of Y iff they
     belong to the same group)."""
     rows_x, rows_y = groups * g * n, groups * n
-    pairs = [(x, y) for x in range(rows_x) for y in range(rows_y)
-             if x // (g * n) == y // n]
-    table = []
-    for A in range(1 << (rows_x * d)):
-        for B in range(1 << (rows_y * d)):
-            full, partial = 0, []
-            for x, y in pairs:
-                avail = sum(1 for k in range(d) if A >> (x * d + k) & 1 and B >> (y * d + k) & 1)
-                if avail == d:
-                    full += d
-                elif avail:
-                    partial.append(avail)
-            prefix = [0]
-            for v in sorted(partial, reverse=True):
-                prefix.append(prefix[-1] + v)
-            table.append((A.bit_count() + B.bit_count(), full, prefix))
-    return table
-
-
-def _brute_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -> int:
-    S, T = M + L, 2 * M + L
-    return max(full + prefix[min(T - s, len(prefix) - 1)] for s, full, prefix in table if s <= S)
+    return _pair_leaf_table(rows_x, rows_y, d, [(x, y) for x in range(rows_x)
+                                                for y in range(rows_y)
+                                                if x // (g * n) == y // n])
 
 
 #: (groups, g, n, d) of the brute force: stacked groups (g > 1) and two disjoint groups.
@@ -354,7 +336,7 @@ def _segment_check(ctx: CheckContext, *,
         for M in (1, 2, 3):
             for t in (1, 2, 3, 4):
                 L = t * M
-                most, value = _brute_max(table, M, L), cap(d, M, L)
+                most, value = _brute_segment_max(table, M, L), cap(d, M, L)
                 checked += 1
                 nontrivial += most > 1
                 if most > value:
