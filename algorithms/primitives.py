@@ -45,6 +45,7 @@ __all__ = [
     "blocks",
     "block_classes",
     "tile_matmul",
+    "accumulate_row_products",
     "stream_rowsum_product",
     "stream_elementwise",
 ]
@@ -124,6 +125,20 @@ def tile_matmul(
                 mem.free("A_il", "B_lj")
             mem.store("C_ij", out, _index(i, j, False))
             mem.free("C_ij")
+
+
+def accumulate_row_products(mem: TwoLevelMemory, acc: str, x: str, y: str, rows: slice,
+                            cols: slice, *, block: int, tiles: tuple[str, str]) -> None:
+    r"""``fast[acc] += slow[x][rows] @ slow[y][cols]ᵀ``, streaming the shared dimension in
+    blocks of ``block`` columns: load one tile of each factor (fast names ``tiles``),
+    multiply-accumulate (2·r·w·c flops), free both. ``acc`` must be allocated, r × c."""
+    r, c = mem.tile(acc).shape
+    for l0, w in blocks(mem.slow[x].shape[1], block):
+        inner = slice(l0, l0 + w)
+        mem.load(tiles[0], x, (rows, inner))
+        mem.load(tiles[1], y, (cols, inner))
+        mem.compute(acc, (acc, *tiles), lambda t, a, b: t + a @ b.T, flops=2 * r * w * c)
+        mem.free(*tiles)
 
 
 def stream_rowsum_product(mem: TwoLevelMemory, x: str, y: str, out: str, *, block: int) -> None:

@@ -57,6 +57,7 @@ import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import (
+    accumulate_row_products,
     blocks,
     stream_elementwise,
     stream_rowsum_product,
@@ -71,7 +72,7 @@ def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int,
                                     mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """Step 2: write P = diag(ℓ)⁻¹A and dS = τ·P ∘ (dO Vᵀ − D), tile by tile (skipping tiles
     with no kept entry of ``mask``)."""
-    n, d = mem.slow["dO"].shape
+    n = mem.slow["dO"].shape[0]
     mem.new_slow("P", (n, n))
     mem.new_slow("dS", (n, n))
     for i0, r in blocks(n, block):
@@ -81,13 +82,8 @@ def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int,
             if mask is not None and not mask[rows, cols].any():
                 continue
             mem.allocate("dP_ij", (r, c))
-            for l0, w in blocks(d, block):
-                inner = slice(l0, l0 + w)
-                mem.load("dO_il", "dO", (rows, inner))
-                mem.load("V_jl", "V", (cols, inner))
-                mem.compute("dP_ij", ("dP_ij", "dO_il", "V_jl"), lambda t, x, y: t + x @ y.T,
-                            flops=2 * r * w * c)
-                mem.free("dO_il", "V_jl")
+            accumulate_row_products(mem, "dP_ij", "dO", "V", rows, cols, block=block,
+                                    tiles=("dO_il", "V_jl"))
             mem.load("A_ij", "A", (rows, cols))
             mem.load("l_i", "l", rows)
             mem.load("D_i", "D", rows)

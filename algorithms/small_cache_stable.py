@@ -74,7 +74,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, ceil_div
+from attnio.algorithms.primitives import accumulate_row_products, blocks, ceil_div
 from attnio.algorithms.square_tiling import attention_phase
 
 __all__ = ["stable_exp_scores_phase", "stable_square_tiling_forward", "stable_scores"]
@@ -124,7 +124,7 @@ def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray
                             tau: float = 1.0) -> None:
     """Steps 1–2: slow Q, K → slow ``A = exp(τQKᵀ − m)``, ``ℓ = A·1`` (and the tile maxima
     ``mt``, n·T_n words); see the module docstring for the I/O."""
-    n, d = mem.slow["Q"].shape
+    n = mem.slow["Q"].shape[0]
     mem.new_slow("A", (n, n))
     mem.new_slow("l", (n,))
     mem.new_slow("mt", (n * ceil_div(n, block),))  # t_ij at [J·n + i0, J·n + i0 + r)
@@ -139,13 +139,8 @@ def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray
                 continue
             kept.append((J, cols))
             mem.allocate("T_ij", (r, c))
-            for l0, w in blocks(d, block):
-                inner = slice(l0, l0 + w)
-                mem.load("Q_il", "Q", (rows, inner))
-                mem.load("K_jl", "K", (cols, inner))
-                mem.compute("T_ij", ("T_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
-                            flops=2 * r * w * c)
-                mem.free("Q_il", "K_jl")
+            accumulate_row_products(mem, "T_ij", "Q", "K", rows, cols, block=block,
+                                    tiles=("Q_il", "K_jl"))
             mem.allocate("t_ij", (r,))
             mem.compute("t_ij", ("T_ij",), lambda T, k=keep: _tile_max(T, k, tau), flops=r * c)
             mem.compute("T_ij", ("T_ij", "t_ij"),

@@ -43,7 +43,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks
+from attnio.algorithms.primitives import accumulate_row_products, blocks
 
 __all__ = ["square_tiling_forward", "exp_scores_phase", "attention_phase"]
 
@@ -57,7 +57,7 @@ def exp_scores_phase(
     With ``mask`` (True = keep), masked entries of A are 0 and tiles with no kept entry are
     skipped (not computed, not written: zero by convention).
     """
-    n, d = mem.slow[q].shape
+    n = mem.slow[q].shape[0]
     mem.new_slow(a_out, (n, n))
     mem.new_slow(l_out, (n,))
     for i0, r in blocks(n, block):
@@ -69,13 +69,8 @@ def exp_scores_phase(
             if keep is not None and not keep.any():
                 continue
             mem.allocate("T_ij", (r, c))
-            for l0, w in blocks(d, block):
-                inner = slice(l0, l0 + w)
-                mem.load("Q_il", q, (rows, inner))
-                mem.load("K_jl", k, (cols, inner))
-                mem.compute("T_ij", ("T_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
-                            flops=2 * r * w * c)
-                mem.free("Q_il", "K_jl")
+            accumulate_row_products(mem, "T_ij", q, k, rows, cols, block=block,
+                                    tiles=("Q_il", "K_jl"))
             mem.compute("T_ij", ("T_ij",), lambda t: _masked_exp(tau * t, keep), flops=r * c)
             mem.store("T_ij", a_out, (rows, cols))
             mem.compute("l_i", ("l_i", "T_ij"), lambda l, t: l + t.sum(axis=1), flops=r * c)
