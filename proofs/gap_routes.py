@@ -250,7 +250,15 @@ def segment_route(n: int, d: int, M: int, *, products: int = 1,
     (25479168, 2048)
     """
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
-    N = products * n * n * d
+    return leaves_segment_route(products * n * n * d, d, M, cap=cap)
+
+
+def leaves_segment_route(N: int, d: int, M: int, *,
+                         cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
+    r""":math:`\max_L L(\lceil N/\mathrm{cap}(L)\rceil - 1)` over :math:`L = tM`,
+    :math:`t \in` :data:`SEGMENT_MULTIPLES`, for ``N`` designated multiply leaves (any set of
+    products: the cap bounds a subset by the bound for all). Returns ``(value, L)``;
+    ``(0, 0)`` when no L gives a positive value."""
     cap = cap or _cap_cached
     best, best_L = 0, 0
     for t in SEGMENT_MULTIPLES:

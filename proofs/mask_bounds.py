@@ -94,9 +94,9 @@ from attnio.proofs.gap_routes import (
     SEGMENT_MULTIPLES,
     GapBound,
     _brute_segment_max,
-    _cap_cached,
     _pair_leaf_table,
     computation_of,
+    leaves_segment_route,
     lower_bound_routes,
     segment_product_cap,
     segment_route,
@@ -179,14 +179,7 @@ def masked_segment_route(N: int, d: int, M: int, *,
     d, M = positive_int("d", d), positive_int("M", M)
     if N < 0:
         raise InvalidInputError(f"N={N} must be a non-negative integer")
-    cap = cap or _cap_cached
-    best, best_L = 0, 0
-    for t in SEGMENT_MULTIPLES:
-        L = t * M
-        value = L * max(0, -(-N // cap(d, M, L)) - 1)
-        if value > best:
-            best, best_L = value, L
-    return best, best_L
+    return leaves_segment_route(N, d, M, cap=cap)
 
 
 def mask_lower_bound_routes(pass_: str, mask: "Mask", n: int, d: int, M: int,
