@@ -48,10 +48,10 @@ def test_lower_bound_meets_incumbent_stops_at_once(name: str, M: int, optimum: i
     G = load_peer_dag(name)
     assert compulsory_io(G) == optimum
     progress = AnytimeProgress()
-    started = time.monotonic()
+    started = time.process_time()         # CPU seconds: load elsewhere does not count
     r = anytime_pebble(G, M, time_limit=60, progress=progress)
     assert isinstance(r, Optimal) and r.io == optimum and r.states_explored == 0
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert replay(G, r.schedule, M).io == optimum
     assert progress.lower_bound == progress.upper_bound == optimum
     assert progress.phase == "done"
@@ -119,10 +119,10 @@ def test_pebble_json_has_moves_when_undecided(capsys: pytest.CaptureFixture) -> 
 
 
 def test_pebble_spmv_is_optimal_fast(capsys: pytest.CaptureFixture) -> None:
-    started = time.monotonic()
+    started = time.process_time()         # CPU seconds: load elsewhere does not count
     assert main(["pebble", "--dag", peer_file("spmv_N6_nzP0d4"), "--cache", "8"]) == 0
     assert "optimal I/O = 30" in capsys.readouterr().out
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
 
 
 def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) -> None:
