@@ -610,7 +610,9 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
     Raises
     ------
     InvalidInputError
-        An undeclared symbol, an unknown domain, a binary float, or a malformed statement.
+        An undeclared symbol, an unknown domain, a binary float, or a malformed statement
+        (for a string: also an exponent, root index, constant or number beyond the caps of
+        :mod:`attnio.proofs.term_limits`, refused before any term is built).
 
     Examples
     --------
