@@ -78,8 +78,9 @@ import numpy as np
 
 from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
 from attnio.exceptions import InvalidInputError
-from attnio.validation import (json_float, json_number_hooks, one_line, parse_positive_int, positive_int,
-                               refuse_non_regular, regular_file_opener)
+from attnio.validation import (describe, json_float, json_number_hooks, one_line,
+                               parse_positive_int, positive_int, refuse_non_regular,
+                               regular_file_opener)
 
 __all__ = [
     "Mask",
@@ -606,8 +607,9 @@ def parse_mask(text: str, sparse_operands: Iterable[str] = ()) -> Mask:
             if not path:
                 raise InvalidInputError("block mask needs a pattern file: block:B:PATTERN.json")
             return Mask.block_sparse(b, _read_pattern(path), sparse_operands)
-    except InvalidInputError as exc:
-        raise InvalidInputError(f"--mask {text}: {exc}") from None
+    except InvalidInputError as exc:  # a long spec is shortened so that the rule stays seen
+        shown = text if len(text) <= 200 else describe(text, 80)
+        raise InvalidInputError(f"--mask {shown}: {exc}") from None
     raise InvalidInputError(
         f"--mask {text!r} is unknown; use full, causal, window:W or block:B:PATTERN.json")
 
