@@ -197,7 +197,8 @@ def parse_builtin(spec: str) -> nx.DiGraph:
     shown = describe(spec, 60)
     name, _, rest = spec.partition(":")
     if name == "matmul":
-        match = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?::(tree|chain|fma))?", rest)
+        # [0-9], not \d: one rule for every integer of a spec (ASCII digits, as --n)
+        match = re.fullmatch(r"([0-9]+)x([0-9]+)x([0-9]+)(?::(tree|chain|fma))?", rest)
         if not match:
             raise InvalidInputError(
                 f"builtin {shown} must look like matmul:MxKxP[:tree|chain|fma]")
