@@ -606,16 +606,21 @@ def cases() -> list[Case]:
                 "meta_builder_int", "meta_builder_unknown", "meta_index_text",
                 "meta_index_mixed", "meta_index_int", "meta_args_unknown", "meta_op_int",
                 "meta_summation_bad"]
+    #: right types, but nothing attnio can use: refused, or ignored (derived from the graph)
+    meta_either = {"meta_params_empty", "meta_builder_unknown"}
     for name in dag_bad + meta_bad:
         target = "{missing}/g.json" if name == "missing" else "{%s}" % name
         cls = "metadata" if name.startswith("meta") else "files"
         label = name.replace("_", "-")
-        add(f"pebble-dag-{label}", ["pebble", "--dag", target, "--cache", "3"], cls=cls)
+        kw: dict[str, Any] = {"cls": cls}
+        if name in meta_either:
+            kw.update(codes=(0, 2), why="well-typed metadata naming no known builder or no "
+                                        "sizes: refused, or not used (derived from the graph)")
+        add(f"pebble-dag-{label}", ["pebble", "--dag", target, "--cache", "3"], **kw)
         if cls == "metadata" or name in ("dag_latin1", "dag_deep", "dag_nan", "dag_bigint",
                                          "dag_cycle", "dag_unknown_vertex", "nl_undirected",
                                          "missing", "folder", "fifo", "too_large"):
-            add(f"lower-bound-dag-{label}", ["lower-bound", "--dag", target, "--M", "3"],
-                cls=cls)
+            add(f"lower-bound-dag-{label}", ["lower-bound", "--dag", target, "--M", "3"], **kw)
     for label, target in [("dev-null", "/dev/null"), ("dev-zero", "/dev/zero"),
                           ("empty-path", "")]:
         add(f"pebble-dag-{label}", ["pebble", f"--dag={target}", "--cache", "3"], cls="files")
