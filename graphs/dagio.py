@@ -98,7 +98,7 @@ def _attributes_from_json(v: str, attrs: Any) -> dict[str, Any]:
     if not isinstance(attrs, dict) or not all(isinstance(k, str) for k in attrs):
         raise InvalidInputError(f"attributes of node {describe(v)} must be a JSON object")
     out = dict(attrs)
-    where = f"attribute {{key}} of node {describe(v)}"
+    where = f"node {describe(v)}: {{key}}"
     for key in _STRING_ATTRIBUTES:
         if key in out and out[key] is not None and not isinstance(out[key], str):
             raise InvalidInputError(f"{where.format(key=key)}={describe(out[key])} must be a "
@@ -141,6 +141,8 @@ def check_metadata(graph: Any) -> dict[str, Any]:
         return {}
     if not isinstance(graph, dict) or not all(isinstance(k, str) for k in graph):
         raise InvalidInputError(f"'graph'={describe(graph)} must be a JSON object")
+    # a null builder or params is the same as none (never stored, so no reader sees None)
+    graph = {k: v for k, v in graph.items() if not (k in ("builder", "params") and v is None)}
     builder = graph.get("builder")
     if builder is not None and not isinstance(builder, str):
         raise InvalidInputError(f"graph.builder={describe(builder)} must be a string")
