@@ -246,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
             print(header)
             print(f"infeasible: {reason}; no complete schedule exists")
         return 0
-    status = StageStatus("attnio lower-bound", total=6, enabled=progress_enabled())
+    status = StageStatus("attnio lower-bound", enabled=progress_enabled())
     stage: Callable[[str], AbstractContextManager[Any]] = (
         status.stage if status.enabled else (lambda _name: nullcontext()))
     try:

@@ -230,12 +230,14 @@ def certified_routes(G: nx.DiGraph, M: int, *, deadline: Deadline | None = None,
                      | None = None) -> list[CertifiedRoute]:
     """Every route, each followed at once by its certificate check, inside ``deadline``.
 
-    The time left is split evenly over the phases still to run (a route and its check are
-    two phases; what one leaves unused passes on), so a slow route cannot starve the others.
-    Each route runs inside ``stage(route)`` (e.g. :meth:`attnio.progress.StageStatus.stage`)
-    and ``detail("checking its certificate")`` is called as its check starts.
-    ``records_hook(route, records)`` (tests only) may replace a route's records before they
-    are checked.
+    The time left is split evenly over the phases still to run (a searching route and its
+    check are two phases; what one leaves unused passes on; the linear routes compulsory and
+    per-part may use all of it), so a slow route cannot starve the others. A second pass then
+    gives the searching routes (or checks) that ran out of their share the time still left,
+    again split evenly. Each route runs inside ``stage(route)`` (e.g.
+    :meth:`attnio.progress.StageStatus.stage`) and ``detail("checking its certificate")`` is
+    called as its check starts. ``records_hook(route, records)`` (tests only) may replace a
+    route's records before they are checked.
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> got = certified_routes(matmul_dag(1, 2, 1), 3)
@@ -245,31 +247,43 @@ def certified_routes(G: nx.DiGraph, M: int, *, deadline: Deadline | None = None,
     G = _prepare(G, M, None)
     dl = as_deadline(deadline)
     phases = route_phases(G, M, timeout_ms=timeout_ms)
-    out: list[CertifiedRoute] = []
-    searching = [phase for phase, _ in phases if phase in SEARCHING_PHASES]
-    for phase, run in phases:
-        # a searching route and its check share the time left evenly with the searching
-        # routes after it; the cheap routes (linear in the DAG) may use all of it
-        left = 2 * len(searching)
-        if phase in searching:
-            searching.remove(phase)
-        with (stage(phase) if stage is not None else nullcontext()):
-            try:
-                phase_dl = dl.share(left) if phase in SEARCHING_PHASES else dl
-                if phase != "compulsory":  # linear and always affordable: the floor
-                    phase_dl.check()
-                records = run(phase_dl)
-            except TimeLimitReached:
-                records = _not_computed(phase, TIME_LIMIT_REASON)
-            if records_hook is not None:
-                records = records_hook(phase, records)
+    done: dict[str, list[CertifiedRoute]] = {}
+
+    def attempt(phase: str, run: Callable[[Deadline], list[BoundRecord]], left: int,
+                label: str, kept: list[BoundRecord] | None = None) -> None:
+        searching = phase in SEARCHING_PHASES
+        with (stage(label) if stage is not None else nullcontext()):
+            if kept is not None:
+                records = kept
+            else:
+                try:
+                    phase_dl = dl.share(left) if searching else dl
+                    if phase != "compulsory":  # linear and always affordable: the floor
+                        phase_dl.check()
+                    records = run(phase_dl)
+                except TimeLimitReached:
+                    records = _not_computed(phase, TIME_LIMIT_REASON)
+                if records_hook is not None:
+                    records = records_hook(phase, records)
             if detail is not None and any(r.applies for r in records):
                 detail("checking its certificate")
-            check_dl = dl.share(left - 1) if phase in SEARCHING_PHASES else dl
-            for rec in records:
-                out.append(CertifiedRoute(rec, check_certificate(
-                    G, M, rec, timeout_ms=timeout_ms, deadline=check_dl)))
-    return out
+            check_dl = dl.share(left - 1) if searching else dl
+            done[phase] = [CertifiedRoute(rec, check_certificate(
+                G, M, rec, timeout_ms=timeout_ms, deadline=check_dl)) for rec in records]
+
+    searching_left = sum(1 for phase, _ in phases if phase in SEARCHING_PHASES)
+    for phase, run in phases:
+        attempt(phase, run, 2 * searching_left, phase)
+        searching_left -= phase in SEARCHING_PHASES
+    retry = [(phase, run) for phase, run in phases
+             if phase in SEARCHING_PHASES and any(c.cut_by_time for c in done[phase])]
+    for i, (phase, run) in enumerate(retry):
+        if dl.expired():
+            break
+        cut_route = any(c.record.why_not == TIME_LIMIT_REASON for c in done[phase])
+        kept = None if cut_route else [c.record for c in done[phase]]
+        attempt(phase, run, 2 * (len(retry) - i), f"{phase} (again, with the time left)", kept)
+    return [c for phase, _ in phases for c in done[phase]]
 
 
 def least_cache_size(G: nx.DiGraph) -> tuple[int, str | None]:
