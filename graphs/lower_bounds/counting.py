@@ -243,9 +243,9 @@ def _confirm_rebuild(G: nx.DiGraph, kind: str, sizes: dict[str, Any],
     else:
         floor = sizes["n"] ** 2 * sizes["d"]
     if floor > n_vertices:
-        count = floor if floor < 10**30 else "more than 10**30"
+        count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
         raise InvalidInputError(f"graph.params {shown} do not describe this DAG: a {kind} DAG "
-                                f"with these sizes has at least {count} vertices, this one "
+                                f"with these sizes has {count} vertices, this one "
                                 f"{n_vertices}")
     want = expected_size(kind, **sizes)
     have = (n_vertices, G.number_of_edges())
