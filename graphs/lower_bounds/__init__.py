@@ -132,9 +132,8 @@ def _not_computed(phase: str, why: str) -> list[BoundRecord]:
     return [BoundRecord(name, 0, False, why, {}) for name in names]
 
 
-def route_phases(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
-                 timeout_ms: int = 20_000, hong_kung: bool = True, subdag: bool = True,
-                 windows: bool = True) -> list[tuple[str, Callable[[Deadline], list[BoundRecord]]]]:
+def route_phases(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000, hong_kung: bool = True,
+                 subdag: bool = True, windows: bool = True) -> list[tuple[str, Callable[[Deadline], list[BoundRecord]]]]:
     """``(phase name, run(deadline) -> records)`` for each entry of :data:`ROUTE_PHASES`
     (a skipped route's ``run`` returns its "skipped" record at once)."""
     def skipped(phase: str, flag: str) -> Callable[[Deadline], list[BoundRecord]]:
