@@ -32,7 +32,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Proved, Refuted, Verdict
 from attnio.validation import describe, positive_int
 
 __all__ = ["compulsory_bound", "hong_kung_route", "per_part_routes", "builtin_structure",
@@ -147,11 +147,9 @@ def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
     dl.check()
     again = min_partition_parts(G, 2 * M, timeout_ms=dl.timeout_ms(timeout_ms),
                                 deadline=None if dl.at == float("inf") else dl.at)
-    if again.lower < P and not again.exact:  # z3 out of time: nobody knows, never a pass
-        if again.reason == "time limit reached":
-            raise TimeLimitReached("time limit reached")
-        return Undecided(f"a fresh z3 run does not settle P ≥ {P}: {again.reason}")
-    if again.lower < P:
+    if again.lower < P and again.reason == "time limit reached":  # undecided, never a pass
+        raise TimeLimitReached("time limit reached")
+    if again.lower < P:  # (z3 unknown within its own budget is a rejection, as before)
         return Refuted({"P": P, "lower": again.lower},
                        f"a fresh z3 run does not certify P ≥ {P} (lower {again.lower})")
     return Proved(f"{2 * M}-partition with {P} parts checked; P − 1 parts re-refuted by z3")
