@@ -80,6 +80,8 @@ RETRIES = 1
 WORKERS_PER_CORE = 4
 #: Seconds allowed to reach a ``scheduler`` (less when the deadline is nearer).
 CONNECT_SECONDS = 10.0
+#: Seconds a client or LocalCluster may take to close before its workers are killed.
+CLOSE_SECONDS = 3
 #: Port of a scheduler address that names none (Dask's default).
 DEFAULT_SCHEDULER_PORT = 8786
 
@@ -420,8 +422,10 @@ def _start_resource_tracker_quietly() -> None:
 
 
 def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
-                         Client: Any) -> tuple[Any, Any]:
-    """Start a LocalCluster and its client from a thread that blocks SIGINT.
+                         Client: Any, deadline: float | None) -> tuple[Any, Any] | None:
+    """Start a LocalCluster and its client from a thread that blocks SIGINT; None if the
+    deadline passes first (the processes started are killed, a cluster finished later is
+    closed by the start-up thread).
 
     Threads and processes inherit the signal mask of the thread that creates them: the
     cluster's event-loop thread, the threads that spawn the workers and the worker processes
@@ -438,6 +442,7 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
         interrupts.on_interrupt(_kill_cluster_processes)  # only active on the command line
         _interrupt_hook_installed = True
     box: dict[str, Any] = {}
+    abandoned = threading.Event()
 
     def build() -> None:
         if hasattr(signal, "pthread_sigmask"):
@@ -449,10 +454,20 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
             box["client"] = Client(box["cluster"], set_as_default=False)
         except BaseException as exc:  # handed to the main thread
             box["error"] = exc
+        if abandoned.is_set():  # the caller gave up waiting: nobody else will close it
+            for part in ("client", "cluster"):
+                try:
+                    box[part].close(timeout=CLOSE_SECONDS)
+                except Exception:
+                    pass
 
     thread = threading.Thread(target=build, name="attnio dask start-up", daemon=True)
     thread.start()
     while thread.is_alive():
+        if deadline is not None and time.monotonic() >= deadline:
+            abandoned.set()
+            _kill_cluster_processes()
+            return None
         thread.join(0.1)
     if "error" in box:
         raise box["error"]
@@ -494,7 +509,11 @@ def _map_on_dask(fn: Callable, items: Sequence, workers: int | None, scheduler: 
                         f"{' '.join(str(exc).split())}") from None
             else:
                 assert workers is not None
-                cluster, client = _start_local_cluster(workers, processes, LocalCluster, Client)
+                started = _start_local_cluster(workers, processes, LocalCluster, Client,
+                                               deadline)
+                if started is None:  # the deadline passed during the start-up
+                    return [timed_out(item) for item in items]
+                cluster, client = started
             return _gather_in_order(client, fn, items, progress_bar, desc, fail, report,
                                     as_completed, KilledWorker, deadline, timed_out)
         except KeyboardInterrupt:
@@ -504,13 +523,13 @@ def _map_on_dask(fn: Callable, items: Sequence, workers: int | None, scheduler: 
             _kill_cluster_processes()
             raise
         finally:
-            if cluster is not None and not interrupted and deadline is not None and \
-                    time.monotonic() >= deadline:
-                _kill_cluster_processes()  # instances still running: do not wait for them
-            if client is not None:
-                client.close(timeout=5)
-            if cluster is not None:
-                cluster.close(timeout=5)
+            try:
+                if client is not None:
+                    client.close(timeout=CLOSE_SECONDS)
+                if cluster is not None:
+                    cluster.close(timeout=CLOSE_SECONDS)
+            except Exception:  # a close that times out (workers busy or dead) loses nothing:
+                _kill_cluster_processes()  # the results are in; end our workers instead
             if cluster is not None or scheduler is None:
                 with _cluster_lock:
                     _baseline = None
