@@ -60,6 +60,7 @@ import sys
 import threading
 import time
 import uuid
+import weakref
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from attnio.exceptions import InvalidInputError
@@ -421,6 +422,18 @@ def _start_resource_tracker_quietly() -> None:
             os.close(devnull)
 
 
+#: LocalClusters whose start-up outlived the deadline (their start-up thread closes them)
+_abandoned_clusters: "weakref.WeakSet[Any]" = weakref.WeakSet()
+
+
+def _disown_abandoned_clusters() -> None:
+    """Keep Dask's exit hook off the abandoned clusters: closing one still starting fails
+    with a traceback after a 10 s wait. Runs now and, registered after Dask's own hook
+    (atexit is last-in first-out), again at exit."""
+    for cluster in list(_abandoned_clusters):
+        cluster.shutdown_on_close = False
+
+
 def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
                          Client: Any, deadline: float | None) -> tuple[Any, Any] | None:
     """Start a LocalCluster and its client from a thread that blocks SIGINT; None if the
@@ -437,9 +450,12 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
     with _cluster_lock:
         _baseline = _descendants()
     if not _interrupt_hook_installed:
+        import atexit
+
         from attnio import interrupts
 
         interrupts.on_interrupt(_kill_cluster_processes)  # only active on the command line
+        atexit.register(_disown_abandoned_clusters)  # after Dask's hook: runs before it
         _interrupt_hook_installed = True
     box: dict[str, Any] = {}
     abandoned = threading.Event()
@@ -461,12 +477,17 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
                 except Exception:
                     pass
 
+    from distributed.deploy.spec import SpecCluster
+
+    before = set(SpecCluster._instances)
     thread = threading.Thread(target=build, name="attnio dask start-up", daemon=True)
     thread.start()
     while thread.is_alive():
         if deadline is not None and time.monotonic() >= deadline:
             abandoned.set()
             _kill_cluster_processes()
+            _abandoned_clusters.update(set(SpecCluster._instances) - before)
+            _disown_abandoned_clusters()
             return None
         thread.join(0.1)
     if "error" in box:
