@@ -360,7 +360,7 @@ KILL_PASSES = 6
 
 def _descendants() -> set[int]:
     try:
-        import psutil  # a dependency of distributed
+        import psutil  # type: ignore[import-untyped]  # a dependency of distributed
     except ImportError:  # pragma: no cover
         return set()
     try:
