@@ -144,6 +144,10 @@ def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
         positive_int("M", M)
 
 
+class _SectionTimedOut(Exception):
+    """Raised inside a section when ``write_report``'s deadline passes."""
+
+
 def write_report(
     outdir: str | os.PathLike[str],
     *,
@@ -223,6 +227,11 @@ def write_report(
                 blocks, failed = body(), False
             except KeyboardInterrupt:
                 raise
+            except _SectionTimedOut:  # cut short by --time-limit: said so, no traceback
+                result.failures.append(f"{title}: cut short, the time limit was reached")
+                failed = True
+                blocks = [Paragraph(plain("Cut short: the time limit (--time-limit) was "
+                                          "reached during this section."))]
             except Exception as exc:  # a failed section is reported, not hidden, and fails the run
                 result.failures.append(f"{title}: {type(exc).__name__}: {exc}")
                 failed = True
@@ -235,7 +244,7 @@ def write_report(
     def on_claim(text: str) -> None:
         if deadline is not None and time.monotonic() >= deadline:
             result.timed_out.append(verify_title)
-            raise TimeoutError("the time limit (--time-limit) was reached during this section")
+            raise _SectionTimedOut()
         status.detail(text)
 
     def verify() -> list[Block]:

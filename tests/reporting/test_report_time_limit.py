@@ -35,3 +35,27 @@ def test_bad_limits_are_exit_2_one_line(value: str, tmp_path: Path,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("attnio report: error: --time-limit=")
     assert not (tmp_path / "rep").exists()
+
+
+def test_the_verify_table_is_cut_between_claims(tmp_path: Path, monkeypatch) -> None:
+    import attnio.proofs.registry
+    from attnio.proofs.registry import Claim
+    from attnio.reporting.report import write_report
+    from attnio.results import Proved
+
+    def slow(ctx: object) -> Proved:
+        time.sleep(0.4)
+        return Proved("yes")
+
+    planted = [Claim(f"planted.slow{i}", "true", "true", "test", "z3 NRA (planted)", "planted",
+                     slow) for i in range(10)]
+    monkeypatch.setattr(attnio.proofs.registry, "load_claims", lambda: planted)
+    started = time.monotonic()
+    result = write_report(tmp_path / "rep", n=256, d=16, quick=True,
+                          deadline=time.monotonic() + 0.6)
+    assert time.monotonic() - started < 30  # ten claims would take 4 s; measured ~1 s
+    assert not result.ok and "Verify table" in result.timed_out
+    assert len(set(result.timed_out)) == result.sections_total  # the rest were not run
+    text = (tmp_path / "rep" / "index.md").read_text()
+    assert "Cut short: the time limit (--time-limit) was reached during this section." in text
+    assert "Traceback" not in text
