@@ -105,6 +105,12 @@ def run(args: argparse.Namespace) -> int:
     # the clock starts with the command's work (Python and attnio are loaded by then)
     time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
+    parallel = getattr(args, "workers", None) is not None or \
+        getattr(args, "scheduler", None) is not None
+    if parallel:  # refused before the claims load (seconds of imports)
+        from attnio.parallel import check_workers
+
+        check_workers(args.workers, args.scheduler)
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims
@@ -114,13 +120,6 @@ def run(args: argparse.Namespace) -> int:
         kind = "false twin" if args.self_test else "claim"
         tier = "" if args.deep else " in the default tier (try --deep)"
         raise InvalidInputError(f"--only={only!r} matches no {kind} id or family{tier}")
-
-    parallel = getattr(args, "workers", None) is not None or \
-        getattr(args, "scheduler", None) is not None
-    if parallel:
-        from attnio.parallel import check_workers
-
-        check_workers(args.workers, args.scheduler)
 
     if args.self_test:
         results = (run_claims_parallel(chosen, ctx, workers=args.workers,
