@@ -376,6 +376,7 @@ def _kill_cluster_processes() -> None:
         baseline = _baseline
     if baseline is None:
         return
+    _no_restarts()
     killed: set[int] = set()
     # A nanny restarts a worker that died, and a spawn may be under way: a few passes, until
     # one finds nothing new (at most KILL_PASSES × 0.05 s)
@@ -390,6 +391,34 @@ def _kill_cluster_processes() -> None:
                 pass
         killed |= fresh
         time.sleep(0.05)
+
+
+def _no_restarts() -> None:
+    """Mark the nannies of the clusters started here as closing: a nanny restarts a worker
+    that dies, and the new one (still importing Dask) would outlive attnio by seconds."""
+    try:
+        from distributed.core import Status as DaskStatus
+        from distributed.deploy.spec import SpecCluster
+
+        for cluster in list(SpecCluster._instances):
+            if cluster in _clusters_before:
+                continue
+            for nanny in list(getattr(cluster, "workers", {}).values()):
+                if hasattr(nanny, "status"):
+                    nanny.status = DaskStatus.closing_gracefully
+    except Exception:  # best effort: the kill passes below still run
+        pass
+
+
+def _quiet_and_kill() -> None:
+    """Ctrl-C on the command line (the process ends within a second): no more log records or
+    warnings (a killed worker's closing comms would log errors, on the ``asyncio`` logger
+    too), and the cluster's processes killed."""
+    logging.disable(logging.CRITICAL)
+    import warnings
+
+    warnings.simplefilter("ignore")
+    _kill_cluster_processes()
 
 
 def _start_resource_tracker_quietly() -> None:
@@ -422,6 +451,8 @@ def _start_resource_tracker_quietly() -> None:
             os.close(devnull)
 
 
+#: SpecClusters that existed before ours started (never touched by :func:`_no_restarts`)
+_clusters_before: "weakref.WeakSet[Any]" = weakref.WeakSet()
 #: LocalClusters whose start-up outlived the deadline (their start-up thread closes them)
 _abandoned_clusters: "weakref.WeakSet[Any]" = weakref.WeakSet()
 
@@ -454,7 +485,7 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
 
         from attnio import interrupts
 
-        interrupts.on_interrupt(_kill_cluster_processes)  # only active on the command line
+        interrupts.on_interrupt(_quiet_and_kill)  # only active on the command line
         atexit.register(_disown_abandoned_clusters)  # after Dask's hook: runs before it
         _interrupt_hook_installed = True
     box: dict[str, Any] = {}
@@ -480,6 +511,8 @@ def _start_local_cluster(workers: int, processes: bool, LocalCluster: Any,
     from distributed.deploy.spec import SpecCluster
 
     before = set(SpecCluster._instances)
+    _clusters_before.clear()
+    _clusters_before.update(before)
     thread = threading.Thread(target=build, name="attnio dask start-up", daemon=True)
     thread.start()
     while thread.is_alive():
@@ -544,11 +577,12 @@ def _map_on_dask(fn: Callable, items: Sequence, workers: int | None, scheduler: 
             _kill_cluster_processes()
             raise
         finally:
+            close_seconds = 0.5 if interrupted else CLOSE_SECONDS  # workers already killed
             try:
                 if client is not None:
-                    client.close(timeout=CLOSE_SECONDS)
+                    client.close(timeout=close_seconds)
                 if cluster is not None:
-                    cluster.close(timeout=CLOSE_SECONDS)
+                    cluster.close(timeout=close_seconds)
             except Exception:  # a close that times out (workers busy or dead) loses nothing:
                 _kill_cluster_processes()  # the results are in; end our workers instead
             if cluster is not None or scheduler is None:
