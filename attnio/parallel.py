@@ -27,18 +27,20 @@ Bounds (issue 22: every input bounded)
   process of ~100 MB), so a larger value is bad input (exit 2), refused before any process
   starts.
 * ``scheduler`` must read ``[tcp://|tls://]HOST[:PORT]`` (HOST a hostname, a dotted IPv4
-  address with octets ≤ 255, or ``[IPv6]``; PORT 1–65535, default 8786): checked before any
-  connection. The connection then gets at most :data:`CONNECT_SECONDS` (and never more than the
-  time left before ``deadline``); a refused, unresolvable or silent address is
-  :class:`InvalidInputError` (exit 2, one line), never a traceback.
-* ``deadline`` (a :func:`time.monotonic` instant): no instance starts after it; on a cluster the
-  wait for results ends at it. Unfinished instances come back as ``on_timeout(item)``
-  (default :class:`InstanceTimedOut`), never dropped and never a pass.
+  address with octets ≤ 255, or ``[IPv6]``; PORT 1–65535, default 8786; a bare word such as
+  ``nonsense`` is taken for a typo): checked before any connection. The connection then gets
+  at most :data:`CONNECT_SECONDS` (and never more than the time left before ``deadline``); a
+  refused, unresolvable or silent address, or a peer that does not open with a Dask handshake,
+  is :class:`InvalidInputError` (exit 2, one line), never a traceback.
+* ``deadline`` (a :func:`time.monotonic` instant): no instance starts after it; the start-up
+  of a LocalCluster and the wait for results end at it. Unfinished instances come back as
+  ``on_timeout(item)`` (default :class:`InstanceTimedOut`), never dropped and never a pass.
 * Ctrl-C: a LocalCluster is started from a thread that blocks SIGINT, so its worker processes
   (and the threads that spawn them) inherit a blocked SIGINT: a terminal's Ctrl-C, sent to the
   whole process group, reaches only attnio's main process, never a worker half-way through its
-  imports (which printed dozens of traceback lines). attnio then SIGKILLs every process started
-  for the cluster (the workers print nothing) and the command line prints its one
+  imports (which printed dozens of traceback lines). attnio then stops the nannies from
+  restarting workers, SIGKILLs every process started for the cluster (the workers print
+  nothing; none outlives attnio) and the command line prints its one
   ``attnio <cmd>: interrupted`` line. The multiprocessing resource tracker is started with its
   stderr on ``/dev/null`` (it would warn about the semaphores of the killed workers).
 
