@@ -39,7 +39,7 @@ from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.progress import progress_enabled
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table
-from attnio.validation import check_time_limit, size_action, warn_outside_admissible
+from attnio.validation import check_time_limit, size_action, warn_outside_admissible, float_text_type
 
 __all__ = ["register", "run"]
 
@@ -71,7 +71,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     add_heads_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    parser.add_argument("--time-limit", type=float, metavar="S",
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
                         help="stop after S seconds (default: no limit): the finished sizes are "
                              "printed and the exit code is 1")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the ratio against M")

@@ -114,6 +114,11 @@ MAX_MESSAGE_CHARS = 300
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
+#: A number written the way every attnio flag accepts it: ASCII digits, an optional fraction
+#: and exponent, or nan/inf (refused later by the range checks, with their own message).
+#: ``float()`` alone would also take '٣', '1_0' and full-width digits.
+_FLOAT_TEXT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+                         r"|[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
 
 
 def describe(value: Any, limit: int = 60) -> str:
@@ -213,6 +218,8 @@ def positive_float(name: str, value: Any, *, allow_zero: bool = False) -> float:
     try:
         if isinstance(value, bool) or not isinstance(value, (str, Real)):
             raise TypeError
+        if isinstance(value, str) and not _FLOAT_TEXT.fullmatch(value.strip()):
+            raise ValueError  # '٣', '1_0', '' ...: ASCII digits only
         number = float(value.strip() if isinstance(value, str) else value)
     except (TypeError, ValueError, OverflowError):
         number = math.nan
@@ -240,6 +247,54 @@ def check_time_limit(time_limit: object, name: str = "time_limit") -> float | No
         raise InvalidInputError(
             f"{name}={time_limit!r} must be a finite number >= 0 (or None)")
     return time_limit
+
+
+def parse_int_text(name: str, text: str, *, max_digits: int = MAX_INT_DIGITS) -> int:
+    """An integer from command-line text: ASCII digits with an optional sign, at most
+    ``max_digits`` digits (any sign; the caller checks the range).
+
+    >>> parse_int_text("--z3-timeout-ms", "2000")
+    2000
+    >>> parse_int_text("--workers", "٣")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --workers='٣' must be an integer written in ASCII digits (0-9)
+    """
+    stripped = text.strip()
+    if not _INT_TEXT.fullmatch(stripped):
+        raise InvalidInputError(
+            f"{name}={describe(text, 40)} must be an integer written in ASCII digits (0-9)")
+    if len(stripped.lstrip("+-")) > max_digits:
+        raise InvalidInputError(f"{name} has {len(stripped.lstrip('+-'))} digits; at most "
+                                f"MAX_INT_DIGITS={max_digits} are accepted")
+    return int(stripped)
+
+
+def parse_float_text(name: str, text: str) -> float:
+    """A float from command-line text written in ASCII (``2``, ``0.5``, ``1e-3``; ``nan`` and
+    ``inf`` pass through to the caller's range check). ``float()`` alone accepts '٣' and '1_0'.
+
+    >>> parse_float_text("--time-limit", "2.5")
+    2.5
+    >>> parse_float_text("--time-limit", "1_0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --time-limit='1_0' must be a number written in ASCII digits (2, 0.5, 1e-3)
+    """
+    if not _FLOAT_TEXT.fullmatch(text.strip()):
+        raise InvalidInputError(
+            f"{name}={describe(text, 40)} must be a number written in ASCII digits (2, 0.5, 1e-3)")
+    return float(text.strip())
+
+
+def int_text_type(name: str) -> Callable[[str], int]:
+    """An argparse ``type=`` for integer flags (:func:`parse_int_text`), instead of ``int``."""
+    return _argparse_type(name, lambda text: parse_int_text(name, text))
+
+
+def float_text_type(name: str) -> Callable[[str], float]:
+    """An argparse ``type=`` for number flags (:func:`parse_float_text`), instead of ``float``."""
+    return _argparse_type(name, lambda text: parse_float_text(name, text))
 
 
 def positive_float_type(name: str) -> Callable[[str], float]:

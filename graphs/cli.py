@@ -86,6 +86,8 @@ from attnio.validation import (
     MAX_CACHE_SIZES,
     check_output_path,
     describe,
+    float_text_type,
+    int_text_type,
     parse_int_range,
     parse_positive_int,
     parse_sizes,
@@ -127,14 +129,14 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
-    parser.add_argument("--time-limit", type=float, default=60.0, metavar="S",
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), default=60.0, metavar="S",
                         help="seconds per cache size, every phase included, before answering "
                              "undecided with the proven bracket (default 60)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
     parallel = parser.add_mutually_exclusive_group()
-    parallel.add_argument("--workers", type=int, metavar="N",
+    parallel.add_argument("--workers", type=int_text_type("--workers"), metavar="N",
                           help="solve the instances on a local Dask cluster of N processes "
                                "(results identical to the serial run, same order)")
     parallel.add_argument("--scheduler", metavar="ADDRESS",

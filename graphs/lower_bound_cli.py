@@ -81,7 +81,7 @@ from attnio.graphs.lower_bounds import (BoundRecord, CertifiedRoute, Deadline, b
                                         certified_routes, least_cache_size)
 from attnio.progress import StageStatus, progress_enabled
 from attnio.provenance import provenance
-from attnio.validation import parse_sizes, positive_float, positive_int, size_action
+from attnio.validation import parse_sizes, positive_float, positive_int, size_action, int_text_type
 
 __all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
            "MAX_LOWER_BOUND_EDGES", "DEFAULT_TIME_LIMIT"]
@@ -115,7 +115,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--time-limit", default=DEFAULT_TIME_LIMIT, metavar="S",
                         help="seconds for the whole command, every route and certificate check "
                              "included; then the best bound so far is printed (default 60)")
-    parser.add_argument("--z3-timeout-ms", type=int, default=20_000, metavar="MS",
+    parser.add_argument("--z3-timeout-ms", type=int_text_type("--z3-timeout-ms"), default=20_000, metavar="MS",
                         help="z3 timeout per call of the Hong-Kung partition (default 20000; "
                              "never beyond the time limit)")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")

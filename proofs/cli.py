@@ -63,7 +63,7 @@ from attnio.proofs.runner import (
     stopped_by_time_limit,
     was_interrupted,
 )
-from attnio.validation import check_time_limit, positive_int
+from attnio.validation import check_time_limit, positive_int, float_text_type, int_text_type
 
 __all__ = ["register", "run"]
 
@@ -83,13 +83,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--self-test", action="store_true",
                         help="run the planted false twins; fail unless all are Refuted")
     parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
-    parser.add_argument("--z3-timeout", metavar="MS", type=int, default=20_000,
+    parser.add_argument("--z3-timeout", metavar="MS", type=int_text_type("--z3-timeout"), default=20_000,
                         help="z3 timeout per solver call in ms (default 20000)")
-    parser.add_argument("--time-limit", type=float, metavar="S",
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
                         help="stop after S seconds in all (default: no limit); the claims not "
                              "run are Undecided and the exit code is 1")
     parallel = parser.add_mutually_exclusive_group()
-    parallel.add_argument("--workers", type=int, metavar="N",
+    parallel.add_argument("--workers", type=int_text_type("--workers"), metavar="N",
                           help="check the claims on a local Dask cluster of N processes "
                                "(same verdicts, same order as the serial run)")
     parallel.add_argument("--scheduler", metavar="ADDRESS",

@@ -54,6 +54,7 @@ from typing import Any
 
 from attnio.exceptions import InvalidInputError
 from attnio.results import Refuted, Verdict
+from attnio.validation import parse_float_text
 
 __all__ = ["register", "run", "verdict_json"]
 
@@ -99,10 +100,7 @@ def _domains(declarations: list[str]) -> dict[str, str]:
 
 
 def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InvalidInputError(f"--timeout={text[:40]!r} must be a positive number of seconds") from None
+    value = parse_float_text("--timeout", text)  # ASCII digits only: float() takes '٣', '1_0'
     if not math.isfinite(value) or value <= 0 or value > 3600:
         raise InvalidInputError(f"--timeout={text[:40]!r} must be a positive finite number of "
                                 "seconds, at most 3600")

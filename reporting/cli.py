@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument("outdir", metavar="OUTDIR",
                         help="folder to write (created if missing; must be empty or attnio's)")
-    from attnio.validation import size_action
+    from attnio.validation import size_action, float_text_type
 
     parser.add_argument("--n", action=size_action("n"), default=DEFAULT_N,
                         help=f"sequence length (default {DEFAULT_N})")
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="replace same-named files in OUTDIR even if attnio did not write "
                              "them (symlinks are still refused)")
-    parser.add_argument("--time-limit", type=float, metavar="S",
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
                         help="stop after S seconds (default: no limit): the sections not run "
                              "are marked so in the report, and the exit code is 1")
     parser.set_defaults(handler=run)

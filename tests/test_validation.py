@@ -188,3 +188,33 @@ def test_out_of_range_warning_is_one_line_and_deferred(capsys) -> None:
     assert capsys.readouterr().err == "" and len(held) == 1
     warn_outside_admissible("gap", 64, 8, [7])
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text", ["٣", "1_0", "３", "", " ", "0x10", "1e", "--1"])
+def test_number_flags_take_ascii_digits_only(text):
+    """float() and int() accept '٣', '1_0' and full-width digits; no attnio flag does."""
+    from attnio.validation import parse_float_text, parse_int_text, positive_float
+    with pytest.raises(InvalidInputError, match="ASCII digits"):
+        parse_int_text("--workers", text)
+    with pytest.raises(InvalidInputError, match="ASCII digits"):
+        parse_float_text("--time-limit", text)
+    with pytest.raises(InvalidInputError, match="finite number"):
+        positive_float("--time-limit", text)
+
+
+@pytest.mark.parametrize("text, value", [("7", 7), ("+7", 7), ("-3", -3), (" 12 ", 12)])
+def test_int_text_keeps_ascii_integers(text, value):
+    from attnio.validation import parse_int_text
+    assert parse_int_text("--z3-timeout", text) == value
+
+
+@pytest.mark.parametrize("text, value", [("2", 2.0), ("0.5", 0.5), (".5", 0.5), ("1e-3", 0.001)])
+def test_float_text_keeps_ascii_numbers(text, value):
+    from attnio.validation import parse_float_text
+    assert parse_float_text("--time-limit", text) == value
+
+
+def test_int_text_caps_digits():
+    from attnio.validation import parse_int_text
+    with pytest.raises(InvalidInputError, match="MAX_INT_DIGITS"):
+        parse_int_text("--workers", "9" * 600)
