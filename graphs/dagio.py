@@ -123,6 +123,17 @@ def _attributes_from_json(v: str, attrs: Any) -> dict[str, Any]:
     return out
 
 
+def _check_args_are_predecessors(G: nx.DiGraph) -> None:
+    """A node's ``args`` (the operands :func:`attnio.graphs.dags.evaluate` applies its
+    ``op`` to) must name exactly its predecessors: metadata the edges do not confirm is
+    refused, never used."""
+    for v, args in G.nodes(data="args"):
+        if args is not None and set(args) != set(G.predecessors(v)):
+            raise InvalidInputError(
+                f"node {describe(v)}: args={describe(list(args))} must name exactly its "
+                f"predecessors {describe(sorted(G.predecessors(v)))}")
+
+
 def check_metadata(graph: Any) -> dict[str, Any]:
     """Validate a DAG file's graph-level metadata (``"graph"``) and return it as a dict.
 
@@ -285,6 +296,7 @@ def dag_from_json(data: Any, *, max_vertices: int | None = None, max_edges: int 
         G.add_edge(e[0], e[1])
     if not nx.is_directed_acyclic_graph(G):
         raise InvalidInputError(f"the DAG has a cycle through {nx.find_cycle(G)[0][0]!r}")
+    _check_args_are_predecessors(G)
     outputs = data.get("outputs")
     if outputs is None:
         outputs = [v for v in G if G.out_degree(v) == 0]

@@ -211,3 +211,18 @@ def test_save_dot_by_extension(tmp_path: Path) -> None:
     G = dag_from_json(DAG_ABC)
     save_dag(G, tmp_path / "g.gv")
     assert (tmp_path / "g.gv").read_text().startswith("digraph G {")
+
+
+def test_args_must_name_exactly_the_predecessors():
+    """``args`` is the operand list evaluate() applies ``op`` to: metadata the edges do not
+    confirm is refused (issue 22), and a builtin's args survive the round trip."""
+    from attnio.graphs.dagio import dag_from_json
+    data = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]],
+            "attributes": {"c": {"op": "mul", "args": ["zz", "yy"]}}}
+    with pytest.raises(InvalidInputError, match="must name exactly its predecessors"):
+        dag_from_json(data)
+    data["attributes"]["c"]["args"] = ["a"]  # a predecessor left out
+    with pytest.raises(InvalidInputError, match="must name exactly its predecessors"):
+        dag_from_json(data)
+    data["attributes"]["c"]["args"] = ["b", "a"]
+    assert dag_from_json(data).nodes["c"]["args"] == ("b", "a")
