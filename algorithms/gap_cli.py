@@ -16,14 +16,14 @@ Examples (shell)::
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from attnio.algorithms.gap import gap_figure_png, gap_payload
+from attnio.algorithms.gap import gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.output import print_json
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table
-from attnio.validation import size_action, warn_outside_admissible
+from attnio.validation import (PLOT_SUFFIXES, check_output_path, size_action,
+                               warn_outside_admissible)
 
 __all__ = ["register", "run"]
 
@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     add_heads_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw the ratio against M")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw the ratio against M (.png, .pdf or .svg, by extension)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
     parser.set_defaults(handler=run)
     return parser
@@ -66,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
     n, d = validate_size("n", args.n), validate_size("d", args.d)
     Ms = args.M if args.M is not None else args.M_range
     warn_outside_admissible("gap", n, d, Ms)
+    if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
+        plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+                                        what="--plot")
     from attnio.algorithms.heads import heads_from_args
     from attnio.algorithms.hierarchy import multihead_gap_payload
     from attnio.exceptions import InvalidInputError
@@ -79,11 +83,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         payload = multihead_gap_payload(args.pass_, n, d, Ms, batch=batch, heads=heads,
                                         kv_heads=kv_heads)
-    if args.plot:
-        write_bytes(args.plot, gap_figure_png([payload]), overwrite=args.force)
+    if args.plot is not None:  # rendered before anything is printed (its format: the extension)
+        from attnio.algorithms.gap import plot_gap
+        from attnio.reporting.style import render_figure
+
+        figure = render_figure(lambda: plot_gap([payload]), plot_target)
+        write_bytes(plot_target, figure, overwrite=args.force)
     if args.json:
-        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(payload)
         return 0
     table = []
     for row in payload["rows"]:

@@ -329,21 +329,26 @@ def test_a_link_or_file_planted_after_the_check_is_still_refused(tmp_path: Path)
     (out / "sandwich.png").unlink()
     (out / MARKER_NAME).write_text("a stranger's file named like the marker")
     with pytest.raises(InvalidInputError, match="refusing to overwrite existing file"):
-        folder.write("sandwich.png", b"png")  # the figure is written, its record is refused
+        folder.write("sandwich.png", b"png")  # its record is refused (before the figure)
     assert (out / MARKER_NAME).read_text() == "a stranger's file named like the marker"
+    folder.release()
 
 
 def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
     """A failure at the rename leaves the old file whole and no temporary file behind."""
+    from attnio.safe_io import OutputError
+
     out = tmp_path / "report"
-    OutputFolder(out, ["index.md"]).create().write("index.md", b"old complete report")
+    first = OutputFolder(out, ["index.md"]).create()
+    first.write("index.md", b"old complete report")
+    first.release()
     folder = OutputFolder(out, ["index.md"])
 
     def failing_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="No space left on device"):  # exit 1, not 2
         folder.write("index.md", b"new report")
     monkeypatch.undo()
     assert (out / "index.md").read_bytes() == b"old complete report"
