@@ -14,7 +14,7 @@ Output channels (:mod:`attnio.output`): stdout that cannot be written (``> /dev/
 closed stdout) is exit 1 with one line; a reader that leaves a pipe early (``| head``) ends
 the output silently with the command's code; a full or closed stderr never changes the
 exit code (bad input stays 2); a terminal that cannot show ``≤``, ``—``, ``×`` … gets ASCII
-(``<=``, ``--``, ``x``); ``--json`` writes non-finite floats as strings.
+(``<=``, ``--``, ``x``); ``--json`` writes a non-finite float as ``null``.
 """
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     failure = output.flush_stdout()
     if failure is None or output.reader_left(failure):
         return code
-    if code == 0:
+    if code in (0, 1):  # success, or a failed check whose report is now also incomplete
         return _stdout_failed(prefix, failure)
-    return code
+    return code  # 2 (its one error line is out already) and 130 stay
 
 
 def _stdout_failed(prefix: str, exc: OSError) -> int:

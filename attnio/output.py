@@ -21,7 +21,7 @@ file descriptors with two differences:
   (``PYTHONIOENCODING=ascii``, a Latin-1 locale) is transliterated by the error handler
   ``attnio-ascii``: ``≤`` → ``<=``, ``≥`` → ``>=``, ``—`` → ``--``, ``…`` → ``...``,
   ``×`` → ``x``, ``√`` → ``sqrt``, ``²`` → ``^2`` … (:data:`ASCII_FALLBACK`); any other
-  character becomes a backslash escape (``\u2286``). Never a ``UnicodeEncodeError``.
+  character becomes a backslash escape (``\u4e00``). Never a ``UnicodeEncodeError``.
 
 ``--json`` (:func:`json_text`, :func:`json_ready`)
 -----------------------------------------------
