@@ -242,7 +242,7 @@ def _rename_noreplace(source: str, target: Path) -> None:
 def _publish_new(tmp: str, target: Path) -> None:
     """Give ``tmp`` the name ``target`` only if no file has that name, atomically."""
     try:
-        os.link(tmp, target, follow_symlinks=False)
+        os.link(tmp, target)
     except FileExistsError:
         raise
     except OSError as exc:
@@ -251,7 +251,10 @@ def _publish_new(tmp: str, target: Path) -> None:
             raise
         _rename_noreplace(tmp, target)  # no hard links here (FAT, some FUSE mounts)
         return
-    os.unlink(tmp)
+    try:
+        os.unlink(tmp)  # the target is written; a temp left here is cleaned by a later write
+    except OSError:
+        pass
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> Path:
