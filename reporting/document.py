@@ -138,7 +138,7 @@ def render_markdown(doc: ReportDocument) -> str:
     return "\n".join(lines)
 
 
-#: Paragraphs and bullets of the Markdown are wrapped at this many characters (at spaces; a
+#: Paragraphs, bullets and captions of the Markdown are wrapped at this many characters (at spaces; a
 #: soft line break is a space in Markdown, inside ``**…**`` and code spans too), so no line of
 #: index.md is thousands of characters long whatever the sweep.
 MD_WIDTH = 100
@@ -160,7 +160,7 @@ def md_block(block: Block) -> list[str]:
         return render_table(block.header, [[md_inline(spans(c)) for c in row]
                                            for row in block.rows], fmt="markdown").split("\n")
     if isinstance(block, FigureBlock):
-        return [f"![{block.alt}]({block.filename})", "", f"*{block.caption}*"]
+        return [f"![{block.alt}]({block.filename})", "", *_wrap(f"*{block.caption}*")]
     if isinstance(block, Preformatted):
         return ["```", block.text.replace("```", "'''"), "```"]
     raise TypeError(f"unknown block {block!r}")  # pragma: no cover
