@@ -17,6 +17,12 @@ An (algorithm, M) pair for which no tile set fits in M words is left out of ``al
 and listed under ``omitted`` with the reason; a row in which no algorithm fits is dropped
 from the sweep (also with its reason, under ``infeasible``).
 
+Bounded: ``deadline`` (a :func:`time.monotonic` instant) is read before every (M, algorithm)
+pair and inside the ``--tune`` searches; when it passes, :class:`~attnio.algorithms.tuning.
+TimeLimitReached` is raised carrying the rows of the sizes finished before it (a size cut
+half-way is dropped, never reported with a partial search). ``on_step(text)`` is told which
+pair runs (the progress line of ``attnio gap``).
+
 Examples
 --------
 >>> row = gap_rows("backward", 4096, 64, [1024])[0]
@@ -31,7 +37,7 @@ Examples
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from attnio.algorithms.registry import PASSES, selection
 from attnio.algorithms.simulation import count, validate_size
@@ -45,15 +51,17 @@ __all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_
 GAP_ALGORITHMS: dict[str, tuple[str, ...]] = {p: selection("gap", p) for p in PASSES}
 
 
-def _io(name: str, pass_: str, n: int, d: int, M: int, tune: bool) -> int:
+def _io(name: str, pass_: str, n: int, d: int, M: int, tune: bool,
+        deadline: float | None = None) -> int:
     if tune:
         from attnio.algorithms.tuning import tuned_count
 
-        return tuned_count(name, pass_, n, d, M).io
+        return tuned_count(name, pass_, n, d, M, deadline=deadline).io
     return count(name, pass_, n, d, M).io
 
 
-def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False
+def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False,
+             deadline: float | None = None, on_step: Callable[[str], None] | None = None
              ) -> list[dict[str, Any]]:
     """One row per M (see the module docstring); exact ints except ``ratio`` (a float).
 
@@ -61,21 +69,31 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
     ------
     InvalidInputError
         Bad pass or size, or no algorithm fits any M of the sweep.
+    TimeLimitReached
+        ``deadline`` passed; ``.rows`` are the rows finished, ``.done`` of ``.total`` sizes.
     """
+    from attnio.algorithms.tuning import TimeLimitReached, check_deadline
+
     if pass_ not in GAP_ALGORITHMS:
         raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
     n, d = validate_size("n", n), validate_size("d", d)
     Ms = [validate_size("M", M) for M in Ms]
     rows: list[dict[str, Any]] = []
     reasons: list[str] = []
-    for M in Ms:
+    for done, M in enumerate(Ms):
         algorithms: dict[str, int] = {}
         omitted: dict[str, str] = {}
         for name in GAP_ALGORITHMS[pass_]:
             try:
-                algorithms[name] = _io(name, pass_, n, d, M, tune)
+                check_deadline(deadline)
+                if on_step is not None:
+                    on_step(f"M={M}: {name}{' (tuning)' if tune else ''}")
+                algorithms[name] = _io(name, pass_, n, d, M, tune, deadline)
             except InfeasibleError as exc:  # no tile set of this algorithm fits M: reported
                 omitted[name] = " ".join(str(exc).split())
+            except TimeLimitReached as exc:
+                exc.rows, exc.done, exc.total = rows, done, len(Ms)
+                raise
         if not algorithms:
             reasons.append(f"M={M}: no algorithm fits")
             continue
@@ -94,7 +112,8 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
     return rows
 
 
-def gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False
+def gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False,
+                deadline: float | None = None, on_step: Callable[[str], None] | None = None
                 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"rows": [...], "pass", "n", "d", "tune"}`` + provenance().
 
@@ -103,7 +122,7 @@ def gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = F
     """
     from attnio.provenance import provenance
 
-    rows = gap_rows(pass_, n, d, Ms, tune=tune)
+    rows = gap_rows(pass_, n, d, Ms, tune=tune, deadline=deadline, on_step=on_step)
     return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
 
 

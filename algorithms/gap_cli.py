@@ -5,6 +5,17 @@ Examples (shell)::
     attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward
     attnio gap --n 4096 --d 64 --M 1024,4096 --pass forward --json
     attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward --tune --plot gap.png
+    attnio gap --n 4096 --d 64 --M-range 64:262144:1000 --tune --time-limit 5
+
+Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts the
+(M, algorithm) pairs and names the one running (``M=4096: flash2 (tuning)``); never on stdout.
+
+``--time-limit S`` (a finite number >= 0 of seconds; default none) bounds the sweep: the clock
+is read before every (M, algorithm) pair and inside the ``--tune`` searches. When it passes,
+the rows of the sizes finished are printed (``--json``: with ``"time_limit": {"seconds",
+"reached", "done", "total"}``), a size cut half-way is dropped (a half-finished search is not a
+tuned answer), stderr gets ``attnio gap: time limit S s reached; N of M sizes done`` and the
+exit code is 1 — a sweep cut short is never a pass.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()
@@ -16,13 +27,19 @@ Examples (shell)::
 from __future__ import annotations
 
 import argparse
+import sys
+import time
+from typing import Any, Callable, Iterator
 
-from attnio.algorithms.gap import gap_payload
+from contextlib import contextmanager
+
+from attnio.algorithms.gap import GAP_ALGORITHMS, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.output import print_json
+from attnio.progress import progress_enabled
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table
-from attnio.validation import (PLOT_SUFFIXES, check_output_path, size_action,
+from attnio.validation import (PLOT_SUFFIXES, check_output_path, check_time_limit, size_action,
                                warn_outside_admissible)
 
 __all__ = ["register", "run"]
@@ -55,6 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     add_heads_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="stop after S seconds (default: no limit): the finished sizes are "
+                             "printed and the exit code is 1")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the ratio against M (.png, .pdf or .svg, by extension)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
@@ -62,8 +82,37 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[str], None]]:
+    """A tqdm bar on stderr over ``total`` (M, algorithm) pairs, shown as
+    :func:`attnio.progress.progress_enabled` decides; yields ``step(text)``: one pair more,
+    named ``text``."""
+    if not progress_enabled(None):
+        yield lambda _text: None
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, desc="gap", file=sys.stderr, leave=False,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]"
+                          "{postfix}")  # ", M=…: algorithm"
+    started = [False]
+
+    def step(text: str) -> None:
+        if started[0]:
+            bar.update(1)
+        started[0] = True
+        bar.set_postfix_str(text)
+
+    try:
+        yield step
+    finally:
+        bar.close()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Entry point of ``attnio gap``."""
+    """Entry point of ``attnio gap``; exit 0, or 1 when ``--time-limit`` cut the sweep."""
+    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     n, d = validate_size("n", args.n), validate_size("d", args.d)
     Ms = args.M if args.M is not None else args.M_range
     warn_outside_admissible("gap", n, d, Ms)
@@ -72,18 +121,29 @@ def run(args: argparse.Namespace) -> int:
                                         what="--plot")
     from attnio.algorithms.heads import heads_from_args
     from attnio.algorithms.hierarchy import multihead_gap_payload
+    from attnio.algorithms.tuning import TimeLimitReached
     from attnio.exceptions import InvalidInputError
 
     batch, heads, kv_heads = heads_from_args(args)
-    if (batch, heads, kv_heads) == (1, 1, 1):
-        payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune)
-        payload.update(batch=1, heads=1, kv_heads=1)
-    elif args.tune:
-        raise InvalidInputError("--tune takes no --batch/--heads/--kv-heads")
-    else:
-        payload = multihead_gap_payload(args.pass_, n, d, Ms, batch=batch, heads=heads,
-                                        kv_heads=kv_heads)
-    if args.plot is not None:  # rendered before anything is printed (its format: the extension)
+    stopped: TimeLimitReached | None = None
+    payload: dict[str, Any]
+    with _progress_bar(len(Ms) * len(GAP_ALGORITHMS.get(args.pass_, ()))) as step:
+        if (batch, heads, kv_heads) == (1, 1, 1):
+            try:
+                payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune, deadline=deadline,
+                                      on_step=step)
+            except TimeLimitReached as exc:
+                stopped, payload = exc, _partial_payload(args.pass_, n, d, args.tune, exc.rows)
+            payload.update(batch=1, heads=1, kv_heads=1)
+        elif args.tune:
+            raise InvalidInputError("--tune takes no --batch/--heads/--kv-heads")
+        else:
+            payload, stopped = _multihead(args.pass_, n, d, Ms, batch, heads, kv_heads,
+                                          deadline, step, multihead_gap_payload)
+    if time_limit is not None:
+        payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
+                                 "done": stopped.done if stopped else len(Ms), "total": len(Ms)}
+    if args.plot is not None and payload["rows"]:  # before anything is printed; format: extension
         from attnio.algorithms.gap import plot_gap
         from attnio.reporting.style import render_figure
 
@@ -91,14 +151,57 @@ def run(args: argparse.Namespace) -> int:
         write_bytes(plot_target, figure, overwrite=args.force)
     if args.json:
         print_json(payload)
-        return 0
-    table = []
-    for row in payload["rows"]:
-        table.append([row["M"], f"{row['lower_bound']:,}", row["best_algorithm"],
-                      f"{row['best_io']:,}", f"{row['ratio']:.2f}",
-                      f"{row['route']} [{row['claim_id']}]"])
-        table += [["", "", f"{name}: omitted ({reason})", "", "", ""]
-                  for name, reason in row["omitted"].items()]
-    print(render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"], table,
-                       align=["right", "right", "left", "right", "right", "left"]))
+    else:
+        table = []
+        for row in payload["rows"]:
+            table.append([row["M"], f"{row['lower_bound']:,}", row["best_algorithm"],
+                          f"{row['best_io']:,}", f"{row['ratio']:.2f}",
+                          f"{row['route']} [{row['claim_id']}]"])
+            table += [["", "", f"{name}: omitted ({reason})", "", "", ""]
+                      for name, reason in row["omitted"].items()]
+        print(render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],
+                           table, align=["right", "right", "left", "right", "right", "left"]))
+    if stopped is not None:
+        sys.stdout.flush()
+        print(f"attnio gap: time limit {time_limit:g} s reached; {stopped.done} of "
+              f"{stopped.total} sizes done", file=sys.stderr)
+        return 1
     return 0
+
+
+def _partial_payload(pass_: str, n: int, d: int, tune: bool, rows: list) -> dict[str, Any]:
+    """The ``--json`` document of a sweep the deadline cut: the rows finished."""
+    from attnio.provenance import provenance
+
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
+
+
+def _multihead(pass_: str, n: int, d: int, Ms: list[int], batch: int, heads: int,
+               kv_heads: int | None, deadline: float | None, step: Callable[[str], None],
+               multihead_gap_payload: Callable[..., dict[str, Any]]) -> tuple[dict, Any]:
+    """The multi-head sweep one M at a time, the deadline read between sizes."""
+    from attnio.algorithms.tuning import TimeLimitReached
+    from attnio.exceptions import InvalidInputError
+
+    if deadline is None:
+        step(f"{len(Ms)} sizes, {batch}×{heads} heads")
+        return multihead_gap_payload(pass_, n, d, Ms, batch=batch, heads=heads,
+                                     kv_heads=kv_heads), None
+    payload: dict[str, Any] | None = None
+    rows: list = []
+    for done, M in enumerate(Ms):
+        if time.monotonic() >= deadline:
+            stopped = TimeLimitReached()
+            stopped.rows, stopped.done, stopped.total = rows, done, len(Ms)
+            base = payload or _partial_payload(pass_, n, d, False, [])
+            return {**base, "rows": rows}, stopped
+        step(f"M={M}: {batch}×{heads} heads")
+        try:
+            payload = multihead_gap_payload(pass_, n, d, [M], batch=batch, heads=heads,
+                                            kv_heads=kv_heads)
+        except InvalidInputError:  # no algorithm fits this M (the sizes are checked above)
+            continue
+        rows += payload["rows"]
+    if payload is None or not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
+    return {**payload, "rows": rows}, None

@@ -63,6 +63,7 @@ attnio.exceptions.InvalidInputError: hierarchy capacities not increasing: level 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -73,11 +74,17 @@ from attnio.validation import describe, positive_int
 
 __all__ = ["MemoryLevel", "Boundary", "Hierarchy", "device_hierarchy", "hierarchy_counts",
            "bottleneck",
-           "boundary_lower_bound", "MAX_LEVELS", "LEVEL_ALGORITHMS", "levels_report",
+           "boundary_lower_bound", "MAX_LEVELS", "MIN_BANDWIDTH", "transfer_seconds",
+           "LEVEL_ALGORITHMS", "levels_report",
            "format_levels", "multihead_gap_payload"]
 
 #: Most levels a hierarchy may have.
 MAX_LEVELS = 16
+#: Least bandwidth (bytes/s) a level may declare. Times are words × bytes ÷ bandwidth in
+#: floats: a subnormal bandwidth (``5e-324``) made every time Infinity (a traceback under
+#: ``--json``). Real links run at >= 10**3 bytes/s; 1 byte/s keeps every time finite for
+#: word counts below 10**300 (:func:`transfer_seconds` checks the rest).
+MIN_BANDWIDTH = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +120,37 @@ def _bandwidth(name: str, value: Any) -> int | float | None:
         raise InvalidInputError(f"level {name!r}: bandwidth={describe(value)} is not positive "
                                 "(zero bandwidth)" if value == 0 else
                                 f"level {name!r}: bandwidth={describe(value)} is not positive")
+    if value < MIN_BANDWIDTH:
+        raise InvalidInputError(f"level {name!r}: bandwidth={describe(value)} is below "
+                                f"MIN_BANDWIDTH={MIN_BANDWIDTH} byte/s (transfer times "
+                                "words x bytes / bandwidth must stay finite)")
     return value
+
+
+def transfer_seconds(words: int | None, word_bytes: int, boundary: Boundary) -> float | None:
+    """``words × word_bytes ÷ bandwidth`` in seconds across ``boundary`` (None when the
+    bandwidth is not published or ``words`` is None).
+
+    The time must be a finite float (JSON has no Infinity): a count so large that its time
+    passes the float range (about 1.8e308 s, e.g. n of 300 digits) is refused with one
+    :class:`InvalidInputError` line naming the boundary and the rule, before anything prints.
+
+    >>> transfer_seconds(10**6, 2, Boundary(0, "smem", "hbm", 1024, 2 * 10**12))
+    1e-06
+    """
+    if words is None or boundary.bandwidth is None:
+        return None
+    try:
+        seconds = words * word_bytes / boundary.bandwidth
+    except OverflowError:
+        seconds = float("inf")
+    if not math.isfinite(seconds):
+        raise InvalidInputError(
+            f"the transfer time of {describe(words, 40)} words across boundary "
+            f"{boundary.index} ({boundary.above} | {boundary.below}) is beyond the float range "
+            f"(words x {word_bytes} bytes / {boundary.bandwidth:g} bytes/s must be a finite "
+            "number of seconds); use smaller sizes or a hierarchy without bandwidths")
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -312,8 +349,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
             "boundary": b.index, "above": b.above, "below": b.below, "M": b.M,
             "bandwidth_bytes_per_s": b.bandwidth, "regime": regime,
             "lower_bound_words": lower, "lower_bound_route": route,
-            "lower_bound_seconds": None if b.bandwidth is None
-            else lower * hierarchy.word_bytes / b.bandwidth,
+            "lower_bound_seconds": transfer_seconds(lower, hierarchy.word_bytes, b),
         }
         try:
             run = counter(b.M)
@@ -322,8 +358,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
                        omitted=" ".join(str(exc).split()))
         else:
             row.update(words=run.io, reads=run.reads, writes=run.writes,
-                       seconds=None if b.bandwidth is None
-                       else run.io * hierarchy.word_bytes / b.bandwidth,
+                       seconds=transfer_seconds(run.io, hierarchy.word_bytes, b),
                        executed=run.executed, closed_form_match=run.closed_form_match)
         rows.append(row)
     return rows
@@ -370,8 +405,7 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
             except InfeasibleError as exc:  # no tile set fits this level: reported
                 omitted[name] = " ".join(str(exc).split())
         best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
-        seconds = (lambda words: None if b.bandwidth is None or words is None
-                   else words * hierarchy.word_bytes / b.bandwidth)
+        seconds = (lambda words: transfer_seconds(words, hierarchy.word_bytes, b))
         best_words = algorithms[best] if best else None
         if best_words is not None and best_words < lower:  # pragma: no cover - would refute
             raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")

@@ -69,6 +69,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -76,7 +78,9 @@ import numpy as np
 
 from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
 from attnio.exceptions import InvalidInputError
-from attnio.validation import positive_int
+from attnio.validation import (describe, json_float, json_number_hooks, one_line,
+                               parse_positive_int, positive_int, refuse_non_regular,
+                               regular_file_opener)
 
 __all__ = [
     "Mask",
@@ -300,7 +304,8 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
     """The class bound ``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes.
 
     Returns ``{"mask", "Z_in", "Z_QK", "sparse_class_bound": {"value", "value_float",
-    "scope"}, "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings).
+    "scope"}, "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings;
+    ``value_float`` is None when the value is beyond the float range, never Infinity).
     The value bounds the worst mask with these (Z_in, Z_QK), not ``mask`` itself
     (:data:`CLASS_BOUND_SCOPE`; the per-mask bound is :func:`mask_run_fields`'
     ``mask_lower_bound``). A mask that keeps nothing has value 0 and ``sparse_crossover`` None.
@@ -326,9 +331,10 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
     value = get_bound("sparse.lower").evaluate(check_range=False, Z_in=sizes.Z_in,
                                                Z_QK=sizes.Z_QK, M=M)
     cross = sp.Rational(sizes.Z_in ** 2, sizes.Z_QK)
-    out["sparse_class_bound"] = {"value": str(value), "value_float": float(value),
+    # value_float is None past the float range (a 300-digit n): JSON has no Infinity
+    out["sparse_class_bound"] = {"value": str(value), "value_float": json_float(value),
                                  "scope": CLASS_BOUND_SCOPE}
-    out["sparse_crossover"] = {"value": str(cross), "value_float": float(cross)}
+    out["sparse_crossover"] = {"value": str(cross), "value_float": json_float(cross)}
     return out
 
 
@@ -576,8 +582,10 @@ def parse_mask(text: str, sparse_operands: Iterable[str] = ()) -> Mask:
     Raises
     ------
     InvalidInputError
-        Unknown kind, W ≤ 0 or not an integer, B ≤ 0, an unreadable / too large / non-UTF-8 /
-        non-JSON / non-boolean / non-square pattern file — one line naming the value.
+        Unknown kind, W ≤ 0 or not an integer of ASCII digits (``window:٣`` and ``window:1_0``
+        are refused like ``--n ٤٠٩٦``), B ≤ 0, a pattern file that is not a regular file (a
+        FIFO, a device, a folder: refused before any read), unreadable / too large / non-UTF-8
+        / non-JSON / non-boolean / non-square — one line naming the value.
 
     >>> parse_mask("window:0")
     Traceback (most recent call last):
@@ -592,44 +600,68 @@ def parse_mask(text: str, sparse_operands: Iterable[str] = ()) -> Mask:
         if kind == "causal" and not rest:
             return Mask.causal(sparse_operands)
         if kind == "window":
-            try:
-                w = int(rest)
-            except ValueError:
-                raise InvalidInputError(f"window W={rest!r} must be a positive integer") from None
-            return Mask.window(w, sparse_operands)
+            return Mask.window(_spec_int("window W", rest), sparse_operands)
         if kind == "block":
             size, _, path = rest.partition(":")
-            try:
-                b = int(size)
-            except ValueError:
-                raise InvalidInputError(f"block size B={size!r} must be a positive integer") \
-                    from None
-            if b < 1:
-                raise InvalidInputError(f"block size B={b} must be a positive integer")
+            b = _spec_int("block size B", size)
             if not path:
                 raise InvalidInputError("block mask needs a pattern file: block:B:PATTERN.json")
             return Mask.block_sparse(b, _read_pattern(path), sparse_operands)
-    except InvalidInputError as exc:
-        raise InvalidInputError(f"--mask {text}: {exc}") from None
+    except InvalidInputError as exc:  # a long spec is shortened so that the rule stays seen
+        shown = text if len(text) <= 200 else describe(text, 80)
+        raise InvalidInputError(f"--mask {shown}: {exc}") from None
     raise InvalidInputError(
         f"--mask {text!r} is unknown; use full, causal, window:W or block:B:PATTERN.json")
 
 
+_SPEC_INT = re.compile(r"[+-]?[0-9]+")
+
+
+def _spec_int(label: str, text: str) -> int:
+    """A positive integer of a ``--mask`` spec, by the rule of every integer on the command
+    line (:func:`attnio.validation.parse_positive_int`): ASCII digits 0-9 only (``int()``
+    would accept ``٣`` and ``1_0``), at most :data:`attnio.validation.MAX_INT_DIGITS` digits.
+
+    >>> _spec_int("window W", "1_0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: window W='1_0' must be a positive integer
+    """
+    if not _SPEC_INT.fullmatch(text.strip()):
+        raise InvalidInputError(f"{label}={text!r} must be a positive integer")
+    return parse_positive_int(label, text.strip())
+
+
 def _read_pattern(path: str) -> np.ndarray:
+    """The pattern file's boolean matrix. The file must be a regular file (a FIFO, a device,
+    ``/dev/stdin`` on a pipe or a folder is refused before any read: it could block for
+    ever — :func:`attnio.validation.regular_file_opener`), of at most
+    :data:`MAX_PATTERN_BYTES` bytes (so at most that many entries), and a number in it has
+    at most :data:`attnio.validation.MAX_INT_DIGITS` digits (it is refused anyway: entries
+    are true/false)."""
     try:
-        size = os.stat(path).st_size
-        if size > MAX_PATTERN_BYTES:
-            raise InvalidInputError(
-                f"pattern file {path!r} has {size} bytes, more than {MAX_PATTERN_BYTES}")
-        with open(path, "rb") as handle:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise InvalidInputError(f"pattern file {path!r} is unreadable: it is a folder")
+        refuse_non_regular(info.st_mode, what="pattern file", shown=repr(path))
+        if info.st_size > MAX_PATTERN_BYTES:
+            raise InvalidInputError(f"pattern file {path!r} has {info.st_size} bytes, more "
+                                    f"than {MAX_PATTERN_BYTES}")
+        with open(path, "rb", opener=regular_file_opener("pattern file", path)) as handle:
             raw = handle.read(MAX_PATTERN_BYTES + 1)
     except OSError as exc:
         raise InvalidInputError(f"pattern file {path!r} is unreadable: {exc.strerror}") from None
-    if len(raw) > MAX_PATTERN_BYTES:  # a file whose size stat() understates (a pipe, /proc)
+    except ValueError as exc:  # a NUL byte in the path
+        if isinstance(exc, InvalidInputError):
+            raise
+        raise InvalidInputError(f"pattern file {path!r} is unreadable: "
+                                f"{one_line(str(exc), 80)}") from None
+    if len(raw) > MAX_PATTERN_BYTES:  # a file whose size stat() understates (/proc)
         raise InvalidInputError(
             f"pattern file {path!r} has more than {MAX_PATTERN_BYTES} bytes")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"),
+                          **json_number_hooks(f"pattern file {path!r}"))
     except UnicodeDecodeError:
         raise InvalidInputError(f"pattern file {path!r} is not UTF-8 text") from None
     except (json.JSONDecodeError, RecursionError):

@@ -36,6 +36,8 @@ True
 
 from __future__ import annotations
 
+import time
+
 from attnio.algorithms import counts as C
 from attnio.algorithms.registry import REGISTRY, AlgorithmSpec, get_algorithm
 from attnio.algorithms.small_cache_fused import trip_count_sides
@@ -43,7 +45,30 @@ from attnio.exceptions import (
     CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError,
 )
 
-__all__ = ["TUNABLE", "count_with_blocks", "tuned_blocks", "tuned_count"]
+__all__ = ["TUNABLE", "TimeLimitReached", "check_deadline", "count_with_blocks",
+           "tuned_blocks", "tuned_count"]
+
+#: The block-size searches read the clock once every this many candidates.
+DEADLINE_STRIDE = 512
+
+
+class TimeLimitReached(Exception):
+    """A search or sweep passed its deadline. A sweep that catches it sets ``rows`` (the rows
+    finished before it), ``done`` (sizes finished) and ``total``; a search stopped half-way
+    has no answer (its partial minimum is not the tuned optimum) and is never reported."""
+
+    def __init__(self, message: str = "time limit reached") -> None:
+        super().__init__(message)
+        self.rows: list = []
+        self.done = 0
+        self.total = 0
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise :class:`TimeLimitReached` if the :func:`time.monotonic` instant ``deadline`` has
+    passed (None: no deadline)."""
+    if deadline is not None and time.monotonic() >= deadline:
+        raise TimeLimitReached()
 
 #: (algorithm, pass) pairs that ``--tune`` searches (the registry's ``tunable`` records).
 TUNABLE = tuple((spec.name, pass_) for spec in REGISTRY.values() if spec.tunable
@@ -80,14 +105,21 @@ def _fits(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, 
         return None
 
 
-def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
+def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
+                 deadline: float | None = None) -> dict[str, int]:
     """The block sizes of least exact I/O under M (see the module docstring).
+
+    ``deadline`` (a :func:`time.monotonic` instant) is read every :data:`DEADLINE_STRIDE`
+    candidates and each outer block of the flash search.
 
     Raises
     ------
     InvalidInputError
         Not tunable, or no block size fits M.
+    TimeLimitReached
+        The deadline passed before the search ended.
     """
+    check_deadline(deadline)
     rule = _tunable(algorithm, pass_).block_rule
     if rule.kind == "fused":  # its own search is already exact
         return rule.blocks(pass_, n, d, M)
@@ -113,6 +145,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
         # the I/O falls with the outer trip count; the 64 largest fitting trip-count sides
         # (all of them for small n) are compared exactly
         for outer in trip_count_sides(n, largest)[-64:]:
+            check_deadline(deadline)
             lo, hi = 1, min(d, outer)
             while lo < hi:  # largest fitting inner block (fewer inner trips, same I/O)
                 mid = (lo + hi + 1) // 2
@@ -126,6 +159,8 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
     best: tuple[int, int, int] | None = None
     chosen: dict[str, int] | None = None
     for index, blocks in enumerate(candidates):
+        if index % DEADLINE_STRIDE == 0:
+            check_deadline(deadline)
         counts = _fits(algorithm, pass_, n, d, M, blocks)
         if counts is None:
             continue
@@ -137,11 +172,12 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int) -> dict[str
     return chosen
 
 
-def tuned_count(algorithm: str, pass_: str, n: int, d: int, M: int) -> C.Counts:
+def tuned_count(algorithm: str, pass_: str, n: int, d: int, M: int, *,
+                deadline: float | None = None) -> C.Counts:
     """Counts at :func:`tuned_blocks` (never more I/O than the default block sizes).
 
     >>> tuned_count("square-tiling", "forward", 4096, 64, 1024).block_sizes
     (('B', 18),)
     """
     return count_with_blocks(algorithm, pass_, n, d, M,
-                             tuned_blocks(algorithm, pass_, n, d, M))
+                             tuned_blocks(algorithm, pass_, n, d, M, deadline=deadline))

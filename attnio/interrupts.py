@@ -202,6 +202,51 @@ class _Z3ImportHook:
         return spec
 
 
+#: Lowest descriptor of the wake-up pipe: never 0, 1 or 2 (see :func:`_pipe_above_standard_fds`).
+FIRST_FREE_FD = 3
+
+
+def _fill_closed_stdin() -> None:
+    """Put ``/dev/null`` on descriptor 0 when stdin is closed (``attnio ... <&-``).
+
+    Otherwise the next descriptor opened lands on 0, and ``--dag /dev/stdin`` opens it: the
+    wake-up pipe there made ``pebble --dag /dev/stdin <&-`` block for ever. On ``/dev/null``
+    such a path is a device, refused by :func:`attnio.validation.regular_file_opener`.
+    (Descriptors 1 and 2 are left as they are: a closed stdout or stderr is the command's
+    to report, not to hide behind ``/dev/null``.)"""
+    try:
+        os.fstat(0)
+        return
+    except OSError:
+        pass
+    try:
+        fd = os.open(os.devnull, os.O_RDONLY)
+    except OSError:
+        return
+    if fd != 0:
+        os.dup2(fd, 0, inheritable=False)
+        os.close(fd)
+
+
+def _pipe_above_standard_fds() -> tuple[int, int]:
+    """``os.pipe()`` moved to descriptors >= :data:`FIRST_FREE_FD`, so that a closed standard
+    stream (0, 1 or 2) is never the Ctrl-C wake-up pipe: reading "stdin" would block on it and
+    writing "stderr" would feed the watchdog."""
+    read_fd, write_fd = os.pipe()
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no closed-descriptor trick to guard against
+        return read_fd, write_fd
+    moved = []
+    for fd in (read_fd, write_fd):
+        if fd < FIRST_FREE_FD:
+            high = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, FIRST_FREE_FD)
+            os.close(fd)
+            fd = high
+        moved.append(fd)
+    return moved[0], moved[1]
+
+
 def install(command: str | None = None) -> None:
     """Take over SIGINT for this process (main thread only; idempotent).
 
@@ -215,7 +260,8 @@ def install(command: str | None = None) -> None:
         _state["command"] = command
     if _state["installed"] or threading.current_thread() is not threading.main_thread():
         return
-    read_fd, write_fd = os.pipe()
+    _fill_closed_stdin()
+    read_fd, write_fd = _pipe_above_standard_fds()
     os.set_blocking(write_fd, False)
     signal.signal(signal.SIGINT, _handler)
     signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)

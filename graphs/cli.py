@@ -157,8 +157,10 @@ def parse_cache_range(text: str) -> tuple[int, int]:
     return parse_int_range("--cache", text)
 
 
-def _builtin_size(name: str, params: dict[str, Any]) -> int:
-    """Vertices of a builtin DAG, refused past :data:`MAX_BUILTIN_VERTICES` before building.
+def _builtin_size(name: str, params: dict[str, Any], max_vertices: int = MAX_BUILTIN_VERTICES,
+                  limit_name: str = "MAX_BUILTIN_VERTICES") -> int:
+    """Vertices of a builtin DAG, refused past ``max_vertices`` (default
+    :data:`MAX_BUILTIN_VERTICES`) before building.
 
     A cheap lower bound (the m·k·p products, the n²·d score products) screens huge specs
     first, so the closed form (which lists an n×n mask) only runs on modest sizes.
@@ -167,19 +169,22 @@ def _builtin_size(name: str, params: dict[str, Any]) -> int:
         floor = params["m"] * params["k"] * params["p"]
     else:
         floor = params["n"] ** 2 * params["d"]
-    if floor > MAX_BUILTIN_VERTICES:
+    if floor > max_vertices:
         count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
     else:
         vertices = expected_size(name, **params)[0]
-        if vertices <= MAX_BUILTIN_VERTICES:
+        if vertices <= max_vertices:
             return vertices
         count = str(vertices)
     raise InvalidInputError(f"builtin {name} with {params} has {count} vertices; "
-                            f"at most MAX_BUILTIN_VERTICES={MAX_BUILTIN_VERTICES}")
+                            f"at most {limit_name}={max_vertices}")
 
 
-def parse_builtin(spec: str) -> nx.DiGraph:
-    """Build the DAG named by a ``--builtin`` spec (at most :data:`MAX_BUILTIN_VERTICES`).
+def parse_builtin(spec: str, *, max_vertices: int = MAX_BUILTIN_VERTICES,
+                  limit_name: str = "MAX_BUILTIN_VERTICES") -> nx.DiGraph:
+    """Build the DAG named by a ``--builtin`` spec (at most ``max_vertices`` vertices,
+    default :data:`MAX_BUILTIN_VERTICES`, checked on the closed form before building;
+    ``limit_name`` names the cap in the error).
 
     >>> parse_builtin("matmul:2x2x2").number_of_nodes()
     20
@@ -197,14 +202,16 @@ def parse_builtin(spec: str) -> nx.DiGraph:
     shown = describe(spec, 60)
     name, _, rest = spec.partition(":")
     if name == "matmul":
-        match = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?::(tree|chain|fma))?", rest)
+        # [0-9], not \d: one rule for every integer of a spec (ASCII digits, as --n)
+        match = re.fullmatch(r"([0-9]+)x([0-9]+)x([0-9]+)(?::(tree|chain|fma))?", rest)
         if not match:
             raise InvalidInputError(
                 f"builtin {shown} must look like matmul:MxKxP[:tree|chain|fma]")
         m, k, p = (parse_positive_int(key, match.group(i))
                    for key, i in (("m", 1), ("k", 2), ("p", 3)))
         summation = match.group(4) or "tree"
-        _builtin_size("matmul", {"m": m, "k": k, "p": p, "summation": summation})
+        _builtin_size("matmul", {"m": m, "k": k, "p": p, "summation": summation},
+                      max_vertices, limit_name)
         return matmul_dag(m, k, p, summation)
     if name in ("attention-forward", "attention-backward"):
         params: dict[str, str] = {}
@@ -222,12 +229,12 @@ def parse_builtin(spec: str) -> nx.DiGraph:
             raise InvalidInputError(f"builtin {shown}: {exc}") from None
         sizes: dict[str, Any] = {"n": n, "d": d}
         if name == "attention-forward":
-            _builtin_size(name, sizes)
+            _builtin_size(name, sizes, max_vertices, limit_name)
             return attention_forward_dag(n, d)
         gradient = params.get("gradient", "qkv")
         if gradient not in ("qkv", "dX"):
             raise InvalidInputError(f"builtin {shown}: gradient must be qkv or dX")
-        _builtin_size(name, {**sizes, "gradient": gradient})
+        _builtin_size(name, {**sizes, "gradient": gradient}, max_vertices, limit_name)
         return attention_backward_dag(n, d, gradient)
     raise InvalidInputError(
         f"builtin {shown} is unknown; use matmul:..., attention-forward:... "

@@ -11,8 +11,19 @@ as ``op`` and ``role``, see :mod:`attnio.graphs.dags`); node names are strings.
 
 networkx node-link JSON (:func:`networkx.node_link_data`, edges under ``"links"`` or
 ``"edges"``) is read as well: ``{"directed": true, "nodes": [{"id": "a", "op": "input"}, ...],
-"links": [{"source": "a", "target": "c"}, ...], "graph": {"outputs": [...]}}``. Node
+"links": [{"source": "a", "target": "c"}, ...], "graph": {"outputs": [...]}}``. Its ids may
+be strings or integers (networkx's default for ``nx.DiGraph([(0, 1)])``); an integer id
+becomes the vertex named by its decimal digits (an id given both ways is refused). Node
 attributes travel in both formats; tuple attributes (``index``, ``args``) come back as tuples.
+
+Metadata is data, never trusted: the attributes attnio reads are checked like any other
+input (:func:`check_metadata`): ``graph.builder`` a string, ``graph.params`` an object whose
+sizes (``m k p n d``) are positive integers and whose ``summation`` / ``gradient`` are
+strings, node ``index`` a list of integers, ``args`` a list of vertex names, ``op``,
+``role``, ``matrix`` and ``product_of`` strings. Whether the declared builder and sizes
+describe the DAG is decided from its structure by the code that uses them
+(:func:`attnio.graphs.lower_bounds.builtin_structure`). ``max_vertices`` / ``max_edges`` of
+:func:`load_dag` refuse a file by its counts before any graph is built.
 
 Schedule files are ``{"moves": [["read", "a"], ...]}``, the bare list of moves, or the
 ``attnio pebble --json`` output itself (an object with ``"moves"``, or the list of such
@@ -49,7 +60,8 @@ import networkx as nx
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import MOVE_KINDS, Move
 from attnio.safe_io import write_text
-from attnio.validation import check_digraph, describe, read_json_file
+from attnio.validation import (MAX_INT_DIGITS, check_digraph, describe, positive_int,
+                               read_json_file)
 
 __all__ = [
     "dag_from_json",
@@ -62,6 +74,7 @@ __all__ = [
     "to_dot",
     "dot_id",
     "DAG_FORMATS",
+    "check_metadata",
 ]
 
 #: ``save_dag`` formats: attnio's own JSON, networkx node-link JSON, Graphviz DOT.
@@ -74,14 +87,82 @@ def _read_json(path: str | Path, what: str = "file") -> Any:
     return read_json_file(path, what=what)
 
 
+#: Node attributes attnio reads that must be strings when present.
+_STRING_ATTRIBUTES = ("op", "role", "matrix", "product_of")
+#: ``graph.params`` keys that are sizes (positive integers) and that are names (strings).
+_SIZE_PARAMS = ("m", "k", "p", "n", "d")
+_NAME_PARAMS = ("summation", "gradient")
+
+
 def _attributes_from_json(v: str, attrs: Any) -> dict[str, Any]:
     if not isinstance(attrs, dict) or not all(isinstance(k, str) for k in attrs):
         raise InvalidInputError(f"attributes of node {describe(v)} must be a JSON object")
     out = dict(attrs)
+    where = f"node {describe(v)}: {{key}}"
+    for key in _STRING_ATTRIBUTES:
+        if key in out and out[key] is not None and not isinstance(out[key], str):
+            raise InvalidInputError(f"{where.format(key=key)}={describe(out[key])} must be a "
+                                    f"string")
+    index = out.get("index")
+    if index is not None:
+        if not isinstance(index, (list, tuple)) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in index):
+            raise InvalidInputError(f"{where.format(key='index')}={describe(index)} must be a "
+                                    f"list of integers")
+        if any(abs(i) >= 10**18 for i in index):
+            raise InvalidInputError(f"{where.format(key='index')}={describe(index)} must hold "
+                                    f"integers below 10**18")
+    args = out.get("args")
+    if args is not None and (not isinstance(args, (list, tuple))
+                             or not all(isinstance(a, str) for a in args)):
+        raise InvalidInputError(f"{where.format(key='args')}={describe(args)} must be a list of "
+                                f"vertex names")
     for key in _TUPLE_ATTRIBUTES:
         if isinstance(out.get(key), list):
             out[key] = tuple(out[key])
     return out
+
+
+def check_metadata(graph: Any) -> dict[str, Any]:
+    """Validate a DAG file's graph-level metadata (``"graph"``) and return it as a dict.
+
+    ``builder`` must be a string; ``params`` an object whose sizes ``m, k, p, n, d`` are
+    positive integers (at most :data:`attnio.validation.MAX_INT_DIGITS` digits) and whose
+    ``summation`` / ``gradient`` are strings. Other keys are kept unread.
+
+    >>> check_metadata({"builder": "matmul", "params": {"m": 1, "k": 2, "p": 1}})["builder"]
+    'matmul'
+    >>> check_metadata({"params": {"k": "abc"}})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: graph.params.k='abc' must be a positive integer
+    """
+    if graph is None:
+        return {}
+    if not isinstance(graph, dict) or not all(isinstance(k, str) for k in graph):
+        raise InvalidInputError(f"'graph'={describe(graph)} must be a JSON object")
+    # a null builder or params is the same as none (never stored, so no reader sees None)
+    graph = {k: v for k, v in graph.items() if not (k in ("builder", "params") and v is None)}
+    builder = graph.get("builder")
+    if builder is not None and not isinstance(builder, str):
+        raise InvalidInputError(f"graph.builder={describe(builder)} must be a string")
+    params = graph.get("params")
+    if params is not None:
+        if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+            raise InvalidInputError(f"graph.params={describe(params)} must be a JSON object")
+        for key in _SIZE_PARAMS:
+            if key in params and params[key] is not None:
+                value = params[key]
+                if isinstance(value, int) and not isinstance(value, bool) and value > 0 and (
+                        value.bit_length() > 3.33 * MAX_INT_DIGITS):
+                    raise InvalidInputError(f"graph.params.{key} has more than "
+                                            f"MAX_INT_DIGITS={MAX_INT_DIGITS} digits")
+                positive_int(f"graph.params.{key}", value)
+        for key in _NAME_PARAMS:
+            if key in params and params[key] is not None and not isinstance(params[key], str):
+                raise InvalidInputError(f"graph.params.{key}={describe(params[key])} must be "
+                                        f"a string")
+    return dict(graph)
 
 
 def _attributes_to_json(attrs: dict[str, Any]) -> dict[str, Any]:
@@ -109,10 +190,22 @@ def _node_link_to_attnio(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(nodes, list) or not isinstance(links, list):
         raise InvalidInputError("node-link 'nodes' and 'links' must be JSON lists")
     names, attributes = [], {}
+    spelled: dict[str, Any] = {}  # vertex name -> the id that gave it
+
+    def name_of(v: Any) -> Any:
+        # integer ids (networkx's default) name the vertex by their digits; other ids are
+        # left as they are for dag_from_json to refuse (it names the offending value)
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
     for item in nodes:
         if not isinstance(item, dict) or "id" not in item:
             raise InvalidInputError(f"node-link node {describe(item)} must be an object with 'id'")
-        v = item["id"]
+        v = name_of(item["id"])
+        if isinstance(v, str):
+            if v in spelled and spelled[v] != item["id"]:
+                raise InvalidInputError(f"node-link ids {describe(spelled[v])} and "
+                                        f"{describe(item['id'])} name the same vertex {v!r}")
+            spelled[v] = item["id"]
         names.append(v)
         rest = {k: val for k, val in item.items() if k != "id"}
         if rest and isinstance(v, str):
@@ -122,25 +215,30 @@ def _node_link_to_attnio(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(link, dict) or "source" not in link or "target" not in link:
             raise InvalidInputError(
                 f"node-link link {describe(link)} must be an object with 'source' and 'target'")
-        edges.append([link["source"], link["target"]])
-    graph = data.get("graph") or {}
-    if not isinstance(graph, dict):
-        raise InvalidInputError("node-link 'graph' must be a JSON object")
+        edges.append([name_of(link["source"]), name_of(link["target"])])
+    graph = check_metadata(data.get("graph"))
     out: dict[str, Any] = {"nodes": names, "edges": edges, "attributes": attributes}
     if graph.get("outputs") is not None:
-        out["outputs"] = graph["outputs"]
+        outputs = graph["outputs"]
+        out["outputs"] = ([name_of(o) for o in outputs] if isinstance(outputs, list)
+                          else outputs)
     out["graph"] = {k: v for k, v in graph.items() if k not in ("outputs", "inputs")}
     return out
 
 
-def dag_from_json(data: Any) -> nx.DiGraph:
+def dag_from_json(data: Any, *, max_vertices: int | None = None, max_edges: int | None = None,
+                  cap_names: tuple[str, str] = ("max_vertices", "max_edges")) -> nx.DiGraph:
     """Build and validate a DAG from the parsed JSON object.
+
+    ``max_vertices`` / ``max_edges`` (named by ``cap_names`` in the error) refuse a file by
+    the lengths of its lists, before any graph is built.
 
     Raises
     ------
     InvalidInputError
         Not an object, a node that is not a string, a duplicate node, a malformed edge, an edge
-        to an unknown vertex, a cycle, an unknown output.
+        to an unknown vertex, a cycle, an unknown output, metadata of the wrong type
+        (:func:`check_metadata`, node attributes), more vertices or edges than the caps.
 
     >>> dag_from_json({"nodes": ["a", "b"], "edges": [["a", "b"], ["b", "a"]]})
     Traceback (most recent call last):
@@ -149,6 +247,14 @@ def dag_from_json(data: Any) -> nx.DiGraph:
     """
     if not isinstance(data, dict):
         raise InvalidInputError("a DAG file must hold a JSON object with 'nodes' and 'edges'")
+    for key, cap, cap_name in (("nodes", max_vertices, cap_names[0]),
+                               ("links", max_edges, cap_names[1]),
+                               ("edges", max_edges, cap_names[1])):
+        items = data.get(key)
+        if cap is not None and isinstance(items, list) and len(items) > cap:
+            what = "vertices" if key == "nodes" else "edges"
+            raise InvalidInputError(f"the DAG file lists {len(items)} {what}; at most "
+                                    f"{cap_name}={cap}")
     if isinstance(data.get("nodes"), list) and any(isinstance(v, dict) for v in data["nodes"]):
         data = _node_link_to_attnio(data)
     nodes, edges = data.get("nodes"), data.get("edges", [])
@@ -190,9 +296,8 @@ def dag_from_json(data: Any) -> nx.DiGraph:
     if len(set(outputs)) != len(outputs):
         twice = next(o for o in outputs if outputs.count(o) > 1)
         raise InvalidInputError(f"output {describe(twice)} is listed twice in 'outputs'")
-    extra = data.get("graph")
-    if isinstance(extra, dict):
-        G.graph.update(extra)
+    extra = check_metadata(data.get("graph"))
+    G.graph.update({k: v for k, v in extra.items() if k not in ("inputs", "outputs")})
     G.graph["inputs"] = sorted(v for v in G if G.in_degree(v) == 0)
     G.graph["outputs"] = list(outputs)
     return G
@@ -236,10 +341,14 @@ def dag_to_node_link(G: nx.DiGraph) -> dict[str, Any]:
     }
 
 
-def load_dag(path: str | Path) -> nx.DiGraph:
+def load_dag(path: str | Path, *, max_vertices: int | None = None,
+             max_edges: int | None = None,
+             cap_names: tuple[str, str] = ("max_vertices", "max_edges")) -> nx.DiGraph:
     """Read a DAG file, attnio's format or node-link (see the module docstring); bad files
-    raise InvalidInputError (one line)."""
-    return dag_from_json(_read_json(path, "DAG file"))
+    raise InvalidInputError (one line). ``max_vertices`` / ``max_edges`` (named by
+    ``cap_names``) refuse a larger file before the graph is built."""
+    return dag_from_json(_read_json(path, "DAG file"), max_vertices=max_vertices,
+                         max_edges=max_edges, cap_names=cap_names)
 
 
 def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,

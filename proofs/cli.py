@@ -3,6 +3,7 @@
 Usage::
 
     attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--z3-timeout MS]
+                  [--time-limit S] [--workers N | --scheduler ADDRESS]
 
 * default: run every claim of the default tier (discovered by
   :func:`attnio.proofs.registry.load_claims`) with a progress bar on stderr and print a table
@@ -19,6 +20,16 @@ Usage::
 * Ctrl-C: the finished claims are still printed, the rest as ``Undecided``; exit 130.
 * ``--deep``: include the slow ``deep`` tier.
 * ``--z3-timeout MS``: per-solver-call timeout (default 20000); a timeout is ``Undecided``.
+* ``--time-limit S``: the whole run's budget in seconds (a finite number >= 0; default none).
+  No claim starts after it, and every solver call and search of a claim is bounded by the
+  time left (:func:`attnio.proofs.runner.bounded_context`), so the run ends about S seconds
+  in (plus one solver call's return). The claims not run are reported ``Undecided`` ("not
+  run: the time limit was reached first"), the table of the others is printed as usual, a
+  line ``attnio verify: time limit S s reached; N of M claims done`` goes to stderr, and the
+  exit code is 1 — a run cut short is never a pass.
+* ``--workers N`` / ``--scheduler ADDRESS``: check the claims on Dask
+  (:mod:`attnio.parallel`: N at most 4 × the cores; a malformed or unreachable address is
+  exit 2, within ``--time-limit`` when one is given).
 
 Examples
 --------
@@ -32,6 +43,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from attnio.exceptions import InvalidInputError
 from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
@@ -47,9 +59,11 @@ from attnio.proofs.runner import (
     self_test,
     to_json,
     twins_rejected,
+    TIME_LIMIT_REACHED,
+    stopped_by_time_limit,
     was_interrupted,
 )
-from attnio.validation import positive_int
+from attnio.validation import check_time_limit, positive_int
 
 __all__ = ["register", "run"]
 
@@ -71,6 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
     parser.add_argument("--z3-timeout", metavar="MS", type=int, default=20_000,
                         help="z3 timeout per solver call in ms (default 20000)")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="stop after S seconds in all (default: no limit); the claims not "
+                             "run are Undecided and the exit code is 1")
     parallel = parser.add_mutually_exclusive_group()
     parallel.add_argument("--workers", type=int, metavar="N",
                           help="check the claims on a local Dask cluster of N processes "
@@ -85,6 +102,15 @@ def run(args: argparse.Namespace) -> int:
     """Run the claims (or twins) selected by ``args``; return the exit code."""
     timeout = args.z3_timeout
     positive_int("--z3-timeout", timeout)
+    # the clock starts with the command's work (Python and attnio are loaded by then)
+    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    parallel = getattr(args, "workers", None) is not None or \
+        getattr(args, "scheduler", None) is not None
+    if parallel:  # refused before the claims load (seconds of imports)
+        from attnio.parallel import check_workers
+
+        check_workers(args.workers, args.scheduler)
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims
@@ -95,17 +121,12 @@ def run(args: argparse.Namespace) -> int:
         tier = "" if args.deep else " in the default tier (try --deep)"
         raise InvalidInputError(f"--only={only!r} matches no {kind} id or family{tier}")
 
-    parallel = getattr(args, "workers", None) is not None or \
-        getattr(args, "scheduler", None) is not None
-    if parallel:
-        from attnio.parallel import check_workers
-
-        check_workers(args.workers, args.scheduler)
-
     if args.self_test:
         results = (run_claims_parallel(chosen, ctx, workers=args.workers,
-                                       scheduler=args.scheduler, twins=True, desc="self-test")
-                   if parallel else self_test(chosen, ctx, stop_on_interrupt=True))
+                                       scheduler=args.scheduler, twins=True, desc="self-test",
+                                       deadline=deadline)
+                   if parallel else self_test(chosen, ctx, stop_on_interrupt=True,
+                                              deadline=deadline))
         ok = all_twins_refuted(results)
         cov = coverage(select(claims, only, deep=args.deep), results)
         if args.json:
@@ -113,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             doc["self_test"] = {"all_refuted": ok,
                                 "coverage": {f: {"claims": c, "twins": t, "refuted": r}
                                              for f, (c, t, r) in cov.items()}}
-            print(json.dumps(doc, indent=2))
+            print(json.dumps(_with_time_limit(doc, results, time_limit), indent=2))
         else:
             print(format_table(results, twins=True))
             print(format_coverage(cov))
@@ -124,30 +145,50 @@ def run(args: argparse.Namespace) -> int:
                    f"rejected ({rejected - declared} refuted, {declared} undecided as declared)")
             print(f"self-test: {rejected}/{len(results)} false twins {how}"
                   + ("" if ok else " — FAILED: a checker accepted a false claim"))
-        return _exit_code(ok, results)
+        return _exit_code(ok, results, time_limit)
 
-    results = (run_claims_parallel(chosen, ctx, workers=args.workers, scheduler=args.scheduler)
-               if parallel else run_claims(chosen, ctx, stop_on_interrupt=True))
+    results = (run_claims_parallel(chosen, ctx, workers=args.workers, scheduler=args.scheduler,
+                                   deadline=deadline)
+               if parallel else run_claims(chosen, ctx, stop_on_interrupt=True,
+                                           deadline=deadline))
     ok = all_claims_proved(results)
     if args.json:
-        print(json.dumps(to_json(results), indent=2))
+        print(json.dumps(_with_time_limit(to_json(results), results, time_limit), indent=2))
     else:
         print(format_table(results))
         s = to_json(results)["summary"]
         total = sum(r.verdict.seconds for r in results)
         print(f"{s['proved']} proved, {s['refuted']} refuted, {s['undecided']} undecided "
               f"of {len(results)} claims in {total:.1f} s")
-        for r in results:
-            if not r.verdict.proved:
+        for r in results:  # the claims not run are counted by the time-limit line instead
+            if not r.verdict.proved and r.verdict.detail != TIME_LIMIT_REACHED:
                 print(f"  {r.verdict.verdict.upper()}: {r.claim.id}: {r.verdict.detail}",
                       file=sys.stderr)
-    return _exit_code(ok, results)
+    return _exit_code(ok, results, time_limit)
 
 
-def _exit_code(ok: bool, results: list) -> int:
-    """0 success, 1 a claim not proved / a twin not refuted, 130 stopped by Ctrl-C."""
+def _claims_done(results: list) -> int:
+    return sum(1 for r in results if r.verdict.detail != TIME_LIMIT_REACHED)
+
+
+def _with_time_limit(doc: dict, results: list, time_limit: float | None) -> dict:
+    """``doc`` plus ``"time_limit": {"seconds", "reached", "claims_done", "claims"}`` when
+    ``--time-limit`` was given."""
+    if time_limit is not None:
+        doc["time_limit"] = {"seconds": time_limit, "reached": stopped_by_time_limit(results),
+                             "claims_done": _claims_done(results), "claims": len(results)}
+    return doc
+
+
+def _exit_code(ok: bool, results: list, time_limit: float | None = None) -> int:
+    """0 success, 1 a claim not proved / a twin not refuted / the time limit reached first,
+    130 stopped by Ctrl-C."""
     if was_interrupted(results):
         print("attnio verify: interrupted (unfinished claims reported as undecided)",
               file=sys.stderr)
         return 130
+    if stopped_by_time_limit(results):
+        print(f"attnio verify: time limit {time_limit:g} s reached; {_claims_done(results)} of "
+              f"{len(results)} claims done", file=sys.stderr)
+        return 1
     return 0 if ok else 1

@@ -81,6 +81,7 @@ from attnio.proofs.exact_eval import evaluate, in_domain, sign_of, truth_at, val
 from attnio.proofs import second_solver
 from attnio.proofs.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, Worker, run_isolated
 from attnio.proofs.sympy_to_z3 import Translator
+from attnio.proofs.term_limits import check_number_literals, checked_namespace
 from attnio.proofs.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 
@@ -153,6 +154,9 @@ _FUNCTIONS.update({"True": sp.true, "False": sp.false})
 _FUNCTIONS.update({
     cls.__name__: (lambda c: lambda *args, **_: as_written(c, *args))(cls)
     for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
+# The functions that evaluate their arguments: built through term_limits' checks.
+_EVALUATING = ("Min", "Max", "sqrt", "root", "Rational", "Integer", "Abs", "Piecewise", "floor",
+               "ceiling", "cos", "sin", "tan", "exp", "log")
 # A decimal literal, scientific notation included (read as an exact rational, not a word).
 _DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
@@ -168,14 +172,22 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     Returns the unevaluated statement and ``{symbol: domain}``. Relations stay unevaluated,
     so the solvers — not sympy's sign rules — decide them. Decimals are exact: ``0.1`` is
     read as ``1/10`` (sympy's ``rationalize``), never as the binary float nearest to it.
-    ``True`` and ``False`` are the boolean constants (``Piecewise((x, x > 0), (-x, True))``).
-    ``^`` is refused: in sympy syntax it is exclusive-or, not a power.
+    Scientific notation is exact too: ``1e308*10`` is ``10**309``. ``True`` and ``False`` are
+    the boolean constants inside a statement (``Piecewise((x, x > 0), (-x, True))``); a
+    statement that *is* a constant (``true``) is refused: it has no relation to prove.
+    ``^`` is refused: in sympy syntax it is exclusive-or, not a power. Exponents, root
+    indices, constants and number literals are capped while the terms are built
+    (:mod:`attnio.proofs.term_limits`: ``n**(10**8)`` and ``root(n, 10**9)`` are input
+    errors naming the exponent and the cap, never a polynomial of that degree), and a
+    constant exponent is stored as the exact rational it is (``n**(1/3)``).
 
     Raises
     ------
     InvalidInputError
         Characters outside arithmetic and logic, a name that is not a symbol, an undeclared
-        symbol, a bad domain, or a statement that is not a relation or a boolean combination.
+        symbol, an unsupported function, a bad domain, a malformed or oversized number, an
+        exponent or root index beyond the caps, ``Min()`` / ``Max()`` without arguments, or
+        a statement that is not a relation or a boolean combination (a constant included).
 
     Examples
     --------
@@ -211,6 +223,7 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     if "^" in text:
         raise InvalidInputError("STATEMENT uses '^', which is exclusive-or in sympy syntax: "
                                 "write powers as ** (2**3), exclusive-or as Xor(a, b)")
+    check_number_literals(text)
     declared: dict[sp.Symbol, str] = {}
     local: dict[str, Any] = {}
     for name, dom in domains.items():
@@ -220,7 +233,13 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
         declared[sym] = dom
         local[name] = sym
     known_names = set(_FUNCTIONS) | set(local)
-    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", _DECIMAL.sub(" ", text)):
+    unnumbered = _DECIMAL.sub(" ", text)
+    for found in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", unnumbered):
+        word = found.group()
+        if word not in known_names and unnumbered[found.end():].lstrip().startswith("("):
+            raise InvalidInputError(
+                f"function {word!r} is not supported: the functions are "
+                f"{', '.join(sorted(n for n, f in _FUNCTIONS.items() if not isinstance(f, sp.Basic)))}")
         if word not in known_names:
             raise InvalidInputError(
                 f"symbol {word!r} is not declared: add --var {word}:DOMAIN (one of "
@@ -229,14 +248,21 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     # sympy namespace is only for the code parse_expr generates (Add, Mul, Pow, Integer, ...).
     global_dict: dict[str, Any] = {name: getattr(sp, name) for name in sp.__all__}
     global_dict.update(_FUNCTIONS, __builtins__={})
+    global_dict.update(checked_namespace({name: _FUNCTIONS[name] for name in _EVALUATING}))
     try:
         statement = parse_expr(text, local_dict=local, global_dict=global_dict,
                                transformations=(*standard_transformations, rationalize),
                                evaluate=False)
+    except InvalidInputError:
+        raise
     except (SyntaxError, TypeError, ValueError, AttributeError, RecursionError, NameError,
             sp.SympifyError, TokenError) as exc:
         raise InvalidInputError(f"STATEMENT is not valid sympy syntax: "
                                 f"{type(exc).__name__}: {_short(str(exc))}") from None
+    if statement in (sp.true, sp.false) or isinstance(statement, bool):
+        raise InvalidInputError(f"STATEMENT {_short(text, 40)!r} is the constant "
+                                f"{str(bool(statement)).lower()}: it has no relation to prove; "
+                                "write a relation (n >= 1) or a combination of relations")
     if not isinstance(statement, sp.logic.boolalg.Boolean) or isinstance(statement, sp.Symbol):
         raise InvalidInputError(f"STATEMENT must be a relation or a boolean combination of "
                                 f"relations, not {type(statement).__name__}")
@@ -584,7 +610,9 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
     Raises
     ------
     InvalidInputError
-        An undeclared symbol, an unknown domain, a binary float, or a malformed statement.
+        An undeclared symbol, an unknown domain, a binary float, or a malformed statement
+        (for a string: also an exponent, root index, constant or number beyond the caps of
+        :mod:`attnio.proofs.term_limits`, refused before any term is built).
 
     Examples
     --------

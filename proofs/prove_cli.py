@@ -9,8 +9,18 @@ r"""``attnio prove`` — check a researcher's own statement with the same kernel
 STATEMENT uses sympy syntax (``And``, ``Or``, ``Implies``, ``Min``, ``Max``, ``sqrt``,
 ``floor``, ``ceiling``, ``exp``, ``log``, ``Piecewise``, ``Eq``, ``Rational``, ``True``, ...;
 powers are ``**`` — ``^`` is refused, it means exclusive-or in sympy; decimals are exact,
-``0.1`` is 1/10). Every free symbol must be declared with ``--var NAME:DOMAIN``, DOMAIN one of
-:data:`~attnio.proofs.kernel.DOMAINS`; an undeclared symbol is exit 2, naming it. The decision
+``0.1`` is 1/10 and ``1e308*10`` is 10**309). Every free symbol must be declared once with
+``--var NAME:DOMAIN``, DOMAIN one of :data:`~attnio.proofs.kernel.DOMAINS`; an undeclared
+symbol, or one declared twice (``--var n:positive --var 'n :real'``), is exit 2, naming it.
+
+Exit 2 too, before any term is built, with one line naming the value and the cap
+(:mod:`attnio.proofs.term_limits`): an exponent whose numerator is above 1000
+(``n**100000000``), a root index above 100 (``root(n, 10**9)``, ``n**(1/10**9)``), a constant
+of more than 100,000 bits (``(10**500)**1000``), a number of more than 500 digits
+(``1e1000``), a malformed number (``0x10``, ``1_000``, ``1e3e3``), ``Min()`` / ``Max()``
+without arguments, and a statement that is a constant (``true``: no relation to prove).
+Such terms cannot be decided within any time limit; refusing them keeps ``prove`` within its
+``--timeout`` and its memory small. The decision
 is :func:`attnio.proofs.kernel.prove_statement` — one code path with ``attnio verify`` — run in
 a child process that ``--timeout`` bounds as a whole (sympy included). Partial functions
 follow :mod:`attnio.proofs.definedness`: a statement undefined at some points (a square root
@@ -72,14 +82,19 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def _domains(declarations: list[str]) -> dict[str, str]:
+    """``{name: domain}`` of the ``--var`` options. Blanks around the name and the domain are
+    ignored, so ``'n :real'`` declares ``n``; a name declared twice is an input error (the
+    second declaration never silently replaces the first)."""
     out: dict[str, str] = {}
+    given: dict[str, str] = {}
     for item in declarations:
-        name, sep, domain = item.partition(":")
+        name, sep, domain = (part.strip() for part in item.partition(":"))
         if not sep or not name or not domain:
             raise InvalidInputError(f"--var {item[:60]!r} must be NAME:DOMAIN, e.g. n:positive-integer")
         if name in out:
-            raise InvalidInputError(f"--var {name} is declared twice")
-        out[name.strip()] = domain.strip()
+            raise InvalidInputError(f"--var {item[:60]!r} declares {name[:60]} a second time "
+                                    f"(first {given[name][:60]!r}): declare each symbol once")
+        out[name], given[name] = domain, item
     return out
 
 

@@ -41,8 +41,10 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import os
+import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -58,6 +60,9 @@ __all__ = [
     "run_claims_parallel",
     "was_interrupted",
     "INTERRUPTED",
+    "TIME_LIMIT_REACHED",
+    "stopped_by_time_limit",
+    "bounded_context",
     "format_table",
     "to_json",
     "summary",
@@ -125,16 +130,34 @@ def select(claims: Sequence[Claim], pattern: str | None = None, *, deep: bool = 
 
 #: The reason given to claims that a Ctrl-C stopped (see :func:`run_claims`).
 INTERRUPTED = "interrupted before this claim finished"
+#: The reason given to claims not run because the deadline had passed (``--time-limit``).
+TIME_LIMIT_REACHED = "not run: the time limit was reached first"
+
+
+def bounded_context(ctx: CheckContext, deadline: float | None) -> CheckContext:
+    """``ctx`` with every solver call and search bounded by the time left before
+    ``deadline`` (a :func:`time.monotonic` instant; at least 1 ms): a claim started just
+    before the deadline cannot run on for the full ``--z3-timeout``."""
+    if deadline is None:
+        return ctx
+    left = max(0.001, deadline - time.monotonic())
+    return dataclasses.replace(ctx, z3_timeout_ms=max(1, min(ctx.z3_timeout_ms, int(left * 1000))),
+                               search_seconds=min(ctx.search_seconds, left))
 
 
 def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
                show_progress: bool | None = None, desc: str = "verify",
-               stop_on_interrupt: bool = False) -> list[ClaimResult]:
+               stop_on_interrupt: bool = False, deadline: float | None = None
+               ) -> list[ClaimResult]:
     """Check each claim in turn (progress bar on stderr) and return the results in order.
 
     With ``stop_on_interrupt`` a Ctrl-C does not lose the work done: the claim being checked
     and every later one come back ``Undecided(INTERRUPTED)`` (never a pass), and the caller
     decides the exit code (``attnio verify`` prints the partial table and exits 130).
+
+    With ``deadline`` (a :func:`time.monotonic` instant) no claim starts after it — the rest
+    come back ``Undecided(TIME_LIMIT_REACHED)`` — and each claim's solver calls and searches
+    are bounded by the time left (:func:`bounded_context`).
     """
     claims = list(claims)
     ctx = ctx or CheckContext()
@@ -146,13 +169,22 @@ def run_claims(claims: Iterable[Claim], ctx: CheckContext | None = None, *,
     try:
         with status, status.stage(f"checking {len(claims)} claims"):
             for c in progress(claims, total=len(claims), desc=desc, enabled=show_progress):
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
                 status.detail(f"claim {c.id}")
-                results.append(ClaimResult(c, c.check(ctx)))
+                results.append(ClaimResult(c, c.check(bounded_context(ctx, deadline))))
     except KeyboardInterrupt:
         if not stop_on_interrupt:
             raise
         results += [ClaimResult(c, Undecided(INTERRUPTED)) for c in claims[len(results):]]
+    results += [ClaimResult(c, Undecided(TIME_LIMIT_REACHED)) for c in claims[len(results):]]
     return results
+
+
+def stopped_by_time_limit(results: Sequence[ClaimResult]) -> bool:
+    """True if the deadline stopped the run that produced ``results`` before every claim ran."""
+    return any(isinstance(r.verdict, Undecided) and r.verdict.reason == TIME_LIMIT_REACHED
+               for r in results)
 
 
 def _check_by_id(job: tuple[str, bool, CheckContext]) -> Verdict:
@@ -168,18 +200,24 @@ def _check_by_id(job: tuple[str, bool, CheckContext]) -> Verdict:
 
 def run_claims_parallel(claims: Sequence[Claim], ctx: CheckContext | None = None, *,
                         workers: int | None = None, scheduler: str | None = None,
-                        twins: bool = False, desc: str = "verify") -> list[ClaimResult]:
+                        twins: bool = False, desc: str = "verify",
+                        deadline: float | None = None) -> list[ClaimResult]:
     """:func:`run_claims` on Dask (:func:`attnio.parallel.map_instances`): one task per claim,
     results in the claims' order, identical verdicts to the serial run. A claim whose worker
-    died twice is ``Undecided`` with the reason — never dropped."""
+    died twice is ``Undecided`` with the reason — never dropped; one not finished by
+    ``deadline`` is ``Undecided(TIME_LIMIT_REACHED)``."""
     from attnio.parallel import map_instances
 
     ctx = ctx or CheckContext()
     claims = list(claims)
     jobs = [(c.id, twins, ctx) for c in claims]
+    if deadline is not None:  # submitted together: each bounded by the whole time left
+        jobs = [(c.id, twins, bounded_context(ctx, deadline)) for c in claims]
     verdicts = map_instances(_check_by_id, jobs, workers=workers, scheduler=scheduler,
                              desc=desc, on_failure=lambda job, reason: Undecided(
-                                 f"the Dask worker checking {job[0]} died twice: {reason}"))
+                                 f"the Dask worker checking {job[0]} died twice: {reason}"),
+                             deadline=deadline,
+                             on_timeout=lambda job: Undecided(TIME_LIMIT_REACHED))
     return [ClaimResult(c, v) for c, v in zip(claims, verdicts)]
 
 
@@ -273,11 +311,11 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
 
 
 def self_test(twins: Sequence[Claim], ctx: CheckContext | None = None, *,
-              show_progress: bool | None = None, stop_on_interrupt: bool = False
-              ) -> list[ClaimResult]:
+              show_progress: bool | None = None, stop_on_interrupt: bool = False,
+              deadline: float | None = None) -> list[ClaimResult]:
     """Check every planted false twin; each must be rejected (see :func:`all_twins_refuted`)."""
     return run_claims(twins, ctx, show_progress=show_progress, desc="self-test",
-                      stop_on_interrupt=stop_on_interrupt)
+                      stop_on_interrupt=stop_on_interrupt, deadline=deadline)
 
 
 def coverage(claims: Sequence[Claim], twin_results: Sequence[ClaimResult]

@@ -36,6 +36,11 @@ removed before translation:
    kernel adds the statement's definedness condition to every query, so such points never
    take part in a proof or a counterexample.
 
+Exponents are capped (:mod:`attnio.proofs.term_limits`): a power whose exponent's numerator
+exceeds :data:`~attnio.proofs.term_limits.MAX_EXPONENT` or whose root index exceeds
+:data:`~attnio.proofs.term_limits.MAX_ROOT_INDEX` is a :class:`TranslationError`, never a
+polynomial of that degree.
+
 Division by zero is z3's (an unconstrained value), excluded the same way. ``floor(e)`` and
 ``ceiling(e)`` become a fresh z3 ``Int`` :math:`k` with :math:`k \le e < k + 1` (resp.
 :math:`k - 1 < e \le k`). ``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms (a
@@ -68,6 +73,7 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
+from attnio.proofs.term_limits import MAX_EXPONENT, MAX_ROOT_INDEX, exponent_within_caps
 
 __all__ = ["Translator", "TranslationError", "IntegerEncoding"]
 
@@ -300,6 +306,11 @@ class Translator:
         if not exp.is_Rational:
             raise TranslationError(f"cannot translate non-rational exponent in {e}")
         p, q = int(exp.p), int(exp.q)
+        if not exponent_within_caps(p, q):
+            # a polynomial of degree p, or a root r with r**q = b: beyond what nlsat decides
+            raise TranslationError(f"exponent {_short(exp)} of a power is beyond the caps "
+                                   f"(|numerator| <= {MAX_EXPONENT}, root index <= "
+                                   f"{MAX_ROOT_INDEX}: attnio.proofs.term_limits)")
         if q == 1:
             return _int_power(self._arith(base), p)
         if isinstance(base, sympy.Symbol) and q == 2 and self._squarable(base):
@@ -413,6 +424,11 @@ def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
 
 #: Above this exponent a power is left to z3's ``**`` instead of an explicit product.
 _MAX_PRODUCT_POWER = 64
+
+
+def _short(e: object, width: int = 40) -> str:
+    text = str(e)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _safe(text: str) -> str:

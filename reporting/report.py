@@ -105,6 +105,9 @@ class ReportResult:
     claims_proved: int = 0
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: sections not run (or cut short) because ``deadline`` had passed (``--time-limit``)
+    timed_out: list[str] = field(default_factory=list)
+    sections_total: int = 0
 
     @property
     def ok(self) -> bool:
@@ -141,6 +144,10 @@ def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
         positive_int("M", M)
 
 
+class _SectionTimedOut(Exception):
+    """Raised inside a section when ``write_report``'s deadline passes."""
+
+
 def write_report(
     outdir: str | os.PathLike[str],
     *,
@@ -151,6 +158,7 @@ def write_report(
     html: bool = False,
     force: bool = False,
     status: "StageStatus | None" = None,
+    deadline: float | None = None,
 ) -> ReportResult:
     """Write ``OUTDIR/index.md`` and its PNGs (or ``OUTDIR/index.html``); return what was written.
 
@@ -171,6 +179,12 @@ def write_report(
         Replace same-named regular files that attnio did not write (never symlinks).
     status : attnio.progress.StageStatus, optional
         Names each stage on stderr (the CLI passes one); default silent.
+    deadline : float, optional
+        A :func:`time.monotonic` instant (``attnio report --time-limit``): read before every
+        section and between the claims of the verify table. A section not started, or cut
+        short, by then is written as "not run: time limit reached", listed in ``timed_out``
+        and ``failures`` (the report is then incomplete, never a pass); the document is
+        written all the same.
 
     Returns
     -------
@@ -201,11 +215,23 @@ def write_report(
     sections: dict[str, Section] = {}
 
     def section(title: str, body: Callable[[], list[Block]]) -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            result.timed_out.append(title)
+            result.failures.append(f"{title}: not run, the time limit was reached first")
+            sections[title] = Section(title, [Paragraph(plain(
+                "Not run: the time limit (--time-limit) was reached before this section."))],
+                True)
+            return
         with status.stage(title):
             try:
                 blocks, failed = body(), False
             except KeyboardInterrupt:
                 raise
+            except _SectionTimedOut:  # cut short by --time-limit: said so, no traceback
+                result.failures.append(f"{title}: cut short, the time limit was reached")
+                failed = True
+                blocks = [Paragraph(plain("Cut short: the time limit (--time-limit) was "
+                                          "reached during this section."))]
             except Exception as exc:  # a failed section is reported, not hidden, and fails the run
                 result.failures.append(f"{title}: {type(exc).__name__}: {exc}")
                 failed = True
@@ -215,8 +241,14 @@ def write_report(
                           Preformatted(traceback.format_exc(limit=4).rstrip())]
         sections[title] = Section(title, blocks, failed)
 
+    def on_claim(text: str) -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            result.timed_out.append(verify_title)
+            raise _SectionTimedOut()
+        status.detail(text)
+
     def verify() -> list[Block]:
-        blocks, counts = verify_section(quick, on_claim=status.detail)
+        blocks, counts = verify_section(quick, on_claim=on_claim)
         result.claims_run, result.claims_proved = counts["run"], counts["proved"]
         facts["verify"] = counts
         return blocks
@@ -240,6 +272,7 @@ def write_report(
     hardware_title = f"Hardware regimes at d = {d} (bf16)"
     verify_title = "Verify table"
     status.total = len(FIGURES) + 4  # + bounds, hardware, verify, writing
+    result.sections_total = len(FIGURES) + 3
     try:
         section(verify_title, verify)
         section(bound_title, bounds)

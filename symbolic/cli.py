@@ -28,7 +28,11 @@ Usage::
   ``\usepackage{booktabs}``.
 * Bad input — a non-integer or non-positive n, d or M, more than
   :data:`attnio.validation.MAX_INT_DIGITS` digits, an unknown device or dtype, both or
-  neither of ``--M`` / ``--device`` — raises :class:`~attnio.exceptions.InvalidInputError`:
+  neither of ``--M`` / ``--device``, ``--dtype`` or ``--scope`` without ``--device``, a
+  ``--hierarchy`` or ``--mask block:B:FILE`` that is not a regular file (a FIFO, a device,
+  ``/dev/stdin`` on a pipe, a folder: refused before any read), a hierarchy bandwidth below
+  :data:`attnio.algorithms.hierarchy.MIN_BANDWIDTH` — raises
+  :class:`~attnio.exceptions.InvalidInputError`:
   exit code 2 and one line naming the value and the rule.
 
 JSON keys: ``instance``, ``instance_note``, ``device`` (or null), ``regime``, ``crossover``
@@ -60,7 +64,7 @@ from attnio.provenance import provenance
 from attnio.safe_io import write_text
 from attnio.tables import number_cell, render_table
 from attnio.validation import (check_output_path, describe, json_float, parse_positive_int,
-                               read_json_file, size_action, warn_outside_admissible)
+                               one_line, read_json_file, size_action, warn_outside_admissible)
 from attnio.symbolic.advisor import (
     DEVICES, DTYPE_BYTES, LARGE_CACHE_ALGORITHM, SMALL_CACHE_ALGORITHM, advise, classify_regime,
     predicted_io_ratio, recommended_algorithm,
@@ -89,8 +93,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
     parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
                                         "(default bf16)")
-    parser.add_argument("--scope", choices=("sm", "block"), default="sm",
-                        help="with --device: fast memory per SM/core or per thread block")
+    parser.add_argument("--scope", choices=("sm", "block"), default=None,
+                        help="with --device: fast memory per SM/core or per thread block "
+                             "(default sm)")
     parser.add_argument("--hierarchy", metavar="FILE.json",
                         help="instead of --M/--device: a memory hierarchy file (levels fastest "
                              "first; see notes/hardware.md); prints the per-level table")
@@ -236,10 +241,10 @@ def _table(report: dict[str, Any]) -> str:
         own = v["mask_lower_bound"]
         lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
                          f"class bound sparse.lower (worst mask with these counts, not this "
-                         f"mask) = {v['sparse_class_bound']['value_float']:.6g}, "
+                         f"mask) = {_float_cell(v['sparse_class_bound'])}, "
                          "crossover Z_in**2/Z_QK = " + (
                              "none (nothing kept)" if v["sparse_crossover"] is None
-                             else f"{v['sparse_crossover']['value_float']:.6g}")
+                             else _float_cell(v["sparse_crossover"]))
                          + f"; this mask, certified: forward >= {own['forward']['value']}, "
                            f"backward >= {own['backward']['value']}")
     other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
@@ -358,6 +363,14 @@ def _heads_fields(n: int, d: int, M: int, batch: int, heads: int, kv: int) -> di
             "heads_lower_bound": out}
 
 
+def _float_cell(entry: dict[str, Any]) -> str:
+    """``value_float`` to 6 significant digits; the exact ``value`` when it is beyond the
+    float range (``value_float`` None), shortened to one line."""
+    if entry["value_float"] is not None:
+        return f"{entry['value_float']:.6g}"
+    return one_line(str(entry["value"]), 60)
+
+
 def _heads_lines(report: dict[str, Any]) -> str:
     lines = [f"heads: batch={report['batch']} heads={report['heads']} "
              f"kv_heads={report['kv_heads']} — the table above is ONE head's catalogue; "
@@ -373,6 +386,9 @@ def run(args: argparse.Namespace) -> int:
     n = _positive_int("n", args.n)
     d = _positive_int("d", args.d)
     M = None if args.M is None else _positive_int("M", args.M)
+    if args.scope is not None and args.device is None:  # like --dtype: never ignored
+        raise InvalidInputError(f"--scope {args.scope} needs --device (with --M the size is "
+                                "in words; a --hierarchy file names its own levels)")
     if args.latex not in (None, "-"):  # refuse a bad target before any work
         check_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
     from attnio.algorithms.masks import mask_from_args
@@ -395,8 +411,8 @@ def run(args: argparse.Namespace) -> int:
         M = hierarchy.boundaries()[0].M
     elif args.device is not None:
         hierarchy, hierarchy_notes = device_hierarchy(args.device, args.dtype or "bf16")
-    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype, scope=args.scope,
-                           mask=mask)
+    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype,
+                           scope=args.scope or "sm", mask=mask)
     levels = None
     if hierarchy is not None:
         levels = levels_report(hierarchy, args.pass_, n, d, batch=batch, heads=heads,

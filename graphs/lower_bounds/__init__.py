@@ -50,23 +50,29 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
 
 import networkx as nx
 
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs
-from attnio.graphs.lower_bounds.counting import (_check_compulsory, _check_hong_kung,
-                                                 _check_per_part, compulsory_bound,
+from attnio.graphs.lower_bounds.counting import (_PER_PART_NAMES, _check_compulsory,
+                                                 _check_hong_kung, _check_per_part,
+                                                 builtin_structure, compulsory_bound,
                                                  hong_kung_route, per_part_routes)
-from attnio.graphs.lower_bounds.records import ROUTES, BoundRecord, must_compute
+from attnio.graphs.lower_bounds.deadline import (CHECK_TIME_LIMIT_REASON, TIME_LIMIT_REASON,
+                                                 Deadline, TimeLimitReached, as_deadline)
+from attnio.graphs.lower_bounds.records import (ROUTES, BoundRecord, _vertices_to_compute,
+                                                must_compute)
 from attnio.graphs.lower_bounds.saturation import (_check_saturation, saturating_sets,
                                                    saturation_reads_min,
                                                    saturation_windows_bound)
 from attnio.graphs.lower_bounds.subdag import _check_subdag, subdag_exact_bound
 from attnio.graphs.lower_bounds.windows import (_check_spill_windows, forced_spill_sets,
                                                 spill_windows_bound, window_reads_min)
-from attnio.results import Proved, Refuted, Verdict
+from attnio.results import Proved, Refuted, Undecided, Verdict
 
 # Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
 # the limits, and the private helpers proofs/lower_bound_routes.py builds its false twins from.
@@ -89,6 +95,13 @@ __all__ = [
     "saturating_sets",
     "saturation_reads_min",
     "lower_bounds",
+    "certified_routes",
+    "CertifiedRoute",
+    "route_phases",
+    "least_cache_size",
+    "builtin_structure",
+    "Deadline",
+    "TIME_LIMIT_REASON",
     "best_bound",
     "check_certificate",
     "certified_lower_bound",
@@ -104,38 +117,187 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+#: The routes in the order :func:`lower_bounds` runs and reports them (``per-part`` gives two
+#: records).
+ROUTE_PHASES = ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
+                "sub-dag-exact")
+#: The routes that search (exponential in the worst case): under a deadline they share the
+#: time left evenly; ``compulsory`` and ``per-part`` are linear in the DAG and may use all of it.
+SEARCHING_PHASES = frozenset({"hong-kung", "spill-windows", "saturation-windows",
+                              "sub-dag-exact"})
+
+
+def _not_computed(phase: str, why: str) -> list[BoundRecord]:
+    names = ([f"per-part: {n}" for n in _PER_PART_NAMES] if phase == "per-part" else [phase])
+    return [BoundRecord(name, 0, False, why, {}) for name in names]
+
+
+def route_phases(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000, hong_kung: bool = True,
+                 subdag: bool = True, windows: bool = True) -> list[tuple[str, Callable[[Deadline], list[BoundRecord]]]]:
+    """``(phase name, run(deadline) -> records)`` for each entry of :data:`ROUTE_PHASES`
+    (a skipped route's ``run`` returns its "skipped" record at once)."""
+    def skipped(phase: str, flag: str) -> Callable[[Deadline], list[BoundRecord]]:
+        return lambda _dl: _not_computed(phase, f"skipped ({flag}=False)")
+
+    return [
+        ("compulsory", lambda dl: [compulsory_bound(G, M)]),
+        ("hong-kung", (lambda dl: [hong_kung_route(G, M, timeout_ms=timeout_ms, deadline=dl)])
+         if hong_kung else skipped("hong-kung", "hong_kung")),
+        ("per-part", lambda dl: per_part_routes(G, M, deadline=dl)),
+        ("spill-windows", (lambda dl: [spill_windows_bound(G, M, deadline=dl)])
+         if windows else skipped("spill-windows", "windows")),
+        ("saturation-windows", (lambda dl: [saturation_windows_bound(G, M, deadline=dl)])
+         if windows else skipped("saturation-windows", "windows")),
+        ("sub-dag-exact", (lambda dl: [subdag_exact_bound(G, M, deadline=dl)])
+         if subdag else skipped("sub-dag-exact", "subdag")),
+    ]
+
+
+def _prepare(G: nx.DiGraph, M: int, outputs: Iterable[str] | None) -> nx.DiGraph:
+    check_cache_size(M)
+    game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
+    if outputs is not None:
+        G = G.copy()
+        G.graph["outputs"] = list(outputs)
+    return G
+
+
 def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
                  timeout_ms: int = 20_000, hong_kung: bool = True,
-                 subdag: bool = True, windows: bool = True) -> list[BoundRecord]:
+                 subdag: bool = True, windows: bool = True,
+                 deadline: Deadline | None = None) -> list[BoundRecord]:
     """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
     saturation-windows, sub-dag-exact.
 
     ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG,
     ``windows=False`` the two window searches (the records say so). With all three off only
     the routes of bounded cost remain (compulsory, per-part), for DAGs too large to search.
+
+    ``deadline`` (:class:`~attnio.graphs.lower_bounds.deadline.Deadline`) bounds the whole
+    call: each route gets an even share of the time left, and a route that runs out of it is
+    reported with ``why_not`` = :data:`TIME_LIMIT_REASON` (value 0: never a bound).
     """
-    check_cache_size(M)
-    game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
-    if outputs is not None:
-        G = G.copy()
-        G.graph["outputs"] = list(outputs)
-    records = [compulsory_bound(G, M)]
-    if hong_kung:
-        records.append(hong_kung_route(G, M, timeout_ms=timeout_ms))
-    else:
-        records.append(BoundRecord("hong-kung", 0, False, "skipped (hong_kung=False)", {}))
-    records.extend(per_part_routes(G, M))
-    if windows:
-        records.append(spill_windows_bound(G, M))
-        records.append(saturation_windows_bound(G, M))
-    else:
-        records += [BoundRecord(route, 0, False, "skipped (windows=False)", {})
-                    for route in ("spill-windows", "saturation-windows")]
-    if subdag:
-        records.append(subdag_exact_bound(G, M))
-    else:
-        records.append(BoundRecord("sub-dag-exact", 0, False, "skipped (subdag=False)", {}))
+    G = _prepare(G, M, outputs)
+    dl = as_deadline(deadline)
+    phases = route_phases(G, M, timeout_ms=timeout_ms, hong_kung=hong_kung, subdag=subdag,
+                          windows=windows)
+    records: list[BoundRecord] = []
+    searching = [phase for phase, _ in phases if phase in SEARCHING_PHASES]
+    for phase, run in phases:
+        left = len(searching)
+        if phase in searching:
+            searching.remove(phase)
+        try:
+            phase_dl = dl.share(left) if phase in SEARCHING_PHASES else dl
+            if phase != "compulsory":  # linear and always affordable: the floor
+                phase_dl.check()
+            records.extend(run(phase_dl))
+        except TimeLimitReached:
+            records.extend(_not_computed(phase, TIME_LIMIT_REASON))
     return records
+
+
+@dataclass(frozen=True, slots=True)
+class CertifiedRoute:
+    """A route's record, its checker's verdict, and whether it counts as a bound: only an
+    applicable record whose certificate re-verified (``Proved``) does."""
+
+    record: BoundRecord
+    verdict: Verdict
+
+    @property
+    def certified(self) -> bool:
+        return self.record.applies and self.verdict.proved
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict.verdict == "refuted"
+
+    @property
+    def cut_by_time(self) -> bool:
+        """Not computed, or not checked, because the time limit came first."""
+        return (self.record.why_not == TIME_LIMIT_REASON
+                or (self.verdict.verdict == "undecided"
+                    and self.verdict.detail == CHECK_TIME_LIMIT_REASON))
+
+
+def certified_routes(G: nx.DiGraph, M: int, *, deadline: Deadline | None = None,
+                     timeout_ms: int = 20_000,
+                     stage: Callable[[str], AbstractContextManager[Any]] | None = None,
+                     detail: Callable[[str], None] | None = None,
+                     records_hook: Callable[[str, list[BoundRecord]], list[BoundRecord]]
+                     | None = None) -> list[CertifiedRoute]:
+    """Every route, each followed at once by its certificate check, inside ``deadline``.
+
+    The time left is split evenly over the phases still to run (a searching route and its
+    check are two phases; what one leaves unused passes on; the linear routes compulsory and
+    per-part may use all of it), so a slow route cannot starve the others. A second pass then
+    gives the searching routes (or checks) that ran out of their share the time still left,
+    again split evenly. Each route runs inside ``stage(route)`` (e.g.
+    :meth:`attnio.progress.StageStatus.stage`) and ``detail("checking its certificate")`` is
+    called as its check starts. ``records_hook(route, records)`` (tests only) may replace a
+    route's records before they are checked.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> got = certified_routes(matmul_dag(1, 2, 1), 3)
+    >>> [(c.record.route, c.record.value) for c in got if c.certified][-1]
+    ('sub-dag-exact', 7)
+    """
+    G = _prepare(G, M, None)
+    dl = as_deadline(deadline)
+    phases = route_phases(G, M, timeout_ms=timeout_ms)
+    done: dict[str, list[CertifiedRoute]] = {}
+
+    def attempt(phase: str, run: Callable[[Deadline], list[BoundRecord]], left: int,
+                label: str, kept: list[BoundRecord] | None = None) -> None:
+        searching = phase in SEARCHING_PHASES
+        with (stage(label) if stage is not None else nullcontext()):
+            if kept is not None:
+                records = kept
+            else:
+                try:
+                    phase_dl = dl.share(left) if searching else dl
+                    if phase != "compulsory":  # linear and always affordable: the floor
+                        phase_dl.check()
+                    records = run(phase_dl)
+                except TimeLimitReached:
+                    records = _not_computed(phase, TIME_LIMIT_REASON)
+                if records_hook is not None:
+                    records = records_hook(phase, records)
+            if detail is not None and any(r.applies for r in records):
+                detail("checking its certificate")
+            check_dl = dl.share(left - 1) if searching else dl
+            done[phase] = [CertifiedRoute(rec, check_certificate(
+                G, M, rec, timeout_ms=timeout_ms, deadline=check_dl)) for rec in records]
+
+    searching_left = sum(1 for phase, _ in phases if phase in SEARCHING_PHASES)
+    for phase, run in phases:
+        attempt(phase, run, 2 * searching_left, phase)
+        searching_left -= phase in SEARCHING_PHASES
+    retry = [(phase, run) for phase, run in phases
+             if phase in SEARCHING_PHASES and any(c.cut_by_time for c in done[phase])]
+    for i, (phase, run) in enumerate(retry):
+        if dl.expired():
+            break
+        cut_route = any(c.record.why_not == TIME_LIMIT_REASON for c in done[phase])
+        kept = None if cut_route else [c.record for c in done[phase]]
+        attempt(phase, run, 2 * (len(retry) - i), f"{phase} (again, with the time left)", kept)
+    return [c for phase, _ in phases for c in done[phase]]
+
+
+def least_cache_size(G: nx.DiGraph) -> tuple[int, str | None]:
+    """``(least M with a complete schedule, the vertex that needs it)``: the largest in-degree
+    + 1 over the vertices every schedule computes (the rule of
+    :func:`attnio.graphs.exact.min_cache_size`, computed in linear time for large DAGs).
+
+    >>> least_cache_size(nx.DiGraph([("a", "c"), ("b", "c")]))
+    (3, 'c')
+    """
+    _, _, N, _ = must_compute(G)
+    if not N:
+        return 1, None
+    worst = min(N, key=lambda v: (-G.in_degree(v), v))
+    return G.in_degree(worst) + 1, worst
 
 
 def best_bound(records: list[BoundRecord]) -> BoundRecord:
@@ -151,8 +313,9 @@ def best_bound(records: list[BoundRecord]) -> BoundRecord:
 
 
 def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
-                      timeout_ms: int = 20_000) -> Verdict:
-    """Re-verify ``record``'s certificate on ``G`` from scratch: ``Proved`` or ``Refuted``.
+                      timeout_ms: int = 20_000, deadline: Deadline | None = None) -> Verdict:
+    """Re-verify ``record``'s certificate on ``G`` from scratch: ``Proved`` or ``Refuted``
+    (``Undecided`` when ``deadline`` passes first, or a solver budget runs out: never a pass).
 
     A record that does not apply must have value 0.
 
@@ -171,15 +334,17 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
         if record.route == "compulsory":
             return _check_compulsory(G, M, record, None)
         if record.route == "hong-kung":
-            return _check_hong_kung(G, M, record, timeout_ms)
+            return _check_hong_kung(G, M, record, timeout_ms, deadline)
         if record.route.startswith("per-part: "):
             return _check_per_part(G, M, record)
         if record.route == "spill-windows":
-            return _check_spill_windows(G, M, record, None)
+            return _check_spill_windows(G, M, record, None, deadline)
         if record.route == "sub-dag-exact":
-            return _check_subdag(G, M, record)
+            return _check_subdag(G, M, record, deadline)
         if record.route == "saturation-windows":
-            return _check_saturation(G, M, record)
+            return _check_saturation(G, M, record, deadline)
+    except TimeLimitReached:
+        return Undecided(CHECK_TIME_LIMIT_REASON)
     except (AttnioError, KeyError, TypeError, ValueError) as exc:
         return Refuted({"route": record.route}, f"certificate unusable: {exc}")
     return Refuted({"route": record.route}, f"unknown route {record.route!r}")

@@ -23,17 +23,26 @@ for the built-in matmul / attention DAGs whose sizes are known (``G.graph["build
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Iterable
 
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
-from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
-                                                must_compute)
+from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
+from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
 from attnio.results import Proved, Refuted, Verdict
+from attnio.validation import describe, positive_int
 
-__all__ = ["compulsory_bound", "hong_kung_route", "per_part_routes"]
+__all__ = ["compulsory_bound", "hong_kung_route", "per_part_routes", "builtin_structure",
+           "MAX_HONG_KUNG_VERTICES"]
+
+#: Largest DAG (vertices) on which the ``hong-kung`` route runs z3. Its greedy partition costs
+#: one max-flow per vertex and its encoding one bounded-set encoding per part, neither
+#: interruptible inside a step; at this size a step takes well under a second, so the route
+#: and its checker keep to their deadline (z3 itself is rarely decisive far below this size).
+MAX_HONG_KUNG_VERTICES = 150
 
 
 # --------------------------------------------------------------------------------------------
@@ -59,12 +68,13 @@ def _check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
                       outputs: Iterable[str] | None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = set(game_outputs(G, outputs))
+    computed = _vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     reads, writes = set(cert.get("needed_inputs", ())), set(cert.get("written_outputs", ()))
     for x in reads:
         if x not in inputs:
             return Refuted({"vertex": x}, f"{x!r} is not an input")
-        if not any(_reaches_output_through_compute(G, s, outs, inputs) for s in G.successors(x)):
+        if not any(s in computed for s in G.successors(x)):
             return Refuted({"vertex": x}, f"input {x!r} feeds no vertex that must be computed")
     for o in writes:
         if o not in outs or o in inputs:
@@ -80,8 +90,13 @@ def _check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
 # --------------------------------------------------------------------------------------------
 
 
-def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000) -> BoundRecord:
-    """``M·(P(G, 2M) − 1)`` with P exact; does not apply when HK's hypotheses fail.
+def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
+                    deadline: Deadline | None = None) -> BoundRecord:
+    """``M·(P(G, 2M) − 1)`` with P exact; does not apply when HK's hypotheses fail or the
+    DAG has more than :data:`MAX_HONG_KUNG_VERTICES` vertices.
+
+    Each z3 call gets ``timeout_ms`` or the time left before ``deadline``, whichever is less;
+    past the deadline: :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`.
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> hong_kung_route(matmul_dag(1, 4, 1), 3).value
@@ -90,11 +105,20 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000) -> Bound
     from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
 
     check_cache_size(M)
+    dl = as_deadline(deadline)
     try:
         check_hong_kung_hypotheses(G)
     except InvalidInputError as exc:
         return BoundRecord("hong-kung", 0, False, str(exc), {})
-    part = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)
+    if G.number_of_nodes() > MAX_HONG_KUNG_VERTICES:
+        return BoundRecord("hong-kung", 0, False,
+                           f"the DAG has {G.number_of_nodes()} vertices; the z3 partition runs "
+                           f"on at most MAX_HONG_KUNG_VERTICES={MAX_HONG_KUNG_VERTICES}", {})
+    dl.check()
+    part = min_partition_parts(G, 2 * M, timeout_ms=dl.timeout_ms(timeout_ms),
+                               deadline=None if dl.at == float("inf") else dl.at)
+    if not part.exact and part.reason == "time limit reached":
+        raise TimeLimitReached("time limit reached")
     cert = {"S": 2 * M, "P": part.upper if part.exact else None, "lower": part.lower,
             "upper": part.upper, "reason": part.reason,
             "partition": [sorted(map(str, p)) for p in part.parts]}
@@ -103,10 +127,12 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000) -> Bound
     return BoundRecord("hong-kung", M * (part.value - 1), True, None, cert)
 
 
-def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int) -> Verdict:
+def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
+                     deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.partitions import (check_hong_kung_hypotheses, is_s_partition,
                                           min_partition_parts)
 
+    dl = as_deadline(deadline)
     check_hong_kung_hypotheses(G)
     cert = rec.certificate
     P = cert.get("P")
@@ -118,8 +144,12 @@ def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int) -
         return Refuted({"P": P}, f"certificate partition rejected: {check.reason}")
     if P <= 1:
         return Proved("P = 1: the bound is 0")
-    again = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)  # z3 UNSAT for P − 1 parts
-    if again.lower < P:
+    dl.check()
+    again = min_partition_parts(G, 2 * M, timeout_ms=dl.timeout_ms(timeout_ms),
+                                deadline=None if dl.at == float("inf") else dl.at)
+    if again.lower < P and again.reason == "time limit reached":  # undecided, never a pass
+        raise TimeLimitReached("time limit reached")
+    if again.lower < P:  # (z3 unknown within its own budget is a rejection, as before)
         return Refuted({"P": P, "lower": again.lower},
                        f"a fresh z3 run does not certify P ≥ {P} (lower {again.lower})")
     return Proved(f"{2 * M}-partition with {P} parts checked; P − 1 parts re-refuted by z3")
@@ -132,48 +162,189 @@ def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int) -
 _KIND_OF_BUILDER = {"matmul": "matmul", "attention-forward": "attention-forward",
                     "attention-backward": "attention-backward"}
 _PER_PART_NAMES = ("matmul products", "Saha-Ye level-1")
+_SIZE_KEYS = {"matmul": ("m", "k", "p"), "attention-forward": ("n", "d"),
+              "attention-backward": ("n", "d")}
+_CHOICES = {"summation": ("tree", "chain", "fma"), "gradient": ("qkv", "dX")}
+
+
+def builtin_structure(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | None]:
+    """``(kind, sizes, why_not)`` of a DAG that declares a built-in builder, **confirmed by
+    its structure**: the declared ``G.graph["params"]`` rebuild, with the builder of
+    :mod:`attnio.graphs.dags`, exactly this DAG (the same vertices, edges and the ``op`` /
+    ``product_of`` attributes the per-part lemmas count). ``kind`` is None (and ``why_not``
+    says why) when no known builder is declared or the declaration has a mask.
+
+    The per-part lemmas are stated for the built-in DAGs and their bounds are computed from
+    the sizes, so a declaration the structure does not confirm must not produce a bound: a
+    file whose metadata claims m = k = p = 50 on 7 vertices would otherwise "prove" 53571.
+
+    Raises
+    ------
+    InvalidInputError
+        ``builder`` not a string, ``params`` not an object, a size that is not a positive
+        integer, an unknown ``summation`` / ``gradient``, or sizes that do not rebuild this
+        DAG (one line naming the key or the first difference).
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> builtin_structure(matmul_dag(1, 2, 1))[:2]
+    ('matmul', {'m': 1, 'k': 2, 'p': 1, 'summation': 'tree'})
+    >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
+    >>> G.graph.update(builder="matmul", params={"m": 50, "k": 50, "p": 50})
+    >>> builtin_structure(G)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: graph.params {'m': 50, 'k': 50, 'p': 50} do not describe this DAG: a matmul DAG with these sizes has at least 125000 vertices, this one 3
+    """
+    builder = G.graph.get("builder")
+    if builder is None:
+        return None, {}, ("needs a built-in matmul or attention DAG (its sizes are part of the "
+                          "per-part lemma); this DAG has no known builder")
+    if not isinstance(builder, str):
+        raise InvalidInputError(f"graph.builder={describe(builder)} must be a string")
+    kind = _KIND_OF_BUILDER.get(builder)
+    if kind is None:
+        return None, {}, (f"needs a built-in matmul or attention DAG; builder "
+                          f"{describe(builder)} has no per-part lemma")
+    params = G.graph.get("params")
+    if not isinstance(params, dict):
+        raise InvalidInputError(f"graph.params={describe(params)} must be an object with the "
+                                f"{kind} builder's sizes {', '.join(_SIZE_KEYS[kind])}")
+    sizes: dict[str, Any] = {}
+    for key in _SIZE_KEYS[kind]:
+        sizes[key] = positive_int(f"graph.params.{key}", params.get(key))
+    for key, allowed in _CHOICES.items():
+        if key in params and params[key] is not None:
+            if not isinstance(params[key], str) or params[key] not in allowed:
+                raise InvalidInputError(f"graph.params.{key}={describe(params[key])} must be "
+                                        f"one of {', '.join(allowed)}")
+            if key == "gradient" and kind != "attention-backward":
+                continue
+            sizes[key] = params[key]
+    if kind != "matmul":
+        if params.get("mask") is not None:
+            return None, {}, "the per-part count assumes n² score entries (no mask)"
+        sizes["mask"] = None
+    _confirm_rebuild(G, kind, sizes, params)
+    return kind, sizes, None
+
+
+def _confirm_rebuild(G: nx.DiGraph, kind: str, sizes: dict[str, Any],
+                     params: dict[str, Any]) -> None:
+    """Raise unless the builder, given ``sizes``, rebuilds exactly ``G`` (cheap counts first,
+    so huge declared sizes are refused before anything is built)."""
+    from attnio.graphs.dags import expected_size
+
+    shown = describe(params, 80)
+    n_vertices = G.number_of_nodes()
+    if kind == "matmul":
+        floor = sizes["m"] * sizes["k"] * sizes["p"]
+    else:
+        floor = sizes["n"] ** 2 * sizes["d"]
+    if floor > n_vertices:
+        count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
+        raise InvalidInputError(f"graph.params {shown} do not describe this DAG: a {kind} DAG "
+                                f"with these sizes has {count} vertices, this one "
+                                f"{n_vertices}")
+    want = expected_size(kind, **sizes)
+    have = (n_vertices, G.number_of_edges())
+    if want != have:
+        raise InvalidInputError(f"graph.params {shown} do not describe this DAG: a {kind} DAG "
+                                f"with these sizes has {want[0]} vertices and {want[1]} edges, "
+                                f"this one {have[0]} and {have[1]}")
+    try:
+        ref = _reference_dag(kind, tuple(sorted((k, v) for k, v in sizes.items()
+                                                if k != "mask")))
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"graph.params {shown}: {exc}") from None
+    for v in ref:
+        if v not in G:
+            raise InvalidInputError(f"graph.params {shown} do not describe this DAG: the "
+                                    f"{kind} DAG has vertex {describe(v)}, this one does not")
+        for key in ("op", "product_of"):
+            if G.nodes[v].get(key) != ref.nodes[v].get(key):
+                raise InvalidInputError(
+                    f"graph.params {shown} do not describe this DAG: vertex {describe(v)} has "
+                    f"{key}={describe(G.nodes[v].get(key))}, the {kind} DAG "
+                    f"{describe(ref.nodes[v].get(key))}")
+    for u, v in ref.edges:
+        if not G.has_edge(u, v):
+            raise InvalidInputError(f"graph.params {shown} do not describe this DAG: the "
+                                    f"{kind} DAG has edge {describe([u, v])}, this one does not")
+
+
+@lru_cache(maxsize=4)
+def _reference_dag(kind: str, sizes: tuple[tuple[str, Any], ...]) -> nx.DiGraph:
+    """The built-in DAG of ``kind`` with ``sizes`` (cached: the route, its two checks and the
+    command line's up-front check compare against one build; callers only read it)."""
+    from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
+
+    got = dict(sizes)
+    if kind == "matmul":
+        return matmul_dag(got["m"], got["k"], got["p"], got.get("summation", "tree"))
+    if kind == "attention-forward":
+        return attention_forward_dag(got["n"], got["d"], summation=got.get("summation", "tree"))
+    return attention_backward_dag(got["n"], got["d"], got.get("gradient", "qkv"),
+                                  summation=got.get("summation", "tree"))
 
 
 def _builtin_kind(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | None]:
-    builder = G.graph.get("builder", "")
-    kind = _KIND_OF_BUILDER.get(builder)
-    if kind is None:
-        return None, {}, ("needs a built-in matmul or attention DAG (its sizes are part of the "
-                          "per-part lemma); this DAG has no known builder")
-    return kind, dict(G.graph.get("params", {})), None
+    return builtin_structure(G)
 
 
-def per_part_routes(G: nx.DiGraph, M: int) -> list[BoundRecord]:
-    """The per-part counting routes of :mod:`attnio.proofs.explicit_bounds`.
+def per_part_routes(G: nx.DiGraph, M: int, *,
+                    deadline: Deadline | None = None) -> list[BoundRecord]:
+    """The per-part counting routes of :mod:`attnio.proofs.explicit_bounds`, on a DAG whose
+    declared builder and sizes its structure confirms (:func:`builtin_structure`; a
+    declaration it refutes raises InvalidInputError) and which meets HK Lemma 3.1's
+    hypotheses (the lemmas go through it).
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> [(r.route, r.value) for r in per_part_routes(matmul_dag(2, 2, 2), 3)]
     [('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0)]
     """
-    from attnio.proofs.explicit_bounds import explicit_routes
-
     check_cache_size(M)
-    kind, sizes, why = _builtin_kind(G)
+    dl = as_deadline(deadline)
+    kind, sizes, why = builtin_structure(G)
     if kind is None:
         return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in _PER_PART_NAMES]
+    dl.check()  # the lemmas' module imports sympy (about a second): not past the deadline
+    from attnio.graphs.partitions import check_hong_kung_hypotheses
+    from attnio.proofs.explicit_bounds import explicit_routes
+
     try:
+        check_hong_kung_hypotheses(G)
         values = explicit_routes(kind, sizes, M)
     except InvalidInputError as exc:
         return [BoundRecord(f"per-part: {name}", 0, False, str(exc), {})
                 for name in _PER_PART_NAMES]
     out = []
     for name in _PER_PART_NAMES:
+        dl.check()
         if name not in values:
             out.append(BoundRecord(f"per-part: {name}", 0, False,
                                    f"the {name} lemma does not apply to {kind}", {}))
             continue
         counted, beta = _per_part_parameters(G, kind, sizes, name, M)
+        if partition_route_value(counted, beta, M) != values[name]:
+            # the count on the DAG itself must give the lemma's value (it does on a confirmed
+            # built-in DAG); anything else is never reported as a bound
+            out.append(BoundRecord(f"per-part: {name}", 0, False,
+                                   f"the count on the DAG ({counted} vertices, ≤ {beta} per "
+                                   f"part) differs from the sizes' formula", {}))
+            continue
         out.append(BoundRecord(f"per-part: {name}", values[name], True, None,
                                {"kind": kind, "sizes": {k: v for k, v in sizes.items()
                                                         if v is not None},
                                 "counted": counted, "part_bound": beta, "S": M,
                                 "formula": "S·(⌈counted/part_bound⌉ − 1)"}))
     return out
+
+
+def partition_route_value(counted: int, beta: int, M: int) -> int:
+    """M·(⌈N/β⌉ − 1), floored at 0 (:func:`attnio.proofs.explicit_bounds.partition_route_bound`)."""
+    from attnio.proofs.explicit_bounds import partition_route_bound
+
+    return partition_route_bound(counted, beta, M)
 
 
 def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: str,
@@ -200,7 +371,7 @@ def _check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
 
     check_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
     cert = rec.certificate
-    kind, sizes, why = _builtin_kind(G)
+    kind, sizes, why = builtin_structure(G)
     if kind is None or cert.get("kind") != kind:
         return Refuted({"kind": cert.get("kind")}, why or "certificate names another kind")
     name = rec.route.removeprefix("per-part: ")

@@ -43,6 +43,9 @@ def must_compute(G: nx.DiGraph, outputs: Iterable[str] | None = None
                  ) -> tuple[frozenset[str], list[str], frozenset[str], frozenset[str]]:
     """``(inputs, non-input outputs O*, must-compute N, needed inputs I_N)``.
 
+    N is found by one backward search from O* (linear in the DAG, so every route can afford
+    it on the largest DAG ``attnio lower-bound`` accepts).
+
     >>> import networkx as nx
     >>> G = nx.DiGraph([("a", "b"), ("b", "c"), ("x", "y")]); G.graph["outputs"] = ["b", "x"]
     >>> I, O, N, need = must_compute(G)
@@ -51,12 +54,25 @@ def must_compute(G: nx.DiGraph, outputs: Iterable[str] | None = None
     """
     inputs = frozenset(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
-    needed: set[str] = set(outs)
-    for o in outs:
-        needed |= nx.ancestors(G, o)
-    N = frozenset(v for v in needed if v not in inputs)
+    N = _vertices_to_compute(G, outs, inputs)
     need_inputs = frozenset(u for v in N for u in G.predecessors(v) if u in inputs)
     return inputs, outs, N, need_inputs
+
+
+def _vertices_to_compute(G: nx.DiGraph, outs: Iterable[str],
+                         inputs: Iterable[str]) -> frozenset[str]:
+    """The non-inputs that are an output of ``outs`` or an ancestor of one (one backward
+    search; the checkers call it once instead of a descendant search per vertex)."""
+    inputs = frozenset(inputs)
+    seen: set[str] = set()
+    stack = [o for o in outs if o not in inputs]
+    while stack:
+        v = stack.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        stack.extend(u for u in G.predecessors(v) if u not in seen)
+    return frozenset(seen - inputs)
 
 
 def _reaches_output_through_compute(G: nx.DiGraph, v: str, outs: set[str],

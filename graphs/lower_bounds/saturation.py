@@ -21,8 +21,8 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
-from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
-                                                must_compute)
+from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
+from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["saturating_sets", "saturation_reads_min", "saturation_windows_bound",
@@ -37,8 +37,8 @@ __all__ = ["saturating_sets", "saturation_reads_min", "saturation_windows_bound"
 MAX_SATURATION_STATES = 40_000
 
 
-def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
-                    ) -> list[dict[str, Any]]:
+def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None, *,
+                    deadline: Deadline | None = None) -> list[dict[str, Any]]:
     r"""A greedy family of pairwise disjoint sets ``{"at": w, "set": T, "charge", "choices"}``:
     T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, :math:`|\mathrm{pred}(a) \cup T|
     \ge M` for every a ∈ T; ``choices`` = the a with equality (the only members that can be
@@ -48,6 +48,7 @@ def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
     >>> saturating_sets(matmul_dag(1, 2, 1), 4)
     [{'at': 'C[0,0]', 'set': ['P[0,0,0]', 'P[0,0,1]'], 'charge': 2, 'choices': ['P[0,0,0]', 'P[0,0,1]']}]
     """
+    dl = as_deadline(deadline)
     inputs, outs, N, _ = must_compute(G, outputs)
     out_set = set(outs)
     used: set[str] = set()
@@ -55,10 +56,13 @@ def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
     for w in nx.lexicographical_topological_sort(G):
         if w not in N:
             continue
+        dl.check()
         cand = sorted(p for p in G.predecessors(w) if p not in inputs and p not in used)
         best: tuple[tuple[bool, int, int], tuple[str, ...]] | None = None
         for r in range(2, min(len(cand), 6) + 1):
-            for T in itertools.combinations(cand, r):
+            for count, T in enumerate(itertools.combinations(cand, r)):
+                if not count & 255:
+                    dl.check()
                 sizes = [len(set(G.predecessors(a)) | set(T)) for a in T]
                 if all(x >= M for x in sizes):
                     key = (all(x > M for x in sizes), 1 if set(T) & out_set else 2, -r)
@@ -92,7 +96,7 @@ def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str
 
 def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str, Any]],
                          max_states: int = MAX_SATURATION_STATES, *,
-                         room_delta: int = 0) -> int | None:
+                         room_delta: int = 0, deadline: Deadline | None = None) -> int | None:
     r"""Least input reads + spill charges over the event sequences of route 5 (forward DP over
     (items done, last event, red inputs R, open held sets)); None over the state budget.
     ``room_delta`` ≠ 0 exists only for a planted false twin (less room than M gives).
@@ -103,6 +107,7 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     >>> saturation_reads_min(G, 4, U, [])     # 6 inputs, two of them read twice
     8
     """
+    dl = as_deadline(deadline)
     m = _saturation_model(G, M, U, family, room_delta)
     pin, anc, vbase, room, events = m["pin"], m["anc"], m["vbase"], m["room"], m["events"]
     idx = m["idx"]
@@ -118,7 +123,9 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
             if cost < nxt.get(key, 1 << 60):
                 nxt[key] = cost
 
-        for (done, last, R, held), cost in layer.items():
+        for count, ((done, last, R, held), cost) in enumerate(layer.items()):
+            if not count & 63:
+                dl.check()
             held_vertices = frozenset().union(*(h for _, h in held)) if held else frozenset()
             done_vertices = {U[i] for i in done if i < nV}
             for it in range(items):
@@ -156,8 +163,8 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     return min(layer.values()) if layer else 0
 
 
-def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
-                             ) -> BoundRecord:
+def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None, *,
+                             deadline: Deadline | None = None) -> BoundRecord:
     """Route 5 (notes/lower_bounds.md): input reads over saturated and first-compute events,
     spill charges of saturating sets, output writes.
 
@@ -166,8 +173,9 @@ def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | Non
     17
     """
     check_cache_size(M)
+    dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G, outputs)
-    family = saturating_sets(G, M, outputs)
+    family = saturating_sets(G, M, outputs, deadline=dl)
     order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
     with_inputs = [v for v in order if any(u in inputs for u in G.predecessors(v))]
     wanted = set(with_inputs) | {t["at"] for t in family} | {a for t in family for a in t["set"]}
@@ -175,7 +183,7 @@ def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | Non
     if len(U) + len(family) > 20:
         return BoundRecord("saturation-windows", 0, False,
                            f"{len(U) + len(family)} events: more than the DP's 20", {})
-    got = saturation_reads_min(G, M, U, family)
+    got = saturation_reads_min(G, M, U, family, deadline=dl)
     if got is None:
         return BoundRecord("saturation-windows", 0, False,
                            f"the DP exceeded {MAX_SATURATION_STATES} states per layer", {})
@@ -187,9 +195,11 @@ def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | Non
 
 
 def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
-                                family: list[dict[str, Any]]) -> int:
+                                family: list[dict[str, Any]],
+                                deadline: Deadline | None = None) -> int:
     """The minimum of :func:`saturation_reads_min` by a backward memoised recursion (a second
-    implementation for the checker)."""
+    implementation for the checker); ``deadline`` read at every state."""
+    dl = as_deadline(deadline)
     m = _saturation_model(G, M, U, family)
     Uset = set(U)
     anc = {v: m["anc"][i] for i, v in enumerate(U)}
@@ -200,6 +210,7 @@ def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
 
     @lru_cache(maxsize=None)
     def rest(done: frozenset, R: frozenset, held: frozenset) -> int:
+        dl.check()
         best = None
         pending_sets = [t for t in family if ("set", t["at"]) not in done]
         pending_v = [v for v in U if v not in done]
@@ -239,14 +250,15 @@ def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
     return 0 if value >= 1 << 40 else value
 
 
-def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
+                      deadline: Deadline | None = None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
+    computed = _vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     U, family = list(cert["U"]), list(cert["saturating_sets"])
     for v in U:
-        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
-                                                                             inputs):
+        if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
     seen: set[str] = set()
     for t in family:
@@ -254,8 +266,7 @@ def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
         if len(T) < 2 or len(set(T)) != len(T) or seen & set(T):
             return Refuted({"set": T}, "sets must have ≥ 2 distinct vertices and be disjoint")
         seen |= set(T)
-        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, set(outs),
-                                                                             inputs):
+        if w not in computed:
             return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
         for a in T:
             if a in inputs or not G.has_edge(a, w):
@@ -267,16 +278,15 @@ def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
                 return Refuted({"vertex": a}, f"choices must be exactly the a with equality")
         if t["charge"] not in (1, 2) or t["charge"] > (1 if set(T) & set(outs) else 2):
             return Refuted({"set": T}, "charge too large")
-    value = _independent_saturation_min(G, M, U, family)
+    value = _independent_saturation_min(G, M, U, family, deadline=deadline)
     if value != cert["reads_and_spills"]:
         return Refuted({"claimed": cert["reads_and_spills"], "recomputed": value},
                        "DP minimum differs")
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
     outside = cert["inputs_outside_U"]
     if len(set(outside)) != len(outside) or any(
-            x not in inputs or x in covered or not any(
-                _reaches_output_through_compute(G, s, set(outs), inputs)
-                for s in G.successors(x)) for x in outside):
+            x not in inputs or x in covered or not any(s in computed for s in G.successors(x))
+            for x in outside):
         return Refuted({"inputs_outside_U": outside}, "not distinct needed inputs outside U")
     total = value + len(outside) + len(outs)
     if total != rec.value or cert["output_writes"] != len(outs):

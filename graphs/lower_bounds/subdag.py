@@ -24,8 +24,8 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
-from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
-                                                must_compute)
+from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
+from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
 from attnio.graphs.lower_bounds.windows import (MAX_WINDOW_VERTICES, _independent_window_min,
                                                 _slack, _verify_forced, forced_spill_sets,
                                                 window_reads_min)
@@ -56,27 +56,31 @@ def _subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
     return H
 
 
-def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str]) -> dict[str, Any]:
+def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str],
+                   deadline: Deadline | None = None) -> dict[str, Any]:
     """Lower bounds on the moves on vertices outside H: input reads (windows counting inputs
     outside H), forced spills with T outside H, and writes of outputs outside H."""
+    dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G)
     uncounted = frozenset(inputs & H)
     order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    rank = {v: i for i, v in enumerate(order)}
     counted = [v for v in order if any(u in inputs and u not in H for u in G.predecessors(v))]
-    tight = [v for v in order if v not in counted and _slack(G, v, M) == 0
+    counted_set = set(counted)
+    tight = [v for v in order if v not in counted_set and _slack(G, v, M) == 0
              and not any(u in inputs and u not in H for u in G.predecessors(v))]
     limit = MAX_WINDOW_VERTICES
     while True:
-        ranked = (sorted(counted, key=lambda v: (_slack(G, v, M), order.index(v)))
-                  + tight)[:limit]
-        U = [v for v in order if v in set(ranked)]
-        got = window_reads_min(G, U, M, uncounted=uncounted)
+        ranked = set((sorted(counted, key=lambda v: (_slack(G, v, M), rank[v]))
+                      + tight)[:limit])
+        U = [v for v in order if v in ranked]
+        got = window_reads_min(G, U, M, uncounted=uncounted, deadline=dl)
         if got is not None:
             break
         limit -= 2
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
     outside = sorted(need - covered - H)
-    family = forced_spill_sets(G, M, exclude=H)
+    family = forced_spill_sets(G, M, exclude=H, deadline=dl)
     writes = sorted(o for o in outs if o not in H)
     return {"U": U, "window_reads": got[0], "inputs_outside": outside,
             "forced_sets": family, "forced_moves": sum(t["charge"] for t in family),
@@ -84,12 +88,15 @@ def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str]) -> dict[str, Any]:
 
 
 def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
-                           max_candidates: int) -> list[list[str]]:
+                           max_candidates: int,
+                           deadline: Deadline | None = None) -> list[list[str]]:
     """Maximal sets of outputs whose ancestral closure has at most ``limit`` vertices."""
+    dl = as_deadline(deadline)
     fits: list[tuple[int, list[str]]] = []
     if len(outs) <= 10:
         for r in range(len(outs), 0, -1):
             for combo in itertools.combinations(outs, r):
+                dl.check()
                 size = len(_closure(G, combo))
                 if size <= limit and not any(set(combo) < set(f) for _, f in fits):
                     fits.append((size, list(combo)))
@@ -97,6 +104,7 @@ def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
         for start in outs[:max_candidates]:
             chosen = [start]
             for o in outs:
+                dl.check()
                 if o not in chosen and len(_closure(G, chosen + [o])) <= limit:
                     chosen.append(o)
             if len(_closure(G, chosen)) <= limit:
@@ -106,8 +114,13 @@ def _candidate_output_sets(G: nx.DiGraph, outs: list[str], limit: int,
 
 
 def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_VERTICES,
-                       time_limit: float = 5.0, max_candidates: int = 4) -> BoundRecord:
+                       time_limit: float = 5.0, max_candidates: int = 4,
+                       deadline: Deadline | None = None) -> BoundRecord:
     """``Q(H, M) + (moves outside H)`` for the best ancestral sub-DAG H found (route 6).
+
+    Each exact solve gets ``time_limit`` seconds or the time left before ``deadline``; past
+    the deadline with no H solved: :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`
+    (with one solved, the best so far is returned).
 
     >>> from attnio.graphs.dags import attention_forward_dag
     >>> r = subdag_exact_bound(attention_forward_dag(2, 1), 4)     # exact optimum 15
@@ -117,16 +130,24 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 
     check_cache_size(M)
+    dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G)
     best: BoundRecord | None = None
-    for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates):
+    for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates, dl):
         H = _subdag(G, chosen)
         if M < min_cache_size(H):
             continue
-        res = solve_optimal(H, M, time_limit=time_limit, progress=False)
-        if not isinstance(res, Optimal):
-            continue
-        rest = _outside_moves(G, M, frozenset(H))
+        try:
+            dl.check()
+            res = solve_optimal(H, M, time_limit=dl.seconds(time_limit), progress=False)
+            if not isinstance(res, Optimal):
+                dl.check()
+                continue
+            rest = _outside_moves(G, M, frozenset(H), dl)
+        except TimeLimitReached:
+            if best is None:
+                raise
+            break
         value = (res.io + rest["window_reads"] + len(rest["inputs_outside"])
                  + rest["forced_moves"] + len(rest["output_writes_outside"]))
         if best is None or value > best.value:
@@ -140,12 +161,15 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     return best
 
 
-def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
+                  deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.baseline import plain_optimal
     from attnio.graphs.exact import Optimal
 
+    dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
+    computed = _vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     chosen = list(cert["H_outputs"])
     if not chosen or any(o not in outs for o in chosen):
@@ -153,8 +177,10 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
     H = _subdag(G, chosen)
     if H.number_of_nodes() > 2 * MAX_SUBDAG_VERTICES:
         return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
-    plain = plain_optimal(H, M, time_limit=120, max_states=3_000_000)
+    dl.check()
+    plain = plain_optimal(H, M, time_limit=dl.seconds(120), max_states=3_000_000)
     if not isinstance(plain, Optimal):
+        dl.check()  # cut by the deadline: undecided (never a pass); else rejected, as before
         return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
                                               f"{plain.status}")
     if plain.io != cert["Q_H"]:
@@ -163,21 +189,21 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
     Hset = frozenset(H)
     U = list(cert["U"])
     for v in U:
-        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
-                                                                             inputs):
+        if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
-    window = _independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset))
+    window = _independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset),
+                                     deadline=dl)
     if window != cert["window_reads"]:
         return Refuted({"claimed": cert["window_reads"], "recomputed": window},
                        "window minimum differs")
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
     outside = cert["inputs_outside"]
     if len(set(outside)) != len(outside) or any(
-            x not in inputs or x in covered or x in Hset or not any(
-                _reaches_output_through_compute(G, s, set(outs), inputs)
-                for s in G.successors(x)) for x in outside):
+            x not in inputs or x in covered or x in Hset
+            or not any(s in computed for s in G.successors(x)) for x in outside):
         return Refuted({"inputs_outside": outside}, "not distinct needed inputs outside H, U")
-    forced = _verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset)
+    forced = _verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset,
+                            deadline=dl)
     if isinstance(forced, Refuted):
         return forced
     writes = cert["output_writes_outside"]

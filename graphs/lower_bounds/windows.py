@@ -45,8 +45,8 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
-from attnio.graphs.lower_bounds.records import (BoundRecord, _reaches_output_through_compute,
-                                                must_compute)
+from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
+from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["window_reads_min", "forced_spill_sets", "spill_windows_bound",
@@ -72,9 +72,11 @@ def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
     """U: must-compute vertices with an input predecessor, then those with no slack (which
     never weaken the bound); at most ``limit``, in topological order."""
     order = [v for v in nx.lexicographical_topological_sort(G) if v in N]
+    rank = {v: i for i, v in enumerate(order)}
     with_inputs = [v for v in order if any(u in inputs for u in G.predecessors(v))]
-    tight = [v for v in order if v not in with_inputs and _slack(G, v, M) == 0]
-    ranked = (sorted(with_inputs, key=lambda v: (_slack(G, v, M), order.index(v)))
+    first = set(with_inputs)
+    tight = [v for v in order if v not in first and _slack(G, v, M) == 0]
+    ranked = (sorted(with_inputs, key=lambda v: (_slack(G, v, M), rank[v]))
               + tight)[:limit]
     chosen = set(ranked)
     return [v for v in order if v in chosen]
@@ -84,9 +86,11 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
                      max_states: int = MAX_WINDOW_STATES, *,
                      slack_override: int | None = None,
                      count_non_inputs: bool = False,
-                     uncounted: frozenset[str] = frozenset()) -> tuple[int, list[str]] | None:
+                     uncounted: frozenset[str] = frozenset(),
+                     deadline: Deadline | None = None) -> tuple[int, list[str]] | None:
     r"""The least windowed input-read count over orders of U's first computations, and an order
-    attaining it; None when a DP layer exceeds ``max_states``.
+    attaining it; None when a DP layer exceeds ``max_states``. ``deadline`` is read every 256
+    states (:class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached` past it).
 
     Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 6).
     ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
@@ -98,6 +102,7 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
     >>> window_reads_min(G, ["P[0,0,0]", "P[0,0,1]"], 3)
     (4, ['P[0,0,0]', 'P[0,0,1]'])
     """
+    dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     n = len(U)
     if n == 0:
@@ -121,7 +126,9 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
         (1 << i, i): (len(pin[i]), (i,)) for i in range(n) if anc[i] == 0}
     for _ in range(n - 1):
         nxt: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
-        for (S, u), (cost, path) in layer.items():
+        for count, ((S, u), (cost, path)) in enumerate(layer.items()):
+            if not count & 255:
+                dl.check()
             seen = pins(S)
             for v in range(n):
                 if (S >> v) & 1 or anc[v] & ~S:
@@ -141,7 +148,8 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
 
 def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
                       max_subset_degree: int = 12, *, margin: int = 0,
-                      exclude: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+                      exclude: frozenset[str] = frozenset(),
+                      deadline: Deadline | None = None) -> list[dict[str, Any]]:
     r"""A greedy family of pairwise disjoint forced-spill sets ``{"at": w, "set": T, "charge"}``.
 
     T ⊆ non-input predecessors of a must-compute w, |T| ≥ 2, and
@@ -154,6 +162,7 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     >>> forced_spill_sets(matmul_dag(1, 2, 1), 4)
     []
     """
+    dl = as_deadline(deadline)
     inputs, outs, N, _ = must_compute(G, outputs)
     out_set = set(outs)
     used: set[str] = set()
@@ -161,12 +170,15 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     for w in nx.lexicographical_topological_sort(G):
         if w not in N:
             continue
+        dl.check()
         cand = sorted(p for p in G.predecessors(w)
                       if p not in inputs and p not in used and p not in exclude)
         sizes = range(2, len(cand) + 1) if len(cand) <= max_subset_degree else (2,)
         best: tuple[int, int, tuple[str, ...]] | None = None
         for r in sizes:
-            for T in itertools.combinations(cand, r):
+            for count, T in enumerate(itertools.combinations(cand, r)):
+                if not count & 255:
+                    dl.check()
                 Ts = set(T)
                 if all(len(set(G.predecessors(a)) | Ts) > M - margin for a in T):
                     charge = 1 if Ts & out_set else 2
@@ -179,11 +191,13 @@ def forced_spill_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
 
 
 def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None, *,
-                        max_window_vertices: int = MAX_WINDOW_VERTICES) -> BoundRecord:
+                        max_window_vertices: int = MAX_WINDOW_VERTICES,
+                        deadline: Deadline | None = None) -> BoundRecord:
     """``W + F + |O*|`` (module docstring, route 4), with its certificate.
 
     ``max_window_vertices`` caps |U| (any U is valid; a smaller U is cheaper — the DP is
-    exponential in |U| — and the bound no larger).
+    exponential in |U| — and the bound no larger). Past ``deadline``:
+    :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`.
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> r = spill_windows_bound(matmul_dag(1, 2, 1), 3)   # exact optimum 7
@@ -191,18 +205,19 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     (7, 4, 1)
     """
     check_cache_size(M)
+    dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G, outputs)
     limit = max(1, int(max_window_vertices))
     while True:
         U = _choose_window_set(G, N, inputs, M, limit)
-        got = window_reads_min(G, U, M)
+        got = window_reads_min(G, U, M, deadline=dl)
         if got is not None:
             break
         limit -= 2
     reads_in_windows, order = got
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
     outside = sorted(need - covered)
-    family = forced_spill_sets(G, M, outputs)
+    family = forced_spill_sets(G, M, outputs, deadline=dl)
     forced = sum(t["charge"] for t in family)
     W = reads_in_windows + len(outside)
     cert = {"U": U, "order": order, "slack": {v: _slack(G, v, M) for v in U},
@@ -213,9 +228,11 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
 
 
 def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
-                            uncounted: frozenset[str] = frozenset()) -> int:
+                            uncounted: frozenset[str] = frozenset(),
+                            deadline: Deadline | None = None) -> int:
     """The same minimum as :func:`window_reads_min`, by a backward memoised recursion over
-    frozensets (a second implementation for the checker)."""
+    frozensets (a second implementation for the checker); ``deadline`` read at every state."""
+    dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     Uset = frozenset(U)
     preds = {v: frozenset(x for x in G.predecessors(v) if x in inputs and x not in uncounted)
@@ -227,6 +244,7 @@ def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
     def rest(done: frozenset[str], last: str) -> int:
         if done == Uset:
             return 0
+        dl.check()
         used = frozenset().union(*(preds[x] for x in done))
         options = []
         for v in Uset - done:
@@ -242,13 +260,17 @@ def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
 
 
 def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
-                   exclude: frozenset[str] = frozenset()) -> int | Refuted:
+                   exclude: frozenset[str] = frozenset(),
+                   deadline: Deadline | None = None) -> int | Refuted:
     """Re-verify a forced-spill family; its total charge, or Refuted."""
+    dl = as_deadline(deadline)
+    computed = _vertices_to_compute(G, outs, inputs)
     seen: set[str] = set()
     forced = 0
     for entry in family:
+        dl.check()
         w, T, charge = entry.get("at"), list(entry.get("set", [])), entry.get("charge")
-        if w not in G or w in inputs or not _reaches_output_through_compute(G, w, outs, inputs):
+        if w not in computed:
             return Refuted({"at": w}, f"{w!r} is not a vertex that must be computed")
         if len(T) < 2 or len(set(T)) != len(T):
             return Refuted({"set": T}, "a forced set has ≥ 2 distinct vertices")
@@ -270,30 +292,30 @@ def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: 
 
 
 def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
-                         outputs: Iterable[str] | None) -> Verdict:
+                         outputs: Iterable[str] | None,
+                         deadline: Deadline | None = None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
+    computed = _vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     U = list(cert.get("U", []))
     if len(set(U)) != len(U):
         return Refuted({"U": U}, "U repeats a vertex")
     for v in U:
-        if v not in G or v in inputs or not _reaches_output_through_compute(G, v, set(outs),
-                                                                             inputs):
+        if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
-    window = _independent_window_min(G, U, M)
+    window = _independent_window_min(G, U, M, deadline=deadline)
     if cert.get("window_reads") != window:
         return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
                        f"window minimum recomputed as {window}")
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
     for x in cert.get("inputs_outside_U", []):
-        if x not in inputs or x in covered or not any(
-                _reaches_output_through_compute(G, s, set(outs), inputs)
-                for s in G.successors(x)):
+        if x not in inputs or x in covered or not any(s in computed for s in G.successors(x)):
             return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
     if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
         return Refuted({}, "inputs_outside_U repeats a vertex")
-    forced = _verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs)
+    forced = _verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs,
+                            deadline=deadline)
     if isinstance(forced, Refuted):
         return forced
     total = window + len(cert.get("inputs_outside_U", [])) + forced + len(outs)

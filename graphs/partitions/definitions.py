@@ -7,12 +7,13 @@ z3 searches of :mod:`attnio.graphs.partitions.search` produce is re-validated by
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
 import networkx as nx
 
-from attnio.exceptions import InvalidInputError
+from attnio.exceptions import BudgetExceededError, InvalidInputError
 from attnio.validation import positive_int
 
 __all__ = [
@@ -218,12 +219,16 @@ def is_s_partition(G: nx.DiGraph, parts: Sequence[Iterable[Vertex]], S: int) -> 
     return PartitionCheck(True, f"valid {S}-partition into {len([p for p in parts if p])} parts")
 
 
-def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
+def greedy_s_partition(G: nx.DiGraph, S: int, *,
+                       deadline: float | None = None) -> list[frozenset[Vertex]]:
     """An S-partition built greedily along a topological order (an upper bound on P(G, S)).
 
     Consecutive segments of a topological order have acyclic dependence; a vertex joins the
     current segment while the segment keeps a dominator and a minimum set of size ≤ S. Every
     singleton is dominated by itself, so this succeeds for every S ≥ 1.
+
+    ``deadline`` (a :func:`time.monotonic` value) is read before each vertex (one max-flow):
+    past it, :class:`~attnio.exceptions.BudgetExceededError` ("time limit reached").
 
     Examples
     --------
@@ -235,6 +240,8 @@ def greedy_s_partition(G: nx.DiGraph, S: int) -> list[frozenset[Vertex]]:
     parts: list[frozenset[Vertex]] = []
     current: set[Vertex] = set()
     for v in nx.lexicographical_topological_sort(G, key=str):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise BudgetExceededError("time limit reached")
         trial = current | {v}
         if current and not is_bounded_set(G, trial, S):
             parts.append(frozenset(current))

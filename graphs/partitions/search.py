@@ -260,12 +260,13 @@ class PartitionResult:
         return self.upper
 
 
-def _partition_solver(G: nx.DiGraph, S: int, h: int
+def _partition_solver(G: nx.DiGraph, S: int, h: int, deadline: float | None = None
                       ) -> tuple[z3.Solver, dict[Vertex, list[z3.BoolRef]], list[z3.BoolRef]]:
     """Solver for "an S-partition with ≤ h parts", plus ``ge`` literals and caps.
 
     ``ge[v][i]`` ⇔ label(v) ≥ i for i = 1..h−1; ``cap[j]`` (j = 1..h−1) assumed true
-    forbids labels ≥ j, i.e. asks for ≤ j parts.
+    forbids labels ≥ j, i.e. asks for ≤ j parts. Past ``deadline`` (read before each part's
+    encoding): :class:`~attnio.exceptions.BudgetExceededError`.
     """
     order = {v: n for n, v in enumerate(sorted(G, key=str))}
     ge = {v: [z3.BoolVal(True)] + [z3.Bool(f"ge_{order[v]}_{i}") for i in range(1, h)]
@@ -282,6 +283,8 @@ def _partition_solver(G: nx.DiGraph, S: int, h: int
         for v in G:
             s.add(z3.Implies(caps[j], z3.Not(ge[v][j])))
     for i in range(h):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise BudgetExceededError("time limit reached")
         in_part = {v: z3.And(ge[v][i], z3.Not(ge[v][i + 1])) if i + 1 < h else ge[v][i]
                    for v in G}
         enc = bounded_set_encoding(G, S, prefix=f"p{i}", member=in_part)
@@ -297,7 +300,8 @@ def _label_parts(G: nx.DiGraph, ge: dict[Vertex, list[z3.BoolRef]], model: z3.Mo
     return [p for p in parts if p]
 
 
-def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> PartitionResult:
+def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000,
+                        deadline: float | None = None) -> PartitionResult:
     """The exact P(G, S): fewest non-empty parts of an S-partition of ``G``, by z3.
 
     Method: a greedy S-partition gives ``upper``; two counting bounds give ``lower``
@@ -314,6 +318,11 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
         Bound on dominator and minimum sets, ``S ≥ 1``.
     timeout_ms : int
         z3 timeout per solver call; an ``unknown`` answer ends the search as ``undecided``.
+    deadline : float, optional
+        A :func:`time.monotonic` value: the greedy partition, the encoding and every z3 call
+        (its timeout shortened to the time left) stop there, and the answer is ``undecided``
+        with reason "time limit reached" (the bracket proven so far; singletons if the greedy
+        partition was cut short).
 
     Returns
     -------
@@ -340,16 +349,32 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
         return PartitionResult(S, 0, 0, (), Status.OPTIMAL, "empty graph", 0, 0.0)
     sinks = [v for v in G if G.out_degree(v) == 0]
     lower = max(1, -(-len(inputs) // S), -(-len(sinks) // S))
-    best = greedy_s_partition(G, S)
+    calls = 0
+
+    def out_of_time(parts: list[frozenset[Vertex]]) -> PartitionResult:
+        return PartitionResult(S, lower, len(parts), tuple(parts), Status.UNDECIDED,
+                               "time limit reached", calls, time.perf_counter() - start)
+
+    try:
+        best = greedy_s_partition(G, S, deadline=deadline)
+    except BudgetExceededError:  # singletons: an S-partition for every S ≥ 1
+        return out_of_time([frozenset([v]) for v in G])
     check = is_s_partition(G, best, S)
     assert check.ok, check.reason  # greedy construction is valid by design
-    calls = 0
     reason = f"counting lower bound {lower} (inputs, sinks ≤ S per part) meets the greedy partition"
     if len(best) > lower:
-        solver, ge, caps = _partition_solver(G, S, len(best) - 1)
+        try:
+            solver, ge, caps = _partition_solver(G, S, len(best) - 1, deadline)
+        except BudgetExceededError:
+            return out_of_time(best)
         solver.set("timeout", int(timeout_ms))
         while len(best) > lower:
             target = len(best) - 1
+            if deadline is not None:
+                left_ms = int((deadline - time.monotonic()) * 1000)
+                if left_ms <= 0:
+                    return out_of_time(best)
+                solver.set("timeout", max(1, min(int(timeout_ms), left_ms)))
             calls += 1
             try:
                 answer = solver.check(caps[target] if target < len(caps) else z3.BoolVal(True))
@@ -366,6 +391,8 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> P
                     raise AssertionError(f"z3 partition rejected by the checker: {check.reason}")
                 best = candidate
                 continue
+            if deadline is not None and time.monotonic() >= deadline:
+                return out_of_time(best)
             return PartitionResult(
                 S, lower, len(best), tuple(best), Status.UNDECIDED,
                 f"z3 returned unknown ({solver.reason_unknown()}, timeout {timeout_ms} ms) "

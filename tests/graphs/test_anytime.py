@@ -446,10 +446,26 @@ def test_phase_budgets_never_pass_the_deadline(monkeypatch, fake_clock) -> None:
                             (None, PebbleUndecided(5, 8, 2, "out of time"))])
     r = anytime_pebble(CROSS, 3, time_limit=2, heuristic_share=1)
     budgets = [(name, kw.get("time_limit", kw.get("seconds"))) for name, kw in script.calls]
-    assert budgets == [("heuristic", 2), ("zero_waste_schedule", 0.1), ("certified", 0.0),
-                       ("exists", 0.0), ("exact", 0.0), ("heuristic", 0.0), ("exact", 0.0)]
+    # once the deadline has passed no search phase starts (issue 22: each has a set-up cost
+    # of its own even with a budget of 0), only the certified bound; the bracket is the answer
+    assert budgets == [("heuristic", 2), ("zero_waste_schedule", 0.1), ("certified", 0.0)]
+    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (4, 8)
+    assert r.states_explored == 0 and r.reason == "time limit 2 s reached"
+
+
+@pytest.mark.trust
+def test_no_search_starts_without_time_when_a_schedule_is_known(monkeypatch) -> None:
+    # time_limit=0 (the caller spent the limit building the algorithm schedules): the given
+    # schedule is the upper bound and only the certified bound runs; without a schedule the
+    # quick heuristic runs first
+    script = _Script(monkeypatch, heuristic=[([], _costing(8))], certified=(5, 2))
+    r = anytime_pebble(CROSS, 3, time_limit=0, incumbents={"given": _costing(9)})
+    assert script.calls == [("certified", {"outputs": None, "seconds": 0.0})]
+    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (5, 9)
+    assert r.reason == "time limit 0 s reached" and r.schedule == _costing(9)
+    r = anytime_pebble(CROSS, 3, time_limit=0)
+    assert [name for name, _ in script.calls] == ["certified", "heuristic", "certified"]
     assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (5, 8)
-    assert r.states_explored == 3
 
 
 @pytest.mark.trust
@@ -750,10 +766,14 @@ def test_the_cache_size_needed_is_that_of_the_named_outputs() -> None:
 
 @pytest.mark.trust
 def test_the_deadline_cuts_the_zero_waste_share(monkeypatch, fake_clock) -> None:
-    # a 1 s limit and 1 s per clock read: the zero-waste search starts at the deadline
+    # a 1 s limit and 1 s per clock read: the zero-waste search would start at the deadline,
+    # with a budget of 0, so it (and every later search) does not start; the certified
+    # bound runs with 0 s
     fake_clock(anytime_module)
     script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
                      exact=[(None, _undecided(5, 8)), (None, _undecided(5, 8))])
-    anytime_pebble(CROSS, 3, time_limit=1, heuristic_share=0.5)
+    r = anytime_pebble(CROSS, 3, time_limit=1, heuristic_share=0.5)
     budgets = [kw.get("time_limit", kw.get("seconds")) for _, kw in script.calls]
-    assert budgets == [0.5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    assert budgets == [0.5, 0.0]
+    assert [name for name, _ in script.calls] == ["heuristic", "certified"]
+    assert isinstance(r, AnytimeUndecided) and r.reason == "time limit 1 s reached"

@@ -16,8 +16,9 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     obj = json.loads(capsys.readouterr().out)
     assert obj["M"] == 3 and "attnio_version" in obj and "versions" in obj
     assert {tuple(sorted(b)) for b in obj["bounds"]} == {
-        ("applies", "certificate", "route", "value", "why_not")}
+        ("applies", "certificate", "checker", "counted", "route", "value", "why_not")}
     assert obj["best"] == {"route": "spill-windows", "value": 22}
+    assert obj["complete"] is True and obj["status"] == "computed"
     assert all(isinstance(b["value"], int) for b in obj["bounds"])
 
 

@@ -203,7 +203,7 @@ def test_a_hong_kung_record_above_zero_is_rechecked() -> None:
 def test_check_certificate_passes_its_timeout_to_the_hong_kung_checker(monkeypatch) -> None:
     seen = []
 
-    def spy(G, M, record, timeout_ms):
+    def spy(G, M, record, timeout_ms, deadline=None):
         seen.append(timeout_ms)
         return Proved("spy")
 
