@@ -11,10 +11,11 @@ Every error line is at most :data:`attnio.validation.MAX_MESSAGE_CHARS` (300) ch
 values are cut with "…".
 
 Output channels (:mod:`attnio.output`): stdout that cannot be written (``> /dev/full``, a
-closed stdout) is exit 1 with one line; a reader that leaves a pipe early (``| head``) ends
-the output silently with the command's code; a full or closed stderr never changes the
-exit code (bad input stays 2); a terminal that cannot show ``≤``, ``—``, ``×`` … gets ASCII
-(``<=``, ``--``, ``x``); ``--json`` writes a non-finite float as ``null``.
+closed stdout) is exit 1 with one line (bad input found first stays 2); a reader that leaves
+a pipe early (``| head``) ends the output silently with the command's code; a full or
+closed stderr never changes the exit code (bad input stays 2); a terminal that cannot show
+``≤``, ``—``, ``×`` … gets ASCII (``<=``, ``--``, ``x``); ``--json`` writes a non-finite float
+as ``null``.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Called without ``argv`` (the real command line), it first takes over Ctrl-C
     (:mod:`attnio.interrupts`: exit 130 within a second, one line, no traceback — also
     during the imports below) and the standard streams (:mod:`attnio.output`: a full stdout
-    is exit 1 with one line, a closed stdout is refused before any work, a full or closed
+    or a closed one is exit 1 with one line (bad input stays 2), a full or closed
     stderr never changes the exit code, any terminal encoding gets ASCII fallbacks instead of
     a UnicodeEncodeError); called with ``argv`` (tests), it leaves signals and streams alone.
     """
@@ -84,10 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not command_line:
         return _main(argv, names, command_line=False)
     interrupts.install(names[0] if names else None)
-    if not output.open_channels():
-        print(one_line(f"{prefix}: error: standard output is closed, so the answer would be "
-                       "lost; redirect it to a file or to /dev/null"), file=sys.stderr)
-        return 1
+    output.open_channels()
     try:
         code = _main(argv, names, command_line=True)
     except SystemExit as exc:  # --help, --version, a usage error: argparse prints and exits

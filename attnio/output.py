@@ -10,7 +10,8 @@ file descriptors with two differences:
   dropped, so the interpreter's final flush cannot print a second error. ``attnio.cli.main``
   turns :class:`StdoutError` into **exit 1** and one line on stderr ("cannot write to
   standard output (No space left on device); the output is incomplete"). A closed stdout
-  (``>&-``) is refused before any work, also exit 1: the answer would be lost.
+  (``>&-``) fails the same way at its first write, or at the end if nothing was written:
+  exit 1, the answer is lost — but bad input found first is still exit 2.
   The exception is a reader that stops reading on purpose (``attnio … | head``,
   ``EPIPE``): that is the reader's choice, not a failure — the rest of the output is
   discarded silently and the exit code is the command's (0 if the pipe broke mid-command).
@@ -170,13 +171,33 @@ def _occupy_if_closed(fd: int) -> None:
             os.close(null)
 
 
-def open_channels() -> bool:
-    """Install the stdout/stderr streams of the module docstring; False if stdout is closed.
+class _Closed(_Channel):
+    """Standard output that was closed at start-up (``>&-``): the first write fails."""
 
-    A closed stderr (``sys.stderr is None``: Python found no fd 2 at start-up) becomes a sink,
-    so that ``print(..., file=sys.stderr)`` cannot fall back to stdout. Idempotent.
+    def __init__(self) -> None:
+        super().__init__(-1, strict=True)
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("standard output is closed")
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, data: Any) -> int | None:
+        if self.failure is None:
+            self.failure = OSError(errno.EBADF, "it is closed")
+            raise StdoutError(errno.EBADF, "it is closed")
+        return len(data)
+
+
+def open_channels() -> None:
+    """Install the stdout/stderr streams of the module docstring. Idempotent.
+
+    A closed stdout (``sys.stdout is None``) becomes a stream whose first write fails like a
+    full one (:class:`StdoutError`), so bad input is still found first and answered with exit
+    2; :func:`flush_stdout` reports it at the end even if nothing was written. A closed stderr
+    becomes a sink, so that ``print(..., file=sys.stderr)`` cannot fall back to stdout.
     """
-    stdout_closed = sys.stdout is None
     for fd in (1, 2):
         _occupy_if_closed(fd)
     if sys.stderr is None:
@@ -186,14 +207,12 @@ def open_channels() -> bool:
         if _fd_of(sys.stderr) == 2:
             sys.stderr.flush()
             sys.stderr = _wrap(sys.stderr, _Channel(2, strict=False), strict=False)
-    if stdout_closed:
-        return False
-    assert sys.stdout is not None
-    if _fd_of(sys.stdout) == 1 and not isinstance(getattr(getattr(sys.stdout, "buffer", None),
-                                                          "raw", None), _Channel):
+    if sys.stdout is None:
+        sys.stdout = _wrap(None, _Closed(), strict=True)
+    elif _fd_of(sys.stdout) == 1 and not isinstance(
+            getattr(getattr(sys.stdout, "buffer", None), "raw", None), _Channel):
         sys.stdout.flush()
         sys.stdout = _wrap(sys.stdout, _Channel(1, strict=True), strict=True)
-    return True
 
 
 def flush_stdout() -> OSError | None:
@@ -208,6 +227,8 @@ def flush_stdout() -> OSError | None:
     else:
         failure = None
     raw = getattr(getattr(stream, "buffer", None), "raw", None)
+    if isinstance(raw, _Closed) and raw.failure is None:  # closed, and nothing was written
+        raw.failure = OSError(errno.EBADF, "it is closed")
     if isinstance(raw, _Channel) and raw.failure is not None:
         return raw.failure
     return failure

@@ -65,10 +65,12 @@ def test_full_stdout_is_exit_1_one_line(argv: list[str]) -> None:
     assert line.startswith("attnio")
 
 
-def test_closed_stdout_is_refused_before_any_work() -> None:
+def test_closed_stdout_is_exit_1_and_bad_input_stays_2() -> None:
     proc = _run(BOUNDS, stdout=None, close_fds_in_child=(1,))
     assert proc.returncode == 1
-    assert "standard output is closed" in _one_line(_text(proc.stderr))
+    assert "cannot write to standard output (it is closed)" in _one_line(_text(proc.stderr))
+    bad = _run(["gap", "--n", "0", "--d", "8", "--M", "64"], stdout=None, close_fds_in_child=(1,))
+    assert bad.returncode == 2 and "cannot write" not in _one_line(_text(bad.stderr))
 
 
 def test_stdout_to_devnull_is_fine() -> None:
