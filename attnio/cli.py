@@ -112,11 +112,15 @@ def _stdout_failed(prefix: str, exc: OSError) -> int:
 
 def _main(argv: list[str], names: list[str] | None, *, command_line: bool) -> int:
     parser = build_parser(names)
+    prefix = f"attnio {names[0]}" if names else "attnio"
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
     except InvalidInputError as exc:  # a size flag (attnio.validation.size_action): exit 2
-        prefix = f"attnio {names[0]}" if names else "attnio"
         print(one_line(f"{prefix}: error: {exc}"), file=sys.stderr)
+        return 2
+    if extras:  # as parse_args would, but naming the subcommand the words were given to
+        print(one_line(f"{prefix}: error: unrecognized arguments: {' '.join(extras)}"),
+              file=sys.stderr)
         return 2
     if getattr(args, "handler", None) is None:
         print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "

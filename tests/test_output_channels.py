@@ -248,3 +248,18 @@ def test_report_outdir_name_too_long_is_exit_2(tmp_path: Path) -> None:
     proc = _run(["report", "r" * 300, "--quick"], cwd=tmp_path)
     assert proc.returncode == 2
     assert "OUTDIR name" in _one_line(_text(proc.stderr))
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["report", "out", "--no-such-flag"], "attnio report: error: unrecognized arguments: --no-such-flag"),
+    (["report", "a", "b"], "attnio report: error: unrecognized arguments: b"),
+    (["gap", "--n", "8", "--d", "8", "--M", "64", "-x"], "attnio gap: error: unrecognized arguments: -x"),
+])
+def test_unrecognized_arguments_name_the_subcommand(argv: list[str], line: str, capsys,
+                                                    tmp_path: Path, monkeypatch) -> None:
+    from attnio.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == line
+    assert not (tmp_path / "out").exists() and not (tmp_path / "a").exists()
