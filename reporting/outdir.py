@@ -117,6 +117,7 @@ class OutputFolder:
     attnio.exceptions.InvalidInputError: OUTDIR=... is not empty and holds no attnio marker (.attnio-report.json): attnio report writes only into a new or empty folder, or one it wrote before; choose another folder or pass --force to replace same-named files
     >>> out = OutputFolder(folder / "report", ["index.md"]).create()
     >>> _ = out.write("index.md", b"# hello\\n")
+    >>> out.release()  # the end of the run: the lock goes
     >>> sorted(p.name for p in (folder / "report").iterdir())
     ['.attnio-report.json', 'index.md']
     """
