@@ -44,7 +44,7 @@ fields ``attnio_version`` and ``versions`` (:func:`attnio.provenance.provenance`
 
 Examples
 --------
->>> >>> from attnio.cli import main
+>>> from attnio.cli import main
 >>> main(["bounds", "--n", "1024", "--d", "64", "--M", "1024", "--json"])  # doctest: +ELLIPSIS
 {...}
 0
@@ -53,7 +53,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import sympy as sp
