@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 from typing import Any
 
@@ -48,6 +47,7 @@ from attnio.algorithms.simulation import (
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
 from attnio.algorithms.registry import selection
 from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.output import print_json
 from attnio.progress import progress
 from attnio.provenance import provenance
 from attnio.tables import render_table
@@ -291,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     warn_outside_admissible("simulate", n, d, Ms)
     names = parse_algorithms(args.algorithm, args.pass_)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
-    if args.plot:  # refuse a bad target before any work
+    if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
     if args.execute:
         check_execute_budget(n, d)
@@ -304,9 +304,10 @@ def run(args: argparse.Namespace) -> int:
     payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
                            tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask,
                            batch=batch, heads=heads, kv_heads=kv_heads)
+    if args.plot is not None:  # drawn before anything is printed: a plot error leaves no table
+        plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     if args.json:
-        json.dump(payload, sys.stdout, indent=2, allow_nan=False)
-        sys.stdout.write("\n")
+        print_json(payload)
     elif args.csv:
         extra = ["max_relative_error", "max_absolute_error", "atol", "within_tolerance",
                  "closed_form_match"] if args.execute else []
@@ -316,8 +317,6 @@ def run(args: argparse.Namespace) -> int:
         writer.writerows(payload["runs"])
     else:
         _print_table(payload, args.execute)
-    if args.plot:
-        plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
               or r.get("within_tolerance") is False  # |got − want| > atol + rtol·max|want|
               or (r.get("within_tolerance") is None and (  # no verdict: the relative check
@@ -426,7 +425,7 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
             "--plot needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
         ) from None
     from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
-    from attnio.reporting.style import figure_bytes
+    from attnio.reporting.style import render_figure
 
-    fig = plot_io_curves(io_curves_from_runs(payload, n=n, d=d))
-    write_bytes(target, figure_bytes(fig, target.suffix.lower().lstrip(".")), overwrite=overwrite)
+    figure = render_figure(lambda: plot_io_curves(io_curves_from_runs(payload, n=n, d=d)), target)
+    write_bytes(target, figure, overwrite=overwrite)

@@ -27,19 +27,20 @@ exit code is 1 — a sweep cut short is never a pass.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any, Callable, Iterator
 
 from contextlib import contextmanager
 
-from attnio.algorithms.gap import GAP_ALGORITHMS, gap_figure_png, gap_payload
+from attnio.algorithms.gap import GAP_ALGORITHMS, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.output import print_json
 from attnio.progress import progress_enabled
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table
-from attnio.validation import check_time_limit, size_action, warn_outside_admissible, float_text_type
+from attnio.validation import (PLOT_SUFFIXES, check_output_path, check_time_limit, float_text_type,
+                               size_action, warn_outside_admissible)
 
 __all__ = ["register", "run"]
 
@@ -74,7 +75,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
                         help="stop after S seconds (default: no limit): the finished sizes are "
                              "printed and the exit code is 1")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw the ratio against M")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw the ratio against M (.png, .pdf or .svg, by extension)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
     parser.set_defaults(handler=run)
     return parser
@@ -114,6 +116,9 @@ def run(args: argparse.Namespace) -> int:
     n, d = validate_size("n", args.n), validate_size("d", args.d)
     Ms = args.M if args.M is not None else args.M_range
     warn_outside_admissible("gap", n, d, Ms)
+    if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
+        plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+                                        what="--plot")
     from attnio.algorithms.heads import heads_from_args
     from attnio.algorithms.hierarchy import multihead_gap_payload
     from attnio.algorithms.tuning import TimeLimitReached
@@ -138,11 +143,14 @@ def run(args: argparse.Namespace) -> int:
     if time_limit is not None:
         payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
                                  "done": stopped.done if stopped else len(Ms), "total": len(Ms)}
-    if args.plot and payload["rows"]:
-        write_bytes(args.plot, gap_figure_png([payload]), overwrite=args.force)
+    if args.plot is not None and payload["rows"]:  # before anything is printed; format: extension
+        from attnio.algorithms.gap import plot_gap
+        from attnio.reporting.style import render_figure
+
+        figure = render_figure(lambda: plot_gap([payload]), plot_target)
+        write_bytes(plot_target, figure, overwrite=args.force)
     if args.json:
-        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(payload)
     else:
         table = []
         for row in payload["rows"]:

@@ -9,6 +9,13 @@ Exit codes (every subcommand): 0 success; 1 a check failed (Refuted or Undecided
 2 bad input — one line naming the value and the rule, never a traceback; 130 interrupted.
 Every error line is at most :data:`attnio.validation.MAX_MESSAGE_CHARS` (300) characters: long
 values are cut with "…".
+
+Output channels (:mod:`attnio.output`): stdout that cannot be written (``> /dev/full``, a
+closed stdout) is exit 1 with one line (bad input found first stays 2); a reader that leaves
+a pipe early (``| head``) ends the output silently with the command's code; a full or
+closed stderr never changes the exit code (bad input stays 2); a terminal that cannot show
+``≤``, ``—``, ``×`` … gets ASCII (``<=``, ``--``, ``x``); ``--json`` writes a non-finite float
+as ``null``.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import importlib
 import sys
 from typing import NoReturn, Sequence
 
-from attnio import __version__, interrupts
+from attnio import __version__, interrupts, output
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import deferred_warnings, one_line
 
@@ -63,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Called without ``argv`` (the real command line), it first takes over Ctrl-C
     (:mod:`attnio.interrupts`: exit 130 within a second, one line, no traceback — also
-    during the imports below); called with ``argv`` (tests), it leaves signals alone.
+    during the imports below) and the standard streams (:mod:`attnio.output`: a full stdout
+    or a closed one is exit 1 with one line (bad input stays 2), a full or closed
+    stderr never changes the exit code, any terminal encoding gets ASCII fallbacks instead of
+    a UnicodeEncodeError); called with ``argv`` (tests), it leaves signals and streams alone.
     """
     command_line = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -71,14 +81,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     # dependency of one subcommand cannot break the others).
     wanted = [a for a in argv if not a.startswith("-")][:1]
     names = wanted if wanted and wanted[0] in SUBCOMMANDS else None
-    if command_line:
-        interrupts.install(names[0] if names else None)
-    parser = build_parser(names)
+    prefix = f"attnio {names[0]}" if names else "attnio"
+    if not command_line:
+        return _main(argv, names, command_line=False)
+    interrupts.install(names[0] if names else None)
+    output.open_channels()
     try:
-        args = parser.parse_args(argv)
+        code = _main(argv, names, command_line=True)
+    except SystemExit as exc:  # --help, --version, a usage error: argparse prints and exits
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except output.StdoutError as exc:
+        if output.reader_left(exc):  # `attnio ... | head`: the reader left; not a failure
+            return 0
+        return _stdout_failed(prefix, exc)
+    failure = output.flush_stdout()
+    if failure is None or output.reader_left(failure):
+        return code
+    if code in (0, 1):  # success, or a failed check whose report is now also incomplete
+        return _stdout_failed(prefix, failure)
+    return code  # 2 (its one error line is out already) and 130 stay
+
+
+def _stdout_failed(prefix: str, exc: OSError) -> int:
+    """One line on stderr for an incomplete stdout (``> /dev/full``); exit code 1."""
+    reason = exc.strerror or type(exc).__name__
+    print(one_line(f"{prefix}: error: cannot write to standard output ({reason}); "
+                   "the output is incomplete"), file=sys.stderr)
+    return 1
+
+
+def _main(argv: list[str], names: list[str] | None, *, command_line: bool) -> int:
+    parser = build_parser(names)
+    prefix = f"attnio {names[0]}" if names else "attnio"
+    try:
+        args, extras = parser.parse_known_args(argv)
     except InvalidInputError as exc:  # a size flag (attnio.validation.size_action): exit 2
-        prefix = f"attnio {names[0]}" if names else "attnio"
         print(one_line(f"{prefix}: error: {exc}"), file=sys.stderr)
+        return 2
+    if extras:  # as parse_args would, but naming the subcommand the words were given to
+        print(one_line(f"{prefix}: error: unrecognized arguments: {' '.join(extras)}"),
+              file=sys.stderr)
         return 2
     if getattr(args, "handler", None) is None:
         print(f"attnio: error: name a subcommand ({', '.join(SUBCOMMANDS)}); "
@@ -107,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"attnio {args.command}: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # e.g. `attnio bounds ... | head`
+    except BrokenPipeError:  # main(argv) in tests; the command line sees output.StdoutError
         return 0
 
 

@@ -244,8 +244,13 @@ def with_evidence(verdict: Verdict, evidence: Evidence | None) -> Verdict:
 
 
 def _jsonable(value: Any) -> Any:
-    """Best-effort conversion of a counterexample to JSON-ready data (sympy/z3 → str)."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
+    """Best-effort conversion of a counterexample to JSON-ready data (sympy/z3 → str;
+    a non-finite float → None, see :mod:`attnio.output`)."""
+    if isinstance(value, float):
+        from attnio.output import json_ready
+
+        return json_ready(value)
+    if isinstance(value, (str, int, bool)) or value is None:
         return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}

@@ -561,12 +561,12 @@ def check_output_path(path: Any, *, suffixes: Iterable[str], overwrite: bool = F
     ...
     attnio.exceptions.InvalidInputError: --plot 'io.bmp' must end in .png, .pdf or .svg
     """
-    from attnio.safe_io import check_writable_target
+    from attnio.safe_io import check_name_lengths, check_writable_target
 
     allowed = tuple(s.lower() for s in suffixes)
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InvalidInputError(f"{what} {describe(path, 40)} must be a file path")
-    target = Path(path)
+    target = check_name_lengths(path, f"{what} name")  # before any stat: ENAMETOOLONG
     if target.is_dir():
         raise InvalidInputError(f"{what} {describe(str(path), 80)} is a folder; name a file "
                                 f"ending in {_or(allowed)} inside it")

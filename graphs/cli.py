@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import math
 import re
 import sys
@@ -78,6 +77,7 @@ from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.schedules import algorithm_schedules
+from attnio.output import print_json
 from attnio.parallel import check_workers, map_instances
 from attnio.provenance import provenance
 from attnio.results import Status
@@ -343,15 +343,15 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
         r = replay(G, moves, M, recompute=recompute)
     except IllegalMoveError as exc:
         if args.json:
-            print(json.dumps({"status": "illegal", "index": exc.index, "rule": exc.rule,
-                              "message": str(exc), **provenance()}, allow_nan=False))
+            print_json({"status": "illegal", "index": exc.index, "rule": exc.rule,
+                        "message": str(exc), **provenance()}, indent=None)
         else:
             print(f"illegal: {exc}")
         return 1
     if args.json:
-        print(json.dumps({"status": "legal", "io": r.io, "reads": r.reads,
-                          "writes": r.writes, "peak_red": r.peak_red, "M": M,
-                          "recompute": recompute, **provenance()}, allow_nan=False))
+        print_json({"status": "legal", "io": r.io, "reads": r.reads,
+                    "writes": r.writes, "peak_red": r.peak_red, "M": M,
+                    "recompute": recompute, **provenance()}, indent=None)
     else:
         print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
               f"peak red {r.peak_red} <= M={M})")
@@ -459,8 +459,8 @@ def run(args: argparse.Namespace) -> int:
             obj.update(provenance())
             if labelled:
                 obj["dag"] = label
-        print(json.dumps(objects[0] if args.dag is not None and len(objects) == 1 else objects,
-                         allow_nan=False))
+        print_json(objects[0] if args.dag is not None and len(objects) == 1 else objects,
+                   indent=None)
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
         for row, (label, G, M) in zip(rows, instances):

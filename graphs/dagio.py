@@ -432,14 +432,16 @@ def dot_id(name: Any) -> str:
 
     The DOT grammar's only escape in a quoted string is ``\"``; a backslash is kept as it
     stands, so a name ending in a backslash would swallow the closing quote. We double every
-    backslash, escape every quote and write line breaks as ``\n``: the map is injective and
-    always gives a well-formed string.
+    backslash, escape every quote, and write a line feed as ``\n`` and a carriage return as
+    ``\r``: every backslash of the result starts one of the four two-character escapes, so
+    the text decodes back in exactly one way — the map is injective (``x\ny``, ``x\ry`` and
+    ``x\r\ny`` stay three vertices) and always gives a well-formed string.
 
-    >>> print(dot_id('a"b'), dot_id("c\\"), dot_id("x\ny"))
-    "a\"b" "c\\" "x\ny"
+    >>> print(dot_id('a"b'), dot_id("c\\"), dot_id("x\ny"), dot_id("x\ry"), dot_id("x\r\ny"))
+    "a\"b" "c\\" "x\ny" "x\ry" "x\r\ny"
     """
     text = str(name).replace("\\", "\\\\").replace('"', '\\"')
-    text = text.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n")
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
     return f'"{text}"'
 
 

@@ -138,16 +138,29 @@ def render_markdown(doc: ReportDocument) -> str:
     return "\n".join(lines)
 
 
+#: Paragraphs, bullets and captions of the Markdown are wrapped at this many characters (at spaces; a
+#: soft line break is a space in Markdown, inside ``**…**`` and code spans too), so no line of
+#: index.md is thousands of characters long whatever the sweep.
+MD_WIDTH = 100
+
+
+def _wrap(text: str, first: str = "", rest: str = "") -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, MD_WIDTH, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [first.rstrip()]
+
+
 def md_block(block: Block) -> list[str]:
     if isinstance(block, Paragraph):
-        return [md_inline(block.spans)]
+        return _wrap(md_inline(block.spans))
     if isinstance(block, Bullets):
-        return [f"- {md_inline(item)}" for item in block.items]
+        return [line for item in block.items for line in _wrap(md_inline(item), "- ", "  ")]
     if isinstance(block, Table):
         return render_table(block.header, [[md_inline(spans(c)) for c in row]
                                            for row in block.rows], fmt="markdown").split("\n")
     if isinstance(block, FigureBlock):
-        return [f"![{block.alt}]({block.filename})", "", f"*{block.caption}*"]
+        return [f"![{block.alt}]({block.filename})", "", *_wrap(f"*{block.caption}*")]
     if isinstance(block, Preformatted):
         return ["```", block.text.replace("```", "'''"), "```"]
     raise TypeError(f"unknown block {block!r}")  # pragma: no cover

@@ -16,7 +16,17 @@ version, the library versions and, for each file written, its SHA-256. Before an
 * a **symlink** — OUTDIR itself, the marker or any file to be written — is refused, even with
   ``--force``: attnio never writes through a link;
 * every file (PNGs included: figures are rendered to bytes in memory) is written by
-  :mod:`attnio.safe_io` — temporary file, fsync, atomic rename.
+  :mod:`attnio.safe_io` — temporary file, fsync, atomic rename;
+* **one run at a time**: :meth:`OutputFolder.create` creates the lock
+  ``OUTDIR/.attnio-report.lock`` (:data:`LOCK_NAME`) with ``O_EXCL`` before any work, and the
+  run removes it at the end. A second ``attnio report`` into the same folder meanwhile is
+  refused at once (exit 2, naming the other run's pid), not after minutes of work; a lock
+  left by a run that was killed (its pid is gone) is taken over;
+* **a crashed run is still attnio's**: before each file is written the marker records its
+  coming SHA-256 (``pending_sha256``), so a run killed between the file and the marker
+  leaves a folder whose files the marker explains; attnio's own temporary files
+  (``.attnio-tmp-*.tmp``, :func:`attnio.safe_io.is_attnio_temp`) and the lock never make
+  OUTDIR "not empty", and stale ones are removed by the next run.
 
 >>> prepare_outdir("/dev/null")
 Traceback (most recent call last):
@@ -36,13 +46,15 @@ from typing import Sequence
 
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
-from attnio.safe_io import write_bytes, write_text
+from attnio.safe_io import check_name_lengths, is_attnio_temp, write_bytes
 
-__all__ = ["prepare_outdir", "OutputFolder", "MARKER_NAME"]
+__all__ = ["prepare_outdir", "OutputFolder", "MARKER_NAME", "LOCK_NAME"]
 
 #: The marker attnio leaves in OUTDIR, listing the files it wrote (see the module docstring).
 MARKER_NAME = ".attnio-report.json"
 _MARKER_FORMAT = "attnio-report-marker/1"
+#: The lock of a running report (see the module docstring).
+LOCK_NAME = ".attnio-report.lock"
 
 
 def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
@@ -57,7 +69,7 @@ def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
         OUTDIR is a symlink, exists and is not a directory, cannot be created, or is not
         writable.
     """
-    path = Path(outdir)
+    path = check_name_lengths(outdir, "OUTDIR name")
     if path.is_symlink():
         raise InvalidInputError(f"OUTDIR={str(outdir)!r} is a symlink; attnio does not write "
                                 "through symlinks (name the real folder)")
@@ -105,22 +117,26 @@ class OutputFolder:
     attnio.exceptions.InvalidInputError: OUTDIR=... is not empty and holds no attnio marker (.attnio-report.json): attnio report writes only into a new or empty folder, or one it wrote before; choose another folder or pass --force to replace same-named files
     >>> out = OutputFolder(folder / "report", ["index.md"]).create()
     >>> _ = out.write("index.md", b"# hello\\n")
+    >>> out.release()  # the end of the run: the lock goes
     >>> sorted(p.name for p in (folder / "report").iterdir())
     ['.attnio-report.json', 'index.md']
     """
 
     def __init__(self, outdir: str | os.PathLike[str], names: Sequence[str], *,
                  force: bool = False) -> None:
-        self.path = Path(outdir)
+        self.path = check_name_lengths(outdir, "OUTDIR name")
         self.force = force
         self.names = list(names)
         for name in self.names:
             if name != Path(name).name or name in {"", ".", ".."} or name == MARKER_NAME:
                 raise InvalidInputError(f"file name {name!r} is not a plain file name")
         self.recorded: dict[str, str] = {}  # name -> sha256 of what attnio wrote
+        self.pending: dict[str, str] = {}  # name -> sha256 about to be written
         self.replaceable: set[str] = set()
+        self._locked = False
         self.written: list[Path] = []
         self._marker_ours = False  # may the marker file be replaced (it is ours, or --force)?
+        self._marker_sha: str | None = None  # the marker's content when attnio last saw it
         self._check()
 
     # -- the rules -----------------------------------------------------------------------
@@ -143,15 +159,18 @@ class OutputFolder:
             raise InvalidInputError(f"{marker} exists and is not a regular file")
         if has_marker:
             try:
-                self.recorded = self._read_marker(marker)
+                known = self._read_marker(marker)
             except InvalidInputError:
                 if not self.force:
                     raise
-                self.recorded = {}
+                known = {}
             self._marker_ours = True
+            self._marker_sha = _file_sha256(marker)
         else:
+            known = {}
             try:
-                entries = [e for e in os.listdir(path) if not e.startswith(".attnio-write-probe-")]
+                entries = [e for e in os.listdir(path) if not e.startswith(".attnio-write-probe-")
+                           and not is_attnio_temp(e) and e != LOCK_NAME]
             except OSError as exc:
                 raise InvalidInputError(f"OUTDIR={shown} cannot be listed ({exc.strerror})") from None
             if entries and not self.force:
@@ -159,9 +178,12 @@ class OutputFolder:
                     f"OUTDIR={shown} is not empty and holds no attnio marker ({MARKER_NAME}): "
                     "attnio report writes only into a new or empty folder, or one it wrote "
                     "before; choose another folder or pass --force to replace same-named files")
-        # Forget recorded files that were removed or changed since (they are not ours any more).
-        self.recorded = {name: digest for name, digest in self.recorded.items()
-                         if _file_sha256(path / name) == digest and not (path / name).is_symlink()}
+        # Keep the files whose content is one attnio wrote (or was writing when a run was
+        # killed); forget those removed or changed since (they are not ours any more).
+        for name, digests in known.items():
+            current = None if (path / name).is_symlink() else _file_sha256(path / name)
+            if current is not None and current in digests:
+                self.recorded[name] = current
         for name in self.names:
             target = path / name
             if not target.exists():
@@ -180,8 +202,9 @@ class OutputFolder:
                                         "(pass --force to replace it)")
 
     @staticmethod
-    def _read_marker(marker: Path) -> dict[str, str]:
-        """``{name: sha256}`` from a marker; InvalidInputError if it is not one of ours."""
+    def _read_marker(marker: Path) -> dict[str, set[str]]:
+        """``{name: {sha256, pending_sha256}}`` from a marker; InvalidInputError if it is not
+        one of ours."""
         bad = InvalidInputError(f"{marker} is not a valid attnio marker; remove it, choose "
                                 "another folder, or pass --force")
         try:
@@ -195,21 +218,90 @@ class OutputFolder:
         files = data.get("files")
         if not isinstance(files, dict):
             raise bad
-        out: dict[str, str] = {}
+        out: dict[str, set[str]] = {}
         for name, entry in files.items():
-            digest = entry.get("sha256") if isinstance(entry, dict) else None
-            if (not isinstance(name, str) or name != Path(name).name or name in {".", "..", ""}
-                    or not isinstance(digest, str) or len(digest) != 64):
+            if not isinstance(entry, dict):
                 raise bad
-            out[name] = digest
+            digests = {entry[key] for key in ("sha256", "pending_sha256") if key in entry}
+            if (not isinstance(name, str) or name != Path(name).name or name in {".", "..", ""}
+                    or not digests
+                    or not all(isinstance(g, str) and len(g) == 64 for g in digests)):
+                raise bad
+            out[name] = digests
         return out
 
     # -- writing -------------------------------------------------------------------------
 
     def create(self) -> "OutputFolder":
-        """Create OUTDIR (parents too) and check that it is writable."""
+        """Create OUTDIR (parents too), check that it is writable and take the lock."""
         prepare_outdir(self.path)
+        self._lock()
         return self
+
+    @property
+    def lock(self) -> Path:
+        """OUTDIR/.attnio-report.lock."""
+        return self.path / LOCK_NAME
+
+    def _lock(self) -> None:
+        """Create the lock with O_EXCL; refuse if another live run holds it (see the module
+        docstring); take over a lock whose process is gone."""
+        import socket
+
+        me = {"pid": os.getpid(), "host": socket.gethostname(),
+              "started_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        for _attempt in range(2):
+            try:
+                fd = os.open(self.lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o644)
+            except FileExistsError:
+                holder = self._lock_holder()
+                if holder is not None:
+                    raise InvalidInputError(
+                        f"OUTDIR={str(self.path)!r} is being written by another attnio report "
+                        f"right now ({holder}); wait for it to finish or choose another folder "
+                        f"(remove {LOCK_NAME} there if no report is running)") from None
+                try:  # the run that held it is gone: its lock is stale
+                    os.unlink(self.lock)
+                except FileNotFoundError:
+                    pass
+                continue
+            except OSError as exc:
+                raise InvalidInputError(f"cannot create {self.lock} ({exc.strerror})") from None
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(me) + "\n")
+            self._locked = True
+            return
+        raise InvalidInputError(f"OUTDIR={str(self.path)!r}: another attnio report took the "
+                                f"lock {LOCK_NAME} at the same moment; choose another folder")
+
+    def _lock_holder(self) -> str | None:
+        """Who holds the lock (e.g. "pid 4242 on host h, since ..."), or None if its process
+        is gone (a stale lock). A lock that is not attnio's, a symlink or unreadable counts as
+        held: attnio does not delete what it cannot recognise."""
+        import socket
+
+        from attnio.safe_io import _process_alive
+
+        try:
+            if self.lock.is_symlink() or self.lock.stat().st_size > 10_000:
+                return f"{LOCK_NAME} is not attnio's lock"
+            data = json.loads(self.lock.read_text(encoding="utf-8"))
+            pid, host = int(data["pid"]), str(data["host"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return f"{LOCK_NAME} is not a lock attnio can read"
+        if host == socket.gethostname() and not _process_alive(pid):
+            return None
+        return f"pid {pid} on host {host}, since {data.get('started_utc', '?')}"
+
+    def release(self) -> None:
+        """Remove the lock taken by :meth:`create` (idempotent; the end of every run)."""
+        if self._locked:
+            self._locked = False
+            try:
+                os.unlink(self.lock)
+            except OSError:
+                pass
 
     def write(self, name: str, data: bytes) -> Path:
         """Write ``data`` to OUTDIR/name atomically and record it in the marker.
@@ -221,9 +313,11 @@ class OutputFolder:
         if name not in self.names:
             raise InvalidInputError(f"file name {name!r} was not checked before writing")
         overwrite = name in self.replaceable
+        self.pending[name] = _sha256(data)
+        self._write_marker()  # first: a run killed after the file still explains it
         target = write_bytes(self.path / name, data, overwrite=overwrite)
         self.replaceable.add(name)
-        self.recorded[name] = _sha256(data)
+        self.recorded[name] = self.pending.pop(name)
         self.written.append(target)
         self._write_marker()
         return target
@@ -235,12 +329,20 @@ class OutputFolder:
                     "file in this folder is never touched",
             **provenance(),
             "written_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "files": {name: {"sha256": digest} for name, digest in sorted(self.recorded.items())},
+            "files": {name: {**({"sha256": self.recorded[name]} if name in self.recorded else {}),
+                             **({"pending_sha256": self.pending[name]}
+                                if name in self.pending else {})}
+                      for name in sorted({*self.recorded, *self.pending})},
         }
-        # A marker that appeared during the run (not ours) is refused like any stranger's file.
-        write_text(self.path / MARKER_NAME, json.dumps(marker, indent=2, allow_nan=False) + "\n",
-                   overwrite=self._marker_ours)
+        # A marker that appeared or changed during the run (not ours) is refused like any
+        # stranger's file.
+        if self._marker_ours and _file_sha256(self.marker) not in (self._marker_sha, None):
+            raise InvalidInputError(f"refusing to overwrite existing file {self.marker}: it "
+                                    "changed since attnio wrote it")
+        data = (json.dumps(marker, indent=2, allow_nan=False) + "\n").encode("utf-8")
+        write_bytes(self.marker, data, overwrite=self._marker_ours)
         self._marker_ours = True
+        self._marker_sha = _sha256(data)
 
     @property
     def marker(self) -> Path:

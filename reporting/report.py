@@ -205,7 +205,7 @@ def write_report(
         raise AttnioError("attnio report draws with matplotlib, which is not installed: "
                           "python3 -m pip install 'attnio[plots]'")
     folder = OutputFolder(outdir, output_names(html), force=force)  # checks; creates nothing
-    folder.create()
+    folder.create()  # and takes the lock: a concurrent run into OUTDIR is refused now
     path = folder.path
     result = ReportResult(index=path / ("index.html" if html else "index.md"))
     own_status = status is None
@@ -300,10 +300,29 @@ def write_report(
                             result.figures.append(folder.write(block.filename, block.png))
                 folder.write("index.md", render_markdown(doc).encode("utf-8"))
     finally:
+        folder.release()
         if own_status:
             status.close()
     result.files = [*folder.written, folder.marker]
     return result
+
+
+#: The summary names the regime of at most this many cache sizes (the first and last three
+#: of a longer sweep; the bound table has them all).
+_MAX_LISTED = 8
+
+
+def _sizes_arg(Ms: Sequence[int]) -> str:
+    """``--M`` as the user could type it: ``LO:HI:STEP`` for an arithmetic sweep of more than
+    two sizes (one short word, however long the sweep), else ``V1,V2,...``.
+
+    >>> _sizes_arg(list(range(64, 64001, 64))), _sizes_arg([256, 1024, 4096])
+    ('64:64000:64', '256,1024,4096')
+    """
+    steps = {b - a for a, b in zip(Ms, Ms[1:])}
+    if len(Ms) > 2 and len(steps) == 1 and min(steps) > 0:
+        return f"{Ms[0]}:{Ms[-1]}:{steps.pop()}"
+    return ",".join(map(str, Ms))
 
 
 def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
@@ -315,7 +334,7 @@ def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
               f"{result.claims_run - result.claims_proved} claim(s) not Proved")
     library = ", ".join(f"{name} {v or 'not installed'}"
                         for name, v in versions["versions"].items())
-    command = (f"attnio report {path} --n {n} --d {d} --M {','.join(map(str, Ms))}"
+    command = (f"attnio report {path} --n {n} --d {d} --M {_sizes_arg(Ms)}"
                + (" --quick" if quick else "") + (" --html" if html else ""))
     blocks: list[Block] = [
         Paragraph([(f"attnio {version} ({library}); generated "
@@ -337,11 +356,14 @@ def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
                          + (" — quick tier (z3 algebra only)" if quick else " — default tier"),
                          "")])
     regimes = []
-    for M in Ms:
+    shown = list(Ms) if len(Ms) <= _MAX_LISTED else [*Ms[:3], *Ms[-3:]]
+    for M in shown:
         regime, d2 = classify_regime(M, d)
         relation = {"large-cache": ">", "small-cache": "<", "crossover": "="}[regime]
         picks = "Algorithm 6 (small-cache)" if regime == "small-cache" else "FlashAttention"
         regimes.append(f"M = {M:,}: {regime} (M {relation} d² = {d2:,}), theory picks {picks}")
+    if len(shown) < len(Ms):
+        regimes[3:3] = [f"… {len(Ms) - 6:,} more sizes (the bound table lists each) …"]
     summary.append([(f"Regime at n = {n:,}, d = {d}", "strong"), (": " + "; ".join(regimes), "")])
     crossover_spans: list[Span] = [("Key crossovers", "strong"), (": ", "")]
     derived = facts.get("crossovers") or {}

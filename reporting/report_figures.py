@@ -29,6 +29,7 @@ from attnio.algorithms.hardware_plots import (
     regime_map,
 )
 from attnio.reporting import flop_curves, io_curves, phase_diagram, sandwich, schedule, tightness
+from attnio.exceptions import InvalidInputError
 from attnio.reporting.document import Block, Inline, Paragraph, Table, plain
 from attnio.reporting.sections import fmt_value
 from attnio.reporting.style import sweep_cache_sizes
@@ -124,12 +125,28 @@ def _tightness(ctx: ReportContext) -> Drawing:
         Table(["DAG", "M", "compulsory C", "certified LB", "OPT", "route"], table)]
 
 
+def _no_figure(text: str) -> Any:
+    """A small figure that only says why there is nothing to draw (a report stays whole)."""
+    import textwrap
+
+    from attnio.reporting.style import new_figure
+
+    fig = new_figure(6, 1.5)
+    fig.text(0.5, 0.5, textwrap.fill(text, 90), ha="center", va="center", fontsize=9)
+    return fig
+
+
 def _gap(ctx: ReportContext) -> Drawing:
     n, d = ctx.n, ctx.d
     grid = [M for M in (2 ** k for k in range(6, 40)) if d <= M <= n * d]
     if ctx.quick:
         grid = grid[::2]
-    payloads = [gap_payload(pass_, n, d, grid) for pass_ in ("backward", "forward")]
+    try:
+        payloads = [gap_payload(pass_, n, d, grid) for pass_ in ("backward", "forward")]
+    except InvalidInputError as exc:  # tiny n·d: no cache size 2^k ≥ 64 holds an algorithm
+        return _no_figure(f"No gap to draw at n = {n:,}, d = {d}: {exc}."), [Paragraph(plain(
+            f"The gap figure sweeps M = 2^k ≥ 64 within d ≤ M ≤ n·d = {n * d:,}; at these "
+            f"sizes no such M holds an algorithm ({exc}). Use attnio gap at larger n, d."))]
     worst = {p["pass"]: max(r["ratio"] for r in p["rows"]) for p in payloads}
     return plot_gap(payloads, targets={"backward target 16": 16, "forward target 8": 8}), [
         Paragraph(plain(

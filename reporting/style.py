@@ -29,7 +29,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from attnio.algorithms import registry
 from attnio.algorithms.simulation import simulate
@@ -49,6 +49,9 @@ __all__ = [
     "png_bytes",
     "figure_bytes",
     "save_png",
+    "FIGURE_FORMATS",
+    "figure_format",
+    "render_figure",
     "algorithm_label",
     "algorithm_colour",
     "sweep_cache_sizes",
@@ -90,8 +93,48 @@ def figure_bytes(fig: "Figure", fmt: str = "png") -> bytes:
     return buffer.getvalue()
 
 
+#: The formats a figure file may have, by extension (matplotlib's names).
+FIGURE_FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
+
+
+def figure_format(path: str | Path, what: str = "figure file") -> str:
+    """The format of a figure file, from its extension: ``png``, ``pdf`` or ``svg``.
+
+    Any other extension is refused (InvalidInputError): the bytes always match the name, so
+    ``g.pdf`` is a PDF and ``g.bmp`` is an error, never PNG bytes under another name.
+
+    >>> figure_format("g.PDF"), figure_format("io.svg")
+    ('pdf', 'svg')
+    >>> figure_format("g.bmp", "--plot")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --plot 'g.bmp' must end in .png, .pdf or .svg
+    """
+    fmt = FIGURE_FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise InvalidInputError(f"{what} {str(path)[:80]!r} must end in .png, .pdf or .svg")
+    return fmt
+
+
+def render_figure(draw: "Callable[[], Figure]", path: str | Path, what: str = "--plot") -> bytes:
+    """Draw a figure (``draw()``) and render it in the format of ``path``'s extension.
+
+    Values a float cannot hold (a count of a 300-digit sequence length, beyond ~1.8e308) cannot
+    be drawn: that is an InvalidInputError naming ``what``, raised before anything is written
+    — callers render before they print, so no table is left behind an error.
+    """
+    fmt = figure_format(path, what)
+    try:
+        return figure_bytes(draw(), fmt)
+    except OverflowError:
+        raise InvalidInputError(
+            f"{what} {str(path)[:80]!r}: the values are too large to draw (a plot holds floats, "
+            "at most ~1.8e308); drop the plot or use smaller sizes") from None
+
+
 def save_png(fig: "Figure", path: str | Path | None) -> "Figure":
-    """Write ``fig`` to ``path`` as PNG (when ``path`` is given) and return it.
+    """Write ``fig`` to ``path`` (when given) and return it; the format follows the extension
+    (.png, .pdf or .svg: :func:`figure_format`; another extension is refused).
 
     Rendered in memory, then written atomically by :func:`attnio.safe_io.write_bytes`: an
     existing regular file at ``path`` is replaced — the caller named it — but a symlink there
@@ -99,8 +142,9 @@ def save_png(fig: "Figure", path: str | Path | None) -> "Figure":
     """
     if path is not None:
         path = Path(path)
+        fmt = figure_format(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_bytes(path, png_bytes(fig), overwrite=True)
+        write_bytes(path, figure_bytes(fig, fmt), overwrite=True)
     return fig
 
 

@@ -44,7 +44,6 @@ fields ``attnio_version`` and ``versions`` (:func:`attnio.provenance.provenance`
 
 Examples
 --------
->>> import json
 >>> from attnio.cli import main
 >>> main(["bounds", "--n", "1024", "--d", "64", "--M", "1024", "--json"])  # doctest: +ELLIPSIS
 {...}
@@ -54,12 +53,12 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError
+from attnio.output import print_json
 from attnio.provenance import provenance
 from attnio.safe_io import write_text
 from attnio.tables import number_cell, render_table
@@ -432,7 +431,7 @@ def run(args: argparse.Namespace) -> int:
         report["hierarchy_notes"] = hierarchy_notes
     warn_outside_admissible("bounds", n, d, [report["instance"]["M"]])
     if args.json:
-        print(json.dumps({**report, **provenance()}, indent=2, allow_nan=False))
+        print_json({**report, **provenance()})
     elif args.latex == "-":
         print(latex_table(report), end="")
     elif args.latex is not None:

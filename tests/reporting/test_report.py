@@ -94,7 +94,8 @@ def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
         assert heading in text
     for name in FIGURES:
         assert f"]({name})" in text  # relative links: the directory is self-contained
-    assert "`bwd.tight`" in text and "M = `d**2`" in text
+    flat = " ".join(text.split())  # index.md is wrapped at 100 characters
+    assert "`bwd.tight`" in flat and "M = `d**2`" in flat
     assert result.claims_run > 0
     assert result.failures == [], result.failures
     assert result.ok == (result.claims_proved == result.claims_run)
@@ -158,7 +159,7 @@ def test_markdown_opens_with_the_summary_and_figures_and_ends_with_the_verify_ta
     text = (out / "index.md").read_text(encoding="utf-8")
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert headings[0] == "## Phase diagram" and headings[-1] == "## Verify table", headings
-    summary = text[:text.index("## Phase diagram")]
+    summary = " ".join(text[:text.index("## Phase diagram")].split())  # unwrapped
     assert "**Summary**" in summary and "| id |" not in summary
     assert "**Claims**: " in summary and " Proved (0 Refuted, 0 Undecided)" in summary
     # regime at each chosen M (d² = 256): below, at and above the crossover
@@ -329,21 +330,26 @@ def test_a_link_or_file_planted_after_the_check_is_still_refused(tmp_path: Path)
     (out / "sandwich.png").unlink()
     (out / MARKER_NAME).write_text("a stranger's file named like the marker")
     with pytest.raises(InvalidInputError, match="refusing to overwrite existing file"):
-        folder.write("sandwich.png", b"png")  # the figure is written, its record is refused
+        folder.write("sandwich.png", b"png")  # its record is refused (before the figure)
     assert (out / MARKER_NAME).read_text() == "a stranger's file named like the marker"
+    folder.release()
 
 
 def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
     """A failure at the rename leaves the old file whole and no temporary file behind."""
+    from attnio.safe_io import OutputError
+
     out = tmp_path / "report"
-    OutputFolder(out, ["index.md"]).create().write("index.md", b"old complete report")
+    first = OutputFolder(out, ["index.md"]).create()
+    first.write("index.md", b"old complete report")
+    first.release()
     folder = OutputFolder(out, ["index.md"])
 
     def failing_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="No space left on device"):  # exit 1, not 2
         folder.write("index.md", b"new report")
     monkeypatch.undo()
     assert (out / "index.md").read_bytes() == b"old complete report"
