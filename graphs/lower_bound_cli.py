@@ -73,6 +73,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from attnio import interrupts
+from attnio.output import print_json
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.cli import parse_builtin
 from attnio.graphs.dagio import load_dag
@@ -239,9 +240,9 @@ def run(args: argparse.Namespace) -> int:
         reason = (f"M={M} is below the {need} red pebbles vertex {worst!r} needs "
                   f"(in-degree {need - 1} + 1)")
         if args.json:
-            print(json.dumps({"M": M, "status": "infeasible", "complete": True,
-                              "time_limit": time_limit, "reason": reason, "bounds": [],
-                              "best": None, **provenance()}, allow_nan=False))
+            print_json({"M": M, "status": "infeasible", "complete": True,
+                        "time_limit": time_limit, "reason": reason, "bounds": [],
+                        "best": None, **provenance()}, indent=None)
         else:
             print(header)
             print(f"infeasible: {reason}; no complete schedule exists")
@@ -267,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
             "best": None if best is None else {"route": best.record.route,
                                                "value": int(best.record.value)}}
         obj.update(provenance())
-        print(json.dumps(obj, allow_nan=False))
+        print_json(obj, indent=None)
         return code
     print(header)
     for c in results:

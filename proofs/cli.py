@@ -41,10 +41,10 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
+from attnio.output import print_json
 from attnio.exceptions import InvalidInputError
 from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
 from attnio.proofs.runner import (
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
             doc["self_test"] = {"all_refuted": ok,
                                 "coverage": {f: {"claims": c, "twins": t, "refuted": r}
                                              for f, (c, t, r) in cov.items()}}
-            print(json.dumps(_with_time_limit(doc, results, time_limit), indent=2))
+            print_json(_with_time_limit(doc, results, time_limit))
         else:
             print(format_table(results, twins=True))
             print(format_coverage(cov))
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
                                            deadline=deadline))
     ok = all_claims_proved(results)
     if args.json:
-        print(json.dumps(_with_time_limit(to_json(results), results, time_limit), indent=2))
+        print_json(_with_time_limit(to_json(results), results, time_limit))
     else:
         print(format_table(results))
         s = to_json(results)["summary"]

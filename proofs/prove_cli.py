@@ -48,10 +48,10 @@ proved where defined (x >= 0): ...
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
+from attnio.output import print_json
 from attnio.exceptions import InvalidInputError
 from attnio.results import Refuted, Verdict
 from attnio.validation import parse_float_text
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     verdict = prove_statement(args.statement, domains, timeout=_timeout(args.timeout),
                               isolate=True)
     if args.json:
-        print(json.dumps(verdict_json(verdict), indent=2))
+        print_json(verdict_json(verdict))
     else:
         where = getattr(verdict, "where_defined", None)
         print(f"{verdict.verdict}{f' where defined ({where})' if where else ''}: "
