@@ -76,6 +76,7 @@ from attnio.graphs.exact import (
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
+from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_json
 from attnio.parallel import check_workers, map_instances
@@ -289,9 +290,10 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     started = time.monotonic()
     recompute = not args.no_recompute
     certified = None
-    if getattr(args, "certify", False):  # its z3 checks get at most a quarter of the limit
+    if getattr(args, "certify", False):  # routes and checks get at most a quarter of the limit
         budget_ms = max(1, min(5_000, int(args.time_limit * 250)))
-        certified = certified_lower_bound(G, M, timeout_ms=budget_ms)
+        certified = certified_lower_bound(G, M, timeout_ms=budget_ms,
+                                          deadline=Deadline.after(args.time_limit / 4))
     schedules = algorithm_schedules(G, M)
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in schedules.items()}

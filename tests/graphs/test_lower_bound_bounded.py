@@ -385,3 +385,27 @@ def test_an_id_given_as_integer_and_as_text_is_refused() -> None:
         dag_from_json(data)
     with pytest.raises(InvalidInputError, match="must be a string"):
         dag_from_json({"directed": True, "nodes": [{"id": 1.5}], "edges": []})
+
+
+@pytest.mark.trust
+def test_certified_lower_bound_respects_its_deadline():
+    """`pebble --json` gives certified_lower_bound a quarter of --time-limit: routes and checks
+    cut short by the deadline are not counted, and what is left is still a certified bound."""
+    from attnio.graphs.lower_bounds import certified_lower_bound
+    from attnio.graphs.lower_bounds.deadline import Deadline
+    G = matmul_dag(2, 2, 2)
+    full = certified_lower_bound(G, 4)
+    cut = certified_lower_bound(G, 4, deadline=Deadline.after(0))
+    assert full["value"] > cut["value"]  # the deadline really stopped the stronger routes
+    assert cut["route"] in ("compulsory", "trivial (time limit)")
+    assert certified_lower_bound(G, 4, deadline=Deadline.never()) == full
+
+
+@pytest.mark.trust
+def test_certified_lower_bound_with_nothing_checked_is_the_trivial_bound(monkeypatch):
+    from attnio.graphs.lower_bounds import certified_lower_bound
+    from attnio.results import Undecided
+    monkeypatch.setattr(lower_bounds_module, "check_certificate",
+                        lambda *a, **k: Undecided("certificate not checked: time limit"))
+    cut = certified_lower_bound(matmul_dag(1, 2, 1), 3)
+    assert cut == {"route": "trivial (time limit)", "value": 0, "routes_run": "all"}
