@@ -43,7 +43,7 @@ import threading
 import time
 from typing import Callable, NoReturn
 
-__all__ = ["install", "running", "announce", "announced_by_command", "on_interrupt",
+__all__ = ["install", "running", "announce", "announced_by_command", "on_interrupt", "stop_native_work",
            "exit_interrupted", "EXIT_CODE", "GRACE_SECONDS"]
 
 #: Exit code of an interrupted command (128 + SIGINT).
@@ -119,6 +119,12 @@ def on_interrupt(callback: Callable[[], None]) -> None:
     command runs (e.g. to cancel work running outside the main thread). Exceptions in it
     are ignored."""
     _callbacks.append(callback)
+
+
+def stop_native_work() -> None:
+    """Interrupt work running outside Python (the z3 call in progress, and every callback of
+    :func:`on_interrupt`), e.g. when a deadline passes; safe from any thread."""
+    _interrupt_native_work()
 
 
 def _interrupt_native_work() -> None:

@@ -87,7 +87,8 @@ def run(args: argparse.Namespace) -> int:
         f"{len(result.figure_names)} figures" + (" embedded" if args.html else ""))
     print(f"wrote {result.index} ({what}) in {result.seconds:.1f} s; "
           f"{result.claims_proved}/{result.claims_run} claims Proved"
-          + ("" if not result.failures else f"; {len(result.failures)} section(s) failed"))
+          + ("" if not result.failures else
+             f"; {len(result.failures)} section(s) failed or not run"))
     if result.timed_out:
         done = result.sections_total - len(set(result.timed_out))
         print(f"attnio report: time limit {time_limit:g} s reached; {done} of "

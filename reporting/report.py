@@ -49,16 +49,20 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import importlib.util
 import os
+import signal
+import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from attnio import __version__
+from attnio import __version__, interrupts
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.progress import StageStatus
 from attnio.provenance import provenance
@@ -144,8 +148,60 @@ def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
         positive_int("M", M)
 
 
-class _SectionTimedOut(Exception):
-    """Raised inside a section when ``write_report``'s deadline passes."""
+class _SectionTimedOut(BaseException):
+    """Raised inside a section when ``write_report``'s deadline passes (a BaseException, so
+    that no ``except Exception`` inside a figure's code swallows it)."""
+
+
+@contextlib.contextmanager
+def _stop_at(deadline: float | None) -> Iterator[None]:
+    """Bound the body by ``deadline`` (a :func:`time.monotonic` instant): a ``SIGALRM`` at the
+    deadline raises :class:`_SectionTimedOut` in Python code, and a timer thread interrupts
+    native work (a z3 call, a compiled search) so that the alarm is seen at once.
+
+    Only in the main thread (elsewhere the body runs unbounded, as before). An alarm that an
+    outer caller had set is kept and re-armed afterwards (an earlier one is left to fire).
+    """
+    if deadline is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    started = time.monotonic()
+    remaining = max(deadline - started, 1e-3)
+    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    if outer_delay and outer_delay <= remaining:  # the caller's alarm fires first: leave it
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise _SectionTimedOut()
+
+    outer_hook = sys.unraisablehook
+
+    def on_unraisable(unraisable: Any) -> None:
+        # The alarm landed in a finaliser or a weakref callback, where Python prints and
+        # drops exceptions: stay silent and ring again in 50 ms, in the body proper.
+        if isinstance(unraisable.exc_value, _SectionTimedOut):
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+        else:
+            outer_hook(unraisable)
+
+    sys.unraisablehook = on_unraisable
+    outer_handler = signal.signal(signal.SIGALRM, on_alarm)
+    native = threading.Timer(remaining, interrupts.stop_native_work)
+    native.daemon = True
+    signal.setitimer(signal.ITIMER_REAL, remaining)
+    native.start()
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        native.cancel()
+        signal.signal(signal.SIGALRM, outer_handler)
+        sys.unraisablehook = outer_hook
+        if outer_delay:
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(outer_delay - (time.monotonic() - started), 1e-3),
+                             outer_interval)
 
 
 def write_report(
@@ -224,10 +280,12 @@ def write_report(
             return
         with status.stage(title):
             try:
-                blocks, failed = body(), False
+                with _stop_at(deadline):
+                    blocks, failed = body(), False
             except KeyboardInterrupt:
                 raise
             except _SectionTimedOut:  # cut short by --time-limit: said so, no traceback
+                result.timed_out.append(title)
                 result.failures.append(f"{title}: cut short, the time limit was reached")
                 failed = True
                 blocks = [Paragraph(plain("Cut short: the time limit (--time-limit) was "
@@ -248,7 +306,7 @@ def write_report(
         status.detail(text)
 
     def verify() -> list[Block]:
-        blocks, counts = verify_section(quick, on_claim=on_claim)
+        blocks, counts = verify_section(quick, on_claim=on_claim, deadline=deadline)
         result.claims_run, result.claims_proved = counts["run"], counts["proved"]
         facts["verify"] = counts
         return blocks

@@ -31,16 +31,18 @@ __all__ = ["verify_section", "BoundRow", "bound_table", "bound_table_markdown", 
 QUICK_METHOD_PREFIX = "z3 NRA"
 
 
-def verify_section(quick: bool, on_claim: Callable[[str], None] = lambda _id: None
-                    ) -> tuple[list[Block], dict[str, int]]:
-    """Run the claims with :mod:`attnio.proofs.runner`; return blocks and the verdict counts."""
+def verify_section(quick: bool, on_claim: Callable[[str], None] = lambda _id: None,
+                   deadline: float | None = None) -> tuple[list[Block], dict[str, int]]:
+    """Run the claims with :mod:`attnio.proofs.runner`; return blocks and the verdict counts.
+    ``deadline`` (a :func:`time.monotonic` instant) bounds each claim's solver calls by the
+    time left (:func:`attnio.proofs.runner.run_claims`)."""
     claims = select(registry.load_claims())
     if quick:
         claims = [c for c in claims if c.method.startswith(QUICK_METHOD_PREFIX)]
     results = []
     for claim in claims:  # one at a time, so that the status line names the claim running
         on_claim(f"claim {claim.id}")
-        results += run_claims([claim], show_progress=False)
+        results += run_claims([claim], show_progress=False, deadline=deadline)
     rows: list[list[Inline]] = []
     for r in results:
         mark = {"proved": plain("Proved"), "refuted": [("Refuted", "strong")],

@@ -59,3 +59,53 @@ def test_the_verify_table_is_cut_between_claims(tmp_path: Path, monkeypatch) -> 
     text = (tmp_path / "rep" / "index.md").read_text()
     assert "Cut short: the time limit (--time-limit) was reached during this section." in text
     assert "Traceback" not in text
+
+
+def test_a_figure_stuck_in_its_own_loop_is_cut_at_the_deadline(tmp_path: Path, monkeypatch,
+                                                               capfd) -> None:
+    """The limit bounds a section's own work too, not only the gaps between sections: a figure
+    that never returns is stopped by the alarm, silently even inside a finaliser."""
+    import attnio.proofs.registry
+    import attnio.reporting.report as report
+    from attnio.reporting.report_figures import FigureSpec
+
+    class Noisy:
+        def __del__(self) -> None:  # the alarm may ring here, where Python drops exceptions
+            time.sleep(0.002)
+
+    def forever(ctx: object):
+        give_up = time.monotonic() + 20  # without the alarm the test fails, it does not hang
+        while time.monotonic() < give_up:
+            Noisy()
+        raise AssertionError("the section was not stopped at its deadline")
+
+    monkeypatch.setattr(attnio.proofs.registry, "load_claims", lambda: [])
+    monkeypatch.setattr(report, "FIGURES", (FigureSpec("stuck.png", "Stuck", lambda ctx: "",
+                                                       forever),))
+    started = time.monotonic()
+    result = report.write_report(tmp_path / "rep", n=256, d=16, quick=True,
+                                 deadline=time.monotonic() + 1.0)
+    assert time.monotonic() - started < 30  # measured ~1.1 s
+    assert "Stuck" in result.timed_out and not result.ok
+    assert "Exception ignored" not in capfd.readouterr().err
+    assert "Cut short" in (tmp_path / "rep" / "index.md").read_text()
+
+
+def test_the_section_alarm_keeps_an_outer_alarm(monkeypatch) -> None:
+    """A caller's own SIGALRM (e.g. a test harness bound) survives a bounded section."""
+    import signal
+
+    from attnio.reporting.report import _stop_at
+
+    rang: list[int] = []
+    outer = signal.signal(signal.SIGALRM, lambda *_: rang.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 5.0)
+        with _stop_at(time.monotonic() + 0.5):
+            pass
+        delay, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 3.0 < delay <= 5.0  # re-armed with what was left
+        assert signal.getsignal(signal.SIGALRM) is not None and not rang
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, outer)
