@@ -2,25 +2,24 @@
 code 2, exactly one line on stderr of at most 300 characters, no traceback, and finish well
 within its time limit.
 
-Every case runs as its own ``python -m attnio ...`` subprocess (two at a time). The files the
+Every case runs through ``attnio.cli.main`` in the warm worker processes of the hostile
+corpus (tests/hostile/corpus.py, two at a time, a bound per case). The files the
 cases need (non-UTF-8, deeply nested, duplicate outputs, symlink-free folders, ...) are made
 in a temporary folder. ``attnio report`` is covered by tests/reporting/test_report.py.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
-import subprocess
 import sys
-import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-#: Seconds one bad input may take (import of sympy included, on a loaded 2-core machine).
-CASE_TIME_LIMIT = 60.0
+#: Seconds one bad input may take in a warm worker (generous: a loaded 2-core machine).
+CASE_TIME_LIMIT = 30.0
 MAX_LINE = 300
 
 BIG = "9" * 5001                       # beyond Python's 4300-digit int() limit
@@ -30,7 +29,8 @@ DAG_OK = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}
 
 
 def _files(root: Path) -> dict[str, str]:
-    """The files of the cases; returns name → path."""
+    """The files of the cases (made in ``root``); returns name → path."""
+    root.mkdir(parents=True, exist_ok=True)
     def put(name: str, data: bytes | str) -> str:
         path = root / name
         path.write_bytes(data if isinstance(data, bytes) else data.encode())
@@ -205,25 +205,34 @@ def _cases(f: dict[str, str]) -> dict[str, list[str]]:
     return cases
 
 
+def _corpus():
+    """The runner of the hostile corpus (tests/hostile/corpus.py): warm in-process workers,
+    a bound per case, a stuck worker killed and replaced."""
+    name = "attnio_hostile_corpus"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).parent / "hostile" / "corpus.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 @pytest.fixture(scope="module")
 def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
+    """Every case through ``attnio.cli.main`` in the corpus's warm workers (a fresh
+    interpreter per case cost ~2 s of imports each); the files live in their own folder."""
+    corpus = _corpus()
     root = tmp_path_factory.mktemp("hostile")
-    files = _files(root)
-    env = {**os.environ, "ATTNIO_PROGRESS": "0", "MPLBACKEND": "Agg"}
-
-    def run(item: tuple[str, list[str]]) -> tuple[str, tuple]:
-        name, argv = item
-        start = time.monotonic()
-        try:
-            done = subprocess.run([sys.executable, "-m", "attnio", *argv], capture_output=True,
-                                  text=True, errors="replace", timeout=CASE_TIME_LIMIT,
-                                  env=env, cwd=root, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            return name, (None, "", f"timed out after {CASE_TIME_LIMIT} s", CASE_TIME_LIMIT)
-        return name, (done.returncode, done.stdout, done.stderr, time.monotonic() - start)
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(pool.map(run, _cases(files).items()))
+    files = _files(root / "issue13")
+    cases = [corpus.Case(name, tuple(argv), frozenset({2}), "issue 13", seconds=CASE_TIME_LIMIT)
+             for name, argv in _cases(files).items()]
+    (root / "corpus").mkdir()
+    ran = corpus.run_corpus(cases, root / "corpus", workers=2)
+    results: dict[str, tuple] = {
+        name: (r["code"], r.get("stdout", ""), r.get("stderr", "") or r.get("error", ""),
+               r["seconds"]) for name, r in ran.items() if name != "__paths__"}
     results["__files__"] = files  # type: ignore[assignment]
     return results
 
