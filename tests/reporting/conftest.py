@@ -37,3 +37,35 @@ def figure_checks() -> SimpleNamespace:
     """``is_png(path)``, ``vertical_lines_at(ax)``, ``legend_texts(ax)``."""
     return SimpleNamespace(is_png=_is_png, vertical_lines_at=_vertical_lines_at,
                            legend_texts=_legend_texts)
+
+
+@pytest.fixture
+def cheap_report(monkeypatch: pytest.MonkeyPatch):
+    """Make ``write_report`` cheap for tests about the report's machinery (stages, exit codes,
+    the marker, reruns) rather than its content: every figure but those named in ``keep`` is a
+    small placeholder under its real file name, and ``claims`` (default: two trivial Proved
+    claims) replace the catalogue. The content is tested once, by the shared quick report.
+
+    Call as ``cheap_report(keep=("sandwich.png",), claims=[...])``.
+    """
+    import dataclasses
+
+    import attnio.proofs.registry
+    import attnio.reporting.report as report
+    from attnio.proofs.registry import Claim
+    from attnio.reporting.report_figures import _no_figure
+    from attnio.results import Proved
+
+    def stub(spec):
+        return dataclasses.replace(
+            spec, draw=lambda ctx: (_no_figure(f"placeholder for {spec.title}"), []))
+
+    def apply(keep: tuple[str, ...] = (), claims: list | None = None) -> None:
+        monkeypatch.setattr(report, "FIGURES", tuple(
+            spec if spec.filename in keep else stub(spec) for spec in report.FIGURES))
+        if claims is None:
+            claims = [Claim(f"planted.ok{i}", "true", "true", "test", "z3 NRA (planted)",
+                            "planted", lambda ctx: Proved("yes")) for i in range(2)]
+        monkeypatch.setattr(attnio.proofs.registry, "load_claims", lambda: claims)
+
+    return apply
