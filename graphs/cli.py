@@ -65,6 +65,8 @@ from attnio.graphs.dags import (
     attention_forward_dag,
     expected_size,
     matmul_dag,
+    shown_count,
+    size_floor,
 )
 from attnio.graphs.exact import (
     Infeasible,
@@ -168,12 +170,9 @@ def _builtin_size(name: str, params: dict[str, Any], max_vertices: int = MAX_BUI
     A cheap lower bound (the m·k·p products, the n²·d score products) screens huge specs
     first, so the closed form (which lists an n×n mask) only runs on modest sizes.
     """
-    if name == "matmul":
-        floor = params["m"] * params["k"] * params["p"]
-    else:
-        floor = params["n"] ** 2 * params["d"]
+    floor = size_floor(name, **params)
     if floor > max_vertices:
-        count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
+        count = shown_count(floor)
     else:
         vertices = expected_size(name, **params)[0]
         if vertices <= max_vertices:

@@ -409,6 +409,28 @@ def attention_backward_dag(n: int, d: int, gradient: str = "qkv", mask: Any = No
     return b.finish(outs)
 
 
+def size_floor(builder_name: str, **params: Any) -> int:
+    """A cheap lower bound on the vertices of a builder's DAG — its m·k·p products (matmul)
+    or n²·d score products (attention) — to refuse huge declared sizes before
+    :func:`expected_size` (which lists an n×n mask) or a build runs.
+
+    >>> size_floor("matmul", m=2, k=3, p=4), size_floor("attention-forward", n=4, d=2)
+    (24, 32)
+    """
+    if builder_name == "matmul":
+        return params["m"] * params["k"] * params["p"]
+    return params["n"] ** 2 * params["d"]
+
+
+def shown_count(count: int) -> str:
+    """``"at least N"``, or ``"more than 10**30"`` for a count too long to print.
+
+    >>> shown_count(125000), shown_count(10**400)
+    ('at least 125000', 'more than 10**30')
+    """
+    return f"at least {count}" if count < 10**30 else "more than 10**30"
+
+
 def expected_size(builder_name: str, **params: Any) -> tuple[int, int]:
     r"""Closed-form (vertices, edges) of a builder's DAG.
 

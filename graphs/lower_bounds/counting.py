@@ -232,18 +232,14 @@ def _confirm_rebuild(G: nx.DiGraph, kind: str, sizes: dict[str, Any],
                      params: dict[str, Any]) -> None:
     """Raise unless the builder, given ``sizes``, rebuilds exactly ``G`` (cheap counts first,
     so huge declared sizes are refused before anything is built)."""
-    from attnio.graphs.dags import expected_size
+    from attnio.graphs.dags import expected_size, shown_count, size_floor
 
     shown = describe(params, 80)
     n_vertices = G.number_of_nodes()
-    if kind == "matmul":
-        floor = sizes["m"] * sizes["k"] * sizes["p"]
-    else:
-        floor = sizes["n"] ** 2 * sizes["d"]
+    floor = size_floor(kind, **sizes)
     if floor > n_vertices:
-        count = f"at least {floor}" if floor < 10**30 else "more than 10**30"
         raise InvalidInputError(f"graph.params {shown} do not describe this DAG: a {kind} DAG "
-                                f"with these sizes has {count} vertices, this one "
+                                f"with these sizes has {shown_count(floor)} vertices, this one "
                                 f"{n_vertices}")
     want = expected_size(kind, **sizes)
     have = (n_vertices, G.number_of_edges())
