@@ -42,7 +42,7 @@ from attnio.algorithms import counts as C
 from attnio.algorithms.registry import REGISTRY, AlgorithmSpec, get_algorithm
 from attnio.algorithms.small_cache_fused import trip_count_sides
 from attnio.exceptions import (
-    CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError,
+    CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError, TimeLimitReached,
 )
 
 __all__ = ["TUNABLE", "TimeLimitReached", "check_deadline", "count_with_blocks",
@@ -50,18 +50,6 @@ __all__ = ["TUNABLE", "TimeLimitReached", "check_deadline", "count_with_blocks",
 
 #: The block-size searches read the clock once every this many candidates.
 DEADLINE_STRIDE = 512
-
-
-class TimeLimitReached(Exception):
-    """A search or sweep passed its deadline. A sweep that catches it sets ``rows`` (the rows
-    finished before it), ``done`` (sizes finished) and ``total``; a search stopped half-way
-    has no answer (its partial minimum is not the tuned optimum) and is never reported."""
-
-    def __init__(self, message: str = "time limit reached") -> None:
-        super().__init__(message)
-        self.rows: list = []
-        self.done = 0
-        self.total = 0
 
 
 def check_deadline(deadline: float | None) -> None:

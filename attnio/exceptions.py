@@ -17,7 +17,10 @@
 * :class:`TranslationError` — a sympy construct the SMT bridge cannot express (e.g.
   ``exp(n)``); a checker turns it into ``Undecided``, never a verdict.
 * :class:`BudgetExceededError` — a search ran out of its time/state budget where the caller
-  asked for an exception rather than an ``Undecided`` verdict.
+  asked for an exception rather than an ``Undecided`` verdict; :class:`TimeLimitReached`, a
+  ``--time-limit`` deadline passed (turned into "not computed" / *undecided*, never a pass).
+* :class:`OutputError` — a file could not be written (disk full): exit 1, the target intact;
+  :class:`StdoutError` (an ``OSError``), standard output could not be written.
 
 >>> isinstance(InvalidInputError("n=-1 must be a positive integer"), ValueError)
 True
@@ -35,6 +38,9 @@ __all__ = [
     "CacheOverflowError",
     "IllegalMoveError",
     "BudgetExceededError",
+    "TimeLimitReached",
+    "OutputError",
+    "StdoutError",
     "TranslationError",
     "HardLimitReached",
 ]
@@ -71,6 +77,28 @@ class IllegalMoveError(AttnioError):
 
 class BudgetExceededError(AttnioError):
     """A search exhausted its time or memory budget."""
+
+
+class TimeLimitReached(BudgetExceededError):
+    """A search or sweep passed its deadline (``--time-limit``). The lower-bound routes turn it
+    into "not computed: time limit" and their checkers into *undecided*; a sweep that catches
+    it sets ``rows`` (the rows finished before it), ``done`` (sizes finished) and ``total``. A
+    search stopped half-way has no answer and is never reported as one."""
+
+    def __init__(self, message: str = "time limit reached") -> None:
+        super().__init__(message)
+        self.rows: list = []
+        self.done = 0
+        self.total = 0
+
+
+class OutputError(AttnioError):
+    """A file could not be written although the input was fine (disk full, I/O error, …):
+    exit code 1 at the CLI ("output could not be written"), the target left as it was."""
+
+
+class StdoutError(OSError):
+    """Writing standard output failed (the command's answer is incomplete; exit code 1)."""
 
 
 class TranslationError(AttnioError, TypeError):

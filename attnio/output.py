@@ -51,6 +51,8 @@ import os
 import sys
 from typing import Any, TextIO
 
+from attnio.exceptions import StdoutError
+
 __all__ = ["StdoutError", "open_channels", "flush_stdout", "reader_left", "json_ready", "json_text",
            "print_json", "ASCII_FALLBACK"]
 
@@ -90,10 +92,6 @@ def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
 
 
 codecs.register_error(_HANDLER, _ascii_fallback)
-
-
-class StdoutError(OSError):
-    """Writing standard output failed (the command's answer is incomplete)."""
 
 
 class _Channel(io.RawIOBase):

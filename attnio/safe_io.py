@@ -59,7 +59,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.exceptions import InvalidInputError, OutputError
 
 __all__ = ["write_bytes", "write_text", "check_writable_target", "check_name_lengths",
            "is_attnio_temp", "OutputError",
@@ -297,11 +297,6 @@ def write_bytes(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = 
         _discard(tmp)
         raise
     return target
-
-
-class OutputError(AttnioError):
-    """A file could not be written although the input was fine (disk full, I/O error, …):
-    exit code 1 at the CLI ("output could not be written"), the target left as it was."""
 
 
 def _discard(tmp: str) -> None:

@@ -21,7 +21,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from attnio.exceptions import BudgetExceededError
+from attnio.exceptions import TimeLimitReached
 
 __all__ = ["Deadline", "TimeLimitReached", "TIME_LIMIT_REASON", "CHECK_TIME_LIMIT_REASON",
            "as_deadline"]
@@ -30,11 +30,6 @@ __all__ = ["Deadline", "TimeLimitReached", "TIME_LIMIT_REASON", "CHECK_TIME_LIMI
 TIME_LIMIT_REASON = "not computed: time limit"
 #: The detail of the ``Undecided`` verdict of a certificate check stopped by its deadline.
 CHECK_TIME_LIMIT_REASON = "certificate not checked: time limit"
-
-
-class TimeLimitReached(BudgetExceededError):
-    """A route's or checker's deadline passed (caught by :func:`lower_bounds` and
-    :func:`check_certificate`; it never reaches the user as an error)."""
 
 
 @dataclass(frozen=True, slots=True)
