@@ -155,53 +155,60 @@ class _SectionTimedOut(BaseException):
 
 @contextlib.contextmanager
 def _stop_at(deadline: float | None) -> Iterator[None]:
-    """Bound the body by ``deadline`` (a :func:`time.monotonic` instant): a ``SIGALRM`` at the
-    deadline raises :class:`_SectionTimedOut` in Python code, and a timer thread interrupts
-    native work (a z3 call, a compiled search) so that the alarm is seen at once.
+    """Bound the body by ``deadline`` (a :func:`time.monotonic` instant): at the deadline a
+    timer thread interrupts native work (a z3 call, a compiled search) and sends ``SIGALRM``
+    to the main thread, whose handler raises :class:`_SectionTimedOut` in the body.
 
-    Only in the main thread (elsewhere the body runs unbounded, as before). An alarm that an
-    outer caller had set is kept and re-armed afterwards (an earlier one is left to fire).
+    Only in the main thread (elsewhere the body runs unbounded, as before). The process's
+    interval timer is never touched: an alarm a caller armed keeps its time, and one that
+    rings before the deadline goes to the caller's handler.
     """
     if deadline is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    started = time.monotonic()
-    remaining = max(deadline - started, 1e-3)
-    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
-    if outer_delay and outer_delay <= remaining:  # the caller's alarm fires first: leave it
-        yield
-        return
+    main_thread = threading.main_thread().ident
+    assert main_thread is not None
 
-    def on_alarm(signum: int, frame: object) -> None:
-        raise _SectionTimedOut()
+    def ring() -> None:
+        interrupts.stop_native_work()
+        signal.pthread_kill(main_thread, signal.SIGALRM)
+
+    def on_alarm(signum: int, frame: Any) -> None:
+        if time.monotonic() >= deadline:
+            raise _SectionTimedOut()
+        if callable(outer_handler):  # the caller's own alarm, before our deadline
+            outer_handler(signum, frame)
 
     outer_hook = sys.unraisablehook
+    timers: list[threading.Timer] = []
+
+    def start_timer(seconds: float) -> None:
+        timer = threading.Timer(seconds, ring)
+        timer.daemon = True
+        timers.append(timer)
+        timer.start()
 
     def on_unraisable(unraisable: Any) -> None:
         # The alarm landed in a finaliser or a weakref callback, where Python prints and
         # drops exceptions: stay silent and ring again in 50 ms, in the body proper.
         if isinstance(unraisable.exc_value, _SectionTimedOut):
-            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            start_timer(0.05)
         else:
             outer_hook(unraisable)
 
     sys.unraisablehook = on_unraisable
     outer_handler = signal.signal(signal.SIGALRM, on_alarm)
-    native = threading.Timer(remaining, interrupts.stop_native_work)
-    native.daemon = True
-    signal.setitimer(signal.ITIMER_REAL, remaining)
-    native.start()
+    # a library may have blocked SIGALRM in this thread: the alarm must get through
+    outer_mask = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+    start_timer(max(deadline - time.monotonic(), 0.0))
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        native.cancel()
+        for timer in timers:
+            timer.cancel()
+        signal.pthread_sigmask(signal.SIG_SETMASK, outer_mask)
         signal.signal(signal.SIGALRM, outer_handler)
         sys.unraisablehook = outer_hook
-        if outer_delay:
-            signal.setitimer(signal.ITIMER_REAL,
-                             max(outer_delay - (time.monotonic() - started), 1e-3),
-                             outer_interval)
 
 
 def write_report(

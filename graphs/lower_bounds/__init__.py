@@ -379,7 +379,7 @@ def certified_lower_bound(G: nx.DiGraph, M: int, *, timeout_ms: int = 5_000,
                if r.applies and check_certificate(G, M, r, timeout_ms=timeout_ms,
                                                   deadline=deadline).proved]
     routes_run = "all" if all_routes else "bounded-cost (compulsory, per-part)"
-    if not records:  # every check cut short by the deadline: only the trivial bound is known
-        return {"route": "trivial (time limit)", "value": 0, "routes_run": routes_run}
+    if not records:  # no certificate re-verified (deadline, or refuted): the trivial bound 0
+        return {"route": "trivial (nothing re-verified)", "value": 0, "routes_run": routes_run}
     best = best_bound(records)
     return {"route": best.route, "value": int(best.value), "routes_run": routes_run}

@@ -12,7 +12,7 @@ that into a record that says "not computed: time limit" (never a bound), and
 >>> Deadline.after(0).check()
 Traceback (most recent call last):
 ...
-attnio.graphs.lower_bounds.deadline.TimeLimitReached: time limit reached
+attnio.exceptions.TimeLimitReached: time limit reached
 """
 
 from __future__ import annotations

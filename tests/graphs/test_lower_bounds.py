@@ -294,7 +294,7 @@ class _Routes:
         self.runs.append(dict(kwargs, M=M))
         return self.records
 
-    def check(self, G, M, record, *, timeout_ms):
+    def check(self, G, M, record, *, timeout_ms, deadline=None):
         self.checks.append((record.route, timeout_ms))
         return Refuted({}, "no") if record.route in self.rejected else Proved()
 
@@ -307,11 +307,12 @@ def test_certified_bound_counts_only_applicable_verified_records(monkeypatch) ->
     assert certified_lower_bound(SMALL, 3) == {"route": "windows", "value": 7,
                                                "routes_run": "all"}
     assert routes.runs == [{"M": 3, "timeout_ms": 5_000, "hong_kung": True, "subdag": True,
-                            "windows": True}]
+                            "windows": True, "deadline": None}]
     assert routes.checks == [("compulsory", 5_000), ("forged", 5_000), ("windows", 5_000)]
     routes = _Routes(monkeypatch, records, rejected={"forged", "windows", "compulsory"})
-    with pytest.raises(InvalidInputError, match="no route applies"):
-        certified_lower_bound(SMALL, 3, timeout_ms=9)
+    # nothing re-verified: the trivial bound 0 (always sound), never an error nor a claimed value
+    assert certified_lower_bound(SMALL, 3, timeout_ms=9) == {
+        "route": "trivial (nothing re-verified)", "value": 0, "routes_run": "all"}
     assert {t for _, t in routes.checks} == {9}
 
 

@@ -92,7 +92,8 @@ def test_a_figure_stuck_in_its_own_loop_is_cut_at_the_deadline(tmp_path: Path, m
 
 
 def test_the_section_alarm_keeps_an_outer_alarm(monkeypatch) -> None:
-    """A caller's own SIGALRM (e.g. a test harness bound) survives a bounded section."""
+    """A caller's own SIGALRM (e.g. a test harness bound) survives a bounded section: its timer
+    is untouched, and an alarm ringing before the deadline reaches the caller's handler."""
     import signal
 
     from attnio.reporting.report import _stop_at
@@ -104,8 +105,13 @@ def test_the_section_alarm_keeps_an_outer_alarm(monkeypatch) -> None:
         with _stop_at(time.monotonic() + 0.5):
             pass
         delay, _ = signal.getitimer(signal.ITIMER_REAL)
-        assert 3.0 < delay <= 5.0  # re-armed with what was left
-        assert signal.getsignal(signal.SIGALRM) is not None and not rang
+        assert 3.0 < delay <= 5.0  # the caller's timer runs on
+        assert not rang
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        with _stop_at(time.monotonic() + 30):
+            signal.setitimer(signal.ITIMER_REAL, 0.05)
+            time.sleep(0.5)  # the caller's alarm rings inside the section
+        assert rang == [1]
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, outer)
