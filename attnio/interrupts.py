@@ -122,9 +122,15 @@ def on_interrupt(callback: Callable[[], None]) -> None:
 
 
 def stop_native_work() -> None:
-    """Interrupt work running outside Python (the z3 call in progress, and every callback of
-    :func:`on_interrupt`), e.g. when a deadline passes; safe from any thread."""
-    _interrupt_native_work()
+    """Interrupt the z3 call in progress (it returns ``unknown``), e.g. when a deadline passes;
+    safe from any thread. Unlike Ctrl-C it does not run the :func:`on_interrupt` callbacks,
+    which end the command (they silence logging and kill Dask workers)."""
+    z3 = sys.modules.get("z3")
+    if z3 is not None:
+        try:
+            z3.main_ctx().interrupt()
+        except Exception:
+            pass
 
 
 def _interrupt_native_work() -> None:

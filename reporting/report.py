@@ -159,7 +159,9 @@ def _stop_at(deadline: float | None) -> Iterator[None]:
     timer thread interrupts native work (a z3 call, a compiled search) and sends ``SIGALRM``
     to the main thread, whose handler raises :class:`_SectionTimedOut` in the body.
 
-    Only in the main thread (elsewhere the body runs unbounded, as before). The process's
+    An alarm that lands in a finaliser or a weakref callback (where Python drops exceptions)
+    rings again 50 ms later, so a body that spends nearly all its time in finalisers may stop
+    late. Only in the main thread (elsewhere the body runs unbounded, as before). The process's
     interval timer is never touched: an alarm a caller armed keeps its time, and one that
     rings before the deadline goes to the caller's handler.
     """
@@ -169,12 +171,15 @@ def _stop_at(deadline: float | None) -> Iterator[None]:
     main_thread = threading.main_thread().ident
     assert main_thread is not None
 
+    due = threading.Event()  # set by our timer only: a SIGALRM without it is the caller's
+
     def ring() -> None:
+        due.set()
         interrupts.stop_native_work()
         signal.pthread_kill(main_thread, signal.SIGALRM)
 
     def on_alarm(signum: int, frame: Any) -> None:
-        if time.monotonic() >= deadline:
+        if due.is_set():
             raise _SectionTimedOut()
         if callable(outer_handler):  # the caller's own alarm, before our deadline
             outer_handler(signum, frame)
