@@ -134,12 +134,7 @@ def stop_native_work() -> None:
 
 
 def _interrupt_native_work() -> None:
-    z3 = sys.modules.get("z3")
-    if z3 is not None:
-        try:
-            z3.main_ctx().interrupt()
-        except Exception:
-            pass
+    stop_native_work()
     for callback in list(_callbacks):
         try:
             callback()
