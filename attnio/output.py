@@ -52,6 +52,7 @@ import sys
 from typing import Any, TextIO
 
 from attnio.exceptions import StdoutError
+from attnio.validation import json_float
 
 __all__ = ["StdoutError", "open_channels", "flush_stdout", "reader_left", "json_ready", "json_text",
            "print_json", "ASCII_FALLBACK"]
@@ -241,7 +242,7 @@ def json_ready(value: Any) -> Any:
     """``value`` with every non-finite float replaced by None (dicts and lists recursively;
     tuples become lists; other values unchanged). A non-finite float key becomes a string."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        return json_float(value)
     if isinstance(value, dict):
         return {(k if math.isfinite(k) else str(k)) if isinstance(k, float) else k: json_ready(v)
                 for k, v in value.items()}
@@ -251,7 +252,7 @@ def json_ready(value: Any) -> Any:
 
 
 def json_text(value: Any, *, indent: int | None = 2, ensure_ascii: bool = True) -> str:
-    """Strict JSON text of ``value`` (non-finite floats as strings, see the module docstring)."""
+    """Strict JSON text of ``value`` (non-finite floats as ``null``, see the module docstring)."""
     return json.dumps(json_ready(value), indent=indent, allow_nan=False, ensure_ascii=ensure_ascii)
 
 
