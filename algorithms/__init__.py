@@ -18,7 +18,7 @@ Proof map (module → what it implements):
 * :mod:`~attnio.algorithms.registry` — one record per algorithm (passes, bounds, labels,
   colours, counters, executors, block-size rules, selections): the one list of algorithms.
 * :mod:`~attnio.algorithms.simulation` — :func:`simulate`, :func:`count`,
-  :func:`measured_crossover`; :mod:`~attnio.algorithms.cli` — ``attnio simulate``.
+  :func:`measured_crossover`; :mod:`~attnio.commands.simulate` — ``attnio simulate``.
 
 >>> from attnio.algorithms import simulate, ALGORITHMS
 >>> simulate("flash1", "backward", 64, 8, 256).io > 0 and "small-cache" in ALGORITHMS
@@ -37,14 +37,14 @@ from attnio.algorithms.primitives import *  # noqa: F401,F403
 from attnio.algorithms.primitives import __all__ as _primitives_all
 from attnio.algorithms.reference import *  # noqa: F401,F403
 from attnio.algorithms.reference import __all__ as _reference_all
+from attnio.algorithms.simulation import *  # noqa: F401,F403
+from attnio.algorithms.simulation import __all__ as _simulation_all
 from attnio.algorithms.small_cache import *  # noqa: F401,F403
 from attnio.algorithms.small_cache import __all__ as _small_cache_all
 from attnio.algorithms.square_tiling import *  # noqa: F401,F403
 from attnio.algorithms.square_tiling import __all__ as _square_tiling_all
 from attnio.algorithms.standard import *  # noqa: F401,F403
 from attnio.algorithms.standard import __all__ as _standard_all
-from attnio.algorithms.simulation import *  # noqa: F401,F403
-from attnio.algorithms.simulation import __all__ as _simulation_all
 
 __all__ = [
     *_reference_all, *_memory_all, *_primitives_all, *_standard_all, *_flash_all,

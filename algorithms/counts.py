@@ -48,7 +48,7 @@ from math import isqrt
 from typing import TYPE_CHECKING, Callable, Literal
 
 from attnio.algorithms.primitives import ceil_div
-from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
+from attnio.exceptions import CacheOverflowError, CacheTooSmallError
 from attnio.validation import positive_int
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -42,7 +42,10 @@ from attnio.algorithms.reference import (
     relative_error,
 )
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
-from attnio.algorithms.small_cache_fused import small_cache_fused_backward, small_cache_fused_forward
+from attnio.algorithms.small_cache_fused import (
+    small_cache_fused_backward,
+    small_cache_fused_forward,
+)
 from attnio.algorithms.small_cache_stable import stable_scores, stable_square_tiling_forward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward

@@ -61,8 +61,8 @@ import numpy as np
 
 from attnio.algorithms import counts as C
 from attnio.algorithms.flash import flash2_backward, flash2_forward
-from attnio.algorithms.masks import Mask, stacked_tile_classes
 from attnio.algorithms.masked_counts import flash_tile_counts
+from attnio.algorithms.masks import Mask, stacked_tile_classes
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import attention_backward, attention_forward
 from attnio.algorithms.registry import REGISTRY
@@ -73,11 +73,10 @@ from attnio.algorithms.simulation import (
     simulate,
 )
 from attnio.exceptions import CacheTooSmallError, InvalidInputError
-from attnio.validation import check_name, check_seed, positive_int
+from attnio.validation import check_name, check_seed, parse_positive_int, positive_int
 
 __all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulate_heads",
-           "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward",
-           "multihead_lower_bound", "add_heads_arguments", "heads_from_args"]
+           "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward", "add_heads_arguments", "heads_from_args"]
 
 #: Algorithms with a GQA-aware loop order (CLI names), with their descriptions: the
 #: registry's ``kv_grouped`` records.
@@ -326,23 +325,6 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
                    within_tolerance=all(c[2] for c in checks))
 
 
-def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
-                          heads: int = 1, kv_heads: int | None = None) -> tuple[int, str]:
-    """Lower bound for B·H query heads in B·G K/V groups, every schedule, and its route:
-    :func:`attnio.proofs.stacked_heads.stacked_lower_bound` (claims
-    ``heads.stacked_compulsory``, ``heads.stacked_segment``); B = H = G = 1 is the
-    single-head :func:`~attnio.proofs.gap_routes.best_lower_bound`.
-
-    >>> multihead_lower_bound("backward", 4096, 64, 2**20, heads=32, kv_heads=8)
-    (41943040, 'recompute: compulsory')
-    """
-    from attnio.proofs.stacked_heads import stacked_lower_bound
-
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
-    b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
-    return b.value, b.route
-
-
 def add_heads_arguments(parser: Any) -> None:
     """``--batch B --heads H --kv-heads G`` on a command line (``attnio simulate``, ``bounds``,
     ``gap``); parse them with :func:`heads_from_args`."""
@@ -354,7 +336,6 @@ def add_heads_arguments(parser: Any) -> None:
 
 def heads_from_args(args: Any) -> tuple[int, int, int]:
     """(batch, heads, kv_heads) from :func:`add_heads_arguments`' flags, validated."""
-    from attnio.validation import parse_positive_int
 
     kv = getattr(args, "kv_heads", None)
     return check_heads(parse_positive_int("batch", getattr(args, "batch", "1")),

@@ -78,9 +78,17 @@ import numpy as np
 
 from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
 from attnio.exceptions import InvalidInputError
-from attnio.validation import (describe, json_float, json_number_hooks, one_line,
-                               parse_positive_int, positive_int, refuse_non_regular,
-                               regular_file_opener)
+from attnio.symbolic.catalogue import get_bound
+from attnio.validation import (
+    describe,
+    json_float,
+    json_number_hooks,
+    one_line,
+    parse_positive_int,
+    positive_int,
+    refuse_non_regular,
+    regular_file_opener,
+)
 
 __all__ = [
     "Mask",
@@ -92,7 +100,6 @@ __all__ = [
     "parse_mask",
     "add_mask_argument",
     "mask_from_args",
-    "mask_run_fields",
     "tile_classes",
     "tile_occupancy",
     "floor_sum",
@@ -315,8 +322,6 @@ def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
     ('16777216', 262144)
     """
     import sympy as sp
-
-    from attnio.symbolic.catalogue import get_bound
 
     M = _positive("M", M)
     sizes = mask_sizes(mask, n, d)
@@ -699,31 +704,3 @@ def mask_from_args(args: Any) -> Mask | None:
     return parse_mask(text, operands)
 
 
-def mask_run_fields(mask: Mask | None, n: int, d: int, M: int, pass_: str | None = None,
-                    algorithm: str | None = None, *, batch: int = 1, heads: int = 1,
-                    kv_heads: int | None = None) -> dict[str, Any]:
-    """The fields a run's JSON gains: ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
-    and ``sparse_crossover`` (:func:`sparse_bound_values`: the worst case over masks with
-    these counts, not this mask's bound) and ``mask_lower_bound``, the certified lower bound
-    for THIS mask (:func:`attnio.proofs.mask_bounds.mask_bound_fields`: ``{"value": int,
-    "route", "claim_id", "computation", "scope"}``) — for ``algorithm``'s computation in
-    ``pass_`` when both are given; else ``{"forward": ..., "backward": ...}``, each for every
-    masked algorithm of that pass.
-
-    >>> f = mask_run_fields(Mask.causal(), 4, 2, 4, "forward", "flash2")
-    >>> f["sparse_class_bound"]["value"], f["mask_lower_bound"]["value"]   # min(8²/4, 8·√10/2)
-    ('4*sqrt(10)', 32)
-    """
-    from attnio.proofs.mask_bounds import mask_bound_fields  # lazy: z3 only when asked
-
-    mask = mask or Mask.full()
-    values = sparse_bound_values(mask, n, d, M)
-    if pass_ is not None:
-        values["mask_lower_bound"] = mask_bound_fields(mask, n, d, M, pass_, algorithm,
-                                                       batch=batch, heads=heads,
-                                                       kv_heads=kv_heads)
-    else:
-        values["mask_lower_bound"] = {p: mask_bound_fields(mask, n, d, M, p, batch=batch,
-                                                           heads=heads, kv_heads=kv_heads)
-                                      for p in ("forward", "backward")}
-    return values

@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts as C
 from attnio.algorithms import executors as X
@@ -58,9 +58,9 @@ MaskedCounter = Callable[[int, int, int, "Mask"], C.Counts]
 SELECTIONS: Mapping[str, str] = MappingProxyType({
     "main": "the pass's main algorithms: `attnio simulate --algorithm all`",
     "sparse": "one masked schedule per computation, ours included: the masked tables and "
-              "figure against the per-mask lower bound (attnio.algorithms.sparse_measure)",
+              "figure against the per-mask lower bound (attnio.reporting.sparse_measure)",
     "gap": "one schedule per computation, ours included: `attnio gap` "
-           "(attnio.algorithms.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
+           "(attnio.bounds.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
     "crossover": "the small-cache schedule whose swap with FlashAttention-1 is the measured "
                  "crossover of a pass (one per pass): the I/O and FLOP figures, the report",
     "levels": "the gap set plus the grouped-query order: `attnio hierarchy` per level "
@@ -134,7 +134,7 @@ class AlgorithmSpec:
         ``--tune`` searches its block sizes (:mod:`attnio.algorithms.tuning`).
     backward_computation : str
         What its backward pass computes, for the lower-bound routes of
-        :mod:`attnio.proofs.gap_routes`: ``"recompute"`` (scores recomputed from Q, K),
+        :mod:`attnio.bounds.attention`: ``"recompute"`` (scores recomputed from Q, K),
         ``"given-scores"`` (the forward's P or A read back), ``"dX"`` (the paper's dL/dX).
     kv_grouped : bool
         Runs a K/V group's query heads together (:mod:`attnio.algorithms.heads`).

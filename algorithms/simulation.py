@@ -35,6 +35,7 @@ from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.registry import PASSES, REGISTRY, get_algorithm
 from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
+from attnio.symbolic.catalogue import get_bound
 from attnio.validation import check_name, check_seed, describe, positive_int
 
 __all__ = [
@@ -299,18 +300,13 @@ def catalogue_value(algorithm: str, pass_: str, n: int, d: int, M: int) -> Any |
 
     The bound id is :data:`BOUND_IDS` ``[(algorithm, pass_)]``; the value is
     ``get_bound(id).evaluate(n=n, d=d, M=M, check_range=False)`` (the asymptotic expression
-    without its constant, so ``io / value`` is the measured constant). None when
-    :mod:`attnio.symbolic.catalogue` is not importable.
+    without its constant, so ``io / value`` is the measured constant).
 
     >>> catalogue_value("flash1", "backward", n=16, d=4, M=8)
     512
     """
     bound_id = BOUND_IDS.get((algorithm, pass_))
     if bound_id is None:
-        return None
-    try:
-        from attnio.symbolic.catalogue import get_bound
-    except ImportError:
         return None
     return get_bound(bound_id).evaluate(check_range=False, n=n, d=d, M=M)
 

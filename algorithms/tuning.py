@@ -42,7 +42,11 @@ from attnio.algorithms import counts as C
 from attnio.algorithms.registry import REGISTRY, AlgorithmSpec, get_algorithm
 from attnio.algorithms.small_cache_fused import trip_count_sides
 from attnio.exceptions import (
-    CacheOverflowError, CacheTooSmallError, InfeasibleError, InvalidInputError, TimeLimitReached,
+    CacheOverflowError,
+    CacheTooSmallError,
+    InfeasibleError,
+    InvalidInputError,
+    TimeLimitReached,
 )
 
 __all__ = ["TUNABLE", "TimeLimitReached", "check_deadline", "count_with_blocks",

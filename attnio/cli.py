@@ -33,14 +33,14 @@ __all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
 
 # subcommand -> module that implements it (imported lazily so `attnio bounds` never pays for z3).
 SUBCOMMANDS: dict[str, str] = {
-    "verify": "attnio.proofs.cli",
-    "prove": "attnio.proofs.prove_cli",
-    "bounds": "attnio.symbolic.cli",
-    "simulate": "attnio.algorithms.cli",
-    "pebble": "attnio.graphs.cli",
-    "gap": "attnio.algorithms.gap_cli",
-    "lower-bound": "attnio.graphs.lower_bound_cli",
-    "report": "attnio.reporting.cli",
+    "verify": "attnio.commands.verify",
+    "prove": "attnio.commands.prove",
+    "bounds": "attnio.commands.bounds",
+    "simulate": "attnio.commands.simulate",
+    "pebble": "attnio.commands.pebble",
+    "gap": "attnio.commands.gap",
+    "lower-bound": "attnio.commands.lower_bound",
+    "report": "attnio.commands.report",
 }
 
 

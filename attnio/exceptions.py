@@ -106,7 +106,7 @@ class TranslationError(AttnioError, TypeError):
 
 
 class HardLimitReached(Exception):
-    """An isolated call (:mod:`attnio.proofs.isolation`) did not answer within its hard time
+    """An isolated call (:mod:`attnio.smt.isolation`) did not answer within its hard time
     limit, or its process ended without an answer; the process was killed. Callers turn it
     into an *undecided* verdict. Deliberately no :class:`AttnioError`: it is never an input
     error, and a handler of those must not swallow it."""

@@ -140,7 +140,7 @@ class Proved:
     ``where_defined`` is set when the statement is undefined at some point of its declared
     domains (a square root of a negative number, a division by zero, ...): it then holds
     wherever it is defined, and this is the condition (``"n - d >= 0"``); see
-    :mod:`attnio.proofs.definedness`.
+    :mod:`attnio.smt.definedness`.
     """
 
     detail: str = ""

@@ -83,7 +83,7 @@ def is_attnio_temp(name: str) -> bool:
     return _TEMP_NAME.match(name) is not None
 
 
-def _process_alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     if pid <= 0:
         return True  # not a real pid: never treat as stale
     try:
@@ -113,7 +113,7 @@ def clean_stale_temps(folder: str | os.PathLike[str]) -> list[str]:
         try:
             info = os.lstat(path)
             if (stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMP_SECONDS
-                    and not _process_alive(int(match.group(1)))):
+                    and not process_alive(int(match.group(1)))):
                 os.unlink(path)
                 removed.append(name)
         except (OSError, ValueError):

@@ -1,7 +1,7 @@
 """Generate notes/gap.md and docs/figures/gap_ratio.png: the constant gap at n = 4096, d = 64.
 
 For every M in [64, n·d] (powers of two and the midpoints 3·2^k), both passes: the best
-explicit lower bound of attnio.proofs.gap_routes (exact int, route, claim), every
+explicit lower bound of attnio.bounds.attention (exact int, route, claim), every
 algorithm's exact I/O (closed forms, equal to the executed counts), the cheapest algorithm
 and the ratio; the same with ``--tune``. States the targets of issue 11 and whether they
 hold. Every figure in the note is computed here; nothing is typed in by hand.
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attnio.algorithms.gap import GAP_ALGORITHMS, gap_figure_png, gap_payload
-from attnio.proofs.gap_routes import CLAIMS, FALSE_TWINS
+from attnio.bounds.gap import GAP_ALGORITHMS, gap_figure_png, gap_payload
+from attnio.proofs.attention_routes import CLAIMS, FALSE_TWINS
 from attnio.proofs.registry import CheckContext
 from attnio.safe_io import write_bytes, write_text
 
@@ -122,7 +122,7 @@ def main() -> None:
         "",
         "## What the lower bound is, and for which computations",
         "",
-        "`attnio.proofs.gap_routes`. Each bound is valid for every schedule of the red-blue "
+        "`attnio.bounds.attention`. Each bound is valid for every schedule of the red-blue "
         "pebble game (Hong–Kung 1981; inputs are the sources, never computed; recomputation "
         "allowed) on the computation named, with M red pebbles; each value is rounded down.",
         "",

@@ -42,7 +42,7 @@ class ClaimHeadline:
 def _sweep_crossover() -> int:
     """The README command ``attnio simulate --n 4096 --d 64 --M-range 256:262144:13
     --algorithm flash1,small-cache --pass backward``: the swap bisected on exact counts."""
-    from attnio.algorithms.cli import find_crossovers, parse_cache_sizes
+    from attnio.commands.simulate import find_crossovers, parse_cache_sizes
 
     grid = parse_cache_sizes("256:262144:13", geometric=True)
     found = find_crossovers("flash1", "small-cache", "backward", N, D, grid)

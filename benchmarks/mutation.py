@@ -9,7 +9,7 @@ each; a mutant the tier does not fail *survived*.
 .. code-block:: console
 
     $ python3 benchmarks/mutation.py                      # every trusted module (~1 h, 2 cores)
-    $ python3 benchmarks/mutation.py --module proofs/kernel.py --jobs 2
+    $ python3 benchmarks/mutation.py --module smt/kernel.py --jobs 2
     $ python3 benchmarks/mutation.py --survivors          # print each surviving mutant's diff
 
 What it prints: per module the mutants made, killed (a test failed, or the mutant hung past
@@ -56,24 +56,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The equivalent mutants, one TOML file per trusted module (``proofs_kernel.toml`` for
-#: ``proofs/kernel.py``): ``[[equivalent]]`` tables with ``module``, ``function``, ``diff`` (the
+#: ``smt/kernel.py``): ``[[equivalent]]`` tables with ``module``, ``function``, ``diff`` (the
 #: changed lines, ``-old`` / ``+new``, stripped, as ``--survivors`` prints them) and ``reason``.
 EQUIVALENTS_DIR = ROOT / "benchmarks" / "mutation_equivalents"
-ROOMS = ("symbolic", "graphs", "algorithms", "proofs", "reporting")
+ROOMS = ("smt", "symbolic", "graphs", "algorithms", "bounds", "proofs", "reporting")
 
 #: The trusted core: module (repository path) → fnmatch patterns of the functions whose
 #: mutants count ("*": every function; methods are ``Class.method``). What is *not* listed
 #: (plotting, tables, CLI glue) is not trusted code: a wrong figure is caught by a user's eye,
 #: a wrong verdict is not.
 TRUSTED: dict[str, tuple[str, ...]] = {
-    "proofs/kernel.py": ("*",),
-    "proofs/sympy_to_z3.py": ("*",),
-    "proofs/exact_eval.py": ("*",),
-    "proofs/definedness.py": ("*",),
-    "proofs/term_limits.py": ("*",),
-    "proofs/second_solver.py": ("*",),
-    "proofs/isolation.py": ("*",),
-    "proofs/z3tools.py": ("*",),
+    "smt/kernel.py": ("*",),
+    "smt/sympy_to_z3.py": ("*",),
+    "smt/exact_eval.py": ("*",),
+    "smt/definedness.py": ("*",),
+    "smt/term_limits.py": ("*",),
+    "smt/second_solver.py": ("*",),
+    "smt/isolation.py": ("*",),
+    "smt/z3tools.py": ("*",),
     "graphs/game.py": ("*",),
     "graphs/zero_waste.py": ("*",),
     "graphs/anytime.py": ("*",),
@@ -81,14 +81,18 @@ TRUSTED: dict[str, tuple[str, ...]] = {
                                         "best_bound"),
     # the route claims' checker (issue 20 split _route_check: route_verdict decides, its
     # questions are RouteOracles slots; _route_cases / _route_records feed it the real inputs)
-    "proofs/lower_bound_routes.py": ("route_verdict", "_route_check", "_route_cases",
+    "proofs/certified_routes.py": ("route_verdict", "_route_check", "_route_cases",
                                      "_route_records", "_optimum"),
-    "proofs/gap_routes.py": ("*",),
+    # the attention routes at real sizes and their claim checkers (issue 11; split in issue 23)
+    "bounds/attention.py": ("*",),
+    "proofs/attention_routes.py": ("*",),
     # the per-mask and stacked-head lower bounds and their claim checkers (issue 21)
+    "bounds/masks.py": ("*",),
     "proofs/mask_bounds.py": ("*",),
+    "bounds/heads.py": ("*",),
     "proofs/stacked_heads.py": ("*",),
     # the chain checker every stepped claim goes through (issue 20)
-    "proofs/chains.py": ("*",),
+    "smt/chains.py": ("*",),
     "algorithms/masks.py": ("_positive", "parse_mask", "_read_pattern", "Mask.*"),
 }
 
@@ -139,7 +143,7 @@ DETECTED = ("killed", "timeout", "crashed")
 
 
 def _dotted(module: str) -> str:
-    """``proofs/kernel.py`` → ``attnio.proofs.kernel`` (``__init__`` dropped)."""
+    """``smt/kernel.py`` → ``attnio.smt.kernel`` (``__init__`` dropped)."""
     parts = Path(module).with_suffix("").parts
     if parts[-1] == "__init__":
         parts = parts[:-1]
@@ -147,7 +151,7 @@ def _dotted(module: str) -> str:
 
 
 def _function_of(mutant_name: str, module: str) -> str:
-    """mutmut's ``attnio.proofs.kernel.x__referee__mutmut_3`` → ``_referee``; methods
+    """mutmut's ``attnio.smt.kernel.x__referee__mutmut_3`` → ``_referee``; methods
     (``xǁTranslatorǁ_arith__mutmut_1``) → ``Translator._arith``."""
     local = mutant_name[len(_dotted(module)) + 1:].rsplit("__mutmut_", 1)[0]
     if local.startswith("xǁ"):

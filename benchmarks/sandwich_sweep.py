@@ -6,7 +6,7 @@ by ``numpy.random.default_rng(SEED)`` from fixed menus (n from 1 to 2^20, d from
 M at the anchors d, 2d, 4d, d², 4d², n·d, 4n·d and log-uniform between 1 and 4n·d + 4d²;
 masks none, full, causal, window:W, block:B with a random pattern, an arbitrary array;
 G | H; hierarchies of 1–3 bounded levels), then checked by
-:func:`attnio.algorithms.sandwich_points.sandwich_point` — the library paths of
+:func:`attnio.bounds.sandwich_points.sandwich_point` — the library paths of
 ``attnio bounds``, ``attnio simulate``, ``attnio gap``, the hierarchy, ``best_lower_bound``,
 ``best_mask_lower_bound`` / ``mask_bound_fields``, ``stacked_lower_bound``,
 ``multihead_lower_bound`` — against the exact closed-form counts of every registered
@@ -105,7 +105,7 @@ def _mask(spec: tuple | None):
 
 def check_point(p: dict[str, Any]) -> dict[str, Any]:
     """One point: comparisons, violations, the least (io, bound) with its source."""
-    from attnio.algorithms.sandwich_points import sandwich_point
+    from attnio.bounds.sandwich_points import sandwich_point
 
     res = sandwich_point(p["pass_"], p["n"], p["d"], p["M"], mask=_mask(p["mask"]),
                          batch=p["batch"], heads=p["heads"], kv_heads=p["kv_heads"],

@@ -1,5 +1,5 @@
 """Write notes/sparse.md and docs/figures/sparse_io_ratio.png: masked attention against the
-sparse lower bound (count mode; see attnio.algorithms.sparse_measure for what is measured).
+sparse lower bound (count mode; see attnio.reporting.sparse_measure for what is measured).
 
 Run: ``python3 benchmarks/sparse_table.py`` (a few seconds).
 """
@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from attnio.algorithms.sparse_measure import write_outputs
+from attnio.reporting.sparse_measure import write_outputs
 
 
 def main() -> int:

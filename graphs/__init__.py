@@ -7,7 +7,7 @@ validator), :mod:`~attnio.graphs.exact` (A* solver), :mod:`~attnio.graphs.exact_
 yardstick), :mod:`~attnio.graphs.schedules` (tiled algorithms as pebblings),
 :mod:`~attnio.graphs.dagio` (JSON and DOT), :mod:`~attnio.graphs.partitions` (dominator and
 minimum sets, exact S-partitions with z3, the Hong–Kung bound S·(P(G, 2S) − 1)),
-:mod:`~attnio.graphs.cli` (``attnio pebble``).
+:mod:`~attnio.commands.pebble` (``attnio pebble``).
 """
 
 from attnio.graphs.baseline import *  # noqa: F401,F403

@@ -77,7 +77,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
@@ -86,7 +85,6 @@ import networkx as nx
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.exact import (
-    Infeasible,
     Optimal,
     PebbleResult,
     PebbleUndecided,

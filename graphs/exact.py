@@ -81,7 +81,7 @@ import heapq
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
@@ -99,8 +99,9 @@ from attnio.graphs.exact_state import (  # noqa: F401 - re-exported (tests, comp
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.progress import progress_enabled
 from attnio.results import Status
+
 # check_time_limit lives in attnio.validation; re-exported here (its users import it from here)
-from attnio.validation import check_digraph, check_time_limit, positive_float, positive_int
+from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = [
     "Optimal",
@@ -321,8 +322,9 @@ def solve_optimal(
     explored = 0
     bar = None
     if progress_enabled(progress):
-        from tqdm.auto import tqdm
         import sys
+
+        from tqdm.auto import tqdm
         bar = tqdm(desc=f"pebble M={M}", unit=" states", file=sys.stderr, leave=False)
 
     # Best complete schedule known so far: the incumbent (replayed above) and/or a goal-ready

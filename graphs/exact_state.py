@@ -97,8 +97,9 @@ class _Symmetry:
 
     def __init__(self, G: nx.DiGraph, inst: _Instance, limit: int,
                  deadline: float = math.inf) -> None:
-        from networkx.algorithms.isomorphism import DiGraphMatcher
         import itertools
+
+        from networkx.algorithms.isomorphism import DiGraphMatcher
 
         n = inst.n
         H: nx.DiGraph = nx.DiGraph()

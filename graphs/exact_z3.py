@@ -49,14 +49,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import networkx as nx
-import z3
 
 from attnio.graphs.exact import Infeasible, PebbleUndecided, min_cache_size
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.results import Status
+
+if TYPE_CHECKING:  # annotations only
+    pass
 
 __all__ = ["BoundedOptimal", "solve_time_indexed", "naive_upper_bound"]
 
@@ -144,6 +146,7 @@ def solve_time_indexed(
     >>> solve_time_indexed(matmul_dag(1, 2, 1), 3, recompute=False).io  # see test_exact.py
     7
     """
+    import z3  # here: importing attnio.graphs costs no solver
     check_cache_size(M)
     start = time.monotonic()
     inputs = set(game_inputs(G))

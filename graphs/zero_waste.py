@@ -49,7 +49,6 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.exceptions import InvalidInputError
 from attnio.graphs.exact_state import _bits
 from attnio.graphs.game import Move, check_cache_size, replay
 from attnio.graphs.heuristic_schedule import _check_feasible, _Compiled

@@ -8,7 +8,7 @@ at check time — never a private copy — so an error in the catalogue comes ou
 ``Undecided`` if the catalogue cannot be imported), not silently agreed with.
 
 :func:`z3_claim` wraps a builder into a :class:`~attnio.proofs.registry.Claim` whose check
-hands the problem to the proof kernel, :func:`attnio.proofs.kernel.prove_statement` — the same
+hands the problem to the proof kernel, :func:`attnio.smt.kernel.prove_statement` — the same
 code path as ``attnio prove``: domains from the symbols' declared assumptions, integers as
 integers, ``M = s^2`` only where declared, every counterexample re-evaluated exactly, no
 vacuous proofs, and cvc5 re-checking z3. Relations are built unevaluated (:func:`le`,
@@ -42,8 +42,8 @@ from typing import Any, Callable, Sequence
 import sympy
 
 from attnio.proofs.registry import CheckContext, Claim, Tier
-from attnio.proofs.kernel import prove_statement
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Undecided, Verdict
+from attnio.smt.kernel import prove_statement
 
 __all__ = ["Problem", "z3_claim", "bound", "symbol", "symbols", "min_of_two_claims",
            "le", "lt", "ge", "eq", "agreement_claim"]

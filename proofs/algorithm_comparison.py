@@ -62,7 +62,7 @@ from typing import Any, Callable
 
 import sympy
 
-from attnio.proofs.algebra import Problem, bound, eq, ge, le, lt, symbols, z3_claim
+from attnio.proofs.algebra import Problem, bound, ge, le, lt, symbols, z3_claim
 from attnio.proofs.registry import Claim, run_module
 
 __all__ = ["CLAIMS", "FALSE_TWINS"]

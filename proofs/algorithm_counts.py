@@ -97,6 +97,7 @@ from typing import Callable, Iterator
 
 import sympy
 
+from attnio.algorithms.registry import get_algorithm
 from attnio.exceptions import InfeasibleError
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
@@ -205,7 +206,6 @@ def _value(r: Fraction, s: Fraction, M: int) -> float:
 
 def _count(algorithm: str, pass_: str, n: int, d: int, M: int) -> int | None:
     """The exact count, or None where the algorithm's tiles do not fit in M words."""
-    from attnio.algorithms.registry import get_algorithm
 
     try:
         return get_algorithm(algorithm).counter(pass_)(n, d, M).io

@@ -51,8 +51,17 @@ from __future__ import annotations
 
 import sympy
 
-from attnio.proofs.algebra import (Problem, agreement_claim, bound, eq, ge, le, min_of_two_claims,
-                                   symbols, z3_claim)
+from attnio.proofs.algebra import (
+    Problem,
+    agreement_claim,
+    bound,
+    eq,
+    ge,
+    le,
+    min_of_two_claims,
+    symbols,
+    z3_claim,
+)
 from attnio.proofs.registry import run_module
 
 __all__ = ["CLAIMS", "FALSE_TWINS"]

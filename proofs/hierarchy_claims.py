@@ -7,7 +7,7 @@ moved to :mod:`attnio.proofs.stacked_heads` in issue 21).
   level :math:`k`; a word occupies capacity in every level holding a copy. Claim: every
   schedule moves at least :math:`LB(M_i)` words across boundary :math:`i`, where
   :math:`M_i = c_0 + \dots + c_i` and :math:`LB` is the two-level explicit bound
-  (:func:`attnio.proofs.gap_routes.best_lower_bound`). Proof: merge levels :math:`0..i` into
+  (:func:`attnio.bounds.attention.best_lower_bound`). Proof: merge levels :math:`0..i` into
   one fast memory of :math:`M_i` words and the rest into one slow memory; every move across
   the boundary is a read or write of a red-blue schedule with :math:`M_i` red pebbles, every
   other move is free, so the two-level bound applies. With heads, LB is the stacked bound of
@@ -22,7 +22,7 @@ moved to :mod:`attnio.proofs.stacked_heads` in issue 21).
   i; (2) at every boundary of a grid of hierarchies, the bound is at most the words every
   algorithm moves there (closed form at n = 4096, d = 64, one head and H = 32, G = 8;
   executed on small sizes). The step "two-level bound ⇒ every schedule" is the two-level
-  theorem, proved by the claims of :mod:`attnio.proofs.gap_routes` and
+  theorem, proved by the claims of :mod:`attnio.proofs.attention_routes` and
   :mod:`attnio.proofs.stacked_heads`.
 * (``hierarchy.one_bounded_level`` was removed, issue 20: it compared ``hierarchy_counts``
   with the very functions it calls, so it could not fail — it is a consistency test,
@@ -52,13 +52,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from attnio.algorithms.hierarchy import Hierarchy
+from attnio.algorithms.registry import selection
+from attnio.bounds.hierarchy import boundary_lower_bound, hierarchy_counts
+from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
+from attnio.graphs.game import game_inputs, game_outputs, validate
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
 __all__ = ["CLAIMS", "FALSE_TWINS"]
 
 _SRC = ("attnio (reduction to Hong & Kung 1981's two-level red-blue game; bounds of "
-        "attnio.proofs.gap_routes); issue 16")
+        "attnio.bounds.attention); issue 16")
 
 #: (pass, n, d, levels in words) checked by the boundary claim (closed form).
 _GRID_COUNT = [(p, 4096, 64, levels) for p in ("forward", "backward")
@@ -72,13 +77,11 @@ _GRID_EXEC = [(p, 32, 4, (48, 512)) for p in ("forward", "backward")]
 def _algorithms(pass_: str, selection_name: str = "gap") -> tuple[str, ...]:
     """The registry's selection (``gap``: one schedule per computation; ``levels``: plus the
     grouped-query order)."""
-    from attnio.algorithms.registry import selection
 
     return selection(selection_name, pass_)
 
 
 def _hierarchy(levels: tuple[int, ...]):
-    from attnio.algorithms.hierarchy import Hierarchy
 
     rows = [(f"L{i}", c, None) for i, c in enumerate(levels)] + [("slow", None, 10**12)]
     return Hierarchy.from_words(rows)
@@ -86,7 +89,6 @@ def _hierarchy(levels: tuple[int, ...]):
 
 def _boundary_check(ctx: CheckContext, *, bound_M: Callable[[list[int]], list[int]] | None = None
                     ) -> Verdict:
-    from attnio.algorithms.hierarchy import boundary_lower_bound, hierarchy_counts
 
     checked = nontrivial = 0
     cases = [(row, False, shape) for row in _GRID_COUNT for shape in _HEADS] + [
@@ -136,8 +138,6 @@ def _random_multilevel_schedule(G, caps: tuple[int, ...], seed: int) -> list[tup
     import random
 
     import networkx as nx
-
-    from attnio.graphs.game import game_inputs, game_outputs
 
     rng = random.Random(seed)
     k = len(caps)
@@ -204,7 +204,6 @@ def _random_multilevel_schedule(G, caps: tuple[int, ...], seed: int) -> list[tup
 def _project(G, moves: list[tuple], k: int, i: int) -> tuple[list[tuple[str, str]], int]:
     """The red-blue moves at boundary i (levels ≤ i merged into red, > i into blue) and the
     words moved across boundary i."""
-    from attnio.graphs.game import game_inputs
 
     where: dict = {v: set() for v in G}
     for v in game_inputs(G):
@@ -244,7 +243,6 @@ _SEEDS = range(6)
 
 
 def _dag(spec: tuple):
-    from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 
     builders: dict[str, Callable[..., Any]] = {
         "matmul": matmul_dag, "attention-forward": attention_forward_dag,
@@ -257,7 +255,6 @@ def _reduction_check(ctx: CheckContext, *,
     """Every projection of random multi-level schedules is a legal red-blue schedule with
     M_i = c_0 + … + c_i red pebbles (replayed by graphs.game.validate) whose I/O is at most
     the words moved across boundary i. ``capacity(caps, i)`` replaces M_i (false twins)."""
-    from attnio.graphs.game import validate
 
     checked = nontrivial = 0
     for spec, caps in _REDUCTION_GRID:

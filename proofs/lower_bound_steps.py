@@ -34,7 +34,7 @@ Saha–Ye Lemma 3.4 / Hong–Kung Lemma 3.1 with constants (background §1.4, RE
   builders; it was the algebra :math:`d \ge 1 \Rightarrow n^2(2d-1) \ge n^2d`, true from
   :math:`d \ge 1` alone, before issue 20);
 * ``li.thm42.chain``               — the steps above composed by machine
-  (:mod:`attnio.proofs.chains`): from the pebble-game facts of one part of a :math:`2M`-partition,
+  (:mod:`attnio.smt.chains`): from the pebble-game facts of one part of a :math:`2M`-partition,
   ``extra_trees`` at :math:`2M`, the trees per part, the number of parts, ``sy.lemma34.explicit``
   and ``sy.lemma34.large_cache_form`` give :math:`Q \ge n^2d^2/(8M) - M`, the conclusion derived
   from the steps alone.
@@ -99,10 +99,12 @@ from typing import Any, Callable, Sequence
 
 import sympy
 
+from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
+from attnio.graphs.lower_bounds.parts import qk_trees
 from attnio.proofs.algebra import Problem, bound, ge, le, symbols, z3_claim
-from attnio.proofs.chains import Chain, check_chain, sympy_chain
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.smt.chains import Chain, check_chain, sympy_chain
 
 __all__ = ["CLAIMS", "FALSE_TWINS", "min_parts_matmul", "hong_kung_matmul_bound"]
 
@@ -214,8 +216,6 @@ def _level1_count(ctx: CheckContext, *, per_tree: Callable[[int], int] = lambda 
     :math:`N = n^2(2d-1) \ge n^2 d` that :func:`attnio.proofs.explicit_bounds.explicit_routes`
     charges. (Before issue 20 this claim was the algebra :math:`d \ge 1 \Rightarrow
     n^2(2d-1) \ge n^2d`, true from :math:`d \ge 1` alone.)"""
-    from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
-    from attnio.proofs.partition_lemmas import qk_trees
 
     checked = 0
     for n, d in _LEVEL1_SIZES:
@@ -373,8 +373,8 @@ def _chain_claim(cid: str, statement: str, source: str, build: Callable[[], Chai
         return check_chain(build(), timeout_ms=ctx.z3_timeout_ms,
                            second_solver=ctx.second_solver)
     return Claim(id=cid, statement=statement, formal="chain: every step proved, the conclusion "
-                 "from the steps alone (attnio.proofs.chains)", source=source,
-                 method="z3 NRA chain (attnio.proofs.chains)", family=FAMILY, check_fn=check,
+                 "from the steps alone (attnio.smt.chains)", source=source,
+                 method="z3 NRA chain (attnio.smt.chains)", family=FAMILY, check_fn=check,
                  reconstructed=True, twin_of=twin_of, evidence_kind="smt-forall",
                  expect_reason=expect_reason)
 

@@ -52,8 +52,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Literal
 
-from attnio.results import (EVIDENCE_KINDS, Evidence, Proved, Refuted, Undecided, Verdict,
-                            with_evidence, with_seconds)
+from attnio.results import (
+    EVIDENCE_KINDS,
+    Evidence,
+    Proved,
+    Refuted,
+    Undecided,
+    Verdict,
+    with_evidence,
+    with_seconds,
+)
 
 __all__ = [
     "Claim",

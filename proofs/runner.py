@@ -1,6 +1,6 @@
 r"""Run claims and false twins, and report them as a table or as JSON.
 
-This is the engine behind ``attnio verify`` (:mod:`attnio.proofs.cli`):
+This is the engine behind ``attnio verify`` (:mod:`attnio.commands.verify`):
 
 * :func:`select` filters claims by an fnmatch glob or a substring of the id or the family;
 * :func:`run_claims` checks them in order behind a progress bar (stderr) and returns one
@@ -48,8 +48,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from attnio.parallel import map_instances
 from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.registry import CheckContext, Claim
+from attnio.provenance import provenance
 from attnio.results import Refuted, Undecided, Verdict
 from attnio.tables import render_table
 
@@ -206,7 +208,6 @@ def run_claims_parallel(claims: Sequence[Claim], ctx: CheckContext | None = None
     results in the claims' order, identical verdicts to the serial run. A claim whose worker
     died twice is ``Undecided`` with the reason — never dropped; one not finished by
     ``deadline`` is ``Undecided(TIME_LIMIT_REACHED)``."""
-    from attnio.parallel import map_instances
 
     ctx = ctx or CheckContext()
     claims = list(claims)
@@ -274,7 +275,6 @@ def twins_rejected(results: Iterable[ClaimResult]) -> int:
 def to_json(results: Sequence[ClaimResult]) -> dict[str, Any]:
     """The ``--json`` document: ``{"claims": [...], "summary": {...}, "evidence": {...}}`` with
     the attnio and solver versions."""
-    from attnio.provenance import provenance
 
     return {"claims": [r.to_json() for r in results], "summary": summary(results),
             "evidence": evidence_summary(results), **provenance()}

@@ -47,13 +47,21 @@ from typing import Any, Callable, Mapping
 
 import networkx as nx
 
+from attnio.algorithms.masks import parse_mask
 from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import (DEFAULT_MAX_STATES, Infeasible, Optimal, PebbleUndecided,
-                                 solve_optimal)
+from attnio.graphs.exact import (
+    DEFAULT_MAX_STATES,
+    Infeasible,
+    Optimal,
+    PebbleUndecided,
+    solve_optimal,
+)
 from attnio.graphs.game import replay
+from attnio.graphs.lower_bounds import check_certificate, lower_bounds
+from attnio.graphs.lower_bounds.explicit import explicit_lower_bound
 from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
-from attnio.proofs.explicit_bounds import explicit_lower_bound
+from attnio.graphs.schedules import algorithm_schedules
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Status, Undecided, Verdict
 
@@ -98,7 +106,6 @@ class Instance:
         text = self.sizes.get("mask")
         if text is None:
             return None
-        from attnio.algorithms.masks import parse_mask
 
         return parse_mask(text).array(self.sizes["n"])
 
@@ -148,7 +155,6 @@ def _bracket(lower: int | None, upper: int | None) -> list[int | None] | None:
 
 
 def _algorithm_schedules(G: nx.DiGraph, M: int) -> dict[str, list]:
-    from attnio.graphs.schedules import algorithm_schedules  # written in parallel; imported late
 
     return dict(algorithm_schedules(G, M))
 
@@ -254,7 +260,6 @@ def _certified(G: nx.DiGraph, M: int, hk: int) -> tuple[str, int]:
     routes 1–5, every certificate re-checked) together with the row's own Hong–Kung value.
     Route 5 (an exact sub-DAG) is left out here: on these rows it would re-solve what the row
     solves anyway, at a cost the verify budget does not have."""
-    from attnio.graphs.lower_bounds import check_certificate, lower_bounds
 
     best_route, best = "hong-kung", hk
     for rec in lower_bounds(G, M, hong_kung=False, subdag=False):

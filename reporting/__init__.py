@@ -20,7 +20,7 @@ The report: :mod:`~attnio.reporting.report` (``write_report``) assembles
 :mod:`~attnio.reporting.report_figures` (the figures, with the gap, sparse and hardware
 drawings of the algorithms room) into a :mod:`~attnio.reporting.document`, rendered to
 Markdown there or to one HTML file by :mod:`~attnio.reporting.report_html`, written into an
-OUTDIR checked by :mod:`~attnio.reporting.outdir`; :mod:`~attnio.reporting.cli` is the
+OUTDIR checked by :mod:`~attnio.reporting.outdir`; :mod:`~attnio.commands.report` is the
 command. :mod:`~attnio.reporting.figures` gathers every figure function under one name for
 notebooks.
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from attnio.algorithms.registry import selection
 from attnio.reporting.style import (
     FLOP_LABEL,
     LABEL_BOX,
@@ -104,7 +105,6 @@ def flop_curves_data(
     FlopCurves
     """
     if algorithms is None:
-        from attnio.algorithms.registry import selection
 
         algorithms = ("flash1", *selection("crossover", pass_))
     Ms = tuple(int(M) for M in Ms)

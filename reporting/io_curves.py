@@ -2,7 +2,7 @@ r"""I/O against M: the words each tiled algorithm moves under a two-level memory
 with catalogue bounds overlaid and the measured crossover marked.
 
 This is the one drawing of measured I/O in attnio: the report, the notebooks and
-``attnio simulate --plot`` (:func:`attnio.algorithms.cli.plot_runs`, through
+``attnio simulate --plot`` (:func:`attnio.commands.simulate.plot_runs`, through
 :func:`io_curves_from_runs`) all call :func:`plot_io_curves`.
 
 The measured crossover is :func:`attnio.algorithms.simulation.measured_crossover` for both
@@ -189,7 +189,7 @@ def io_curves_data(
 
 def io_curves_from_runs(payload: Mapping[str, Any], *, n: int, d: int) -> IOCurves:
     """The :class:`IOCurves` of an ``attnio simulate`` JSON document
-    (:func:`attnio.algorithms.cli.runs_payload`): each algorithm's measured I/O, its catalogue
+    (:func:`attnio.commands.simulate.runs_payload`): each algorithm's measured I/O, its catalogue
     bound (``formula``, drawn once per bound id) and the bisected ``crossover_M``.
 
     >>> runs = [{"algorithm": "flash1", "pass": "backward", "M": 256, "io": 10, "formula": 8},

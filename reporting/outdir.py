@@ -46,7 +46,7 @@ from typing import Sequence
 
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
-from attnio.safe_io import check_name_lengths, is_attnio_temp, write_bytes
+from attnio.safe_io import check_name_lengths, is_attnio_temp, process_alive, write_bytes
 
 __all__ = ["prepare_outdir", "OutputFolder", "MARKER_NAME", "LOCK_NAME"]
 
@@ -281,8 +281,6 @@ class OutputFolder:
         held: attnio does not delete what it cannot recognise."""
         import socket
 
-        from attnio.safe_io import _process_alive
-
         try:
             if self.lock.is_symlink() or self.lock.stat().st_size > 10_000:
                 return f"{LOCK_NAME} is not attnio's lock"
@@ -290,7 +288,7 @@ class OutputFolder:
             pid, host = int(data["pid"]), str(data["host"])
         except (OSError, ValueError, KeyError, TypeError):
             return f"{LOCK_NAME} is not a lock attnio can read"
-        if host == socket.gethostname() and not _process_alive(pid):
+        if host == socket.gethostname() and not process_alive(pid):
             return None
         return f"pid {pid} on host {host}, since {data.get('started_utc', '?')}"
 

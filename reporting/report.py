@@ -30,7 +30,7 @@ OUTDIR is never a stranger's folder and no file is written through a symlink: se
 :mod:`attnio.reporting.outdir`. The pieces: :mod:`~attnio.reporting.document` (the document
 model and its Markdown), :mod:`~attnio.reporting.report_html` (its HTML),
 :mod:`~attnio.reporting.sections` (verify, bound and hardware tables),
-:mod:`~attnio.reporting.report_figures` (the figures), :mod:`~attnio.reporting.cli` (the
+:mod:`~attnio.reporting.report_figures` (the figures), :mod:`~attnio.commands.report` (the
 command).
 
 Exit codes: 0 the report is complete and every claim run is Proved; 1 the report was written
@@ -63,7 +63,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from attnio import __version__, interrupts
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.algorithms.advisor import classify_regime
+from attnio.exceptions import AttnioError
 from attnio.progress import StageStatus
 from attnio.provenance import provenance
 from attnio.reporting import DEFAULT_D, DEFAULT_N
@@ -84,7 +85,7 @@ from attnio.reporting.report_figures import FIGURES, FigureSpec, ReportContext
 from attnio.reporting.report_html import render_html
 from attnio.reporting.sections import bound_section, hardware_section, verify_section
 from attnio.reporting.style import png_bytes
-from attnio.symbolic.advisor import classify_regime
+from attnio.validation import positive_int
 
 __all__ = ["write_report", "ReportResult", "default_cache_sizes", "output_names", "FIGURE_FILES"]
 
@@ -140,7 +141,6 @@ def _validate_sizes(n: int, d: int, Ms: Sequence[int]) -> None:
     """Positive integers (:func:`attnio.validation.positive_int`). An M outside
     d <= M <= n*d is not an error: its bound-table entries outside their admissible range
     read "–", and ``attnio report`` warns (README, "Sizes and flags")."""
-    from attnio.validation import positive_int
 
     positive_int("n", n)
     positive_int("d", d)

@@ -6,8 +6,8 @@ Each entry of :data:`FIGURES` draws through its figure family's module — phase
 (:mod:`~attnio.reporting.flop_curves`), sandwich (:mod:`~attnio.reporting.sandwich`), one
 schedule (:mod:`~attnio.reporting.schedule`), lower-bound tightness
 (:mod:`~attnio.reporting.tightness`) — or through the algorithms room's own drawings of the
-gap (:mod:`attnio.algorithms.gap`), masked attention (:mod:`attnio.algorithms.sparse_measure`)
-and the device hierarchy (:mod:`attnio.algorithms.hardware_plots`).
+gap (:mod:`attnio.bounds.gap`), masked attention (:mod:`attnio.reporting.sparse_measure`)
+and the device hierarchy (:mod:`attnio.reporting.hardware_plots`).
 
 >>> [spec.filename for spec in FIGURES][:3]
 ['phase_diagram.png', 'io_vs_M.png', 'flops_vs_M.png']
@@ -20,17 +20,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from attnio.algorithms import sparse_measure
-from attnio.algorithms.gap import gap_payload, plot_gap
-from attnio.algorithms.hardware_plots import (
+from attnio.bounds.gap import gap_payload, plot_gap
+from attnio.exceptions import InvalidInputError
+from attnio.reporting import (
+    flop_curves,
+    io_curves,
+    phase_diagram,
+    sandwich,
+    schedule,
+    sparse_measure,
+    tightness,
+)
+from attnio.reporting.document import Block, Inline, Paragraph, Table, plain
+from attnio.reporting.hardware_plots import (
     levels_vs_n,
     plot_levels_vs_n,
     plot_regime_map,
     regime_map,
 )
-from attnio.reporting import flop_curves, io_curves, phase_diagram, sandwich, schedule, tightness
-from attnio.exceptions import InvalidInputError
-from attnio.reporting.document import Block, Inline, Paragraph, Table, plain
 from attnio.reporting.sections import fmt_value
 from attnio.reporting.style import sweep_cache_sizes
 

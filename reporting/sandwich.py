@@ -43,7 +43,6 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import networkx as nx
 
-from attnio.results import Status
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.proofs.sandwich import (
@@ -61,6 +60,7 @@ from attnio.reporting.style import (
     new_figure,
     save_png,
 )
+from attnio.results import Status
 from attnio.symbolic.catalogue import get_bound
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from attnio.algorithms.advisor import DEVICES, advise
 from attnio.proofs import registry
 from attnio.proofs.runner import run_claims, select, summary
 from attnio.reporting.document import Block, Bullets, Inline, Paragraph, Table, md_block, plain
-from attnio.symbolic.advisor import DEVICES, advise
 from attnio.symbolic.catalogue import CATALOGUE
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values
@@ -154,7 +154,7 @@ def hardware_section(n: int, d: int, dtype: str = "bf16") -> list[Block]:
                      a.regime, a.recommended_algorithm, f"{float(a.io_ratio):.3g}"])
     return [
         Paragraph(plain("Which side of the derived crossover M* = d² real fast memories fall "
-                         "on (attnio.symbolic.advisor; sources in its DEVICES table). The I/O "
+                         "on (attnio.algorithms.advisor; sources in its DEVICES table). The I/O "
                          "ratio is the catalogue's FlashAttention bound ÷ Algorithm 6 bound at "
                          f"n = {n:,} (constants 1).")),
         Table(["device", "fast memory", "M (words)", "d²", "regime", "theory picks",

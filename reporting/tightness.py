@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from attnio.results import Status
 from attnio.graphs.lower_bounds import compulsory_bound
 from attnio.proofs.sandwich import DEFAULT_INSTANCES, sandwich_row
 from attnio.reporting.style import new_figure, save_png
+from attnio.results import Status
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure

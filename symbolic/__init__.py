@@ -10,8 +10,8 @@ evaluate       catalogue values at a concrete (n, d, M): :func:`catalogue_values
 crossovers     branch equalities solved with sympy; which branch wins on each side
 dominance      growth exponents in base d and exact dominance decisions (z3 LRA)
 checks         the symbolic claims and their false twins, as verdict-returning checks
-advisor        device table, dtype widths, :func:`advise` (regime of a real device)
-cli            ``attnio bounds``
+devices        the device table (:func:`find_device`); the advisor that uses it is
+               :mod:`attnio.algorithms.advisor`
 =============  ===================================================================
 
 >>> from attnio.symbolic import crossover, get_bound
@@ -19,9 +19,7 @@ cli            ``attnio bounds``
 d**2
 """
 
-from attnio.symbolic import advisor, catalogue, checks, crossovers
-from attnio.symbolic import dominance, evaluate, symbols
-from attnio.symbolic.advisor import *  # noqa: F401,F403
+from attnio.symbolic import catalogue, checks, crossovers, dominance, evaluate, symbols
 from attnio.symbolic.catalogue import *  # noqa: F401,F403
 from attnio.symbolic.checks import *  # noqa: F401,F403
 from attnio.symbolic.crossovers import *  # noqa: F401,F403
@@ -31,5 +29,5 @@ from attnio.symbolic.symbols import *  # noqa: F401,F403
 
 __all__ = (
     symbols.__all__ + catalogue.__all__ + evaluate.__all__ + crossovers.__all__
-    + dominance.__all__ + checks.__all__ + advisor.__all__
+    + dominance.__all__ + checks.__all__
 )

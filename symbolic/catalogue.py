@@ -59,7 +59,17 @@ import sympy as sp
 
 from attnio.exceptions import InvalidInputError
 from attnio.symbolic.symbols import (
-    SIZE_SYMBOLS, M, Z_QK, Z_in, d, k, m, n, p, symbol_by_name, validate_value,
+    SIZE_SYMBOLS,
+    Z_QK,
+    M,
+    Z_in,
+    d,
+    k,
+    m,
+    n,
+    p,
+    symbol_by_name,
+    validate_value,
 )
 
 __all__ = ["Bound", "CATALOGUE", "get_bound", "catalogue_ids"]

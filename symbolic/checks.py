@@ -39,11 +39,16 @@ from typing import Callable, NamedTuple
 
 import sympy as sp
 
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.results import Proved, Refuted, Verdict
 from attnio.symbolic.catalogue import get_bound
-from attnio.symbolic.crossovers import branch_ratio, check_branch_minimum, check_crossover, crossover
+from attnio.symbolic.crossovers import (
+    branch_ratio,
+    check_branch_minimum,
+    check_crossover,
+    crossover,
+)
 from attnio.symbolic.dominance import DEFAULT_REGION, DENSE_INSTANCE, check_sign
-from attnio.symbolic.symbols import M, Z_QK, Z_in, alpha, beta, d, n
+from attnio.symbolic.symbols import Z_QK, M, Z_in, alpha, beta, d, n
 
 __all__ = [
     "SymbolicClaim", "SOURCES", "symbolic_claims", "crossover_claims", "branch_claims",
@@ -71,7 +76,7 @@ def _claim(id: str, statement: str, check: Callable[[], Verdict], source: str,
 
 def check_identity(a: sp.Expr, b: sp.Expr) -> Verdict:
     """Claim ``a == b`` identically, decided by the proof kernel
-    (:func:`attnio.proofs.kernel.check_identity`): Proved by ``simplify(a - b) == 0`` or by the
+    (:func:`attnio.smt.kernel.check_identity`): Proved by ``simplify(a - b) == 0`` or by the
     SMT solvers; Refuted only with a point of the symbols' declared domains where both sides,
     evaluated exactly, differ; Undecided otherwise.
 
@@ -83,7 +88,7 @@ def check_identity(a: sp.Expr, b: sp.Expr) -> Verdict:
     >>> r.verdict, r.counterexample["d"]
     ('refuted', '1')
     """
-    from attnio.proofs.kernel import check_identity as kernel_check_identity
+    from attnio.smt.kernel import check_identity as kernel_check_identity
 
     return kernel_check_identity(a, b)
 

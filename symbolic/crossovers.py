@@ -51,27 +51,27 @@ import sympy as sp
 
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.smt.exact_eval import in_domain as _in_domain
+from attnio.smt.exact_eval import sign_of as _sign_of
+from attnio.smt.exact_eval import value_at as _value_at
+from attnio.smt.statements import declared_domain as _declared_domain
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import M
 
 
 def value_at(expr, point):  # noqa: ANN001,ANN201 - thin lazy bridges to the proof kernel
-    from attnio.proofs.exact_eval import value_at as _value_at
     return _value_at(expr, point)
 
 
 def sign_of(value):  # noqa: ANN001,ANN201
-    from attnio.proofs.exact_eval import sign_of as _sign_of
     return _sign_of(value)
 
 
 def in_domain(value, domain):  # noqa: ANN001,ANN201
-    from attnio.proofs.exact_eval import in_domain as _in_domain
     return _in_domain(value, domain)
 
 
 def declared_domain(sym):  # noqa: ANN001,ANN201
-    from attnio.proofs.kernel import declared_domain as _declared_domain
     return _declared_domain(sym)
 
 __all__ = [

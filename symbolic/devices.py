@@ -4,7 +4,7 @@ The table is the data file ``symbolic/devices.json`` (installed as package data 
 :mod:`attnio.symbolic`), not Python literals. :func:`load_device_table` reads and validates
 it; a malformed table raises :class:`~attnio.exceptions.InvalidInputError` naming the field
 (``devices[2].levels[1].bytes.value``) and the rule. The hardware advisor
-(:mod:`attnio.symbolic.advisor`) and the memory hierarchy
+(:mod:`attnio.algorithms.advisor`) and the memory hierarchy
 (:mod:`attnio.algorithms.hierarchy`) both read this one table.
 
 Each number is a record ``{"value", "source", "where", "sure"}``:

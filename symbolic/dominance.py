@@ -59,13 +59,28 @@ from fractions import Fraction
 from typing import Literal
 
 import sympy as sp
-import z3
 
 from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted, Status, Undecided, Verdict
+from attnio.smt.exact_eval import truth_at
+from attnio.smt.statements import declared_domain
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import (
-    EXPONENT_OF, Z_QK, Z_in, alpha, beta, d, k, kappa, m, mu, n, p, rho, zeta_in, zeta_qk,
+    EXPONENT_OF,
+    Z_QK,
+    Z_in,
+    alpha,
+    beta,
+    d,
+    k,
+    kappa,
+    m,
+    mu,
+    n,
+    p,
+    rho,
+    zeta_in,
+    zeta_qk,
 )
 
 __all__ = [
@@ -240,9 +255,10 @@ def _satisfiable(constraints: list[sp.Basic]) -> tuple[bool | None, dict[str, Fr
     """(True, model) / (False, {}) / (None, {}) for sat / unsat / unknown.
 
     The constraints are translated by the one sympy → SMT bridge,
-    :class:`attnio.proofs.sympy_to_z3.Translator`, with each exponent's declared domain."""
-    from attnio.proofs.kernel import declared_domain
-    from attnio.proofs.sympy_to_z3 import Translator
+    :class:`attnio.smt.sympy_to_z3.Translator`, with each exponent's declared domain."""
+    import z3  # here, not at the top: `attnio bounds` never imports z3
+
+    from attnio.smt.sympy_to_z3 import Translator
 
     free = sorted(set().union(*(c.free_symbols for c in constraints)), key=lambda x: x.name)
     domains = {}
@@ -336,7 +352,6 @@ def check_sign(a: Bound | str | sp.Expr, b: Bound | str | sp.Expr,
     if sat is False:
         return Proved(f"z3 LRA: region ∧ ¬(Δ {sign}) unsat, Δ = {delta}")
     # Refuted only with a point re-evaluated exactly: inside the region, the sign violated.
-    from attnio.proofs.exact_eval import truth_at
 
     free = set(delta.free_symbols).union(*(c.free_symbols for c in region_list))
     at = {sym: sp.Rational(model[sym.name].numerator, model[sym.name].denominator)

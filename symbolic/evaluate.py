@@ -83,11 +83,12 @@ def default_instance(n_value: int, d_value: int, M_value: int, mask: Any = None)
     >>> default_instance(2, 3, 5)
     {'n': 2, 'd': 3, 'M': 5, 'Z_in': 6, 'Z_QK': 4, 'm': 2, 'k': 3, 'p': 2}
     """
-    from attnio.algorithms.masks import Mask, mask_sizes  # lazy: numpy only when evaluating
-
     nv, dv, Mv = (int(validate_value(s, v)) for s, v in ((n, n_value), (d, d_value), (M, M_value)))
-    sizes = mask_sizes(mask if mask is not None else Mask.full(), nv, dv)
-    return {"n": nv, "d": dv, "M": Mv, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK,
+    # A mask is anything with z_in(n, d) and z_qk(n) (attnio.algorithms.masks.Mask); the
+    # catalogue does not depend on how masks are represented. None is the full mask.
+    z_in = nv * dv if mask is None else int(mask.z_in(nv, dv))
+    z_qk = nv * nv if mask is None else int(mask.z_qk(nv))
+    return {"n": nv, "d": dv, "M": Mv, "Z_in": z_in, "Z_QK": z_qk,
             "m": nv, "k": dv, "p": nv}
 
 

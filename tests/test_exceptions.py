@@ -38,7 +38,7 @@ def test_every_public_error_class_is_defined_in_exceptions() -> None:
 
 
 def test_translation_error_is_re_exported_by_the_bridge() -> None:
-    from attnio.proofs import sympy_to_z3
+    from attnio.smt import sympy_to_z3
 
     assert sympy_to_z3.TranslationError is TranslationError
     assert TranslationError.__module__ == "attnio.exceptions"

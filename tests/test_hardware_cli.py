@@ -135,7 +135,7 @@ def test_hostile_hierarchy_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 21: next to heads: 32 the lower bound is all 32 heads' (stacked), not one head's."""
-    from attnio.algorithms.heads import multihead_lower_bound
+    from attnio.bounds.heads import multihead_lower_bound
 
     report = _bounds_json(capsys, ["--n", "4096", "--d", "64", "--M", "2097152", "--heads",
                                    "32", "--kv-heads", "8"])
@@ -158,7 +158,7 @@ def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str])
 
 
 def test_simulate_heads_runs_carry_the_stacked_bound(capsys: pytest.CaptureFixture[str]) -> None:
-    from attnio.algorithms.heads import multihead_lower_bound
+    from attnio.bounds.heads import multihead_lower_bound
 
     assert main(["simulate", "--n", "256", "--d", "16", "--M", "1024", "--heads", "8",
                  "--kv-heads", "2", "--batch", "2", "--algorithm", "flash2,flash2-gqa",

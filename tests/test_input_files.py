@@ -249,6 +249,6 @@ def test_pebble_time_limit_is_not_overrun_by_late_phases() -> None:
     assert answer["lower_bound"] <= answer["upper_bound"] and answer["moves"]
     # the certified window bound still runs at the deadline: above the compulsory I/O
     from attnio.graphs.anytime import compulsory_io
-    from attnio.graphs.cli import parse_builtin
+    from attnio.commands.pebble import parse_builtin
 
     assert answer["lower_bound"] > compulsory_io(parse_builtin("matmul:9x9x9"))

@@ -115,7 +115,7 @@ def test_undecided_searches_carry_the_proven_bracket(every_result) -> None:
 
 
 def test_json_outputs_spell_the_status_by_its_value(every_result) -> None:
-    from attnio.graphs.cli import result_to_json
+    from attnio.commands.pebble import result_to_json
 
     for name in ("Optimal", "Infeasible", "PebbleUndecided"):
         text = json.dumps(result_to_json(every_result[name], 3, True))

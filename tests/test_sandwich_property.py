@@ -4,7 +4,7 @@ algorithm's exact I/O count, on the same instance (same pass, sizes, mask, heads
 One hypothesis property over pass, n, d, M (small M near d, large M near n·d, and between),
 the mask (none, full, causal, window:W, block:B with a drawn pattern, an arbitrary array),
 B·H query heads in B·G K/V groups and a hierarchy of a few levels, checked through the library
-functions behind every command (:func:`attnio.algorithms.sandwich_points.sandwich_point`;
+functions behind every command (:func:`attnio.bounds.sandwich_points.sandwich_point`;
 one head without a mask: also the ``--tune`` counts) and,
 on some examples, through the JSON that ``attnio simulate``, ``attnio gap`` and
 ``attnio bounds`` print. Exact ints (the catalogue's explicit bounds: exact sympy numbers),
@@ -35,14 +35,14 @@ from hypothesis import strategies as st
 from attnio.algorithms.heads import count_heads, simulate_heads
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import PASSES, REGISTRY, algorithm_names, selection
-from attnio.algorithms.sandwich_points import (CATALOGUE_SCOPE, explicit_catalogue_lower_bounds,
-                                              sandwich_point)
+from attnio.bounds.sandwich_points import (CATALOGUE_SCOPE, explicit_catalogue_lower_bounds,
+                                           sandwich_point)
 from attnio.algorithms.simulation import count, simulate
 from attnio.algorithms.tuning import tuned_count
 from attnio.cli import main
 from attnio.exceptions import CacheOverflowError, InfeasibleError
-from attnio.proofs.gap_routes import computation_of
-from attnio.proofs.mask_bounds import mask_bound_fields
+from attnio.bounds.attention import computation_of
+from attnio.bounds.masks import mask_bound_fields
 
 _SKIP = (InfeasibleError, CacheOverflowError)
 
@@ -306,7 +306,7 @@ def test_tiny_executed_runs_match_the_closed_form_above_the_bound(name, pass_, n
 
 
 def test_a_planted_violation_is_reported_with_its_numbers(monkeypatch) -> None:
-    import attnio.proofs.gap_routes as gr
+    import attnio.bounds.attention as gr
 
     real = gr.best_lower_bound
 

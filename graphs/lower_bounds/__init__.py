@@ -58,30 +58,56 @@ import networkx as nx
 
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs
-from attnio.graphs.lower_bounds.counting import (_PER_PART_NAMES, _check_compulsory,
-                                                 _check_hong_kung, _check_per_part,
-                                                 builtin_structure, compulsory_bound,
-                                                 hong_kung_route, per_part_routes)
-from attnio.graphs.lower_bounds.deadline import (CHECK_TIME_LIMIT_REASON, TIME_LIMIT_REASON,
-                                                 Deadline, TimeLimitReached, as_deadline)
-from attnio.graphs.lower_bounds.records import (ROUTES, BoundRecord, _vertices_to_compute,
-                                                must_compute)
-from attnio.graphs.lower_bounds.saturation import (_check_saturation, saturating_sets,
-                                                   saturation_reads_min,
-                                                   saturation_windows_bound)
-from attnio.graphs.lower_bounds.subdag import _check_subdag, subdag_exact_bound
-from attnio.graphs.lower_bounds.windows import (_check_spill_windows, forced_spill_sets,
-                                                spill_windows_bound, window_reads_min)
-from attnio.results import Proved, Refuted, Undecided, Verdict
+from attnio.graphs.lower_bounds.counting import (
+    _PER_PART_NAMES,
+    _check_compulsory,
+    _check_hong_kung,
+    _check_per_part,
+    builtin_structure,
+    compulsory_bound,
+    hong_kung_route,
+    per_part_routes,
+)
+from attnio.graphs.lower_bounds.deadline import (
+    CHECK_TIME_LIMIT_REASON,
+    TIME_LIMIT_REASON,
+    Deadline,
+    TimeLimitReached,
+    as_deadline,
+)
+from attnio.graphs.lower_bounds.records import (
+    ROUTES,
+    BoundRecord,
+    _vertices_to_compute,
+    must_compute,
+)
 
 # Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
-# the limits, and the private helpers proofs/lower_bound_routes.py builds its false twins from.
-from attnio.graphs.lower_bounds.saturation import MAX_SATURATION_STATES  # noqa: F401
-from attnio.graphs.lower_bounds.subdag import MAX_SUBDAG_VERTICES  # noqa: F401
-from attnio.graphs.lower_bounds.subdag import _outside_moves, _subdag  # noqa: F401
-from attnio.graphs.lower_bounds.windows import MAX_WINDOW_STATES  # noqa: F401
-from attnio.graphs.lower_bounds.windows import MAX_WINDOW_VERTICES  # noqa: F401
-from attnio.graphs.lower_bounds.windows import _choose_window_set  # noqa: F401
+# the limits, and the private helpers proofs/certified_routes.py builds its false twins from.
+from attnio.graphs.lower_bounds.saturation import (
+    MAX_SATURATION_STATES,  # noqa: F401
+    _check_saturation,
+    saturating_sets,
+    saturation_reads_min,
+    saturation_windows_bound,
+)
+from attnio.graphs.lower_bounds.subdag import (  # noqa: F401
+    MAX_SUBDAG_VERTICES,  # noqa: F401
+    _check_subdag,
+    ancestor_subdag,
+    outside_moves,
+    subdag_exact_bound,
+)
+from attnio.graphs.lower_bounds.windows import (
+    MAX_WINDOW_STATES,  # noqa: F401
+    MAX_WINDOW_VERTICES,  # noqa: F401
+    _check_spill_windows,
+    choose_window_set,  # noqa: F401
+    forced_spill_sets,
+    spill_windows_bound,
+    window_reads_min,
+)
+from attnio.results import Proved, Refuted, Undecided, Verdict
 
 __all__ = [
     "BoundRecord",

@@ -129,8 +129,11 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
 
 def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
                      deadline: Deadline | None = None) -> Verdict:
-    from attnio.graphs.partitions import (check_hong_kung_hypotheses, is_s_partition,
-                                          min_partition_parts)
+    from attnio.graphs.partitions import (
+        check_hong_kung_hypotheses,
+        is_s_partition,
+        min_partition_parts,
+    )
 
     dl = as_deadline(deadline)
     check_hong_kung_hypotheses(G)
@@ -304,8 +307,8 @@ def per_part_routes(G: nx.DiGraph, M: int, *,
     if kind is None:
         return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in _PER_PART_NAMES]
     dl.check()  # the lemmas' module imports sympy (about a second): not past the deadline
+    from attnio.graphs.lower_bounds.explicit import explicit_routes
     from attnio.graphs.partitions import check_hong_kung_hypotheses
-    from attnio.proofs.explicit_bounds import explicit_routes
 
     try:
         check_hong_kung_hypotheses(G)
@@ -338,7 +341,7 @@ def per_part_routes(G: nx.DiGraph, M: int, *,
 
 def partition_route_value(counted: int, beta: int, M: int) -> int:
     """M·(⌈N/β⌉ − 1), floored at 0 (:func:`attnio.proofs.explicit_bounds.partition_route_bound`)."""
-    from attnio.proofs.explicit_bounds import partition_route_bound
+    from attnio.graphs.lower_bounds.explicit import partition_route_bound
 
     return partition_route_bound(counted, beta, M)
 
@@ -347,8 +350,7 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
                          M: int) -> tuple[int, int]:
     """``(N, β(2M))`` counted from the DAG itself (not from the sizes)."""
     from attnio.graphs.dags import level1_vertices
-    from attnio.proofs.partition_lemmas import (matmul_part_bound, product_vertices,
-                                                sy_part_bound)
+    from attnio.graphs.lower_bounds.parts import matmul_part_bound, product_vertices, sy_part_bound
 
     tag = "AB" if kind == "matmul" else "QK"
     if name == "matmul products":
@@ -362,8 +364,8 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
 
 
 def _check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+    from attnio.graphs.lower_bounds.explicit import partition_route_bound
     from attnio.graphs.partitions import check_hong_kung_hypotheses
-    from attnio.proofs.explicit_bounds import partition_route_bound
 
     check_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
     cert = rec.certificate

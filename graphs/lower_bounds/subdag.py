@@ -26,9 +26,14 @@ import networkx as nx
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
-from attnio.graphs.lower_bounds.windows import (MAX_WINDOW_VERTICES, _independent_window_min,
-                                                _slack, _verify_forced, forced_spill_sets,
-                                                window_reads_min)
+from attnio.graphs.lower_bounds.windows import (
+    MAX_WINDOW_VERTICES,
+    _independent_window_min,
+    _slack,
+    _verify_forced,
+    forced_spill_sets,
+    window_reads_min,
+)
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["subdag_exact_bound", "MAX_SUBDAG_VERTICES"]
@@ -50,13 +55,13 @@ def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
     return frozenset(got)
 
 
-def _subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
+def ancestor_subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
     H = G.subgraph(_closure(G, outs)).copy()
     H.graph = {"outputs": list(outs)}
     return H
 
 
-def _outside_moves(G: nx.DiGraph, M: int, H: frozenset[str],
+def outside_moves(G: nx.DiGraph, M: int, H: frozenset[str],
                    deadline: Deadline | None = None) -> dict[str, Any]:
     """Lower bounds on the moves on vertices outside H: input reads (windows counting inputs
     outside H), forced spills with T outside H, and writes of outputs outside H."""
@@ -134,7 +139,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     inputs, outs, N, need = must_compute(G)
     best: BoundRecord | None = None
     for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates, dl):
-        H = _subdag(G, chosen)
+        H = ancestor_subdag(G, chosen)
         if M < min_cache_size(H):
             continue
         try:
@@ -143,7 +148,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
             if not isinstance(res, Optimal):
                 dl.check()
                 continue
-            rest = _outside_moves(G, M, frozenset(H), dl)
+            rest = outside_moves(G, M, frozenset(H), dl)
         except TimeLimitReached:
             if best is None:
                 raise
@@ -174,7 +179,7 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
     chosen = list(cert["H_outputs"])
     if not chosen or any(o not in outs for o in chosen):
         return Refuted({"H_outputs": chosen}, "H's outputs must be non-input outputs of G")
-    H = _subdag(G, chosen)
+    H = ancestor_subdag(G, chosen)
     if H.number_of_nodes() > 2 * MAX_SUBDAG_VERTICES:
         return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
     dl.check()

@@ -67,7 +67,7 @@ def _slack(G: nx.DiGraph, v: str, M: int) -> int:
     return max(0, M - G.in_degree(v) - 1)
 
 
-def _choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
+def choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
                        M: int, limit: int) -> list[str]:
     """U: must-compute vertices with an input predecessor, then those with no slack (which
     never weaken the bound); at most ``limit``, in topological order."""
@@ -94,7 +94,7 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
 
     Inputs in ``uncounted`` are ignored (their reads are counted elsewhere: route 6).
     ``slack_override`` and ``count_non_inputs`` exist only for the planted false twins
-    (:mod:`attnio.proofs.lower_bound_routes`): a fixed slack for every vertex, and charging
+    (:mod:`attnio.proofs.certified_routes`): a fixed slack for every vertex, and charging
     non-input predecessors like inputs. Both make the "bound" unsound.
 
     >>> from attnio.graphs.dags import matmul_dag
@@ -209,7 +209,7 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     inputs, outs, N, need = must_compute(G, outputs)
     limit = max(1, int(max_window_vertices))
     while True:
-        U = _choose_window_set(G, N, inputs, M, limit)
+        U = choose_window_set(G, N, inputs, M, limit)
         got = window_reads_min(G, U, M, deadline=dl)
         if got is not None:
             break

@@ -71,16 +71,29 @@ References
 
 from __future__ import annotations
 
-from attnio.graphs.partitions.definitions import (PartitionCheck, Vertex,  # noqa: F401
+from attnio.graphs.partitions.definitions import (  # noqa: F401
+                                                  PartitionCheck,
+                                                  Vertex,
                                                   check_hong_kung_hypotheses,
-                                                  greedy_s_partition, input_vertices,
-                                                  is_bounded_set, is_dominator, is_s_partition,
-                                                  min_dominator_size, minimum_dominator,
-                                                  minimum_set)
-from attnio.graphs.partitions.search import (BoundedSetEncoding, BoundedSetSearch,
-                                             PartitionResult, bounded_set_encoding,
-                                             find_bounded_set, hong_kung_bound,
-                                             max_counted_bounded_set, min_partition_parts)
+                                                  greedy_s_partition,
+                                                  input_vertices,
+                                                  is_bounded_set,
+                                                  is_dominator,
+                                                  is_s_partition,
+                                                  min_dominator_size,
+                                                  minimum_dominator,
+                                                  minimum_set,
+)
+from attnio.graphs.partitions.search import (
+                                                  BoundedSetEncoding,
+                                                  BoundedSetSearch,
+                                                  PartitionResult,
+                                                  bounded_set_encoding,
+                                                  find_bounded_set,
+                                                  hong_kung_bound,
+                                                  max_counted_bounded_set,
+                                                  min_partition_parts,
+)
 
 __all__ = [
     "input_vertices",

@@ -32,17 +32,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import TYPE_CHECKING, Iterable, Literal
 
 import networkx as nx
-import z3
 
-from attnio.exceptions import BudgetExceededError, InvalidInputError
+from attnio.exceptions import BudgetExceededError
+from attnio.graphs.partitions.definitions import (
+    Vertex,
+    check_hong_kung_hypotheses,
+    greedy_s_partition,
+    input_vertices,
+    is_dominator,
+    is_s_partition,
+    minimum_set,
+)
 from attnio.results import Status
 from attnio.validation import positive_int
-from attnio.graphs.partitions.definitions import (Vertex, check_hong_kung_hypotheses,
-                                                  greedy_s_partition, input_vertices,
-                                                  is_dominator, is_s_partition, minimum_set)
+
+if TYPE_CHECKING:  # annotations only
+    import z3
 
 __all__ = [
     "BoundedSetEncoding",
@@ -73,11 +81,13 @@ class BoundedSetEncoding:
 
     def selected(self, model: z3.ModelRef) -> frozenset[Vertex]:
         """The member set of a model."""
+        import z3  # here: importing attnio.graphs costs no solver
         return frozenset(v for v, b in self.member.items()
                          if z3.is_true(model.eval(b, model_completion=True)))
 
     def dominator_of(self, model: z3.ModelRef) -> frozenset[Vertex]:
         """The dominator set of a model."""
+        import z3  # here: importing attnio.graphs costs no solver
         return frozenset(v for v, b in self.dominator.items()
                          if z3.is_true(model.eval(b, model_completion=True)))
 
@@ -109,6 +119,7 @@ def bounded_set_encoding(G: nx.DiGraph, k: int | None, *, prefix: str = "w",
     >>> s.check()
     unsat
     """
+    import z3  # here: importing attnio.graphs costs no solver
     inputs = input_vertices(G)
     index = {v: n for n, v in enumerate(sorted(G, key=str))}
     if member is None:
@@ -163,6 +174,7 @@ def find_bounded_set(G: nx.DiGraph, counted: Iterable[Vertex], k: int | None, at
     >>> find_bounded_set(G, {2, 3}, 2, 2).status, find_bounded_set(G, {2, 3}, 1, 2).status
     ('sat', 'unsat')
     """
+    import z3  # here: importing attnio.graphs costs no solver
     wanted = set(counted)
     counted = [v for v in G if v in wanted]
     enc = bounded_set_encoding(G, k, minimum_bound=minimum_bound)
@@ -268,6 +280,7 @@ def _partition_solver(G: nx.DiGraph, S: int, h: int, deadline: float | None = No
     forbids labels ≥ j, i.e. asks for ≤ j parts. Past ``deadline`` (read before each part's
     encoding): :class:`~attnio.exceptions.BudgetExceededError`.
     """
+    import z3  # here: importing attnio.graphs costs no solver
     order = {v: n for n, v in enumerate(sorted(G, key=str))}
     ge = {v: [z3.BoolVal(True)] + [z3.Bool(f"ge_{order[v]}_{i}") for i in range(1, h)]
           for v in G}
@@ -294,6 +307,7 @@ def _partition_solver(G: nx.DiGraph, S: int, h: int, deadline: float | None = No
 
 def _label_parts(G: nx.DiGraph, ge: dict[Vertex, list[z3.BoolRef]], model: z3.ModelRef
                  ) -> list[frozenset[Vertex]]:
+    import z3  # here: importing attnio.graphs costs no solver
     labels = {v: sum(1 for lit in ge[v][1:] if z3.is_true(model.eval(lit, model_completion=True)))
               for v in G}
     parts = [frozenset(v for v in G if labels[v] == i) for i in range(max(labels.values()) + 1)]
@@ -341,6 +355,7 @@ def min_partition_parts(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000,
     >>> r.value, len(r.parts), bool(is_s_partition(G, r.parts, 2))
     (1, 1, True)
     """
+    import z3  # here: importing attnio.graphs costs no solver
     positive_int("S", S)
     positive_int("timeout_ms", timeout_ms)
     start = time.perf_counter()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from attnio.algorithms.cli import parse_cache_sizes
+from attnio.commands.simulate import parse_cache_sizes
 from attnio.cli import main
 
 RUN_KEYS = {"algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops",

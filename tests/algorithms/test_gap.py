@@ -1,4 +1,4 @@
-"""attnio.algorithms.gap: rows, omitted pairs, ratio, figure."""
+"""attnio.bounds.gap: rows, omitted pairs, ratio, figure."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from attnio.algorithms.gap import gap_figure_png, gap_payload, gap_rows
+from attnio.bounds.gap import gap_figure_png, gap_payload, gap_rows
 from attnio.algorithms.simulation import count
 from attnio.exceptions import InvalidInputError
-from attnio.proofs.gap_routes import best_lower_bound
+from attnio.bounds.attention import best_lower_bound
 
 
 def test_rows_are_exact_and_consistent() -> None:

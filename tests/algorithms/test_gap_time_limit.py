@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from attnio.algorithms.gap import gap_rows
+from attnio.bounds.gap import gap_rows
 from attnio.algorithms.tuning import TimeLimitReached, tuned_blocks, tuned_count
 from attnio.cli import main
 

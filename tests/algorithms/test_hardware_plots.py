@@ -1,9 +1,9 @@
-"""Tests for attnio.algorithms.hardware_plots: the data behind the issue-16 figures."""
+"""Tests for attnio.reporting.hardware_plots: the data behind the issue-16 figures."""
 
 from __future__ import annotations
 
-from attnio.algorithms.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
-                                              plot_regime_map, regime_map)
+from attnio.reporting.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
+                                             plot_regime_map, regime_map)
 from attnio.algorithms.heads import count_heads
 
 

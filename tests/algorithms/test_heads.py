@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attnio.algorithms.heads import (
-    check_heads, count_flash2_gqa, count_heads, multihead_lower_bound, simulate_heads,
-)
+from attnio.algorithms.heads import check_heads, count_flash2_gqa, count_heads, simulate_heads
+from attnio.bounds.heads import multihead_lower_bound
 from attnio.algorithms.simulation import ALGORITHMS, count
 from attnio.exceptions import InvalidInputError
 
@@ -91,7 +90,7 @@ def test_stacked_bound_between_compulsory_floor_and_every_algorithm(pass_: str) 
 
 
 def test_stacked_bound_numbers_and_single_head() -> None:
-    from attnio.proofs.gap_routes import best_lower_bound, lower_bound_routes
+    from attnio.bounds.attention import best_lower_bound, lower_bound_routes
 
     # n = 4096, d = 64, H = 32, G = 8 backward: 4Hnd + 4Gnd = 41,943,040 at a large M
     assert multihead_lower_bound("backward", 4096, 64, 2**20, heads=32, kv_heads=8) == (

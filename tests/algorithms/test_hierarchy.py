@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from attnio.algorithms.hierarchy import (
-    Hierarchy, bottleneck, boundary_lower_bound, device_hierarchy, hierarchy_counts,
-)
+from attnio.algorithms.hierarchy import Hierarchy, device_hierarchy
+from attnio.bounds.hierarchy import bottleneck, boundary_lower_bound, hierarchy_counts
 from attnio.algorithms.simulation import count, simulate
 from attnio.exceptions import InvalidInputError
-from attnio.proofs.gap_routes import best_lower_bound
+from attnio.bounds.attention import best_lower_bound
 
 ALGS = {"forward": ("standard", "flash1", "flash2", "square-tiling", "small-cache-fused",
                     "flash2-gqa"),
@@ -76,7 +75,7 @@ def test_three_level_example_with_grouped_heads() -> None:
     """16K / 256K / 1M words, n = 4096, d = 64, H = 32, G = 8 backward (issue 21): the
     stacked bound, 4Hnd + 4Gnd = 41,943,040 at the outer boundaries (was 16,777,216 =
     G × 8nd), so the gap is 9.74 / 4.03 / 1.61 (was 37.0 / 10.07 / 4.02)."""
-    from attnio.algorithms.hierarchy import levels_report
+    from attnio.bounds.hierarchy import levels_report
 
     h = Hierarchy.from_words([("a", 16384, None), ("b", 262144, 10**12),
                               ("c", 1048576, 10**12), ("slow", None, 10**11)])

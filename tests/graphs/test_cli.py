@@ -1,4 +1,4 @@
-"""Tests of `attnio pebble` (attnio.graphs.cli) through the top-level dispatcher."""
+"""Tests of `attnio pebble` (attnio.commands.pebble) through the top-level dispatcher."""
 
 from __future__ import annotations
 

@@ -258,7 +258,7 @@ def test_time_limit_bounds_every_phase(spec: str, M: int) -> None:
     # 600 000 successors and lazy heuristic pops, all before the clock was read
     import time
 
-    from attnio.graphs.cli import parse_builtin
+    from attnio.commands.pebble import parse_builtin
 
     G = parse_builtin(spec)
     # CPU seconds of this process: load from other processes does not inflate them

@@ -22,8 +22,8 @@ import pytest
 
 # imported before any test patches a route: their `from ... import` bindings must stay honest
 import attnio.graphs.anytime  # noqa: F401
-import attnio.graphs.cli  # noqa: F401
-import attnio.graphs.lower_bound_cli  # noqa: F401
+import attnio.commands.pebble  # noqa: F401
+import attnio.commands.lower_bound  # noqa: F401
 import attnio.graphs.lower_bounds as lower_bounds_module
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError

@@ -1,4 +1,4 @@
-"""``attnio lower-bound``: output, JSON shape, exit codes (graphs/lower_bound_cli.py)."""
+"""``attnio lower-bound``: output, JSON shape, exit codes (attnio/commands/lower_bound.py)."""
 
 from __future__ import annotations
 

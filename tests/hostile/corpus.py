@@ -889,7 +889,7 @@ def cases() -> list[Case]:
                           ("bounds", [*BOUNDS, "--hierarchy", "/dev/stdin"])):
         add(f"{command}-closed-stdin", argv, (2,), fd, io="stdin-closed",
             seconds=SUBPROCESS_SECONDS, why="closed stdin is refused before any read")
-    # prove decides in a forked child (attnio.proofs.isolation): a bad statement may be
+    # prove decides in a forked child (attnio.smt.isolation): a bad statement may be
     # refused there, so its cases get the bound of a short proof
     return [dataclasses.replace(c, seconds=max(c.seconds, PROVE_SECONDS))
             if c.command == "prove" and c.io is None else c for c in out]

@@ -1,11 +1,11 @@
-"""Tests of attnio.proofs.chains: every outcome of check_chain, on small planted chains."""
+"""Tests of attnio.smt.chains: every outcome of check_chain, on small planted chains."""
 
 from __future__ import annotations
 
 import pytest
 import z3
 
-from attnio.proofs.chains import Chain, Solvers, Step, check_chain, composition_facts, unknown_for
+from attnio.smt.chains import Chain, Solvers, Step, check_chain, composition_facts, unknown_for
 from attnio.results import Evidence, Proved, Refuted, Undecided
 
 pytestmark = pytest.mark.trust
@@ -192,7 +192,7 @@ def test_sympy_chain_translates_with_one_translator() -> None:
     import sympy
 
     from attnio.exceptions import InvalidInputError
-    from attnio.proofs.chains import sympy_chain
+    from attnio.smt.chains import sympy_chain
 
     n = sympy.Symbol("n", positive=True, integer=True)
     M = sympy.Symbol("M", positive=True)
@@ -213,7 +213,7 @@ def test_sympy_chain_translates_with_one_translator() -> None:
 def test_budgets_reach_every_solver_call(monkeypatch) -> None:
     import inspect
 
-    import attnio.proofs.chains as chains
+    import attnio.smt.chains as chains
 
     assert inspect.signature(check_chain).parameters["timeout_ms"].default == 20_000
     seen = []

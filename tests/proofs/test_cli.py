@@ -1,4 +1,4 @@
-"""Tests of ``attnio verify`` (attnio.proofs.cli) through attnio.cli.main: exit codes, JSON.
+"""Tests of ``attnio verify`` (attnio.commands.verify) through attnio.cli.main: exit codes, JSON.
 
 The full default run is done ONCE per module (fixture) and shared by the assertions.
 """

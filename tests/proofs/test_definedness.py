@@ -1,4 +1,4 @@
-"""The definedness rules (attnio.proofs.definedness), rule by rule (trust tier)."""
+"""The definedness rules (attnio.smt.definedness), rule by rule (trust tier)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import pytest
 import sympy as sp
 
 from attnio.exceptions import TranslationError
-from attnio.proofs.definedness import (antecedent_contexts, as_written, definedness,
-                                       term_definedness)
+from attnio.smt.definedness import antecedent_contexts, as_written, definedness, term_definedness
 
 pytestmark = pytest.mark.trust
 
@@ -143,7 +142,7 @@ def test_a_statement_without_a_rule_is_named() -> None:
 
 
 def test_conjunctions_are_flattened_without_repeats() -> None:
-    from attnio.proofs.definedness import _conj
+    from attnio.smt.definedness import _conj
     x, y = sp.symbols("x y")
     a, b = sp.Ge(x, 0), sp.Ne(y, 0)
     both = _conj([sp.And(a, b, evaluate=False), a, sp.true])

@@ -1,4 +1,4 @@
-"""The referee (attnio.proofs.exact_eval): exact signs, the partial-function semantics at a
+"""The referee (attnio.smt.exact_eval): exact signs, the partial-function semantics at a
 point, domains — each rule with a test that fails when the rule is broken (trust tier)."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnio.proofs import exact_eval
-from attnio.proofs.definedness import as_written, definedness
-from attnio.proofs.exact_eval import (MAX_EXACT_BITS, evaluate, in_domain, sign_of, truth_at,
-                                      value_at)
+from attnio.smt import exact_eval
+from attnio.smt.definedness import as_written, definedness
+from attnio.smt.exact_eval import MAX_EXACT_BITS, evaluate, in_domain, sign_of, truth_at, value_at
 
 pytestmark = pytest.mark.trust
 

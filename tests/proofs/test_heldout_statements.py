@@ -23,8 +23,8 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from attnio.proofs.exact_eval import evaluate, in_domain
-from attnio.proofs.kernel import parse_statement, prove_statement
+from attnio.smt.exact_eval import evaluate, in_domain
+from attnio.smt.kernel import parse_statement, prove_statement
 from attnio.results import Proved, Refuted, Undecided
 
 pytestmark = pytest.mark.trust

@@ -1,4 +1,4 @@
-"""Hard limits (attnio.proofs.isolation) and the second solver (attnio.proofs.second_solver)."""
+"""Hard limits (attnio.smt.isolation) and the second solver (attnio.smt.second_solver)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from attnio.proofs import isolation, second_solver
-from attnio.proofs.isolation import HardLimitReached, Worker, run_isolated
-from attnio.proofs.kernel import cvc5_check
+from attnio.smt import isolation, second_solver
+from attnio.smt.isolation import HardLimitReached, Worker, run_isolated
+from attnio.smt.solvers import cvc5_check
 
 pytestmark = pytest.mark.trust
 
@@ -92,12 +92,12 @@ def test_cvc5_answers() -> None:
 
 
 def test_cvc5_unknown_past_its_hard_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnio.proofs import kernel
+    from attnio.smt import solvers
 
     class Stuck:
         def call(self, args: tuple, *, seconds: float) -> str:
             raise HardLimitReached("stuck")
-    monkeypatch.setattr(kernel, "_CVC5", Stuck())
+    monkeypatch.setattr(solvers, "_CVC5", Stuck())
     assert cvc5_check("(check-sat)", 1.0) == "unknown"
 
 

@@ -1,4 +1,4 @@
-"""Tests of the proof kernel (attnio.proofs.kernel): one regression test per defect of issue 10,
+"""Tests of the proof kernel (attnio.smt.kernel): one regression test per defect of issue 10,
 and the kernel's own false twins (checks that must fail)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import z3
 
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
-from attnio.proofs import kernel
-from attnio.proofs.kernel import check_identity, declared_domain, parse_statement, prove_statement
+from attnio.smt import kernel, statements
+from attnio.smt.kernel import check_identity, declared_domain, parse_statement, prove_statement
 from attnio.results import Proved, Refuted, Undecided
 
 pytestmark = pytest.mark.trust
@@ -560,10 +560,10 @@ def test_identity_with_an_unknown_difference_is_undecided_with_reasons() -> None
 
 # ------------------------------------------------------------------ messages and versions
 def test_long_parse_errors_are_shortened_to_one_line() -> None:
-    assert kernel._short("a  b\n c") == "a b c"
-    assert kernel._short("x" * 120) == "x" * 120
-    assert kernel._short("x" * 121) == "x" * 119 + "…"
-    assert kernel._short("abcdef", width=4) == "abc…"
+    assert statements._short("a  b\n c") == "a b c"
+    assert statements._short("x" * 120) == "x" * 120
+    assert statements._short("x" * 121) == "x" * 119 + "…"
+    assert statements._short("abcdef", width=4) == "abc…"
 
 
 def test_solver_versions_name_both_solvers(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -580,7 +580,7 @@ def test_solver_versions_name_both_solvers(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_a_blocked_model_names_every_declared_symbol_even_one_the_model_leaves_out() -> None:
-    from attnio.proofs.sympy_to_z3 import Translator
+    from attnio.smt.sympy_to_z3 import Translator
     x, y = sp.Symbol("x"), sp.Symbol("y")
     doms = {x: "real", y: "real"}
     t = Translator(doms)
@@ -637,7 +637,7 @@ def test_each_floor_gets_its_own_integer() -> None:
     # one shared integer for floor(x) and floor(y) would prove floor(x) = floor(y)
     v = prove_statement("Eq(floor(x), floor(y))", {"x": "real", "y": "real"})
     assert isinstance(v, Refuted)
-    from attnio.proofs.sympy_to_z3 import Translator
+    from attnio.smt.sympy_to_z3 import Translator
     x, y = sp.Symbol("x"), sp.Symbol("y")
     t = Translator({x: "real", y: "real"})
     t.expr(sp.floor(x) + sp.ceiling(y))
@@ -646,7 +646,7 @@ def test_each_floor_gets_its_own_integer() -> None:
 
 
 def _constants_of(t) -> list:  # noqa: ANN001
-    from attnio.proofs.z3tools import _constants
+    from attnio.smt.z3tools import _constants
     return [c for c in _constants(list(t.side_conditions)) if str(c) not in ("x", "y")]
 
 
@@ -725,7 +725,7 @@ def test_an_exact_search_without_answer_is_noted(monkeypatch: pytest.MonkeyPatch
 
 def test_isolated_calls_out_of_time_or_memory_are_undecided(monkeypatch: pytest.MonkeyPatch
                                                             ) -> None:
-    from attnio.proofs.isolation import HardLimitReached
+    from attnio.smt.isolation import HardLimitReached
 
     def out_of_time(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         raise HardLimitReached("the time limit of 2 s was reached")

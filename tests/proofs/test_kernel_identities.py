@@ -1,4 +1,4 @@
-"""Identities with hard constants through the kernel (attnio.proofs.kernel.check_identity):
+"""Identities with hard constants through the kernel (attnio.smt.kernel.check_identity):
 minutes of sympy at worst, so in the default tier, not the trust tier."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 import pytest
 
-from attnio.proofs.kernel import check_identity
+from attnio.smt.kernel import check_identity
 from attnio.results import Refuted
 
 

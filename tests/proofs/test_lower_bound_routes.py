@@ -1,4 +1,4 @@
-"""Tests of attnio.proofs.lower_bound_routes: route_verdict on planted oracles, path by path."""
+"""Tests of attnio.proofs.certified_routes: route_verdict on planted oracles, path by path."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from attnio.graphs.dags import matmul_dag
 from attnio.graphs.lower_bounds import BoundRecord
-from attnio.proofs.lower_bound_routes import (FALSE_TWINS, RouteOracles, _optimum, _route_cases,
-                                              _route_records, route_verdict)
+from attnio.proofs.certified_routes import (FALSE_TWINS, RouteOracles, _optimum, _route_cases,
+                                            _route_records, route_verdict)
 from attnio.proofs.registry import CheckContext
 from attnio.results import Proved, Refuted, Undecided
 
@@ -151,7 +151,7 @@ def test_route_cases_split_at_ten_vertices() -> None:
 
 
 def test_route_check_runs_route_verdict_on_its_tier(monkeypatch) -> None:
-    import attnio.proofs.lower_bound_routes as module
+    import attnio.proofs.certified_routes as module
 
     seen = []
     monkeypatch.setattr(module, "route_verdict",
@@ -163,7 +163,7 @@ def test_route_check_runs_route_verdict_on_its_tier(monkeypatch) -> None:
 
 
 def test_optimum_asks_the_search_once_with_its_budget(monkeypatch) -> None:
-    import attnio.proofs.lower_bound_routes as module
+    import attnio.proofs.certified_routes as module
 
     calls = []
     real = module.solve_optimal
@@ -181,7 +181,7 @@ def test_optimum_asks_the_search_once_with_its_budget(monkeypatch) -> None:
 
 def test_optimum_never_trusts_a_cache_entry_of_another_graph() -> None:
     """Keys are ids; an id reused by a new graph must not return the old graph's optimum."""
-    import attnio.proofs.lower_bound_routes as module
+    import attnio.proofs.certified_routes as module
 
     G, old = matmul_dag(1, 2, 1), matmul_dag(2, 1, 2)
     module._OPT_CACHE[(id(G), 4)] = (old, 999)
@@ -192,7 +192,7 @@ def test_optimum_never_trusts_a_cache_entry_of_another_graph() -> None:
 
 
 def test_optimum_refuses_a_schedule_that_does_not_replay(monkeypatch) -> None:
-    import attnio.proofs.lower_bound_routes as module
+    import attnio.proofs.certified_routes as module
 
     class Replayed:
         io = 1
@@ -203,7 +203,7 @@ def test_optimum_refuses_a_schedule_that_does_not_replay(monkeypatch) -> None:
 
 
 def test_hong_kung_records_get_the_solver_budget(monkeypatch) -> None:
-    import attnio.proofs.lower_bound_routes as module
+    import attnio.proofs.certified_routes as module
 
     seen = []
     monkeypatch.setattr(module, "hong_kung_route",

@@ -70,7 +70,7 @@ def test_integer_hk_bound_is_below_the_partition_engineers_explicit_bound() -> N
     # Two independent implementations of Hong–Kung Lemma 3.1 for matmul: ours uses the real
     # per-part count S*sqrt(2S), explicit_bounds uses floor(S*sqrt(2S)) (and the best route),
     # so theirs can only be larger or equal.
-    from attnio.proofs.explicit_bounds import explicit_lower_bound
+    from attnio.graphs.lower_bounds.explicit import explicit_lower_bound
     from attnio.proofs.lower_bound_steps import hong_kung_matmul_bound
 
     for S in range(2, 9):
@@ -103,8 +103,8 @@ def test_every_step_of_each_chain_is_needed(name: str) -> None:
     import z3
 
     import attnio.proofs.lower_bound_steps as module
-    from attnio.proofs.chains import composition_facts
-    from attnio.proofs.z3tools import check_sat
+    from attnio.smt.chains import composition_facts
+    from attnio.smt.z3tools import check_sat
 
     chain = getattr(module, name)()
     facts = composition_facts(chain)

@@ -11,20 +11,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnio.algorithms.masks import Mask, mask_run_fields, sparse_bound_values
+from attnio.algorithms.masks import Mask, sparse_bound_values
+from attnio.bounds.masks import mask_run_fields
 from attnio.algorithms.registry import algorithm_names, get_algorithm
 from attnio.algorithms.simulation import count, simulate
 from attnio.exceptions import CacheOverflowError, InvalidInputError
-from attnio.proofs.gap_routes import compulsory_io, computation_of, lower_bound_routes
-from attnio.proofs.mask_bounds import (
-    CLAIMS,
-    FALSE_TWINS,
-    best_mask_lower_bound,
-    mask_bound_fields,
-    mask_lower_bound_routes,
-    masked_compulsory_io,
-    masked_segment_route,
-)
+from attnio.bounds.attention import compulsory_io, computation_of, lower_bound_routes
+from attnio.proofs.mask_bounds import CLAIMS, FALSE_TWINS
+from attnio.bounds.masks import (best_mask_lower_bound, mask_bound_fields, mask_lower_bound_routes,
+                                 masked_compulsory_io, masked_segment_route)
 from attnio.proofs.registry import CheckContext
 
 CTX = CheckContext(z3_timeout_ms=20_000)
@@ -246,7 +241,7 @@ def test_multi_head_runs_take_their_ratio_to_the_stacked_bound(capsys) -> None:
     import json
 
     from attnio.cli import main
-    from attnio.proofs.mask_bounds import best_mask_lower_bound
+    from attnio.bounds.masks import best_mask_lower_bound
 
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
                  "--pass", "backward", "--mask", "causal", "--heads", "2", "--json"]) == 0
@@ -263,7 +258,7 @@ def test_multi_head_runs_take_their_ratio_to_the_stacked_bound(capsys) -> None:
 @pytest.mark.trust
 def test_stacked_heads_count_query_and_kv_rows_separately() -> None:
     from attnio.algorithms.masks import parse_mask
-    from attnio.proofs.mask_bounds import masked_compulsory_io
+    from attnio.bounds.masks import masked_compulsory_io
     mask = parse_mask("causal")
     one = masked_compulsory_io("backward", mask, 64, 8)
     assert one == 4 * 8 * (64 + 64)
@@ -278,7 +273,7 @@ def test_stacked_heads_count_query_and_kv_rows_separately() -> None:
 @pytest.mark.trust
 def test_stacked_heads_route_charges_every_heads_products() -> None:
     from attnio.algorithms.masks import parse_mask
-    from attnio.proofs.mask_bounds import mask_lower_bound_routes, masked_segment_route
+    from attnio.bounds.masks import mask_lower_bound_routes, masked_segment_route
     mask = parse_mask("window:7")
     routes = mask_lower_bound_routes("backward", mask, 256, 8, 64, "recompute", heads=4,
                                      kv_heads=2)
@@ -352,7 +347,7 @@ def test_routes_consistent_reports_exactly() -> None:
 
 @pytest.mark.trust
 def test_below_algorithms_reports_exactly() -> None:
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
     from attnio.proofs.mask_bounds import _below_algorithms
 
     v = _below_algorithms(CTX, route_fn=lambda *a, **k: [GapBound(10**9, "huge", "x")],
@@ -366,7 +361,7 @@ def test_below_algorithms_reports_exactly() -> None:
 
 @pytest.mark.trust
 def test_class_bound_twin_route() -> None:
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
     from attnio.proofs.mask_bounds import _twin_class_bound
 
     # causal, n = 4, d = 2, M = 8: Z_in = d·n = 8, Z_QK = 10: min(64 // 8, isqrt(640 // 8)) = 8
@@ -378,7 +373,7 @@ def test_class_bound_twin_route() -> None:
 def test_routes_by_hand_without_a_segment_length() -> None:
     """window:1 at n = 4, d = 2, M = 8: N = 8 leaves never fill a second segment, so the
     segment route is 0 with no L in its name; the compulsory route names its claim."""
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
 
     assert mask_lower_bound_routes("forward", Mask.window(1), 4, 2, 8, "forward") == [
         GapBound(32, "compulsory (needed rows)", "mask.below_algorithms"),
@@ -407,7 +402,7 @@ def test_the_claim_records_say_what_they_are() -> None:
 @pytest.mark.trust
 def test_bad_sizes_are_named_and_batches_counted() -> None:
     from attnio.algorithms.masks import parse_mask
-    from attnio.proofs.mask_bounds import mask_bound_fields, mask_lower_bound_routes
+    from attnio.bounds.masks import mask_bound_fields, mask_lower_bound_routes
     mask = parse_mask("causal")
     with pytest.raises(InvalidInputError, match=r"^d=0 must be a positive integer$"):
         mask_lower_bound_routes("forward", mask, 8, 0, 4, "forward")

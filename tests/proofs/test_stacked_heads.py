@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from attnio.exceptions import InvalidInputError
-from attnio.proofs.gap_routes import (
-    best_lower_bound, compulsory_io, lower_bound_routes, segment_route,
-)
+from attnio.bounds.attention import (best_lower_bound, compulsory_io, lower_bound_routes,
+                                     segment_route)
 from attnio.proofs.registry import CheckContext
-from attnio.proofs.stacked_heads import (
-    CLAIMS, FALSE_TWINS, _compulsory_check, _segment_check, _stacked_dag, stacked_compulsory,
-    stacked_lower_bound, stacked_lower_bound_routes, stacked_rest,
-)
+from attnio.proofs.stacked_heads import (CLAIMS, FALSE_TWINS, _compulsory_check, _segment_check,
+                                         _stacked_dag)
+from attnio.bounds.heads import (stacked_compulsory, stacked_lower_bound,
+                                 stacked_lower_bound_routes, stacked_rest)
 
 
 @pytest.mark.trust
@@ -106,7 +105,7 @@ def test_bad_shapes(kwargs, match) -> None:
 # ---- exact outputs of the checkers (the mutation survivors of proofs/stacked_heads.py) --------
 @pytest.mark.trust
 def test_bound_by_hand_names_its_class_and_claim() -> None:
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
 
     assert stacked_lower_bound("backward", 64, 8, 64) == GapBound(
         7168, "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest",
@@ -120,7 +119,7 @@ def test_bound_by_hand_names_its_class_and_claim() -> None:
 
 @pytest.mark.trust
 def test_routes_by_hand_default_one_head() -> None:
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
 
     routes = stacked_lower_bound_routes("forward", 64, 8, 64, "forward")
     assert routes[:3] == [
@@ -194,7 +193,7 @@ def test_segment_check_counts_nontrivial_instances_exactly(monkeypatch) -> None:
 
 @pytest.mark.trust
 def test_segment_check_reports_a_route_above_or_below_exactly(monkeypatch) -> None:
-    from attnio.proofs.gap_routes import GapBound
+    from attnio.bounds.attention import GapBound
 
     _grid(monkeypatch, [], [("backward", 64, 8, 64, 1, 2, 1)])
     true = stacked_lower_bound_routes("backward", 64, 8, 64, "recompute", heads=2, kv_heads=1)

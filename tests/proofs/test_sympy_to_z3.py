@@ -1,4 +1,4 @@
-"""Tests of the sympy → z3 translator (attnio.proofs.sympy_to_z3)."""
+"""Tests of the sympy → z3 translator (attnio.smt.sympy_to_z3)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
-from attnio.proofs.kernel import prove_statement
+from attnio.smt.kernel import prove_statement
 from attnio.results import Proved, Refuted
-from attnio.proofs.sympy_to_z3 import Translator, z3_to_sympy
+from attnio.smt.sympy_to_z3 import Translator, z3_to_sympy
 
 pytestmark = pytest.mark.trust
 
@@ -201,7 +201,7 @@ def test_integer_gaps_only_in_the_relaxed_encoding_when_asked() -> None:
 
 def test_connectives() -> None:
     x = sympy.Symbol("x", real=True)
-    from attnio.proofs.definedness import as_written
+    from attnio.smt.definedness import as_written
     t = Translator({x: "real"})
     xor = t.rel(as_written(sympy.Xor, x > 0, x > 1, x > 2))
     for value, expected in [("3", True), ("3/2", False), ("1/2", True), ("-1", False)]:
@@ -240,7 +240,7 @@ def test_each_relation_keeps_its_direction(rel: type, holds_at_2: bool) -> None:
 
 
 def test_integer_powers() -> None:
-    from attnio.proofs.sympy_to_z3 import _MAX_PRODUCT_POWER, _int_power
+    from attnio.smt.sympy_to_z3 import _MAX_PRODUCT_POWER, _int_power
     b = z3.Real("b")
     assert str(_int_power(b, 0)) == "1" and z3.eq(_int_power(b, 1), b)
     assert str(_int_power(b, 3)) == "b*b*b" and str(_int_power(b, -2)) == "1/(b*b)"

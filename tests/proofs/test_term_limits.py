@@ -1,4 +1,4 @@
-"""Caps on exponents, root indices, constants and number literals (attnio.proofs.term_limits),
+"""Caps on exponents, root indices, constants and number literals (attnio.smt.term_limits),
 at every place a term is built from them: the parser, the SMT bridge, the referee (trust tier).
 Issue 22: ``n**100000000`` built a product of 10**8 factors, ``root(n, 10**9)`` ran for minutes."""
 
@@ -9,13 +9,13 @@ import sympy as sp
 import z3
 
 from attnio.exceptions import InvalidInputError, TranslationError
-from attnio.proofs import exact_eval, term_limits
-from attnio.proofs.definedness import term_definedness
-from attnio.proofs.exact_eval import MAX_ALGEBRAIC_DEGREE, evaluate, sign_of
-from attnio.proofs.kernel import parse_statement
-from attnio.proofs.sympy_to_z3 import Translator
-from attnio.proofs.term_limits import (MAX_CONSTANT_BITS, MAX_EXPONENT, MAX_LITERAL_DIGITS,
-                                       MAX_ROOT_INDEX, check_number_literals, check_power)
+from attnio.smt import exact_eval, term_limits
+from attnio.smt.definedness import term_definedness
+from attnio.smt.exact_eval import MAX_ALGEBRAIC_DEGREE, evaluate, sign_of
+from attnio.smt.kernel import parse_statement
+from attnio.smt.sympy_to_z3 import Translator
+from attnio.smt.term_limits import (MAX_CONSTANT_BITS, MAX_EXPONENT, MAX_LITERAL_DIGITS,
+                                    MAX_ROOT_INDEX, check_number_literals, check_power)
 
 pytestmark = pytest.mark.trust
 
@@ -73,7 +73,7 @@ def test_exponents_beyond_the_caps_are_input_errors_naming_them(text: str, messa
 
 
 def test_a_call_never_sees_an_argument_beyond_the_caps(monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnio.proofs import kernel
+    from attnio.smt import kernel
     seen: list[tuple] = []
     real_floor = kernel._FUNCTIONS["floor"]
     monkeypatch.setitem(kernel._FUNCTIONS, "floor", lambda *a: seen.append(a) or real_floor(*a))
@@ -189,7 +189,7 @@ def test_the_bridge_refuses_exponents_beyond_the_caps() -> None:
 
 
 def test_a_statement_built_in_python_beyond_the_caps_is_bounded() -> None:
-    from attnio.proofs.kernel import prove_statement
+    from attnio.smt.kernel import prove_statement
     x = sp.Symbol("x", positive=True)
     v = prove_statement(sp.Ge(sp.Pow(x, 10 ** 8, evaluate=False), 0, evaluate=False), timeout=10)
     assert v.verdict == "undecided" and "not expressible in SMT arithmetic" in v.reason

@@ -105,7 +105,7 @@ def test_twins_are_refuted_inside_the_declared_domain(twin_id: str) -> None:
 
 def test_old_twins_false_only_outside_the_domain_would_now_be_proved() -> None:
     """The kernel proves what the old twins claimed, for integer d: they were not false."""
-    from attnio.proofs.kernel import prove_statement
+    from attnio.smt.kernel import prove_statement
 
     assert prove_statement("n**2*(2*d - 1) >= n**2*d",
                            {"n": "positive-integer", "d": "positive-integer"}).proved

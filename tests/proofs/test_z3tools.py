@@ -1,10 +1,10 @@
-"""Tests of attnio.proofs.z3tools (prove, model_to_dict)."""
+"""Tests of attnio.smt.z3tools (prove, model_to_dict)."""
 
 from __future__ import annotations
 
 import z3
 
-from attnio.proofs.z3tools import model_to_dict, prove
+from attnio.smt.z3tools import model_to_dict, prove
 from attnio.results import Proved, Refuted, Undecided
 
 
@@ -38,7 +38,7 @@ def test_model_to_dict_booleans() -> None:
 def test_watchdog_interrupts_a_solver_that_ignores_its_timeout(monkeypatch) -> None:
     import time
 
-    from attnio.proofs import z3tools
+    from attnio.smt import z3tools
 
     # z3's own timeout is never set; the watchdog must stop the solver. The problem is one z3
     # cannot settle (x^3 + y^3 + z^3 = 42 over the integers: the smallest solution has

@@ -1,4 +1,4 @@
-"""The rules of attnio.proofs.z3tools, one test each (the trust tier): the verdict of each
+"""The rules of attnio.smt.z3tools, one test each (the trust tier): the verdict of each
 solver answer, the re-evaluation of models, the second opinion with pinned values, vacuity,
 the isolated check and the model's exact values."""
 
@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 import z3
 
-from attnio.proofs import z3tools
-from attnio.proofs.z3tools import antecedent_contexts, check_sat, check_sat_isolated, prove
 from attnio.results import Proved, Refuted, Undecided
+from attnio.smt import z3tools
+from attnio.smt.z3tools import antecedent_contexts, check_sat, check_sat_isolated, prove
 
 pytestmark = pytest.mark.trust
 
@@ -77,13 +77,12 @@ def test_a_model_that_does_not_re_evaluate_is_undecided(monkeypatch: pytest.Monk
 
 
 def test_the_solvers_disagreeing_is_undecided(monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnio.proofs import kernel
-    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: "sat")
+    monkeypatch.setattr(z3tools, "cvc5_check", lambda smt2, seconds: "sat")
     v = prove(X * X >= 0)
     assert isinstance(v, Undecided)
     assert v.reason == "the solvers disagree: z3 proved, cvc5 refuted"
     assert v.evidence is not None and v.evidence.solvers == {"z3": "proved", "cvc5": "refuted"}
-    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: "unsat")
+    monkeypatch.setattr(z3tools, "cvc5_check", lambda smt2, seconds: "unsat")
     w = prove(X <= 1, [X > 2])
     assert isinstance(w, Undecided) and w.reason == "the solvers disagree: z3 refuted, cvc5 proved"
 
@@ -91,8 +90,7 @@ def test_the_solvers_disagreeing_is_undecided(monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("answer,shown", [("unknown", "undecided"), ("n/a", "n/a")])
 def test_a_silent_second_solver_keeps_z3s_verdict(monkeypatch: pytest.MonkeyPatch,
                                                   answer: str, shown: str) -> None:
-    from attnio.proofs import kernel
-    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: answer)
+    monkeypatch.setattr(z3tools, "cvc5_check", lambda smt2, seconds: answer)
     v = prove(X * X >= 0)
     assert isinstance(v, Proved) and v.evidence is not None
     assert v.evidence.solvers == {"z3": "proved", "cvc5": shown}
@@ -100,15 +98,14 @@ def test_a_silent_second_solver_keeps_z3s_verdict(monkeypatch: pytest.MonkeyPatc
 
 def test_the_second_opinion_gets_the_pinned_counterexample(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
-    from attnio.proofs import kernel
     seen: list[tuple[str, float]] = []
-    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: seen.append((smt2, seconds))
+    monkeypatch.setattr(z3tools, "cvc5_check", lambda smt2, seconds: seen.append((smt2, seconds))
                         or "sat")
     v = prove(N <= 3, [N > 0, N < 5], timeout_ms=4000)
     assert isinstance(v, Refuted) and v.counterexample == {"n": 4}
     smt2, seconds = seen[0]
     assert "(= 4 n)" in smt2 or "(= n 4)" in smt2
-    assert seconds == min(4.0, kernel.SECOND_SOLVER_TIMEOUT_S)
+    assert seconds == min(4.0, z3tools.SECOND_SOLVER_TIMEOUT_S)
 
 
 def test_pin_fixes_a_named_constant_exactly() -> None:
@@ -201,7 +198,7 @@ def test_check_sat_isolated_answers_and_rebuilds_the_model() -> None:
 
 
 def test_check_sat_isolated_past_its_hard_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnio.proofs.isolation import HardLimitReached
+    from attnio.smt.isolation import HardLimitReached
 
     def killed(args, *, seconds):  # noqa: ANN001, ANN202
         raise HardLimitReached("the time limit of 1 s was reached")
@@ -260,9 +257,8 @@ def test_only_exact_numbers_are_pinned_for_the_second_opinion(monkeypatch: pytes
                                                               ) -> None:
     # an algebraic value (a decimal string) and a boolean are not pinned: the second solver
     # gets the problem itself
-    from attnio.proofs import kernel
     seen: list[str] = []
-    monkeypatch.setattr(kernel, "cvc5_check", lambda smt2, seconds: seen.append(smt2) or "sat")
+    monkeypatch.setattr(z3tools, "cvc5_check", lambda smt2, seconds: seen.append(smt2) or "sat")
     v = prove(X * X != 2, [X > 0])
     assert isinstance(v, Refuted) and v.counterexample == {"x": "1.414213562373?"}
     b = z3.Bool("b")

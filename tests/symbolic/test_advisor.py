@@ -1,4 +1,4 @@
-"""Tests for attnio.symbolic.advisor: the device table and the regime advice."""
+"""Tests for attnio.algorithms.advisor: the device table and the regime advice."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ import pytest
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError
-from attnio.symbolic.advisor import (
-    DEVICES, DTYPE_BYTES, advise, classify_regime, get_device, predicted_io_ratio,
-)
+from attnio.algorithms.advisor import (DEVICES, DTYPE_BYTES, advise, classify_regime, get_device,
+                                       predicted_io_ratio)
 
 
 def test_table_has_sources_and_required_devices() -> None:

@@ -1,4 +1,4 @@
-"""Tests for `attnio bounds` (attnio.symbolic.cli) through attnio.cli.main."""
+"""Tests for `attnio bounds` (attnio.commands.bounds) through attnio.cli.main."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ def test_latex_table_structure(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_latex_structure_check_rejects_a_broken_table() -> None:
     """False twin: an unescaped & in a source cell must fail the structural check."""
-    from attnio.symbolic.cli import bounds_report, latex_table
+    from attnio.commands.bounds import bounds_report, latex_table
 
     broken = latex_table(bounds_report(64, 8, 64)).replace(r"\&", "&", 1)
     if broken == latex_table(bounds_report(64, 8, 64)):  # no escaped & to break: plant one
@@ -176,7 +176,7 @@ def test_latex_structure_check_rejects_a_broken_table() -> None:
 
 
 def test_latex_escape_of_specials() -> None:
-    from attnio.symbolic.cli import latex_escape
+    from attnio.commands.bounds import latex_escape
 
     assert latex_escape("a&b_c%d$e#f{g}~^\\") == (
         r"a\&b\_c\%d\$e\#f\{g\}\textasciitilde{}\textasciicircum{}\textbackslash{}")
@@ -200,7 +200,7 @@ def test_latex_table_compiles_with_pdflatex(tmp_path) -> None:
 
     if shutil.which("pdflatex") is None:
         pytest.skip("pdflatex is not installed")
-    from attnio.symbolic.cli import bounds_report, latex_table
+    from attnio.commands.bounds import bounds_report, latex_table
 
     table = latex_table(bounds_report(10**400, 64, 2048))  # huge values and every escape
     doc = tmp_path / "t.tex"

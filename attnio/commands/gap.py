@@ -1,0 +1,208 @@
+"""``attnio gap``: the best explicit lower bound against every algorithm's exact I/O, per M.
+
+Examples (shell)::
+
+    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward
+    attnio gap --n 4096 --d 64 --M 1024,4096 --pass forward --json
+    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward --tune --plot gap.png
+    attnio gap --n 4096 --d 64 --M-range 64:262144:1000 --tune --time-limit 5
+
+Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts the
+(M, algorithm) pairs and names the one running (``M=4096: flash2 (tuning)``); never on stdout.
+
+``--time-limit S`` (a finite number >= 0 of seconds; default none) bounds the sweep: the clock
+is read before every (M, algorithm) pair and inside the ``--tune`` searches. When it passes,
+the rows of the sizes finished are printed (``--json``: with ``"time_limit": {"seconds",
+"reached", "done", "total"}``), a size cut half-way is dropped (a half-finished search is not a
+tuned answer), stderr gets ``attnio gap: time limit S s reached; N of M sizes done`` and the
+exit code is 1 — a sweep cut short is never a pass.
+
+>>> import argparse
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> args = register(sub).parse_args(["--n", "64", "--d", "8", "--M", "256"])
+>>> args.pass_, args.tune
+('backward', False)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from attnio.algorithms.heads import add_heads_arguments, heads_from_args
+from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.algorithms.tuning import TimeLimitReached
+from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, plot_gap
+from attnio.bounds.hierarchy import multihead_gap_payload
+from attnio.exceptions import InvalidInputError
+from attnio.output import print_json
+from attnio.progress import progress_enabled
+from attnio.provenance import provenance
+from attnio.reporting.style import render_figure
+from attnio.safe_io import write_bytes
+from attnio.tables import render_table
+from attnio.validation import (
+    PLOT_SUFFIXES,
+    check_output_path,
+    check_time_limit,
+    float_text_type,
+    size_action,
+    warn_outside_admissible,
+)
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``gap`` subcommand."""
+    parser = subparsers.add_parser(
+        "gap",
+        help="best explicit lower bound vs every algorithm's exact I/O, and their ratio",
+        description=(
+            "For each fast-memory size M: the best explicit-constant I/O lower bound (an exact "
+            "int, its route and the claim it instantiates), every algorithm's exact I/O, the "
+            "cheapest algorithm and the ratio cheapest / lower bound."
+        ),
+    )
+    parser.add_argument("--n", required=True, action=size_action("n"), help="sequence length n")
+    parser.add_argument("--d", required=True, action=size_action("d"), help="head dimension d")
+    sizes = parser.add_mutually_exclusive_group(required=True)
+    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
+                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
+    sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
+                       action=size_action("--M-range", geometric=True),
+                       help="STEPS sizes from LO to HI words, geometrically spaced")
+    parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
+                        help="forward or backward pass (default backward)")
+    parser.add_argument("--tune", action="store_true",
+                        help="block sizes by exact integer search for the least I/O under M")
+
+    add_heads_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
+                        help="stop after S seconds (default: no limit): the finished sizes are "
+                             "printed and the exit code is 1")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw the ratio against M (.png, .pdf or .svg, by extension)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+@contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[str], None]]:
+    """A tqdm bar on stderr over ``total`` (M, algorithm) pairs, shown as
+    :func:`attnio.progress.progress_enabled` decides; yields ``step(text)``: one pair more,
+    named ``text``."""
+    if not progress_enabled(None):
+        yield lambda _text: None
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=total, desc="gap", file=sys.stderr, leave=False,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]"
+                          "{postfix}")  # ", M=…: algorithm"
+    started = [False]
+
+    def step(text: str) -> None:
+        if started[0]:
+            bar.update(1)
+        started[0] = True
+        bar.set_postfix_str(text)
+
+    try:
+        yield step
+    finally:
+        bar.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``attnio gap``; exit 0, or 1 when ``--time-limit`` cut the sweep."""
+    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    n, d = validate_size("n", args.n), validate_size("d", args.d)
+    Ms = args.M if args.M is not None else args.M_range
+    warn_outside_admissible("gap", n, d, Ms)
+    if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
+        plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+                                        what="--plot")
+
+    batch, heads, kv_heads = heads_from_args(args)
+    stopped: TimeLimitReached | None = None
+    payload: dict[str, Any]
+    with _progress_bar(len(Ms) * len(GAP_ALGORITHMS.get(args.pass_, ()))) as step:
+        if (batch, heads, kv_heads) == (1, 1, 1):
+            try:
+                payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune, deadline=deadline,
+                                      on_step=step)
+            except TimeLimitReached as exc:
+                stopped, payload = exc, _partial_payload(args.pass_, n, d, args.tune, exc.rows)
+            payload.update(batch=1, heads=1, kv_heads=1)
+        elif args.tune:
+            raise InvalidInputError("--tune takes no --batch/--heads/--kv-heads")
+        else:
+            payload, stopped = _multihead(args.pass_, n, d, Ms, batch, heads, kv_heads,
+                                          deadline, step, multihead_gap_payload)
+    if time_limit is not None:
+        payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
+                                 "done": stopped.done if stopped else len(Ms), "total": len(Ms)}
+    if args.plot is not None and payload["rows"]:  # before anything is printed; format: extension
+
+        figure = render_figure(lambda: plot_gap([payload]), plot_target)
+        write_bytes(plot_target, figure, overwrite=args.force)
+    if args.json:
+        print_json(payload)
+    else:
+        table = []
+        for row in payload["rows"]:
+            table.append([row["M"], f"{row['lower_bound']:,}", row["best_algorithm"],
+                          f"{row['best_io']:,}", f"{row['ratio']:.2f}",
+                          f"{row['route']} [{row['claim_id']}]"])
+            table += [["", "", f"{name}: omitted ({reason})", "", "", ""]
+                      for name, reason in row["omitted"].items()]
+        print(render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],
+                           table, align=["right", "right", "left", "right", "right", "left"]))
+    if stopped is not None:
+        sys.stdout.flush()
+        print(f"attnio gap: time limit {time_limit:g} s reached; {stopped.done} of "
+              f"{stopped.total} sizes done", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _partial_payload(pass_: str, n: int, d: int, tune: bool, rows: list) -> dict[str, Any]:
+    """The ``--json`` document of a sweep the deadline cut: the rows finished."""
+
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
+
+
+def _multihead(pass_: str, n: int, d: int, Ms: list[int], batch: int, heads: int,
+               kv_heads: int | None, deadline: float | None, step: Callable[[str], None],
+               multihead_gap_payload: Callable[..., dict[str, Any]]) -> tuple[dict, Any]:
+    """The multi-head sweep one M at a time, the deadline read between sizes."""
+
+    if deadline is None:
+        step(f"{len(Ms)} sizes, {batch}×{heads} heads")
+        return multihead_gap_payload(pass_, n, d, Ms, batch=batch, heads=heads,
+                                     kv_heads=kv_heads), None
+    payload: dict[str, Any] | None = None
+    rows: list = []
+    for done, M in enumerate(Ms):
+        if time.monotonic() >= deadline:
+            stopped = TimeLimitReached()
+            stopped.rows, stopped.done, stopped.total = rows, done, len(Ms)
+            base = payload or _partial_payload(pass_, n, d, False, [])
+            return {**base, "rows": rows}, stopped
+        step(f"M={M}: {batch}×{heads} heads")
+        try:
+            payload = multihead_gap_payload(pass_, n, d, [M], batch=batch, heads=heads,
+                                            kv_heads=kv_heads)
+        except InvalidInputError:  # no algorithm fits this M (the sizes are checked above)
+            continue
+        rows += payload["rows"]
+    if payload is None or not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
+    return {**payload, "rows": rows}, None

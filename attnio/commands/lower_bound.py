@@ -1,0 +1,294 @@
+"""``attnio lower-bound`` — every certified lower-bound route on one DAG, with certificates.
+
+Usage::
+
+    attnio lower-bound --dag FILE.json --M M [--time-limit S] [--json]   # --cache: alias
+    attnio lower-bound --builtin matmul:2x2x2 --M 3 [--json]
+
+Prints every route of :func:`attnio.graphs.lower_bounds.certified_routes`: its value (an
+exact int), whether its hypotheses hold (and why not), a summary of its certificate and the
+independent checker's verdict; then the best route. Only a route whose certificate the
+checker re-verified counts as a bound: a route its own checker refutes is printed as
+"refuted", never with its value in the bound column, and never as ``best``.
+
+Bounded work
+------------
+* ``--time-limit S`` (a positive finite number, default 60) bounds the whole command, from the
+  start of the process (its imports and the reading of the DAG included; the routes stop
+  :data:`EXIT_RESERVE` s, at most 15 % of S, early to leave time to print and exit): every route and
+  every certificate check reads the clock in each phase (DP layers, candidate sets, z3 calls,
+  exact solves), and the time left is split evenly over the phases still to run. A route cut
+  short is reported "not computed: time limit" (value 0, not a bound), a check cut short
+  "certificate not checked: time limit" (not counted), and the best line says
+  ``best so far (time limit S s reached): ...`` (``"complete": false`` in ``--json``).
+* The DAG has at most :data:`MAX_LOWER_BOUND_VERTICES` vertices and
+  :data:`MAX_LOWER_BOUND_EDGES` edges (exit 2 naming the cap; a file is measured before the
+  graph is built, a ``--builtin`` by its closed-form size before it is built). ``pebble``
+  refuses beyond :data:`attnio.graphs.exact.MAX_EXACT_VERTICES` because exact search is
+  exponential; the lower-bound routes are bounded by the time limit instead, so the cap only
+  keeps the linear phases (reading, the must-compute set, the per-part recount) within seconds.
+* ``M`` below the in-degree + 1 of a vertex every schedule computes: ``infeasible`` at once
+  (no schedule exists, exit 0), the rule of :func:`attnio.graphs.exact.min_cache_size`.
+* Declared metadata (``graph.builder``, ``graph.params``) is only used once the DAG's
+  structure confirms it (:func:`attnio.graphs.lower_bounds.builtin_structure`); a
+  declaration the structure refutes is bad input (exit 2).
+* A status line on stderr names the route (and whether its certificate is being checked)
+  when stderr is a terminal (or ``ATTNIO_PROGRESS=1``), :class:`attnio.progress.StageStatus`.
+
+``--json`` prints::
+
+    {"M": int, "status": "computed" | "infeasible", "complete": bool, "time_limit": float,
+     "seconds": float, "bounds": [{"route", "value", "applies", "why_not", "certificate",
+     "checker": {"verdict", "detail"}, "counted": bool}], "best": {"route", "value"} | null,
+     "reason": str (infeasible only), "attnio_version": ..., "versions": {...}}
+
+(``value`` is null for a record that applies but was not certified; its claim is then under
+``claimed_value``.)
+
+Exit codes: 0 every route computed and every certificate re-verified (or infeasible); 1 a
+certificate was rejected, or the time limit cut work short (the best so far is printed);
+2 bad input.
+
+Examples
+--------
+>>> import argparse, contextlib, io
+>>> args = argparse.Namespace(dag=None, builtin="matmul:1x2x1", cache="3", json=False,
+...                           z3_timeout_ms=20_000, time_limit=60)
+>>> out = io.StringIO()
+>>> with contextlib.redirect_stdout(out):
+...     code = run(args)
+>>> code, out.getvalue().splitlines()[-1]
+(0, 'best: spill-windows = 7')
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any, Callable
+
+import networkx as nx
+
+from attnio import interrupts
+from attnio.commands.pebble import parse_builtin
+from attnio.exceptions import InvalidInputError
+from attnio.graphs.dagio import load_dag
+from attnio.graphs.game import check_cache_size
+from attnio.graphs.lower_bounds import (
+    BoundRecord,
+    CertifiedRoute,
+    Deadline,
+    builtin_structure,
+    certified_routes,
+    least_cache_size,
+)
+from attnio.output import print_json
+from attnio.progress import StageStatus, progress_enabled
+from attnio.provenance import provenance
+from attnio.validation import int_text_type, parse_sizes, positive_float, positive_int, size_action
+
+__all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
+           "MAX_LOWER_BOUND_EDGES", "DEFAULT_TIME_LIMIT"]
+
+#: Most vertices of a DAG ``attnio lower-bound`` accepts (exit 2 beyond; see the module
+#: docstring — attention-backward n = d = 8 has 5,488).
+MAX_LOWER_BOUND_VERTICES = 20_000
+#: Most edges of a DAG ``attnio lower-bound`` accepts (exit 2 beyond).
+MAX_LOWER_BOUND_EDGES = 100_000
+#: Default ``--time-limit`` in seconds.
+DEFAULT_TIME_LIMIT = 60.0
+#: Seconds before ``--time-limit`` at which the routes stop (at most 15 % of the limit), so
+#: that printing and the interpreter's exit also fit inside the limit.
+EXIT_RESERVE = 0.75
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "lower-bound", help="certified lower bounds on the pebbling I/O of a DAG",
+        description="Certified lower bounds on Q(G, M) (Hong-Kung red-blue pebble game, "
+                    "recomputation allowed): every route with its certificate, then the best.")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dag", metavar="FILE.json",
+                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]}')
+    source.add_argument("--builtin", metavar="SPEC",
+                        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
+                             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    parser.add_argument("--M", "--cache", dest="cache", required=True, metavar="M",
+                        action=size_action("M"),
+                        help="red pebbles, one positive integer (--cache is an alias)")
+    parser.add_argument("--time-limit", default=DEFAULT_TIME_LIMIT, metavar="S",
+                        help="seconds for the whole command, every route and certificate check "
+                             "included; then the best bound so far is printed (default 60)")
+    parser.add_argument("--z3-timeout-ms", type=int_text_type("--z3-timeout-ms"), default=20_000, metavar="MS",
+                        help="z3 timeout per call of the Hong-Kung partition (default 20000; "
+                             "never beyond the time limit)")
+    parser.add_argument("--json", action="store_true", help="JSON on stdout")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def summarise_certificate(record: BoundRecord) -> str:
+    """One line describing a record's certificate.
+
+    >>> summarise_certificate(BoundRecord("compulsory", 3, True, None,
+    ...     {"reads": 2, "writes": 1}))
+    '2 needed inputs read + 1 non-input outputs written'
+    """
+    c = record.certificate
+    if not record.applies:
+        return "—"
+    if record.route == "compulsory":
+        return f"{c['reads']} needed inputs read + {c['writes']} non-input outputs written"
+    if record.route == "hong-kung":
+        return (f"P(G, {c['S']}) = {c['P']} ({c['reason']}); certificate partition with "
+                f"{len(c['partition'])} parts")
+    if record.route.startswith("per-part"):
+        return (f"{c['counted']} counted vertices, ≤ {c['part_bound']} per part of a "
+                f"{2 * c['S']}-partition")
+    if record.route == "spill-windows":
+        return (f"input reads {c['input_reads']} (window DP over |U| = {len(c['U'])} first "
+                f"computations + {len(c['inputs_outside_U'])} inputs outside U), "
+                f"{len(c['forced_sets'])} forced-spill sets = {c['forced_moves']} moves, "
+                f"{c['output_writes']} output writes")
+    if record.route == "saturation-windows":
+        return (f"input reads + spills {c['reads_and_spills']} (DP over |U| = {len(c['U'])} "
+                f"first computations and {len(c['saturating_sets'])} saturating sets) + "
+                f"{len(c['inputs_outside_U'])} inputs outside U + {c['output_writes']} output "
+                f"writes")
+    if record.route == "sub-dag-exact":
+        return (f"Q(H) = {c['Q_H']} on the ancestral closure H of {len(c['H_outputs'])} "
+                f"outputs ({c['H_vertices']} vertices, re-solved by the plain baseline); "
+                f"outside H: {c['window_reads'] + len(c['inputs_outside'])} input reads, "
+                f"{c['forced_moves']} forced-spill moves, "
+                f"{len(c['output_writes_outside'])} output writes")
+    return json.dumps(c)[:120]
+
+
+def _command_started() -> float:
+    """:func:`time.monotonic` at the start of the command: the start of the process when
+    attnio runs as a command (so ``--time-limit`` bounds its wall time, imports included),
+    else (a call from Python, e.g. a test) now."""
+    now = time.monotonic()
+    if not interrupts._state.get("installed"):
+        return now
+    try:  # Linux: the process start, in clock ticks since boot
+        with open("/proc/self/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        ticks = int(fields[19])
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0 <= age < 60 else now
+
+
+def _check_size(G: nx.DiGraph) -> None:
+    """Refuse a DAG over :data:`MAX_LOWER_BOUND_VERTICES` / :data:`MAX_LOWER_BOUND_EDGES`."""
+    if G.number_of_nodes() > MAX_LOWER_BOUND_VERTICES:
+        raise InvalidInputError(f"the DAG has {G.number_of_nodes()} vertices; lower-bound "
+                                f"accepts at most MAX_LOWER_BOUND_VERTICES="
+                                f"{MAX_LOWER_BOUND_VERTICES}")
+    if G.number_of_edges() > MAX_LOWER_BOUND_EDGES:
+        raise InvalidInputError(f"the DAG has {G.number_of_edges()} edges; lower-bound "
+                                f"accepts at most MAX_LOWER_BOUND_EDGES={MAX_LOWER_BOUND_EDGES}")
+
+
+def _load(args: argparse.Namespace) -> nx.DiGraph:
+    if args.dag is not None:
+        G = load_dag(args.dag, max_vertices=MAX_LOWER_BOUND_VERTICES,
+                     max_edges=MAX_LOWER_BOUND_EDGES,
+                     cap_names=("MAX_LOWER_BOUND_VERTICES", "MAX_LOWER_BOUND_EDGES"))
+        builtin_structure(G)  # declared metadata confirmed before any route runs (exit 2)
+    else:
+        G = parse_builtin(args.builtin, max_vertices=MAX_LOWER_BOUND_VERTICES,
+                          limit_name="MAX_LOWER_BOUND_VERTICES")
+    _check_size(G)
+    return G
+
+
+def _status_text(c: CertifiedRoute) -> tuple[str, str]:
+    """``(value column, status)`` of one record: a value only for a certified bound."""
+    rec = c.record
+    if c.certified:
+        return str(rec.value), "applies"
+    if not rec.applies:
+        return str(rec.value), (rec.why_not if rec.why_not and rec.why_not.startswith(
+            "not computed") else f"does not apply: {rec.why_not}")
+    if c.refuted:
+        return "—", f"REFUTED by its own checker: not a bound (claimed {rec.value})"
+    return "—", f"not counted: {c.verdict.detail} (claimed {rec.value}, unverified)"
+
+
+def _record_json(c: CertifiedRoute) -> dict[str, Any]:
+    obj = c.record.as_dict()
+    if c.record.applies and not c.certified:
+        obj["claimed_value"], obj["value"] = obj["value"], None
+    obj["checker"] = {"verdict": str(c.verdict.verdict), "detail": c.verdict.detail}
+    obj["counted"] = c.certified
+    return obj
+
+
+def run(args: argparse.Namespace) -> int:
+    started = _command_started()
+    time_limit = positive_float("--time-limit", getattr(args, "time_limit", DEFAULT_TIME_LIMIT))
+    # the routes stop a little before the limit, leaving time to print and for the
+    # interpreter to exit (ending it takes ~0.5 s once sympy is loaded)
+    deadline = Deadline(started + time_limit - min(EXIT_RESERVE, 0.15 * time_limit))
+    M = check_cache_size(parse_sizes("M", args.cache, single=True)[0])
+    timeout = args.z3_timeout_ms
+    positive_int("--z3-timeout-ms", timeout)
+    G = _load(args)
+    header = f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, M = {M}"
+    need, worst = least_cache_size(G)
+    if M < need:  # no complete schedule: nothing to bound (the rule of exact.min_cache_size)
+        reason = (f"M={M} is below the {need} red pebbles vertex {worst!r} needs "
+                  f"(in-degree {need - 1} + 1)")
+        if args.json:
+            print_json({"M": M, "status": "infeasible", "complete": True,
+                        "time_limit": time_limit, "reason": reason, "bounds": [],
+                        "best": None, **provenance()}, indent=None)
+        else:
+            print(header)
+            print(f"infeasible: {reason}; no complete schedule exists")
+        return 0
+    status = StageStatus("attnio lower-bound", enabled=progress_enabled())
+    stage: Callable[[str], AbstractContextManager[Any]] = (
+        status.stage if status.enabled else (lambda _name: nullcontext()))
+    try:
+        results = certified_routes(G, M, deadline=deadline, timeout_ms=timeout, stage=stage,
+                                   detail=status.detail)
+    finally:
+        status.close()
+    counted = [c for c in results if c.certified]
+    best = max(counted, key=lambda c: c.record.value, default=None)
+    complete = not any(c.cut_by_time for c in results)
+    failed = any(not c.verdict.proved for c in results)
+    code = 1 if failed or not complete else 0
+    seconds = time.monotonic() - started
+    if args.json:
+        obj: dict[str, Any] = {
+            "M": M, "status": "computed", "complete": complete, "time_limit": time_limit,
+            "seconds": round(seconds, 3), "bounds": [_record_json(c) for c in results],
+            "best": None if best is None else {"route": best.record.route,
+                                               "value": int(best.record.value)}}
+        obj.update(provenance())
+        print_json(obj, indent=None)
+        return code
+    print(header)
+    for c in results:
+        rec = c.record
+        value, text = _status_text(c)
+        print(f"  {rec.route:<30} {value:>6}  {text}")
+        if c.certified:
+            print(f"      certificate: {summarise_certificate(rec)}")
+            print(f"      checker: {c.verdict.verdict} — {c.verdict.detail}")
+        elif c.refuted:
+            print(f"      checker: {c.verdict.verdict} — {c.verdict.detail}")
+    label = "best" if complete else f"best so far (time limit {time_limit:g} s reached)"
+    if best is None:
+        print(f"{label}: none certified")
+    else:
+        print(f"{label}: {best.record.route} = {best.record.value}")
+    return code

@@ -1,0 +1,475 @@
+"""``attnio pebble`` — exact optimal red–blue pebbling and schedule replay from the command line.
+
+Usage::
+
+    attnio pebble --dag FILE.json --cache M [--no-recompute] [--time-limit S] [--json]
+    attnio pebble --builtin matmul:2x2x2 --cache LO:HI [--table] [--json]
+    attnio pebble --builtin attention-forward:n=2,d=1 --cache 3:6
+    attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
+    attnio pebble --replay SCHEDULE.json (--dag FILE.json | --builtin SPEC) --cache M
+    attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
+    attnio pebble --dag A.json B.json --cache LO:HI [--workers N | --scheduler ADDRESS]
+
+``--time-limit S`` (a positive finite number; default 60) bounds each instance (one DAG at
+one cache size) as a whole: the algorithm schedules are built first and the solver gets the
+rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers N`` /
+``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
+order; an instance whose worker died twice is reported undecided with the reason.
+
+Each instance is solved *anytime* (:mod:`attnio.graphs.anytime`): the compulsory I/O is the
+first lower bound, a heuristic schedule (:mod:`attnio.graphs.heuristic_schedule`) the first
+upper bound, and when they meet the answer is optimal at once; otherwise the exact search runs
+with that schedule as its incumbent. An undecided answer carries the best schedule as
+``moves`` (it replays to ``upper_bound``); on Ctrl-C the instance being solved is reported
+undecided (reason ``interrupted``) with its bracket and best schedule, then exit 130.
+
+Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
+or an illegal schedule; 2 bad input (one line); 130 interrupted.
+
+``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
+"states_explored", "seconds", "M", "recompute", "algorithm_costs",
+"certified_lower_bound": {"route", "value"}, "attnio_version", "versions"}`` (a list of them
+for a cache range). That output is itself a schedule file for
+``--replay`` (the result whose ``M`` equals ``--cache`` is replayed).
+
+``--dag`` reads attnio's DAG JSON or networkx node-link JSON (:mod:`attnio.graphs.dagio`).
+``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
+``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
+``--cache`` nothing is solved.
+
+``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
+(:func:`attnio.validation.parse_sizes`, the parser of every command).
+
+Limits (bad input, exit 2): ``--M`` names at most
+:data:`attnio.validation.MAX_CACHE_SIZES` sizes; a ``--builtin`` DAG has at most
+:data:`MAX_BUILTIN_VERTICES` vertices, and exact search takes at most
+:data:`attnio.graphs.exact.MAX_EXACT_VERTICES`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import sys
+import time
+from typing import Any
+
+import networkx as nx
+
+from attnio.exceptions import IllegalMoveError, InvalidInputError
+from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
+from attnio.graphs.dagio import load_dag, load_schedule, save_dag
+from attnio.graphs.dags import (
+    attention_backward_dag,
+    attention_forward_dag,
+    expected_size,
+    matmul_dag,
+    shown_count,
+    size_floor,
+)
+from attnio.graphs.exact import (
+    Infeasible,
+    Optimal,
+    PebbleResult,
+    PebbleUndecided,
+    check_exact_size,
+)
+from attnio.graphs.game import replay
+from attnio.graphs.lower_bounds import certified_lower_bound
+from attnio.graphs.lower_bounds.deadline import Deadline
+from attnio.graphs.schedules import algorithm_schedules
+from attnio.output import print_json
+from attnio.parallel import check_workers, map_instances
+from attnio.provenance import provenance
+from attnio.results import Status
+from attnio.tables import render_table
+from attnio.validation import (
+    MAX_CACHE_SIZES,
+    check_output_path,
+    describe,
+    float_text_type,
+    int_text_type,
+    parse_int_range,
+    parse_positive_int,
+    parse_sizes,
+    positive_float,
+    positive_int,
+    size_action,
+)
+
+__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
+           "MAX_BUILTIN_VERTICES", "EXPORT_SUFFIXES"]
+
+#: Largest ``--builtin`` DAG (vertices) built at all; checked on the closed-form size
+#: (:func:`attnio.graphs.dags.expected_size`) before any vertex is allocated.
+MAX_BUILTIN_VERTICES = 200_000
+#: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
+EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        "pebble", help="exact optimal red-blue pebbling of a DAG; replay a schedule",
+        description="Exact optimal red-blue pebbling (Hong-Kung game, inputs = sources).")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--dag", metavar="FILE.json", nargs="+",
+                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]} '
+                             "(several files: one instance per file and cache size)")
+    source.add_argument("--builtin", metavar="SPEC",
+                        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
+                             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    parser.add_argument("--replay", metavar="SCHEDULE.json",
+                        help="validate this schedule on --dag instead of solving")
+    parser.add_argument("--M", "--cache", dest="cache", metavar="M",
+                        action=size_action("M", sweep=True, max_count=MAX_CACHE_SIZES,
+                                           limit_name="MAX_CACHE_SIZES"),
+                        help="red pebbles: V, V1,V2,..., LO:HI or LO:HI:STEP (--cache is an "
+                             "alias); required unless only --export-dag is asked")
+    parser.add_argument("--export-dag", metavar="FILE",
+                        help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
+    parser.add_argument("--force", action="store_true",
+                        help="let --export-dag replace an existing file")
+    parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
+    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), default=60.0, metavar="S",
+                        help="seconds per cache size, every phase included, before answering "
+                             "undecided with the proven bracket (default 60)")
+    parser.add_argument("--json", action="store_true", help="JSON on stdout")
+    parser.add_argument("--table", action="store_true",
+                        help="a table per cache size, with the algorithm schedules' costs")
+    parallel = parser.add_mutually_exclusive_group()
+    parallel.add_argument("--workers", type=int_text_type("--workers"), metavar="N",
+                          help="solve the instances on a local Dask cluster of N processes "
+                               "(results identical to the serial run, same order)")
+    parallel.add_argument("--scheduler", metavar="ADDRESS",
+                          help="solve the instances on an existing Dask cluster "
+                               "(e.g. tcp://host:8786)")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def parse_cache_range(text: str) -> tuple[int, int]:
+    """``"5"`` → (5, 5); ``"3:8"`` → (3, 8); at most ``MAX_CACHE_SIZES`` sizes.
+
+    >>> parse_cache_range("3:8")
+    (3, 8)
+    >>> parse_cache_range("0")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: M=0 must be a positive integer
+    """
+    return parse_int_range("--cache", text)
+
+
+def _builtin_size(name: str, params: dict[str, Any], max_vertices: int = MAX_BUILTIN_VERTICES,
+                  limit_name: str = "MAX_BUILTIN_VERTICES") -> int:
+    """Vertices of a builtin DAG, refused past ``max_vertices`` (default
+    :data:`MAX_BUILTIN_VERTICES`) before building.
+
+    A cheap lower bound (the m·k·p products, the n²·d score products) screens huge specs
+    first, so the closed form (which lists an n×n mask) only runs on modest sizes.
+    """
+    floor = size_floor(name, **params)
+    if floor > max_vertices:
+        count = shown_count(floor)
+    else:
+        vertices = expected_size(name, **params)[0]
+        if vertices <= max_vertices:
+            return vertices
+        count = str(vertices)
+    raise InvalidInputError(f"builtin {name} with {params} has {count} vertices; "
+                            f"at most {limit_name}={max_vertices}")
+
+
+def parse_builtin(spec: str, *, max_vertices: int = MAX_BUILTIN_VERTICES,
+                  limit_name: str = "MAX_BUILTIN_VERTICES") -> nx.DiGraph:
+    """Build the DAG named by a ``--builtin`` spec (at most ``max_vertices`` vertices,
+    default :data:`MAX_BUILTIN_VERTICES`, checked on the closed form before building;
+    ``limit_name`` names the cap in the error).
+
+    >>> parse_builtin("matmul:2x2x2").number_of_nodes()
+    20
+    >>> parse_builtin("attention-forward:n=2,d=1").number_of_nodes()
+    24
+    >>> parse_builtin("matmul:2x2")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: builtin 'matmul:2x2' must look like matmul:MxKxP[:tree|chain|fma]
+    >>> parse_builtin("attention-forward:n=100000,d=100000")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: builtin attention-forward with {'n': 100000, 'd': 100000} has at least 1000000000000000 vertices; at most MAX_BUILTIN_VERTICES=200000
+    """
+    shown = describe(spec, 60)
+    name, _, rest = spec.partition(":")
+    if name == "matmul":
+        # [0-9], not \d: one rule for every integer of a spec (ASCII digits, as --n)
+        match = re.fullmatch(r"([0-9]+)x([0-9]+)x([0-9]+)(?::(tree|chain|fma))?", rest)
+        if not match:
+            raise InvalidInputError(
+                f"builtin {shown} must look like matmul:MxKxP[:tree|chain|fma]")
+        m, k, p = (parse_positive_int(key, match.group(i))
+                   for key, i in (("m", 1), ("k", 2), ("p", 3)))
+        summation = match.group(4) or "tree"
+        _builtin_size("matmul", {"m": m, "k": k, "p": p, "summation": summation},
+                      max_vertices, limit_name)
+        return matmul_dag(m, k, p, summation)
+    if name in ("attention-forward", "attention-backward"):
+        params: dict[str, str] = {}
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or key.strip() in params:
+                raise InvalidInputError(f"builtin {shown} must look like {name}:n=N,d=D")
+            params[key.strip()] = value.strip()
+        allowed = {"n", "d"} | ({"gradient"} if name == "attention-backward" else set())
+        if not {"n", "d"} <= set(params) or not set(params) <= allowed:
+            raise InvalidInputError(f"builtin {shown} must look like {name}:n=N,d=D")
+        try:
+            n, d = parse_positive_int("n", params["n"]), parse_positive_int("d", params["d"])
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"builtin {shown}: {exc}") from None
+        sizes: dict[str, Any] = {"n": n, "d": d}
+        if name == "attention-forward":
+            _builtin_size(name, sizes, max_vertices, limit_name)
+            return attention_forward_dag(n, d)
+        gradient = params.get("gradient", "qkv")
+        if gradient not in ("qkv", "dX"):
+            raise InvalidInputError(f"builtin {shown}: gradient must be qkv or dX")
+        _builtin_size(name, {**sizes, "gradient": gradient}, max_vertices, limit_name)
+        return attention_backward_dag(n, d, gradient)
+    raise InvalidInputError(
+        f"builtin {shown} is unknown; use matmul:..., attention-forward:... "
+        f"or attention-backward:...")
+
+
+def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, Any]:
+    """The ``--json`` object of one solver result."""
+    base: dict[str, Any] = {"status": result.status, "M": M, "recompute": recompute}
+    if isinstance(result, Optimal):
+        base.update(optimal_io=result.io, lower_bound=result.io, upper_bound=result.io,
+                    moves=[list(m) for m in result.schedule],
+                    states_explored=result.states_explored, seconds=round(result.seconds, 3))
+    elif isinstance(result, Infeasible):
+        base.update(optimal_io=None, lower_bound=0, upper_bound=None, moves=[],
+                    states_explored=0, seconds=0.0, reason=result.reason)
+    else:
+        base.update(optimal_io=None, lower_bound=result.lower_bound,
+                    upper_bound=result.upper_bound,
+                    moves=[list(m) for m in getattr(result, "schedule", None) or []],
+                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
+                    reason=result.reason)
+    return base
+
+
+def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
+    """One instance (G, M, recompute, time limit[, certify]): what a serial run or a Dask
+    worker does. With ``certify`` the certified lower bound (``--json``) is computed too,
+    inside the instance's time limit."""
+    G, M, recompute, time_limit, *rest = job
+    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
+                                           certify=bool(rest and rest[0])))
+
+
+def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
+    """An instance whose Dask worker died twice: undecided, with the reason, never dropped
+    (lower bound 0, upper bound the best algorithm schedule, computed here)."""
+    G, M, recompute, *_ = job
+    costs = {name: replay(G, moves, M, recompute=recompute).io
+             for name, moves in algorithm_schedules(G, M).items()}
+    return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
+                           states_explored=0, reason=reason), costs, None
+
+
+def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
+           ) -> tuple[PebbleResult, dict, dict | None]:
+    # --time-limit bounds the whole instance: the certified lower bound (--json) and the
+    # algorithm schedules are built first and the solver gets what is left (it reads the
+    # clock in every phase of its own)
+    started = time.monotonic()
+    recompute = not args.no_recompute
+    certified = None
+    if getattr(args, "certify", False):  # routes and checks get at most a quarter of the limit
+        budget_ms = max(1, min(5_000, int(args.time_limit * 250)))
+        certified = certified_lower_bound(G, M, timeout_ms=budget_ms,
+                                          deadline=Deadline.after(args.time_limit / 4))
+    schedules = algorithm_schedules(G, M)
+    costs = {name: replay(G, moves, M, recompute=recompute).io
+             for name, moves in schedules.items()}
+    remaining = max(0.0, args.time_limit - (time.monotonic() - started))
+    # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
+    # bound, else exact search with it as incumbent; on Ctrl-C the bracket so far is kept
+    progress = AnytimeProgress()
+    try:
+        result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
+                                incumbents=schedules, progress=progress)
+    except KeyboardInterrupt as exc:
+        exc.partial = (progress.undecided("interrupted"), costs,  # type: ignore[attr-defined]
+                       certified)
+        raise
+    if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
+        changes: dict[str, Any] = {"seconds": time.monotonic() - started}
+        if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
+            changes["reason"] = f"time limit {args.time_limit:g} s reached"
+        result = dataclasses.replace(result, **changes)
+    return result, costs, certified
+
+
+def _line(result: PebbleResult, M: int) -> str:
+    if isinstance(result, Optimal):
+        return (f"M={M}: optimal I/O = {result.io} ({result.states_explored} states, "
+                f"{result.seconds:.2f} s)")
+    if isinstance(result, Infeasible):
+        return f"M={M}: infeasible — {result.reason}"
+    return (f"M={M}: undecided, {result.lower_bound} <= Q <= {result.upper_bound} "
+            f"({result.reason})")
+
+
+def _export(G: nx.DiGraph, args: argparse.Namespace) -> None:
+    """Write ``--export-dag`` (format by extension, :data:`EXPORT_SUFFIXES`)."""
+    target = check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+                               what="--export-dag")
+    fmt = EXPORT_SUFFIXES[target.suffix.lower()]
+    save_dag(G, target, format=fmt, overwrite=args.force)
+    if not args.json:
+        print(f"wrote {target} ({fmt}, {G.number_of_nodes()} vertices, "
+              f"{G.number_of_edges()} edges)")
+
+
+def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
+    """``--replay``: validate a schedule file (or ``pebble --json`` output) on ``G``."""
+    recompute = not args.no_recompute
+    moves = load_schedule(args.replay, M)
+    try:
+        r = replay(G, moves, M, recompute=recompute)
+    except IllegalMoveError as exc:
+        if args.json:
+            print_json({"status": "illegal", "index": exc.index, "rule": exc.rule,
+                        "message": str(exc), **provenance()}, indent=None)
+        else:
+            print(f"illegal: {exc}")
+        return 1
+    if args.json:
+        print_json({"status": "legal", "io": r.io, "reads": r.reads,
+                    "writes": r.writes, "peak_red": r.peak_red, "M": M,
+                    "recompute": recompute, **provenance()}, indent=None)
+    else:
+        print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
+              f"peak red {r.peak_red} <= M={M})")
+    return 0
+
+
+def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: bool,
+                  labelled: bool) -> str:
+    """``--table``: one row per (DAG, M) — status, Q(G, M), the search's bracket, states,
+    seconds and each algorithm schedule's cost (``-``: none at this M), printed by
+    :func:`attnio.tables.render_table`."""
+    header = [*(["DAG"] if labelled else []), "M", "status", "Q(G,M)", "lower", "upper",
+              "states", "seconds", *names]
+    table = []
+    for (M, r, costs), (label, _, _) in zip(rows, instances):
+        obj = result_to_json(r, M, recompute)
+        table.append([*([label] if labelled else []), M, obj["status"], obj["optimal_io"],
+                      obj["lower_bound"], obj["upper_bound"], obj["states_explored"],
+                      f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
+    return render_table(header, table, missing="", align=["left"] * labelled
+                        + ["right"] * (len(header) - labelled))
+
+
+def run(args: argparse.Namespace) -> int:
+    args.time_limit = positive_float("--time-limit", args.time_limit)
+    recompute = not args.no_recompute
+    # every cheap check before the (possibly large) graph is read or built
+    if args.cache is None:
+        if args.export_dag is None:
+            raise InvalidInputError("--cache M is required (unless only --export-dag is asked)")
+        if args.replay is not None:
+            raise InvalidInputError("--replay needs --cache M")
+        Ms: list[int] = []
+    else:
+        Ms = args.cache if isinstance(args.cache, list) else parse_sizes(
+            "M", args.cache, max_count=MAX_CACHE_SIZES, limit_name="MAX_CACHE_SIZES")
+        if len(Ms) != 1 and args.replay is not None:
+            raise InvalidInputError(f"--replay needs one cache size, not {len(Ms)}")
+    if args.dag is not None and len(args.dag) > 1 and (args.replay is not None
+                                                         or args.export_dag is not None):
+        what = "--replay" if args.replay is not None else "--export-dag"
+        raise InvalidInputError(f"{what} needs exactly one --dag FILE.json")
+    if args.export_dag is not None:
+        check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+                          what="--export-dag")
+    if args.workers is not None:
+        positive_int("--workers", args.workers)
+    check_workers(args.workers, args.scheduler)
+    if args.dag is not None:
+        graphs = [(path, load_dag(path)) for path in args.dag]
+    else:
+        graphs = [(args.builtin, parse_builtin(args.builtin))]
+    if args.export_dag is not None:
+        _export(graphs[0][1], args)
+        if args.cache is None:
+            return 0
+    if args.replay is not None:
+        return _replay(graphs[0][1], Ms[0], args)
+    for _, G in graphs:
+        check_exact_size(G)
+    labelled = len(graphs) > 1
+    instances = [(label, G, M) for label, G in graphs for M in Ms]
+    jobs = [(G, M, recompute, args.time_limit, bool(args.json)) for _, G, M in instances]
+    done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
+    printed = [0]
+
+    def show(index: int, outcome: tuple[PebbleResult, dict, dict | None]) -> None:
+        # lines in the order of the instances, each as soon as all before it are done
+        done[index] = outcome
+        while printed[0] in done:
+            i = printed[0]
+            label, _, M = instances[i]
+            if not args.json and not args.table:
+                prefix = f"{label}: " if labelled else ""
+                print(prefix + _line(done[i][0], M), flush=True)
+            printed[0] += 1
+
+    interrupted = False
+    try:
+        outcomes = map_instances(_solve_job, jobs, workers=args.workers,
+                                 scheduler=args.scheduler, desc="pebble",
+                                 on_failure=_failed_job, on_result=show)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: the finished instances, and (serial) the bracket and best schedule of the
+        # one being solved (graphs/anytime.py), are reported; then exit 130
+        interrupted = True
+        outcomes = [done[i] for i in range(printed[0])]
+        partial = getattr(exc, "partial", None)
+        if partial is not None and len(outcomes) < len(instances):
+            show(len(outcomes), partial)
+            outcomes.append(partial)
+        instances = instances[:len(outcomes)]
+    rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
+    certified = [c for (_, _, c) in outcomes]
+    worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
+    if interrupted:
+        worst = 130
+    if args.json:
+        objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
+        for obj, (M, _, costs), cert, (label, G, _) in zip(objects, rows, certified, instances):
+            obj["algorithm_costs"] = costs
+            # graphs/lower_bounds/, computed inside the instance's time limit (None for the
+            # instance a Ctrl-C stopped before it was done, or a worker that died)
+            obj["certified_lower_bound"] = cert
+            obj.update(provenance())
+            if labelled:
+                obj["dag"] = label
+        print_json(objects[0] if args.dag is not None and len(objects) == 1 else objects,
+                   indent=None)
+    elif args.table:
+        names = ["naive", "row-block", "square-tiling"]
+        for row, (label, G, M) in zip(rows, instances):
+            if M != Ms[0]:
+                continue
+            print((f"{label}: " if labelled else "")
+                  + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
+                  f"{'recomputation' if recompute else 'one-shot'}")
+        print(_pebble_table(rows, instances, names, recompute=recompute, labelled=labelled))
+    if interrupted:
+        print("attnio pebble: interrupted", file=sys.stderr, flush=True)
+    return worst

@@ -1,0 +1,436 @@
+"""``attnio simulate``: run or count the tiled attention algorithms under the two-level memory.
+
+Examples (shell)::
+
+    attnio simulate --n 4096 --d 64 --M-range 256:262144:16 --algorithm flash1,small-cache \\
+        --pass backward --json
+    attnio simulate --n 256 --d 16 --M 64,256,1024 --algorithm all --pass forward --execute
+    attnio simulate --n 4096 --d 64 --M-range 512:65536:16 --algorithm flash1,small-cache \\
+        --plot io.png
+    attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
+
+With ``--mask`` (:func:`attnio.algorithms.masks.parse_mask`) the algorithms skip tiles with
+no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
+and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float, ...}``: the
+sparse formula, a worst case over every mask with these counts, not a bound for this mask),
+``mask_lower_bound`` (the certified bound for THIS mask and the run's computation,
+:mod:`attnio.proofs.mask_bounds`: ``{"value": int, "route", "claim_id", ...}``) and
+``mask_ratio`` = io ÷ ``mask_lower_bound``.
+
+>>> import argparse
+>>> sub = argparse.ArgumentParser().add_subparsers()
+>>> parser = register(sub)
+>>> args = parser.parse_args(["--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash1"])
+>>> args.algorithm, args.pass_
+('flash1', 'backward')
+>>> parse_cache_sizes("1:16:5", geometric=True)
+[1, 2, 4, 8, 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from typing import Any
+
+from attnio.algorithms.heads import (
+    add_heads_arguments,
+    check_heads,
+    heads_from_args,
+    simulate_heads,
+)
+from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args
+from attnio.algorithms.registry import selection
+from attnio.algorithms.simulation import (
+    ALGORITHMS,
+    BOUND_IDS,
+    PASSES,
+    SimulationResult,
+    catalogue_value,
+    check_execute_budget,
+    find_crossovers,
+    simulate,
+)
+from attnio.bounds.heads import multihead_lower_bound
+from attnio.bounds.masks import mask_run_fields
+from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.output import print_json
+from attnio.progress import progress
+from attnio.provenance import provenance
+from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
+from attnio.reporting.style import render_figure
+from attnio.safe_io import write_bytes
+from attnio.tables import render_table
+from attnio.validation import (
+    PLOT_SUFFIXES,
+    check_output_path,
+    describe,
+    geometric_sizes,
+    json_float,
+    parse_positive_int,
+    parse_seed,
+    parse_sizes,
+    size_action,
+    warn_outside_admissible,
+)
+
+__all__ = ["register", "run", "parse_cache_sizes", "parse_algorithms", "runs_payload",
+           "find_crossovers"]
+
+_FIELDS = ("algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops",
+           "peak_fast_words", "formula", "ratio")
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``simulate`` subcommand."""
+    parser = subparsers.add_parser(
+        "simulate",
+        help="count or execute tiled attention algorithms under a two-level memory of M words",
+        description=(
+            "Count (default) or execute (--execute) attention algorithms under a two-level "
+            "memory whose fast level holds at most M words; report words read and written, "
+            "FLOPs, peak fast-memory words, the symbolic catalogue's bound and io/bound."
+        ),
+    )
+    parser.add_argument("--n", required=True, action=size_action("n"),
+                        help="sequence length n (positive integer)")
+    parser.add_argument("--d", required=True, action=size_action("d"),
+                        help="head dimension d (positive integer)")
+    sizes = parser.add_mutually_exclusive_group(required=True)
+    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
+                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
+    sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
+                       action=size_action("--M-range", geometric=True),
+                       help="STEPS fast-memory sizes from LO to HI words, geometrically spaced "
+                            "(rounded to integers, duplicates dropped)")
+    parser.add_argument("--algorithm", default="all", metavar="NAMES",
+                        help="comma-separated names or 'all' (the pass's main algorithms): "
+                             + ", ".join(ALGORITHMS))
+    parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
+                        help="forward or backward pass (default backward)")
+    parser.add_argument("--tune", action="store_true",
+                        help="block sizes by exact integer search for the least I/O under M")
+    parser.add_argument("--crossover", metavar="A,B",
+                        help="report where the cheaper of algorithms A and B swaps: the bracket "
+                             "of grid points and the M bisected on exact counts (default: the "
+                             "two algorithms when exactly two are selected)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--count", action="store_true",
+                      help="closed-form exact counts, no arrays (the default)")
+    mode.add_argument("--execute", action="store_true",
+                      help="run on seeded random float64 inputs, check numerics against the "
+                           "untiled reference (every output within atol + rtol*max|expected|, "
+                           "rtol = 1e-10, atol = rtol * the pass's largest expected entry) and "
+                           "the counts against the closed form (memory budget "
+                           "MAX_EXECUTE_BYTES = 1 GiB)")
+    parser.add_argument("--seed", default="0",
+                        help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
+    add_mask_argument(parser)
+
+    add_heads_arguments(parser)
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON on stdout")
+    out.add_argument("--csv", action="store_true", help="print CSV on stdout")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="draw I/O against M (log axes), bounds dashed, d² marked; "
+                             "FILE ends in .png, .pdf or .svg, its folder exists, a folder is "
+                             "an error and an existing file is kept unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing --plot file")
+    parser.set_defaults(handler=run)
+    return parser
+
+
+def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
+    """``--M`` text (:func:`attnio.validation.parse_sizes`: ``V``, ``V1,V2,...``, ``LO:HI``,
+    ``LO:HI:STEP``) or ``--M-range`` text ``"LO:HI:STEPS"`` (STEPS geometric sizes,
+    :func:`attnio.validation.geometric_sizes`); InvalidInputError otherwise.
+
+    At most :data:`~attnio.validation.MAX_STEPS` sizes either way; a geometric range needs
+    ``HI < 10**300`` (its points are computed in floating point).
+
+    >>> parse_cache_sizes("64, 256", geometric=False)
+    [64, 256]
+    """
+    if not geometric:
+        return parse_sizes("M", text)
+    return geometric_sizes("--M-range", text)
+
+
+def parse_algorithms(text: str, pass_: str) -> list[str]:
+    """Comma-separated names (or ``all``), each checked against the registry."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if names == ["all"]:
+        return list(selection("main", pass_))
+    for name in names:
+        if name not in ALGORITHMS:
+            raise InvalidInputError(
+                f"algorithm={name!r} is unknown; choose from {', '.join(ALGORITHMS)}"
+            )
+        if (name, pass_) not in BOUND_IDS:
+            raise InvalidInputError(f"algorithm={name!r} has no {pass_} pass")
+    if not names:
+        raise InvalidInputError(f"--algorithm={text!r} names no algorithm")
+    return names
+
+
+def _number(value: Any) -> int | float | None:
+    """An exact sympy number as a JSON number: int if integral, a finite float, else None."""
+    if value is None:
+        return None
+    return int(value) if value.is_Integer else json_float(value)
+
+
+def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
+    value = catalogue_value(result.algorithm, result.pass_, result.n, result.d, result.M)
+    if value is not None:  # B·H heads: the per-head catalogue scaled
+        value = value * result.batch * result.heads
+    row: dict[str, Any] = {
+        "algorithm": result.algorithm, "pass": result.pass_, "n": result.n, "d": result.d,
+        "M": result.M, "reads": result.reads, "writes": result.writes, "io": result.io,
+        "flops": result.flops, "peak_fast_words": result.peak_fast_words,
+        "formula": _number(value),
+        "ratio": None if value is None or value == 0 else json_float(result.io / value),
+        "block_sizes": dict(result.block_sizes),
+        "batch": result.batch, "heads": result.heads, "kv_heads": result.kv_heads,
+    }
+    if value is not None and row["formula"] is None:
+        row["formula_exact"] = str(value)  # beyond float range: the exact value as text
+    if result.executed:
+        # NaN/Infinity are not JSON: a non-finite error is null plus its text, and fails.
+        row["max_relative_error"] = json_float(result.max_relative_error)
+        if row["max_relative_error"] is None:
+            row["max_relative_error_text"] = str(result.max_relative_error)
+        row["closed_form_match"] = result.closed_form_match
+        for key in ("max_absolute_error", "error_scale", "atol", "rtol"):
+            row[key] = json_float(getattr(result, key))
+        row["within_tolerance"] = result.within_tolerance
+    if mask is not None:
+        # sparse_class_bound is a worst case over masks and is never compared with a run;
+        # mask_ratio divides by this mask's certified bound, for the run's B·H query heads
+        # in B·G K/V groups
+        row.update(mask_run_fields(mask, result.n, result.d, result.M, result.pass_,
+                                   result.algorithm, batch=result.batch,
+                                   heads=result.heads, kv_heads=result.kv_heads))
+        bound = row["mask_lower_bound"]["value"]
+        row["mask_ratio"] = json_float(result.io / bound) if bound else None
+    return row
+
+
+def runs_payload(
+    names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
+    seed: int = 0, tune: bool = False, crossover_pair: tuple[str, str] | None = None,
+    mask: Mask | None = None, batch: int = 1, heads: int = 1, kv_heads: int | None = None,
+) -> dict[str, Any]:
+    """The ``--json`` document: ``{"runs": [...], "crossovers": [...], "crossover_M": int |
+    None, "crossover_pair": [A, B] | None}`` plus :func:`attnio.provenance.provenance`.
+
+    A run whose tiles overflow M (``flash1-published``) keeps its sizes, null counts and the
+    overflow message under ``"overflow"``; a (name, M) pair for which no tile fits keeps null
+    counts and the reason under ``"infeasible"``. Raises InvalidInputError only when no pair
+    of the sweep can run at all.
+
+    ``crossover_pair`` (default: ``names`` when it holds exactly two algorithms, else no
+    crossover) selects the two algorithms whose swaps :func:`find_crossovers` reports;
+    ``crossover_M`` is the bisected M of the first swap.
+
+    ``batch``, ``heads``, ``kv_heads``: every run counts (or executes) B·H heads in G K/V
+    groups (:func:`attnio.algorithms.heads.simulate_heads`; with the mask, no tuning); the
+    crossover is then bisected on those counts only when ``kv_heads == heads`` (H
+    independent heads: the single-head swap), else not reported (``crossover_note``).
+    """
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    multi = (batch, heads, kv) != (1, 1, 1)
+    if multi and tune:
+        raise InvalidInputError("--batch/--heads/--kv-heads take no --tune")
+    runs: list[dict[str, Any]] = []
+    first_error: InvalidInputError | None = None
+    feasible = 0
+    pairs = [(name, M) for name in names for M in Ms]
+    for name, M in progress(pairs, total=len(pairs), desc="simulate"):
+        try:
+            result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
+                                     kv_heads=kv, execute=execute, seed=seed, mask=mask)
+                      if multi else
+                      simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
+                               mask=mask))
+            runs.append(_row(result, mask))
+            if multi and mask is None:  # the stacked lower bound of all B·H heads
+                runs[-1]["lower_bound"], runs[-1]["lower_bound_route"] = multihead_lower_bound(
+                    pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+            feasible += 1
+        except CacheOverflowError as exc:
+            runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
+        except InvalidInputError as exc:  # no tile of this algorithm fits this M
+            first_error = first_error or exc
+            runs.append(_empty_row(name, pass_, n, d, M, infeasible=str(exc)))
+    if feasible == 0 and first_error is not None:
+        # A sweep in which nothing at all can run is bad input, not an empty result.
+        raise first_error
+    if crossover_pair is None and len(names) == 2:
+        crossover_pair = (names[0], names[1])
+    crossovers = ([] if crossover_pair is None or kv != heads
+                  else find_crossovers(*crossover_pair, pass_, n, d, Ms, mask=mask))
+    payload = {"runs": runs, "batch": batch, "heads": heads, "kv_heads": kv,
+               "crossover_pair": None if crossover_pair is None else list(crossover_pair),
+               "crossovers": crossovers,
+               "crossover_M": crossovers[0]["M"] if crossovers else None, **provenance()}
+    if mask is not None:
+        payload["mask"] = mask.label
+    if crossover_pair is not None and kv != heads:
+        payload["crossover_note"] = ("no crossover with grouped K/V: the single-head swap "
+                                     "does not carry over to groups")
+    return payload
+
+
+def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
+    row: dict[str, Any] = {key: None for key in _FIELDS}
+    row.update(algorithm=name, n=n, d=d, M=M, **reason)
+    row["pass"] = pass_
+    return row
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``attnio simulate``; exit 1 if an executed run fails its checks."""
+    n, d = parse_positive_int("n", args.n), parse_positive_int("d", args.d)
+    seed = parse_seed(args.seed)
+    Ms = args.M if args.M is not None else args.M_range
+    warn_outside_admissible("simulate", n, d, Ms)
+    names = parse_algorithms(args.algorithm, args.pass_)
+    pair = None if args.crossover is None else parse_crossover(args.crossover, names)
+    if args.plot is not None:  # refuse a bad target (even an empty one) before any work
+        check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
+    if args.execute:
+        check_execute_budget(n, d)
+    mask = mask_from_args(args)
+    if mask is not None:
+        mask.check(n)
+
+    batch, heads, kv_heads = heads_from_args(args)
+    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
+                           tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask,
+                           batch=batch, heads=heads, kv_heads=kv_heads)
+    if args.plot is not None:  # drawn before anything is printed: a plot error leaves no table
+        plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
+    if args.json:
+        print_json(payload)
+    elif args.csv:
+        extra = ["max_relative_error", "max_absolute_error", "atol", "within_tolerance",
+                 "closed_form_match"] if args.execute else []
+        writer = csv.DictWriter(sys.stdout, fieldnames=[*_FIELDS, *extra, "overflow", "infeasible"],
+                                extrasaction="ignore", lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(payload["runs"])
+    else:
+        _print_table(payload, args.execute)
+    failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
+              or r.get("within_tolerance") is False  # |got − want| > atol + rtol·max|want|
+              or (r.get("within_tolerance") is None and (  # no verdict: the relative check
+                  "max_relative_error_text" in r  # NaN or infinite error
+                  or (r.get("max_relative_error") is not None
+                      and r["max_relative_error"] > 1e-10)))]
+    return 1 if failed else 0
+
+
+def parse_crossover(text: str, names: list[str]) -> tuple[str, str]:
+    """``--crossover A,B``: two different algorithms among the selected ``names``.
+
+    >>> parse_crossover("flash1,small-cache", ["standard", "flash1", "small-cache"])
+    ('flash1', 'small-cache')
+    >>> parse_crossover("flash1,flash2", ["flash1"])
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --crossover 'flash2' is not among the selected algorithms (flash1)
+    """
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 2 or parts[0] == parts[1] or not all(parts):
+        raise InvalidInputError(
+            f"--crossover={describe(text, 40)} must name two different algorithms A,B")
+    for part in parts:
+        if part not in names:
+            raise InvalidInputError(f"--crossover {describe(part, 40)} is not among the "
+                                    f"selected algorithms ({', '.join(names)})")
+    return parts[0], parts[1]
+
+
+def _sci(value: float | None) -> str:
+    """An error in the table: 1.2e-16, or nan when the run's error is not finite."""
+    return "nan" if value is None else f"{value:.1e}"
+
+
+def _print_table(payload: dict[str, Any], execute: bool) -> None:
+    header = ["algorithm", "M", "io", "flops", "peak", "ratio",
+              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else []), "note"]
+    rows = []
+    for r in payload["runs"]:
+        if r.get("overflow") or r.get("infeasible"):
+            kind = "overflow" if r.get("overflow") else "infeasible"
+            rows.append([r["algorithm"], r["M"], "-", "-", "-", "-",
+                         *(["-"] * 4 if execute else []), f"{kind}: {r[kind]}"])
+            continue
+        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
+        row = [r["algorithm"], r["M"], f"{r['io']:,}", f"{r['flops']:,}", r["peak_fast_words"],
+               ratio]
+        if execute:
+            row += [_sci(r.get("max_relative_error")), _sci(r.get("max_absolute_error")),
+                    {True: "ok", False: "FAIL", None: "-"}[r.get("within_tolerance")],
+                    "=" if r["closed_form_match"] else "≠"]
+        rows.append([*row, ""])
+    if not any(row[-1] for row in rows):  # no note to print: no empty column
+        header, rows = header[:-1], [row[:-1] for row in rows]
+    print(render_table(header, rows, align=["left", *["right"] * 5,
+                                            *(["right", "right", "center", "center"]
+                                              if execute else []),
+                                            "left"][:len(header)]))
+    print(_crossover_line(payload))
+    masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
+    if masked:
+        r = masked[0]
+        print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
+              "class-bound crossover Z_in^2/Z_QK = " + (
+                  "none (nothing kept)" if r["sparse_crossover"] is None
+                  else f"{r['sparse_crossover']['value_float']:.6g}"))
+        for r in masked:
+            b = r["mask_lower_bound"]
+            if b["value"] is not None and r["mask_ratio"] is not None:
+                print(f"  {r['algorithm']} M={r['M']}: io {r['io']:,} >= {b['value']:,} "
+                      f"certified for this mask ({b['route']}; claim {b['claim_id']})")
+
+
+def _crossover_line(payload: dict[str, Any]) -> str:
+    pair = payload.get("crossover_pair")
+    if pair is None:
+        return "crossover_M: None (select exactly two algorithms or name them: --crossover A,B)"
+    if not payload["crossovers"]:
+        return f"crossover_M: None ({pair[0]} and {pair[1]} do not swap within the grid)"
+    parts = []
+    for c in payload["crossovers"]:
+        lo, hi = c["bracket"]
+        parts.append(f"{c['M']} ({c['cheaper_below']} cheaper below, {c['cheaper_at_M']} at M; "
+                     f"grid bracket [{lo}, {hi}], bisection on exact counts)")
+    return f"crossover_M ({pair[0]} vs {pair[1]}): " + "; ".join(parts)
+
+
+def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
+              overwrite: bool = False) -> None:
+    """I/O against M on log axes: one solid line per algorithm, its catalogue bound dashed.
+
+    Drawn by the reporting room's one I/O figure
+    (:func:`attnio.reporting.io_curves.plot_io_curves` on
+    :func:`~attnio.reporting.io_curves.io_curves_from_runs` of the payload). The file is
+    written through :func:`attnio.safe_io.write_bytes` (atomic, no symlinks, an existing file
+    only with ``overwrite``); its format follows the extension."""
+
+    target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
+                               what="--plot")
+    try:
+        import matplotlib  # noqa: F401  (the plots extra)
+    except ImportError:
+        raise InvalidInputError(
+            "--plot needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
+        ) from None
+
+    figure = render_figure(lambda: plot_io_curves(io_curves_from_runs(payload, n=n, d=d)), target)
+    write_bytes(target, figure, overwrite=overwrite)

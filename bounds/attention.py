@@ -1,0 +1,308 @@
+r"""Explicit-constant I/O lower bounds for attention at real sizes (issue 11, items 4–5).
+
+Every bound here is an exact ``int`` at given :math:`(n, d, M)`, rounded *down*, valid for
+every schedule of the red-blue pebble game (Hong & Kung 1981; inputs = sources, never
+computed; recomputation allowed; schedules of any length) on the computation named, with
+:math:`M` red pebbles. The proof of the segment route is ours (RECONSTRUCTED in the sense of
+the house rules: not verbatim from a source); it is written out in ``notes/gap.md`` and its
+algebraic steps are the claims below.
+
+Routes
+------
+* **compulsory** — every input vertex with a successor is read at least once (it starts blue
+  and can never be computed), every output is written at least once (it is computed, so it
+  starts with no pebble, and must end blue):
+
+  - forward (Q, K, V → O): :math:`Q \ge 3nd + nd = 4nd`;
+  - backward (Q, K, V, O, dO → dQ, dK, dV; every backward computation of
+    :mod:`attnio.algorithms` reads these five, some read more): :math:`Q \ge 5nd + 3nd = 8nd`.
+
+* **segment products** — for an :math:`n\times n\times d` product :math:`XY^\top` whose operands
+  :math:`X, Y` are *inputs* and whose :math:`n^2` inner products are summed in pairwise
+  disjoint trees :math:`T_{ij}` (leaves: the :math:`d` vertices that multiply
+  :math:`x_{ik}` by :math:`y_{jk}`; root: :math:`S_{ij}`, an ancestor of an output). Cut a
+  schedule into segments of :math:`L` I/Os (the last one shorter). Designate one
+  computation of each leaf by tracing the *witness* of a computation of each root backwards
+  (``notes/gap.md``). In a segment with :math:`r` reads and :math:`w` writes
+  (:math:`r + w \le L`) let :math:`A` (:math:`B`) be the entries of :math:`X` (:math:`Y`)
+  red at some time in it, and call a pair :math:`(i, j)` *full* if all :math:`d` of its
+  designated leaves fall in the segment and *partial* if some but not all do. Then
+
+  - :math:`a + b + c_{in} \le M + r` (red at the start or read) and
+    :math:`c_{out} \le M + w` (red at the end or written), where the partial pairs
+    :math:`c = c_{in} + c_{out}` are charged to distinct tree vertices carried across a
+    segment boundary; so :math:`s = a + b \le M + L` and :math:`s + c \le 2M + L`;
+  - full pairs need full rows: at most :math:`\lfloor a/d\rfloor\lfloor b/d\rfloor` of them,
+    :math:`\le ab/d \le s^2/(4d)` designated leaves;
+  - partial pairs: Loomis–Whitney, :math:`\le \sqrt{abc} \le (s/2)\sqrt c`, and
+    :math:`\le (d-1)c`.
+
+  So every segment holds at most
+
+  .. math:: F(L) = \max_{0\le s\le M+L}\ \frac{s^2}{4d}
+            + \min\Bigl(\frac s2\sqrt{2M+L-s},\ (d-1)(2M+L-s)\Bigr)
+
+  designated leaves; :func:`segment_product_cap` returns an exact integer upper bound of
+  :math:`F(L)` (the maximum over cells of a grid, each cell bounded by its corners, claim
+  ``gap.cell_bound``). With :math:`N` products, :math:`\lceil Q/L\rceil \ge \lceil N/F\rceil`,
+
+  .. math:: Q \;\ge\; L\bigl(\lceil N / F(L)\rceil - 1\bigr),
+
+  maximised over :math:`L \in \{M, 2M, \dots, 16M\}` (each :math:`L` gives a valid bound).
+  Shapes: :math:`\approx \sqrt2\, n^2d/\sqrt M` for :math:`M \ll d^2` (at :math:`L = 4M`) and
+  :math:`\approx n^2d^2/M` for :math:`M \gg d^2` (at :math:`L = M`). Several such products
+  with disjoint operands and trees share one budget; :math:`F` is superadditive (claim
+  ``gap.superadditive``), so :math:`N` is their total with the same :math:`F`.
+
+  - ``"forward"`` (every forward algorithm): :math:`QK^\top` (:math:`N = n^2d`);
+  - ``"recompute"`` (backward recomputing the scores from Q, K: FlashAttention-1/2):
+    :math:`QK^\top` and :math:`dO\,V^\top` (:math:`N = 2n^2d`);
+  - ``"given-scores"`` (backward given an :math:`n\times n` input: standard attention reads
+    :math:`P`, Algorithm 6 and ``small-cache-fused`` read :math:`A = \exp(QK^\top)`):
+    :math:`QK^\top` is not in their DAG, only :math:`dO\,V^\top` (:math:`N = n^2d`) counts;
+    but every entry of the given :math:`n\times n` input has a successor, so the compulsory
+    route gains :math:`n^2` reads: :math:`Q \ge 8nd + n^2`.
+
+  (:math:`dV = P^\top dO`, :math:`dQ = dS\,K`, :math:`dK = dS^\top Q` have a computed
+  operand, which the segment argument cannot charge, so they are not counted.)
+
+* **segment + compulsory rest** — the segment argument needs only the I/Os on the
+  products' operands and tree vertices; cut the segments by counting only those I/Os, and
+  the I/Os on every other vertex come on top, at least their compulsory part: the inputs
+  and outputs outside the operands — forward: V read, O written (:math:`2nd`);
+  ``recompute``: O read, dQ, dK, dV written (:math:`4nd`); ``given-scores``: the
+  :math:`n\times n` input, Q, K, O read, dQ, dK, dV written (:math:`n^2 + 6nd`).
+
+* **Saha–Ye level-1** — :func:`attnio.proofs.explicit_bounds.explicit_routes` (the
+  Hong–Kung partition route with Saha–Ye Lemma 3.3's constants,
+  :math:`\ge n^2d^2/(4(M+d^2)) - M`) on :math:`QK^\top`, for the ``forward`` and
+  ``recompute`` classes (the DAGs that module states it for).
+
+:func:`best_lower_bound` returns the largest route of a class with its name and the id of
+the claim it instantiates; with ``computation="any"`` the *smallest* of the class maxima,
+which holds for every algorithm of :mod:`attnio.algorithms` (each belongs to one class,
+:func:`computation_of`).
+
+Examples
+--------
+>>> compulsory_io("forward", 4096, 64), compulsory_io("backward", 4096, 64)
+(1048576, 2097152)
+>>> b = best_lower_bound("backward", 4096, 64, 1024)
+>>> b.value, b.route, b.claim_id
+(43829248, 'given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
+>>> best_lower_bound("forward", 4096, 64, 262144).route
+'compulsory'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import isqrt
+from typing import Callable
+
+from attnio.algorithms.registry import get_algorithm
+from attnio.exceptions import InvalidInputError
+from attnio.graphs.lower_bounds.explicit import explicit_routes
+from attnio.validation import positive_int
+
+__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "best_lower_bound", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
+
+
+PASSES = ("forward", "backward")
+
+
+#: Computation classes (module docstring); "any" in best_lower_bound is the min over them.
+COMPUTATIONS = ("forward", "recompute", "given-scores")
+
+
+#: Segment lengths L = t·M tried by :func:`segment_route` (each gives a valid bound).
+SEGMENT_MULTIPLES = (1, 2, 3, 4, 5, 6, 8, 12, 16)
+
+
+#: Grid cells of :func:`segment_product_cap` (more cells: tighter, slower).
+CELLS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class GapBound:
+    """One lower bound: its exact value, the route's name, the claim it instantiates."""
+
+    value: int
+    route: str
+    claim_id: str
+
+
+def _positive(name: str, value: object) -> int:
+    return positive_int(name, value)
+
+
+def _pass(pass_: str) -> str:
+    if pass_ not in PASSES:
+        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    return pass_
+
+
+def compulsory_io(pass_: str, n: int, d: int) -> int:
+    """Inputs read once plus outputs written once: 4nd (forward), 8nd (backward).
+
+    >>> compulsory_io("backward", 2, 3)
+    48
+    """
+    _pass(pass_)
+    n, d = _positive("n", n), _positive("d", d)
+    return (3 + 1) * n * d if pass_ == "forward" else (5 + 3) * n * d
+
+
+def ceil_sqrt(x: int) -> int:
+    """:math:`\\lceil\\sqrt x\\rceil` for an int ``x ≥ 0``, exactly.
+
+    >>> ceil_sqrt(0), ceil_sqrt(16), ceil_sqrt(17)
+    (0, 4, 5)
+    """
+    r = isqrt(x)
+    return r if r * r == x else r + 1
+
+
+def segment_cells(S: int, cells: int = CELLS) -> list[tuple[int, int]]:
+    r"""The cells :math:`[s_0, s_1]` of :func:`segment_product_cap`: they cover :math:`[0, S]`.
+
+    >>> segment_cells(10, 4)
+    [(0, 2), (2, 5), (5, 7), (7, 10)]
+    """
+    return [(S * i // cells, S * (i + 1) // cells) for i in range(cells)]
+
+
+def _cell_cap(d: int, T: int, s0: int, s1: int) -> int:
+    r"""An integer :math:`\ge` the cell bound (claim ``gap.cell_bound``)
+    :math:`s_1^2/(4d) + \min((s_1/2)\sqrt{T-s_0},\ (d-1)(T-s_0))`, each term rounded up."""
+    full = -(-s1 * s1 // (4 * d))
+    partial = min(-(-ceil_sqrt(s1 * s1 * (T - s0)) // 2), (d - 1) * (T - s0))
+    return full + partial
+
+
+def segment_product_cap(d: int, M: int, L: int, *, cells: int = CELLS) -> int:
+    r"""An exact integer :math:`\ge F(L)`: designated leaves per segment of :math:`L` I/Os.
+
+    The maximum over the cells of :func:`segment_cells` (:math:`S = M + L`,
+    :math:`T = 2M + L`) of the rounded-up cell bound; claim ``gap.segment_cap`` checks exactly
+    that it lies between the proved cell bounds and 2 more, and that it is at least the
+    brute-force maximum on small shapes.
+
+    >>> segment_product_cap(64, 1024, 2048)
+    86304
+    """
+    d, M, L = _positive("d", d), _positive("M", M), _positive("L", L)
+    T, S = 2 * M + L, M + L
+    return max([1] + [_cell_cap(d, T, s0, s1) for s0, s1 in segment_cells(S, cells)])
+
+
+#: :func:`segment_product_cap`, memoised: a pure function of (d, M, L) that every route of
+#: every instance with the same (d, M) asks for again (sweeps over n, masks, heads).
+cached_segment_product_cap: Callable[[int, int, int], int] = lru_cache(maxsize=4096)(segment_product_cap)
+
+
+def segment_route(n: int, d: int, M: int, *, products: int = 1,
+                  cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
+    r""":math:`\max_L L(\lceil N/F(L)\rceil - 1)` with :math:`N = \text{products}\cdot n^2d`.
+
+    Returns ``(value, L)`` (``L = 0`` when every L gives 0). ``cap(d, M, L)`` replaces
+    :func:`segment_product_cap` (false twins only).
+
+    >>> segment_route(4096, 64, 1024)
+    (25479168, 2048)
+    """
+    n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
+    return leaves_segment_route(products * n * n * d, d, M, cap=cap)
+
+
+def leaves_segment_route(N: int, d: int, M: int, *,
+                         cap: Callable[[int, int, int], int] | None = None) -> tuple[int, int]:
+    r""":math:`\max_L L(\lceil N/\mathrm{cap}(L)\rceil - 1)` over :math:`L = tM`,
+    :math:`t \in` :data:`SEGMENT_MULTIPLES`, for ``N`` designated multiply leaves (any set of
+    products: the cap bounds a subset by the bound for all). Returns ``(value, L)``;
+    ``(0, 0)`` when no L gives a positive value."""
+    cap = cap or cached_segment_product_cap
+    best, best_L = 0, 0
+    for t in SEGMENT_MULTIPLES:
+        L = t * M
+        value = L * max(0, -(-N // cap(d, M, L)) - 1)
+        if value > best:
+            best, best_L = value, L
+    return best, best_L
+
+
+def computation_of(algorithm: str, pass_: str) -> str:
+    """The computation class of an algorithm of :mod:`attnio.algorithms` (module docstring).
+
+    The class is the record's in :mod:`attnio.algorithms.registry` (``backward_computation``).
+
+    >>> computation_of("flash2", "backward"), computation_of("small-cache", "backward")
+    ('recompute', 'given-scores')
+    """
+
+    return get_algorithm(algorithm).computation(pass_)
+
+
+def lower_bound_routes(pass_: str, n: int, d: int, M: int,
+                       computation: str) -> list[GapBound]:
+    """Every route's bound at (n, d, M) for one computation class (see the module doc).
+
+    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")]
+    ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'segment products (Q·Kᵀ), L = 2M + compulsory rest', 'Saha-Ye level-1 (Q·Kᵀ)']
+    >>> [r.value for r in lower_bound_routes("backward", 64, 8, 64, "given-scores")][0]
+    8192
+    """
+    _pass(pass_)
+    n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
+    allowed = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    if computation not in allowed:
+        raise InvalidInputError(f"computation={computation!r} must be one of {allowed} for "
+                                f"the {pass_} pass")
+    compulsory = GapBound(compulsory_io(pass_, n, d), "compulsory", "gap.compulsory")
+    if computation == "forward":
+        families, name = 1, "Q·Kᵀ"
+    elif computation == "given-scores":
+        families, name = 1, "dO·Vᵀ"
+        compulsory = GapBound(compulsory.value + n * n, "compulsory (+ n² of the given scores)",
+                              "gap.compulsory")
+    else:
+        families, name = 2, "Q·Kᵀ + dO·Vᵀ"
+    value, L = segment_route(n, d, M, products=families)
+    seg_name = f"segment products ({name})" + (f", L = {L // M}M" if L else "")
+    # I/O on vertices outside the products' operands and trees is not needed by the segment
+    # argument: segments count only the other I/Os, and these add their compulsory part
+    rest = {"forward": 2 * n * d, "recompute": 4 * n * d,
+            "given-scores": n * n + 6 * n * d}[computation]
+    routes = [compulsory, GapBound(value, seg_name, "gap.segment_route"),
+              GapBound(rest + value, f"{seg_name} + compulsory rest", "gap.segment_route")]
+    if computation != "given-scores":
+        # explicit_bounds' route on the QKᵀ level-1 vertices of the forward / backward (qkv)
+        # DAG, where that module states it; not claimed for the given-scores DAGs
+        kind = "attention-forward" if computation == "forward" else "attention-backward"
+        sy = explicit_routes(kind, {"n": n, "d": d}, M)["Saha-Ye level-1"]
+        routes.append(GapBound(sy, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"))
+    return routes
+
+
+def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any") -> GapBound:
+    """The largest route for one computation class; ``"any"``: the smallest class maximum.
+
+    With ``"any"`` the bound holds for every algorithm of :mod:`attnio.algorithms` (each
+    belongs to one class); its route names the binding class.
+
+    >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
+    52006912
+    >>> best_lower_bound("backward", 4096, 64, 8192).route
+    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest'
+    """
+    _pass(pass_)
+    classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
+    if computation != "any":
+        routes = lower_bound_routes(pass_, n, d, M, computation)
+        return max(routes, key=lambda r: r.value)
+    per_class = [(best_lower_bound(pass_, n, d, M, c), c) for c in classes]
+    bound, cls = min(per_class, key=lambda bc: bc[0].value)
+    if pass_ == "forward":
+        return bound
+    return GapBound(bound.value, f"{cls}: {bound.route}", bound.claim_id)

@@ -1,0 +1,171 @@
+r"""The constant gap at real sizes: best explicit lower bound against every algorithm's exact I/O.
+
+For each fast-memory size :math:`M`, :func:`gap_rows` puts side by side
+
+* the best explicit-constant lower bound of :mod:`attnio.bounds.attention`
+  (:func:`~attnio.bounds.attention.best_lower_bound` with ``computation="any"``: valid for
+  every schedule of the red-blue pebble game on every computation of the algorithms listed,
+  recomputation allowed), with its route and the id of the claim it instantiates;
+* the exact closed-form I/O (reads + writes) of every algorithm of the pass
+  (:func:`attnio.algorithms.simulation.count`; with ``tune=True`` the block sizes of
+  :func:`attnio.algorithms.tuning.tuned_count`);
+* the cheapest algorithm and the ratio ``best_io / lower_bound`` (≥ 1 by the claim
+  ``gap.below_algorithms``; a ratio below 1 would refute a lower bound, and is raised as an
+  error here).
+
+An (algorithm, M) pair for which no tile set fits in M words is left out of ``algorithms``
+and listed under ``omitted`` with the reason; a row in which no algorithm fits is dropped
+from the sweep (also with its reason, under ``infeasible``).
+
+Bounded: ``deadline`` (a :func:`time.monotonic` instant) is read before every (M, algorithm)
+pair and inside the ``--tune`` searches; when it passes, :class:`~attnio.algorithms.tuning.
+TimeLimitReached` is raised carrying the rows of the sizes finished before it (a size cut
+half-way is dropped, never reported with a partial search). ``on_step(text)`` is told which
+pair runs (the progress line of ``attnio gap``).
+
+Examples
+--------
+>>> row = gap_rows("backward", 4096, 64, [1024])[0]
+>>> row["lower_bound"], row["route"], row["best_algorithm"]
+(43829248, 'given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest', 'small-cache-fused')
+>>> row["best_io"] == min(row["algorithms"].values()), row["ratio"] >= 1
+(True, True)
+>>> gap_rows("forward", 64, 8, [16])[0]["omitted"]["flash1"][:25]
+'M=16 is too small for any'
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable, Sequence
+
+from attnio.algorithms.registry import PASSES, selection
+from attnio.algorithms.simulation import count, validate_size
+from attnio.algorithms.tuning import TimeLimitReached, check_deadline, tuned_count
+from attnio.bounds.attention import best_lower_bound
+from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
+from attnio.provenance import provenance
+
+__all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_png"]
+
+#: The algorithms compared in each pass (one computation each; see the module docstring): the
+#: registry's selection ``"gap"``.
+GAP_ALGORITHMS: dict[str, tuple[str, ...]] = {p: selection("gap", p) for p in PASSES}
+
+
+def _io(name: str, pass_: str, n: int, d: int, M: int, tune: bool,
+        deadline: float | None = None) -> int:
+    if tune:
+
+        return tuned_count(name, pass_, n, d, M, deadline=deadline).io
+    return count(name, pass_, n, d, M).io
+
+
+def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False,
+             deadline: float | None = None, on_step: Callable[[str], None] | None = None
+             ) -> list[dict[str, Any]]:
+    """One row per M (see the module docstring); exact ints except ``ratio`` (a float).
+
+    Raises
+    ------
+    InvalidInputError
+        Bad pass or size, or no algorithm fits any M of the sweep.
+    TimeLimitReached
+        ``deadline`` passed; ``.rows`` are the rows finished, ``.done`` of ``.total`` sizes.
+    """
+
+    if pass_ not in GAP_ALGORITHMS:
+        raise InvalidInputError(f"pass={pass_!r} must be 'forward' or 'backward'")
+    n, d = validate_size("n", n), validate_size("d", d)
+    Ms = [validate_size("M", M) for M in Ms]
+    rows: list[dict[str, Any]] = []
+    reasons: list[str] = []
+    for done, M in enumerate(Ms):
+        algorithms: dict[str, int] = {}
+        omitted: dict[str, str] = {}
+        for name in GAP_ALGORITHMS[pass_]:
+            try:
+                check_deadline(deadline)
+                if on_step is not None:
+                    on_step(f"M={M}: {name}{' (tuning)' if tune else ''}")
+                algorithms[name] = _io(name, pass_, n, d, M, tune, deadline)
+            except InfeasibleError as exc:  # no tile set of this algorithm fits M: reported
+                omitted[name] = " ".join(str(exc).split())
+            except TimeLimitReached as exc:
+                exc.rows, exc.done, exc.total = rows, done, len(Ms)
+                raise
+        if not algorithms:
+            reasons.append(f"M={M}: no algorithm fits")
+            continue
+        bound = best_lower_bound(pass_, n, d, M)
+        best = min(algorithms, key=lambda k: (algorithms[k], k))
+        if algorithms[best] < bound.value:  # a refuted lower bound: never report it as a row
+            raise AttnioError(f"lower bound {bound.value} ({bound.route}) exceeds {best}'s "
+                              f"exact I/O {algorithms[best]} at n={n}, d={d}, M={M}")
+        rows.append({"M": M, "lower_bound": bound.value, "route": bound.route,
+                     "claim_id": bound.claim_id, "algorithms": algorithms,
+                     "best_algorithm": best, "best_io": algorithms[best],
+                     "ratio": algorithms[best] / bound.value, "omitted": omitted})
+    if not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep "
+                                f"({'; '.join(reasons[:3])})")
+    return rows
+
+
+def gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = False,
+                deadline: float | None = None, on_step: Callable[[str], None] | None = None
+                ) -> dict[str, Any]:
+    """The ``--json`` document: ``{"rows": [...], "pass", "n", "d", "tune"}`` + provenance().
+
+    >>> sorted(gap_payload("forward", 64, 8, [64]))
+    ['attnio_version', 'd', 'n', 'pass', 'rows', 'tune', 'versions']
+    """
+
+    rows = gap_rows(pass_, n, d, Ms, tune=tune, deadline=deadline, on_step=on_step)
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
+
+
+def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | None = None):
+    """Ratio (cheapest algorithm ÷ best lower bound) against M, one line per payload.
+
+    Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
+    maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``).
+    """
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InvalidInputError(
+            "plotting needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
+        ) from None
+    fig = Figure(figsize=(7.5, 4.8), dpi=120, layout="constrained")
+    ax = fig.add_subplot()
+    styles = {"forward": "tab:blue", "backward": "tab:red"}
+    d_values = set()
+    for payload in payloads:
+        rows = payload["rows"]
+        label = f"{payload['pass']}{' (tuned)' if payload.get('tune') else ''}"
+        ax.plot([r["M"] for r in rows], [r["ratio"] for r in rows], marker="o", ms=3,
+                color=styles.get(payload["pass"]), ls="--" if payload.get("tune") else "-",
+                label=label)
+        d_values.add(payload["d"])
+    for k, (label, value) in enumerate((targets or {}).items()):
+        ax.axhline(value, color="grey", ls=[":", "-.", "--"][k % 3], lw=1, label=label)
+    for d in d_values:
+        ax.axvline(d * d, color="black", alpha=0.3, lw=1.5, label=f"M = d² = {d * d:,}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("fast memory M (words)")
+    ax.set_ylabel("cheapest algorithm ÷ best lower bound")
+    if payloads:
+        ax.set_title(f"attnio gap: n = {payloads[0]['n']:,}, d = {payloads[0]['d']}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def gap_figure_png(payloads: Sequence[dict[str, Any]], *,
+                   targets: dict[str, float] | None = None) -> bytes:
+    """:func:`plot_gap` rendered as PNG bytes (write them with :mod:`attnio.safe_io`)."""
+    buffer = io.BytesIO()
+    plot_gap(payloads, targets=targets).savefig(buffer, format="png")
+    return buffer.getvalue()

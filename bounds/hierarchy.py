@@ -1,0 +1,236 @@
+r"""Words across every boundary of a memory hierarchy, beside the lower bound at each boundary.
+
+The hierarchy model is :mod:`attnio.algorithms.hierarchy` (levels, capacities
+:math:`M_i = c_0 + \dots + c_i` above boundary ``i``, bandwidths, the device table's one-SM
+hierarchies). This module puts, at every boundary, each algorithm's exact words (the
+two-level count at :math:`M_i`, :func:`attnio.algorithms.simulation.count`) beside the lower
+bound there.
+
+Lower bound at each boundary (claim ``hierarchy.boundary_lower_bound`` of
+:mod:`attnio.proofs.hierarchy_claims`): every schedule on the hierarchy moves at least
+``best_lower_bound(pass, n, d, M_i)`` words across boundary ``i``
+(:func:`attnio.bounds.attention.best_lower_bound`, the two-level explicit-constant bound)
+— hypotheses: arithmetic happens only in level 0; inputs start and outputs end in the
+slowest level; a word occupies capacity in every level that holds a copy. RECONSTRUCTED (our
+reduction; Hong & Kung 1981 §2 for the two-level game; executed on random multi-level
+schedules by the claim). With ``batch``/``heads``/``kv_heads`` the bound is the stacked bound
+of all B·H query heads in B·G groups at :math:`M_i`
+(:func:`attnio.bounds.heads.stacked_lower_bound`).
+
+Regime at each level: ``"small-cache"`` if :math:`M_i < d^2`, ``"large-cache"`` if
+:math:`M_i > d^2`, ``"crossover"`` at equality (the derived crossover of Thm 1.1,
+:func:`attnio.algorithms.advisor.classify_regime`).
+
+Examples
+--------
+>>> from attnio.algorithms.hierarchy import Hierarchy
+>>> from attnio.algorithms.simulation import count
+>>> h = Hierarchy.from_words([("fast", 256, None), ("mid", 4096, 10**12), ("slow", None, 10**11)])
+>>> rows = hierarchy_counts("flash2", "backward", 64, 8, h)
+>>> [r["words"] for r in rows] == [count("flash2", "backward", 64, 8, M).io for M in (256, 4352)]
+True
+>>> rows[0]["regime"], rows[1]["regime"]
+('large-cache', 'large-cache')
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from attnio.algorithms.advisor import classify_regime
+from attnio.algorithms.heads import check_heads, count_heads, simulate_heads
+from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS, Counter, Hierarchy, transfer_seconds
+from attnio.algorithms.registry import get_algorithm
+from attnio.algorithms.simulation import SimulationResult, count, simulate
+from attnio.exceptions import InfeasibleError, InvalidInputError
+from attnio.provenance import provenance
+from attnio.validation import positive_int
+
+__all__ = ["bottleneck", "boundary_lower_bound", "format_levels", "hierarchy_counts", "levels_report", "multihead_gap_payload"]
+
+
+def boundary_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
+                         heads: int = 1, kv_heads: int | None = None) -> tuple[int, str]:
+    """The two-level explicit lower bound at cache M and its route (claim
+    ``hierarchy.boundary_lower_bound``), for B·H query heads in B·G K/V groups: the stacked
+    bound of :func:`attnio.bounds.heads.multihead_lower_bound`."""
+    from attnio.bounds.heads import multihead_lower_bound
+
+    return multihead_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv_heads)
+
+
+def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hierarchy, *,
+                     execute: bool = False, seed: int = 0, batch: int = 1, heads: int = 1,
+                     kv_heads: int | None = None, counter: Counter | None = None
+                     ) -> list[dict[str, Any]]:
+    """One row per boundary: M, words moved (reads, writes), lower bound, times, regime.
+
+    ``counter(M)`` overrides how one boundary's run is obtained (default: ``count`` or, with
+    ``execute``, ``simulate(..., execute=True)`` at cache M); ``batch``, ``heads``,
+    ``kv_heads``: :func:`attnio.algorithms.heads.simulate_heads` (count or execute) and the
+    stacked lower bound of B·H heads in B·G groups. A boundary at which no tile set of the
+    algorithm fits gets ``words = None`` and the reason. Times in seconds: ``words × word_bytes ÷ bandwidth``
+    (None when the bandwidth is not published); the lower-bound time likewise.
+    """
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    multi = (batch, heads, kv) != (1, 1, 1)
+    if counter is None:
+        def counter(M: int) -> SimulationResult:
+            if multi or get_algorithm(algorithm).kv_grouped:
+                return simulate_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
+                                      kv_heads=kv, execute=execute, seed=seed)
+            if execute:
+                return simulate(algorithm, pass_, n, d, M, execute=True, seed=seed)
+            return count(algorithm, pass_, n, d, M)
+    rows: list[dict[str, Any]] = []
+    for b in hierarchy.boundaries():
+        regime, _ = classify_regime(b.M, d)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch=batch, heads=heads,
+                                            kv_heads=kv)
+        row: dict[str, Any] = {
+            "boundary": b.index, "above": b.above, "below": b.below, "M": b.M,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime,
+            "lower_bound_words": lower, "lower_bound_route": route,
+            "lower_bound_seconds": transfer_seconds(lower, hierarchy.word_bytes, b),
+        }
+        try:
+            run = counter(b.M)
+        except InfeasibleError as exc:  # no tile set fits this level: reported in the row
+            row.update(words=None, reads=None, writes=None, seconds=None,
+                       omitted=" ".join(str(exc).split()))
+        else:
+            row.update(words=run.io, reads=run.reads, writes=run.writes,
+                       seconds=transfer_seconds(run.io, hierarchy.word_bytes, b),
+                       executed=run.executed, closed_form_match=run.closed_form_match)
+        rows.append(row)
+    return rows
+
+
+def bottleneck(rows: list[dict[str, Any]], key: str = "seconds") -> int | None:
+    """Index of the boundary with the largest ``key`` time (None if no time is known)."""
+    timed = [(r[key], r["boundary"]) for r in rows if r.get(key) is not None]
+    return max(timed)[1] if timed else None
+
+
+def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: int = 1,
+                  heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """Per boundary: capacity M_i, regime, lower bound (words, seconds), every algorithm's
+    exact count, the best one (words, seconds); and the bottleneck boundaries.
+
+    >>> h = Hierarchy.from_words([("smem", 2048, None), ("hbm", None, 10**12)])
+    >>> r = levels_report(h, "backward", 1024, 64, heads=4, kv_heads=2)
+    >>> lvl = r["levels"][0]
+    >>> lvl["regime"], lvl["best_algorithm"], lvl["best_words"] >= lvl["lower_bound_words"]
+    ('small-cache', 'small-cache-fused', True)
+    """
+
+    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    levels: list[dict[str, Any]] = []
+    for b in hierarchy.boundaries():
+
+        regime, _ = classify_regime(b.M, d)
+        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch=batch, heads=heads,
+                                            kv_heads=kv)
+        algorithms: dict[str, int] = {}
+        omitted: dict[str, str] = {}
+        for name in LEVEL_ALGORITHMS[pass_]:
+            try:
+                algorithms[name] = count_heads(name, pass_, n, d, b.M, batch=batch,
+                                               heads=heads, kv_heads=kv).io
+            except InfeasibleError as exc:  # no tile set fits this level: reported
+                omitted[name] = " ".join(str(exc).split())
+        best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
+        seconds = (lambda words: transfer_seconds(words, hierarchy.word_bytes, b))
+        best_words = algorithms[best] if best else None
+        if best_words is not None and best_words < lower:  # pragma: no cover - would refute
+            raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")
+        levels.append({
+            "boundary": b.index, "above": b.above, "below": b.below,
+            "capacity_words": b.M, "capacity_bytes": b.M * hierarchy.word_bytes,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime, "d_squared": d * d,
+            "lower_bound_words": lower, "lower_bound_route": route,
+            "lower_bound_seconds": seconds(lower),
+            "best_algorithm": best, "best_words": best_words,
+            "best_seconds": seconds(best_words),
+            "algorithms": algorithms, "omitted": omitted,
+        })
+
+    def slowest(key: str) -> int | None:
+        timed = [(lvl[key], lvl["boundary"]) for lvl in levels if lvl[key] is not None]
+        return max(timed)[1] if timed else None
+
+    return {"hierarchy": hierarchy.to_json(), "pass": pass_, "n": n, "d": d, "batch": batch,
+            "heads": heads, "kv_heads": kv, "levels": levels,
+            "bottleneck_boundary": slowest("best_seconds"),
+            "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
+
+
+def format_levels(report: dict[str, Any]) -> str:
+    """The per-level table for humans."""
+    r = report
+    lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
+             f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
+             f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
+             "boundary)",
+             f"{'boundary':<36} {'M words':>12} {'regime':<12} {'lower bound':>16} "
+             f"{'LB time':>10}  {'best algorithm':<18} {'words':>16} {'time':>10}"]
+
+    def t(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3g} s"
+
+    for lvl in r["levels"]:
+        name = f"{lvl['above']} | {lvl['below']}"
+        best = lvl["best_algorithm"] or "none fits"
+        words = "-" if lvl["best_words"] is None else f"{lvl['best_words']:,}"
+        lines.append(f"{name:<36} {lvl['capacity_words']:>12,} {lvl['regime']:<12} "
+                     f"{lvl['lower_bound_words']:>16,} {t(lvl['lower_bound_seconds']):>10}  "
+                     f"{best:<18} {words:>16} {t(lvl['best_seconds']):>10}")
+    bn = r["bottleneck_boundary"]
+    lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
+                                   if bn is None else
+                                   f"boundary {bn} ({r['levels'][bn]['above']} | "
+                                   f"{r['levels'][bn]['below']}), best algorithm's time; "
+                                   "time = words x bytes / bandwidth, no overlap"))
+    return "\n".join(lines)
+
+
+def _claim_of(route: str) -> str:
+    """The claim a stacked route instantiates (its name ends in the route)."""
+    return "heads.stacked_compulsory" if route.endswith("compulsory") else "heads.stacked_segment"
+
+
+def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,
+                          heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+    """``attnio gap``'s document for B·H heads in G groups: one bounded level per M
+    (:func:`levels_report`; the stacked lower bound of :func:`boundary_lower_bound`), rows
+    shaped as :func:`attnio.bounds.gap.gap_rows`' (``claim_id``: ``heads.stacked_segment``
+    or ``heads.stacked_compulsory``, the binding route's).
+
+    >>> p = multihead_gap_payload("backward", 256, 16, [1024], heads=4, kv_heads=2)
+    >>> row = p["rows"][0]
+    >>> (p["heads"], p["kv_heads"]), row["best_io"] >= row["lower_bound"]
+    ((4, 2), True)
+    """
+
+    rows: list[dict[str, Any]] = []
+    kv = None
+    for M in Ms:
+        one = Hierarchy.from_words([("fast", positive_int("M", M), None),
+                                    ("slow", None, None)])
+        rep = levels_report(one, pass_, n, d, batch=batch, heads=heads, kv_heads=kv_heads)
+        kv = rep["kv_heads"]
+        lvl = rep["levels"][0]
+        if lvl["best_algorithm"] is None:
+            continue
+        rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
+                     "route": lvl["lower_bound_route"],
+                     "claim_id": _claim_of(lvl["lower_bound_route"]),
+                     "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
+                     "best_io": lvl["best_words"],
+                     "ratio": lvl["best_words"] / lvl["lower_bound_words"],
+                     "omitted": lvl["omitted"]})
+    if not rows:
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
+    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": False, "batch": batch,
+            "heads": heads, "kv_heads": kv, **provenance()}

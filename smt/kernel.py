@@ -1,0 +1,691 @@
+r"""The proof kernel: one code path from a sympy statement to Proved / Refuted / Undecided.
+
+``attnio verify`` (every algebra claim, through :func:`attnio.proofs.algebra.z3_claim`) and
+``attnio prove`` (a user's own statement) both call :func:`prove_statement`. The kernel's
+rules, each one a defect it closes:
+
+1. **Domains come from declarations.** Every free symbol has a domain (:data:`DOMAINS`) given
+   by the caller (``domains=``, ``--var n:positive-integer``) or by its sympy assumptions
+   (``Symbol("n", positive=True, integer=True)``). A symbol with neither is
+   :class:`~attnio.exceptions.InvalidInputError`, never a silent assumption; a symbol's *name*
+   is never consulted.
+2. **Integers are integers.** An integer domain is first relaxed to the reals with its bound
+   (``n ≥ 1``): a proof there is a proof for the integers. A counterexample of the relaxation
+   that is not integral sends the statement to the exact encoding (z3 ``Int``), and, if that
+   is inconclusive, to a bounded search of integer points near the relaxed model.
+3. **Changes of variables only where declared.** ``M = s²`` is applied only to a symbol whose
+   declared domain is nonnegative and which occurs under a square root
+   (:mod:`attnio.smt.sympy_to_z3`); the verdict's detail names every substitution.
+4. **Partial functions have one semantics** (:mod:`attnio.smt.definedness`): a square
+   root, a division, a logarithm or a non-integer power brings its definedness condition;
+   every query asks z3 for a counterexample *where the statement is defined*, and a proof of a
+   statement undefined at some domain point says so (``Proved.where_defined``).
+5. **Refuted means a checked counterexample.** The solver's model is mapped back to the
+   original symbols and evaluated in the original sympy statement *exactly*
+   (:mod:`attnio.smt.exact_eval`): it must lie in every declared domain and make
+   hypotheses ⇒ goal defined and false. A model the referee shows is no counterexample (the
+   statement is true or undefined there, or it is not integral) is excluded and z3 asked
+   again, a few rounds; a model it cannot judge makes the answer Undecided.
+6. **No vacuous proofs.** A proof is Undecided "vacuous" when the statement is defined nowhere
+   in its domains, or when an antecedent — the hypotheses, or ``A`` of any ``Implies(A, B)``
+   in a positive position — holds at no point where the statement is defined.
+7. **A second solver.** Every z3 Proved / Refuted is re-checked by cvc5 on the same SMT-LIB
+   problem (:func:`cvc5_check`). A disagreement is Undecided and names both answers; cvc5's
+   ``unknown`` is recorded, not counted as agreement; a problem cvc5 cannot take is ``n/a``.
+8. **Statements without symbols are arithmetic.** They are decided by exact evaluation
+   (evidence ``exact-arithmetic``), e.g. :math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} +
+   \cos\frac{3\pi}{7} = \frac12` or :math:`\log 8 = 3\log 2`.
+9. **What SMT cannot express** (``exp``, ``log`` of symbols) is decided by sympy — an
+   identity rewritten to 0 with the positivity it needs proved first — or refuted on a grid
+   of domain points by exact evaluation; otherwise Undecided.
+10. **One time limit per call.** ``timeout`` bounds the whole decision; ``isolate=True`` makes
+    it hard (a child process, sympy included), as ``attnio prove`` does.
+
+Every verdict carries :class:`~attnio.results.Evidence` (kind and the solvers' answers).
+
+Examples
+--------
+>>> import sympy as sp
+>>> M = sp.Symbol("M", real=True)
+>>> prove_statement(sp.Ge(M, 0, evaluate=False)).verdict      # a real M may be negative
+'refuted'
+>>> prove_statement("M >= 0", {"M": "positive"}).verdict
+'proved'
+>>> v = prove_statement("n >= 1", {"n": "positive-integer"}); v.verdict, v.evidence.kind
+('proved', 'smt-forall')
+>>> prove_statement("n >= 1", {"n": "positive"}).counterexample
+{'n': '1/2'}
+>>> prove_statement("Eq(sqrt(5 + 2*sqrt(6)), sqrt(2) + sqrt(3))", {}).verdict
+'proved'
+
+The kernel is the trusted base of every verdict; its stages after parsing (exact grid, z3,
+cvc5, the referee that re-evaluates every counterexample) are kept in one file so that what can
+make a verdict Proved reads in one place. Parsing and declared domains, which need no solver,
+are :mod:`attnio.smt.statements`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+import sympy as sp
+import z3
+
+from attnio.exceptions import InvalidInputError, TranslationError
+from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.smt.definedness import antecedent_contexts, definedness
+from attnio.smt.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
+from attnio.smt.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, run_isolated
+from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check, solver_versions, to_smt2
+from attnio.smt.statements import (
+    _ASSUMPTIONS,
+    DOMAINS,
+    _detail,
+    _domains_of,
+    _drop_domain_facts,
+    _pretty,
+    _show,
+    declared_domain,
+    parse_statement,
+    symbol_for,
+)
+from attnio.smt.sympy_to_z3 import Translator
+from attnio.smt.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
+
+__all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement", "prove_statement",
+           "check_identity", "cvc5_check", "solver_versions", "DEFAULT_TIMEOUT_S", "WATCHDOG_GRACE_S"]
+
+DEFAULT_TIMEOUT_S = 20.0
+#: z3's limit for the exact integer encoding (nonlinear integer arithmetic is undecidable; a
+#: timeout there is Undecided, never a pass).
+EXACT_INTEGER_TIMEOUT_S = 5.0
+#: Integer points tried near a relaxed counterexample when the exact encoding is inconclusive.
+_NEAR_POINTS = 729
+
+# ------------------------------------------------------------------------------ solvers
+@dataclass(frozen=True)
+class _Answer:
+    status: str               # "unsat" | "sat" | "unknown"
+    point: dict[sp.Symbol, sp.Expr] | None
+    assertions: tuple[z3.BoolRef, ...]
+    pins: tuple[z3.BoolRef, ...] = ()
+    reason: str = ""
+    excluded: tuple[str, ...] = ()      # models rejected by the referee, then excluded
+
+    def smt2(self) -> str:
+        """The problem as SMT-LIB; for a model, with its rational values pinned, so that a
+        second solver confirms *this* counterexample rather than searching again."""
+        return to_smt2([*self.assertions, *self.pins])
+
+
+def _z3_check(assertions: Sequence[z3.BoolRef], timeout_s: float, *,
+              isolated: bool = False) -> tuple[str, z3.ModelRef | None, str]:
+    """z3's answer for ``assertions`` (:func:`attnio.smt.z3tools.check_sat`: a timeout and a
+    watchdog, never a hang; ``isolated``: :func:`~attnio.smt.z3tools.check_sat_isolated`,
+    a child process killed at a hard deadline)."""
+    if isolated:
+        return check_sat_isolated(assertions, timeout_s)
+    return check_sat(assertions, timeout_s)
+
+
+# ------------------------------------------------------------------------------- kernel
+class _OutOfTime(Exception):
+    """The call's time budget is spent (the verdict is Undecided)."""
+
+
+class _Clock:
+    """The whole call's time budget: every solver call gets at most what is left."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def left(self, cap: float | None = None) -> float:
+        """Seconds left (at most ``cap``); raises :class:`_OutOfTime` when none are."""
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise _OutOfTime()
+        return left if cap is None else min(cap, left)
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """``hypotheses ⇒ goal`` over declared domains, with its definedness (definedness.py)."""
+
+    goal: sp.Basic
+    hypotheses: tuple[sp.Basic, ...]
+    doms: Mapping[sp.Symbol, str]
+    statement: sp.Basic          # the whole statement: Implies(And(*hypotheses), goal)
+    defined: sp.Basic            # where it is defined
+    contexts: tuple[sp.Basic, ...]   # antecedents that must be satisfiable (vacuity)
+
+    @classmethod
+    def of(cls, goal: sp.Basic, hypotheses: Sequence[sp.Basic],
+           doms: Mapping[sp.Symbol, str]) -> "_Problem":
+        statement = (sp.Implies(sp.And(*hypotheses), goal, evaluate=False) if hypotheses
+                     else goal)
+        return cls(goal, tuple(hypotheses), doms, statement,
+                   _drop_domain_facts(definedness(statement), doms),
+                   tuple(antecedent_contexts(statement)))
+
+    @property
+    def has_integers(self) -> bool:
+        return any("integer" in dom for dom in self.doms.values())
+
+
+#: What the referee may say of a solver's point. Only "counterexample" refutes; a point that
+#: is "outside" a domain, where the statement is "true" or "undefined", is certainly not a
+#: counterexample (it may be excluded and the solver asked again); "unknown" stops the search.
+_NOT_A_COUNTEREXAMPLE = ("outside", "true", "undefined")
+
+
+def _referee(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
+             point: Mapping[sp.Symbol, sp.Expr]) -> tuple[str, str]:
+    """Exact re-check of a solver's counterexample: ``("counterexample", "")`` when the point
+    lies in every declared domain and the statement (hypotheses ⇒ goal) is defined and false
+    there; otherwise ``(kind, why not)`` with kind ``"outside"``, ``"true"``, ``"undefined"``
+    or ``"unknown"``."""
+    for sym, dom in doms.items():
+        inside = in_domain(point[sym], dom)
+        if inside is False:
+            return "outside", f"{sym} = {point[sym]} is not in its declared domain {dom}"
+        if inside is None:
+            return "unknown", f"{sym} = {point[sym]} is not shown in its declared domain {dom}"
+    value = evaluate(statement, point)
+    if value == "false":
+        return "counterexample", ""
+    if value == "true":
+        return "true", ("the statement is TRUE there when evaluated exactly (solver and exact "
+                        "arithmetic disagree)")
+    if value == "undefined":
+        return "undefined", "the statement is undefined there"
+    return "unknown", "exact arithmetic cannot decide the statement there"
+
+
+#: How many models the referee may reject (each excluded, the solver asked again).
+_ROUNDS = 4
+
+
+def _query(problem: _Problem, integers: str, gaps: bool = False
+           ) -> tuple[Translator, list[z3.BoolRef]]:
+    """domains ∧ defined ∧ hypotheses ∧ ¬goal, translated."""
+    t = Translator(problem.doms, integers=integers, integer_gaps=gaps)  # type: ignore[arg-type]
+    parts = [t.rel(problem.defined), *(t.rel(h) for h in problem.hypotheses),
+             z3.Not(t.rel(problem.goal))]
+    return t, [*t.side_conditions, *parts]
+
+
+def _block(t: Translator, model: z3.ModelRef, doms: Mapping[sp.Symbol, str]) -> z3.BoolRef:
+    """The clause that excludes the model's values of the declared symbols."""
+    terms = [t.var(sym) for sym in doms]
+    return z3.Or([v != model.eval(v, model_completion=True) for v in terms])
+
+
+def _search(problem: _Problem, integers: str, clock: _Clock, cap: float | None, *,
+            gaps: bool = False) -> tuple[_Answer, Translator]:
+    """Ask z3 for a counterexample; a model the referee shows is none is excluded and z3
+    asked again (:data:`_ROUNDS` times). Status ``"outside"``: a relaxed model that is not
+    integral (the caller goes on with integers)."""
+    t, assertions = _query(problem, integers, gaps)
+    excluded: list[str] = []
+    for _ in range(_ROUNDS):
+        status, model, reason = _z3_check(assertions, clock.left(cap),
+                                          isolated=integers == "exact")
+        if model is None:
+            return _Answer(status, None, tuple(assertions), (), reason, tuple(excluded)), t
+        point = t.point(model)
+        kind, why = _referee(problem.statement, problem.doms, point)
+        if kind == "counterexample":
+            return _Answer("sat", point, tuple(assertions), _pins(model), "",
+                           tuple(excluded)), t
+        if kind == "outside" and integers == "relaxed" and problem.has_integers:
+            return _Answer("outside", point, tuple(assertions), (), why, tuple(excluded)), t
+        if kind not in _NOT_A_COUNTEREXAMPLE:
+            return _Answer("unknown", point, tuple(assertions), (),
+                           f"z3's counterexample {_show(point)} was rejected: {why}",
+                           tuple(excluded)), t
+        excluded.append(f"{_show(point)}: {why}")
+        assertions.append(_block(t, model, problem.doms))
+    return _Answer("unknown", None, tuple(assertions), (),
+                   f"{_ROUNDS} models of z3 were rejected by exact evaluation (last: "
+                   f"{excluded[-1]})", tuple(excluded)), t
+
+
+def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
+    """``x == value`` for every constant of a z3 model whose value is an integer or rational."""
+    if model is None:
+        return ()
+    out = []
+    for decl in model.decls():
+        if decl.arity() != 0:
+            continue
+        value = model[decl]
+        if z3.is_int_value(value) or z3.is_rational_value(value):
+            out.append(decl() == value)
+    return tuple(out)
+
+
+def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
+                 clock: _Clock) -> str:
+    """Is some point of the declared domains a model of every formula? ``"sat"`` only for a
+    point checked by exact evaluation (every formula true, every value in its domain),
+    ``"unsat"`` when z3 shows there is none, else ``"unknown"``. Integer domains are searched
+    as integers (z3 ``Int``), then among the integer points next to a relaxed model."""
+    has_integers = any("integer" in dom for dom in doms.values())
+    # the relaxation first (cheap; its "unsat" holds for the integers too), then z3 Int
+    for integers in (("relaxed", "exact") if has_integers else ("relaxed",)):
+        t = Translator(doms, integers=integers)  # type: ignore[arg-type]
+        parts = [t.rel(f) for f in formulas]
+        status, model, _ = _z3_check([*t.side_conditions, *parts],
+                                     clock.left(EXACT_INTEGER_TIMEOUT_S
+                                                if integers == "exact" else None),
+                                     isolated=integers == "exact")
+        if status == "unsat":
+            return "unsat"
+        if model is None:
+            continue
+        point = t.point(model)
+        candidates = [point, *(_near_integer_points(point, doms) if has_integers else ())]
+        for candidate in candidates:
+            if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
+                    all(truth_at(f, candidate) is True for f in formulas):
+                return "sat"
+    return "unknown"
+
+
+def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
+                         ) -> Iterable[dict[sp.Symbol, sp.Expr]]:
+    """Integer points around a relaxed model (floor − 1 … floor + 2 of each integer coordinate)."""
+    choices = []
+    for sym, dom in doms.items():
+        value = point[sym]
+        if "integer" not in dom:
+            choices.append([value])
+            continue
+        base = int(sp.floor(value))
+        choices.append([sp.Integer(v) for v in sorted({base - 1, base, base + 1, base + 2})])
+    syms = list(doms)
+    for combo in itertools.islice(itertools.product(*choices), _NEAR_POINTS):
+        yield dict(zip(syms, combo))
+
+
+def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None = None, *,
+                    hypotheses: Sequence[sp.Basic] = (), timeout: float = DEFAULT_TIMEOUT_S,
+                    second_solver: bool = True, isolate: bool = False) -> Verdict:
+    r"""Decide ``hypotheses ⇒ statement`` for every value of the symbols in their domains,
+    on the points where it is defined (:mod:`attnio.smt.definedness`).
+
+    Parameters
+    ----------
+    statement : sympy Boolean or str
+        A relation or boolean combination (``And``, ``Or``, ``Implies``, ``Min``, ``Max``,
+        ``sqrt``, ``floor``, ``log``, ``Eq``, ``Rational``, ...). A string is parsed by
+        :func:`parse_statement` (decimals exact); a sympy statement must not contain binary
+        floats.
+    domains : mapping of symbol (or name) to domain, optional
+        Declarations; symbols not listed use their sympy assumptions. Required for every
+        symbol of a string statement.
+    hypotheses : sequence of sympy relations
+        The admissible range (the antecedent of the whole statement).
+    timeout : float
+        Seconds for the whole decision: every solver call gets what is left; past it the
+        answer is Undecided. With ``isolate`` the limit is hard and covers sympy too.
+    second_solver : bool
+        Re-check z3's answer with cvc5 (default).
+    isolate : bool
+        Run the call in a child process killed at the limit (:mod:`attnio.smt.isolation`),
+        with its memory capped: the one way to bound sympy's own work (``attnio prove`` does).
+
+    Returns
+    -------
+    Proved | Refuted | Undecided
+        ``Refuted.counterexample`` maps each symbol name to its exact value as a string; it
+        has been re-evaluated exactly in the statement (defined and false there).
+        ``Proved.where_defined`` names the definedness condition when the statement is
+        undefined somewhere in its domains. Undecided "vacuous": defined nowhere, or an
+        antecedent that holds nowhere it is defined. ``evidence`` says what the verdict
+        rests on and what each solver answered.
+
+    Raises
+    ------
+    InvalidInputError
+        An undeclared symbol, an unknown domain, a binary float, or a malformed statement
+        (for a string: also an exponent, root index, constant or number beyond the caps of
+        :mod:`attnio.smt.term_limits`, refused before any term is built).
+
+    Examples
+    --------
+    >>> prove_statement("sqrt(n - d)*sqrt(n - d) >= 0",
+    ...                 {"n": "positive-integer", "d": "positive-integer"}).where_defined
+    '-d + n >= 0'
+    >>> prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"}).reason
+    'vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: a proof would show nothing'
+    """
+    if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+            and 0 < timeout < float("inf")):
+        raise InvalidInputError(f"timeout={timeout!r} must be a positive finite number of seconds")
+    if isolate:
+        try:
+            return run_isolated(prove_statement, (statement, domains),
+                                {"hypotheses": tuple(hypotheses), "timeout": timeout,
+                                 "second_solver": second_solver}, seconds=float(timeout))
+        except HardLimitReached as exc:
+            return Undecided(f"{exc}; the limit covers the whole call, sympy included")
+        except MemoryError:
+            return Undecided("the statement needs more memory than the isolated call may use "
+                             f"({MEMORY_LIMIT_BYTES // 1024 ** 3} GiB)")
+    clock = _Clock(float(timeout))
+    if isinstance(statement, str):
+        statement, parsed = parse_statement(statement, {str(k): v for k, v in (domains or {}).items()})
+        domains = {**{str(k): v for k, v in parsed.items()}}
+    hypotheses = list(hypotheses)
+    if statement in (sp.true, sp.false) or statement is True or statement is False:
+        return Undecided(f"sympy folded the statement to {statement} before any solver saw it; "
+                         "build relations unevaluated (evaluate=False)")
+    floats = set().union(*(e.atoms(sp.Float) for e in (statement, *hypotheses)))
+    if floats:
+        raise InvalidInputError(f"the statement contains the binary float {sorted(floats)[0]}: "
+                                "write it as a Rational (Rational(1, 10)) or pass the statement "
+                                "as text, where decimals are read exactly")
+    doms = _domains_of(statement, hypotheses, domains)
+    try:
+        problem = _Problem.of(statement, hypotheses, doms)
+        if not doms:
+            return _constant(problem)
+        try:
+            return _decide(problem, clock, second_solver)
+        except TranslationError as exc:
+            return _decide_without_smt(problem, clock, str(exc))
+    except TranslationError as exc:
+        return Undecided(f"not expressible in SMT arithmetic: {exc}")
+    except _OutOfTime:
+        return Undecided(f"the time limit of {timeout:g} s was reached")
+
+
+def _constant(problem: _Problem) -> Verdict:
+    """A statement without symbols: decided by exact evaluation alone."""
+    evidence = Evidence("exact-arithmetic")
+    for context in problem.contexts:
+        if evaluate(context, {}) != "true":
+            return Undecided(f"vacuous: the antecedent {context} is not true (it is "
+                             f"{evaluate(context, {})} in exact arithmetic)", evidence=evidence)
+    value = evaluate(problem.statement, {})
+    if value == "true":
+        return Proved("exact arithmetic: true (zero tests by minimal polynomials and linear "
+                      "forms in logarithms / exponentials)", evidence=evidence)
+    if value == "false":
+        return Refuted({}, "exact arithmetic: false", evidence=evidence)
+    if value == "undefined":
+        return Undecided("vacuous: the statement is undefined (e.g. a square root of a negative "
+                         "number or a division by zero)", evidence=evidence)
+    return Undecided("exact arithmetic could not decide the statement (a sign it cannot "
+                     "certify, or a number too large to evaluate)", evidence=evidence)
+
+
+def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
+    notes: list[str] = []
+    if problem.has_integers:
+        notes.append("integers relaxed to reals with their bounds")
+    # with integers, half the budget at most for the relaxation: the integer search needs some
+    relaxed, t = _search(problem, "relaxed", clock,
+                         clock.left() / 2 if problem.has_integers else None)
+    subs = list(t.substitutions)
+    deciding: _Answer | None = None
+    if relaxed.status in ("unsat", "sat"):
+        deciding = relaxed
+    elif relaxed.status == "outside":
+        assert relaxed.point is not None
+        notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({relaxed.reason})")
+        # the relaxation again, with the integer gaps of integer-valued relations
+        gapped, t = _search(problem, "relaxed", clock, clock.left() / 2, gaps=True)
+        if gapped.status in ("unsat", "sat"):
+            deciding = gapped
+            notes.append("integer gaps of integer-valued relations added")
+    else:
+        notes.append(f"relaxed encoding: {relaxed.reason or 'z3 unknown'}")
+
+    if deciding is None and problem.has_integers:
+        if relaxed.point is not None:
+            # Integer points next to the relaxed model, checked exactly, before any integer
+            # search (z3's nonlinear integer arithmetic may ignore its time limit).
+            for point in _near_integer_points(relaxed.point, problem.doms):
+                if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+                    return Refuted(_show(point), "counterexample found among the integer "
+                                   "points next to z3's relaxed model; checked by exact "
+                                   "evaluation" + _detail(notes, subs),
+                                   evidence=Evidence("exact-arithmetic"))
+        exact, t = _search(problem, "exact", clock, EXACT_INTEGER_TIMEOUT_S)
+        notes.append("integers as z3 Int")
+        subs = list(t.substitutions)
+        if exact.status in ("unsat", "sat"):
+            deciding = exact
+        else:
+            notes.append(f"exact encoding: {exact.reason or 'z3 unknown'}")
+    if deciding is None:
+        return Undecided("z3 could not decide the statement" + _detail(notes, subs),
+                         evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+    if deciding.excluded:
+        notes.append(f"{len(deciding.excluded)} point(s) excluded after exact evaluation "
+                     f"showed they are no counterexample: " + "; ".join(deciding.excluded))
+
+    z3_says = "proved" if deciding.status == "unsat" else "refuted"
+    solvers = {"z3": z3_says}
+    if second_solver:
+        cvc5_says = {"unsat": "proved", "sat": "refuted", "unknown": "undecided",
+                     "n/a": "n/a"}[cvc5_check(deciding.smt2(),
+                                              clock.left(SECOND_SOLVER_TIMEOUT_S))]
+        solvers["cvc5"] = cvc5_says
+        if cvc5_says in ("proved", "refuted") and cvc5_says != z3_says:
+            return Undecided(f"the solvers disagree: z3 {z3_says}, cvc5 {cvc5_says}"
+                             + _detail(notes, subs),
+                             evidence=Evidence("smt-forall", solvers=solvers))
+    evidence = Evidence("smt-forall", solvers=solvers, note="; ".join(subs + notes))
+    if deciding.status == "sat":
+        assert deciding.point is not None
+        return Refuted(_show(deciding.point), "counterexample checked by exact evaluation"
+                       + _detail(notes, subs), evidence=evidence)
+    return _conclude(problem, clock, "hypotheses ∧ defined ∧ ¬statement is unsat",
+                     _detail(notes, subs), evidence)
+
+
+def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
+              evidence: Evidence) -> Verdict:
+    """A proof, once it is shown not to be vacuous; with its definedness condition."""
+    vacuity = _vacuity(problem, clock)
+    if vacuity is not None:
+        return Undecided(vacuity, evidence=evidence)
+    checked = ("; antecedents satisfiable where defined (checked)" if problem.contexts
+               else "; no antecedent")
+    where = _where_defined(problem, clock)
+    if where is not None:
+        how += f"; where defined: {where}"
+    return Proved(how + checked + detail, evidence=evidence,
+                  where_defined=None if where is None else where.split(" (")[0])
+
+
+def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
+    """Why a proof of ``problem`` would show nothing, or None: the statement is defined
+    nowhere in the domains, or an antecedent holds nowhere it is defined."""
+    checks: list[sp.Basic] = list(problem.contexts)
+    if not checks and problem.defined is not sp.true:
+        checks = [sp.true]
+    for context in checks:
+        status = _satisfiable([problem.defined, context], problem.doms, clock)
+        what = (f"the antecedent {_pretty(context)} holds" if context is not sp.true
+                else "the statement is defined")
+        where = (" where the statement is defined"
+                 if problem.defined is not sp.true and context is not sp.true else "")
+        if status == "unsat":
+            return (f"vacuous: {what} at no point of the declared domains{where}: a proof "
+                    "would show nothing")
+        if status != "sat":
+            return (f"proved, but z3 could not show that {what} somewhere in the declared "
+                    f"domains{where}: possibly vacuous")
+    return None
+
+
+def _where_defined(problem: _Problem, clock: _Clock) -> str | None:
+    """None when the statement is defined at every point of its domains; else its
+    definedness condition (the parts the domains do not already imply), with an undefined
+    point when exact evaluation confirms one."""
+    if problem.defined is sp.true:
+        return None
+    t = Translator(problem.doms, integers="relaxed")
+    undefined = z3.Not(t.rel(problem.defined))
+    status, model, _ = _z3_check([*t.side_conditions, undefined], clock.left())
+    if status == "unsat":
+        return None
+    parts = problem.defined.args if isinstance(problem.defined, sp.And) else (problem.defined,)
+    kept = [c for c in parts if _satisfiable([sp.Not(c)], problem.doms, clock) != "unsat"]
+    condition = " & ".join(_pretty(c) for c in (kept or [problem.defined]))
+    if model is not None:
+        point = t.point(model)
+        if all(in_domain(point[s], dom) is True for s, dom in problem.doms.items()) and \
+                evaluate(problem.statement, point) == "undefined":
+            return f"{condition} (undefined e.g. at {_show(point)})"
+    return condition
+
+
+def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
+    """Statements SMT arithmetic cannot express (``exp``, ``log``, trigonometric functions of
+    symbols): an identity by sympy under proved positivity, or a counterexample on a grid of
+    domain points by exact evaluation; otherwise Undecided."""
+    goal, hypotheses = problem.goal, list(problem.hypotheses)
+    while isinstance(goal, sp.Implies):     # Implies(A, Eq(...)): A joins the hypotheses
+        hypotheses.append(goal.args[0])
+        goal = goal.args[1]
+    if isinstance(goal, sp.Eq):
+        verdict = _identity_by_sympy(problem, goal, hypotheses, clock)
+        if verdict is not None:
+            return verdict
+    counterexample = _grid_counterexample(problem)
+    if counterexample is not None:
+        return Refuted(_show(counterexample), "counterexample on the grid of domain points, "
+                       "checked by exact evaluation", evidence=Evidence("exact-arithmetic"))
+    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
+                     f"grid points of the declared domains")
+
+
+def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.Basic],
+                       clock: _Clock) -> Verdict | None:
+    """``lhs = rhs`` rewritten to 0 by sympy (``expand_log``, ``simplify``) with each symbol
+    replaced by one carrying its domain — and positivity where the hypotheses prove it
+    (``log(x*y) = log(x) + log(y)`` needs ``x, y > 0``). Then the usual vacuity and
+    definedness checks apply. None when sympy does not reach 0."""
+    replacement: dict[sp.Symbol, sp.Symbol] = {}
+    positive: list[str] = []
+    for sym, dom in problem.doms.items():
+        assumptions = dict(_ASSUMPTIONS[dom])
+        if not (dom.startswith("positive")):
+            try:
+                # where the statement is defined is where it claims anything: D joins
+                shown = _decide(_Problem.of(sp.Gt(sym, 0, evaluate=False),
+                                            [*hypotheses, problem.defined], problem.doms),
+                                clock, second_solver=False)
+            except TranslationError:
+                shown = None
+            if isinstance(shown, Proved):
+                assumptions["positive"] = True
+                positive.append(str(sym))
+        replacement[sym] = sp.Dummy(str(sym), **assumptions)
+    difference = (goal.lhs - goal.rhs).xreplace(replacement)
+    if sp.simplify(sp.expand_log(difference)) != 0:
+        return None
+    how = "sympy: expand_log and simplify reduce lhs − rhs to 0"
+    if positive:
+        how += f" (with {', '.join(positive)} > 0 proved from the hypotheses)"
+    return _conclude(problem, clock, how, "", Evidence("sympy-canonical"))
+
+
+def _grid_counterexample(problem: _Problem) -> dict[sp.Symbol, sp.Expr] | None:
+    syms = list(problem.doms)
+    grids = [_GRID_VALUES[problem.doms[s]] for s in syms]
+    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
+        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
+        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+            return point
+    return None
+
+
+# ---------------------------------------------------------------------------- identities
+_GRID_VALUES = {
+    "real": (1, 2, 3, -1, sp.Rational(1, 2), 5, 7, -2),
+    "positive": (1, 2, 3, sp.Rational(1, 2), 5, 7, sp.Rational(3, 2)),
+    "nonnegative": (1, 2, 3, 0, 5, 7, sp.Rational(1, 2)),
+    "integer": (1, 2, 3, -1, 5, 7, 0, -2),
+    "positive-integer": (1, 2, 3, 5, 7, 4, 11),
+    "nonnegative-integer": (1, 2, 3, 0, 5, 7, 4),
+}
+_GRID_POINTS = 512
+
+
+def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None = None, *,
+                   hypotheses: Sequence[sp.Basic] = (), timeout: float = DEFAULT_TIMEOUT_S,
+                   second_solver: bool = True) -> Verdict:
+    """Decide ``lhs == rhs`` for every point of the declared domains satisfying ``hypotheses``.
+
+    1. ``simplify(lhs - rhs) == 0`` is a proof (evidence ``sympy-canonical``); ``!= 0`` only
+       means sympy gave up.
+    2. Otherwise points of the domains are tried and the difference is evaluated *exactly*
+       there (:func:`~attnio.smt.exact_eval.sign_of`): a nonzero value is a counterexample
+       (evidence ``exact-arithmetic``). This comes before the solvers: it is cheap, and it
+       keeps false identities away from nonlinear integer search.
+    3. Then the kernel decides ``Eq(lhs, rhs)`` (:func:`prove_statement`: SMT, an exactly
+       checked counterexample); if it cannot, the answer is Undecided.
+
+    Examples
+    --------
+    >>> n, d = sp.symbols("n d", positive=True, integer=True)
+    >>> check_identity(d**2 * n / d, n * d).evidence.kind
+    'sympy-canonical'
+    >>> r = check_identity(d**2, d**2 / 2); r.verdict, r.counterexample["d"]
+    ('refuted', '1')
+    >>> check_identity(sp.cos(sp.pi/7) - sp.cos(2*sp.pi/7) + sp.cos(3*sp.pi/7), sp.Rational(1, 2)).verdict
+    'proved'
+    """
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
+    difference = sp.simplify(lhs - rhs)
+    if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
+                                               hypotheses, timeout):
+        return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
+                      evidence=Evidence("sympy-canonical"))
+    # (a difference that simplifies to 0 where the sides are undefined somewhere, such as
+    # x/x = 1 at x = 0, goes on to the kernel, which says where it holds)
+    syms = list(doms)
+    grids = [_GRID_VALUES[doms[s]] for s in syms]
+    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
+        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
+        if not all(truth_at(h, point) is True for h in hypotheses):
+            continue
+        a, b = value_at(lhs, point), value_at(rhs, point)
+        if a is None or b is None:
+            continue
+        if sign_of(a - b) not in (0, None):
+            return Refuted({**_show(point), "lhs": str(a), "rhs": str(b)},
+                           f"{lhs} != {rhs} at this point (exact evaluation)",
+                           evidence=Evidence("exact-arithmetic"))
+    verdict = prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms, hypotheses=hypotheses,
+                              timeout=timeout, second_solver=second_solver)
+    if not isinstance(verdict, Undecided):
+        return verdict
+    return Undecided(f"simplify left {difference}; the solvers: {verdict.reason}; no point of "
+                     f"the grid separates the two sides")
+
+
+def _defined_throughout(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
+                        hypotheses: Sequence[sp.Basic], timeout: float) -> bool:
+    """Is ``statement`` defined at every point of the domains satisfying ``hypotheses``
+    (proved by the kernel when its definedness condition is not literally true)?"""
+    try:
+        condition = definedness(statement)
+    except TranslationError:          # a function with no definedness rule (gamma, ...)
+        return False
+    if condition == sp.true:
+        return True
+    verdict = prove_statement(condition, doms, hypotheses=hypotheses, timeout=timeout,
+                              second_solver=False)
+    return isinstance(verdict, Proved) and verdict.where_defined is None

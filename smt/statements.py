@@ -1,0 +1,267 @@
+r"""Statements as sympy terms: declared domains and the parser of ``attnio prove``'s text.
+
+The z3-free part of the proof kernel (:mod:`attnio.smt.kernel`): a symbol's domain comes from
+its declaration (:func:`declared_domain`, :func:`symbol_for`), never from its name; a
+statement's text is parsed by :func:`parse_statement` with a fixed namespace of functions
+(connectives kept as written, so that definedness is judged on the statement as typed), the
+caps of :mod:`attnio.smt.term_limits` checked before any term is built. Importing this module
+imports no solver (``attnio bounds`` uses it without z3).
+"""
+
+from __future__ import annotations
+
+import re
+from tokenize import TokenError
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from attnio.exceptions import InvalidInputError
+from attnio.smt.definedness import as_written
+from attnio.smt.term_limits import check_number_literals, checked_namespace
+
+__all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement"]
+
+#: The domains a symbol may be declared in.
+DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
+           "nonnegative-integer")
+
+
+_MAX_STATEMENT_CHARS = 20_000
+
+_ASSUMPTIONS = {
+    "real": {"real": True},
+    "positive": {"positive": True},
+    "nonnegative": {"nonnegative": True},
+    "integer": {"integer": True},
+    "positive-integer": {"positive": True, "integer": True},
+    "nonnegative-integer": {"nonnegative": True, "integer": True},
+}
+
+
+def declared_domain(sym: sp.Symbol) -> str | None:
+    """The domain a sympy symbol's own assumptions declare, or ``None`` if they declare none.
+
+    >>> declared_domain(sp.Symbol("M", positive=True, integer=True))
+    'positive-integer'
+    >>> declared_domain(sp.Symbol("M")) is None      # the name "M" means nothing
+    True
+    """
+    if sym.is_integer:
+        if sym.is_positive:
+            return "positive-integer"
+        return "nonnegative-integer" if sym.is_nonnegative else "integer"
+    if sym.is_positive:
+        return "positive"
+    if sym.is_nonnegative:
+        return "nonnegative"
+    return "real" if sym.is_real else None
+
+
+def symbol_for(name: str, domain: str) -> sp.Symbol:
+    """A sympy symbol named ``name`` whose assumptions declare ``domain``."""
+    if domain not in DOMAINS:
+        raise InvalidInputError(f"domain {domain!r} of {name!r} must be one of {', '.join(DOMAINS)}")
+    return sp.Symbol(name, **_ASSUMPTIONS[domain])
+
+
+# ------------------------------------------------------------------------------- parsing
+_ALLOWED_TEXT = re.compile(r"^[A-Za-z0-9_ \t\n+\-*/().,<>=!&|~^]*$")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_FUNCTIONS: dict[str, Any] = {
+    name: getattr(sp, name) for name in (
+        "And", "Or", "Not", "Implies", "Equivalent", "Xor", "Min", "Max", "sqrt", "root",
+        "Rational", "Integer", "Abs", "Piecewise", "floor", "ceiling", "pi", "E", "cos", "sin",
+        "tan", "exp", "log", "true", "false",
+    )
+}
+_FUNCTIONS.update({"True": sp.true, "False": sp.false})
+# Connectives stay as written: sympy would fold Or(1/x > 0, 1/x <= 0) to True — hiding
+# that the statement is undefined at x = 0 — and decide Xor(x > 0, x <= 0) itself.
+_FUNCTIONS.update({
+    cls.__name__: (lambda c: lambda *args, **_: as_written(c, *args))(cls)
+    for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
+# The functions that evaluate their arguments: built through term_limits' checks.
+_EVALUATING = ("Min", "Max", "sqrt", "root", "Rational", "Integer", "Abs", "Piecewise", "floor",
+               "ceiling", "cos", "sin", "tan", "exp", "log")
+# A decimal literal, scientific notation included (read as an exact rational, not a word).
+_DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
+# Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
+_FUNCTIONS.update({
+    name: (lambda rel: lambda a, b, **_: rel(a, b, evaluate=False))(getattr(sp, name))
+    for name in ("Eq", "Ne", "Le", "Lt", "Ge", "Gt")
+})
+
+
+def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, dict[sp.Symbol, str]]:
+    """Parse a statement in sympy syntax with every symbol declared in ``domains``.
+
+    Returns the unevaluated statement and ``{symbol: domain}``. Relations stay unevaluated,
+    so the solvers — not sympy's sign rules — decide them. Decimals are exact: ``0.1`` is
+    read as ``1/10`` (sympy's ``rationalize``), never as the binary float nearest to it.
+    Scientific notation is exact too: ``1e308*10`` is ``10**309``. ``True`` and ``False`` are
+    the boolean constants inside a statement (``Piecewise((x, x > 0), (-x, True))``); a
+    statement that *is* a constant (``true``) is refused: it has no relation to prove.
+    ``^`` is refused: in sympy syntax it is exclusive-or, not a power. Exponents, root
+    indices, constants and number literals are capped while the terms are built
+    (:mod:`attnio.smt.term_limits`: ``n**(10**8)`` and ``root(n, 10**9)`` are input
+    errors naming the exponent and the cap, never a polynomial of that degree), and a
+    constant exponent is stored as the exact rational it is (``n**(1/3)``).
+
+    Raises
+    ------
+    InvalidInputError
+        Characters outside arithmetic and logic, a name that is not a symbol, an undeclared
+        symbol, an unsupported function, a bad domain, a malformed or oversized number, an
+        exponent or root index beyond the caps, ``Min()`` / ``Max()`` without arguments, or
+        a statement that is not a relation or a boolean combination (a constant included).
+
+    Examples
+    --------
+    >>> s, doms = parse_statement("Implies(M >= d**2, d/sqrt(M) <= 1)",
+    ...                           {"M": "positive", "d": "positive-integer"})
+    >>> s
+    Implies(M >= d**2, d/(sqrt(M)) <= 1)
+    >>> parse_statement("x > 0", {})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: symbol 'x' is not declared: add --var x:DOMAIN (one of real, positive, nonnegative, integer, positive-integer, nonnegative-integer)
+    >>> parse_statement("Eq(0.1 + 0.2, 0.3)", {})[0]
+    Eq(1/10 + 1/5, 3/10)
+    >>> parse_statement("2^3 >= 8", {})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: STATEMENT uses '^', which is exclusive-or in sympy syntax: write powers as ** (2**3), exclusive-or as Xor(a, b)
+    """
+    from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
+
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError("STATEMENT must be a non-empty string")
+    if len(text) > _MAX_STATEMENT_CHARS:
+        raise InvalidInputError(f"STATEMENT has {len(text)} characters; the limit is "
+                                f"{_MAX_STATEMENT_CHARS}")
+    bad = sorted(set(ch for ch in text if not _ALLOWED_TEXT.match(ch)))
+    if bad or "__" in text:
+        shown = "".join(bad[:10]) or "__"
+        raise InvalidInputError(f"STATEMENT contains characters outside sympy arithmetic and "
+                                f"logic: {shown!r}")
+    if text.count("(") > 2_000:
+        raise InvalidInputError("STATEMENT nests more than 2000 parentheses")
+    if "^" in text:
+        raise InvalidInputError("STATEMENT uses '^', which is exclusive-or in sympy syntax: "
+                                "write powers as ** (2**3), exclusive-or as Xor(a, b)")
+    check_number_literals(text)
+    declared: dict[sp.Symbol, str] = {}
+    local: dict[str, Any] = {}
+    for name, dom in domains.items():
+        if not _NAME.match(name):
+            raise InvalidInputError(f"variable name {name!r} must be letters, digits and _")
+        sym = symbol_for(name, dom)
+        declared[sym] = dom
+        local[name] = sym
+    known_names = set(_FUNCTIONS) | set(local)
+    unnumbered = _DECIMAL.sub(" ", text)
+    for found in re.finditer(r"[A-Za-z_][A-Za-z0-9_]*", unnumbered):
+        word = found.group()
+        if word not in known_names and unnumbered[found.end():].lstrip().startswith("("):
+            raise InvalidInputError(
+                f"function {word!r} is not supported: the functions are "
+                f"{', '.join(sorted(n for n, f in _FUNCTIONS.items() if not isinstance(f, sp.Basic)))}")
+        if word not in known_names:
+            raise InvalidInputError(
+                f"symbol {word!r} is not declared: add --var {word}:DOMAIN (one of "
+                f"{', '.join(DOMAINS)})")
+    # The user's words are restricted above to declared symbols and _FUNCTIONS; the wider
+    # sympy namespace is only for the code parse_expr generates (Add, Mul, Pow, Integer, ...).
+    global_dict: dict[str, Any] = {name: getattr(sp, name) for name in sp.__all__}
+    global_dict.update(_FUNCTIONS, __builtins__={})
+    global_dict.update(checked_namespace({name: _FUNCTIONS[name] for name in _EVALUATING}))
+    try:
+        statement = parse_expr(text, local_dict=local, global_dict=global_dict,
+                               transformations=(*standard_transformations, rationalize),
+                               evaluate=False)
+    except InvalidInputError:
+        raise
+    except (SyntaxError, TypeError, ValueError, AttributeError, RecursionError, NameError,
+            sp.SympifyError, TokenError) as exc:
+        raise InvalidInputError(f"STATEMENT is not valid sympy syntax: "
+                                f"{type(exc).__name__}: {_short(str(exc))}") from None
+    if statement in (sp.true, sp.false) or isinstance(statement, bool):
+        raise InvalidInputError(f"STATEMENT {_short(text, 40)!r} is the constant "
+                                f"{str(bool(statement)).lower()}: it has no relation to prove; "
+                                "write a relation (n >= 1) or a combination of relations")
+    if not isinstance(statement, sp.logic.boolalg.Boolean) or isinstance(statement, sp.Symbol):
+        raise InvalidInputError(f"STATEMENT must be a relation or a boolean combination of "
+                                f"relations, not {type(statement).__name__}")
+    return statement, declared
+
+
+def _short(text: str, width: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _show(point: Mapping[sp.Symbol, sp.Expr]) -> dict[str, str]:
+    return {str(k): str(v) for k, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
+
+
+def _pretty(e: sp.Basic) -> str:
+    """A condition for people: its arithmetic evaluated (``x - 1*1`` → ``x - 1``), its
+    relations and connectives left as they are (sympy must not decide them)."""
+    def rebuild(node: sp.Basic) -> sp.Basic:
+        if isinstance(node, sp.core.relational.Relational):
+            return node.func(rebuild(node.lhs), rebuild(node.rhs), evaluate=False)
+        if isinstance(node, sp.logic.boolalg.BooleanFunction):
+            return node.func(*(rebuild(a) for a in node.args), evaluate=False)
+        if isinstance(node, sp.Expr) and node.args:
+            return node.func(*(rebuild(a) for a in node.args))
+        return node
+    try:
+        return str(rebuild(e))
+    except Exception:   # a display helper never decides anything: fall back to the raw form
+        return str(e)
+
+
+def _detail(notes: Sequence[str], subs: Sequence[str]) -> str:
+    parts = list(subs) + list(notes)
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _drop_domain_facts(defined: sp.Basic, doms: Mapping[sp.Symbol, str]) -> sp.Basic:
+    """``defined`` without the conjuncts sympy's assumptions prove from the *declared*
+    domains alone (``exp(x) > 0``, ``M >= 0`` for a positive M): each symbol is replaced by a
+    dummy carrying exactly its declared domain's assumptions, never its own flags."""
+    dummies = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
+    parts = defined.args if isinstance(defined, sp.And) else (defined,)
+    kept = []
+    for part in parts:
+        if isinstance(part, sp.core.relational.Relational):
+            try:
+                folded = part.func(part.lhs.xreplace(dummies), part.rhs.xreplace(dummies))
+            except TypeError:   # sympy cannot order the sides: keep the condition
+                folded = None
+            if folded is sp.true:
+                continue
+        kept.append(part)
+    if len(kept) == len(parts):
+        return defined
+    return sp.true if not kept else kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
+
+
+def _domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
+                domains: Mapping[Any, str] | None) -> dict[sp.Symbol, str]:
+    given: dict[str, str] = {}
+    for key, dom in (domains or {}).items():
+        if dom not in DOMAINS:
+            raise InvalidInputError(f"domain {dom!r} of {key} must be one of {', '.join(DOMAINS)}")
+        given[str(key)] = dom
+    out: dict[sp.Symbol, str] = {}
+    free = set(statement.free_symbols).union(*(h.free_symbols for h in hypotheses))
+    for sym in sorted(free, key=str):
+        found = given.get(str(sym)) or declared_domain(sym)
+        if found is None:
+            raise InvalidInputError(
+                f"symbol {sym} has no declared domain: declare it (e.g. positive=True, or "
+                f"--var {sym}:DOMAIN with DOMAIN one of {', '.join(DOMAINS)})")
+        out[sym] = found
+    return out

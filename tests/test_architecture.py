@@ -1,0 +1,227 @@
+"""The floors of attnio (notes/extending.md, "The floors"), read from every import.
+
+Every ``import`` / ``from … import`` of the package — module level *and* inside functions —
+is resolved with :mod:`ast` and checked against the floor plan:
+
+* no room imports a room above it or beside it (an *upward* import);
+* no private name (``_x``) is imported from another room;
+* at most :data:`MAX_IN_FUNCTION_CROSS_ROOM` imports of another room hide inside functions
+  (a lazy import is a dependency the module list does not show);
+* ``attnio bounds`` runs without importing z3 (its promise in :mod:`attnio.cli`).
+
+A planted upward import and a planted private reach-in are caught by the same reader
+(the false twins of this checker).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "attnio"
+
+#: room → the rooms it may import (besides itself). Bottom to top; "core" is attnio's root
+#: modules (exceptions, results, validation, output, …), "commands" the console script.
+ALLOWED: dict[str, frozenset[str]] = {
+    "core": frozenset(),
+    "smt": frozenset({"core"}),
+    "symbolic": frozenset({"core", "smt"}),
+    "graphs": frozenset({"core", "smt"}),
+    "algorithms": frozenset({"core", "smt", "symbolic"}),
+    "bounds": frozenset({"core", "smt", "symbolic", "graphs", "algorithms"}),
+    "proofs": frozenset({"core", "smt", "symbolic", "graphs", "algorithms", "bounds"}),
+    "reporting": frozenset({"core", "smt", "symbolic", "graphs", "algorithms", "bounds",
+                            "proofs"}),
+    "commands": frozenset({"core", "smt", "symbolic", "graphs", "algorithms", "bounds",
+                           "proofs", "reporting"}),
+}
+ROOMS = tuple(ALLOWED)
+SUBPACKAGES = ("smt", "symbolic", "graphs", "algorithms", "bounds", "proofs", "reporting",
+               "commands")
+MAX_IN_FUNCTION_CROSS_ROOM = 10
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str        # the importing module, dotted
+    target: str        # the imported module, dotted
+    names: tuple[str, ...]
+    in_function: bool
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.module}:{self.line}"
+
+
+def room_of(module: str) -> str | None:
+    """The room of a dotted attnio module; None outside attnio."""
+    parts = module.split(".")
+    if parts[0] != "attnio":
+        return None
+    if len(parts) > 1 and parts[1] in SUBPACKAGES:
+        return parts[1]
+    if len(parts) > 1 and parts[1] in ("cli", "__main__"):
+        return "commands"
+    return "core"
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the package, by dotted name (the subpackages are symlinked folders)."""
+    found: dict[str, Path] = {}
+    paths = [Path(folder, name) for folder, _, names in os.walk(PACKAGE, followlinks=True)
+             for name in names if name.endswith(".py")]
+    for path in sorted(paths):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        parts = ["attnio", *rel.parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def imports_of(module: str, source: str, *, is_package: bool = False) -> list[Import]:
+    """Every attnio import of one module's source, with whether it sits inside a function."""
+    tree = ast.parse(source)
+    in_function: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            in_function.update(id(sub) for sub in ast.walk(node) if sub is not node)
+    package = module if is_package else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "attnio":
+                    found.append(Import(module, alias.name, (), id(node) in in_function,
+                                        node.lineno))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[:len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "attnio":
+                continue
+            found.append(Import(module, base, tuple(a.name for a in node.names),
+                                id(node) in in_function, node.lineno))
+    return found
+
+
+def all_imports() -> list[Import]:
+    files = module_files()
+    return [imp for module, path in files.items()
+            for imp in imports_of(module, path.read_text(encoding="utf-8"),
+                                  is_package=path.name == "__init__.py")]
+
+
+def upward(imports: list[Import]) -> list[str]:
+    bad = []
+    for imp in imports:
+        src, dst = room_of(imp.module), room_of(imp.target)
+        if src and dst and dst != src and dst not in ALLOWED[src]:
+            bad.append(f"{imp.where} ({src}) imports {imp.target} ({dst})")
+    return bad
+
+
+def private_crossings(imports: list[Import]) -> list[str]:
+    bad = []
+    for imp in imports:
+        if room_of(imp.module) == room_of(imp.target):
+            continue
+        private = [n for n in imp.names if n.startswith("_") and not n.startswith("__")]
+        if private or any(part.startswith("_") and not part.startswith("__")
+                          for part in imp.target.split(".")):
+            bad.append(f"{imp.where} imports {private or imp.target} from {imp.target}")
+    return bad
+
+
+def in_function_cross_room(imports: list[Import]) -> list[str]:
+    return [f"{imp.where} imports {imp.target}" for imp in imports
+            if imp.in_function and room_of(imp.module) != room_of(imp.target)]
+
+
+# ------------------------------------------------------------------------------------------
+# The floor plan, on the package
+# ------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def imports() -> list[Import]:
+    found = all_imports()
+    assert len(found) > 300, "the reader found too few imports to be reading the package"
+    return found
+
+
+def test_no_room_imports_upward(imports: list[Import]) -> None:
+    assert upward(imports) == []
+
+
+def test_no_private_name_crosses_rooms(imports: list[Import]) -> None:
+    assert private_crossings(imports) == []
+
+
+def test_few_cross_room_imports_hide_in_functions(imports: list[Import]) -> None:
+    hidden = in_function_cross_room(imports)
+    assert len(hidden) <= MAX_IN_FUNCTION_CROSS_ROOM, "\n".join(hidden)
+
+
+def test_every_module_has_a_room() -> None:
+    for module in module_files():
+        assert room_of(module) in ROOMS, module
+
+
+def test_no_module_over_700_lines() -> None:
+    long = {module: n for module, path in module_files().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 700}
+    assert long == {}
+
+
+def test_bounds_does_not_import_z3() -> None:
+    code = ("import sys\nfrom attnio.cli import main\n"
+            "code = main(['bounds', '--n', '4096', '--d', '64', '--M', '2048'])\n"
+            "assert code == 0, code\n"
+            "print('z3' in sys.modules, 'cvc5' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "False False"
+
+
+# ------------------------------------------------------------------------------------------
+# False twins: the reader catches what it must
+# ------------------------------------------------------------------------------------------
+
+def test_a_planted_upward_import_is_caught() -> None:
+    planted = imports_of("attnio.smt.kernel", "def f():\n    from attnio.proofs.registry import Claim\n")
+    assert upward(planted) == ["attnio.smt.kernel:2 (smt) imports attnio.proofs.registry (proofs)"]
+    assert in_function_cross_room(planted) == ["attnio.smt.kernel:2 imports attnio.proofs.registry"]
+
+
+def test_a_planted_sideways_import_is_caught() -> None:
+    planted = imports_of("attnio.graphs.game", "import attnio.symbolic.catalogue\n")
+    assert len(upward(planted)) == 1
+
+
+def test_a_planted_private_reach_in_is_caught() -> None:
+    planted = imports_of("attnio.proofs.sandwich",
+                         "from attnio.graphs.exact import _solve, solve_optimal\n")
+    assert private_crossings(planted) == [
+        "attnio.proofs.sandwich:1 imports ['_solve'] from attnio.graphs.exact"]
+
+
+def test_relative_imports_are_resolved() -> None:
+    planted = imports_of("attnio.smt.kernel", "from ..proofs import registry\n")
+    assert [i.target for i in planted] == ["attnio.proofs"]
+    assert len(upward(planted)) == 1
+
+
+def test_a_downward_import_is_allowed() -> None:
+    ok = imports_of("attnio.proofs.sandwich", "from attnio.smt.kernel import prove_statement\n")
+    assert upward(ok) == [] and private_crossings(ok) == []
