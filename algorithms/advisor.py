@@ -48,7 +48,7 @@ from typing import Literal
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError
-from attnio.symbolic import symbols as S
+from attnio.symbolic import symbols
 from attnio.symbolic.catalogue import get_bound
 from attnio.symbolic.crossovers import branch_ratio, crossover
 from attnio.symbolic.devices import DeviceSpec, load_device_table
@@ -167,10 +167,10 @@ def classify_regime(M_value: int, d_value: int) -> tuple[Regime, int]:
     >>> classify_regime(100, 16)
     ('small-cache', 256)
     """
-    M_exact = S.validate_value(S.M, M_value)
-    d_exact = S.validate_value(S.d, d_value)
-    cross = crossover("bwd.tight").solution.subs(S.d, d_exact)
-    if cross != crossover("fwd.tight").solution.subs(S.d, d_exact):  # pragma: no cover
+    M_exact = symbols.validate_value(symbols.M, M_value)
+    d_exact = symbols.validate_value(symbols.d, d_value)
+    cross = crossover("bwd.tight").solution.subs(symbols.d, d_exact)
+    if cross != crossover("fwd.tight").solution.subs(symbols.d, d_exact):  # pragma: no cover
         raise AssertionError("forward and backward crossovers disagree")  # derived, not assumed
     regime: Regime = ("large-cache" if M_exact > cross else
                       "small-cache" if M_exact < cross else "crossover")
@@ -199,10 +199,10 @@ def predicted_io_ratio(M_value: int, d_value: int, n_value: int | None = None) -
     large = get_algorithm(LARGE_CACHE_ALGORITHM).bound_id("backward")  # bwd.flash1.upper
     small = get_algorithm(SMALL_CACHE_ALGORITHM).bound_id("backward")  # bwd.alg6.upper
     ratio = get_bound(large).expr / get_bound(small).expr
-    ratio = ratio.subs({S.M: S.validate_value(S.M, M_value), S.d: S.validate_value(S.d, d_value)})
+    ratio = ratio.subs({symbols.M: symbols.validate_value(symbols.M, M_value), symbols.d: symbols.validate_value(symbols.d, d_value)})
     if n_value is None:
-        return sp.nsimplify(sp.limit(ratio, S.n, sp.oo))
-    return sp.simplify(ratio.subs(S.n, S.validate_value(S.n, n_value)))
+        return sp.nsimplify(sp.limit(ratio, symbols.n, sp.oo))
+    return sp.simplify(ratio.subs(symbols.n, symbols.validate_value(symbols.n, n_value)))
 
 
 def advise(device: str, d: int, dtype: str = "bf16", n: int | None = None,
@@ -241,11 +241,11 @@ def advise(device: str, d: int, dtype: str = "bf16", n: int | None = None,
     width = _dtype_bytes(dtype)
     if scope not in ("sm", "block"):
         raise InvalidInputError(f"scope={scope!r} must be 'sm' or 'block'")
-    d_value = int(S.validate_value(S.d, d))
-    n_value = None if n is None else int(S.validate_value(S.n, n))
+    d_value = int(symbols.validate_value(symbols.d, d))
+    n_value = None if n is None else int(symbols.validate_value(symbols.n, n))
     M_value = (dev.bytes_per_unit if scope == "sm" else dev.bytes_per_block) // width
     regime, cross = classify_regime(M_value, d_value)
     algorithm = recommended_algorithm(regime)
-    ratio_of_branches = branch_ratio("bwd.tight").ratio.subs({S.d: d_value, S.M: M_value})
+    ratio_of_branches = branch_ratio("bwd.tight").ratio.subs({symbols.d: d_value, symbols.M: M_value})
     return Advice(dev, dtype.lower(), scope, d_value, n_value, M_value, cross, regime, algorithm,
                   predicted_io_ratio(M_value, d_value, n_value), sp.simplify(ratio_of_branches))

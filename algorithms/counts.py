@@ -105,7 +105,7 @@ class Counts:
         )
 
 
-def _sequence(*parts: Counts, block_sizes: tuple[tuple[str, int], ...]) -> Counts:
+def sequence_counts(*parts: Counts, block_sizes: tuple[tuple[str, int], ...]) -> Counts:
     total = Counts(0, 0, 0, 0)
     for part in parts:
         total = total.then(part)
@@ -159,7 +159,7 @@ def count_tile_matmul(a: int, k: int, c: int, B: int) -> Counts:
     )
 
 
-def _count_rowsum_product(a: int, c: int, B: int) -> Counts:
+def count_rowsum_product(a: int, c: int, B: int) -> Counts:
     ba, bc = min(B, a), min(B, c)
     return Counts(2 * a * c, a, 2 * a * c, ba + 2 * ba * bc)
 
@@ -183,16 +183,16 @@ def count_standard_forward(n: int, d: int, M: int, block: int | None = None) -> 
     B = _square_or_given(M, block)
     bn, Tn = min(B, n), ceil_div(n, B)
     softmax = Counts(2 * n * n, n * n, 7 * n * n + 4 * n * Tn, bn * bn + 3 * bn)
-    return _sequence(count_tile_matmul(n, d, n, B), softmax, count_tile_matmul(n, n, d, B),
+    return sequence_counts(count_tile_matmul(n, d, n, B), softmax, count_tile_matmul(n, n, d, B),
                      block_sizes=(("B", B),))
 
 
 def count_standard_backward(n: int, d: int, M: int, block: int | None = None) -> Counts:
     """Standard backward: dV = PᵀdO, dP = dO Vᵀ, D, dS = P∘(dP − D), dQ = dS K, dK = dSᵀQ."""
     B = _square_or_given(M, block)
-    return _sequence(
+    return sequence_counts(
         count_tile_matmul(n, n, d, B), count_tile_matmul(n, d, n, B),
-        _count_rowsum_product(n, d, B), _count_elementwise(n, n, 2, 1, 2, B),
+        count_rowsum_product(n, d, B), _count_elementwise(n, n, 2, 1, 2, B),
         count_tile_matmul(n, n, d, B), count_tile_matmul(n, n, d, B),
         block_sizes=(("B", B),),
     )
@@ -205,7 +205,7 @@ def count_square_tiling_forward(n: int, d: int, M: int, block: int | None = None
     bn, bd = min(B, n), min(B, d)
     phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
                     2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
-    return _sequence(_count_exp_scores(n, d, B), phase2, block_sizes=(("B", B),))
+    return sequence_counts(_count_exp_scores(n, d, B), phase2, block_sizes=(("B", B),))
 
 
 def count_small_cache_stable_forward(n: int, d: int, M: int, block: int | None = None) -> Counts:
@@ -228,7 +228,7 @@ def count_small_cache_stable_forward(n: int, d: int, M: int, block: int | None =
                     max(bn + bn * bn + 2 * bn * bd, 3 * bn + bn * bn))
     phase2 = Counts(n + ceil_div(d, B) * n * n + ceil_div(n, B) * n * d, n * d,
                     2 * n * n * d + n * d, bn + bn * bn + 2 * bn * bd)
-    return _sequence(phase1, phase2, block_sizes=(("B", B),))
+    return sequence_counts(phase1, phase2, block_sizes=(("B", B),))
 
 
 # ---- FlashAttention -----------------------------------------------------------------------
@@ -355,7 +355,7 @@ def _largest(lo: int, hi: int, ok: Callable[[int], bool]) -> int:
     return lo
 
 
-def _flash_setup(version: int, pass_: str, n: int, d: int, M: int,
+def flash_setup(version: int, pass_: str, n: int, d: int, M: int,
                  variant: Variant, blocks: tuple[int, int] | None = None
                  ) -> tuple[int, int, int, int, int]:
     if blocks is None:
@@ -370,7 +370,7 @@ def _flash_setup(version: int, pass_: str, n: int, d: int, M: int,
 def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted",
                         blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 forward: reads :math:`2nd + T_c(2nd+2n)`, writes :math:`nd+2n+T_c(nd+2n)`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "forward", n, d, M, variant, blocks)
+    br, bc, Tr, Tc, peak = flash_setup(1, "forward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (2 * n * d + 2 * n),
         n * d + 2 * n + Tc * (n * d + 2 * n),
@@ -382,7 +382,7 @@ def count_flash1_forward(n: int, d: int, M: int, variant: Variant = "fitted",
 def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted",
                         blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-1 backward: reads :math:`2nd + T_c(4nd+2n)`, writes :math:`3nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(1, "backward", n, d, M, variant, blocks)
+    br, bc, Tr, Tc, peak = flash_setup(1, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + Tc * (4 * n * d + 2 * n),
         3 * n * d + Tc * n * d + 2 * n * d,
@@ -394,7 +394,7 @@ def count_flash1_backward(n: int, d: int, M: int, variant: Variant = "fitted",
 def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted",
                         blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 forward: reads :math:`nd + 2T_rnd`, writes :math:`nd + n`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "forward", n, d, M, variant, blocks)
+    br, bc, Tr, Tc, peak = flash_setup(2, "forward", n, d, M, variant, blocks)
     return Counts(
         n * d + 2 * Tr * n * d,
         n * d + n,
@@ -406,7 +406,7 @@ def count_flash2_forward(n: int, d: int, M: int, variant: Variant = "fitted",
 def count_flash2_backward(n: int, d: int, M: int, variant: Variant = "fitted",
                         blocks: tuple[int, int] | None = None) -> Counts:
     r"""FA-2 backward: reads :math:`4nd + T_c(3nd+2n)`, writes :math:`n + nd + T_cnd + 2nd`."""
-    br, bc, Tr, Tc, peak = _flash_setup(2, "backward", n, d, M, variant, blocks)
+    br, bc, Tr, Tc, peak = flash_setup(2, "backward", n, d, M, variant, blocks)
     return Counts(
         2 * n * d + 2 * n * d + Tc * (3 * n * d + 2 * n),
         n + n * d + Tc * n * d + 2 * n * d,
@@ -423,17 +423,17 @@ def count_small_cache_backward(n: int, d: int, M: int, block: int | None = None)
     fused = Counts(2 * Tn * n * d + n * n + 2 * n * Tn, 2 * n * n, 2 * n * n * d + 3 * n * n,
                    max(bn * bn + 2 * bn * bd, 2 * bn * bn + 2 * bn))
     mm = count_tile_matmul(n, n, d, B)
-    return _sequence(_count_rowsum_product(n, d, B), fused, mm, mm, mm, block_sizes=(("B", B),))
+    return sequence_counts(count_rowsum_product(n, d, B), fused, mm, mm, mm, block_sizes=(("B", B),))
 
 
 def count_small_cache_dx(n: int, d: int, M: int) -> Counts:
     """Algorithm 6 for dL/dX, the ten steps of paper.md §4.3."""
     B = square_block(M)
-    return _sequence(
+    return sequence_counts(
         count_tile_matmul(n, d, d, B), count_tile_matmul(n, d, d, B),   # Q̃, h
         _count_exp_scores(n, d, B), _count_elementwise(n, n, 1, 1, 1, B),  # U, ℓ; f
         count_tile_matmul(n, n, d, B), _count_elementwise(n, d, 2, 0, 1, B),  # O; c
-        _count_rowsum_product(n, d, B), count_tile_matmul(n, d, n, B),   # r; q
+        count_rowsum_product(n, d, B), count_tile_matmul(n, d, n, B),   # r; q
         _count_elementwise(n, n, 2, 1, 2, B), count_tile_matmul(n, n, d, B),  # p; G
         count_tile_matmul(d, n, d, B),                                    # g
         block_sizes=(("B", B),),
@@ -470,7 +470,7 @@ def count_small_cache_fused_backward(n: int, d: int, M: int,
     product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2 - 1)
     scaled = Counts(product.reads + n * T(n, r2) * T(d, c2), n * d,
                     2 * n * n * d + n * d * T(n, r2), peak2)
-    return _sequence(_count_rowsum_product(n, d, b["B"]),
+    return sequence_counts(count_rowsum_product(n, d, b["B"]),
                      pass1, scaled, product, product,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
 
@@ -499,7 +499,7 @@ def count_small_cache_fused_forward(n: int, d: int, M: int,
     pass1 = Counts(n * d * (T(n, c1) + T(n, r1)), n * n + n, 2 * n * n * d + 2 * n * n, peak1)
     pass2 = Counts(n * (n * T(d, c2) + d * T(n, r2)) + n * T(d, c2), n * d,
                    2 * n * n * d + n * d, peak2)
-    return _sequence(pass1, pass2,
+    return sequence_counts(pass1, pass2,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
 
 

@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from attnio.algorithms import counts as C
+from attnio.algorithms import counts
 from attnio.algorithms.flash import flash2_backward, flash2_forward
 from attnio.algorithms.masked_counts import flash_tile_counts
 from attnio.algorithms.masks import Mask, stacked_tile_classes
@@ -98,19 +98,19 @@ def check_heads(batch: Any, heads: Any, kv_heads: Any = None) -> tuple[int, int,
     return batch, heads, kv
 
 
-def reduction_counts(n: int, d: int, group: int) -> C.Counts:
+def reduction_counts(n: int, d: int, group: int) -> counts.Counts:
     """Summing g per-head dK, dV partials into one group's gradients (g > 1; else nothing)."""
     if group == 1:
-        return C.Counts(0, 0, 0, 0)
-    return C.Counts(2 * group * n * d, 2 * n * d, 2 * (group - 1) * n * d, 2 * d)
+        return counts.Counts(0, 0, 0, 0)
+    return counts.Counts(2 * group * n * d, 2 * n * d, 2 * (group - 1) * n * d, 2 * d)
 
 
 def _gqa_blocks(pass_: str, nq: int, n: int, d: int, M: int) -> tuple[int, int]:
-    return C.flash_block_sizes(2, pass_, nq if pass_ == "forward" else n, d, M)
+    return counts.flash_block_sizes(2, pass_, nq if pass_ == "forward" else n, d, M)
 
 
 def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int,
-                     mask: Mask | None = None) -> C.Counts:
+                     mask: Mask | None = None) -> counts.Counts:
     """One group of ``flash2-gqa`` (closed form of the module docstring); with ``mask`` (one
     head's, shared by the group) the non-empty tiles of the stacked grid
     (:func:`~attnio.algorithms.masks.stacked_tile_classes`) each cost FA-2's per-tile I/O."""
@@ -120,16 +120,16 @@ def count_flash2_gqa(pass_: str, n: int, d: int, M: int, group: int,
         return flash_tile_counts(2, pass_, nq, n, d, br, bc,
                                    stacked_tile_classes(mask, n, group, br, bc))
     r, c = min(br, nq), min(bc, n)
-    Tr, Tc = C.ceil_div(nq, br), C.ceil_div(n, bc)
+    Tr, Tc = counts.ceil_div(nq, br), counts.ceil_div(n, bc)
     if pass_ == "forward":
         peak = 2 * r * d + 2 * c * d + r * c + 4 * r
         flops = 4 * nq * n * d + 4 * nq * n + Tc * (5 * nq + nq * d) + nq * d + 2 * nq
-        out = C.Counts(nq * d + 2 * Tr * n * d, nq * d + nq, flops, peak,
+        out = counts.Counts(nq * d + 2 * Tr * n * d, nq * d + nq, flops, peak,
                        (("B_r", br), ("B_c", bc)))
     else:
         peak = max(4 * c * d + 3 * r * d + 2 * r + 2 * r * c, 2 * r * d + r)
         flops = 10 * nq * n * d + 4 * nq * n + 2 * nq * d
-        out = C.Counts(2 * nq * d + 2 * n * d + Tc * (3 * nq * d + 2 * nq),
+        out = counts.Counts(2 * nq * d + 2 * n * d + Tc * (3 * nq * d + 2 * nq),
                        nq + nq * d + Tc * nq * d + 2 * n * d, flops, peak,
                        (("B_r", br), ("B_c", bc)))
     if out.peak_fast_words > M:  # pragma: no cover - the block rule keeps the peak within M
@@ -162,12 +162,12 @@ def flash2_gqa_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int
                     mask=stacked_mask(mask, group), tau=tau)
 
 
-def _scaled(c: C.Counts, times: int) -> C.Counts:
-    return C.Counts(c.reads * times, c.writes * times, c.flops * times, c.peak_fast_words,
+def _scaled(c: counts.Counts, times: int) -> counts.Counts:
+    return counts.Counts(c.reads * times, c.writes * times, c.flops * times, c.peak_fast_words,
                     c.block_sizes)
 
 
-def _result(algorithm: str, pass_: str, n: int, d: int, M: int, c: C.Counts, batch: int,
+def _result(algorithm: str, pass_: str, n: int, d: int, M: int, c: counts.Counts, batch: int,
             heads: int, kv: int, **extra: Any) -> SimulationResult:
     return SimulationResult(algorithm, pass_, n, d, M, c.reads, c.writes, c.io, c.flops,
                             c.peak_fast_words, c.block_sizes, batch=batch, heads=heads,
@@ -197,11 +197,11 @@ def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: in
         return _result(algorithm, pass_, n, d, M, total, batch, heads, kv,
                        **_mask_field(mask))
     one = count(algorithm, pass_, n, d, M, mask=mask)
-    c = C.Counts(one.reads, one.writes, one.flops, one.peak_fast_words, one.block_sizes)
+    c = counts.Counts(one.reads, one.writes, one.flops, one.peak_fast_words, one.block_sizes)
     per_group = _scaled(c, group)
     if pass_ == "backward":
         red = reduction_counts(n, d, group)
-        per_group = C.Counts(per_group.reads + red.reads, per_group.writes + red.writes,
+        per_group = counts.Counts(per_group.reads + red.reads, per_group.writes + red.writes,
                              per_group.flops + red.flops,
                              max(per_group.peak_fast_words, red.peak_fast_words) if group > 1
                              else per_group.peak_fast_words, c.block_sizes)

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Callable
 from attnio.algorithms.counts import (
     Counts,
     Variant,
-    _count_rowsum_product,
-    _flash_setup,
-    _sequence,
+    count_rowsum_product,
     count_small_cache_fused_backward,
     count_small_cache_fused_forward,
+    flash_setup,
     flash_tile_sequence,
+    sequence_counts,
     square_block,
 )
 from attnio.algorithms.primitives import ceil_div
@@ -82,7 +82,7 @@ def count_masked_standard_forward(n: int, d: int, M: int, mask: "Mask") -> Count
     softmax = Counts(2 * g.total(lambda r, c: r * c), g.total(lambda r, c: r * c),
                      g.total(lambda r, c: 7 * r * c + 4 * r),
                      _max_over(g, lambda r, c: r * c + 3 * r, 2 * min(B, n)))
-    return _sequence(_masked_out_product(g, d, B), softmax,
+    return sequence_counts(_masked_out_product(g, d, B), softmax,
                      _masked_a_product(g, n, d, B, transposed=False), block_sizes=(("B", B),))
 
 
@@ -92,9 +92,9 @@ def count_masked_standard_backward(n: int, d: int, M: int, mask: "Mask") -> Coun
     ds = Counts(n + 2 * g.total(lambda r, c: r * c), g.total(lambda r, c: r * c),
                 2 * g.total(lambda r, c: r * c),
                 _max_over(g, lambda r, c: r + 2 * r * c, min(B, n)))
-    return _sequence(
+    return sequence_counts(
         _masked_a_product(g, n, d, B, transposed=True), _masked_out_product(g, d, B),
-        _count_rowsum_product(n, d, B), ds,
+        count_rowsum_product(n, d, B), ds,
         _masked_a_product(g, n, d, B, transposed=False),
         _masked_a_product(g, n, d, B, transposed=True), block_sizes=(("B", B),),
     )
@@ -114,7 +114,7 @@ def count_masked_square_tiling_forward(n: int, d: int, M: int, mask: "Mask") -> 
     av = _masked_a_product(g, n, d, B, transposed=False)
     phase2 = Counts(n + av.reads, n * d, av.flops + n * d,
                     _max_over(g, lambda r, c: r + r * bd + r * c + c * bd, bn + bn * bd))
-    return _sequence(_masked_exp_scores(g, n, d, B), phase2, block_sizes=(("B", B),))
+    return sequence_counts(_masked_exp_scores(g, n, d, B), phase2, block_sizes=(("B", B),))
 
 
 def count_masked_small_cache_stable_forward(n: int, d: int, M: int, mask: "Mask") -> Counts:
@@ -132,7 +132,7 @@ def count_masked_small_cache_stable_forward(n: int, d: int, M: int, mask: "Mask"
     av = _masked_a_product(g, n, d, B, transposed=False)
     phase2 = Counts(n + av.reads, n * d, av.flops + n * d,
                     _max_over(g, lambda r, c: r + r * bd + r * c + c * bd, bn + bn * bd))
-    return _sequence(phase1, phase2, block_sizes=(("B", B),))
+    return sequence_counts(phase1, phase2, block_sizes=(("B", B),))
 
 
 def count_masked_small_cache_backward(n: int, d: int, M: int, mask: "Mask") -> Counts:
@@ -143,8 +143,8 @@ def count_masked_small_cache_backward(n: int, d: int, M: int, mask: "Mask") -> C
                    2 * g.total(lambda r, c: r * c),
                    g.total(lambda r, c: 2 * r * c * d + 3 * r * c),
                    _max_over(g, lambda r, c: max(r * c + bd * (r + c), 2 * r * c + 2 * r)))
-    return _sequence(
-        _count_rowsum_product(n, d, B), fused,
+    return sequence_counts(
+        count_rowsum_product(n, d, B), fused,
         _masked_a_product(g, n, d, B, transposed=True),
         _masked_a_product(g, n, d, B, transposed=False),
         _masked_a_product(g, n, d, B, transposed=True), block_sizes=(("B", B),),
@@ -160,7 +160,7 @@ def count_masked_flash(version: int, pass_: str, n: int, d: int, M: int, variant
                        mask: "Mask") -> Counts:
     """FlashAttention-``version``'s ``pass_`` with a mask, one head: :func:`flash_tile_counts`
     over the non-empty tiles of its (B_r, B_c) grid."""
-    br, bc, Tr, Tc, _ = _flash_setup(version, pass_, n, d, M, variant)
+    br, bc, Tr, Tc, _ = flash_setup(version, pass_, n, d, M, variant)
     return flash_tile_counts(version, pass_, n, n, d, br, bc, _grid(mask, n, br, bc))
 
 
@@ -233,7 +233,7 @@ def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Ma
         pass2 = Counts(untransposed.total(lambda r, c: r * Td + d) + n * Td, n * d,
                        untransposed.total(lambda r, c: 2 * r * d) + n * d,
                        _max_over(untransposed, lambda r, c: r * c2 + r + c2, floor + r2))
-        return _sequence(pass1, pass2, block_sizes=sides)
+        return sequence_counts(pass1, pass2, block_sizes=sides)
     pass1 = Counts(g1.total(lambda r, c: d * (r + c) + r * c + 2 * r),
                    g1.total(lambda r, c: r * c),
                    g1.total(lambda r, c: 2 * r * c * d + 3 * r * c),
@@ -247,4 +247,4 @@ def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Ma
     d_k = Counts(transposed.total(lambda r, c: c * Td + d), n * d,
                  transposed.total(lambda r, c: 2 * c * d),
                  _max_over(transposed, lambda r, c: c * c2 + c + c2, floor))
-    return _sequence(_count_rowsum_product(n, d, B), pass1, d_v, d_q, d_k, block_sizes=sides)
+    return sequence_counts(count_rowsum_product(n, d, B), pass1, d_v, d_q, d_k, block_sizes=sides)

@@ -33,9 +33,7 @@ from functools import partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from attnio.algorithms import counts as C
-from attnio.algorithms import executors as X
-from attnio.algorithms import masked_counts as MC
+from attnio.algorithms import counts, executors, masked_counts
 from attnio.algorithms.small_cache_fused import fused_block_sizes
 from attnio.exceptions import InvalidInputError
 
@@ -50,9 +48,9 @@ PASSES = ("forward", "backward")
 
 #: ``counter(n, d, M, blocks=None) -> Counts``: the closed form at the record's block-size rule,
 #: or at the given ``blocks`` (the dict :meth:`BlockRule.blocks` returns; ``--tune``).
-Counter = Callable[..., C.Counts]
+Counter = Callable[..., counts.Counts]
 #: ``masked_counter(n, d, M, mask) -> Counts`` (:mod:`attnio.algorithms.masked_counts`).
-MaskedCounter = Callable[[int, int, int, "Mask"], C.Counts]
+MaskedCounter = Callable[[int, int, int, "Mask"], counts.Counts]
 
 #: The named selections the rooms compare; a record joins them per pass (``selections``).
 SELECTIONS: Mapping[str, str] = MappingProxyType({
@@ -63,8 +61,8 @@ SELECTIONS: Mapping[str, str] = MappingProxyType({
            "(attnio.bounds.gap) and the hierarchy claims (attnio.proofs.hierarchy_claims)",
     "crossover": "the small-cache schedule whose swap with FlashAttention-1 is the measured "
                  "crossover of a pass (one per pass): the I/O and FLOP figures, the report",
-    "levels": "the gap set plus the grouped-query order: `attnio hierarchy` per level "
-              "(attnio.algorithms.hierarchy.levels_report)",
+    "levels": "the gap set plus the grouped-query order: `attnio bounds --hierarchy` and "
+              "`attnio gap --device` per level (attnio.bounds.hierarchy.levels_report)",
 })
 
 
@@ -87,14 +85,14 @@ class BlockRule:
 
     kind: str
     version: int = 1
-    variant: C.Variant = "fitted"
+    variant: counts.Variant = "fitted"
 
     def blocks(self, pass_: str, n: int, d: int, M: int) -> dict[str, int]:
         """The block sizes at (n, d, M), without checking that the tiles fit."""
         if self.kind == "square":
-            return {"B": C.square_block(M)}
+            return {"B": counts.square_block(M)}
         if self.kind == "flash":
-            br, bc = C.flash_block_sizes(self.version, pass_, n, d, M, self.variant)
+            br, bc = counts.flash_block_sizes(self.version, pass_, n, d, M, self.variant)
             return {"B_r": br, "B_c": bc}
         return fused_block_sizes(n, d, M, pass_)
 
@@ -210,43 +208,43 @@ class AlgorithmSpec:
 
 
 # ---- counter adapters: one signature (n, d, M, blocks=None) over the counts.py spellings ----
-def _square(fn: Callable[..., C.Counts]) -> Counter:
-    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+def _square(fn: Callable[..., counts.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         return fn(n, d, M, block=None if blocks is None else blocks["B"])
     return counter
 
 
-def _flash(fn: Callable[..., C.Counts], variant: C.Variant = "fitted") -> Counter:
-    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+def _flash(fn: Callable[..., counts.Counts], variant: counts.Variant = "fitted") -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         return fn(n, d, M, variant, None if blocks is None else (blocks["B_r"], blocks["B_c"]))
     return counter
 
 
-def _fused(fn: Callable[..., C.Counts]) -> Counter:
-    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+def _fused(fn: Callable[..., counts.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         return fn(n, d, M, None if blocks is None else dict(blocks))
     return counter
 
 
-def _fixed(fn: Callable[[int, int, int], C.Counts]) -> Counter:
-    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> C.Counts:
+def _fixed(fn: Callable[[int, int, int], counts.Counts]) -> Counter:
+    def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         if blocks is not None:
             raise InvalidInputError(f"{fn.__name__} takes no block sizes")
         return fn(n, d, M)
     return counter
 
 
-def _masked_flash(version: int, variant: C.Variant = "fitted") -> dict[str, MaskedCounter]:
+def _masked_flash(version: int, variant: counts.Variant = "fitted") -> dict[str, MaskedCounter]:
     return {p: partial(_call_masked_flash, version, p, variant) for p in PASSES}
 
 
 def _fused_masked(pass_: str) -> MaskedCounter:
-    return partial(MC.count_masked_small_cache_fused, pass_)
+    return partial(masked_counts.count_masked_small_cache_fused, pass_)
 
 
-def _call_masked_flash(version: int, pass_: str, variant: C.Variant, n: int, d: int, M: int,
-                       mask: "Mask") -> C.Counts:
-    return MC.count_masked_flash(version, pass_, n, d, M, variant, mask)
+def _call_masked_flash(version: int, pass_: str, variant: counts.Variant, n: int, d: int, M: int,
+                       mask: "Mask") -> counts.Counts:
+    return masked_counts.count_masked_flash(version, pass_, n, d, M, variant, mask)
 
 
 def _both(value: Any) -> dict[str, Any]:
@@ -254,12 +252,12 @@ def _both(value: Any) -> dict[str, Any]:
 
 
 _FLASH_BOUNDS = {"forward": "fwd.flash1.upper", "backward": "bwd.flash1.upper"}
-_FLASH1_COUNTERS = {"forward": _flash(C.count_flash1_forward),
-                    "backward": _flash(C.count_flash1_backward)}
-_FLASH2_COUNTERS = {"forward": _flash(C.count_flash2_forward),
-                    "backward": _flash(C.count_flash2_backward)}
-_FLASH1_RUNS = {"forward": X.run_flash1_forward, "backward": X.run_flash1_backward}
-_FLASH2_RUNS = {"forward": X.run_flash2_forward, "backward": X.run_flash2_backward}
+_FLASH1_COUNTERS = {"forward": _flash(counts.count_flash1_forward),
+                    "backward": _flash(counts.count_flash1_backward)}
+_FLASH2_COUNTERS = {"forward": _flash(counts.count_flash2_forward),
+                    "backward": _flash(counts.count_flash2_backward)}
+_FLASH1_RUNS = {"forward": executors.run_flash1_forward, "backward": executors.run_flash1_backward}
+_FLASH2_RUNS = {"forward": executors.run_flash2_forward, "backward": executors.run_flash2_backward}
 _EVERYWHERE = ("main", "gap", "levels", "sparse")
 _OURS = ("gap", "levels", "sparse")
 
@@ -271,11 +269,11 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "fwd.standard", "backward": "bwd.standard"},
         {"forward": "standard (unfused)", "backward": "standard (unfused)"},
         "#7f7f7f",
-        counters={"forward": _square(C.count_standard_forward),
-                  "backward": _square(C.count_standard_backward)},
-        executors={"forward": X.run_standard_forward, "backward": X.run_standard_backward},
-        masked_counters={"forward": MC.count_masked_standard_forward,
-                         "backward": MC.count_masked_standard_backward},
+        counters={"forward": _square(counts.count_standard_forward),
+                  "backward": _square(counts.count_standard_backward)},
+        executors={"forward": executors.run_standard_forward, "backward": executors.run_standard_backward},
+        masked_counters={"forward": masked_counts.count_masked_standard_forward,
+                         "backward": masked_counts.count_masked_standard_backward},
         tunable=True, selections=_both(_EVERYWHERE)),
     AlgorithmSpec(
         "flash1",
@@ -297,9 +295,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
         {"forward": "fwd.square_tiling.upper"}, {"forward": "Saha–Ye square tiling"},
         "#d62728",
-        counters={"forward": _square(C.count_square_tiling_forward)},
-        executors={"forward": X.run_square_tiling_forward},
-        masked_counters={"forward": MC.count_masked_square_tiling_forward},
+        counters={"forward": _square(counts.count_square_tiling_forward)},
+        executors={"forward": executors.run_square_tiling_forward},
+        masked_counters={"forward": masked_counts.count_masked_square_tiling_forward},
         tunable=True, selections={"forward": (*_EVERYWHERE, "crossover")}),
     AlgorithmSpec(
         "small-cache",
@@ -308,12 +306,12 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "Saha–Ye small cache", "backward": "Algorithm 6 (small cache)"},
         "#d62728",
-        counters={"forward": _square(C.count_square_tiling_forward),
-                  "backward": _square(C.count_small_cache_backward)},
-        executors={"forward": X.run_square_tiling_forward,
-                   "backward": X.run_small_cache_backward},
-        masked_counters={"forward": MC.count_masked_square_tiling_forward,
-                         "backward": MC.count_masked_small_cache_backward},
+        counters={"forward": _square(counts.count_square_tiling_forward),
+                  "backward": _square(counts.count_small_cache_backward)},
+        executors={"forward": executors.run_square_tiling_forward,
+                   "backward": executors.run_small_cache_backward},
+        masked_counters={"forward": masked_counts.count_masked_square_tiling_forward,
+                         "backward": masked_counts.count_masked_small_cache_backward},
         # forward: the schedule of square-tiling, which the forward selections list instead
         tunable=True, selections={"backward": (*_EVERYWHERE, "crossover")}),
     AlgorithmSpec(
@@ -323,10 +321,10 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
         "#ff7f0e",
-        counters={"forward": _fused(C.count_small_cache_fused_forward),
-                  "backward": _fused(C.count_small_cache_fused_backward)},
-        executors={"forward": X.run_small_cache_fused_forward,
-                   "backward": X.run_small_cache_fused_backward},
+        counters={"forward": _fused(counts.count_small_cache_fused_forward),
+                  "backward": _fused(counts.count_small_cache_fused_backward)},
+        executors={"forward": executors.run_small_cache_fused_forward,
+                   "backward": executors.run_small_cache_fused_backward},
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")}),
@@ -339,19 +337,19 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "Saha–Ye small cache, stable (ours)",
          "backward": "Algorithm 6, stable storage (ours)"},
         "#e377c2",
-        counters={"forward": _square(C.count_small_cache_stable_forward),
-                  "backward": _square(C.count_small_cache_backward)},
-        executors={"forward": X.run_small_cache_stable_forward,
-                   "backward": X.run_small_cache_stable_backward},
-        masked_counters={"forward": MC.count_masked_small_cache_stable_forward,
-                         "backward": MC.count_masked_small_cache_backward},
+        counters={"forward": _square(counts.count_small_cache_stable_forward),
+                  "backward": _square(counts.count_small_cache_backward)},
+        executors={"forward": executors.run_small_cache_stable_forward,
+                   "backward": executors.run_small_cache_stable_backward},
+        masked_counters={"forward": masked_counts.count_masked_small_cache_stable_forward,
+                         "backward": masked_counts.count_masked_small_cache_backward},
         tunable=True),
     AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
         {"backward": "bwd.alg6.upper"}, {"backward": "Algorithm 6 for dX"}, "#8c564b",
-        counters={"backward": _fixed(C.count_small_cache_dx)},
-        executors={"backward": X.run_small_cache_dx}, backward_computation="dX"),
+        counters={"backward": _fixed(counts.count_small_cache_dx)},
+        executors={"backward": executors.run_small_cache_dx}, backward_computation="dX"),
     AlgorithmSpec(
         "flash1-published",
         "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
@@ -360,8 +358,8 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "FlashAttention-1 (printed blocks)",
          "backward": "FlashAttention-1 (printed blocks)"},
         "#9467bd",
-        counters={"forward": _flash(C.count_flash1_forward, "published"),
-                  "backward": _flash(C.count_flash1_backward, "published")},
+        counters={"forward": _flash(counts.count_flash1_forward, "published"),
+                  "backward": _flash(counts.count_flash1_backward, "published")},
         executors=_FLASH1_RUNS, block_rule=BlockRule("flash", 1, "published"),
         masked_counters=_masked_flash(1, "published"), backward_computation="recompute"),
     AlgorithmSpec(

@@ -63,7 +63,7 @@ from attnio.algorithms.primitives import (
     stream_rowsum_product,
     tile_matmul,
 )
-from attnio.algorithms.square_tiling import _divide_rows, exp_scores_phase
+from attnio.algorithms.square_tiling import divide_rows, exp_scores_phase
 
 __all__ = ["small_cache_backward", "small_cache_dx"]
 
@@ -87,7 +87,7 @@ def _fused_probabilities_and_scores(mem: TwoLevelMemory, *, block: int,
             mem.load("A_ij", "A", (rows, cols))
             mem.load("l_i", "l", rows)
             mem.load("D_i", "D", rows)
-            mem.compute("A_ij", ("A_ij", "l_i"), _divide_rows, flops=r * c)
+            mem.compute("A_ij", ("A_ij", "l_i"), divide_rows, flops=r * c)
             mem.compute("dP_ij", ("dP_ij", "A_ij", "D_i"),
                         lambda dp, p, D: tau * (p * (dp - D[:, None])), flops=2 * r * c)
             mem.store("A_ij", "P", (rows, cols))

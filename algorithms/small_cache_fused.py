@@ -68,7 +68,7 @@ import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
-from attnio.algorithms.square_tiling import _divide_rows, _masked_exp
+from attnio.algorithms.square_tiling import divide_rows, masked_exp
 from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
@@ -210,7 +210,7 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
                 mem.compute("S_ij", ("S_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
                             flops=2 * r * c)
                 mem.free("Q_il", "K_jl")
-            mem.compute("S_ij", ("S_ij",), lambda t, keep=keep: _masked_exp(tau * t, keep),
+            mem.compute("S_ij", ("S_ij",), lambda t, keep=keep: masked_exp(tau * t, keep),
                         flops=r * c)
             mem.compute("l_i", ("l_i", "S_ij"), lambda lv, a: lv + a.sum(axis=1), flops=r * c)
             mem.store("S_ij", "A", (rows, cols))
@@ -233,7 +233,7 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
                             flops=2 * r * c)
                 mem.free("a_j", "v_j")
             mem.load("l_i", "l", rows)
-            mem.compute("O_il", ("O_il", "l_i"), _divide_rows, flops=r * c)
+            mem.compute("O_il", ("O_il", "l_i"), divide_rows, flops=r * c)
             mem.store("O_il", "O", (rows, cols))
             mem.free("O_il", "l_i")
 

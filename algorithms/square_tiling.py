@@ -71,7 +71,7 @@ def exp_scores_phase(
             mem.allocate("T_ij", (r, c))
             accumulate_row_products(mem, "T_ij", q, k, rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))
-            mem.compute("T_ij", ("T_ij",), lambda t: _masked_exp(tau * t, keep), flops=r * c)
+            mem.compute("T_ij", ("T_ij",), lambda t: masked_exp(tau * t, keep), flops=r * c)
             mem.store("T_ij", a_out, (rows, cols))
             mem.compute("l_i", ("l_i", "T_ij"), lambda l, t: l + t.sum(axis=1), flops=r * c)
             mem.free("T_ij")
@@ -79,14 +79,14 @@ def exp_scores_phase(
         mem.free("l_i")
 
 
-def _divide_rows(o: np.ndarray, l: np.ndarray) -> np.ndarray:
+def divide_rows(o: np.ndarray, l: np.ndarray) -> np.ndarray:
     """o / l row-wise; rows with l = 0 (fully masked) give 0."""
     out = np.zeros_like(o)
     np.divide(o, l[:, None], out=out, where=l[:, None] > 0)
     return out
 
 
-def _masked_exp(t: np.ndarray, keep: np.ndarray | None) -> np.ndarray:
+def masked_exp(t: np.ndarray, keep: np.ndarray | None) -> np.ndarray:
     return np.exp(t) if keep is None else np.where(keep, np.exp(t), 0.0)
 
 
@@ -122,7 +122,7 @@ def attention_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None 
                 mem.compute("O_ij", ("O_ij", "A_ik", "V_kj"), lambda o, a, v: o + a @ v,
                             flops=2 * r * w * c)
                 mem.free("A_ik", "V_kj")
-            mem.compute("O_ij", ("O_ij", "l_i"), _divide_rows, flops=r * c)
+            mem.compute("O_ij", ("O_ij", "l_i"), divide_rows, flops=r * c)
             mem.store("O_ij", "O", (rows, cols))
             mem.free("O_ij")
         mem.free("l_i")

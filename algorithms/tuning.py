@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import time
 
-from attnio.algorithms import counts as C
+from attnio.algorithms import counts
 from attnio.algorithms.registry import REGISTRY, AlgorithmSpec, get_algorithm
 from attnio.algorithms.small_cache_fused import trip_count_sides
 from attnio.exceptions import (
@@ -75,7 +75,7 @@ def _tunable(algorithm: str, pass_: str) -> AlgorithmSpec:
 
 
 def count_with_blocks(algorithm: str, pass_: str, n: int, d: int, M: int,
-                      blocks: dict[str, int]) -> C.Counts:
+                      blocks: dict[str, int]) -> counts.Counts:
     """Closed-form counts with the given block sizes; CacheOverflowError if they do not fit.
 
     >>> count_with_blocks("standard", "forward", 64, 8, 64, {"B": 4}).peak_fast_words
@@ -86,11 +86,11 @@ def count_with_blocks(algorithm: str, pass_: str, n: int, d: int, M: int,
     attnio.exceptions.CacheOverflowError: standard forward with block sizes {'B': 5} needs 75 words > M=64
     """
     counts = _tunable(algorithm, pass_).counter(pass_)(n, d, M, blocks)
-    return C._fit(counts, M, f"{algorithm} {pass_}")
+    return counts._fit(counts, M, f"{algorithm} {pass_}")
 
 
 def _fits(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int]
-          ) -> C.Counts | None:
+          ) -> counts.Counts | None:
     try:
         return count_with_blocks(algorithm, pass_, n, d, M, blocks)
     except (CacheOverflowError, InfeasibleError):  # these blocks do not fit M: not a candidate
@@ -165,7 +165,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
 
 
 def tuned_count(algorithm: str, pass_: str, n: int, d: int, M: int, *,
-                deadline: float | None = None) -> C.Counts:
+                deadline: float | None = None) -> counts.Counts:
     """Counts at :func:`tuned_blocks` (never more I/O than the default block sizes).
 
     >>> tuned_count("square-tiling", "forward", 4096, 64, 1024).block_sizes

@@ -1,14 +1,18 @@
 """attnio — the I/O complexity of attention, made checkable by a machine.
 
-Packages (each a folder of the repository, installed under this namespace):
+Rooms, bottom to top (each imports only the rooms below it; notes/extending.md, "The floors"):
 
-* :mod:`attnio.symbolic`   — sympy bound catalogue, crossovers, dominance, hardware advisor
-* :mod:`attnio.proofs`     — claim registry, z3 proofs, partition lemmas, ``attnio verify``
-* :mod:`attnio.graphs`     — computation DAGs, red-blue pebble game, exact optimal pebbling
-* :mod:`attnio.algorithms` — NumPy reference passes, two-level memory, tiled algorithms
-
-The root holds only :mod:`attnio.cli`, :mod:`attnio.results` (Proved / Refuted / Undecided)
-and :mod:`attnio.exceptions`.
+* the root modules — exceptions, :mod:`attnio.results` (Proved / Refuted / Undecided),
+  validation, output channels, safe file writes, progress, interrupts, parallel runs;
+* :mod:`attnio.smt`        — the proof kernel, the sympy→z3 bridge, the exact referee, solvers;
+* :mod:`attnio.symbolic`   — sympy bound catalogue, crossovers, dominance, devices;
+* :mod:`attnio.graphs`     — computation DAGs, red-blue pebble game, exact optimal pebbling,
+  certified lower bounds on a DAG;
+* :mod:`attnio.algorithms` — NumPy reference passes, two-level memory, tiled algorithms;
+* :mod:`attnio.bounds`     — explicit-constant lower bounds at real sizes, the gap table;
+* :mod:`attnio.proofs`     — the claims, their registry and runner (``attnio verify``);
+* :mod:`attnio.reporting`  — figures and the report;
+* :mod:`attnio.cli` and :mod:`attnio.commands` — the ``attnio`` console script.
 """
 
 from attnio.exceptions import *  # noqa: F401,F403

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attnio.bounds.gap import GAP_ALGORITHMS, gap_figure_png, gap_payload
+from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload
 from attnio.proofs.attention_routes import CLAIMS, FALSE_TWINS
 from attnio.proofs.registry import CheckContext
+from attnio.reporting.gap_figure import gap_figure_png
 from attnio.safe_io import write_bytes, write_text
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -36,7 +36,6 @@ Examples
 
 from __future__ import annotations
 
-import io
 from typing import Any, Callable, Sequence
 
 from attnio.algorithms.registry import PASSES, selection
@@ -46,7 +45,7 @@ from attnio.bounds.attention import best_lower_bound
 from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
 
-__all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_png"]
+__all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload",]
 
 #: The algorithms compared in each pass (one computation each; see the module docstring): the
 #: registry's selection ``"gap"``.
@@ -125,47 +124,3 @@ def gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = F
     return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
 
 
-def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | None = None):
-    """Ratio (cheapest algorithm ÷ best lower bound) against M, one line per payload.
-
-    Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
-    maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``).
-    """
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InvalidInputError(
-            "plotting needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
-        ) from None
-    fig = Figure(figsize=(7.5, 4.8), dpi=120, layout="constrained")
-    ax = fig.add_subplot()
-    styles = {"forward": "tab:blue", "backward": "tab:red"}
-    d_values = set()
-    for payload in payloads:
-        rows = payload["rows"]
-        label = f"{payload['pass']}{' (tuned)' if payload.get('tune') else ''}"
-        ax.plot([r["M"] for r in rows], [r["ratio"] for r in rows], marker="o", ms=3,
-                color=styles.get(payload["pass"]), ls="--" if payload.get("tune") else "-",
-                label=label)
-        d_values.add(payload["d"])
-    for k, (label, value) in enumerate((targets or {}).items()):
-        ax.axhline(value, color="grey", ls=[":", "-.", "--"][k % 3], lw=1, label=label)
-    for d in d_values:
-        ax.axvline(d * d, color="black", alpha=0.3, lw=1.5, label=f"M = d² = {d * d:,}")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log", base=2)
-    ax.set_xlabel("fast memory M (words)")
-    ax.set_ylabel("cheapest algorithm ÷ best lower bound")
-    if payloads:
-        ax.set_title(f"attnio gap: n = {payloads[0]['n']:,}, d = {payloads[0]['d']}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return fig
-
-
-def gap_figure_png(payloads: Sequence[dict[str, Any]], *,
-                   targets: dict[str, float] | None = None) -> bytes:
-    """:func:`plot_gap` rendered as PNG bytes (write them with :mod:`attnio.safe_io`)."""
-    buffer = io.BytesIO()
-    plot_gap(payloads, targets=targets).savefig(buffer, format="png")
-    return buffer.getvalue()

@@ -111,7 +111,7 @@ FAMILIES: dict[str, tuple[int, str]] = {"forward": (1, "Q·Kᵀ"), "recompute": 
 
 
 
-def _shape(batch: int, heads: int, kv_heads: int | None) -> tuple[int, int, int]:
+def head_shape(batch: int, heads: int, kv_heads: int | None) -> tuple[int, int, int]:
     batch, heads = positive_int("batch", batch), positive_int("heads", heads)
     kv = heads if kv_heads is None else positive_int("kv_heads", kv_heads)
     if heads % kv:
@@ -143,7 +143,7 @@ def stacked_compulsory(pass_: str, n: int, d: int, *, batch: int = 1, heads: int
     >>> stacked_compulsory("forward", 4096, 64, heads=32, kv_heads=8)
     20971520
     """
-    batch, heads, kv = _shape(batch, heads, kv_heads)
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
     n, d = positive_int("n", n), positive_int("d", d)
     cls = computation or ("forward" if pass_ == "forward" else "recompute")
     (cls,) = _classes(pass_, cls)
@@ -153,7 +153,7 @@ def stacked_compulsory(pass_: str, n: int, d: int, *, batch: int = 1, heads: int
 def stacked_rest(pass_: str, n: int, d: int, computation: str, *, batch: int = 1,
                  heads: int = 1, kv_heads: int | None = None) -> int:
     """The compulsory I/O of the matrices that are no operand of a counted product."""
-    batch, heads, kv = _shape(batch, heads, kv_heads)
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
     (cls,) = _classes(pass_, computation)
     return sum(matrix_words(kind, n, d, batch, heads, kv)
                for kind, operand in MATRICES[cls].values() if not operand)
@@ -170,7 +170,7 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
     ...                                               heads=4, kv_heads=2)][0]
     12288
     """
-    batch, heads, kv = _shape(batch, heads, kv_heads)
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
     n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
     (cls,) = _classes(pass_, computation)
     compulsory = GapBound(stacked_compulsory(pass_, n, d, batch=batch, heads=heads,

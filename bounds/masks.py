@@ -84,6 +84,7 @@ from attnio.bounds.attention import (
     computation_of,
     leaves_segment_route,
 )
+from attnio.bounds.heads import head_shape
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
 
@@ -114,9 +115,8 @@ def _sizes(mask: Mask, n: int, d: int) -> tuple[int, int, int]:
 
 def _heads(batch: int, heads: int, kv_heads: int | None) -> tuple[int, int]:
     """(B·H query heads, B·G K/V heads), validated (:mod:`attnio.proofs.stacked_heads`)."""
-    from attnio.bounds.heads import _shape
 
-    batch, heads, kv = _shape(batch, heads, kv_heads)
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
     return batch * heads, batch * kv
 
 

@@ -11,7 +11,7 @@ bound (or show that a count is wrong).
 The bounds, by the command that prints them (each compared with the algorithms it is stated
 for; an (algorithm, M) pair with no fitting tile is skipped):
 
-* ``attnio gap`` / ``attnio hierarchy``-style reports (one head, no mask):
+* ``attnio gap`` / ``attnio bounds --hierarchy`` reports (one head, no mask):
   :func:`attnio.bounds.attention.best_lower_bound` with ``"any"`` against every algorithm
   of the pass, each class's maximum and every single route
   (:func:`~attnio.bounds.attention.lower_bound_routes`) against the algorithms of that

@@ -1,23 +1,23 @@
-"""attnio.proofs — every claim of the paper and its parents, machine-checked.
+"""attnio.proofs — every claim of the paper and its parents, machine-checked (the top floor).
 
 Machinery (re-exported here):
 
 * :mod:`attnio.proofs.registry`    — :class:`Claim`, :class:`CheckContext`, claim discovery;
-* :mod:`attnio.smt.z3tools`     — :func:`prove` with the Undecided discipline;
-* :mod:`attnio.smt.kernel`      — :func:`prove_statement`: the one proof kernel of ``verify``
-  and ``attnio prove`` (declared domains, exact counterexamples, z3 + cvc5);
-* :mod:`attnio.smt.exact_eval`  — exact evaluation of a statement at a point;
-* :mod:`attnio.smt.sympy_to_z3` — sympy → SMT translation with declared domains;
 * :mod:`attnio.proofs.algebra`     — z3 claims whose expressions come from the catalogue;
 * :mod:`attnio.proofs.runner`      — run, tabulate, JSON, self-test and coverage;
-* :mod:`attnio.commands.verify`         — ``attnio verify``.
+* from :mod:`attnio.smt` (the ground floor): :func:`prove` (:mod:`attnio.smt.z3tools`),
+  :func:`prove_statement` and :func:`check_identity` (:mod:`attnio.smt.kernel`), the
+  sympy → SMT :class:`Translator` (:mod:`attnio.smt.sympy_to_z3`).
 
 Claim modules (each defines ``CLAIMS`` and ``FALSE_TWINS``, is found by
 :func:`load_claims`, and runs alone with ``python -m attnio.proofs.<module>``; their lists are
 not re-exported, since every module names them the same): ``backward_branches``,
-``forward_branches``, ``sparse_branches``, ``algorithm_comparison``, ``lower_order_terms``,
-``lower_bound_steps``, ``symbolic_checks``, and the partition modules ``partition_lemmas``,
-``explicit_bounds``, ``sandwich``. The claim → theorem map is notes/claims.md.
+``forward_branches``, ``sparse_branches``, ``algorithm_comparison``, ``algorithm_counts``,
+``lower_order_terms``, ``lower_bound_steps``, ``symbolic_checks``, the partition modules
+``partition_lemmas``, ``explicit_bounds``, ``sandwich``, ``certified_routes``, and the
+claims of the bounds room ``attention_routes``, ``mask_bounds``, ``stacked_heads``,
+``hierarchy_claims``. The claim → theorem map is notes/claims.md; ``attnio verify`` is
+:mod:`attnio.commands.verify`.
 """
 
 from attnio.proofs.algebra import *  # noqa: F401,F403

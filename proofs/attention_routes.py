@@ -198,7 +198,7 @@ def _cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: boo
     return A <= 4 * d * (d - 1) * (T - s0) and (A <= 0 or A * A <= 4 * d * d * s1 * s1 * (T - s0))
 
 
-def _pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int, int]]
+def pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int, int]]
                      ) -> list[tuple[int, int, list[int]]]:
     """Every segment shape of a product of a rows_x×d by a d×rows_y matrix restricted to
     ``pairs`` (row x of X, row y of Y): for each pair of sets A, B of red entries of X and Y,
@@ -225,11 +225,11 @@ def _pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int
 
 
 def _leaf_table(n: int, d: int) -> list[tuple[int, int, list[int]]]:
-    """Every segment shape of an n×d by d×n product (every pair): :func:`_pair_leaf_table`."""
-    return _pair_leaf_table(n, n, d, [(i, j) for i in range(n) for j in range(n)])
+    """Every segment shape of an n×d by d×n product (every pair): :func:`pair_leaf_table`."""
+    return pair_leaf_table(n, n, d, [(i, j) for i in range(n) for j in range(n)])
 
 
-def _brute_segment_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -> int:
+def brute_segment_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -> int:
     """The most designated leaves one segment of L I/Os can hold: over every shape with
     s = |A| + |B| ≤ M + L, the full pairs plus the best c = 2M + L − s partial pairs."""
     S, T = M + L, 2 * M + L
@@ -281,7 +281,7 @@ def _segment_cap_check(ctx: CheckContext, *,
         table = tables.setdefault((n, d), _leaf_table(n, d))
         for t in (1, 2, 3, 4):
             L = t * M
-            most, value = _brute_segment_max(table, M, L), cap(d, M, L)
+            most, value = brute_segment_max(table, M, L), cap(d, M, L)
             checked += 1
             nontrivial += most > 1
             if most > value:

@@ -34,7 +34,7 @@ from attnio.bounds.masks import (
     masked_segment_route,
 )
 from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
-from attnio.proofs.attention_routes import _brute_segment_max, _pair_leaf_table
+from attnio.proofs.attention_routes import brute_segment_max, pair_leaf_table
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -53,8 +53,8 @@ __all__ = [
 def _masked_leaf_table(n: int, d: int, kept: set[tuple[int, int]]
                        ) -> list[tuple[int, int, list[int]]]:
     """The segment shapes of an n×d by d×n product counting the kept pairs only
-    (:func:`attnio.proofs.attention_routes._pair_leaf_table`)."""
-    return _pair_leaf_table(n, n, d, sorted(kept))
+    (:func:`attnio.proofs.attention_routes.pair_leaf_table`)."""
+    return pair_leaf_table(n, n, d, sorted(kept))
 
 
 def _kept(n: int, rule: str) -> set[tuple[int, int]]:
@@ -81,7 +81,7 @@ def _segment_subset_check(ctx: CheckContext, *,
         table = tables.setdefault((n, d, rule), _masked_leaf_table(n, d, _kept(n, rule)))
         for t in (1, 2, 3, 4):
             L = t * M
-            most, value = _brute_segment_max(table, M, L), cap(d, M, L)
+            most, value = brute_segment_max(table, M, L), cap(d, M, L)
             checked += 1
             nontrivial += most > 1
             if most > value:

@@ -32,8 +32,9 @@ Each such module ends with::
 
 so ``python -m attnio.proofs.<module>`` checks just that family. A claim module that fails
 to import does not stop the run: it becomes one ``Undecided`` claim ``import.<module>``.
-The machinery modules (``registry``, ``cli``, ``runner``, ``z3tools``, ``sympy_to_z3``,
-``algebra``, ``kernel``, ``exact_eval``, ``prove_cli``, ``chains``) are never scanned.
+The machinery modules of :mod:`attnio.proofs` (``registry``, ``runner``, ``algebra``) are
+never scanned; the SMT machinery lives in :mod:`attnio.smt`, the commands in
+:mod:`attnio.commands`.
 
 >>> from attnio.results import Proved
 >>> c = Claim(id="demo.true", statement="1 + 1 = 2", formal="1 + 1 == 2",
@@ -217,8 +218,7 @@ def _evidence_rules(verdict: Proved) -> Verdict:
 
 
 #: Modules of :mod:`attnio.proofs` that are machinery, not claims (never scanned).
-_NOT_CLAIM_MODULES = frozenset({"registry", "cli", "runner", "z3tools", "sympy_to_z3", "algebra",
-                                "kernel", "exact_eval", "prove_cli", "chains"})
+_NOT_CLAIM_MODULES = frozenset({"registry", "runner", "algebra"})
 
 
 def claim_modules() -> list[str]:

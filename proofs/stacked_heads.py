@@ -33,7 +33,7 @@ from attnio.bounds.heads import (
 )
 from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
-from attnio.proofs.attention_routes import _brute_segment_max, _pair_leaf_table
+from attnio.proofs.attention_routes import brute_segment_max, pair_leaf_table
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -122,10 +122,10 @@ def _leaf_table(groups: int, g: int, n: int, d: int) -> list[tuple[int, int, lis
     """Every segment shape of ``groups`` disjoint stacked products, each a (g·n)×d by d×n
     product (X: the g heads' query rows, Y: the group's K): ``(|A| + |B|, leaves of full
     pairs, prefix sums of the partial pairs' leaf counts, largest first)``, as
-    :func:`attnio.proofs.attention_routes._pair_leaf_table` (row x of X pairs with row y of Y iff they
+    :func:`attnio.proofs.attention_routes.pair_leaf_table` (row x of X pairs with row y of Y iff they
     belong to the same group)."""
     rows_x, rows_y = groups * g * n, groups * n
-    return _pair_leaf_table(rows_x, rows_y, d, [(x, y) for x in range(rows_x)
+    return pair_leaf_table(rows_x, rows_y, d, [(x, y) for x in range(rows_x)
                                                 for y in range(rows_y)
                                                 if x // (g * n) == y // n])
 
@@ -152,7 +152,7 @@ def _segment_check(ctx: CheckContext, *,
         for M in (1, 2, 3):
             for t in (1, 2, 3, 4):
                 L = t * M
-                most, value = _brute_segment_max(table, M, L), cap(d, M, L)
+                most, value = brute_segment_max(table, M, L), cap(d, M, L)
                 checked += 1
                 nontrivial += most > 1
                 if most > value:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from attnio.bounds.gap import gap_payload, plot_gap
+from attnio.bounds.gap import gap_payload
 from attnio.exceptions import InvalidInputError
 from attnio.reporting import (
     flop_curves,
@@ -32,6 +32,7 @@ from attnio.reporting import (
     tightness,
 )
 from attnio.reporting.document import Block, Inline, Paragraph, Table, plain
+from attnio.reporting.gap_figure import plot_gap
 from attnio.reporting.hardware_plots import (
     levels_vs_n,
     plot_levels_vs_n,

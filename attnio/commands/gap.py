@@ -35,12 +35,13 @@ from typing import Any, Callable, Iterator
 from attnio.algorithms.heads import add_heads_arguments, heads_from_args
 from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.algorithms.tuning import TimeLimitReached
-from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, plot_gap
+from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload
 from attnio.bounds.hierarchy import multihead_gap_payload
 from attnio.exceptions import InvalidInputError
 from attnio.output import print_json
 from attnio.progress import progress_enabled
 from attnio.provenance import provenance
+from attnio.reporting.gap_figure import plot_gap
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table

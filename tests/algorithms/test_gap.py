@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from attnio.bounds.gap import gap_figure_png, gap_payload, gap_rows
 from attnio.algorithms.simulation import count
-from attnio.exceptions import InvalidInputError
 from attnio.bounds.attention import best_lower_bound
+from attnio.bounds.gap import gap_payload, gap_rows
+from attnio.exceptions import InvalidInputError
+from attnio.reporting.gap_figure import gap_figure_png
 
 
 def test_rows_are_exact_and_consistent() -> None:

@@ -141,7 +141,9 @@ def test_window1_executed_exits_zero(names: str, capsys: pytest.CaptureFixture[s
     for r in runs:
         assert r["within_tolerance"] is True and r["closed_form_match"] is True
         assert r["max_absolute_error"] <= r["atol"] and r["rtol"] == EXECUTE_RTOL
-        assert r["max_relative_error"] > 1e-10  # the relative figure alone would fail it
+    # the relative figure alone would fail some run (a tiny entry of a window:1 gradient); a
+    # run may also agree exactly (FlashAttention-2 does with numpy 2.4), so not every run
+    assert any(r["max_relative_error"] > 1e-10 for r in runs)
 
 
 @pytest.mark.trust

@@ -142,7 +142,7 @@ def test_forward_routes_below_exact_optimum_on_a_tiny_dag(M: int) -> None:
 def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
     """An algorithm no tile set of which fits M is left out; any other error propagates
     (the old ``except Exception: continue`` skipped every error silently)."""
-    import attnio.algorithms.simulation as simulation
+    import attnio.proofs.attention_routes as claims
     from attnio.proofs.attention_routes import _algorithm_counts
 
     out = _algorithm_counts("forward", 64, 8, 2)  # M = 2: nothing fits
@@ -153,7 +153,7 @@ def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
     def broken(*args, **kwargs):
         raise InvalidInputError("a bug in a counter")
 
-    monkeypatch.setattr(simulation, "count", broken)
+    monkeypatch.setattr(claims, "count", broken)
     with pytest.raises(InvalidInputError, match="a bug"):
         _algorithm_counts("forward", 64, 8, 4096)
 
@@ -225,13 +225,13 @@ def test_cells_cover_the_segment() -> None:
 @pytest.mark.trust
 def test_brute_force_maximum_by_hand() -> None:
     """One row, d = 2: a segment holds 1 leaf until it can hold all four operand entries."""
-    from attnio.proofs.attention_routes import _brute_segment_max, _leaf_table
+    from attnio.proofs.attention_routes import brute_segment_max, _leaf_table
 
     table = _leaf_table(1, 2)
     assert len(table) == 16 and (4, 2, [0]) in table and (2, 0, [0, 1]) in table
-    assert [_brute_segment_max(table, M, L) for M, L in ((1, 1), (1, 2), (2, 2))] == [1, 1, 2]
+    assert [brute_segment_max(table, M, L) for M, L in ((1, 1), (1, 2), (2, 2))] == [1, 1, 2]
     two = _leaf_table(2, 1)   # d = 1: every pair with both entries red is full
-    assert _brute_segment_max(two, 1, 3) == 4 and _brute_segment_max(two, 1, 1) == 1
+    assert brute_segment_max(two, 1, 3) == 4 and brute_segment_max(two, 1, 1) == 1
 
 
 # ------------------------------------------------------------ trust tier: the checkers' paths
@@ -693,7 +693,7 @@ def test_routes_at_a_size_where_the_segment_route_is_zero() -> None:
 
 @pytest.mark.trust
 def test_cap_with_few_cells() -> None:
-    import attnio.proofs.attention_routes as g
+    import attnio.bounds.attention as g
 
     # d = 3, M = 7, L = 14: S = 21, T = 28; four cells [0,5], [5,10], [10,15], [15,21]
     assert [g._cell_cap(3, 28, a, b) for a, b in g.segment_cells(21, 4)] == [17, 33, 51, 63]
@@ -773,14 +773,14 @@ def test_segment_cap_check_brute_force_at_every_length(t: int) -> None:
 def test_leaf_table_partial_pairs_largest_first() -> None:
     """n = 2, d = 3, A = all of X, B = y_00, y_01 and y_10: pair (0,0) and (1,0) have 2 leaves,
     pairs (0,1), (1,1) have 1: prefix sums 2, 4, 5, 6 (largest first)."""
-    from attnio.proofs.attention_routes import _brute_segment_max, _leaf_table
+    from attnio.proofs.attention_routes import brute_segment_max, _leaf_table
 
     table = _leaf_table(2, 3)
     A, B = 0b111111, 0b001011
     row = table[A * 64 + B]
     assert row == (9, 0, [0, 2, 4, 5, 6])
     # with c = 1 partial pair the best shape holds a full pair: 3 leaves
-    assert _brute_segment_max(table, 2, 4) == 4 and _brute_segment_max(table, 1, 1) == 1
+    assert brute_segment_max(table, 2, 4) == 4 and brute_segment_max(table, 1, 1) == 1
 
 
 @pytest.mark.trust

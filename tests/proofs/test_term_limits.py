@@ -73,10 +73,10 @@ def test_exponents_beyond_the_caps_are_input_errors_naming_them(text: str, messa
 
 
 def test_a_call_never_sees_an_argument_beyond_the_caps(monkeypatch: pytest.MonkeyPatch) -> None:
-    from attnio.smt import kernel
+    from attnio.smt import statements
     seen: list[tuple] = []
-    real_floor = kernel._FUNCTIONS["floor"]
-    monkeypatch.setitem(kernel._FUNCTIONS, "floor", lambda *a: seen.append(a) or real_floor(*a))
+    real_floor = statements._FUNCTIONS["floor"]
+    monkeypatch.setitem(statements._FUNCTIONS, "floor", lambda *a: seen.append(a) or real_floor(*a))
     with pytest.raises(InvalidInputError, match="exponent 10000000000"):
         _parse("floor(10**10**10) > n")
     assert seen == []

@@ -1,0 +1,60 @@
+r"""The gap figure: cheapest algorithm ÷ best certified lower bound against M (``attnio gap --plot``).
+
+The rows are :func:`attnio.bounds.gap.gap_payload`'s (exact ints; the ratio is their quotient);
+this module only draws them. Needs the ``plots`` extra (matplotlib).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Sequence
+
+from attnio.exceptions import InvalidInputError
+
+__all__ = ["gap_figure_png", "plot_gap"]
+
+
+def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | None = None):
+    """Ratio (cheapest algorithm ÷ best lower bound) against M, one line per payload.
+
+    Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
+    maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``).
+    """
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise InvalidInputError(
+            "plotting needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
+        ) from None
+    fig = Figure(figsize=(7.5, 4.8), dpi=120, layout="constrained")
+    ax = fig.add_subplot()
+    styles = {"forward": "tab:blue", "backward": "tab:red"}
+    d_values = set()
+    for payload in payloads:
+        rows = payload["rows"]
+        label = f"{payload['pass']}{' (tuned)' if payload.get('tune') else ''}"
+        ax.plot([r["M"] for r in rows], [r["ratio"] for r in rows], marker="o", ms=3,
+                color=styles.get(payload["pass"]), ls="--" if payload.get("tune") else "-",
+                label=label)
+        d_values.add(payload["d"])
+    for k, (label, value) in enumerate((targets or {}).items()):
+        ax.axhline(value, color="grey", ls=[":", "-.", "--"][k % 3], lw=1, label=label)
+    for d in d_values:
+        ax.axvline(d * d, color="black", alpha=0.3, lw=1.5, label=f"M = d² = {d * d:,}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("fast memory M (words)")
+    ax.set_ylabel("cheapest algorithm ÷ best lower bound")
+    if payloads:
+        ax.set_title(f"attnio gap: n = {payloads[0]['n']:,}, d = {payloads[0]['d']}")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def gap_figure_png(payloads: Sequence[dict[str, Any]], *,
+                   targets: dict[str, float] | None = None) -> bytes:
+    """:func:`plot_gap` rendered as PNG bytes (write them with :mod:`attnio.safe_io`)."""
+    buffer = io.BytesIO()
+    plot_gap(payloads, targets=targets).savefig(buffer, format="png")
+    return buffer.getvalue()
