@@ -130,13 +130,13 @@ def square_block(M: int) -> int:
 
 def _square_or_given(M: int, block: int | None) -> int:
     """The square block: :func:`square_block`, or a given side ``block ≥ 1`` (whose fit the
-    caller checks with :func:`_fit`, as :mod:`attnio.algorithms.tuning` does)."""
+    caller checks with :func:`require_fit`, as :mod:`attnio.algorithms.tuning` does)."""
     if block is None:
         return square_block(M)
     return positive_int("block", block)
 
 
-def _fit(counts: Counts, M: int, name: str) -> Counts:
+def require_fit(counts: Counts, M: int, name: str) -> Counts:
     """Raise CacheOverflowError when the tile set of ``counts`` needs more than M words."""
     if counts.peak_fast_words > M:
         raise CacheOverflowError(

@@ -85,8 +85,8 @@ def count_with_blocks(algorithm: str, pass_: str, n: int, d: int, M: int,
     ...
     attnio.exceptions.CacheOverflowError: standard forward with block sizes {'B': 5} needs 75 words > M=64
     """
-    counts = _tunable(algorithm, pass_).counter(pass_)(n, d, M, blocks)
-    return counts._fit(counts, M, f"{algorithm} {pass_}")
+    raw = _tunable(algorithm, pass_).counter(pass_)(n, d, M, blocks)
+    return counts.require_fit(raw, M, f"{algorithm} {pass_}")
 
 
 def _fits(algorithm: str, pass_: str, n: int, d: int, M: int, blocks: dict[str, int]
