@@ -35,7 +35,6 @@ Examples
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
@@ -44,15 +43,14 @@ import sympy
 from attnio.proofs.registry import CheckContext, Claim, Tier
 from attnio.results import Undecided, Verdict
 from attnio.smt.kernel import prove_statement
+from attnio.symbolic import symbols as catalogue_symbols
+from attnio.symbolic.catalogue import Bound, get_bound
 
 __all__ = ["Problem", "z3_claim", "bound", "symbol", "symbols", "min_of_two_claims",
            "le", "lt", "ge", "eq", "agreement_claim"]
 
 #: ``(goal, hypotheses)``: a sympy relation (or boolean combination) and the admissible range.
 Problem = tuple[sympy.Basic, Sequence[sympy.Basic]]
-
-_SYMBOLS_MODULE = "attnio.symbolic.symbols"
-_CATALOGUE_MODULE = "attnio.symbolic.catalogue"
 
 
 def le(a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
@@ -75,15 +73,15 @@ def eq(a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
     return sympy.Eq(a, b, evaluate=False)
 
 
-def bound(bound_id: str):  # -> attnio.symbolic.catalogue.Bound (imported lazily)
-    """The catalogue entry ``bound_id`` (imported at check time; a missing catalogue raises,
-    which :meth:`Claim.check` turns into ``Undecided``)."""
-    return importlib.import_module(_CATALOGUE_MODULE).get_bound(bound_id)
+def bound(bound_id: str) -> Bound:
+    """The catalogue entry ``bound_id`` (an unknown id raises, which :meth:`Claim.check` turns
+    into ``Undecided`` when it happens inside a check)."""
+    return get_bound(bound_id)
 
 
 def symbol(name: str) -> sympy.Symbol:
     """The catalogue's size symbol ``name`` (``n``, ``d``, ``M``, ``Z_in``, ``Z_QK``, ...)."""
-    return getattr(importlib.import_module(_SYMBOLS_MODULE), name)
+    return getattr(catalogue_symbols, name)
 
 
 def symbols(names: str) -> tuple[sympy.Symbol, ...]:
