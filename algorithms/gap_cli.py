@@ -13,7 +13,8 @@ Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts t
 ``--time-limit S`` (a finite number >= 0 of seconds; default none) bounds the sweep: the clock
 is read before every (M, algorithm) pair and inside the ``--tune`` searches. When it passes,
 the rows of the sizes finished are printed (``--json``: with ``"time_limit": {"seconds",
-"reached", "done", "total"}``), a size cut half-way is dropped (a half-finished search is not a
+"reached", "done", "total"}``, null without ``--time-limit``; ``"verdict"`` is ``computed``,
+or ``undecided`` for a sweep cut short — notes/json.md), a size cut half-way is dropped (a half-finished search is not a
 tuned answer), stderr gets ``attnio gap: time limit S s reached; N of M sizes done`` and the
 exit code is 1 — a sweep cut short is never a pass.
 
@@ -35,7 +36,7 @@ from contextlib import contextmanager
 
 from attnio.algorithms.gap import GAP_ALGORITHMS, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.progress import progress_enabled
 from attnio.safe_io import write_bytes
 from attnio.tables import render_table
@@ -140,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             payload, stopped = _multihead(args.pass_, n, d, Ms, batch, heads, kv_heads,
                                           deadline, step, multihead_gap_payload)
+    payload["time_limit"] = None
     if time_limit is not None:
         payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
                                  "done": stopped.done if stopped else len(Ms), "total": len(Ms)}
@@ -149,8 +151,8 @@ def run(args: argparse.Namespace) -> int:
 
         figure = render_figure(lambda: plot_gap([payload]), plot_target)
         write_bytes(plot_target, figure, overwrite=args.force)
-    if args.json:
-        print_json(payload)
+    if args.json:  # figures only; a sweep cut short is undecided (exit 1)
+        print_document("gap", "computed" if stopped is None else "undecided", payload)
     else:
         table = []
         for row in payload["rows"]:

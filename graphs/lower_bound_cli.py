@@ -35,12 +35,17 @@ Bounded work
 * A status line on stderr names the route (and whether its certificate is being checked)
   when stderr is a terminal (or ``ATTNIO_PROGRESS=1``), :class:`attnio.progress.StageStatus`.
 
-``--json`` prints::
+``--json`` prints (notes/json.md)::
 
-    {"M": int, "status": "computed" | "infeasible", "complete": bool, "time_limit": float,
-     "seconds": float, "bounds": [{"route", "value", "applies", "why_not", "certificate",
+    {"command": "lower-bound", "verdict": "proved" | "refuted" | "undecided" | "infeasible",
+     "M": int, "complete": bool, "time_limit": float, "seconds": float,
+     "bounds": [{"route", "value", "applies", "why_not", "certificate",
      "checker": {"verdict", "detail"}, "counted": bool}], "best": {"route", "value"} | null,
-     "reason": str (infeasible only), "attnio_version": ..., "versions": {...}}
+     "detail": str (why infeasible) | null, "attnio_version": ..., "versions": {...}}
+
+(``verdict``: ``proved`` when every certificate was re-verified and no route was cut short,
+``refuted`` when a checker rejected one, ``undecided`` when the time limit cut work short,
+``infeasible`` when no schedule exists at this M.)
 
 (``value`` is null for a record that applies but was not certified; its claim is then under
 ``claimed_value``.)
@@ -73,7 +78,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from attnio import interrupts
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.cli import parse_builtin
 from attnio.graphs.dagio import load_dag
@@ -81,7 +86,7 @@ from attnio.graphs.game import check_cache_size
 from attnio.graphs.lower_bounds import (BoundRecord, CertifiedRoute, Deadline, builtin_structure,
                                         certified_routes, least_cache_size)
 from attnio.progress import StageStatus, progress_enabled
-from attnio.provenance import provenance
+from attnio.results import overall_verdict
 from attnio.validation import parse_sizes, positive_float, positive_int, size_action, int_text_type
 
 __all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
@@ -240,9 +245,10 @@ def run(args: argparse.Namespace) -> int:
         reason = (f"M={M} is below the {need} red pebbles vertex {worst!r} needs "
                   f"(in-degree {need - 1} + 1)")
         if args.json:
-            print_json({"M": M, "status": "infeasible", "complete": True,
-                        "time_limit": time_limit, "reason": reason, "bounds": [],
-                        "best": None, **provenance()}, indent=None)
+            print_document("lower-bound", "infeasible", {
+                "M": M, "complete": True, "time_limit": time_limit,
+                "seconds": round(time.monotonic() - started, 3), "bounds": [], "best": None,
+                "detail": reason})
         else:
             print(header)
             print(f"infeasible: {reason}; no complete schedule exists")
@@ -261,14 +267,16 @@ def run(args: argparse.Namespace) -> int:
     failed = any(not c.verdict.proved for c in results)
     code = 1 if failed or not complete else 0
     seconds = time.monotonic() - started
-    if args.json:
-        obj: dict[str, Any] = {
-            "M": M, "status": "computed", "complete": complete, "time_limit": time_limit,
+    if args.json:  # the verdict mirrors the exit code: a rejected or unchecked certificate,
+        # or a route cut short, is never a pass
+        verdict = overall_verdict([*(c.verdict.verdict for c in results),
+                                   *([] if complete else ["undecided"])])
+        print_document("lower-bound", verdict, {
+            "M": M, "complete": complete, "time_limit": time_limit,
             "seconds": round(seconds, 3), "bounds": [_record_json(c) for c in results],
             "best": None if best is None else {"route": best.record.route,
-                                               "value": int(best.record.value)}}
-        obj.update(provenance())
-        print_json(obj, indent=None)
+                                               "value": int(best.record.value)},
+            "detail": None})
         return code
     print(header)
     for c in results:
