@@ -22,7 +22,8 @@ def test_all_proved_rejects_empty_and_undecided() -> None:
 
 def test_json_and_seconds() -> None:
     r = with_seconds(Refuted({"M": 3}, "too big"), 0.25)
-    assert r.to_json() == {"verdict": "refuted", "detail": "too big", "counterexample": {"M": 3}, "seconds": 0.25}
+    assert r.to_json() == {"verdict": "refuted", "counterexample": {"M": 3}, "detail": "too big",
+                           "seconds": 0.25, "evidence": None}
     assert Undecided("budget").to_json()["verdict"] == "undecided"
 
 
@@ -84,8 +85,8 @@ def test_status_is_one_str_enum() -> None:
     from attnio.results import CLAIM_STATUSES, SEARCH_STATUSES, Status
 
     assert {s.value for s in Status} == {"proved", "refuted", "undecided", "optimal",
-                                         "infeasible"}
-    assert set(CLAIM_STATUSES) | set(SEARCH_STATUSES) == set(Status)
+                                         "infeasible", "computed"}
+    assert set(CLAIM_STATUSES) | set(SEARCH_STATUSES) | {Status.COMPUTED} == set(Status)
     assert set(CLAIM_STATUSES) & set(SEARCH_STATUSES) == {Status.UNDECIDED}
     for member in Status:
         assert json.dumps(member) == f'"{member.value}"' and str(member) == member.value
@@ -119,7 +120,7 @@ def test_json_outputs_spell_the_status_by_its_value(every_result) -> None:
 
     for name in ("Optimal", "Infeasible", "PebbleUndecided"):
         text = json.dumps(result_to_json(every_result[name], 3, True))
-        assert json.loads(text)["status"] == EXPECTED_STATUS[name]
+        assert json.loads(text)["verdict"] == EXPECTED_STATUS[name]
     row = json.loads(json.dumps(every_result["SandwichRow"].as_dict()))
     assert row["status"] == "proved" and row["optimum_bracket"] == [row["optimum"]] * 2
     for name in ("Proved", "Refuted", "Undecided"):

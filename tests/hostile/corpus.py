@@ -923,7 +923,10 @@ def _check(check: str, result: dict[str, Any], paths: dict[str, str]) -> str | N
         return None if int(value) <= 7 else f"best bound {value} exceeds the optimum 7"
     if check == "certified<=7":
         doc = _strict_json(stdout)
-        for obj in doc if isinstance(doc, list) else [doc]:
+        objs = doc if isinstance(doc, list) else doc.get("instances", [doc])
+        if not objs:
+            return "no instance in the pebble --json document"
+        for obj in objs:
             cert = obj.get("certified_lower_bound") or {}
             value = cert.get("value")
             if value is not None and int(value) > 7:
