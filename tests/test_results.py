@@ -128,3 +128,41 @@ def test_json_outputs_spell_the_status_by_its_value(every_result) -> None:
     for name in ("Proved", "Refuted", "Undecided"):
         assert json.loads(json.dumps(every_result[name].to_json()))["verdict"] == \
             EXPECTED_STATUS[name]
+
+
+# ------------------------------------------------------------------ one JSON convention
+def test_json_fields_rename_omit_and_nest() -> None:
+    from dataclasses import dataclass, field
+
+    from attnio.results import Evidence, JsonFields, Status
+
+    @dataclass(frozen=True, slots=True)
+    class Row(JsonFields):
+        pass_: str
+        words: int = field(metadata={"json": "capacity_words"})
+        hidden: str = field(default="x", metadata={"json": False})
+        ratio: float = float("nan")
+        inner: Evidence = Evidence("exhaustive", instances=3, nontrivial_instances=2)
+        verdict: Status = Status.OPTIMAL
+
+    out = Row("forward", 7).to_json()
+    assert list(out) == ["verdict", "pass", "capacity_words", "ratio", "inner"]
+    assert out["verdict"] == "optimal" and type(out["verdict"]) is str
+    assert out["ratio"] is None and out["inner"]["instances"] == 3
+    assert json.loads(json.dumps(out, allow_nan=False)) == out
+
+
+def test_overall_verdict_mirrors_the_exit_code() -> None:
+    from attnio.results import Status, overall_verdict
+
+    assert overall_verdict(["proved", "refuted", "undecided"]) is Status.REFUTED
+    assert overall_verdict(["optimal", "undecided"]) is Status.UNDECIDED
+    assert overall_verdict([]) is Status.UNDECIDED  # nothing answered is never a pass
+    assert overall_verdict(["infeasible", "infeasible"]) is Status.INFEASIBLE
+    assert overall_verdict(["optimal", "infeasible"]) is Status.PROVED
+    assert overall_verdict(["computed"]) is Status.COMPUTED
+
+
+def test_undecided_text_is_detail_with_reason_as_its_alias() -> None:
+    u = Undecided("budget")
+    assert u.detail == u.reason == "budget" and u.to_json()["detail"] == "budget"
