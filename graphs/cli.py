@@ -27,7 +27,7 @@ Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (b
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
 ``--json`` prints one object (notes/json.md): ``{"command": "pebble", "verdict",
-"instances": [{"dag", "M", "recompute", "verdict", "optimal_io", "lower", "upper", "moves",
+"instances": [{"dag", "M", "recompute", "verdict", "io", "lower", "upper", "moves",
 "states_explored", "seconds", "detail", "algorithm_costs", "certified_lower_bound": {"route",
 "value"}}, ...], "interrupted", "attnio_version", "versions"}`` — one instance per DAG and
 cache size; an instance's ``verdict`` is ``optimal`` / ``infeasible`` / ``undecided`` (with
@@ -256,15 +256,15 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
     and ``detail`` (why infeasible or undecided; None when optimal)."""
     base: dict[str, Any] = {"M": M, "recompute": recompute, "verdict": result.status}
     if isinstance(result, Optimal):
-        base.update(optimal_io=result.io, lower=result.io, upper=result.io,
+        base.update(io=result.io, lower=result.io, upper=result.io,
                     moves=[list(m) for m in result.schedule],
                     states_explored=result.states_explored, seconds=round(result.seconds, 3),
                     detail=None)
     elif isinstance(result, Infeasible):
-        base.update(optimal_io=None, lower=0, upper=None, moves=[],
+        base.update(io=None, lower=0, upper=None, moves=[],
                     states_explored=0, seconds=0.0, detail=result.reason)
     else:
-        base.update(optimal_io=None, lower=result.lower_bound,
+        base.update(io=None, lower=result.lower_bound,
                     upper=result.upper_bound,
                     moves=[list(m) for m in getattr(result, "schedule", None) or []],
                     states_explored=result.states_explored, seconds=round(result.seconds, 3),
@@ -382,7 +382,7 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
     table = []
     for (M, r, costs), (label, _, _) in zip(rows, instances):
         obj = result_to_json(r, M, recompute)
-        table.append([*([label] if labelled else []), M, obj["verdict"], obj["optimal_io"],
+        table.append([*([label] if labelled else []), M, obj["verdict"], obj["io"],
                       obj["lower"], obj["upper"], obj["states_explored"],
                       f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
     return render_table(header, table, missing="", align=["left"] * labelled

@@ -24,7 +24,7 @@ def test_solve_json(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
     doc = json.loads(capsys.readouterr().out)
     assert doc["command"] == "pebble" and doc["verdict"] == "optimal"
     [out] = doc["instances"]
-    assert out["verdict"] == "optimal" and out["optimal_io"] == 3
+    assert out["verdict"] == "optimal" and out["io"] == 3
     assert out["lower"] == out["upper"] == 3
     assert out["moves"][:2] == [["read", "a"], ["read", "b"]]
     assert {"states_explored", "seconds"} <= set(out)
@@ -44,7 +44,7 @@ def test_undecided_exits_1(capsys: pytest.CaptureFixture) -> None:
     doc = json.loads(capsys.readouterr().out)
     out = doc["instances"]
     assert doc["verdict"] == "undecided"
-    assert out[0]["verdict"] == "undecided" and out[0]["optimal_io"] is None
+    assert out[0]["verdict"] == "undecided" and out[0]["io"] is None
     assert out[0]["lower"] <= 24 <= out[0]["upper"]
 
 
@@ -112,7 +112,7 @@ def test_pebble_json_feeds_replay_and_carries_provenance(tmp_path: Path,
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--replay", str(schedule),
                  "--cache", "7", "--json"]) == 0
     replayed = json.loads(capsys.readouterr().out)
-    assert replayed["verdict"] == "proved" and replayed["io"] == results[1]["optimal_io"]
+    assert replayed["verdict"] == "proved" and replayed["io"] == results[1]["io"]
     assert "attnio_version" in replayed
 
 
@@ -159,7 +159,7 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "6",
                  "--json"]) == 0
     (builtin,) = json.loads(capsys.readouterr().out)["instances"]
-    assert exported["optimal_io"] == builtin["optimal_io"] == 10
+    assert exported["io"] == builtin["io"] == 10
     # no overwrite without --force; --force replaces
     assert main(["pebble", "--builtin", "matmul:1x1x1", "--export-dag", str(target)]) == 2
     assert "refusing to overwrite" in capsys.readouterr().err
