@@ -142,7 +142,7 @@ def summarise_certificate(record: BoundRecord) -> str:
     if record.route == "compulsory":
         return f"{c['reads']} needed inputs read + {c['writes']} non-input outputs written"
     if record.route == "hong-kung":
-        return (f"P(G, {c['S']}) = {c['P']} ({c['reason']}); certificate partition with "
+        return (f"P(G, {c['S']}) = {c['P']} ({c['detail']}); certificate partition with "
                 f"{len(c['partition'])} parts")
     if record.route.startswith("per-part"):
         return (f"{c['counted']} counted vertices, ≤ {c['part_bound']} per part of a "
