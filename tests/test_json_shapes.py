@@ -80,6 +80,15 @@ def test_the_notes_document_every_command() -> None:
             "report"} <= set(SCHEMAS)
     assert all(required for required, _ in SCHEMAS.values())
     assert SCHEMAS["common"][0] == {"command", "verdict", "attnio_version", "versions"}
+    # every command that takes --json has a schema of its own
+    from attnio.cli import SUBCOMMANDS, build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if a.choices and "verify" in a.choices).choices
+    with_json = {name for name in SUBCOMMANDS
+                 if any("--json" in a.option_strings for a in commands[name]._actions)}
+    assert with_json == set(SUBCOMMANDS)
+    assert with_json <= set(SCHEMAS)
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
