@@ -46,12 +46,13 @@ attnio.exceptions.InvalidInputError: hierarchy capacities not increasing: level 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from attnio.algorithms.registry import PASSES, selection
 from attnio.algorithms.simulation import SimulationResult
 from attnio.exceptions import InvalidInputError
+from attnio.results import JsonFields
 from attnio.symbolic.devices import find_device
 from attnio.validation import describe, positive_int
 
@@ -68,13 +69,14 @@ MIN_BANDWIDTH = 1
 
 
 @dataclass(frozen=True, slots=True)
-class MemoryLevel:
+class MemoryLevel(JsonFields):
     """One level: capacity in words (None: unbounded, the slowest level only), bandwidth in
-    bytes/s (None: not published)."""
+    bytes/s (None: not published). JSON names the units: ``capacity_words``,
+    ``bandwidth_bytes_per_s``."""
 
     name: str
-    capacity: int | None
-    bandwidth: int | float | None
+    capacity: int | None = field(metadata={"json": "capacity_words"})
+    bandwidth: int | float | None = field(metadata={"json": "bandwidth_bytes_per_s"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +136,10 @@ def transfer_seconds(words: int | None, word_bytes: int, boundary: Boundary) -> 
 
 
 @dataclass(frozen=True)
-class Hierarchy:
-    """Levels fastest first (validated); ``word_bytes`` converts words to bytes for times."""
+class Hierarchy(JsonFields):
+    """Levels fastest first (validated); ``word_bytes`` converts words to bytes for times.
+    ``to_json()`` is :class:`attnio.results.JsonFields`' (``levels``, ``word_bytes``,
+    ``label``), which :meth:`from_json` reads back."""
 
     levels: tuple[MemoryLevel, ...]
     word_bytes: int = 2
@@ -233,11 +237,6 @@ class Hierarchy:
             out.append(Boundary(i, self.levels[i].name, self.levels[i + 1].name, total,
                                 self.levels[i + 1].bandwidth))
         return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {"label": self.label, "word_bytes": self.word_bytes,
-                "levels": [{"name": lvl.name, "capacity_words": lvl.capacity,
-                            "bandwidth_bytes_per_s": lvl.bandwidth} for lvl in self.levels]}
 
 
 def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[str]]:

@@ -26,7 +26,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
@@ -35,6 +35,7 @@ from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.registry import PASSES, REGISTRY, get_algorithm
 from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
+from attnio.results import JsonFields
 from attnio.symbolic.catalogue import get_bound
 from attnio.validation import check_name, check_seed, describe, positive_int
 
@@ -73,7 +74,7 @@ BOUND_IDS: dict[tuple[str, str], str] = {
 
 
 @dataclass(frozen=True, slots=True)
-class SimulationResult:
+class SimulationResult(JsonFields):
     """One run: sizes, exact counts (Python ints) and block sizes; numerics if executed.
 
     Executed numerics (:func:`attnio.algorithms.executors.compare_outputs`):
@@ -110,9 +111,9 @@ class SimulationResult:
     within_tolerance: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (``pass_`` is spelled ``pass``; block sizes as a dict)."""
-        out = asdict(self)
-        out["pass"] = out.pop("pass_")
+        """:meth:`attnio.results.JsonFields.to_json` (``pass_`` is spelled ``pass``; a
+        non-finite error is null), with the block sizes as a dict."""
+        out = JsonFields.to_json(self)  # explicit: zero-argument super() fails under slots
         out["block_sizes"] = dict(self.block_sizes)
         return out
 

@@ -24,8 +24,14 @@ file descriptors with two differences:
   ``×`` → ``x``, ``√`` → ``sqrt``, ``²`` → ``^2`` … (:data:`ASCII_FALLBACK`); any other
   character becomes a backslash escape (``\u4e00``). Never a ``UnicodeEncodeError``.
 
-``--json`` (:func:`json_text`, :func:`json_ready`)
------------------------------------------------
+``--json`` (:func:`print_document`, :func:`json_text`, :func:`json_ready`)
+--------------------------------------------------------------------------
+Every command's ``--json`` is one object written by :func:`print_document`: ``"command"``
+(its name), ``"verdict"`` (the answer as a whole, :func:`attnio.results.overall_verdict`;
+it mirrors the exit code), the command's own fields, then the provenance fields
+``"attnio_version"`` and ``"versions"``. The fields of each command are in notes/json.md
+(a test checks the documents against it).
+
 JSON has no Infinity or NaN. Every ``--json`` document goes through :func:`json_ready`, which
 writes a non-finite float as ``null`` — the project's one rule, the same as
 :func:`attnio.validation.json_float` (a number too large for a float, e.g. the float of a
@@ -55,7 +61,7 @@ from attnio.exceptions import StdoutError
 from attnio.validation import json_float
 
 __all__ = ["StdoutError", "open_channels", "flush_stdout", "reader_left", "json_ready", "json_text",
-           "print_json", "ASCII_FALLBACK"]
+           "print_json", "json_document", "print_document", "ASCII_FALLBACK"]
 
 #: Transliteration of the symbols attnio prints, for terminals without them (``attnio-ascii``).
 ASCII_FALLBACK: dict[str, str] = {
@@ -266,3 +272,26 @@ def print_json(value: Any, *, indent: int | None = 2, stream: TextIO | None = No
     encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "")
     stream.write(json_text(value, indent=indent, ensure_ascii=not encoding.startswith("utf"))
                  + "\n")
+
+
+def json_document(command: str, verdict: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The ``--json`` object of ``attnio COMMAND``: ``{"command", "verdict", **fields,
+    "attnio_version", "versions"}`` (``verdict`` a :class:`attnio.results.Status` value).
+
+    >>> doc = json_document("bounds", "computed", {"n": 4})
+    >>> list(doc)
+    ['command', 'verdict', 'n', 'attnio_version', 'versions']
+    """
+    from attnio.provenance import provenance
+    from attnio.results import Status
+
+    if "command" in fields or "verdict" in fields:
+        raise ValueError("a document's fields may not hold 'command' or 'verdict'")
+    return {"command": command, "verdict": Status(str(verdict)).value, **fields, **provenance()}
+
+
+def print_document(command: str, verdict: str, fields: dict[str, Any], *,
+                   stream: TextIO | None = None) -> None:
+    """Print :func:`json_document` through :func:`print_json`: the one writer of every
+    command's ``--json`` (strict JSON, indent 2, keys in the documented order)."""
+    print_json(json_document(command, verdict, fields), stream=stream)

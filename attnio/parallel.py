@@ -90,23 +90,29 @@ DEFAULT_SCHEDULER_PORT = 8786
 
 
 class InstanceFailed:
-    """Default result of an instance whose worker died ``1 + RETRIES`` times."""
+    """Default result of an instance whose worker died ``1 + RETRIES`` times: ``verdict``
+    undecided, ``detail`` the reason (``status`` and ``reason`` are the older names)."""
 
-    __slots__ = ("item", "reason")
-    status = Status.UNDECIDED
+    __slots__ = ("item", "detail")
+    verdict = status = Status.UNDECIDED
 
     def __init__(self, item: Any, reason: str) -> None:
-        self.item, self.reason = item, reason
+        self.item, self.detail = item, reason
+
+    @property
+    def reason(self) -> str:
+        """``detail`` under its older name."""
+        return self.detail
 
     def __repr__(self) -> str:
-        return f"InstanceFailed({self.item!r}, {self.reason!r})"
+        return f"InstanceFailed({self.item!r}, {self.detail!r})"
 
 
 class InstanceTimedOut:
     """Default result of an instance not finished when the deadline passed."""
 
     __slots__ = ("item",)
-    status = Status.UNDECIDED
+    verdict = status = Status.UNDECIDED
 
     def __init__(self, item: Any) -> None:
         self.item = item

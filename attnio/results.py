@@ -9,6 +9,9 @@ validator, a dominance decision — returns exactly one of:
 * :class:`Undecided` — nobody knows: z3 answered ``unknown``, a timeout or a search budget
   ran out, sympy returned a ``None`` truth value. **Undecided is never a pass.**
 
+Every verdict's text is ``detail`` (how it was proved, why it is false, why nobody knows;
+``Undecided.reason`` is the same text under its older name).
+
 Only ``Proved`` counts as success (``verdict.proved is True``); a runner that treats anything
 else as a pass is a bug.
 
@@ -27,26 +30,44 @@ False
 
 One status vocabulary
 ---------------------
-:class:`Status` is the one spelling of an answer across attnio: ``proved`` / ``refuted`` /
-``undecided`` for claims (the verdicts above, sandwich rows, dominance decisions) and
-``optimal`` / ``infeasible`` / ``undecided`` for searches (exact pebbling, the time-indexed
-model, exact partitions). It is a ``str`` enum, so ``json.dumps`` writes its value and
-``Status.UNDECIDED == "undecided"``. A search that ends undecided carries its proven bracket
-(``lower_bound`` / ``upper_bound``, or ``lower`` / ``upper``) as fields, never as a status word.
+:class:`Status` is the one spelling of an answer across attnio, and ``verdict`` the one name
+of the field that holds it (in result objects and in every ``--json`` document, see
+notes/json.md): ``proved`` / ``refuted`` / ``undecided`` for claims (the verdicts above,
+sandwich rows, dominance decisions), ``optimal`` / ``infeasible`` / ``undecided`` for searches
+(exact pebbling, the time-indexed model, exact partitions), and ``computed`` for a document
+that reports figures and asserts nothing (``attnio bounds``). It is a ``str`` enum, so
+``json.dumps`` writes its value and ``Status.UNDECIDED == "undecided"``. A search that ends
+undecided carries its proven bracket (``lower`` / ``upper``) as fields, never as a status word.
+:func:`overall_verdict` folds many answers into the one verdict of a command's document.
 
 >>> Status.UNDECIDED.value, Proved().status is Status.PROVED
 ('undecided', True)
->>> import json; json.dumps({"status": Status.OPTIMAL})
-'{"status": "optimal"}'
+>>> import json; json.dumps({"verdict": Status.OPTIMAL})
+'{"verdict": "optimal"}'
+>>> overall_verdict(["optimal", "infeasible"]), overall_verdict(["proved", "undecided"])
+('proved', 'undecided')
+
+One JSON convention
+-------------------
+A result is a frozen dataclass; :class:`JsonFields` gives it ``to_json()``: every field by
+name (``pass_`` is written ``pass``), each value through :func:`to_jsonable` (a nested
+result by its own ``to_json``, a :class:`Status` by its value, a non-finite float as
+``null``, a sympy or z3 value as its text). A field whose metadata says ``{"json": False}``
+is left out; ``{"json": "name"}`` renames it.
+
+>>> Undecided("budget").to_json()
+{'verdict': 'undecided', 'detail': 'budget', 'seconds': 0.0, 'evidence': None}
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+import math
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from enum import Enum, StrEnum
 from typing import Any, Iterable, Union
 
-__all__ = ["Status", "CLAIM_STATUSES", "SEARCH_STATUSES",
+__all__ = ["Status", "CLAIM_STATUSES", "SEARCH_STATUSES", "overall_verdict",
+           "JsonFields", "to_jsonable",
            "Proved", "Refuted", "Undecided", "Verdict", "Evidence", "EVIDENCE_KINDS",
            "all_proved", "with_seconds", "with_evidence"]
 
@@ -65,6 +86,7 @@ class Status(StrEnum):
     UNDECIDED = "undecided"
     OPTIMAL = "optimal"
     INFEASIBLE = "infeasible"
+    COMPUTED = "computed"
 
     def __repr__(self) -> str:
         return repr(self.value)
@@ -74,6 +96,83 @@ class Status(StrEnum):
 CLAIM_STATUSES = (Status.PROVED, Status.REFUTED, Status.UNDECIDED)
 #: The answers an exact search can get (undecided ones carry the proven bracket).
 SEARCH_STATUSES = (Status.OPTIMAL, Status.INFEASIBLE, Status.UNDECIDED)
+
+
+def overall_verdict(verdicts: Iterable[str]) -> Status:
+    """The one verdict of a document holding many answers (the top-level ``"verdict"`` of
+    every ``--json`` document; the exit code is 0 exactly when it is not ``refuted`` or
+    ``undecided``).
+
+    * ``refuted`` if any answer is refuted (something asserted is false);
+    * else ``undecided`` if any is undecided (or there is no answer at all);
+    * else the answer itself when every answer is the same (``optimal``, ``infeasible``,
+      ``computed``, ``proved``);
+    * else ``proved``: every answer is established — a claim proved, an optimum or an
+      infeasibility proven, a figure computed.
+
+    >>> overall_verdict([]), overall_verdict(["computed"]), overall_verdict(["optimal"] * 2)
+    ('undecided', 'computed', 'optimal')
+    >>> overall_verdict(["optimal", "infeasible"]), overall_verdict(["proved", "refuted"])
+    ('proved', 'refuted')
+    """
+    seen = {Status(str(v)) for v in verdicts}
+    if Status.REFUTED in seen:
+        return Status.REFUTED
+    if not seen or Status.UNDECIDED in seen:
+        return Status.UNDECIDED
+    if len(seen) == 1:
+        return seen.pop()
+    return Status.PROVED
+
+
+def to_jsonable(value: Any) -> Any:
+    """JSON-ready data of ``value``: a result by its ``to_json()``, another dataclass by its
+    fields, an enum by its value, a non-finite float as None (:func:`attnio.validation.
+    json_float`), dicts (keys as text), lists and tuples recursively; a str, int, bool or None
+    as is; anything else (sympy, z3) as its text.
+
+    >>> to_jsonable({"M": 3, 1: (float("inf"), Status.OPTIMAL)})
+    {'M': 3, '1': [None, 'optimal']}
+    """
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (str, int, bool)) or value is None:
+        return value
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json) and not isinstance(value, type):
+        return to_json()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name.removesuffix("_"): to_jsonable(getattr(value, f.name))
+                for f in fields(value)}
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in value]
+    return str(value)
+
+
+class JsonFields:
+    """The one ``to_json`` of attnio's results (a mixin for frozen dataclasses).
+
+    ``to_json()`` is ``{name: to_jsonable(value)}`` over the dataclass fields, in their order;
+    a trailing underscore is dropped from a name (``pass_`` → ``pass``); a field with
+    ``metadata={"json": False}`` is left out and ``metadata={"json": "other"}`` renamed.
+    A class that must add derived keys overrides ``to_json`` and starts from ``super()``'s.
+    """
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):  # type: ignore[arg-type]
+            name = f.metadata.get("json", f.name.removesuffix("_"))
+            if name is not False:
+                out[name] = to_jsonable(getattr(self, f.name))
+        if "verdict" in out:  # the answer first, as a reader looks for it
+            out = {"verdict": out.pop("verdict"), **out}
+        return out
 
 
 #: What a verdict rests on (``Evidence.kind``):
@@ -90,7 +189,7 @@ EVIDENCE_KINDS = ("smt-forall", "sympy-canonical", "exact-arithmetic", "exhausti
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(JsonFields):
     """What a verdict rests on: its ``kind`` (one of :data:`EVIDENCE_KINDS`), the solvers that
     were asked and what each answered, and for enumerated checks how many instances ran and how
     many of them could have failed (``nontrivial_instances``).
@@ -123,18 +222,10 @@ class Evidence:
         return {"sympy-canonical": "sympy =0", "exact-arithmetic": "exact",
                 "search": "search", "definition": "def"}[self.kind]
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.instances is not None:
-            out["instances"] = self.instances
-            out["nontrivial_instances"] = self.nontrivial_instances
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 @dataclass(frozen=True, slots=True)
-class Proved:
+class Proved(JsonFields):
     """The claim holds. ``detail`` names the method (e.g. ``"z3: negation unsat"``).
 
     ``where_defined`` is set when the statement is undefined at some point of its declared
@@ -158,16 +249,10 @@ class Proved:
     def proved(self) -> bool:
         return True
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"verdict": self.verdict, "detail": self.detail,
-                               "seconds": self.seconds}
-        if self.where_defined is not None:
-            out["where_defined"] = self.where_defined
-        return out
 
 
 @dataclass(frozen=True, slots=True)
-class Refuted:
+class Refuted(JsonFields):
     """The claim is false; ``counterexample`` is the witness, as data."""
 
     counterexample: Any
@@ -185,20 +270,14 @@ class Refuted:
     def proved(self) -> bool:
         return False
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "verdict": self.verdict,
-            "detail": self.detail,
-            "counterexample": _jsonable(self.counterexample),
-            "seconds": self.seconds,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class Undecided:
-    """Neither proved nor refuted (z3 ``unknown``, timeout, exhausted budget, ``None`` truth)."""
+class Undecided(JsonFields):
+    """Neither proved nor refuted (z3 ``unknown``, timeout, exhausted budget, ``None`` truth);
+    ``detail`` says which (``reason`` is its older name)."""
 
-    reason: str
+    detail: str
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.UNDECIDED, init=False)
@@ -213,11 +292,9 @@ class Undecided:
         return False
 
     @property
-    def detail(self) -> str:
-        return self.reason
-
-    def to_json(self) -> dict[str, Any]:
-        return {"verdict": self.verdict, "detail": self.reason, "seconds": self.seconds}
+    def reason(self) -> str:
+        """``detail`` under its older name."""
+        return self.detail
 
 
 Verdict = Union[Proved, Refuted, Undecided]
@@ -242,18 +319,3 @@ def with_evidence(verdict: Verdict, evidence: Evidence | None) -> Verdict:
     """Return a copy of ``verdict`` carrying ``evidence``."""
     return replace(verdict, evidence=evidence)
 
-
-def _jsonable(value: Any) -> Any:
-    """Best-effort conversion of a counterexample to JSON-ready data (sympy/z3 → str;
-    a non-finite float → None, see :mod:`attnio.output`)."""
-    if isinstance(value, float):
-        from attnio.output import json_ready
-
-        return json_ready(value)
-    if isinstance(value, (str, int, bool)) or value is None:
-        return value
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return str(value)

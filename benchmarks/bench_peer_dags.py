@@ -56,9 +56,9 @@ def run_instance(job: tuple[str, int, float]) -> dict:
     else:
         lower, upper, schedule = result.lower_bound, result.upper_bound, result.schedule
     replayed = replay(G, schedule, M).io if schedule else None
-    return {"dag": name, "vertices": G.number_of_nodes(), "M": M, "status": result.status,
-            "lower_bound": lower, "lower_bound_source": progress.lower_bound_source,
-            "upper_bound": upper, "replayed_io": replayed,
+    return {"dag": name, "vertices": G.number_of_nodes(), "M": M, "verdict": result.status,
+            "lower": lower, "lower_source": progress.lower_bound_source,
+            "upper": upper, "replayed_io": replayed,
             "replays": replayed is not None and replayed == upper,
             "compulsory_io": compulsory_io(G),
             "algorithm_best": min(replay(G, s, M).io for s in algorithm.values()),
@@ -79,19 +79,19 @@ def main(argv: list[str] | None = None) -> int:
         jobs += [(name, d_plus_1, args.time_limit), (name, d_plus_1 + 2, args.time_limit)]
     rows = map_instances(run_instance, jobs, workers=args.workers, desc="peer DAGs")
     print(f"time limit {args.time_limit:g} s per run, {len(rows)} runs\n")
-    print("| DAG | n | M | status | LB | LB from | UB | UB/LB | compulsory | best algorithm "
+    print("| DAG | n | M | verdict | LB | LB from | UB | UB/LB | compulsory | best algorithm "
           "schedule | replays | s |")
     print("|---|---:|---:|---|---:|---|---:|---:|---:|---:|---|---:|")
     ratios = []
     for r in rows:
-        ratio = Fraction(r["upper_bound"], r["lower_bound"])
+        ratio = Fraction(r["upper"], r["lower"])
         ratios.append(ratio)
-        print(f"| {r['dag']} | {r['vertices']} | {r['M']} | {r['status']} | "
-              f"{r['lower_bound']} | {r['lower_bound_source']} | {r['upper_bound']} | {float(ratio):.3f} | "
+        print(f"| {r['dag']} | {r['vertices']} | {r['M']} | {r['verdict']} | "
+              f"{r['lower']} | {r['lower_source']} | {r['upper']} | {float(ratio):.3f} | "
               f"{r['compulsory_io']} | {r['algorithm_best']} | "
               f"{'yes' if r['replays'] else 'NO'} | {r['seconds']:.1f} |")
     median, worst = statistics.median(ratios), max(ratios)
-    optimal = sum(r["status"] == "optimal" for r in rows)
+    optimal = sum(r["verdict"] == "optimal" for r in rows)
     replays = sum(r["replays"] for r in rows)
     checks = [
         (f"median UB/LB = {float(median):.3f} <= {float(TARGET_MEDIAN)}", median <= TARGET_MEDIAN),

@@ -45,8 +45,8 @@ def collect(quick: bool) -> list[dict]:
             for M in inst.Ms:
                 start = time.monotonic()
                 row = sandwich_row(inst, G, M, timeout_ms=20_000, time_limit=60)
-                if row.status != "proved" or row.optimum is None:
-                    print(f"skip {inst.label} M={M}: {row.status} {row.detail}", flush=True)
+                if row.verdict != "proved" or row.optimum is None:
+                    print(f"skip {inst.label} M={M}: {row.verdict} {row.detail}", flush=True)
                     continue
                 C = compulsory_bound(G, M).value
                 sub = subdag_exact_bound(G, M)

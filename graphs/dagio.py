@@ -382,18 +382,26 @@ def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
 
 
 def schedule_from_json(data: Any, M: int | None = None) -> list[Move]:
-    """Moves from ``{"moves": [...]}``, a bare list, or ``attnio pebble --json`` output (a list
-    of results is narrowed to the one whose ``"M"`` equals ``M``); each move ``[kind, vertex]``.
+    """Moves from ``{"moves": [...]}``, a bare list, or ``attnio pebble --json`` output (its
+    ``"instances"`` — or the list of results printed before attnio 0.2 — narrowed to the one
+    whose ``"M"`` equals ``M``); each move ``[kind, vertex]``.
 
     >>> schedule_from_json({"moves": [["read", "a"]]})
+    [('read', 'a')]
+    >>> saved = {"command": "pebble", "instances": [{"M": 2, "moves": []},
+    ...                                             {"M": 3, "moves": [["read", "a"]]}]}
+    >>> schedule_from_json(saved, 3)
     [('read', 'a')]
     >>> schedule_from_json([["jump", "a"]])
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: move 0 ['jump', 'a'] must be [kind, vertex] with kind in ('read', 'write', 'compute', 'delete')
     """
-    if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
-        data = _pick_result(data, M)  # `attnio pebble --json` of a cache range
+    if isinstance(data, dict) and isinstance(data.get("instances"), list) and data["instances"] \
+            and all(isinstance(x, dict) for x in data["instances"]):
+        data = _pick_result(data["instances"], M)  # `attnio pebble --json` (one object)
+    elif isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
+        data = _pick_result(data, M)  # `attnio pebble --json` of a cache range, before 0.2
     moves = data.get("moves") if isinstance(data, dict) else data
     if not isinstance(moves, list):
         raise InvalidInputError("a schedule file must hold a list of moves, {'moves': [...]} "

@@ -121,8 +121,6 @@ def z3_claim(claim_id: str, statement: str, source: str, family: str,
         verdict = prove_statement(goal, hypotheses=hypotheses, timeout=ctx.z3_timeout_ms / 1000,
                                   second_solver=ctx.second_solver)
         shown = f"goal {goal}" + (f" given {', '.join(map(str, hypotheses))}" if hypotheses else "")
-        if isinstance(verdict, Undecided):
-            return replace(verdict, reason=f"{verdict.reason}; {shown}")
         return replace(verdict, detail=f"{verdict.detail}; {shown}")
 
     return Claim(id=claim_id, statement=statement, formal=formal or statement, source=source,

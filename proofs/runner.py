@@ -8,9 +8,9 @@ This is the engine behind ``attnio verify`` (:mod:`attnio.commands.verify`):
   :meth:`~attnio.proofs.registry.Claim.check`);
 * :func:`format_table` renders id, source, evidence (e.g. ``z3+cvc5 ∀``, ``exh 14/20``),
   verdict and seconds for stdout;
-* :func:`to_json` gives ``{"claims": [...], "summary": {"proved", "refuted", "undecided"},
-  "evidence": {kind: {verdict: count}}}`` with the attnio and solver versions; each claim row
-  carries ``"evidence"`` and ``"solvers"``;
+* :func:`to_json` gives ``{"command", "verdict", "claims": [...], "summary": {"proved",
+  "refuted", "undecided"}, "evidence": {kind: {verdict: count}}}`` with the attnio and solver
+  versions (notes/json.md); each claim row carries ``"evidence"`` and ``"solvers"``;
 * :func:`self_test` checks the planted false twins, each of which must be *rejected*, and
   :func:`coverage` counts the twins per family (a family with claims but no twin is a
   gap in the soundness net).
@@ -48,11 +48,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from attnio.output import json_document
 from attnio.parallel import map_instances
 from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.registry import CheckContext, Claim
-from attnio.provenance import provenance
-from attnio.results import Refuted, Undecided, Verdict
+from attnio.results import Refuted, Undecided, Verdict, overall_verdict
 from attnio.tables import render_table
 
 __all__ = [
@@ -272,12 +272,14 @@ def twins_rejected(results: Iterable[ClaimResult]) -> int:
     return sum(1 for r in results if r.claim.rejects(r.verdict))
 
 
-def to_json(results: Sequence[ClaimResult]) -> dict[str, Any]:
-    """The ``--json`` document: ``{"claims": [...], "summary": {...}, "evidence": {...}}`` with
-    the attnio and solver versions."""
-
-    return {"claims": [r.to_json() for r in results], "summary": summary(results),
-            "evidence": evidence_summary(results), **provenance()}
+def to_json(results: Sequence[ClaimResult], *, command: str = "verify") -> dict[str, Any]:
+    """The ``attnio verify --json`` document (:func:`attnio.output.json_document`):
+    ``{"command", "verdict", "claims": [...], "summary": {...}, "evidence": {...}}`` with the
+    attnio and solver versions; ``verdict`` is :func:`attnio.results.overall_verdict` of the
+    claims (``proved`` only when every one is)."""
+    return json_document(command, overall_verdict(r.verdict.verdict for r in results),
+                         {"claims": [r.to_json() for r in results], "summary": summary(results),
+                          "evidence": evidence_summary(results)})
 
 
 def _clip(text: str, width: int) -> str:

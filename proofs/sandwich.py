@@ -112,8 +112,8 @@ class Instance:
 
 @dataclass(frozen=True, slots=True)
 class SandwichRow:
-    """The figures of one (instance, M) and its answer in attnio's one vocabulary
-    (:class:`attnio.results.Status`):
+    """The figures of one (instance, M) and its answer, ``verdict``, in attnio's one vocabulary
+    (:class:`attnio.results.Status`; ``status`` is the field's older name):
 
     * ``proved`` — the whole chain holds at this M;
     * ``refuted`` — a link fails (``detail`` names it; the figures are the counterexample);
@@ -134,18 +134,23 @@ class SandwichRow:
     certified: int | None = None
     certified_route: str | None = None
     schedules: dict[str, int] = field(default_factory=dict)
-    status: Status = Status.PROVED
+    verdict: Status = Status.PROVED
     detail: str = ""
     P2M_lower: int | None = None
     P2M_upper: int | None = None
     optimum_lower: int | None = None
     optimum_upper: int | None = None
 
+    @property
+    def status(self) -> Status:
+        """``verdict`` under its older name."""
+        return self.verdict
+
     def as_dict(self) -> dict[str, Any]:
         return {"instance": self.label, "M": self.M, "explicit": self.explicit,
                 "P(G,2M)": self.P2M, "hong_kung": self.hong_kung, "optimum": self.optimum,
                 "certified_lower_bound": self.certified, "certified_route": self.certified_route,
-                "schedules": dict(self.schedules), "status": self.status, "detail": self.detail,
+                "schedules": dict(self.schedules), "verdict": self.verdict, "detail": self.detail,
                 "P(G,2M)_bracket": _bracket(self.P2M_lower, self.P2M_upper),
                 "optimum_bracket": _bracket(self.optimum_lower, self.optimum_upper)}
 
@@ -174,7 +179,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     >>> inst = Instance("matmul 1x2x1", "matmul", {"m": 1, "k": 2, "p": 1}, (4,))
     >>> r = sandwich_row(inst, inst.build(), 4, timeout_ms=5_000, time_limit=10,
     ...                  schedules_fn=lambda G, M: {})
-    >>> (r.explicit, r.hong_kung, r.certified, r.optimum, r.status.value)
+    >>> (r.explicit, r.hong_kung, r.certified, r.optimum, r.verdict.value)
     (0, 0, 5, 5, 'proved')
     """
     schedules_fn = schedules_fn or _algorithm_schedules
@@ -186,7 +191,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                 else explicit_lower_bound(inst.kind, inst.sizes, M))
     part = min_partition_parts(G, 2 * M, timeout_ms=timeout_ms)
     if not part.exact:
-        return SandwichRow(**row, explicit=explicit, status=Status.UNDECIDED,
+        return SandwichRow(**row, explicit=explicit, verdict=Status.UNDECIDED,
                            P2M_lower=part.lower, P2M_upper=part.upper,
                            detail=f"P(G, 2M) in [{part.lower}, {part.upper}]: {part.reason}")
     hk = M * (part.value - 1)
@@ -205,7 +210,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
             costs[name] = int(replay(G, moves, M).io)
         except IllegalMoveError as exc:
             return SandwichRow(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
-                               schedules=costs, status=Status.REFUTED,
+                               schedules=costs, verdict=Status.REFUTED,
                                detail=f"schedule {name!r} is illegal: {exc}")
     best = min(costs.values()) if costs else None
     opt = solve_optimal(G, M, time_limit=time_limit, upper_bound=best, progress=False,
@@ -215,13 +220,13 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
                                 P2M_lower=part.value, P2M_upper=part.value)
     if isinstance(opt, Infeasible):
         if costs:
-            return SandwichRow(**base, status=Status.REFUTED,
+            return SandwichRow(**base, verdict=Status.REFUTED,
                                detail=f"solver says infeasible ({opt.reason}) but schedules "
                                       f"{sorted(costs)} replay legally")
-        return SandwichRow(**base, status=Status.INFEASIBLE, detail=opt.reason)
+        return SandwichRow(**base, verdict=Status.INFEASIBLE, detail=opt.reason)
     if isinstance(opt, PebbleUndecided):
         if best is None or opt.lower_bound != best:
-            return SandwichRow(**base, status=Status.UNDECIDED, optimum_lower=opt.lower_bound,
+            return SandwichRow(**base, verdict=Status.UNDECIDED, optimum_lower=opt.lower_bound,
                                optimum_upper=opt.upper_bound,
                                detail=f"Q in [{opt.lower_bound}, {opt.upper_bound}]: "
                                       f"{opt.reason}")
@@ -232,7 +237,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
         assert isinstance(opt, Optimal)
         replayed = int(replay(G, opt.schedule, M).io)
         if replayed != opt.io:
-            return SandwichRow(**base, optimum=opt.io, status=Status.REFUTED,
+            return SandwichRow(**base, optimum=opt.io, verdict=Status.REFUTED,
                                detail=f"optimal schedule replays to {replayed}, not {opt.io}")
         q = opt.io
     base.update(optimum=q, optimum_lower=q, optimum_upper=q)
@@ -242,17 +247,17 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     chain += [(f"schedule {n}", c) for n, c in sorted(costs.items(), key=lambda t: t[1])]
     for (a, x), (b, y) in zip(chain, chain[1:1 + links]):
         if x > y:
-            return SandwichRow(**base, status=Status.REFUTED,
+            return SandwichRow(**base, verdict=Status.REFUTED,
                                detail=f"{a} = {x} > {b} = {y}")
     if certified > q:
-        return SandwichRow(**base, status=Status.REFUTED,
+        return SandwichRow(**base, verdict=Status.REFUTED,
                            detail=f"certified lower bound ({cert_route}) = {certified} > "
                                   f"optimum = {q}")
     for name, c in costs.items():
         if q > c:
-            return SandwichRow(**base, status=Status.REFUTED,
+            return SandwichRow(**base, verdict=Status.REFUTED,
                                detail=f"optimum {q} > schedule {name!r} = {c}")
-    return SandwichRow(**base, status=Status.PROVED, detail=row_note)
+    return SandwichRow(**base, verdict=Status.PROVED, detail=row_note)
 
 
 def _certified(G: nx.DiGraph, M: int, hk: int) -> tuple[str, int]:
@@ -293,11 +298,11 @@ def check_sandwich(instances: list[Instance], ctx: CheckContext,
                                time_limit=ctx.search_seconds, schedules_fn=schedules_fn)
             if rows_out is not None:
                 rows_out.append(row)
-            if row.status is Status.REFUTED:
+            if row.verdict is Status.REFUTED:
                 return Refuted(row.as_dict(), f"{inst.label}, M={M}: {row.detail}")
-            if row.status is Status.UNDECIDED:
+            if row.verdict is Status.UNDECIDED:
                 undecided.append(f"{inst.label} M={M}: {row.detail}")
-            elif row.status is Status.PROVED:
+            elif row.verdict is Status.PROVED:
                 sched = min(row.schedules.values()) if row.schedules else "-"
                 summary.append(f"{inst.label} M={M}: {_fmt(row.explicit)} ≤ {row.hong_kung} ≤ "
                                f"{row.optimum} ≤ {sched}; certified {row.certified} ≤ "
@@ -312,13 +317,13 @@ def check_sandwich(instances: list[Instance], ctx: CheckContext,
 def format_rows(rows: list[SandwichRow]) -> str:
     """A Markdown table of sandwich rows (for notes/findings_sandwich.md)."""
     out = ["| instance | M | explicit L | P(G,2M) | HK M(P−1) | certified LB | optimum Q | "
-           "schedules | status |",
+           "schedules | verdict |",
            "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sched = ", ".join(f"{k}={v}" for k, v in sorted(r.schedules.items())) or "–"
         out.append(f"| {r.label} | {r.M} | {_fmt(r.explicit)} | {_fmt(r.P2M)} | "
                    f"{_fmt(r.hong_kung)} | {_fmt(r.certified)} | {_fmt(r.optimum)} | {sched} | "
-                   f"{r.status} |")
+                   f"{r.verdict} |")
     return "\n".join(out)
 
 
@@ -510,7 +515,7 @@ def _twin_schedule(ctx: CheckContext, *, drop: str) -> Verdict:
     forged = moves[:idx] + moves[idx + 1:]
     row = sandwich_row(inst, G, 4, timeout_ms=ctx.z3_timeout_ms, time_limit=ctx.search_seconds,
                        schedules_fn=lambda G, M: {f"forged (no {drop} #{idx})": forged})
-    if row.status is Status.REFUTED:
+    if row.verdict is Status.REFUTED:
         return Refuted(row.as_dict(), row.detail)
     return Proved(f"sandwich held: {row.as_dict()}")
 

@@ -108,6 +108,7 @@ class ReportResult:
     files: list[Path] = field(default_factory=list)
     claims_run: int = 0
     claims_proved: int = 0
+    claims_refuted: int = 0
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     #: sections not run (or cut short) because ``deadline`` had passed (``--time-limit``)
@@ -320,6 +321,7 @@ def write_report(
     def verify() -> list[Block]:
         blocks, counts = verify_section(quick, on_claim=on_claim, deadline=deadline)
         result.claims_run, result.claims_proved = counts["run"], counts["proved"]
+        result.claims_refuted = counts["refuted"]
         facts["verify"] = counts
         return blocks
 

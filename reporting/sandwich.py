@@ -28,7 +28,7 @@ Examples
 >>> sandwich_table(data)[1][0]
 ['matmul 1x2x1 (7 vertices)', 3, 0, 0, None, 3, 6, 'flash 7', 'ok']
 >>> undecided = SandwichRow("matmul 1x2x1", 5, certified=4, optimum_lower=4, optimum_upper=6,
-...                         status=Status.UNDECIDED, detail="state budget 2 reached")
+...                         verdict=Status.UNDECIDED, detail="state budget 2 reached")
 >>> point = SandwichFigure(rows + (undecided,)).points()[-1]
 >>> point.optimum, point.bracket
 (None, (4, 6))
@@ -84,16 +84,16 @@ SANDWICH_TABLE_HEADER = ("DAG", "M", "explicit", "Hong–Kung", "certified", "tr
 FIGURE_MAX_STATES = 400_000
 
 
-def _status(row: SandwichRow) -> str:
-    """The row's status as a plain lower-case string (an enum member prints as its value)."""
-    return str(getattr(row.status, "value", row.status)).lower()
+def _verdict(row: SandwichRow) -> str:
+    """The row's verdict as a plain lower-case string (an enum member prints as its value)."""
+    return str(getattr(row.verdict, "value", row.verdict)).lower()
 
 
 @dataclass(frozen=True, slots=True)
 class SandwichPoint:
     """What the figure draws at one (DAG, M), read from a :class:`SandwichRow`.
 
-    ``optimum`` is set only where the search decided it (status not undecided); an undecided
+    ``optimum`` is set only where the search decided it (verdict not undecided); an undecided
     M has ``bracket = (lower, upper)`` instead — the larger of the solver's proven lower bound
     and the certified lower bound, and the best known schedule (either None where nothing is
     known) — and ``optimum`` None.
@@ -109,7 +109,7 @@ class SandwichPoint:
     optimum: int | None
     bracket: tuple[int | None, int | None] | None
     schedules: Mapping[str, int]
-    status: str
+    verdict: str
     detail: str
 
     @property
@@ -142,8 +142,8 @@ class SandwichFigure:
         :func:`plot_sandwich` draws and :func:`sandwich_table` prints."""
         out = []
         for r in self.rows:
-            status = _status(r)
-            decided = r.optimum is not None and status != Status.UNDECIDED.value
+            verdict = _verdict(r)
+            decided = r.optimum is not None and verdict != Status.UNDECIDED.value
             schedules = {k: v for k, v in r.schedules.items() if v is not None}
             bracket = None
             if not decided:  # proven lower bounds: the solver's and the certified one
@@ -155,7 +155,7 @@ class SandwichFigure:
             out.append(SandwichPoint(r.label, r.M, r.certified, r.certified_route, r.explicit,
                                      r.hong_kung, self.trivial.get(r.label),
                                      r.optimum if decided else None, bracket, schedules,
-                                     status, r.detail))
+                                     verdict, r.detail))
         return tuple(out)
 
 
@@ -266,7 +266,7 @@ def sandwich_table(data: SandwichFigure) -> tuple[tuple[str, ...], list[list[Any
     """The figure's numbers as a table: :data:`SANDWICH_TABLE_HEADER` and one row per
     (instance, M) — ints, None where unknown, an undecided optimum as its bracket
     ``"[lower, upper] (bracket)"``, the schedules as ``"name cost, …"`` and the note ``"ok"``
-    or ``"status: detail"``."""
+    or ``"verdict: detail"``."""
     rows: list[list[Any]] = []
     for p in data.points():
         schedules = ", ".join(f"{k} {v}" for k, v in sorted(p.schedules.items())) or "—"
@@ -275,7 +275,7 @@ def sandwich_table(data: SandwichFigure) -> tuple[tuple[str, ...], list[list[Any
             optimum = f"[{_fmt(p.bracket[0])}, {_fmt(p.bracket[1])}] (bracket)"
         rows.append([data.panel_title(p.label), p.M, p.explicit, p.hong_kung, p.certified,
                      p.trivial, optimum, schedules,
-                     "ok" if p.status == Status.PROVED.value else f"{p.status}: {p.detail}"])
+                     "ok" if p.verdict == Status.PROVED.value else f"{p.verdict}: {p.detail}"])
     return SANDWICH_TABLE_HEADER, rows
 
 
@@ -288,7 +288,7 @@ def sandwich_data(*, quick: bool = False, labels: Sequence[str] | None = None,
     Each row is :func:`attnio.proofs.sandwich.sandwich_row` — explicit lower bound, Hong–Kung
     partition bound M·(P(G, 2M) − 1) (z3), exact optimum (A*, replayed) and the replayed
     algorithm schedules. Infeasible M are left out; an undecided or violating row keeps the
-    values it has and says so in its status and detail.
+    values it has and says so in its verdict and detail.
 
     Parameters
     ----------
@@ -334,7 +334,7 @@ def sandwich_data(*, quick: bool = False, labels: Sequence[str] | None = None,
         for M in Ms:
             row = sandwich_row(inst, graph, M, timeout_ms=timeout_ms, time_limit=time_limit,
                                schedules_fn=_schedules, max_states=max_states)
-            if _status(row) != "infeasible":
+            if _verdict(row) != "infeasible":
                 rows.append(row)
     return SandwichFigure(tuple(rows), vertices, trivial)
 

@@ -67,7 +67,7 @@ def tightness_data(*, quick: bool = False, timeout_ms: int = 20_000,
         for M in inst.Ms:
             row = sandwich_row(inst, graph, M, timeout_ms=timeout_ms, time_limit=time_limit,
                                max_states=max_states)
-            if (row.status is Status.PROVED
+            if (row.verdict is Status.PROVED
                     and row.optimum is not None and row.certified is not None):
                 rows.append(TightnessRow(inst.label, M, compulsory_bound(graph, M).value,
                                          row.certified, row.optimum, str(row.certified_route)))

@@ -46,6 +46,7 @@ from importlib import resources
 from typing import Any, Mapping
 
 from attnio.exceptions import InvalidInputError
+from attnio.results import JsonFields
 
 __all__ = ["Sourced", "Level", "DeviceSpec", "load_device_table", "parse_device_table",
            "find_device", "device_ids", "TABLE_RESOURCE"]
@@ -57,8 +58,9 @@ _SCOPES = ("per-unit", "chip")
 
 
 @dataclass(frozen=True, slots=True)
-class Sourced:
-    """One number of the table with its source (``value`` None: not published, see ``reason``)."""
+class Sourced(JsonFields):
+    """One number of the table with its source (``value`` None: not published, see ``reason``,
+    the table's own field name). ``to_json()``: :class:`attnio.results.JsonFields`."""
 
     value: int | None
     source: str
@@ -66,13 +68,6 @@ class Sourced:
     sure: bool
     reason: str = ""
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"value": self.value, "source": self.source, "where": self.where,
-                               "sure": self.sure}
-        if self.reason:
-            out["reason"] = self.reason
-        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,8 +126,9 @@ class Piece:
 class DominanceResult:
     """The outcome of :func:`compare`; see the module docstring for the meaning of each field.
 
-    ``status`` is :attr:`~attnio.results.Status.PROVED` when ``outcome`` was decided and
-    :attr:`~attnio.results.Status.UNDECIDED` (then ``outcome`` is that same member) otherwise.
+    ``verdict`` is :attr:`~attnio.results.Status.PROVED` when ``outcome`` was decided and
+    :attr:`~attnio.results.Status.UNDECIDED` (then ``outcome`` is that same member) otherwise;
+    ``detail`` says why it was not decided (``status`` and ``reason`` are the older names).
     """
 
     a: str
@@ -138,12 +139,22 @@ class DominanceResult:
     region: tuple[sp.Basic, ...]
     outcome: Outcome
     pieces: tuple[Piece, ...]
-    reason: str = ""
+    detail: str = ""
+
+    @property
+    def verdict(self) -> Status:
+        """``undecided`` when the comparison was not decided, else ``proved``."""
+        return Status.UNDECIDED if self.outcome == Status.UNDECIDED else Status.PROVED
 
     @property
     def status(self) -> Status:
-        """``undecided`` when the comparison was not decided, else ``proved``."""
-        return Status.UNDECIDED if self.outcome == Status.UNDECIDED else Status.PROVED
+        """``verdict`` under its older name."""
+        return self.verdict
+
+    @property
+    def reason(self) -> str:
+        """``detail`` under its older name."""
+        return self.detail
 
 
 # ----------------------------------------------------------------------------- exponents

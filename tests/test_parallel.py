@@ -102,9 +102,9 @@ def test_pebble_workers_match_serial_json(tmp_path: Path, capsys: pytest.Capture
         paths.append(str(path))
     args = ["pebble", "--dag", *paths, "--cache", "3:5", "--json"]
     assert main(args) == 0
-    serial = json.loads(capsys.readouterr().out)
+    serial = json.loads(capsys.readouterr().out)["instances"]
     assert main(args + ["--workers", "2"]) == 0
-    parallel = json.loads(capsys.readouterr().out)
+    parallel = json.loads(capsys.readouterr().out)["instances"]
     for row in serial + parallel:
         row.pop("seconds")
     assert parallel == serial and len(serial) == 9

@@ -22,7 +22,8 @@ def test_all_proved_rejects_empty_and_undecided() -> None:
 
 def test_json_and_seconds() -> None:
     r = with_seconds(Refuted({"M": 3}, "too big"), 0.25)
-    assert r.to_json() == {"verdict": "refuted", "detail": "too big", "counterexample": {"M": 3}, "seconds": 0.25}
+    assert r.to_json() == {"verdict": "refuted", "counterexample": {"M": 3}, "detail": "too big",
+                           "seconds": 0.25, "evidence": None}
     assert Undecided("budget").to_json()["verdict"] == "undecided"
 
 
@@ -84,8 +85,8 @@ def test_status_is_one_str_enum() -> None:
     from attnio.results import CLAIM_STATUSES, SEARCH_STATUSES, Status
 
     assert {s.value for s in Status} == {"proved", "refuted", "undecided", "optimal",
-                                         "infeasible"}
-    assert set(CLAIM_STATUSES) | set(SEARCH_STATUSES) == set(Status)
+                                         "infeasible", "computed"}
+    assert set(CLAIM_STATUSES) | set(SEARCH_STATUSES) | {Status.COMPUTED} == set(Status)
     assert set(CLAIM_STATUSES) & set(SEARCH_STATUSES) == {Status.UNDECIDED}
     for member in Status:
         assert json.dumps(member) == f'"{member.value}"' and str(member) == member.value
@@ -99,6 +100,8 @@ def test_every_result_type_speaks_the_status_vocabulary(every_result, name: str)
     result = every_result[name]
     assert type(result.status) is Status, (name, type(result.status))
     assert result.status.value == EXPECTED_STATUS[name]
+    if hasattr(result, "verdict"):  # the one name; status is its older alias
+        assert result.verdict is result.status
 
 
 def test_undecided_searches_carry_the_proven_bracket(every_result) -> None:
@@ -119,9 +122,47 @@ def test_json_outputs_spell_the_status_by_its_value(every_result) -> None:
 
     for name in ("Optimal", "Infeasible", "PebbleUndecided"):
         text = json.dumps(result_to_json(every_result[name], 3, True))
-        assert json.loads(text)["status"] == EXPECTED_STATUS[name]
+        assert json.loads(text)["verdict"] == EXPECTED_STATUS[name]
     row = json.loads(json.dumps(every_result["SandwichRow"].as_dict()))
-    assert row["status"] == "proved" and row["optimum_bracket"] == [row["optimum"]] * 2
+    assert row["verdict"] == "proved" and row["optimum_bracket"] == [row["optimum"]] * 2
     for name in ("Proved", "Refuted", "Undecided"):
         assert json.loads(json.dumps(every_result[name].to_json()))["verdict"] == \
             EXPECTED_STATUS[name]
+
+
+# ------------------------------------------------------------------ one JSON convention
+def test_json_fields_rename_omit_and_nest() -> None:
+    from dataclasses import dataclass, field
+
+    from attnio.results import Evidence, JsonFields, Status
+
+    @dataclass(frozen=True, slots=True)
+    class Row(JsonFields):
+        pass_: str
+        words: int = field(metadata={"json": "capacity_words"})
+        hidden: str = field(default="x", metadata={"json": False})
+        ratio: float = float("nan")
+        inner: Evidence = Evidence("exhaustive", instances=3, nontrivial_instances=2)
+        verdict: Status = Status.OPTIMAL
+
+    out = Row("forward", 7).to_json()
+    assert list(out) == ["verdict", "pass", "capacity_words", "ratio", "inner"]
+    assert out["verdict"] == "optimal" and type(out["verdict"]) is str
+    assert out["ratio"] is None and out["inner"]["instances"] == 3
+    assert json.loads(json.dumps(out, allow_nan=False)) == out
+
+
+def test_overall_verdict_mirrors_the_exit_code() -> None:
+    from attnio.results import Status, overall_verdict
+
+    assert overall_verdict(["proved", "refuted", "undecided"]) is Status.REFUTED
+    assert overall_verdict(["optimal", "undecided"]) is Status.UNDECIDED
+    assert overall_verdict([]) is Status.UNDECIDED  # nothing answered is never a pass
+    assert overall_verdict(["infeasible", "infeasible"]) is Status.INFEASIBLE
+    assert overall_verdict(["optimal", "infeasible"]) is Status.PROVED
+    assert overall_verdict(["computed"]) is Status.COMPUTED
+
+
+def test_undecided_text_is_detail_with_reason_as_its_alias() -> None:
+    u = Undecided("budget")
+    assert u.detail == u.reason == "budget" and u.to_json()["detail"] == "budget"

@@ -35,7 +35,8 @@ Usage::
   :class:`~attnio.exceptions.InvalidInputError`:
   exit code 2 and one line naming the value and the rule.
 
-JSON keys: ``instance``, ``instance_note``, ``device`` (or null), ``regime``, ``crossover``
+JSON keys (notes/json.md): ``command`` (``"bounds"``), ``verdict`` (``"computed"``: figures
+only, nothing asserted), ``instance``, ``instance_note``, ``device`` (or null), ``regime``, ``crossover``
 (``{"backward": "d**2", "forward": "d**2", "sparse": "Z_in**2/Z_QK"}``),
 ``crossover_conditions``, ``crossover_at_instance``, ``recommended_algorithm``,
 ``io_ratio_flash_over_alg6``, ``bounds`` (a list of ``{id, pass, kind, expression, latex,
@@ -75,8 +76,7 @@ from attnio.bounds.heads import stacked_compulsory, stacked_lower_bound
 from attnio.bounds.hierarchy import format_levels, levels_report
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import InvalidInputError
-from attnio.output import print_json
-from attnio.provenance import provenance
+from attnio.output import print_document
 from attnio.safe_io import write_text
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
@@ -443,7 +443,7 @@ def run(args: argparse.Namespace) -> int:
         report["hierarchy_notes"] = hierarchy_notes
     warn_outside_admissible("bounds", n, d, [report["instance"]["M"]])
     if args.json:
-        print_json({**report, **provenance()})
+        print_document("bounds", "computed", report)
     elif args.latex == "-":
         print(latex_table(report), end="")
     elif args.latex is not None:

@@ -13,7 +13,8 @@ Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts t
 ``--time-limit S`` (a finite number >= 0 of seconds; default none) bounds the sweep: the clock
 is read before every (M, algorithm) pair and inside the ``--tune`` searches. When it passes,
 the rows of the sizes finished are printed (``--json``: with ``"time_limit": {"seconds",
-"reached", "done", "total"}``), a size cut half-way is dropped (a half-finished search is not a
+"reached", "done", "total"}``, null without ``--time-limit``; ``"verdict"`` is ``computed``,
+or ``undecided`` for a sweep cut short — notes/json.md), a size cut half-way is dropped (a half-finished search is not a
 tuned answer), stderr gets ``attnio gap: time limit S s reached; N of M sizes done`` and the
 exit code is 1 — a sweep cut short is never a pass.
 
@@ -38,7 +39,7 @@ from attnio.algorithms.tuning import TimeLimitReached
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload
 from attnio.bounds.hierarchy import multihead_gap_payload
 from attnio.exceptions import InvalidInputError
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.progress import progress_enabled
 from attnio.provenance import provenance
 from attnio.reporting.gap_figure import plot_gap
@@ -147,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             payload, stopped = _multihead(args.pass_, n, d, Ms, batch, heads, kv_heads,
                                           deadline, step, multihead_gap_payload)
+    payload["time_limit"] = None
     if time_limit is not None:
         payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
                                  "done": stopped.done if stopped else len(Ms), "total": len(Ms)}
@@ -154,8 +156,8 @@ def run(args: argparse.Namespace) -> int:
 
         figure = render_figure(lambda: plot_gap([payload]), plot_target)
         write_bytes(plot_target, figure, overwrite=args.force)
-    if args.json:
-        print_json(payload)
+    if args.json:  # figures only; a sweep cut short is undecided (exit 1)
+        print_document("gap", "computed" if stopped is None else "undecided", payload)
     else:
         table = []
         for row in payload["rows"]:

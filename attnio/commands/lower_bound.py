@@ -35,12 +35,17 @@ Bounded work
 * A status line on stderr names the route (and whether its certificate is being checked)
   when stderr is a terminal (or ``ATTNIO_PROGRESS=1``), :class:`attnio.progress.StageStatus`.
 
-``--json`` prints::
+``--json`` prints (notes/json.md)::
 
-    {"M": int, "status": "computed" | "infeasible", "complete": bool, "time_limit": float,
-     "seconds": float, "bounds": [{"route", "value", "applies", "why_not", "certificate",
+    {"command": "lower-bound", "verdict": "proved" | "refuted" | "undecided" | "infeasible",
+     "M": int, "complete": bool, "time_limit": float, "seconds": float,
+     "bounds": [{"route", "value", "applies", "why_not", "certificate",
      "checker": {"verdict", "detail"}, "counted": bool}], "best": {"route", "value"} | null,
-     "reason": str (infeasible only), "attnio_version": ..., "versions": {...}}
+     "detail": str (why infeasible) | null, "attnio_version": ..., "versions": {...}}
+
+(``verdict``: ``proved`` when every certificate was re-verified and no route was cut short,
+``refuted`` when a checker rejected one, ``undecided`` when the time limit cut work short,
+``infeasible`` when no schedule exists at this M.)
 
 (``value`` is null for a record that applies but was not certified; its claim is then under
 ``claimed_value``.)
@@ -85,9 +90,9 @@ from attnio.graphs.lower_bounds import (
     certified_routes,
     least_cache_size,
 )
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
-from attnio.provenance import provenance
+from attnio.results import overall_verdict
 from attnio.validation import int_text_type, parse_sizes, positive_float, positive_int, size_action
 
 __all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
@@ -143,7 +148,7 @@ def summarise_certificate(record: BoundRecord) -> str:
     if record.route == "compulsory":
         return f"{c['reads']} needed inputs read + {c['writes']} non-input outputs written"
     if record.route == "hong-kung":
-        return (f"P(G, {c['S']}) = {c['P']} ({c['reason']}); certificate partition with "
+        return (f"P(G, {c['S']}) = {c['P']} ({c['detail']}); certificate partition with "
                 f"{len(c['partition'])} parts")
     if record.route.startswith("per-part"):
         return (f"{c['counted']} counted vertices, ≤ {c['part_bound']} per part of a "
@@ -246,9 +251,10 @@ def run(args: argparse.Namespace) -> int:
         reason = (f"M={M} is below the {need} red pebbles vertex {worst!r} needs "
                   f"(in-degree {need - 1} + 1)")
         if args.json:
-            print_json({"M": M, "status": "infeasible", "complete": True,
-                        "time_limit": time_limit, "reason": reason, "bounds": [],
-                        "best": None, **provenance()}, indent=None)
+            print_document("lower-bound", "infeasible", {
+                "M": M, "complete": True, "time_limit": time_limit,
+                "seconds": round(time.monotonic() - started, 3), "bounds": [], "best": None,
+                "detail": reason})
         else:
             print(header)
             print(f"infeasible: {reason}; no complete schedule exists")
@@ -267,14 +273,16 @@ def run(args: argparse.Namespace) -> int:
     failed = any(not c.verdict.proved for c in results)
     code = 1 if failed or not complete else 0
     seconds = time.monotonic() - started
-    if args.json:
-        obj: dict[str, Any] = {
-            "M": M, "status": "computed", "complete": complete, "time_limit": time_limit,
+    if args.json:  # the verdict mirrors the exit code: a rejected or unchecked certificate,
+        # or a route cut short, is never a pass
+        verdict = overall_verdict([*(c.verdict.verdict for c in results),
+                                   *([] if complete else ["undecided"])])
+        print_document("lower-bound", verdict, {
+            "M": M, "complete": complete, "time_limit": time_limit,
             "seconds": round(seconds, 3), "bounds": [_record_json(c) for c in results],
             "best": None if best is None else {"route": best.record.route,
-                                               "value": int(best.record.value)}}
-        obj.update(provenance())
-        print_json(obj, indent=None)
+                                               "value": int(best.record.value)},
+            "detail": None})
         return code
     print(header)
     for c in results:

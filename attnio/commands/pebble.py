@@ -26,11 +26,18 @@ undecided (reason ``interrupted``) with its bracket and best schedule, then exit
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
-``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
-"states_explored", "seconds", "M", "recompute", "algorithm_costs",
-"certified_lower_bound": {"route", "value"}, "attnio_version", "versions"}`` (a list of them
-for a cache range). That output is itself a schedule file for
-``--replay`` (the result whose ``M`` equals ``--cache`` is replayed).
+``--json`` prints one object (notes/json.md): ``{"command": "pebble", "verdict",
+"instances": [{"dag", "M", "recompute", "verdict", "io", "lower", "upper", "moves",
+"states_explored", "seconds", "detail", "algorithm_costs", "certified_lower_bound": {"route",
+"value"}}, ...], "interrupted", "attnio_version", "versions"}`` — one instance per DAG and
+cache size; an instance's ``verdict`` is ``optimal`` / ``infeasible`` / ``undecided`` (with
+its proven bracket ``lower <= Q <= upper``), the top-level one their
+:func:`attnio.results.overall_verdict`. That output is itself a schedule file for
+``--replay`` (the instance whose ``M`` equals ``--cache`` is replayed; the list printed by
+attnio before 0.2 is read too). ``--replay --json`` prints ``{"command": "pebble",
+"verdict": "proved" | "refuted", "detail", "M", "recompute", "io", "reads", "writes",
+"peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
+``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
 
 ``--dag`` reads attnio's DAG JSON or networkx node-link JSON (:mod:`attnio.graphs.dagio`).
 ``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
@@ -79,10 +86,9 @@ from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.schedules import algorithm_schedules
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.parallel import check_workers, map_instances
-from attnio.provenance import provenance
-from attnio.results import Status
+from attnio.results import Status, overall_verdict
 from attnio.tables import render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
@@ -243,21 +249,25 @@ def parse_builtin(spec: str, *, max_vertices: int = MAX_BUILTIN_VERTICES,
 
 
 def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, Any]:
-    """The ``--json`` object of one solver result."""
-    base: dict[str, Any] = {"status": result.status, "M": M, "recompute": recompute}
+    """The ``--json`` object of one solver result (an instance of ``"instances"``, without
+    ``dag``, ``algorithm_costs`` and ``certified_lower_bound``): ``verdict``, the proven
+    bracket ``lower <= Q(G, M) <= upper`` (``upper`` None when unknown), the best schedule,
+    and ``detail`` (why infeasible or undecided; None when optimal)."""
+    base: dict[str, Any] = {"M": M, "recompute": recompute, "verdict": result.status}
     if isinstance(result, Optimal):
-        base.update(optimal_io=result.io, lower_bound=result.io, upper_bound=result.io,
+        base.update(io=result.io, lower=result.io, upper=result.io,
                     moves=[list(m) for m in result.schedule],
-                    states_explored=result.states_explored, seconds=round(result.seconds, 3))
+                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
+                    detail=None)
     elif isinstance(result, Infeasible):
-        base.update(optimal_io=None, lower_bound=0, upper_bound=None, moves=[],
-                    states_explored=0, seconds=0.0, reason=result.reason)
+        base.update(io=None, lower=0, upper=None, moves=[],
+                    states_explored=0, seconds=0.0, detail=result.reason)
     else:
-        base.update(optimal_io=None, lower_bound=result.lower_bound,
-                    upper_bound=result.upper_bound,
+        base.update(io=None, lower=result.lower_bound,
+                    upper=result.upper_bound,
                     moves=[list(m) for m in getattr(result, "schedule", None) or []],
                     states_explored=result.states_explored, seconds=round(result.seconds, 3),
-                    reason=result.reason)
+                    detail=result.reason)
     return base
 
 
@@ -342,16 +352,19 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
     try:
         r = replay(G, moves, M, recompute=recompute)
     except IllegalMoveError as exc:
-        if args.json:
-            print_json({"status": "illegal", "index": exc.index, "rule": exc.rule,
-                        "message": str(exc), **provenance()}, indent=None)
+        if args.json:  # the claim "this schedule is legal" is refuted by its first bad move
+            print_document("pebble", "refuted", {
+                "detail": str(exc), "M": M, "recompute": recompute, "io": None, "reads": None,
+                "writes": None, "peak_red": None,
+                "counterexample": {"index": exc.index, "rule": exc.rule}})
         else:
             print(f"illegal: {exc}")
         return 1
     if args.json:
-        print_json({"status": "legal", "io": r.io, "reads": r.reads,
-                    "writes": r.writes, "peak_red": r.peak_red, "M": M,
-                    "recompute": recompute, **provenance()}, indent=None)
+        print_document("pebble", "proved", {
+            "detail": "the schedule is legal", "M": M, "recompute": recompute, "io": r.io,
+            "reads": r.reads, "writes": r.writes, "peak_red": r.peak_red,
+            "counterexample": None})
     else:
         print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
               f"peak red {r.peak_red} <= M={M})")
@@ -363,13 +376,13 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
     """``--table``: one row per (DAG, M) — status, Q(G, M), the search's bracket, states,
     seconds and each algorithm schedule's cost (``-``: none at this M), printed by
     :func:`attnio.tables.render_table`."""
-    header = [*(["DAG"] if labelled else []), "M", "status", "Q(G,M)", "lower", "upper",
+    header = [*(["DAG"] if labelled else []), "M", "verdict", "Q(G,M)", "lower", "upper",
               "states", "seconds", *names]
     table = []
     for (M, r, costs), (label, _, _) in zip(rows, instances):
         obj = result_to_json(r, M, recompute)
-        table.append([*([label] if labelled else []), M, obj["status"], obj["optimal_io"],
-                      obj["lower_bound"], obj["upper_bound"], obj["states_explored"],
+        table.append([*([label] if labelled else []), M, obj["verdict"], obj["io"],
+                      obj["lower"], obj["upper"], obj["states_explored"],
                       f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
     return render_table(header, table, missing="", align=["left"] * labelled
                         + ["right"] * (len(header) - labelled))
@@ -450,17 +463,15 @@ def run(args: argparse.Namespace) -> int:
     if interrupted:
         worst = 130
     if args.json:
-        objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
-        for obj, (M, _, costs), cert, (label, G, _) in zip(objects, rows, certified, instances):
+        objects = [{"dag": label, **result_to_json(r, M, recompute)}
+                   for (M, r, _), (label, _, _) in zip(rows, instances)]
+        for obj, (M, _, costs), cert in zip(objects, rows, certified):
             obj["algorithm_costs"] = costs
             # graphs/lower_bounds/, computed inside the instance's time limit (None for the
             # instance a Ctrl-C stopped before it was done, or a worker that died)
             obj["certified_lower_bound"] = cert
-            obj.update(provenance())
-            if labelled:
-                obj["dag"] = label
-        print_json(objects[0] if args.dag is not None and len(objects) == 1 else objects,
-                   indent=None)
+        print_document("pebble", overall_verdict(obj["verdict"] for obj in objects),
+                       {"instances": objects, "interrupted": interrupted})
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
         for row, (label, G, M) in zip(rows, instances):

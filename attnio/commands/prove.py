@@ -27,9 +27,10 @@ follow :mod:`attnio.smt.definedness`: a statement undefined at some points (a sq
 of a negative number) is decided where it is defined and the verdict says where; a vacuous
 one (defined nowhere, or an antecedent that never holds) is undecided.
 
-``--json`` prints ``{"verdict": "proved"|"refuted"|"undecided", "counterexample": {name:
-exact value as a string} or null, "reason": str, "where_defined": condition or null,
-"solvers": {...}, "evidence": {...}}`` plus ``attnio_version`` and ``versions``.
+``--json`` prints ``{"command": "prove", "verdict": "proved"|"refuted"|"undecided",
+"counterexample": {name: exact value as a string} or null, "detail": str, "where_defined":
+condition or null, "solvers": {...}, "evidence": {...}}`` plus ``attnio_version`` and
+``versions`` (notes/json.md).
 
 Exit codes: 0 proved; 1 refuted or undecided; 2 bad input.
 
@@ -52,8 +53,7 @@ import math
 from typing import Any
 
 from attnio.exceptions import InvalidInputError
-from attnio.output import print_json
-from attnio.provenance import provenance
+from attnio.output import json_document, print_json
 from attnio.results import Refuted, Verdict
 from attnio.validation import parse_float_text
 
@@ -109,21 +109,18 @@ def _timeout(text: str) -> float:
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    """The JSON object of one verdict (see the module docstring)."""
-
+    """The ``attnio prove --json`` document of one verdict (see the module docstring)."""
     evidence = verdict.evidence
     counterexample = None
     if isinstance(verdict, Refuted):
         counterexample = {str(k): str(v) for k, v in verdict.counterexample.items()}
-    return {
-        "verdict": verdict.verdict,
+    return json_document("prove", verdict.verdict, {
         "counterexample": counterexample,
-        "reason": verdict.detail,
+        "detail": verdict.detail,
         "where_defined": getattr(verdict, "where_defined", None),
         "solvers": dict(evidence.solvers) if evidence else {},
         "evidence": evidence.to_json() if evidence else None,
-        **provenance(),
-    }
+    })
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
+from attnio.output import print_document
 from attnio.progress import StageStatus
 from attnio.reporting import DEFAULT_D, DEFAULT_N
 from attnio.reporting.report import default_cache_sizes, write_report
@@ -30,7 +32,8 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]``."""
+    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]
+    [--json]``."""
     parser = subparsers.add_parser(
         "report",
         help="write a report (Markdown + PNGs, or one HTML file) with the figures, the bound "
@@ -60,6 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="replace same-named files in OUTDIR even if attnio did not write "
                              "them (symlinks are still refused)")
+    parser.add_argument("--json", action="store_true",
+                        help="print what was written (files, claim counts, the verdict) as "
+                             "JSON instead of the summary line")
     parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
                         help="stop after S seconds (default: no limit): the sections not run "
                              "are marked so in the report, and the exit code is 1")
@@ -86,6 +92,11 @@ def run(args: argparse.Namespace) -> int:
         result = write_report(args.outdir, n=args.n, d=args.d, Ms=args.M, quick=args.quick,
                               html=args.html, force=args.force, status=status,
                               deadline=deadline)
+    if getattr(args, "json", False):
+        _print_json(result)
+        if result.timed_out:
+            _time_limit_line(result, time_limit)
+        return 0 if result.ok else 1
     what = ("self-contained, " if args.html else "") + (
         f"{len(result.figure_names)} figures" + (" embedded" if args.html else ""))
     print(f"wrote {result.index} ({what}) in {result.seconds:.1f} s; "
@@ -93,7 +104,32 @@ def run(args: argparse.Namespace) -> int:
           + ("" if not result.failures else
              f"; {len(result.failures)} section(s) failed or not run"))
     if result.timed_out:
-        done = result.sections_total - len(set(result.timed_out))
-        print(f"attnio report: time limit {time_limit:g} s reached; {done} of "
-              f"{result.sections_total} sections done", file=sys.stderr)
+        _time_limit_line(result, time_limit)
     return 0 if result.ok else 1
+
+
+def _time_limit_line(result: Any, time_limit: float | None) -> None:
+    done = result.sections_total - len(set(result.timed_out))
+    print(f"attnio report: time limit {time_limit:g} s reached; {done} of "
+          f"{result.sections_total} sections done", file=sys.stderr)
+
+
+def _print_json(result: Any) -> None:
+    """``report --json`` (notes/json.md): what was written and how it went. ``verdict``:
+    ``proved`` when every section was written and every claim Proved (exit 0), ``refuted``
+    when a claim was Refuted, else ``undecided`` (a section failed or was not run, a claim
+    undecided)."""
+
+    verdict = ("proved" if result.ok else "refuted" if result.claims_refuted
+               else "undecided")
+    print_document("report", verdict, {
+        "index": str(result.index),
+        "files": [str(f) for f in result.files],
+        "figures": list(result.figure_names),
+        "claims": {"run": result.claims_run, "proved": result.claims_proved,
+                   "refuted": result.claims_refuted},
+        "sections": {"total": result.sections_total,
+                     "done": result.sections_total - len(set(result.timed_out)),
+                     "failures": list(result.failures),
+                     "timed_out": list(dict.fromkeys(result.timed_out))},
+        "seconds": round(result.seconds, 3)})

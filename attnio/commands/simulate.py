@@ -9,6 +9,11 @@ Examples (shell)::
         --plot io.png
     attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
 
+``--json`` prints ``{"command": "simulate", "verdict", "runs": [...], ...}`` (notes/json.md):
+``verdict`` is ``computed`` for counted runs, ``proved`` / ``refuted`` with ``--execute``
+(every executed run matched its closed form and the reference within tolerance, or not: the
+exit code).
+
 With ``--mask`` (:func:`attnio.algorithms.masks.parse_mask`) the algorithms skip tiles with
 no kept entry, and each JSON run gains ``mask``, ``Z_in``, ``Z_QK``, ``sparse_class_bound``
 and ``sparse_crossover`` (``{"value": exact sympy string, "value_float": float, ...}``: the
@@ -55,7 +60,7 @@ from attnio.algorithms.simulation import (
 from attnio.bounds.heads import multihead_lower_bound
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
-from attnio.output import print_json
+from attnio.output import print_document
 from attnio.progress import progress
 from attnio.provenance import provenance
 from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
@@ -314,8 +319,15 @@ def run(args: argparse.Namespace) -> int:
                            batch=batch, heads=heads, kv_heads=kv_heads)
     if args.plot is not None:  # drawn before anything is printed: a plot error leaves no table
         plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
-    if args.json:
-        print_json(payload)
+    failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
+              or r.get("within_tolerance") is False  # |got − want| > atol + rtol·max|want|
+              or (r.get("within_tolerance") is None and (  # no verdict: the relative check
+                  "max_relative_error_text" in r  # NaN or infinite error
+                  or (r.get("max_relative_error") is not None
+                      and r["max_relative_error"] > 1e-10)))]
+    if args.json:  # executed runs are checked (a verdict); counted runs are figures only
+        print_document("simulate", "refuted" if failed else "proved" if args.execute
+                       else "computed", payload)
     elif args.csv:
         extra = ["max_relative_error", "max_absolute_error", "atol", "within_tolerance",
                  "closed_form_match"] if args.execute else []
@@ -325,12 +337,6 @@ def run(args: argparse.Namespace) -> int:
         writer.writerows(payload["runs"])
     else:
         _print_table(payload, args.execute)
-    failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
-              or r.get("within_tolerance") is False  # |got − want| > atol + rtol·max|want|
-              or (r.get("within_tolerance") is None and (  # no verdict: the relative check
-                  "max_relative_error_text" in r  # NaN or infinite error
-                  or (r.get("max_relative_error") is not None
-                      and r["max_relative_error"] > 1e-10)))]
     return 1 if failed else 0
 
 

@@ -11,8 +11,10 @@ Usage::
   any ``Refuted`` or ``Undecided`` → exit 1.
 * ``--only PATTERN``: an fnmatch glob or substring over claim ids and families; matching
   nothing is bad input (exit 2, one line).
-* ``--json``: ``{"claims": [{"id", "statement", "source", "method", "verdict", "seconds",
-  "detail", ...}], "summary": {"proved", "refuted", "undecided"}}`` on stdout.
+* ``--json``: ``{"command": "verify", "verdict", "claims": [{"id", "statement", "source",
+  "method", "verdict", "seconds", "detail", ...}], "summary": {"proved", "refuted",
+  "undecided"}, ...}`` on stdout (notes/json.md); the top-level ``verdict`` is ``proved`` only
+  when every claim is (with ``--self-test``: when every twin is rejected).
 * ``--self-test``: run the planted false twins instead; exit 1 unless every one is
   rejected — ``Refuted``, or ``Undecided`` for the reason a twin declares
   (``expect="undecided"``: a planted input whose honest answer is "don't know"); print one
@@ -131,6 +133,10 @@ def run(args: argparse.Namespace) -> int:
         cov = coverage(select(claims, only, deep=args.deep), results)
         if args.json:
             doc = to_json(results)
+            # the self-test's answer: every twin rejected; a twin a checker proved is a
+            # refutation of "the checkers can fail"; anything else is undecided
+            doc["verdict"] = ("proved" if ok else "refuted" if any(
+                r.verdict.proved for r in results) else "undecided")
             doc["self_test"] = {"all_refuted": ok,
                                 "coverage": {f: {"claims": c, "twins": t, "refuted": r}
                                              for f, (c, t, r) in cov.items()}}
@@ -173,7 +179,8 @@ def _claims_done(results: list) -> int:
 
 def _with_time_limit(doc: dict, results: list, time_limit: float | None) -> dict:
     """``doc`` plus ``"time_limit": {"seconds", "reached", "claims_done", "claims"}`` when
-    ``--time-limit`` was given."""
+    ``--time-limit`` was given, else ``"time_limit": null``."""
+    doc["time_limit"] = None
     if time_limit is not None:
         doc["time_limit"] = {"seconds": time_limit, "reached": stopped_by_time_limit(results),
                              "claims_done": _claims_done(results), "claims": len(results)}

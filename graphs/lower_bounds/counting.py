@@ -117,13 +117,13 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
     dl.check()
     part = min_partition_parts(G, 2 * M, timeout_ms=dl.timeout_ms(timeout_ms),
                                deadline=None if dl.at == float("inf") else dl.at)
-    if not part.exact and part.reason == "time limit reached":
+    if not part.exact and part.detail == "time limit reached":
         raise TimeLimitReached("time limit reached")
     cert = {"S": 2 * M, "P": part.upper if part.exact else None, "lower": part.lower,
-            "upper": part.upper, "reason": part.reason,
+            "upper": part.upper, "detail": part.detail,
             "partition": [sorted(map(str, p)) for p in part.parts]}
     if not part.exact:
-        return BoundRecord("hong-kung", 0, False, f"P(G, 2M) undecided: {part.reason}", cert)
+        return BoundRecord("hong-kung", 0, False, f"P(G, 2M) undecided: {part.detail}", cert)
     return BoundRecord("hong-kung", M * (part.value - 1), True, None, cert)
 
 
@@ -150,7 +150,7 @@ def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
     dl.check()
     again = min_partition_parts(G, 2 * M, timeout_ms=dl.timeout_ms(timeout_ms),
                                 deadline=None if dl.at == float("inf") else dl.at)
-    if again.lower < P and again.reason == "time limit reached":  # undecided, never a pass
+    if again.lower < P and again.detail == "time limit reached":  # undecided, never a pass
         raise TimeLimitReached("time limit reached")
     if again.lower < P:  # (z3 unknown within its own budget is a rejection, as before)
         return Refuted({"P": P, "lower": again.lower},

@@ -245,30 +245,41 @@ class PartitionResult:
 
     ``lower ≤ P(G, S) ≤ upper``; ``parts`` is an S-partition with ``upper`` non-empty parts,
     re-validated by :func:`is_s_partition`; ``lower`` is certified by z3 UNSAT for
-    ``lower − 1`` parts or by a counting argument (``reason``). ``status`` is
+    ``lower − 1`` parts or by a counting argument (``detail``). ``verdict`` is
     :attr:`~attnio.results.Status.OPTIMAL` iff they meet (``exact``), else
-    :attr:`~attnio.results.Status.UNDECIDED` with the proven bracket ``[lower, upper]``.
+    :attr:`~attnio.results.Status.UNDECIDED` with the proven bracket ``[lower, upper]``
+    (``status`` and ``reason`` are the older names of ``verdict`` and ``detail``).
     """
 
     S: int
     lower: int
     upper: int
     parts: tuple[frozenset[Vertex], ...]
-    status: Status
-    reason: str
+    verdict: Status
+    detail: str
     solver_calls: int = 0
     seconds: float = 0.0
 
     @property
+    def status(self) -> Status:
+        """``verdict`` under its older name."""
+        return self.verdict
+
+    @property
+    def reason(self) -> str:
+        """``detail`` under its older name."""
+        return self.detail
+
+    @property
     def exact(self) -> bool:
-        return self.status is Status.OPTIMAL
+        return self.verdict is Status.OPTIMAL
 
     @property
     def value(self) -> int:
         """P(G, S); raises :class:`BudgetExceededError` when undecided."""
         if not self.exact:
             raise BudgetExceededError(
-                f"P(G, S={self.S}) undecided in [{self.lower}, {self.upper}]: {self.reason}")
+                f"P(G, S={self.S}) undecided in [{self.lower}, {self.upper}]: {self.detail}")
         return self.upper
 
 

@@ -21,16 +21,18 @@ def dag_file(tmp_path: Path) -> Path:
 
 def test_solve_json(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "optimal" and out["optimal_io"] == 3
-    assert out["lower_bound"] == out["upper_bound"] == 3
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["command"] == "pebble" and doc["verdict"] == "optimal"
+    [out] = doc["instances"]
+    assert out["verdict"] == "optimal" and out["io"] == 3
+    assert out["lower"] == out["upper"] == 3
     assert out["moves"][:2] == [["read", "a"], ["read", "b"]]
     assert {"states_explored", "seconds"} <= set(out)
 
 
 def test_infeasible_and_one_shot(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--dag", str(dag_file), "--cache", "2", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["status"] == "infeasible"
+    assert json.loads(capsys.readouterr().out)["instances"][0]["verdict"] == "infeasible"
     assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--no-recompute"]) == 0
     assert "optimal I/O = 3" in capsys.readouterr().out
 
@@ -39,16 +41,18 @@ def test_undecided_exits_1(capsys: pytest.CaptureFixture) -> None:
     code = main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "3",
                  "--time-limit", "0.01", "--json"])
     assert code == 1
-    out = json.loads(capsys.readouterr().out)
-    assert out[0]["status"] == "undecided" and out[0]["optimal_io"] is None
-    assert out[0]["lower_bound"] <= 24 <= out[0]["upper_bound"]
+    doc = json.loads(capsys.readouterr().out)
+    out = doc["instances"]
+    assert doc["verdict"] == "undecided"
+    assert out[0]["verdict"] == "undecided" and out[0]["io"] is None
+    assert out[0]["lower"] <= 24 <= out[0]["upper"]
 
 
 def test_builtin_table(capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--cache", "6:8", "--table"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("20 vertices")
-    assert lines[1].split()[:3] == ["M", "status", "Q(G,M)"] and set(lines[2]) <= {"-", " "}
+    assert lines[1].split()[:3] == ["M", "verdict", "Q(G,M)"] and set(lines[2]) <= {"-", " "}
     assert [line.split()[2] for line in lines[3:]] == ["13", "12", "12"]
 
 
@@ -61,7 +65,8 @@ def test_replay(dag_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -
     assert "io = 3" in capsys.readouterr().out
     assert main(["pebble", "--replay", str(schedule), "--dag", str(dag_file),
                  "--cache", "2", "--json"]) == 1
-    assert json.loads(capsys.readouterr().out)["rule"] == "red-limit"
+    refuted = json.loads(capsys.readouterr().out)
+    assert refuted["verdict"] == "refuted" and refuted["counterexample"]["rule"] == "red-limit"
 
 
 @pytest.mark.parametrize("content,args,match", [
@@ -99,15 +104,28 @@ def test_pebble_json_feeds_replay_and_carries_provenance(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--cache", "6:7", "--json"]) == 0
     out = capsys.readouterr().out
-    results = json.loads(out)
-    assert all(r["attnio_version"] and "z3" in r["versions"] for r in results)
+    doc = json.loads(out)
+    results = doc["instances"]
+    assert doc["attnio_version"] and "z3" in doc["versions"]
     schedule = tmp_path / "result.json"
     schedule.write_text(out)
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--replay", str(schedule),
                  "--cache", "7", "--json"]) == 0
     replayed = json.loads(capsys.readouterr().out)
-    assert replayed["status"] == "legal" and replayed["io"] == results[1]["optimal_io"]
+    assert replayed["verdict"] == "proved" and replayed["io"] == results[1]["io"]
     assert "attnio_version" in replayed
+
+
+def test_replay_reads_the_list_printed_before_0_2(dag_file: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture) -> None:
+    """A `pebble --json` file saved by an older attnio (a bare list of results) still replays."""
+    assert main(["pebble", "--dag", str(dag_file), "--cache", "2:3", "--json"]) == 0
+    old = json.loads(capsys.readouterr().out)["instances"]
+    saved = tmp_path / "old.json"
+    saved.write_text(json.dumps([{"status": r["verdict"], "M": r["M"], "moves": r["moves"]}
+                                 for r in old]))
+    assert main(["pebble", "--dag", str(dag_file), "--replay", str(saved), "--cache", "3"]) == 0
+    assert "legal: io = 3" in capsys.readouterr().out
 
 
 def test_dag_json_feeds_replay(dag_file: Path, tmp_path: Path,
@@ -137,11 +155,11 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     # the exported file is a valid --dag input with the same optimum as the builtin (M = 6:
     # decided in seconds, so a loaded machine cannot push it past the time limit)
     assert main(["pebble", "--dag", str(target), "--cache", "6", "--json"]) == 0
-    exported = json.loads(capsys.readouterr().out)        # --dag: one object
+    (exported,) = json.loads(capsys.readouterr().out)["instances"]  # one object either way
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "6",
                  "--json"]) == 0
-    (builtin,) = json.loads(capsys.readouterr().out)      # --builtin: a list (issue 23)
-    assert exported["optimal_io"] == builtin["optimal_io"] == 10
+    (builtin,) = json.loads(capsys.readouterr().out)["instances"]
+    assert exported["io"] == builtin["io"] == 10
     # no overwrite without --force; --force replaces
     assert main(["pebble", "--builtin", "matmul:1x1x1", "--export-dag", str(target)]) == 2
     assert "refusing to overwrite" in capsys.readouterr().err

@@ -166,8 +166,14 @@ def test_dev_zero_is_refused_before_any_read() -> None:
 
 
 def test_pebble_json_output_is_a_schedule_file() -> None:
-    result = {"status": "optimal", "M": 3, "moves": [["read", "a"]]}
+    result = {"verdict": "optimal", "M": 3, "moves": [["read", "a"]]}
     assert schedule_from_json(result) == [("read", "a")]
+    document = {"command": "pebble", "verdict": "optimal",
+                "instances": [result, {**result, "M": 4, "moves": []}]}
+    assert schedule_from_json(document, 3) == [("read", "a")]
+    with pytest.raises(InvalidInputError, match="M=5"):
+        schedule_from_json(document, 5)
+    # the bare list printed before attnio 0.2 is still read
     assert schedule_from_json([result, {**result, "M": 4, "moves": []}], 3) == [("read", "a")]
     with pytest.raises(InvalidInputError, match="M=5"):
         schedule_from_json([result, {**result, "M": 4}], 5)

@@ -143,7 +143,7 @@ def test_star_of_1501_vertices_is_infeasible_at_once(tmp_path: Path) -> None:
     assert "infeasible: M=3 is below the 1501 red pebbles vertex 's' needs" in r.stdout
     r, _ = _attnio("lower-bound", "--dag", path, "--M", "3", "--json")
     obj = json.loads(r.stdout)
-    assert obj["status"] == "infeasible" and obj["best"] is None and obj["bounds"] == []
+    assert obj["verdict"] == "infeasible" and obj["best"] is None and obj["bounds"] == []
 
 
 def test_least_cache_size_is_the_exact_solvers_rule() -> None:

@@ -18,7 +18,8 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert {tuple(sorted(b)) for b in obj["bounds"]} == {
         ("applies", "certificate", "checker", "counted", "route", "value", "why_not")}
     assert obj["best"] == {"route": "spill-windows", "value": 22}
-    assert obj["complete"] is True and obj["status"] == "computed"
+    assert obj["complete"] is True and obj["verdict"] == "proved"
+    assert obj["command"] == "lower-bound" and obj["detail"] is None
     assert all(isinstance(b["value"], int) for b in obj["bounds"])
 
 
@@ -49,10 +50,10 @@ def test_bad_input_exit_2_one_line(argv: list[str]) -> None:
 
 def test_pebble_json_has_certified_lower_bound(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pebble", "--builtin", "matmul:1x2x1", "--cache", "3", "--json"]) == 0
-    obj = json.loads(capsys.readouterr().out)[0]
+    obj = json.loads(capsys.readouterr().out)["instances"][0]
     assert obj["certified_lower_bound"] == {"route": "spill-windows", "value": 7,
                                             "routes_run": "all"}
-    assert obj["certified_lower_bound"]["value"] <= obj["optimal_io"]
+    assert obj["certified_lower_bound"]["value"] <= obj["io"]
 
 
 def test_pebble_json_certified_bound_on_a_large_dag_runs_bounded_routes_only(
@@ -60,7 +61,7 @@ def test_pebble_json_certified_bound_on_a_large_dag_runs_bounded_routes_only(
     """On matmul 4x4x4 every route would take tens of seconds, past --time-limit 1."""
     assert main(["pebble", "--builtin", "matmul:4x4x4", "--cache", "8", "--time-limit", "1",
                  "--json"]) == 1
-    obj = json.loads(capsys.readouterr().out)[0]
+    obj = json.loads(capsys.readouterr().out)["instances"][0]
     bound = obj["certified_lower_bound"]
     assert bound["routes_run"].startswith("bounded-cost") and bound["value"] == 48
-    assert bound["value"] <= obj["upper_bound"]
+    assert bound["value"] <= obj["upper"]

@@ -923,13 +923,16 @@ def _check(check: str, result: dict[str, Any], paths: dict[str, str]) -> str | N
         return None if int(value) <= 7 else f"best bound {value} exceeds the optimum 7"
     if check == "certified<=7":
         doc = _strict_json(stdout)
-        for obj in doc if isinstance(doc, list) else [doc]:
+        objs = doc if isinstance(doc, list) else doc.get("instances", [doc])
+        if not objs:
+            return "no instance in the pebble --json document"
+        for obj in objs:
             cert = obj.get("certified_lower_bound") or {}
             value = cert.get("value")
             if value is not None and int(value) > 7:
                 return f"certified lower bound {value} exceeds the optimum 7"
-            if obj.get("optimal_io") is not None and int(obj["optimal_io"]) != 7:
-                return f"optimal_io {obj['optimal_io']} is not 7"
+            if obj.get("verdict") == "optimal" and int(obj["io"]) != 7:
+                return f"optimal io {obj['io']} is not 7"
         return None
     if check == "says-infeasible":
         return None if "infeasible" in stdout.lower() else "the answer does not say infeasible"

@@ -42,7 +42,10 @@ def test_exit_code_is_0_exactly_when_all_proved(full_run) -> None:
 
 def test_json_schema(full_run) -> None:
     _, doc = full_run
-    assert set(doc) == {"claims", "summary", "evidence", "attnio_version", "versions"}
+    assert set(doc) == {"command", "verdict", "claims", "summary", "evidence", "time_limit",
+                        "attnio_version", "versions"}
+    assert doc["command"] == "verify" and doc["time_limit"] is None
+    assert (doc["verdict"] == "proved") == (doc["summary"]["proved"] == len(doc["claims"]))
     assert set(doc["summary"]) == {"proved", "refuted", "undecided"}
     for row in doc["claims"]:
         assert {"id", "statement", "source", "method", "verdict", "seconds", "detail"} <= set(row)
@@ -79,7 +82,7 @@ def test_self_test_json(capsys) -> None:
     assert main(["verify", "--self-test", "--json", "--only", "cmp.*"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["summary"]["refuted"] == len(doc["claims"]) > 0
-    assert doc["self_test"]["all_refuted"] is True
+    assert doc["self_test"]["all_refuted"] is True and doc["verdict"] == "proved"
 
 
 def test_tiny_timeout_gives_exit_1_never_a_pass(capsys) -> None:

@@ -462,7 +462,7 @@ def test_the_cli_answers_every_example_of_issue_20(capsys: pytest.CaptureFixture
                  "--json"]) == 1
     import json
     data = json.loads(capsys.readouterr().out)
-    assert data["verdict"] == "undecided" and data["reason"].startswith("vacuous")
+    assert data["verdict"] == "undecided" and data["detail"].startswith("vacuous")
     assert data["where_defined"] is None
 
 

@@ -121,8 +121,8 @@ def test_the_table_is_large_enough() -> None:
 def test_prove_table(statement: str, domains: dict[str, str], expected: str,
                      capsys: pytest.CaptureFixture[str]) -> None:
     code, doc = _prove(statement, domains, capsys)
-    assert set(doc) >= {"verdict", "counterexample", "reason", "solvers", "evidence",
-                        "attnio_version"}
+    assert set(doc) >= {"command", "verdict", "counterexample", "detail", "solvers",
+                        "evidence", "attnio_version"}
     if expected == "false":
         assert doc["verdict"] == "refuted", doc
         assert code == 1

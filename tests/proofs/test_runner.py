@@ -52,7 +52,9 @@ def test_json_schema() -> None:
     results = run_claims([CLAIMS[0], _c("r", "alpha", Refuted({"M": 1}, "no"))],
                          show_progress=False)
     doc = to_json(results)
-    assert set(doc) == {"claims", "summary", "evidence", "attnio_version", "versions"}
+    assert set(doc) == {"command", "verdict", "claims", "summary", "evidence",
+                        "attnio_version", "versions"}
+    assert doc["command"] == "verify" and doc["verdict"] == "refuted"
     assert doc["summary"] == {"proved": 1, "refuted": 1, "undecided": 0}
     for row in doc["claims"]:
         assert {"id", "statement", "source", "method", "verdict", "seconds", "detail"} <= set(row)

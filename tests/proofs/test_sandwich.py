@@ -53,7 +53,7 @@ def test_naive_schedule_is_legal() -> None:
 def test_row_figures_matmul_3x1x3() -> None:
     row = sandwich_row(MM313, MM313.build(), 3, timeout_ms=20_000, time_limit=60,
                        schedules_fn=naive_schedules)
-    assert row.status == Status.PROVED, row.detail
+    assert row.verdict == Status.PROVED, row.detail
     # explicit: 9 products, β(6) = 7 → 3·(2 − 1); P(G, 6) = 2 (9 sinks > 6); Q by A*
     assert (row.explicit, row.P2M, row.hong_kung) == (3, 2, 3)
     assert row.explicit <= row.hong_kung <= row.optimum <= row.schedules["naive"]
@@ -88,8 +88,8 @@ def test_z3_timeout_is_undecided() -> None:
     inst = Instance("matmul 2x2x2", "matmul", {"m": 2, "k": 2, "p": 2}, (3,))
     row = sandwich_row(inst, inst.build(), 3, timeout_ms=1, time_limit=60,
                        schedules_fn=lambda G, M: {})
-    assert row.status in (Status.UNDECIDED, Status.PROVED)
-    if row.status == Status.PROVED:  # z3 answered within 1 ms: the figures must still be right
+    assert row.verdict in (Status.UNDECIDED, Status.PROVED)
+    if row.verdict == Status.PROVED:  # z3 answered within 1 ms: the figures must still be right
         assert row.hong_kung == 3
 
 
@@ -114,7 +114,7 @@ def test_row_carries_the_certified_lower_bound() -> None:
     inst = Instance("matmul 1x2x2", "matmul", {"m": 1, "k": 2, "p": 2}, (3,))
     row = sandwich_row(inst, inst.build(), 3, timeout_ms=20_000, time_limit=60,
                        schedules_fn=naive_schedules)
-    assert row.status == Status.PROVED
+    assert row.verdict == Status.PROVED
     assert (row.certified, row.certified_route, row.optimum) == (12, "spill-windows", 13)
     assert "certified LB" in format_rows([row])
     assert row.as_dict()["certified_lower_bound"] == 12

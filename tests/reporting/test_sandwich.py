@@ -30,7 +30,7 @@ def _toy() -> SandwichFigure:
     rows = tuple(SandwichRow(dag, M, explicit=2, hong_kung=3,
                              optimum=10 - M if M < 5 else None,
                              schedules={"flash": 12 - M, "naive": None},  # type: ignore[dict-item]
-                             status=Status.PROVED if M < 5 else Status.UNDECIDED,
+                             verdict=Status.PROVED if M < 5 else Status.UNDECIDED,
                              detail="" if M < 5 else "search budget")
                  for dag in ("matmul 1×2×1", "attention n=2, d=1") for M in (3, 4, 5))
     return SandwichFigure(rows, vertices={"matmul 1×2×1": 7},
@@ -111,7 +111,7 @@ def test_a_tiny_state_budget_gives_brackets_never_optima() -> None:
     open_ = [p for p in points.values() if not p.decided]
     assert {p.M for p in open_} >= {3, 4}
     for p in open_:
-        assert p.optimum is None and p.status == "undecided"
+        assert p.optimum is None and p.verdict == "undecided"
         lower, upper = p.bracket
         assert lower is not None and upper is not None and lower < upper
         assert p.certified is not None and p.certified <= lower  # the bracket starts at it
