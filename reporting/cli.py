@@ -22,7 +22,8 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]``."""
+    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,... | --M-geom LO:HI:COUNT]
+    [--quick] [--html] [--force] [--time-limit SECONDS]``."""
     parser = subparsers.add_parser(
         "report",
         help="write a report (Markdown + PNGs, or one HTML file) with the figures, the bound "
@@ -36,15 +37,15 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument("outdir", metavar="OUTDIR",
                         help="folder to write (created if missing; must be empty or attnio's)")
-    from attnio.validation import size_action, float_text_type
+    from attnio.flags import add_cache_size_arguments, add_time_limit_argument
+    from attnio.validation import size_action
 
     parser.add_argument("--n", action=size_action("n"), default=DEFAULT_N,
                         help=f"sequence length (default {DEFAULT_N})")
     parser.add_argument("--d", action=size_action("d"), default=DEFAULT_D,
                         help=f"head dimension (default {DEFAULT_D})")
-    parser.add_argument("--M", action=size_action("M", sweep=True), default=None,
-                        help="cache sizes of the bound table: V, V1,V2,..., LO:HI or LO:HI:STEP, "
-                             "e.g. 1024,4096 (default d²/4, d², 4d²)")
+    add_cache_size_arguments(parser, command="report",
+                             help="cache sizes of the bound table (default d²/4, d², 4d²)")
     parser.add_argument("--quick", action="store_true",
                         help="run only the quick claim families and the smallest pebbling instances")
     parser.add_argument("--html", action="store_true",
@@ -53,9 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true",
                         help="replace same-named files in OUTDIR even if attnio did not write "
                              "them (symlinks are still refused)")
-    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
-                        help="stop after S seconds (default: no limit): the sections not run "
-                             "are marked so in the report, and the exit code is 1")
+    add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit): the "
+                                         "sections not run are marked so in the report, and "
+                                         "the exit code is 1")
     parser.set_defaults(handler=run)
     return parser
 
