@@ -230,7 +230,8 @@ def add_solver_time_limit_argument(parser: argparse.ArgumentParser, *, default: 
     if deprecated_ms is not None:
         command, old = deprecated_ms
         parser.add_argument(old, dest="solver_time_limit", metavar="MS", help=argparse.SUPPRESS,
-                            action=deprecated_alias(command, old, "--solver-time-limit",
+                            action=deprecated_alias(command, f"{old} MS",
+                                                    "--solver-time-limit SECONDS",
                                                     lambda t: parse_milliseconds(old, t)))
 
 

@@ -87,8 +87,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="sequence length (positive integer)")
     parser.add_argument("--d", "--head-dim", dest="d", required=True, action=size_action("d"),
                         help="head dimension (positive integer)")
-    parser.add_argument("--M", dest="M", action=size_action("M"),
-                        help="cache size in words (one positive integer)")
+    from attnio.flags import add_cache_size_arguments
+
+    add_cache_size_arguments(parser, command="bounds", sweep=False, help="cache size in words")
     parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
     parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
                                         "(default bf16)")
