@@ -266,17 +266,19 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
 
 
 def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
-    """One instance (G, M, recompute, instance limit[, certify[, wall-clock deadline]]): what
-    a serial run or a Dask worker does. The instance gets its limit, or the time left before
+    """One instance (G, M, recompute, instance limit[, certify[, wall-clock deadline,
+    --time-limit]]): what a serial run or a Dask worker does. The instance gets its limit, or the time left before
     the deadline if less (the deadline travels as :func:`time.time`: a remote worker's
     monotonic clock is not ours). With ``certify`` the certified lower bound (``--json``) is
     computed too, inside the instance's time limit."""
     G, M, recompute, time_limit, *rest = job
-    wall_deadline = rest[1] if len(rest) > 1 else None
-    if wall_deadline is not None:
-        time_limit = max(0.0, min(time_limit, wall_deadline - time.time()))
+    wall_deadline, whole = (rest[1], rest[2]) if len(rest) > 2 else (None, None)
+    shown = time_limit  # the limit named when it is reached: the one that bound the instance
+    if wall_deadline is not None and wall_deadline - time.time() < time_limit:
+        time_limit, shown = max(0.0, wall_deadline - time.time()), whole
     return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
-                                           certify=bool(rest and rest[0])))
+                                           certify=bool(rest and rest[0]),
+                                           time_limit_shown=shown))
 
 
 def _timed_out_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
@@ -324,7 +326,8 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
         if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
-            changes["reason"] = f"time limit {args.time_limit:g} s reached"
+            shown = getattr(args, "time_limit_shown", args.time_limit)
+            changes["reason"] = f"time limit {shown:g} s reached"
         result = dataclasses.replace(result, **changes)
     return result, costs, certified
 
@@ -429,7 +432,7 @@ def run(args: argparse.Namespace) -> int:
         check_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline)
+    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit)
             for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]

@@ -79,7 +79,7 @@ def test_every_command_refuses_the_same_bad_M(command: str, flag: str, text: str
     assert main([*argv, flag, text]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1, captured.err
-    if not M_COMMANDS[command][1] and rule.startswith("names"):  # one M: a count is refused
+    if not M_COMMANDS[command][1] and "sizes; at most" in rule:  # one M: a count is refused
         rule = rule.split(";")[0] + "; this command takes one M"
     assert captured.err.startswith(f"attnio {command}: error: ") and rule in captured.err
     assert not (tmp_path / "out").exists()  # refused before any work
