@@ -254,8 +254,8 @@ def parse_int_text(name: str, text: str, *, max_digits: int = MAX_INT_DIGITS) ->
     """An integer from command-line text: ASCII digits with an optional sign, at most
     ``max_digits`` digits (any sign; the caller checks the range).
 
-    >>> parse_int_text("--z3-timeout-ms", "2000")
-    2000
+    >>> parse_int_text("--workers", "2")
+    2
     >>> parse_int_text("--workers", "٣")
     Traceback (most recent call last):
     ...
