@@ -59,8 +59,8 @@ from attnio.validation import (
     MAX_STEPS,
     describe,
     geometric_sizes,
+    hold_warning,
     parse_float_text,
-    warn_deprecated,
 )
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "parse_seconds",
     "seconds_action",
     "deprecated_alias",
+    "warn_deprecated",
     "solver_milliseconds",
     "MAX_SOLVER_MILLISECONDS",
 ]
@@ -145,12 +146,18 @@ def seconds_action(name: str, *, allow_zero: bool = True,
     return SecondsAction
 
 
+def warn_deprecated(command: str, old: str, new: str) -> None:
+    """Queue the one line of a deprecated spelling: ``attnio <command>: warning: <old> is
+    deprecated; use <new>`` (:func:`attnio.validation.hold_warning`)."""
+    hold_warning(f"attnio {command}: warning: {old} is deprecated; use {new}")
+
+
 def deprecated_alias(command: str, old: str, new: str,
                      parse: Callable[[str], Any]) -> type:
     """An argparse ``action=`` for a deprecated spelling ``old`` of the flag ``new``: the value
     is parsed by ``parse`` (which converts it to the new flag's unit) and stored in the new
     flag's destination, and one warning line is queued
-    (:func:`attnio.validation.warn_deprecated`)."""
+    (:func:`warn_deprecated`)."""
 
     class DeprecatedAlias(argparse.Action):
         def __call__(self, parser: Any, namespace: Any, values: Any,

@@ -90,7 +90,7 @@ __all__ = [
     "admissible_cache_warning",
     "warn_outside_admissible",
     "deferred_warnings",
-    "warn_deprecated",
+    "hold_warning",
     "check_output_path",
     "json_float",
     "read_json_file",
@@ -535,28 +535,20 @@ def warn_outside_admissible(command: str, n: int, d: int, Ms: Iterable[int]) -> 
     """Print :func:`admissible_cache_warning`'s line on stderr, if there is one — or, inside
     :func:`deferred_warnings` (every command run by :func:`attnio.cli.main`), hold it until the
     command has finished, so that a command which then fails prints only its error line."""
-    import sys
-
     line = admissible_cache_warning(command, n, d, Ms)
-    if line is None:
-        return
-    if _DEFERRED is not None:
-        _DEFERRED.append(line)
-    else:
-        print(line, file=sys.stderr)
+    if line is not None:
+        hold_warning(line)
 
 
-def warn_deprecated(command: str, old: str, new: str) -> None:
-    """The one line a deprecated flag spelling prints (``attnio <command>: warning: <old> is
-    deprecated; use <new>``), held like :func:`warn_outside_admissible`'s, once per spelling."""
+def hold_warning(line: str) -> None:
+    """Print a warning ``line`` on stderr — or, inside :func:`deferred_warnings`, hold it (once)
+    until the command has answered (:mod:`attnio.flags`' deprecation lines come here too)."""
     import sys
 
-    line = f"attnio {command}: warning: {old} is deprecated; use {new}"
-    if _DEFERRED is not None:
-        if line not in _DEFERRED:
-            _DEFERRED.append(line)
-    else:
+    if _DEFERRED is None:
         print(line, file=sys.stderr)
+    elif line not in _DEFERRED:
+        _DEFERRED.append(line)
 
 
 @contextlib.contextmanager
