@@ -69,6 +69,7 @@ __all__ = [
     "add_solver_time_limit_argument",
     "add_parallel_arguments",
     "parallel_options",
+    "is_parallel",
     "parse_seconds",
     "seconds_action",
     "deprecated_alias",

@@ -267,10 +267,10 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
 
 def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
     """One instance (G, M, recompute, instance limit[, certify[, wall-clock deadline,
-    --time-limit]]): what a serial run or a Dask worker does. The instance gets its limit, or the time left before
-    the deadline if less (the deadline travels as :func:`time.time`: a remote worker's
-    monotonic clock is not ours). With ``certify`` the certified lower bound (``--json``) is
-    computed too, inside the instance's time limit."""
+    --time-limit]]): what a serial run or a Dask worker does. The instance gets its limit, or
+    the time left before the deadline if less (the deadline travels as :func:`time.time`: a
+    remote worker's monotonic clock is not ours). With ``certify`` the certified lower bound
+    (``--json``) is computed too, inside the instance's time limit."""
     G, M, recompute, time_limit, *rest = job
     wall_deadline, whole = (rest[1], rest[2]) if len(rest) > 2 else (None, None)
     shown = time_limit  # the limit named when it is reached: the one that bound the instance
