@@ -113,11 +113,14 @@ def _stdout_failed(prefix: str, exc: OSError) -> int:
 def _main(argv: list[str], names: list[str] | None, *, command_line: bool) -> int:
     parser = build_parser(names)
     prefix = f"attnio {names[0]}" if names else "attnio"
-    try:
-        args, extras = parser.parse_known_args(argv)
-    except InvalidInputError as exc:  # a size flag (attnio.validation.size_action): exit 2
-        print(one_line(f"{prefix}: error: {exc}"), file=sys.stderr)
-        return 2
+    # a deprecated flag's line (attnio.flags) is held while parsing, printed once the command
+    # has answered: bad input stays one line
+    with deferred_warnings() as parse_warnings:
+        try:
+            args, extras = parser.parse_known_args(argv)
+        except InvalidInputError as exc:  # a flag parsed by an action (attnio.flags): exit 2
+            print(one_line(f"{prefix}: error: {exc}"), file=sys.stderr)
+            return 2
     if extras:  # as parse_args would, but naming the subcommand the words were given to
         print(one_line(f"{prefix}: error: unrecognized arguments: {' '.join(extras)}"),
               file=sys.stderr)
@@ -131,7 +134,7 @@ def _main(argv: list[str], names: list[str] | None, *, command_line: bool) -> in
     try:
         with deferred_warnings() as warnings:  # printed only once the command has answered
             code = int(args.handler(args))
-        for line in warnings:
+        for line in [*parse_warnings, *warnings]:
             print(line, file=sys.stderr)
         if command_line and code == 130:
             interrupts.announced_by_command()  # it printed its own "interrupted" line

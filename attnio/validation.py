@@ -13,7 +13,7 @@ Limits (stated here, named in the messages)
   500-digit sizes stay far below that limit, so they print and re-parse as JSON).
 * :data:`MAX_SEED` — seeds are integers ``0 <= seed <= 2**64 - 1`` (NumPy's
   ``default_rng`` refuses negative seeds).
-* :data:`MAX_STEPS` — ``--M-range LO:HI:STEPS`` asks for at most this many cache sizes.
+* :data:`MAX_STEPS` — ``--M`` and ``--M-geom LO:HI:COUNT`` name at most this many cache sizes.
 * :data:`MAX_CACHE_SIZES` — ``attnio pebble --cache LO:HI`` spans at most this many sizes
   (each one is an exact search with its own time limit).
 * :data:`MAX_INPUT_FILE_BYTES` — a DAG or schedule file is read with a bounded read of at most
@@ -38,7 +38,7 @@ attnio.exceptions.InvalidInputError: n has 600 digits; at most MAX_INT_DIGITS=50
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: seed=-1 must be an integer with 0 <= seed <= 2**64 - 1
->>> geometric_sizes("--M-range", "64:1024:5")
+>>> geometric_sizes("--M-geom", "64:1024:5")
 [64, 128, 256, 512, 1024]
 >>> json_float(10.0 ** 300 * 10.0 ** 300) is None
 True
@@ -90,6 +90,7 @@ __all__ = [
     "admissible_cache_warning",
     "warn_outside_admissible",
     "deferred_warnings",
+    "hold_warning",
     "check_output_path",
     "json_float",
     "read_json_file",
@@ -253,8 +254,8 @@ def parse_int_text(name: str, text: str, *, max_digits: int = MAX_INT_DIGITS) ->
     """An integer from command-line text: ASCII digits with an optional sign, at most
     ``max_digits`` digits (any sign; the caller checks the range).
 
-    >>> parse_int_text("--z3-timeout-ms", "2000")
-    2000
+    >>> parse_int_text("--workers", "2")
+    2
     >>> parse_int_text("--workers", "٣")
     Traceback (most recent call last):
     ...
@@ -344,30 +345,40 @@ def parse_int_range(name: str, text: str, *, max_count: int = MAX_CACHE_SIZES) -
     attnio.exceptions.InvalidInputError: M='1:1000000000000' names 1000000000000 sizes; at most MAX_CACHE_SIZES=64
     """
     if not isinstance(text, str) or "," in text or text.count(":") > 1:
-        raise InvalidInputError(f"{name} {describe(text, 40)} must be an integer or a range LO:HI")
+        raise InvalidInputError(f"{name}={describe(text, 40)} must be an integer or a range LO:HI")
     values = parse_sizes("M", text, max_count=max_count, limit_name="MAX_CACHE_SIZES")
     return values[0], values[-1]
 
 
-def geometric_sizes(name: str, text: str, *, max_steps: int = MAX_STEPS) -> list[int]:
-    """``"LO:HI:STEPS"`` → STEPS geometrically spaced integers from LO to HI (duplicates dropped).
+def geometric_sizes(name: str, text: str, *, max_steps: int = MAX_STEPS,
+                    limit_name: str = "MAX_STEPS") -> list[int]:
+    """``"LO:HI:COUNT"`` → COUNT geometrically spaced integers from LO to HI (duplicates
+    dropped): the sizes of ``--M-geom``.
 
-    ``STEPS`` is at most ``max_steps`` (:data:`MAX_STEPS`); ``HI < 10**300``.
+    ``COUNT`` is at most ``max_steps`` (:data:`MAX_STEPS`, named ``limit_name``); ``HI < 10**300``.
+    The refusals are worded as those of :func:`parse_sizes` (``LO=.. exceeds HI=..``,
+    ``names N sizes; at most ...``).
 
-    >>> geometric_sizes("--M-range", "64:1024:1000000000")
+    >>> geometric_sizes("--M-geom", "64:1024:1000000000")
     Traceback (most recent call last):
     ...
-    attnio.exceptions.InvalidInputError: --M-range STEPS=1000000000 exceeds MAX_STEPS=1000
+    attnio.exceptions.InvalidInputError: --M-geom='64:1024:1000000000' names 1000000000 sizes; at most MAX_STEPS=1000
+    >>> geometric_sizes("--M-geom", "64:8:3")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --M-geom='64:8:3': LO=64 exceeds HI=8
     """
     parts = text.split(":") if isinstance(text, str) else []
     if len(parts) != 3 or not all(_INT_TEXT.fullmatch(p.strip()) for p in parts):
-        raise InvalidInputError(f"{name}={describe(text, 40)} must be LO:HI:STEPS integers")
+        raise InvalidInputError(f"{name}={describe(text, 40)} must be a geometric range "
+                                f"LO:HI:COUNT of integers")
     lo, hi = parse_positive_int("M", parts[0]), parse_positive_int("M", parts[1])
-    steps = parse_positive_int("STEPS", parts[2])
+    steps = parse_positive_int("COUNT", parts[2])
     if steps > max_steps:
-        raise InvalidInputError(f"{name} STEPS={steps} exceeds MAX_STEPS={max_steps}")
+        raise InvalidInputError(f"{name}={describe(text, 40)} names {steps} sizes; "
+                                f"at most {limit_name}={max_steps}")
     if hi < lo:
-        raise InvalidInputError(f"{name}={describe(text, 40)}: HI={hi} must be >= LO={lo}")
+        raise InvalidInputError(f"{name}={describe(text, 40)}: LO={lo} exceeds HI={hi}")
     if hi >= 10**300:
         raise InvalidInputError(f"{name} HI must be below 10**300 (the points are floats)")
     if steps == 1:
@@ -393,7 +404,7 @@ def parse_sizes(name: str, text: Any, *, max_count: int = MAX_STEPS,
     integer of at most :data:`MAX_INT_DIGITS` digits; LO <= HI; at most ``max_count`` values
     in all (counted before any is listed); duplicates are dropped, the order kept. With
     ``single`` exactly one value is accepted (a command that answers at one size).
-    (``--M-range LO:HI:STEPS`` of the sweeping commands is a different thing: STEPS
+    (``--M-geom LO:HI:COUNT`` of the sweeping commands is a different thing: COUNT
     geometrically spaced sizes, :func:`geometric_sizes`.)
 
     >>> parse_sizes("M", "64, 256,1024")
@@ -411,7 +422,7 @@ def parse_sizes(name: str, text: Any, *, max_count: int = MAX_STEPS,
     >>> parse_sizes("M", "64,128", single=True)
     Traceback (most recent call last):
     ...
-    attnio.exceptions.InvalidInputError: M='64,128' must be one value here, not 2
+    attnio.exceptions.InvalidInputError: M='64,128' names 2 sizes; this command takes one M
     """
     if isinstance(text, Integral) and not isinstance(text, bool):
         values = [positive_int(name, text)]
@@ -423,8 +434,9 @@ def parse_sizes(name: str, text: Any, *, max_count: int = MAX_STEPS,
         if not items:
             raise InvalidInputError(f"{name}={describe(text, 40)} names no size")
         if len(items) > max_count:
+            rule = f"this command takes one {name}" if single else f"at most {limit_name}={max_count}"
             raise InvalidInputError(f"{name}={describe(text, 40)} names {len(items)} sizes; "
-                                    f"at most {limit_name}={max_count}")
+                                    f"{rule}")
         ranges: list[tuple[int, int, int]] = []
         for item in items:
             match = _SIZE_ITEM.fullmatch(item.replace(" ", ""))
@@ -440,13 +452,16 @@ def parse_sizes(name: str, text: Any, *, max_count: int = MAX_STEPS,
                 raise InvalidInputError(f"{name}={describe(text, 40)}: LO={lo} exceeds HI={hi}")
             ranges.append((lo, hi, step))
         count = sum((hi - lo) // step + 1 for lo, hi, step in ranges)
+        if single and count != 1:
+            raise InvalidInputError(f"{name}={describe(text, 40)} names {count} sizes; "
+                                    f"this command takes one {name}")
         if count > max_count:
             raise InvalidInputError(f"{name}={describe(text, 40)} names {count} sizes; "
                                     f"at most {limit_name}={max_count}")
         values = list(dict.fromkeys(v for lo, hi, step in ranges for v in range(lo, hi + 1, step)))
-    if single and len(values) != 1:
-        raise InvalidInputError(f"{name}={describe(text, 40)} must be one value here, "
-                                f"not {len(values)}")
+    if single and len(values) != 1:  # '64,64': one size named twice
+        raise InvalidInputError(f"{name}={describe(text, 40)} names {len(values)} sizes; "
+                                f"this command takes one {name}")
     return values
 
 
@@ -520,15 +535,20 @@ def warn_outside_admissible(command: str, n: int, d: int, Ms: Iterable[int]) -> 
     """Print :func:`admissible_cache_warning`'s line on stderr, if there is one — or, inside
     :func:`deferred_warnings` (every command run by :func:`attnio.cli.main`), hold it until the
     command has finished, so that a command which then fails prints only its error line."""
+    line = admissible_cache_warning(command, n, d, Ms)
+    if line is not None:
+        hold_warning(line)
+
+
+def hold_warning(line: str) -> None:
+    """Print a warning ``line`` on stderr — or, inside :func:`deferred_warnings`, hold it (once)
+    until the command has answered (:mod:`attnio.flags`' deprecation lines come here too)."""
     import sys
 
-    line = admissible_cache_warning(command, n, d, Ms)
-    if line is None:
-        return
-    if _DEFERRED is not None:
-        _DEFERRED.append(line)
-    else:
+    if _DEFERRED is None:
         print(line, file=sys.stderr)
+    elif line not in _DEFERRED:
+        _DEFERRED.append(line)
 
 
 @contextlib.contextmanager

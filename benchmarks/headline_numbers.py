@@ -40,7 +40,7 @@ class ClaimHeadline:
 
 
 def _sweep_crossover() -> int:
-    """The README command ``attnio simulate --n 4096 --d 64 --M-range 256:262144:13
+    """The README command ``attnio simulate --n 4096 --d 64 --M-geom 256:262144:13
     --algorithm flash1,small-cache --pass backward``: the swap bisected on exact counts."""
     from attnio.commands.simulate import find_crossovers, parse_cache_sizes
 
@@ -107,7 +107,7 @@ def headlines() -> list[Headline]:
                         "sympy: n**2*d/sqrt(2*M) = n**2 at M = d**2/2"))
     M = _sweep_crossover()
     out.append(Headline("measured crossover", f"M = {M:,} ≈ {M / D ** 2:.1f}·d²",
-                        "attnio simulate --n 4096 --d 64 --M-range 256:262144:13 "
+                        "attnio simulate --n 4096 --d 64 --M-geom 256:262144:13 "
                         "--algorithm flash1,small-cache --pass backward"))
     out.append(Headline("measured crossover (F1-F2)", f"swap at M ≈ {M / D ** 2:.1f}·d² "
                         f"(n = {N}, d = {D})", "the same command"))

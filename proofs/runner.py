@@ -139,7 +139,7 @@ TIME_LIMIT_REACHED = "not run: the time limit was reached first"
 def bounded_context(ctx: CheckContext, deadline: float | None) -> CheckContext:
     """``ctx`` with every solver call and search bounded by the time left before
     ``deadline`` (a :func:`time.monotonic` instant; at least 1 ms): a claim started just
-    before the deadline cannot run on for the full ``--z3-timeout``."""
+    before the deadline cannot run on for the full ``--solver-time-limit``."""
     if deadline is None:
         return ctx
     left = max(0.001, deadline - time.monotonic())

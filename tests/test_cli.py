@@ -57,7 +57,7 @@ def test_every_command_reads_M_the_same_way(command: str, flag: str, text: str,
     else:  # a one-instance command refuses a sweep, in one line, exit 2
         assert main([*argv, flag, text]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "must be one value here" in err
+        assert err.count("\n") == 1 and f"names {len(values)} sizes; this command takes one" in err
 
 
 @pytest.mark.parametrize("command,flag", FLAGS)
@@ -79,6 +79,8 @@ def test_every_command_refuses_the_same_bad_M(command: str, flag: str, text: str
     assert main([*argv, flag, text]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+    if not M_COMMANDS[command][1] and "sizes; at most" in rule:  # one M: a count is refused
+        rule = rule.split(";")[0] + "; this command takes one M"
     assert captured.err.startswith(f"attnio {command}: error: ") and rule in captured.err
     assert not (tmp_path / "out").exists()  # refused before any work
 
@@ -115,5 +117,6 @@ def test_n_and_d_are_read_by_the_same_parser(command: str, flag: str, text: str,
     assert main([*argv, flag, text]) == 2
     err = capsys.readouterr().err
     name = flag.lstrip("-")
-    rule = "must be one value here" if ":" in text else f"{name}={text} must be a positive integer"
+    rule = (f"names 5 sizes; this command takes one {name}" if ":" in text
+            else f"{name}={text} must be a positive integer")
     assert err.count("\n") == 1 and rule in err

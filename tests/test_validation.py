@@ -92,8 +92,9 @@ def test_geometric_sizes() -> None:
     assert geometric_sizes("r", "1:16:5") == [1, 2, 4, 8, 16]
     assert geometric_sizes("r", "5:5:1") == [5]
     assert len(geometric_sizes("r", f"1:{10**6}:{MAX_STEPS}")) <= MAX_STEPS
-    for bad, rule in [(f"1:10:{MAX_STEPS + 1}", "MAX_STEPS"), ("10:1:3", "HI"),
-                      ("1:10", "LO:HI:STEPS"), (f"1:{10**300}:3", "10\\*\\*300")]:
+    for bad, rule in [(f"1:10:{MAX_STEPS + 1}", f"names {MAX_STEPS + 1} sizes; at most MAX_STEPS"),
+                      ("10:1:3", "LO=10 exceeds HI=1"),  # the wording of parse_sizes
+                      ("1:10", "LO:HI:COUNT"), (f"1:{10**300}:3", "10\\*\\*300")]:
         with pytest.raises(InvalidInputError, match=rule):
             geometric_sizes("r", bad)
 
@@ -172,7 +173,7 @@ def test_parse_sizes_grammar() -> None:
             parse_sizes("M", bad)
     with pytest.raises(InvalidInputError, match="MAX_CACHE_SIZES=64"):
         parse_sizes("M", "1:65", max_count=64, limit_name="MAX_CACHE_SIZES")
-    with pytest.raises(InvalidInputError, match="one value here, not 3"):
+    with pytest.raises(InvalidInputError, match="names 3 sizes; this command takes one M"):
         parse_sizes("M", "1:3", single=True)
 
 

@@ -76,6 +76,7 @@ from attnio.bounds.heads import stacked_compulsory, stacked_lower_bound
 from attnio.bounds.hierarchy import format_levels, levels_report
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import InvalidInputError
+from attnio.flags import add_cache_size_arguments
 from attnio.output import print_document
 from attnio.safe_io import write_text
 from attnio.symbolic.crossovers import crossover
@@ -108,8 +109,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="sequence length (positive integer)")
     parser.add_argument("--d", "--head-dim", dest="d", required=True, action=size_action("d"),
                         help="head dimension (positive integer)")
-    parser.add_argument("--M", dest="M", action=size_action("M"),
-                        help="cache size in words (one positive integer)")
+
+    add_cache_size_arguments(parser, command="bounds", sweep=False, help="cache size in words")
     parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
     parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
                                         "(default bf16)")

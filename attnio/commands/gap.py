@@ -2,10 +2,11 @@
 
 Examples (shell)::
 
-    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward
+    attnio gap --n 4096 --d 64 --M-geom 64:262144:13 --pass backward
     attnio gap --n 4096 --d 64 --M 1024,4096 --pass forward --json
-    attnio gap --n 4096 --d 64 --M-range 64:262144:13 --pass backward --tune --plot gap.png
-    attnio gap --n 4096 --d 64 --M-range 64:262144:1000 --tune --time-limit 5
+    attnio gap --n 4096 --d 64 --M-geom 64:262144:13 --pass backward --tune --plot gap.png
+    attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --time-limit 5
+    attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --workers 2
 
 Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts the
 (M, algorithm) pairs and names the one running (``M=4096: flash2 (tuning)``); never on stdout.
@@ -17,6 +18,12 @@ the rows of the sizes finished are printed (``--json``: with ``"time_limit": {"s
 or ``undecided`` for a sweep cut short — notes/json.md), a size cut half-way is dropped (a half-finished search is not a
 tuned answer), stderr gets ``attnio gap: time limit S s reached; N of M sizes done`` and the
 exit code is 1 — a sweep cut short is never a pass.
+
+``--workers N`` / ``--scheduler ADDRESS`` (:mod:`attnio.flags`) compute the sizes (one row
+each) on Dask through :func:`attnio.parallel.map_instances`: the same rows in the same order as
+the serial run. With ``--time-limit`` the rows finished by then are kept (not necessarily the
+first ones); a size not finished is dropped as in the serial run. The multi-head sweep
+(``--batch/--heads/--kv-heads``, closed forms only) always runs serially.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()
@@ -36,10 +43,18 @@ from typing import Any, Callable, Iterator
 from attnio.algorithms.heads import add_heads_arguments, heads_from_args
 from attnio.algorithms.simulation import PASSES, validate_size
 from attnio.algorithms.tuning import TimeLimitReached
-from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload
+from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, gap_rows
 from attnio.bounds.hierarchy import multihead_gap_payload
 from attnio.exceptions import InvalidInputError
+from attnio.flags import (
+    add_cache_size_arguments,
+    add_parallel_arguments,
+    add_time_limit_argument,
+    is_parallel,
+    parallel_options,
+)
 from attnio.output import print_document
+from attnio.parallel import map_instances
 from attnio.progress import progress_enabled
 from attnio.provenance import provenance
 from attnio.reporting.gap_figure import plot_gap
@@ -50,7 +65,6 @@ from attnio.validation import (
     PLOT_SUFFIXES,
     check_output_path,
     check_time_limit,
-    float_text_type,
     size_action,
     warn_outside_admissible,
 )
@@ -71,12 +85,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument("--n", required=True, action=size_action("n"), help="sequence length n")
     parser.add_argument("--d", required=True, action=size_action("d"), help="head dimension d")
-    sizes = parser.add_mutually_exclusive_group(required=True)
-    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
-                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
-    sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
-                       action=size_action("--M-range", geometric=True),
-                       help="STEPS sizes from LO to HI words, geometrically spaced")
+    add_cache_size_arguments(parser, command="gap", required=True,
+                             help="fast-memory sizes in words")
     parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
                         help="forward or backward pass (default backward)")
     parser.add_argument("--tune", action="store_true",
@@ -84,9 +94,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     add_heads_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON on stdout")
-    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
-                        help="stop after S seconds (default: no limit): the finished sizes are "
-                             "printed and the exit code is 1")
+    add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit): the "
+                                         "finished sizes are printed and the exit code is 1")
+    add_parallel_arguments(parser, what="sizes (one row each)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the ratio against M (.png, .pdf or .svg, by extension)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
@@ -126,8 +136,9 @@ def run(args: argparse.Namespace) -> int:
     time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     n, d = validate_size("n", args.n), validate_size("d", args.d)
-    Ms = args.M if args.M is not None else args.M_range
+    Ms = args.M
     warn_outside_admissible("gap", n, d, Ms)
+    parallel = parallel_options(args)
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
         plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
@@ -136,7 +147,11 @@ def run(args: argparse.Namespace) -> int:
     stopped: TimeLimitReached | None = None
     payload: dict[str, Any]
     with _progress_bar(len(Ms) * len(GAP_ALGORITHMS.get(args.pass_, ()))) as step:
-        if (batch, heads, kv_heads) == (1, 1, 1):
+        if (batch, heads, kv_heads) == (1, 1, 1) and is_parallel(parallel):
+            payload, stopped = _parallel_sweep(args.pass_, n, d, Ms, args.tune, deadline,
+                                               parallel)
+            payload.update(batch=1, heads=1, kv_heads=1)
+        elif (batch, heads, kv_heads) == (1, 1, 1):
             try:
                 payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune, deadline=deadline,
                                       on_step=step)
@@ -180,6 +195,46 @@ def _partial_payload(pass_: str, n: int, d: int, tune: bool, rows: list) -> dict
     """The ``--json`` document of a sweep the deadline cut: the rows finished."""
 
     return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": tune, **provenance()}
+
+
+def _gap_size(job: tuple) -> tuple[str, Any]:
+    """One size of the sweep — what a Dask worker computes: ``("row", row)``,
+    ``("infeasible", reason)`` (no algorithm fits this M) or ``("timeout", None)``.
+
+    The deadline travels as wall-clock time (:func:`time.time`; a remote worker's monotonic
+    clock is not ours) and is turned back into a monotonic instant here."""
+
+    pass_, n, d, M, tune, wall_deadline = job
+    deadline = (None if wall_deadline is None
+                else time.monotonic() + (wall_deadline - time.time()))
+    try:
+        return "row", gap_rows(pass_, n, d, [M], tune=tune, deadline=deadline)[0]
+    except TimeLimitReached:
+        return "timeout", None
+    except InvalidInputError:  # the sizes are checked: no algorithm fits this M
+        return "infeasible", f"M={M}: no algorithm fits"
+
+
+def _parallel_sweep(pass_: str, n: int, d: int, Ms: list[int], tune: bool,
+                    deadline: float | None, parallel: dict[str, Any]) -> tuple[dict, Any]:
+    """The single-head sweep on Dask, one instance per size (:func:`_gap_size`); the payload
+    of the serial :func:`attnio.bounds.gap.gap_payload` and the TimeLimitReached (or None)."""
+
+    wall = None if deadline is None else time.time() + (deadline - time.monotonic())
+    jobs = [(pass_, n, d, M, tune, wall) for M in Ms]
+    outcomes = map_instances(_gap_size, jobs, desc="gap", deadline=deadline,
+                             on_timeout=lambda _job: ("timeout", None), **parallel)
+    rows = [value for kind, value in outcomes if kind == "row"]
+    missed = sum(1 for kind, _ in outcomes if kind == "timeout")
+    if missed:
+        stopped = TimeLimitReached()
+        stopped.rows, stopped.done, stopped.total = rows, len(Ms) - missed, len(Ms)
+        return _partial_payload(pass_, n, d, tune, rows), stopped
+    if not rows:
+        reasons = [value for kind, value in outcomes if kind == "infeasible"]
+        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep "
+                                f"({'; '.join(reasons[:3])})")
+    return _partial_payload(pass_, n, d, tune, rows), None
 
 
 def _multihead(pass_: str, n: int, d: int, Ms: list[int], batch: int, heads: int,

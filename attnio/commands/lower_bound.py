@@ -2,7 +2,7 @@
 
 Usage::
 
-    attnio lower-bound --dag FILE.json --M M [--time-limit S] [--json]   # --cache: alias
+    attnio lower-bound --dag FILE.json --M M [--time-limit S] [--solver-time-limit S] [--json]
     attnio lower-bound --builtin matmul:2x2x2 --M 3 [--json]
 
 Prints every route of :func:`attnio.graphs.lower_bounds.certified_routes`: its value (an
@@ -13,7 +13,9 @@ checker re-verified counts as a bound: a route its own checker refutes is printe
 
 Bounded work
 ------------
-* ``--time-limit S`` (a positive finite number, default 60) bounds the whole command, from the
+* ``--solver-time-limit S`` (seconds, default 20) bounds each z3 call of the Hong-Kung
+  partition, never beyond the time left (``--z3-timeout-ms MS`` is its deprecated spelling).
+* ``--time-limit S`` (seconds >= 0, default 60) bounds the whole command, from the
   start of the process (its imports and the reading of the DAG included; the routes stop
   :data:`EXIT_RESERVE` s, at most 15 % of S, early to leave time to print and exit): every route and
   every certificate check reads the clock in each phase (DP layers, candidate sets, z3 calls,
@@ -58,7 +60,7 @@ Examples
 --------
 >>> import argparse, contextlib, io
 >>> args = argparse.Namespace(dag=None, builtin="matmul:1x2x1", cache="3", json=False,
-...                           z3_timeout_ms=20_000, time_limit=60)
+...                           solver_time_limit=20.0, time_limit=60)
 >>> out = io.StringIO()
 >>> with contextlib.redirect_stdout(out):
 ...     code = run(args)
@@ -80,6 +82,13 @@ import networkx as nx
 from attnio import interrupts
 from attnio.commands.pebble import parse_builtin
 from attnio.exceptions import InvalidInputError
+from attnio.flags import (
+    add_cache_size_arguments,
+    add_solver_time_limit_argument,
+    add_time_limit_argument,
+    parse_seconds,
+    solver_milliseconds,
+)
 from attnio.graphs.dagio import load_dag
 from attnio.graphs.game import check_cache_size
 from attnio.graphs.lower_bounds import (
@@ -93,7 +102,7 @@ from attnio.graphs.lower_bounds import (
 from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
 from attnio.results import overall_verdict
-from attnio.validation import int_text_type, parse_sizes, positive_float, positive_int, size_action
+from attnio.validation import parse_sizes
 
 __all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
            "MAX_LOWER_BOUND_EDGES", "DEFAULT_TIME_LIMIT"]
@@ -121,15 +130,16 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
-    parser.add_argument("--M", "--cache", dest="cache", required=True, metavar="M",
-                        action=size_action("M"),
-                        help="red pebbles, one positive integer (--cache is an alias)")
-    parser.add_argument("--time-limit", default=DEFAULT_TIME_LIMIT, metavar="S",
-                        help="seconds for the whole command, every route and certificate check "
-                             "included; then the best bound so far is printed (default 60)")
-    parser.add_argument("--z3-timeout-ms", type=int_text_type("--z3-timeout-ms"), default=20_000, metavar="MS",
-                        help="z3 timeout per call of the Hong-Kung partition (default 20000; "
-                             "never beyond the time limit)")
+    add_cache_size_arguments(parser, command="lower-bound", dest="cache", aliases=("--cache",),
+                             sweep=False, required=True, help="red pebbles")
+    add_time_limit_argument(parser, default=DEFAULT_TIME_LIMIT,
+                            help="seconds for the whole command, every route and certificate "
+                                 "check included; then the best bound so far is printed "
+                                 "(default 60)")
+    add_solver_time_limit_argument(parser, default=20.0,
+                                   help="seconds per z3 call of the Hong-Kung partition "
+                                        "(default 20; never beyond the time limit)",
+                                   deprecated_ms=("lower-bound", "--z3-timeout-ms"))
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.set_defaults(handler=run)
     return parser
@@ -237,13 +247,13 @@ def _record_json(c: CertifiedRoute) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     started = _command_started()
-    time_limit = positive_float("--time-limit", getattr(args, "time_limit", DEFAULT_TIME_LIMIT))
+    time_limit = parse_seconds("--time-limit", getattr(args, "time_limit", DEFAULT_TIME_LIMIT))
     # the routes stop a little before the limit, leaving time to print and for the
     # interpreter to exit (ending it takes ~0.5 s once sympy is loaded)
     deadline = Deadline(started + time_limit - min(EXIT_RESERVE, 0.15 * time_limit))
     M = check_cache_size(parse_sizes("M", args.cache, single=True)[0])
-    timeout = args.z3_timeout_ms
-    positive_int("--z3-timeout-ms", timeout)
+    timeout = solver_milliseconds(parse_seconds(
+        "--solver-time-limit", getattr(args, "solver_time_limit", 20.0), allow_zero=False))
     G = _load(args)
     header = f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, M = {M}"
     need, worst = least_cache_size(G)

@@ -2,17 +2,22 @@
 
 Usage::
 
-    attnio pebble --dag FILE.json --cache M [--no-recompute] [--time-limit S] [--json]
+    attnio pebble --dag FILE.json --M M [--no-recompute] [--time-limit S] [--json]
     attnio pebble --builtin matmul:2x2x2 --cache LO:HI [--table] [--json]
     attnio pebble --builtin attention-forward:n=2,d=1 --cache 3:6
     attnio pebble --builtin attention-backward:n=2,d=1[,gradient=dX] --cache 12
     attnio pebble --replay SCHEDULE.json (--dag FILE.json | --builtin SPEC) --cache M
     attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
-    attnio pebble --dag A.json B.json --cache LO:HI [--workers N | --scheduler ADDRESS]
+    attnio pebble --dag A.json B.json --M LO:HI [--workers N | --scheduler ADDRESS]
+    attnio pebble --builtin matmul:2x2x2 --M-geom 4:32:4 --time-limit 30
 
-``--time-limit S`` (a positive finite number; default 60) bounds each instance (one DAG at
-one cache size) as a whole: the algorithm schedules are built first and the solver gets the
-rest, and reads the clock in every phase (``attnio.graphs.exact``). ``--workers N`` /
+``--time-limit S`` (seconds, >= 0; default none) is the whole call's budget: no instance starts
+after it and each instance stops at it (an instance not started is undecided, reason
+``time limit reached before this instance started``). ``--solver-time-limit S`` (> 0;
+default 60) bounds each instance (one DAG at one cache size) as a whole, never beyond the time
+left: the algorithm schedules are built first and the solver gets the rest, and reads the clock
+in every phase (``attnio.graphs.exact``). For one instance ``--time-limit S`` is what it was
+before issue 23 (then a per-instance limit). ``--workers N`` /
 ``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
 order; an instance whose worker died twice is reported undecided with the reason.
 
@@ -45,7 +50,8 @@ attnio before 0.2 is read too). ``--replay --json`` prints ``{"command": "pebble
 ``--cache`` nothing is solved.
 
 ``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
-(:func:`attnio.validation.parse_sizes`, the parser of every command).
+(:func:`attnio.validation.parse_sizes`, the parser of every command); ``--M-geom LO:HI:COUNT``
+COUNT geometrically spaced sizes (:mod:`attnio.flags`).
 
 Limits (bad input, exit 2): ``--M`` names at most
 :data:`attnio.validation.MAX_CACHE_SIZES` sizes; a ``--builtin`` DAG has at most
@@ -65,6 +71,13 @@ from typing import Any
 import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
+from attnio.flags import (
+    add_cache_size_arguments,
+    add_parallel_arguments,
+    add_solver_time_limit_argument,
+    add_time_limit_argument,
+    parallel_options,
+)
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.dagio import load_dag, load_schedule, save_dag
 from attnio.graphs.dags import (
@@ -87,21 +100,16 @@ from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
-from attnio.parallel import check_workers, map_instances
+from attnio.parallel import map_instances
 from attnio.results import Status, overall_verdict
 from attnio.tables import render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
     check_output_path,
     describe,
-    float_text_type,
-    int_text_type,
     parse_int_range,
     parse_positive_int,
     parse_sizes,
-    positive_float,
-    positive_int,
-    size_action,
 )
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
@@ -110,6 +118,8 @@ __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_j
 #: Largest ``--builtin`` DAG (vertices) built at all; checked on the closed-form size
 #: (:func:`attnio.graphs.dags.expected_size`) before any vertex is allocated.
 MAX_BUILTIN_VERTICES = 200_000
+#: Default ``--solver-time-limit`` of one instance (seconds).
+DEFAULT_INSTANCE_SECONDS = 60.0
 #: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
 EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot"}
 
@@ -127,29 +137,26 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
                         help="validate this schedule on --dag instead of solving")
-    parser.add_argument("--M", "--cache", dest="cache", metavar="M",
-                        action=size_action("M", sweep=True, max_count=MAX_CACHE_SIZES,
-                                           limit_name="MAX_CACHE_SIZES"),
-                        help="red pebbles: V, V1,V2,..., LO:HI or LO:HI:STEP (--cache is an "
-                             "alias); required unless only --export-dag is asked")
+    add_cache_size_arguments(parser, command="pebble", dest="cache", aliases=("--cache",),
+                             max_count=MAX_CACHE_SIZES, limit_name="MAX_CACHE_SIZES",
+                             help="red pebbles (required unless only --export-dag is asked)")
     parser.add_argument("--export-dag", metavar="FILE",
                         help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
     parser.add_argument("--force", action="store_true",
                         help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
-    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), default=60.0, metavar="S",
-                        help="seconds per cache size, every phase included, before answering "
-                             "undecided with the proven bracket (default 60)")
+    add_time_limit_argument(parser, help="seconds for the whole call (default: no limit): "
+                                         "no instance starts after it, each instance stops at "
+                                         "it; an instance cut short is undecided with its "
+                                         "proven bracket")
+    add_solver_time_limit_argument(parser, default=DEFAULT_INSTANCE_SECONDS,
+                                   help="seconds per instance (one DAG at one cache size), "
+                                        "every phase included, never beyond --time-limit "
+                                        f"(default {DEFAULT_INSTANCE_SECONDS:g})")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
-    parallel = parser.add_mutually_exclusive_group()
-    parallel.add_argument("--workers", type=int_text_type("--workers"), metavar="N",
-                          help="solve the instances on a local Dask cluster of N processes "
-                               "(results identical to the serial run, same order)")
-    parallel.add_argument("--scheduler", metavar="ADDRESS",
-                          help="solve the instances on an existing Dask cluster "
-                               "(e.g. tcp://host:8786)")
+    add_parallel_arguments(parser, what="instances (DAG × cache size)")
     parser.set_defaults(handler=run)
     return parser
 
@@ -272,12 +279,25 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
 
 
 def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
-    """One instance (G, M, recompute, time limit[, certify]): what a serial run or a Dask
-    worker does. With ``certify`` the certified lower bound (``--json``) is computed too,
-    inside the instance's time limit."""
+    """One instance (G, M, recompute, instance limit[, certify[, wall-clock deadline,
+    --time-limit]]): what a serial run or a Dask worker does. The instance gets its limit, or
+    the time left before the deadline if less (the deadline travels as :func:`time.time`: a
+    remote worker's monotonic clock is not ours). With ``certify`` the certified lower bound
+    (``--json``) is computed too, inside the instance's time limit."""
     G, M, recompute, time_limit, *rest = job
+    wall_deadline, whole = (rest[1], rest[2]) if len(rest) > 2 else (None, None)
+    shown = time_limit  # the limit named when it is reached: the one that bound the instance
+    if wall_deadline is not None and wall_deadline - time.time() < time_limit:
+        time_limit, shown = max(0.0, wall_deadline - time.time()), whole
     return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
-                                           certify=bool(rest and rest[0])))
+                                           certify=bool(rest and rest[0]),
+                                           time_limit_shown=shown))
+
+
+def _timed_out_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
+    """An instance that ``--time-limit`` left no time to start: undecided, never dropped."""
+    return PebbleUndecided(lower_bound=0, upper_bound=None, states_explored=0,
+                           reason="time limit reached before this instance started"), {}, None
 
 
 def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
@@ -319,7 +339,8 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
         if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
-            changes["reason"] = f"time limit {args.time_limit:g} s reached"
+            shown = getattr(args, "time_limit_shown", args.time_limit)
+            changes["reason"] = f"time limit {shown:g} s reached"
         result = dataclasses.replace(result, **changes)
     return result, costs, certified
 
@@ -389,7 +410,9 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
 
 
 def run(args: argparse.Namespace) -> int:
-    args.time_limit = positive_float("--time-limit", args.time_limit)
+    deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
+    wall_deadline = None if args.time_limit is None else time.time() + args.time_limit
+    solver_limit = getattr(args, "solver_time_limit", DEFAULT_INSTANCE_SECONDS)
     recompute = not args.no_recompute
     # every cheap check before the (possibly large) graph is read or built
     if args.cache is None:
@@ -410,9 +433,7 @@ def run(args: argparse.Namespace) -> int:
     if args.export_dag is not None:
         check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
-    if args.workers is not None:
-        positive_int("--workers", args.workers)
-    check_workers(args.workers, args.scheduler)
+    parallel = parallel_options(args)
     if args.dag is not None:
         graphs = [(path, load_dag(path)) for path in args.dag]
     else:
@@ -427,7 +448,8 @@ def run(args: argparse.Namespace) -> int:
         check_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, args.time_limit, bool(args.json)) for _, G, M in instances]
+    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit)
+            for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]
 
@@ -444,9 +466,12 @@ def run(args: argparse.Namespace) -> int:
 
     interrupted = False
     try:
-        outcomes = map_instances(_solve_job, jobs, workers=args.workers,
-                                 scheduler=args.scheduler, desc="pebble",
-                                 on_failure=_failed_job, on_result=show)
+        outcomes = map_instances(_solve_job, jobs, desc="pebble", on_failure=_failed_job,
+                                 on_result=show, deadline=deadline,
+                                 on_timeout=_timed_out_job, **parallel)
+        for index, outcome in enumerate(outcomes):  # the instances --time-limit left unstarted
+            if index not in done:
+                show(index, outcome)
     except KeyboardInterrupt as exc:
         # Ctrl-C: the finished instances, and (serial) the bracket and best schedule of the
         # one being solved (graphs/anytime.py), are reported; then exit 130

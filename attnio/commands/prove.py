@@ -20,9 +20,10 @@ of more than 100,000 bits (``(10**500)**1000``), a number of more than 500 digit
 (``1e1000``), a malformed number (``0x10``, ``1_000``, ``1e3e3``), ``Min()`` / ``Max()``
 without arguments, and a statement that is a constant (``true``: no relation to prove).
 Such terms cannot be decided within any time limit; refusing them keeps ``prove`` within its
-``--timeout`` and its memory small. The decision
+``--time-limit`` and its memory small. The decision
 is :func:`attnio.smt.kernel.prove_statement` — one code path with ``attnio verify`` — run in
-a child process that ``--timeout`` bounds as a whole (sympy included). Partial functions
+a child process that ``--time-limit SECONDS`` (> 0, at most 3600, default 20) bounds as a whole
+(sympy included); ``--timeout`` is its deprecated spelling (:mod:`attnio.flags`). Partial functions
 follow :mod:`attnio.smt.definedness`: a statement undefined at some points (a square root
 of a negative number) is decided where it is defined and the verdict says where; a vacuous
 one (defined nowhere, or an antecedent that never holds) is undecided.
@@ -49,13 +50,12 @@ proved where defined (x >= 0): ...
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Any
 
 from attnio.exceptions import InvalidInputError
+from attnio.flags import add_time_limit_argument, parse_seconds
 from attnio.output import json_document, print_json
 from attnio.results import Refuted, Verdict
-from attnio.validation import parse_float_text
 
 __all__ = ["register", "run", "verdict_json"]
 
@@ -75,10 +75,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="declare a symbol: DOMAIN is real, positive, nonnegative, integer, "
                              "positive-integer or nonnegative-integer (repeat per symbol)")
     parser.add_argument("--json", action="store_true", help="JSON verdict on stdout")
-    parser.add_argument("--timeout", metavar="S", default="20",
-                        help="seconds for the whole call, parsing and sympy included (default "
-                             "20): it runs in a child process killed at the limit; past it the "
-                             "answer is undecided")
+    add_time_limit_argument(parser, default=20.0, allow_zero=False, max_seconds=MAX_SECONDS,
+                            deprecated=("prove", "--timeout"),
+                            help="seconds for the whole call, parsing and sympy included "
+                                 "(default 20, at most 3600): it runs in a child process killed "
+                                 "at the limit; past it the answer is undecided")
     parser.set_defaults(handler=run)
     return parser
 
@@ -100,12 +101,8 @@ def _domains(declarations: list[str]) -> dict[str, str]:
     return out
 
 
-def _timeout(text: str) -> float:
-    value = parse_float_text("--timeout", text)  # ASCII digits only: float() takes '٣', '1_0'
-    if not math.isfinite(value) or value <= 0 or value > 3600:
-        raise InvalidInputError(f"--timeout={text[:40]!r} must be a positive finite number of "
-                                "seconds, at most 3600")
-    return value
+#: Largest ``--time-limit`` of ``prove`` (seconds): the decision runs in a child process.
+MAX_SECONDS = 3600.0
 
 
 def verdict_json(verdict: Verdict) -> dict[str, Any]:
@@ -128,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
     from attnio.smt.kernel import prove_statement
 
     domains = _domains(args.var)
-    verdict = prove_statement(args.statement, domains, timeout=_timeout(args.timeout),
+    time_limit = parse_seconds("--time-limit", getattr(args, "time_limit", 20.0),
+                               allow_zero=False, max_seconds=MAX_SECONDS)
+    verdict = prove_statement(args.statement, domains, timeout=time_limit,
                               isolate=True)
     if args.json:
         print_json(verdict_json(verdict))

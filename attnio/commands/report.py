@@ -17,13 +17,13 @@ import argparse
 import sys
 from typing import Any
 
+from attnio.flags import add_cache_size_arguments, add_time_limit_argument
 from attnio.output import print_document
 from attnio.progress import StageStatus
 from attnio.reporting import DEFAULT_D, DEFAULT_N
 from attnio.reporting.report import default_cache_sizes, write_report
 from attnio.validation import (
     check_time_limit,
-    float_text_type,
     size_action,
     warn_outside_admissible,
 )
@@ -32,8 +32,8 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,...] [--quick] [--html] [--force]
-    [--json]``."""
+    """Add ``attnio report OUTDIR [--n N] [--d D] [--M M1,M2,... | --M-geom LO:HI:COUNT]
+    [--quick] [--html] [--force] [--time-limit SECONDS] [--json]``."""
     parser = subparsers.add_parser(
         "report",
         help="write a report (Markdown + PNGs, or one HTML file) with the figures, the bound "
@@ -52,9 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help=f"sequence length (default {DEFAULT_N})")
     parser.add_argument("--d", action=size_action("d"), default=DEFAULT_D,
                         help=f"head dimension (default {DEFAULT_D})")
-    parser.add_argument("--M", action=size_action("M", sweep=True), default=None,
-                        help="cache sizes of the bound table: V, V1,V2,..., LO:HI or LO:HI:STEP, "
-                             "e.g. 1024,4096 (default d²/4, d², 4d²)")
+    add_cache_size_arguments(parser, command="report",
+                             help="cache sizes of the bound table (default d²/4, d², 4d²)")
     parser.add_argument("--quick", action="store_true",
                         help="run only the quick claim families and the smallest pebbling instances")
     parser.add_argument("--html", action="store_true",
@@ -66,9 +65,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true",
                         help="print what was written (files, claim counts, the verdict) as "
                              "JSON instead of the summary line")
-    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
-                        help="stop after S seconds (default: no limit): the sections not run "
-                             "are marked so in the report, and the exit code is 1")
+    add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit): the "
+                                         "sections not run are marked so in the report, and "
+                                         "the exit code is 1")
     parser.set_defaults(handler=run)
     return parser
 

@@ -2,11 +2,11 @@
 
 Examples (shell)::
 
-    attnio simulate --n 4096 --d 64 --M-range 256:262144:16 --algorithm flash1,small-cache \\
+    attnio simulate --n 4096 --d 64 --M-geom 256:262144:16 --algorithm flash1,small-cache \\
         --pass backward --json
     attnio simulate --n 256 --d 16 --M 64,256,1024 --algorithm all --pass forward --execute
-    attnio simulate --n 4096 --d 64 --M-range 512:65536:16 --algorithm flash1,small-cache \\
-        --plot io.png
+    attnio simulate --n 4096 --d 64 --M-geom 512:65536:16 --algorithm flash1,small-cache \\
+        --plot io.png --workers 2
     attnio simulate --n 4096 --d 64 --M 65536 --algorithm flash2 --mask causal --json
 
 ``--json`` prints ``{"command": "simulate", "verdict", "runs": [...], ...}`` (notes/json.md):
@@ -21,6 +21,11 @@ sparse formula, a worst case over every mask with these counts, not a bound for 
 ``mask_lower_bound`` (the certified bound for THIS mask and the run's computation,
 :mod:`attnio.proofs.mask_bounds`: ``{"value": int, "route", "claim_id", ...}``) and
 ``mask_ratio`` = io ÷ ``mask_lower_bound``.
+
+``--M`` / ``--M-geom`` and ``--workers`` / ``--scheduler`` are the shared flags of
+:mod:`attnio.flags`: each (algorithm, M) pair is an independent instance, computed serially
+by default or on Dask (:func:`attnio.parallel.map_instances`) with the same rows in the same
+order; the crossover is then bisected here.
 
 >>> import argparse
 >>> sub = argparse.ArgumentParser().add_subparsers()
@@ -60,8 +65,9 @@ from attnio.algorithms.simulation import (
 from attnio.bounds.heads import multihead_lower_bound
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.flags import add_cache_size_arguments, add_parallel_arguments, parallel_options
 from attnio.output import print_document
-from attnio.progress import progress
+from attnio.parallel import map_instances
 from attnio.provenance import provenance
 from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
 from attnio.reporting.style import render_figure
@@ -102,13 +108,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="sequence length n (positive integer)")
     parser.add_argument("--d", required=True, action=size_action("d"),
                         help="head dimension d (positive integer)")
-    sizes = parser.add_mutually_exclusive_group(required=True)
-    sizes.add_argument("--M", dest="M", metavar="M1,M2,...", action=size_action("M", sweep=True),
-                       help="fast-memory sizes in words: V, V1,V2,..., LO:HI or LO:HI:STEP")
-    sizes.add_argument("--M-range", dest="M_range", metavar="LO:HI:STEPS",
-                       action=size_action("--M-range", geometric=True),
-                       help="STEPS fast-memory sizes from LO to HI words, geometrically spaced "
-                            "(rounded to integers, duplicates dropped)")
+    add_cache_size_arguments(parser, command="simulate", required=True,
+                             help="fast-memory sizes in words")
     parser.add_argument("--algorithm", default="all", metavar="NAMES",
                         help="comma-separated names or 'all' (the pass's main algorithms): "
                              + ", ".join(ALGORITHMS))
@@ -143,13 +144,14 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "an error and an existing file is kept unless --force")
     parser.add_argument("--force", action="store_true",
                         help="replace an existing --plot file")
+    add_parallel_arguments(parser, what="(algorithm, M) runs")
     parser.set_defaults(handler=run)
     return parser
 
 
 def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
     """``--M`` text (:func:`attnio.validation.parse_sizes`: ``V``, ``V1,V2,...``, ``LO:HI``,
-    ``LO:HI:STEP``) or ``--M-range`` text ``"LO:HI:STEPS"`` (STEPS geometric sizes,
+    ``LO:HI:STEP``) or ``--M-geom`` text ``"LO:HI:COUNT"`` (COUNT geometric sizes,
     :func:`attnio.validation.geometric_sizes`); InvalidInputError otherwise.
 
     At most :data:`~attnio.validation.MAX_STEPS` sizes either way; a geometric range needs
@@ -160,7 +162,7 @@ def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
     """
     if not geometric:
         return parse_sizes("M", text)
-    return geometric_sizes("--M-range", text)
+    return geometric_sizes("--M-geom", text)
 
 
 def parse_algorithms(text: str, pass_: str) -> list[str]:
@@ -227,6 +229,7 @@ def runs_payload(
     names: list[str], pass_: str, n: int, d: int, Ms: list[int], *, execute: bool = False,
     seed: int = 0, tune: bool = False, crossover_pair: tuple[str, str] | None = None,
     mask: Mask | None = None, batch: int = 1, heads: int = 1, kv_heads: int | None = None,
+    workers: int | None = None, scheduler: str | None = None,
 ) -> dict[str, Any]:
     """The ``--json`` document: ``{"runs": [...], "crossovers": [...], "crossover_M": int |
     None, "crossover_pair": [A, B] | None}`` plus :func:`attnio.provenance.provenance`.
@@ -244,33 +247,32 @@ def runs_payload(
     groups (:func:`attnio.algorithms.heads.simulate_heads`; with the mask, no tuning); the
     crossover is then bisected on those counts only when ``kv_heads == heads`` (H
     independent heads: the single-head swap), else not reported (``crossover_note``).
+
+    ``workers`` / ``scheduler``: the (name, M) runs on Dask (:func:`attnio.parallel.map_instances`;
+    the same rows in the same order as the serial run).
     """
 
     batch, heads, kv = check_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
     if multi and tune:
         raise InvalidInputError("--batch/--heads/--kv-heads take no --tune")
+    pairs = [(name, M) for name in names for M in Ms]
+    jobs = [(name, pass_, n, d, M, execute, seed, tune, mask, batch, heads, kv)
+            for name, M in pairs]
+    outcomes = map_instances(_run_pair, jobs, workers=workers, scheduler=scheduler,
+                             desc="simulate")
     runs: list[dict[str, Any]] = []
     first_error: InvalidInputError | None = None
     feasible = 0
-    pairs = [(name, M) for name in names for M in Ms]
-    for name, M in progress(pairs, total=len(pairs), desc="simulate"):
-        try:
-            result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
-                                     kv_heads=kv, execute=execute, seed=seed, mask=mask)
-                      if multi else
-                      simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
-                               mask=mask))
-            runs.append(_row(result, mask))
-            if multi and mask is None:  # the stacked lower bound of all B·H heads
-                runs[-1]["lower_bound"], runs[-1]["lower_bound_route"] = multihead_lower_bound(
-                    pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    for (name, M), (kind, value) in zip(pairs, outcomes):
+        if kind == "row":
+            runs.append(value)
             feasible += 1
-        except CacheOverflowError as exc:
-            runs.append(_empty_row(name, pass_, n, d, M, overflow=str(exc)))
-        except InvalidInputError as exc:  # no tile of this algorithm fits this M
-            first_error = first_error or exc
-            runs.append(_empty_row(name, pass_, n, d, M, infeasible=str(exc)))
+        elif kind == "overflow":
+            runs.append(_empty_row(name, pass_, n, d, M, overflow=value))
+        else:  # no tile of this algorithm fits this M
+            first_error = first_error or value
+            runs.append(_empty_row(name, pass_, n, d, M, infeasible=str(value)))
     if feasible == 0 and first_error is not None:
         # A sweep in which nothing at all can run is bad input, not an empty result.
         raise first_error
@@ -290,6 +292,30 @@ def runs_payload(
     return payload
 
 
+def _run_pair(job: tuple) -> tuple[str, Any]:
+    """One (algorithm, M) run — what a serial sweep or a Dask worker computes: ``("row",
+    row)``, ``("overflow", message)`` (the tiles overflow M) or ``("infeasible", message)``
+    (no tile fits M: the exception, raised by the caller if no pair of the sweep runs)."""
+
+    name, pass_, n, d, M, execute, seed, tune, mask, batch, heads, kv = job
+    multi = (batch, heads, kv) != (1, 1, 1)
+    try:
+        result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
+                                 kv_heads=kv, execute=execute, seed=seed, mask=mask)
+                  if multi else
+                  simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
+                           mask=mask))
+    except CacheOverflowError as exc:
+        return "overflow", str(exc)
+    except InvalidInputError as exc:
+        return "infeasible", exc
+    row = _row(result, mask)
+    if multi and mask is None:  # the stacked lower bound of all B·H heads
+        row["lower_bound"], row["lower_bound_route"] = multihead_lower_bound(
+            pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    return "row", row
+
+
 def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> dict[str, Any]:
     row: dict[str, Any] = {key: None for key in _FIELDS}
     row.update(algorithm=name, n=n, d=d, M=M, **reason)
@@ -301,8 +327,9 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio simulate``; exit 1 if an executed run fails its checks."""
     n, d = parse_positive_int("n", args.n), parse_positive_int("d", args.d)
     seed = parse_seed(args.seed)
-    Ms = args.M if args.M is not None else args.M_range
+    Ms = args.M
     warn_outside_admissible("simulate", n, d, Ms)
+    parallel = parallel_options(args)
     names = parse_algorithms(args.algorithm, args.pass_)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
@@ -316,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     batch, heads, kv_heads = heads_from_args(args)
     payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
                            tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask,
-                           batch=batch, heads=heads, kv_heads=kv_heads)
+                           batch=batch, heads=heads, kv_heads=kv_heads, **parallel)
     if args.plot is not None:  # drawn before anything is printed: a plot error leaves no table
         plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     failed = [r for r in payload["runs"] if r.get("closed_form_match") is False

@@ -2,7 +2,7 @@
 
 Usage::
 
-    attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--z3-timeout MS]
+    attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--solver-time-limit S]
                   [--time-limit S] [--workers N | --scheduler ADDRESS]
 
 * default: run every claim of the default tier (discovered by
@@ -21,7 +21,8 @@ Usage::
   coverage line per family (twins rejected / twins, claims).
 * Ctrl-C: the finished claims are still printed, the rest as ``Undecided``; exit 130.
 * ``--deep``: include the slow ``deep`` tier.
-* ``--z3-timeout MS``: per-solver-call timeout (default 20000); a timeout is ``Undecided``.
+* ``--solver-time-limit S``: seconds per solver call (default 20); a timeout is ``Undecided``.
+  (``--z3-timeout MS``, in milliseconds, is its deprecated spelling: :mod:`attnio.flags`.)
 * ``--time-limit S``: the whole run's budget in seconds (a finite number >= 0; default none).
   No claim starts after it, and every solver call and search of a claim is bounded by the
   time left (:func:`attnio.proofs.runner.bounded_context`), so the run ends about S seconds
@@ -47,8 +48,15 @@ import sys
 import time
 
 from attnio.exceptions import InvalidInputError
+from attnio.flags import (
+    add_parallel_arguments,
+    add_solver_time_limit_argument,
+    add_time_limit_argument,
+    is_parallel,
+    parallel_options,
+    solver_milliseconds,
+)
 from attnio.output import print_json
-from attnio.parallel import check_workers
 from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
 from attnio.proofs.runner import (
     TIME_LIMIT_REACHED,
@@ -66,7 +74,7 @@ from attnio.proofs.runner import (
     twins_rejected,
     was_interrupted,
 )
-from attnio.validation import check_time_limit, float_text_type, int_text_type, positive_int
+from attnio.validation import check_time_limit
 
 __all__ = ["register", "run"]
 
@@ -86,33 +94,23 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--self-test", action="store_true",
                         help="run the planted false twins; fail unless all are Refuted")
     parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
-    parser.add_argument("--z3-timeout", metavar="MS", type=int_text_type("--z3-timeout"), default=20_000,
-                        help="z3 timeout per solver call in ms (default 20000)")
-    parser.add_argument("--time-limit", type=float_text_type("--time-limit"), metavar="S",
-                        help="stop after S seconds in all (default: no limit); the claims not "
-                             "run are Undecided and the exit code is 1")
-    parallel = parser.add_mutually_exclusive_group()
-    parallel.add_argument("--workers", type=int_text_type("--workers"), metavar="N",
-                          help="check the claims on a local Dask cluster of N processes "
-                               "(same verdicts, same order as the serial run)")
-    parallel.add_argument("--scheduler", metavar="ADDRESS",
-                          help="check the claims on an existing Dask cluster (tcp://host:8786)")
+    add_solver_time_limit_argument(parser, default=20.0,
+                                   help="seconds per solver call (default 20); a timeout is "
+                                        "Undecided", deprecated_ms=("verify", "--z3-timeout"))
+    add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit); the "
+                                         "claims not run are Undecided and the exit code is 1")
+    add_parallel_arguments(parser, what="claims")
     parser.set_defaults(handler=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the claims (or twins) selected by ``args``; return the exit code."""
-    timeout = args.z3_timeout
-    positive_int("--z3-timeout", timeout)
+    timeout = solver_milliseconds(getattr(args, "solver_time_limit", 20.0))
     # the clock starts with the command's work (Python and attnio are loaded by then)
     time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    parallel = getattr(args, "workers", None) is not None or \
-        getattr(args, "scheduler", None) is not None
-    if parallel:  # refused before the claims load (seconds of imports)
-
-        check_workers(args.workers, args.scheduler)
+    parallel = is_parallel(parallel_options(args))  # refused before the claims load
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims

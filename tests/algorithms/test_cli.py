@@ -17,7 +17,7 @@ RUN_KEYS = {"algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops"
 
 
 def test_json_sweep_has_runs_and_crossover(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:13",
+    code = main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:13",
                  "--algorithm", "flash1,small-cache", "--pass", "backward", "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert code == 0 and len(payload["runs"]) == 26
@@ -51,7 +51,7 @@ def test_csv_and_overflow_rows(capsys: pytest.CaptureFixture[str]) -> None:
     (["--n", "8", "--d", "4", "--M", "64", "--algorithm", "fast"], "algorithm='fast'"),
     (["--n", "8", "--d", "4", "--M", "6x"], "M=6x must be a positive integer"),
     (["--n", "8", "--d", "4", "--M", "6,x"], "must be an integer, a list V1,V2,... or a range"),
-    (["--n", "8", "--d", "4", "--M-range", "64:8:3"], "HI=8 must be >= LO=64"),
+    (["--n", "8", "--d", "4", "--M-geom", "64:8:3"], "LO=64 exceeds HI=8"),
 ])
 def test_bad_input_exits_2_with_one_line(argv: list[str], fragment: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
@@ -67,7 +67,7 @@ def test_geometric_range() -> None:
 def test_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "io.png"
-    assert main(["simulate", "--n", "1024", "--d", "32", "--M-range", "300:32768:8",
+    assert main(["simulate", "--n", "1024", "--d", "32", "--M-geom", "300:32768:8",
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
     assert target.stat().st_size > 10_000
     assert "crossover_M" in capsys.readouterr().out
@@ -95,7 +95,7 @@ def test_sweep_where_nothing_fits_is_bad_input(capsys: pytest.CaptureFixture[str
 def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
     from attnio.algorithms.simulation import count
 
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "256:262144:13",
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "256:262144:13",
                  "--algorithm", "flash1,small-cache", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["crossover_pair"] == ["flash1", "small-cache"]
@@ -117,7 +117,7 @@ def test_crossover_follows_the_algorithms_selected(capsys) -> None:
     from attnio.algorithms.simulation import count
 
     # flash1 vs standard: their own swap, not flash1 vs small-cache's
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
                  "--algorithm", "flash1,standard", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["crossover_pair"] == ["flash1", "standard"]
@@ -128,10 +128,10 @@ def test_crossover_follows_the_algorithms_selected(capsys) -> None:
     io = lambda name, m: count(name, "backward", 4096, 64, m).io  # noqa: E731
     assert io(below, M - 1) < io(other, M - 1) and not io(below, M) < io(other, M)
     # three algorithms: no pair unless named
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
                  "--algorithm", "flash1,standard,small-cache", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["crossover_M"] is None
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "1024:65536:7",
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
                  "--algorithm", "flash1,standard,small-cache", "--crossover",
                  "small-cache,flash1", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
@@ -141,7 +141,7 @@ def test_crossover_follows_the_algorithms_selected(capsys) -> None:
 
 def test_readme_crossover_is_what_its_command_prints(capsys) -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text()
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-range", "256:262144:13",
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "256:262144:13",
                  "--algorithm", "flash1,small-cache", "--pass", "backward"]) == 0
     line = capsys.readouterr().out.splitlines()[-1]
     M = int(line.split(":")[1].split()[0])
@@ -173,7 +173,7 @@ def test_plot_safety(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize("argv,fragment", [
     (["--n", "100000", "--d", "64", "--M", "65536", "--algorithm", "flash1", "--pass",
       "forward", "--execute"], "MAX_EXECUTE_BYTES"),
-    (["--n", "64", "--d", "8", "--M-range", "64:1024:1000000000"], "MAX_STEPS"),
+    (["--n", "64", "--d", "8", "--M-geom", "64:1024:1000000000"], "MAX_STEPS"),
     (["--n", "64", "--d", "8", "--M", "256", "--execute", "--seed=-1"], "--seed=-1"),
     (["--n", "9" * 5001, "--d", "8", "--M", "256"], "MAX_INT_DIGITS"),
 ])

@@ -13,7 +13,7 @@ ROW_KEYS = {"M", "lower_bound", "route", "algorithms", "best_algorithm", "best_i
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["gap", "--n", "4096", "--d", "64", "--M-range", "64:262144:7", "--pass",
+    code = main(["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:7", "--pass",
                  "backward", "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert code == 0 and len(payload["rows"]) == 7
@@ -33,7 +33,7 @@ def test_text_and_tune(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("argv,fragment", [
     (["--n", "0", "--d", "4", "--M", "64"], "n=0 must be a positive integer"),
     (["--n", "8", "--d", "4", "--M", "x"], "M=x must be a positive integer"),
-    (["--n", "8", "--d", "4", "--M-range", "9:2:3"], "HI=2 must be >= LO=9"),
+    (["--n", "8", "--d", "4", "--M-geom", "9:2:3"], "LO=9 exceeds HI=2"),
     (["--n", "8", "--d", "4", "--M", "1,2"], "fits any M"),
     (["--n", "8", "--d", "4", "--M", "64", "--pass", "up"], "invalid choice"),
 ])

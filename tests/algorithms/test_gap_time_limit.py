@@ -12,7 +12,7 @@ from attnio.bounds.gap import gap_rows
 from attnio.algorithms.tuning import TimeLimitReached, tuned_blocks, tuned_count
 from attnio.cli import main
 
-SWEEP = ["gap", "--n", "4096", "--d", "64", "--M-range", "64:262144:1000", "--tune"]
+SWEEP = ["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:1000", "--tune"]
 
 
 def test_a_zero_limit_stops_before_the_first_size(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,7 +49,7 @@ def test_a_generous_limit_changes_nothing(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_the_multihead_sweep_is_bounded_too(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["gap", "--n", "4096", "--d", "64", "--M-range", "64:262144:1000",
+    assert main(["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:1000",
                  "--heads", "8", "--time-limit", "0"]) == 1
     assert capsys.readouterr().err.splitlines()[-1] == \
         "attnio gap: time limit 0 s reached; 0 of 981 sizes done"

@@ -191,11 +191,18 @@ def test_too_many_edges_and_a_large_builtin_are_refused(tmp_path: Path) -> None:
     assert seconds < 20                  # refused before the 193,600-vertex DAG is built
 
 
-@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "abc", ""])
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "abc", ""])
 def test_bad_time_limits_are_one_line(value: str) -> None:
     r, _ = _attnio("lower-bound", "--builtin", "matmul:1x1x1", "--M", "3",
                    "--time-limit", value)
-    assert_one_error_line(r, "--time-limit")
+    assert_one_error_line(r, "--time-limit", "must be a finite number of seconds >= 0")
+
+
+def test_a_zero_time_limit_answers_at_once_with_the_best_so_far() -> None:
+    """0 s is a budget like any other (attnio.flags: every --time-limit is >= 0): nothing
+    beyond the compulsory bound is computed, and a run cut short is exit 1, never a pass."""
+    r, _ = _attnio("lower-bound", "--builtin", "matmul:1x1x1", "--M", "3", "--time-limit", "0")
+    assert r.returncode == 1 and "best so far (time limit 0 s reached)" in r.stdout
 
 
 def test_progress_names_the_route_when_asked() -> None:

@@ -443,12 +443,13 @@ def cases() -> list[Case]:
                        labels=("zero", "negative", "float", "text", "empty", "5001-digits",
                                "arabic-digits", "fullwidth-digits", "underscore",
                                "unicode-minus"), valid="3")
+    # the deprecated millisecond spellings (issue 23: --solver-time-limit SECONDS) still refuse
     out += _flag_cases("lower-bound", [*LB, "--M", "3"], "--z3-timeout-ms",
                        labels=("zero", "negative", "text", "arabic-digits", "underscore"),
                        valid="2000")
     out += _flag_cases("verify", VERIFY, "--z3-timeout",
-                       labels=("zero", "negative", "text", "float", "arabic-digits",
-                               "underscore", "fullwidth-digits"), valid="2000")
+                       labels=("zero", "negative", "text", "arabic-digits", "underscore",
+                               "fullwidth-digits"), valid="2000")
     out += _flag_cases("report", ["report", "{root}/r-n"], "--n",
                        labels=("zero", "negative", "text", "5001-digits", "arabic-digits",
                                "underscore"), valid="64")
@@ -482,6 +483,12 @@ def cases() -> list[Case]:
         why="a timeout beyond z3's range is refused or clamped", seconds=20.0)
     add("lower-bound-z3-timeout-huge", [*LB, "--M", "3", "--z3-timeout-ms", HUGE], (0, 2),
         "numbers", why="a timeout beyond z3's range is refused or clamped")
+    for command, base in (("verify", VERIFY), ("lower-bound", [*LB, "--M", "3"]),
+                          ("pebble", [*PEB, "--M", "3"])):
+        add(f"{command}-solver-time-limit-huge", [*base, "--solver-time-limit", HUGE], (0, 2),
+            "numbers", why="a budget beyond float range is refused or clamped", seconds=20.0)
+        add(f"{command}-solver-time-limit-valid", [*base, "--solver-time-limit", "2.5"], (0,),
+            "controls", seconds=20.0)
 
     # ---- ranges and sweeps
     for command, base in (("simulate", SIM), ("gap", GAP)):
@@ -492,7 +499,17 @@ def cases() -> list[Case]:
                             ("missing-hi", "64::3"), ("colon", ":"), ("empty", ""),
                             ("huge-hi", f"64:{HUGE}:3"), ("arabic", "٦٤:١٠٢٤:٣"),
                             ("float-steps", "64:1024:3.5"), ("digits-hi", f"64:{BIG}:3")]:
+            add(f"{command}-M-geom-{label}", [*base, f"--M-geom={text}"], cls="ranges")
+    for command, base in (("pebble", PEB), ("report", ["report", "{root}/r-geom"])):
+        for label, text in [("reversed", "64:8:3"), ("steps-1e9", "1:1024:1000000000"),
+                            ("zero-lo", "0:10:3"), ("text", "a:b:c"), ("two-parts", "3:8")]:
+            add(f"{command}-M-geom-{label}", [*base, f"--M-geom={text}"], cls="ranges")
+    # the deprecated spelling: the same refusals (one line: its warning is dropped on error)
+    for command, base in (("simulate", SIM), ("gap", GAP)):
+        for label, text in [("reversed", "64:8:3"), ("zero-steps", "64:1024:0")]:
             add(f"{command}-M-range-{label}", [*base, f"--M-range={text}"], cls="ranges")
+    add("gap-M-range-valid", [*GAP, "--M-range", "64:256:3"], (0,), "controls",
+        why="--M-range still works (deprecated: --M-geom)")
     for command, base in (("simulate", SIM), ("gap", GAP), ("pebble", PEB),
                           ("report", ["report", "{root}/r-range"])):
         for label, text in [("1e5-values", "1:100000"), ("reversed", "8:4"),
@@ -679,21 +696,21 @@ def cases() -> list[Case]:
         seconds=10.0, why="undecided at the limit (1), decided (0) or too large (2)")
     add("pebble-star-1501-M3", ["pebble", "--dag", "{star_1501}", "--cache", "3"], (0, 1, 2),
         "bounded work", seconds=20.0, why="infeasible (0), or refused by a size cap (2)")
-    add("gap-tune-time-limit", ["gap", "--n", "4096", "--d", "64", "--M-range",
+    add("gap-tune-time-limit", ["gap", "--n", "4096", "--d", "64", "--M-geom",
                                 "64:262144:13", "--tune", "--time-limit", "1"], (0, 1),
         "bounded work", seconds=15.0, why="gap --tune stops at its time limit")
     add("verify-time-limit-valid", [*VERIFY, "--time-limit", "60"], (0,), "bounded work",
         seconds=20.0, why="verify takes --time-limit (issue 22, item 1)")
-    add("prove-exponent-1e8", ["prove", "n**100000000 >= 0", "--var", "n:real", "--timeout",
+    add("prove-exponent-1e8", ["prove", "n**100000000 >= 0", "--var", "n:real", "--time-limit",
                                "2"], (0, 1, 2), "bounded work", seconds=15.0,
         why="decided, undecided at the timeout, or the exponent refused; within timeout + 1 s")
-    add("prove-root-1e9", ["prove", "root(n, 10**9) >= 0", "--var", "n:positive", "--timeout",
+    add("prove-root-1e9", ["prove", "root(n, 10**9) >= 0", "--var", "n:positive", "--time-limit",
                            "2"], (0, 1, 2), "bounded work", seconds=15.0,
         why="decided, undecided at the timeout, or the root refused; within timeout + 1 s")
-    add("prove-factorial-1e9", ["prove", "factorial(10**9) > 0", "--timeout", "2"], (0, 1, 2),
+    add("prove-factorial-1e9", ["prove", "factorial(10**9) > 0", "--time-limit", "2"], (0, 1, 2),
         "bounded work", seconds=15.0, why="decided, undecided or refused within the timeout")
     add("prove-long-valid-10k", ["prove", " + ".join(["n"] * 2500) + " >= 0", "--var",
-                                 "n:positive", "--timeout", "3"], (0, 1, 2), "bounded work",
+                                 "n:positive", "--time-limit", "3"], (0, 1, 2), "bounded work",
         seconds=15.0, why="a 10k-character statement: decided, undecided or refused by a "
                           "length cap")
 
@@ -705,11 +722,19 @@ def cases() -> list[Case]:
     out += [c for c in _time_limit_cases("report", ["report", "{root}/r-time"])
             if not c.id.endswith("-zero")]
     out += [dataclasses.replace(c, codes=two, why="") for c in
-            _time_limit_cases("prove", PROVE_OK, "--timeout")]
-    add("prove-timeout-beyond-3600", [*PROVE_OK, "--timeout", "1e9"], cls="time limits")
+            _time_limit_cases("prove", PROVE_OK)]
+    add("prove-time-limit-beyond-3600", [*PROVE_OK, "--time-limit", "1e9"], cls="time limits")
+    add("prove-timeout-beyond-3600", [*PROVE_OK, "--timeout", "1e9"], cls="time limits",
+        why="")  # the deprecated spelling refuses the same values
+    out += _time_limit_cases("verify", VERIFY, "--solver-time-limit")
+    out += _time_limit_cases("lower-bound", [*LB, "--M", "3"], "--solver-time-limit")
+    out += [dataclasses.replace(c, codes=two, why="") for c in
+            _time_limit_cases("pebble", [*PEB, "--M", "3"], "--solver-time-limit")
+            if c.id.endswith("-zero")]  # a per-instance budget is > 0
 
     # ---- workers and schedulers
-    for command, base in (("pebble", [*PEB, "--cache", "3"]), ("verify", VERIFY)):
+    for command, base in (("pebble", [*PEB, "--cache", "3"]), ("verify", VERIFY),
+                          ("simulate", [*SIM, "--M", "256"]), ("gap", [*GAP, "--M", "256"])):
         for label, text in [("zero", "0"), ("negative", "-1"), ("million", "1000000"),
                             ("text", "x"), ("arabic", "٢"), ("underscore", "1_0"),
                             ("float", "1.5")]:
@@ -818,6 +843,10 @@ def cases() -> list[Case]:
     add("simulate-json-and-csv", [*SIM, "--M", "256", "--json", "--csv"],
         cls="flag combinations")
     add("gap-M-and-range", [*GAP, "--M", "256", "--M-range", "64:256:3"],
+        cls="flag combinations")
+    add("gap-M-and-geom", [*GAP, "--M", "256", "--M-geom", "64:256:3"],
+        cls="flag combinations")
+    add("pebble-cache-and-geom", [*PEB, "--cache", "3", "--M-geom", "3:8:2"],
         cls="flag combinations")
     add("gap-tune-with-heads", [*GAP, "--M", "256", "--tune", "--heads", "2"],
         cls="flag combinations")

@@ -59,8 +59,9 @@ def test_only_matching_nothing_is_exit_2_one_line(capsys) -> None:
 
 
 def test_bad_timeout_is_exit_2(capsys) -> None:
-    assert main(["verify", "--z3-timeout", "0"]) == 2
-    assert "--z3-timeout=0" in capsys.readouterr().err
+    assert main(["verify", "--solver-time-limit", "0"]) == 2
+    assert "--solver-time-limit='0' must be a finite number of seconds > 0" \
+        in capsys.readouterr().err
 
 
 def test_table_and_glob(capsys) -> None:
@@ -87,7 +88,8 @@ def test_self_test_json(capsys) -> None:
 
 def test_tiny_timeout_gives_exit_1_never_a_pass(capsys) -> None:
     # One hard nonlinear claim at 1 ms: Undecided, so the run fails (exit 1).
-    code = main(["verify", "--json", "--z3-timeout", "1", "--only", "sy.lemma33.rows_cols"])
+    code = main(["verify", "--json", "--solver-time-limit", "0.001", "--only",
+                 "sy.lemma33.rows_cols"])
     doc = json.loads(capsys.readouterr().out)
     verdicts = {c["verdict"] for c in doc["claims"]}
     assert "refuted" not in verdicts

@@ -114,7 +114,7 @@ def test_simulate_plot_draws_through_the_reporting_figure(figure_checks, tmp_pat
 
     monkeypatch.setattr(module, "plot_io_curves", spy)
     target = tmp_path / "io.png"
-    assert main(["simulate", "--n", "1024", "--d", "32", "--M-range", "300:32768:8",
+    assert main(["simulate", "--n", "1024", "--d", "32", "--M-geom", "300:32768:8",
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
     assert figure_checks.is_png(target)
     (data,) = drawn
