@@ -78,25 +78,15 @@ import numpy as np
 
 from attnio.algorithms.reference import block_sparse_mask, causal_mask, sliding_window_mask
 from attnio.exceptions import InvalidInputError
-from attnio.symbolic.catalogue import get_bound
-from attnio.validation import (
-    describe,
-    json_float,
-    json_number_hooks,
-    one_line,
-    parse_positive_int,
-    positive_int,
-    refuse_non_regular,
-    regular_file_opener,
-)
+from attnio.input_files import json_number_hooks, refuse_non_regular, regular_file_opener
+from attnio.validation import describe, one_line, parse_positive_int, positive_int
 
 __all__ = [
     "Mask",
     "MaskSizes",
     "TileClasses",
     "mask_sizes",
-    "sparse_bound_values",
-    "CLASS_BOUND_SCOPE",
+    
     "parse_mask",
     "add_mask_argument",
     "mask_from_args",
@@ -299,48 +289,6 @@ def mask_sizes(mask: Mask, n: int, d: int) -> MaskSizes:
     MaskSizes(mask='window:2', Z_in=15, Z_QK=9)
     """
     return MaskSizes(mask.label, mask.z_in(n, d), mask.z_qk(n))
-
-
-#: What ``sparse_class_bound`` is a bound for (printed with it in every JSON document).
-CLASS_BOUND_SCOPE = ("worst case over every mask with these Z_in, Z_QK (Li et al. Thm 4.5, "
-                     "RECONSTRUCTED; witnessed by random/expander-like patterns, Pagh-Stöckel); "
-                     "NOT a lower bound for this mask: see mask_lower_bound")
-
-
-def sparse_bound_values(mask: Mask, n: int, d: int, M: int) -> dict[str, Any]:
-    """The class bound ``sparse.lower`` and its crossover Z_in²/Z_QK at the mask's sizes.
-
-    Returns ``{"mask", "Z_in", "Z_QK", "sparse_class_bound": {"value", "value_float",
-    "scope"}, "sparse_crossover": {"value", "value_float"}}`` (values are exact sympy strings;
-    ``value_float`` is None when the value is beyond the float range, never Infinity).
-    The value bounds the worst mask with these (Z_in, Z_QK), not ``mask`` itself
-    (:data:`CLASS_BOUND_SCOPE`; the per-mask bound is :func:`mask_run_fields`'
-    ``mask_lower_bound``). A mask that keeps nothing has value 0 and ``sparse_crossover`` None.
-
-    >>> v = sparse_bound_values(Mask.full(), 4096, 64, 4096)
-    >>> v["sparse_class_bound"]["value"], v["Z_in"]
-    ('16777216', 262144)
-    """
-    import sympy as sp
-
-    M = _positive("M", M)
-    sizes = mask_sizes(mask, n, d)
-    out: dict[str, Any] = {"mask": sizes.mask, "Z_in": sizes.Z_in, "Z_QK": sizes.Z_QK}
-    if sizes.Z_QK == 0 or sizes.Z_in == 0:
-        # Nothing is kept: the product has no output and the bound is 0 (its formula needs
-        # positive sizes); the branches do not cross. JSON null, never NaN or Infinity.
-        out["sparse_class_bound"] = {"value": "0", "value_float": 0.0,
-                                     "scope": CLASS_BOUND_SCOPE}
-        out["sparse_crossover"] = None
-        return out
-    value = get_bound("sparse.lower").evaluate(check_range=False, Z_in=sizes.Z_in,
-                                               Z_QK=sizes.Z_QK, M=M)
-    cross = sp.Rational(sizes.Z_in ** 2, sizes.Z_QK)
-    # value_float is None past the float range (a 300-digit n): JSON has no Infinity
-    out["sparse_class_bound"] = {"value": str(value), "value_float": json_float(value),
-                                 "scope": CLASS_BOUND_SCOPE}
-    out["sparse_crossover"] = {"value": str(cross), "value_float": json_float(cross)}
-    return out
 
 
 # ---- tiles ---------------------------------------------------------------------------------
@@ -640,7 +588,7 @@ def _spec_int(label: str, text: str) -> int:
 def _read_pattern(path: str) -> np.ndarray:
     """The pattern file's boolean matrix. The file must be a regular file (a FIFO, a device,
     ``/dev/stdin`` on a pipe or a folder is refused before any read: it could block for
-    ever — :func:`attnio.validation.regular_file_opener`), of at most
+    ever — :func:`attnio.input_files.regular_file_opener`), of at most
     :data:`MAX_PATTERN_BYTES` bytes (so at most that many entries), and a number in it has
     at most :data:`attnio.validation.MAX_INT_DIGITS` digits (it is refused anyway: entries
     are true/false)."""

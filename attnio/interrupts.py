@@ -218,7 +218,7 @@ def _fill_closed_stdin() -> None:
 
     Otherwise the next descriptor opened lands on 0, and ``--dag /dev/stdin`` opens it: the
     wake-up pipe there made ``pebble --dag /dev/stdin <&-`` block for ever. On ``/dev/null``
-    such a path is a device, refused by :func:`attnio.validation.regular_file_opener`.
+    such a path is a device, refused by :func:`attnio.input_files.regular_file_opener`.
     (Descriptors 1 and 2 are left as they are: a closed stdout or stderr is the command's
     to report, not to hide behind ``/dev/null``.)"""
     try:

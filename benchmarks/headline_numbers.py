@@ -85,8 +85,9 @@ def headlines() -> list[Headline]:
     """Compute every README figure (a few seconds)."""
     import sympy as sp
 
-    from attnio.algorithms.masks import Mask, sparse_bound_values
+    from attnio.algorithms.masks import Mask
     from attnio.algorithms.simulation import count
+    from attnio.bounds.masks import sparse_bound_values
     from attnio.graphs import matmul_dag, replay, solve_optimal
     from attnio.proofs import prove_statement
     from attnio.symbolic import crossover, get_bound

@@ -35,11 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from attnio.algorithms.masks import Mask, sparse_bound_values, tile_classes
+from attnio.algorithms.masks import Mask, tile_classes
 from attnio.algorithms.registry import selection
 from attnio.algorithms.simulation import count, measured_crossover
 from attnio.bounds.attention import computation_of
-from attnio.bounds.masks import best_mask_lower_bound
+from attnio.bounds.masks import best_mask_lower_bound, sparse_bound_values
 from attnio.exceptions import InvalidInputError
 from attnio.safe_io import write_bytes, write_text
 

@@ -21,13 +21,8 @@ from pathlib import Path
 import pytest
 
 from attnio.exceptions import InvalidInputError
-from attnio.validation import (
-    MAX_INT_DIGITS,
-    check_regular_file,
-    parse_json_text,
-    read_input_bytes,
-    read_json_file,
-)
+from attnio.validation import MAX_INT_DIGITS
+from attnio.input_files import check_regular_file, parse_json_text, read_input_bytes, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONPATH": str(ROOT)}

@@ -9,30 +9,12 @@ import numpy as np
 import pytest
 
 from attnio.exceptions import InvalidInputError
-from attnio.validation import (
-    MAX_CACHE_SIZES,
-    MAX_INT_DIGITS,
-    MAX_JSON_DEPTH,
-    MAX_MESSAGE_CHARS,
-    MAX_SEED,
-    MAX_STEPS,
-    PLOT_SUFFIXES,
-    check_digraph,
-    check_name,
-    check_output_path,
-    check_seed,
-    describe,
-    geometric_sizes,
-    json_float,
-    one_line,
-    parse_int_range,
-    parse_json_text,
-    parse_positive_int,
-    parse_seed,
-    positive_float,
-    positive_int,
-    read_json_file,
-)
+from attnio.validation import (MAX_CACHE_SIZES, MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS,
+                               MAX_SEED, MAX_STEPS, PLOT_SUFFIXES, check_digraph, check_name,
+                               check_output_path, check_seed, describe, geometric_sizes,
+                               json_float, one_line, parse_int_range, parse_positive_int,
+                               parse_seed, positive_float, positive_int)
+from attnio.input_files import parse_json_text, read_json_file
 
 
 @pytest.mark.parametrize("value", [0, -1, True, 2.0, "3", None, [1]])

@@ -82,16 +82,9 @@ from attnio.safe_io import write_text
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 from attnio.tables import number_cell, render_table
-from attnio.validation import (
-    check_output_path,
-    describe,
-    json_float,
-    one_line,
-    parse_positive_int,
-    read_json_file,
-    size_action,
-    warn_outside_admissible,
-)
+from attnio.validation import (check_output_path, describe, json_float, one_line,
+                               parse_positive_int, size_action, warn_outside_admissible)
+from attnio.input_files import read_json_file
 
 __all__ = ["register", "run", "bounds_report", "latex_table", "latex_escape"]
 DENSE_NOTE = ("sparse and matmul bounds are evaluated at the dense instance "

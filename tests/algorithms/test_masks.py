@@ -15,9 +15,16 @@ import pytest
 
 import attnio.algorithms.masks as masks_module
 from attnio.algorithms.masks import (
-    MAX_PATTERN_BYTES, Mask, floor_sum, mask_sizes, parse_mask, sparse_bound_values,
-    stacked_tile_classes, tile_classes, tile_occupancy,
+    MAX_PATTERN_BYTES,
+    Mask,
+    floor_sum,
+    mask_sizes,
+    parse_mask,
+    stacked_tile_classes,
+    tile_classes,
+    tile_occupancy,
 )
+from attnio.bounds.masks import sparse_bound_values
 from attnio.exceptions import InvalidInputError
 from attnio.symbolic.evaluate import default_instance
 

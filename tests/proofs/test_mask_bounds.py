@@ -11,15 +11,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnio.algorithms.masks import Mask, sparse_bound_values
-from attnio.bounds.masks import mask_run_fields
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import algorithm_names, get_algorithm
 from attnio.algorithms.simulation import count, simulate
-from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.bounds.attention import compulsory_io, computation_of, lower_bound_routes
+from attnio.bounds.masks import (
+    best_mask_lower_bound,
+    mask_bound_fields,
+    mask_lower_bound_routes,
+    mask_run_fields,
+    masked_compulsory_io,
+    masked_segment_route,
+    sparse_bound_values,
+)
+from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.proofs.mask_bounds import CLAIMS, FALSE_TWINS
-from attnio.bounds.masks import (best_mask_lower_bound, mask_bound_fields, mask_lower_bound_routes,
-                                 masked_compulsory_io, masked_segment_route)
 from attnio.proofs.registry import CheckContext
 
 CTX = CheckContext(z3_timeout_ms=20_000)
@@ -240,8 +246,8 @@ def test_issue_21_cli_prints_a_bound_below_the_run(n: int, capsys) -> None:
 def test_multi_head_runs_take_their_ratio_to_the_stacked_bound(capsys) -> None:
     import json
 
-    from attnio.cli import main
     from attnio.bounds.masks import best_mask_lower_bound
+    from attnio.cli import main
 
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash2",
                  "--pass", "backward", "--mask", "causal", "--heads", "2", "--json"]) == 0
