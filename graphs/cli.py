@@ -26,8 +26,8 @@ undecided (reason ``interrupted``) with its bracket and best schedule, then exit
 Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
 or an illegal schedule; 2 bad input (one line); 130 interrupted.
 
-``--json`` prints ``{"status", "optimal_io", "lower_bound", "upper_bound", "moves",
-"states_explored", "seconds", "M", "recompute", "algorithm_costs",
+``--json`` prints ``{"verdict", "io", "lower", "upper", "moves", "states_explored", "seconds",
+"reason", "M", "recompute", "algorithm_costs",
 "certified_lower_bound": {"route", "value"}, "attnio_version", "versions"}`` (a list of them
 for a cache range). That output is itself a schedule file for
 ``--replay`` (the result whose ``M`` equals ``--cache`` is replayed).
@@ -68,14 +68,10 @@ from attnio.graphs.dags import (
     shown_count,
     size_floor,
 )
-from attnio.graphs.exact import (
-    Infeasible,
-    Optimal,
-    PebbleResult,
-    PebbleUndecided,
-    check_exact_size,
-)
+from attnio.graphs.engines import METHODS, resolve_method
+from attnio.graphs.exact import check_exact_size
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.lower_bounds.deadline import Deadline
@@ -135,6 +131,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--time-limit", type=float_text_type("--time-limit"), default=60.0, metavar="S",
                         help="seconds per cache size, every phase included, before answering "
                              "undecided with the proven bracket (default 60)")
+    parser.add_argument("--method", choices=METHODS, default="auto",
+                        help="exact engine (attnio.graphs.engines): auto = compiled when "
+                             "numba is installed (attnio[fast]), else reference")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
@@ -244,22 +243,8 @@ def parse_builtin(spec: str, *, max_vertices: int = MAX_BUILTIN_VERTICES,
 
 
 def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, Any]:
-    """The ``--json`` object of one solver result."""
-    base: dict[str, Any] = {"status": result.status, "M": M, "recompute": recompute}
-    if isinstance(result, Optimal):
-        base.update(optimal_io=result.io, lower_bound=result.io, upper_bound=result.io,
-                    moves=[list(m) for m in result.schedule],
-                    states_explored=result.states_explored, seconds=round(result.seconds, 3))
-    elif isinstance(result, Infeasible):
-        base.update(optimal_io=None, lower_bound=0, upper_bound=None, moves=[],
-                    states_explored=0, seconds=0.0, reason=result.reason)
-    else:
-        base.update(optimal_io=None, lower_bound=result.lower_bound,
-                    upper_bound=result.upper_bound,
-                    moves=[list(m) for m in getattr(result, "schedule", None) or []],
-                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
-                    reason=result.reason)
-    return base
+    """The ``--json`` object of one solver result: :meth:`PebbleResult.to_json` + M, recompute."""
+    return {**result.to_json(), "M": M, "recompute": recompute}
 
 
 def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
@@ -268,7 +253,8 @@ def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
     inside the instance's time limit."""
     G, M, recompute, time_limit, *rest = job
     return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
-                                           certify=bool(rest and rest[0])))
+                                           certify=bool(rest and rest[0]),
+                                           method=rest[1] if len(rest) > 1 else "auto"))
 
 
 def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
@@ -277,8 +263,8 @@ def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | Non
     G, M, recompute, *_ = job
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in algorithm_schedules(G, M).items()}
-    return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
-                           states_explored=0, reason=reason), costs, None
+    return PebbleResult.undecided(0, min(costs.values()) if costs else None,
+                                  reason), costs, None
 
 
 def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
@@ -302,26 +288,26 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     progress = AnytimeProgress()
     try:
         result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
-                                incumbents=schedules, progress=progress)
+                                incumbents=schedules, progress=progress, method=args.method)
     except KeyboardInterrupt as exc:
         exc.partial = (progress.undecided("interrupted"), costs,  # type: ignore[attr-defined]
                        certified)
         raise
-    if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
+    if result.verdict != Status.INFEASIBLE:  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
-        if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
+        if result.verdict == Status.UNDECIDED and result.reason.startswith("time limit"):
             changes["reason"] = f"time limit {args.time_limit:g} s reached"
         result = dataclasses.replace(result, **changes)
     return result, costs, certified
 
 
 def _line(result: PebbleResult, M: int) -> str:
-    if isinstance(result, Optimal):
+    if result.verdict == Status.OPTIMAL:
         return (f"M={M}: optimal I/O = {result.io} ({result.states_explored} states, "
                 f"{result.seconds:.2f} s)")
-    if isinstance(result, Infeasible):
+    if result.verdict == Status.INFEASIBLE:
         return f"M={M}: infeasible — {result.reason}"
-    return (f"M={M}: undecided, {result.lower_bound} <= Q <= {result.upper_bound} "
+    return (f"M={M}: undecided, {result.lower} <= Q <= {result.upper} "
             f"({result.reason})")
 
 
@@ -369,8 +355,8 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
     table = []
     for (M, r, costs), (label, _, _) in zip(rows, instances):
         obj = result_to_json(r, M, recompute)
-        table.append([*([label] if labelled else []), M, obj["status"], obj["optimal_io"],
-                      obj["lower_bound"], obj["upper_bound"], obj["states_explored"],
+        table.append([*([label] if labelled else []), M, obj["verdict"], obj["io"],
+                      obj["lower"], obj["upper"], obj["states_explored"],
                       f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
     return render_table(header, table, missing="", align=["left"] * labelled
                         + ["right"] * (len(header) - labelled))
@@ -378,6 +364,7 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
 
 def run(args: argparse.Namespace) -> int:
     args.time_limit = positive_float("--time-limit", args.time_limit)
+    resolve_method(args.method)  # --method compiled without numba: exit 2, "install attnio[fast]"
     recompute = not args.no_recompute
     # every cheap check before the (possibly large) graph is read or built
     if args.cache is None:
@@ -415,7 +402,8 @@ def run(args: argparse.Namespace) -> int:
         check_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, args.time_limit, bool(args.json)) for _, G, M in instances]
+    jobs = [(G, M, recompute, args.time_limit, bool(args.json), args.method)
+            for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]
 
@@ -447,7 +435,7 @@ def run(args: argparse.Namespace) -> int:
         instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
     certified = [c for (_, _, c) in outcomes]
-    worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
+    worst = 1 if any(result.verdict == Status.UNDECIDED for _, result, _ in rows) else 0
     if interrupted:
         worst = 130
     if args.json:

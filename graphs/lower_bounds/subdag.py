@@ -24,12 +24,13 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.indexed_dag import relevant_vertices
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
 from attnio.graphs.lower_bounds.windows import (MAX_WINDOW_VERTICES, _independent_window_min,
                                                 _slack, _verify_forced, forced_spill_sets,
                                                 window_reads_min)
-from attnio.results import Proved, Refuted, Verdict
+from attnio.results import Proved, Refuted, Status, Verdict
 
 __all__ = ["subdag_exact_bound", "MAX_SUBDAG_VERTICES"]
 
@@ -44,10 +45,7 @@ MAX_SUBDAG_VERTICES = 15
 
 
 def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
-    got: set[str] = set(outs)
-    for o in outs:
-        got |= nx.ancestors(G, o)
-    return frozenset(got)
+    return frozenset(relevant_vertices(G, list(outs)))
 
 
 def _subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
@@ -127,7 +125,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
     (10, ['O[0,0]'], 8)
     """
-    from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+    from attnio.graphs.exact import min_cache_size, solve_optimal
 
     check_cache_size(M)
     dl = as_deadline(deadline)
@@ -140,7 +138,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
         try:
             dl.check()
             res = solve_optimal(H, M, time_limit=dl.seconds(time_limit), progress=False)
-            if not isinstance(res, Optimal):
+            if res.verdict is not Status.OPTIMAL:
                 dl.check()
                 continue
             rest = _outside_moves(G, M, frozenset(H), dl)
@@ -164,7 +162,6 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
 def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
                   deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.baseline import plain_optimal
-    from attnio.graphs.exact import Optimal
 
     dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
@@ -179,10 +176,10 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
         return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
     dl.check()
     plain = plain_optimal(H, M, time_limit=dl.seconds(120), max_states=3_000_000)
-    if not isinstance(plain, Optimal):
+    if plain.verdict is not Status.OPTIMAL:
         dl.check()  # cut by the deadline: undecided (never a pass); else rejected, as before
         return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
-                                              f"{plain.status}")
+                                              f"{plain.verdict}")
     if plain.io != cert["Q_H"]:
         return Refuted({"claimed": cert["Q_H"], "plain": plain.io},
                        f"Q(H) re-solved by the plain baseline is {plain.io}")
