@@ -296,7 +296,10 @@ def solve_optimal(
             lower = min(lower, expanding)
         upper = upper_bound if best_io is None else (
             best_io if upper_bound is None else min(best_io, upper_bound))
-        return PebbleResult.undecided(max(lower, h0), upper, reason, states_explored=explored,
+        lower = max(lower, h0)
+        if upper is not None and upper < lower:  # a given upper_bound below a proven bound:
+            upper = None                         # it was not achievable, so no upper is known
+        return PebbleResult.undecided(lower, upper, reason, states_explored=explored,
                                       seconds=time.monotonic() - start_time)
 
     def finish(k: int) -> PebbleResult:

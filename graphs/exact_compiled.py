@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
 import numpy as np
@@ -244,6 +244,7 @@ def solve_optimal_compiled(
     symmetry_limit: int = 128,
     partial_expansion: bool = True,
     chunk_seconds: float = 0.05,
+    on_lower_bound: Callable[[int], None] | None = None,
     _finished_twin: bool = False,
 ) -> PebbleResult:
     r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles, compiled A* (see module).
@@ -258,6 +259,9 @@ def solve_optimal_compiled(
         Store only successors whose f equals the expanded state's (PEA*).
     chunk_seconds : float
         Target length of one uninterruptible kernel call.
+    on_lower_bound : callable, optional
+        As :func:`attnio.graphs.exact.solve_optimal`, called between kernel chunks with the
+        least f on the frontier each time it rises (a proven lower bound at that moment).
     _finished_twin : bool
         Tests only: run the planted false twin of (R10) in the kernel (set
         ``MacroMoves._finished_twin`` too, so the certificate is rebuilt with the same moves).
@@ -290,7 +294,7 @@ def solve_optimal_compiled(
     need_m = inst.min_cache_size
     reference: dict[str, Any] = dict(
         recompute=recompute, outputs=outputs, incumbent=incumbent, symmetry=symmetry,
-        symmetry_limit=symmetry_limit, progress=False,
+        symmetry_limit=symmetry_limit, progress=False, on_lower_bound=on_lower_bound,
         max_states=min(max_states or DEFAULT_MAX_STATES, DEFAULT_MAX_STATES))
     LAST_RUN.clear()
     LAST_RUN["engine"] = "reference"
@@ -369,7 +373,14 @@ def solve_optimal_compiled(
         LAST_RUN["bytes_per_state"] = round(bytes_per_state(table), 1)
         LAST_RUN["allocated_bytes_per_state"] = round(allocated_bytes_per_state(table), 1)
 
+    reported = -1
     while True:
+        if on_lower_bound is not None:  # the least f on the frontier: a valid lower bound
+            best = int(ctr[K.BEST_IO])
+            lower = max(f0, frontier_f()) if best < 0 else min(max(f0, frontier_f()), best)
+            if lower > reported:
+                reported = lower
+                on_lower_bound(lower)
         if time.monotonic() > deadline:
             return undecided(f"time limit {time_limit} s reached")
         t0 = time.monotonic()
