@@ -245,10 +245,10 @@ def test_pebble_time_limit_is_not_overrun_by_late_phases() -> None:
                       "--json"])
     assert result.returncode == 1, result.stderr[-600:]  # undecided, with the bracket
     [answer] = json.loads(result.stdout)
-    assert answer["status"] == "undecided" and answer["reason"] == "time limit 0.1 s reached"
-    assert answer["lower_bound"] <= answer["upper_bound"] and answer["moves"]
+    assert answer["verdict"] == "undecided" and answer["reason"] == "time limit 0.1 s reached"
+    assert answer["lower"] <= answer["upper"] and answer["moves"]
     # the certified window bound still runs at the deadline: above the compulsory I/O
     from attnio.graphs.anytime import compulsory_io
     from attnio.graphs.cli import parse_builtin
 
-    assert answer["lower_bound"] > compulsory_io(parse_builtin("matmul:9x9x9"))
+    assert answer["lower"] > compulsory_io(parse_builtin("matmul:9x9x9"))

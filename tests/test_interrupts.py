@@ -212,10 +212,10 @@ def test_time_limit_bounds_each_cache_size(spec: str, cache: str,
     assert code == 1
     assert cpu <= len(rows) * (1.1 * limit + 1.0), cpu
     for row in rows:
-        assert row["status"] == "undecided" and row["reason"] == "time limit 1 s reached"
+        assert row["verdict"] == "undecided" and row["reason"] == "time limit 1 s reached"
         # the proven bracket: |inputs| + |outputs| <= Q <= the best schedule known, which is
         # at most the best algorithm schedule (graphs/anytime.py) and is carried as moves
-        assert row["lower_bound"] <= row["upper_bound"] <= min(row["algorithm_costs"].values())
+        assert row["lower"] <= row["upper"] <= min(row["algorithm_costs"].values())
         assert row["moves"]
 
 

@@ -112,9 +112,9 @@ def test_pebble_json_has_moves_when_undecided(capsys: pytest.CaptureFixture) -> 
     assert main(["pebble", "--dag", path, "--cache", "3", "--time-limit", "1.5",
                  "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "undecided" and out["moves"]
+    assert out["verdict"] == "undecided" and out["moves"]
     moves = [tuple(m) for m in out["moves"]]
-    assert replay(load_peer_dag("CG_N2_K2_nzP0d75"), moves, 3).io == out["upper_bound"]
+    assert replay(load_peer_dag("CG_N2_K2_nzP0d75"), moves, 3).io == out["upper"]
 
 
 def test_pebble_spmv_is_optimal_fast(capsys: pytest.CaptureFixture) -> None:
@@ -136,11 +136,11 @@ def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) ->
     assert proc.returncode == 130, err
     assert err.strip().splitlines()[-1] == "attnio pebble: interrupted"
     result = json.loads(out)
-    assert result["status"] == "undecided" and result["reason"] == "interrupted"
+    assert result["verdict"] == "undecided" and result["reason"] == "interrupted"
     moves = [tuple(m) for m in result["moves"]]
     G = load_peer_dag("CG_N2_K2_nzP0d75")
-    assert replay(G, moves, 3).io == result["upper_bound"]
-    assert result["lower_bound"] >= compulsory_io(G)
+    assert replay(G, moves, 3).io == result["upper"]
+    assert result["lower"] >= compulsory_io(G)
 
 
 # ---- the certified lower bound (spill windows) inside anytime_pebble --------------------

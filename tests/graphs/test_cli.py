@@ -22,15 +22,15 @@ def dag_file(tmp_path: Path) -> Path:
 def test_solve_json(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["status"] == "optimal" and out["optimal_io"] == 3
-    assert out["lower_bound"] == out["upper_bound"] == 3
+    assert out["verdict"] == "optimal" and out["io"] == 3
+    assert out["lower"] == out["upper"] == 3
     assert out["moves"][:2] == [["read", "a"], ["read", "b"]]
     assert {"states_explored", "seconds"} <= set(out)
 
 
 def test_infeasible_and_one_shot(dag_file: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--dag", str(dag_file), "--cache", "2", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["status"] == "infeasible"
+    assert json.loads(capsys.readouterr().out)["verdict"] == "infeasible"
     assert main(["pebble", "--dag", str(dag_file), "--cache", "3", "--no-recompute"]) == 0
     assert "optimal I/O = 3" in capsys.readouterr().out
 
@@ -40,8 +40,8 @@ def test_undecided_exits_1(capsys: pytest.CaptureFixture) -> None:
                  "--time-limit", "0.01", "--json"])
     assert code == 1
     out = json.loads(capsys.readouterr().out)
-    assert out[0]["status"] == "undecided" and out[0]["optimal_io"] is None
-    assert out[0]["lower_bound"] <= 24 <= out[0]["upper_bound"]
+    assert out[0]["verdict"] == "undecided" and out[0]["io"] is None
+    assert out[0]["lower"] <= 24 <= out[0]["upper"]
 
 
 def test_builtin_table(capsys: pytest.CaptureFixture) -> None:
@@ -106,7 +106,7 @@ def test_pebble_json_feeds_replay_and_carries_provenance(tmp_path: Path,
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--replay", str(schedule),
                  "--cache", "7", "--json"]) == 0
     replayed = json.loads(capsys.readouterr().out)
-    assert replayed["status"] == "legal" and replayed["io"] == results[1]["optimal_io"]
+    assert replayed["status"] == "legal" and replayed["io"] == results[1]["io"]
     assert "attnio_version" in replayed
 
 
@@ -141,7 +141,7 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--cache", "6",
                  "--json"]) == 0
     (builtin,) = json.loads(capsys.readouterr().out)      # --builtin: a list (issue 23)
-    assert exported["optimal_io"] == builtin["optimal_io"] == 10
+    assert exported["io"] == builtin["io"] == 10
     # no overwrite without --force; --force replaces
     assert main(["pebble", "--builtin", "matmul:1x1x1", "--export-dag", str(target)]) == 2
     assert "refusing to overwrite" in capsys.readouterr().err

@@ -928,8 +928,8 @@ def _check(check: str, result: dict[str, Any], paths: dict[str, str]) -> str | N
             value = cert.get("value")
             if value is not None and int(value) > 7:
                 return f"certified lower bound {value} exceeds the optimum 7"
-            if obj.get("optimal_io") is not None and int(obj["optimal_io"]) != 7:
-                return f"optimal_io {obj['optimal_io']} is not 7"
+            if obj.get("io") is not None and int(obj["io"]) != 7:
+                return f"io {obj['io']} is not 7"
         return None
     if check == "says-infeasible":
         return None if "infeasible" in stdout.lower() else "the answer does not say infeasible"
