@@ -78,7 +78,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -333,7 +332,7 @@ def anytime_pebble(
         """Seconds for the next phase: its portion, cut at the deadline (0: do not start)."""
         return max(0.0, min(portion, deadline - time.monotonic()))
 
-    def out_of_time() -> AnytimeUndecided:
+    def out_of_time() -> PebbleResult:
         state.phase = "done"
         return state.undecided(f"time limit {time_limit:g} s reached", explored[0])
 

@@ -83,7 +83,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
@@ -96,7 +96,7 @@ from attnio.graphs.indexed_dag import IndexedDAG, iter_bits, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.progress import progress_enabled
 # check_time_limit lives in attnio.validation; re-exported here (its users import it from here)
-from attnio.validation import check_digraph, check_time_limit, positive_float, positive_int
+from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = [
     "PebbleSearch",

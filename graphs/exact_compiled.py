@@ -460,7 +460,8 @@ def _kernel_on_disk() -> bool:
     if not K.HAVE_NUMBA:
         return False
     try:
-        return bool(K.run_chunk._cache._cache_file._load_index())
+        index = getattr(K.run_chunk, "_cache")._cache_file._load_index()
+        return bool(index)
     except Exception:  # pragma: no cover - depends on numba's internals
         return False
 

@@ -49,7 +49,6 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, replay
 from attnio.graphs.indexed_dag import IndexedDAG, check_enough_pebbles, iter_bits
 from attnio.validation import check_digraph, check_time_limit, positive_int
