@@ -128,7 +128,7 @@ ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
            "best-first search over every legal move, no reductions (the yardstick)"),
     Engine("time-indexed", "attnio.graphs.exact_z3.solve_time_indexed",
            "z3 over a bounded horizon; optimal one-shot, an upper bound with recomputation",
-           optimal_with_recomputation=False, budget_option="timeout",
+           optimal_with_recomputation=False, budget_option="timeout", needs="z3-solver",
            available=_z3_available),
 )}
 
