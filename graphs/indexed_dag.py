@@ -40,8 +40,8 @@ __all__ = ["relevant_vertices", "IndexedDAG", "iter_bits", "pebbles_shortfall",
 def relevant_vertices(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> set[str]:
     """The outputs (default ``G.graph["outputs"]``, else the sinks) and their ancestors.
 
-    >>> relevant_vertices(nx.DiGraph([("a", "c"), ("b", "c"), ("x", "y")]), ["c"]) == {"a", "b", "c"}
-    True
+    >>> sorted(relevant_vertices(nx.DiGraph([("a", "c"), ("b", "c"), ("x", "y")]), ["c"]))
+    ['a', 'b', 'c']
     """
     outs = game_outputs(G, outputs)
     return set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
