@@ -1,18 +1,20 @@
-"""Agreement sweep: the exact solvers (reference, compiled core, plain baseline) on random DAGs.
+"""Agreement sweep: the exact engines (reference, compiled core, plain baseline) on random DAGs.
 
 Not a test tier (it takes minutes): run it after any change to ``attnio.graphs.exact``.
 
-    python3 benchmarks/agree_pebble.py [--seeds LO:HI] [--sizes 5,6,7,8] [--extra 2]
+    python3 benchmarks/agree_pebble.py [--quick] [--seeds LO:HI] [--sizes 5,6,7,8] [--extra 2]
                                        [--workers N | --scheduler ADDRESS]
+
+``--quick`` is ``--seeds 0:10 --sizes 5,6,7 --extra 1`` (a smoke run of a minute or two).
 
 For every seed, size n and edge probability 0.4 / 0.6 / 0.7 it builds ``random_dag(n, p,
 seed)`` twice: with the sinks as outputs, and with *named outputs that are not sinks* (each
 non-input vertex an output with probability 0.6, seeded; an output that feeds another vertex
 enters the heuristic's space pairs, where a mutation once went unnoticed). For M = least
-feasible … least + extra and both variants (recomputation, one-shot) it compares
-``solve_optimal`` (the readable reference search), ``solve_optimal_compiled`` (the numba core
-of :mod:`attnio.graphs.exact_compiled`; counted only when the compiled engine really ran) and
-``plain_optimal``, and replays both solvers' schedules. Prints every disagreement and a
+feasible … least + extra and both variants (recomputation, one-shot) it runs the engines of
+the one slot :func:`attnio.graphs.engines.solve` — ``reference`` (the readable search),
+``compiled`` (the numba core; counted only when the compiled engine really ran) and ``plain``
+— and replays both searches' schedules. Prints every disagreement and a
 summary line; exit status 1 on any disagreement. ``--workers N`` runs the
 instances on a local Dask cluster (:mod:`attnio.parallel`), with the same results.
 """
@@ -25,12 +27,13 @@ import time
 
 import numpy as np
 
-from attnio.graphs.baseline import plain_optimal
-from attnio.graphs.dags import random_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
 from attnio.graphs import exact_compiled
+from attnio.graphs.dags import random_dag
+from attnio.graphs.engines import solve
+from attnio.graphs.exact import min_cache_size
 from attnio.graphs.game import replay
 from attnio.parallel import map_instances
+from attnio.results import Status
 
 
 def named_outputs(G, seed: int) -> list[str]:
@@ -53,15 +56,15 @@ def check_graph(job: tuple) -> list[tuple]:
         exact_compiled.warm_up()  # compiled or loaded once per process, outside any limit
     for M in range(least, least + extra + 1):
         for recompute in (True, False):
-            fast = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
-                                 max_states=None, progress=False)
-            plain = plain_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=30,
-                                  max_states=2_000_000)
+            fast = solve(G, M, method="reference", recompute=recompute, outputs=outputs,
+                         time_limit=30, max_states=None, progress=False)
+            plain = solve(G, M, method="plain", recompute=recompute, outputs=outputs,
+                          time_limit=30, max_states=2_000_000)
+            # the compiled engine without numba hands the call to the reference search itself
             comp = exact_compiled.solve_optimal_compiled(
                 G, M, recompute=recompute, outputs=outputs, time_limit=60)
             engine = exact_compiled.LAST_RUN.get("engine")
-            if not (isinstance(fast, Optimal) and isinstance(plain, Optimal)
-                    and isinstance(comp, Optimal)):
+            if not all(r.verdict is Status.OPTIMAL for r in (fast, plain, comp)):
                 rows.append((M, recompute, None, None, None, None, None))
                 continue
             replayed = replay(G, fast.schedule, M, recompute=recompute, outputs=outputs).io
@@ -77,10 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", default="0:150", help="seed range LO:HI")
     parser.add_argument("--sizes", default="5,6,7,8", help="comma-separated vertex counts")
     parser.add_argument("--extra", type=int, default=2, help="M runs over least .. least+extra")
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke run: --seeds 0:10 --sizes 5,6,7 --extra 1")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--workers", type=int, help="local Dask cluster of N processes")
     group.add_argument("--scheduler", help="address of an existing Dask scheduler")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.seeds, args.sizes, args.extra = "0:10", "5,6,7", 1
     lo, hi = (int(x) for x in args.seeds.split(":"))
     sizes = [int(x) for x in args.sizes.split(",")]
     started = time.monotonic()

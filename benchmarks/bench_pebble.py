@@ -40,10 +40,11 @@ import networkx as nx
 from attnio.graphs import exact_compiled
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.schedules import algorithm_schedules
+from attnio.results import Status
 
 INSTANCES = {
     "matmul222": ("matmul 2x2x2", lambda: matmul_dag(2, 2, 2)),
@@ -59,15 +60,17 @@ INSTANCES = {
 def _fmt(result) -> tuple[str, str, str]:
     if result is None:
         return "-", "-", "-"
-    if isinstance(result, Optimal):
+    if result.verdict is Status.OPTIMAL:
         return str(result.io), str(result.states_explored), f"{result.seconds:.2f}"
-    upper = result.upper_bound if result.upper_bound is not None else "?"
-    return (f"[{result.lower_bound},{upper}]", f"{result.states_explored}+",
+    upper = result.upper if result.upper is not None else "?"
+    return (f"[{result.lower},{upper}]", f"{result.states_explored}+",
             f">{result.seconds:.0f}")
 
 
 def _check(G: nx.DiGraph, M: int, result) -> None:
-    if isinstance(result, Optimal) and replay(G, result.schedule, M).io != result.io:
+    if result is None or result.verdict is not Status.OPTIMAL:
+        return
+    if replay(G, result.schedule, M).io != result.io:
         raise SystemExit(f"schedule does not replay to {result.io}")
 
 
@@ -135,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                      if args.plain_budget > 0 else None)
             for other in (ref, plain):
                 _check(G, M, other)
-                if isinstance(comp, Optimal) and isinstance(other, Optimal) \
+                if comp.verdict is Status.OPTIMAL and other is not None \
+                        and other.verdict is Status.OPTIMAL \
                         and other.io != comp.io:
                     print(f"DISAGREEMENT on {name} M={M}: {comp.io} vs {other.io}")
                     return 1
@@ -143,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             r_io, _, r_sec = _fmt(ref)
             p_io, p_states, p_sec = _fmt(plain)
             ratio = ""
-            if isinstance(comp, Optimal) and isinstance(plain, Optimal):
+            if comp.verdict is Status.OPTIMAL and plain is not None \
+                    and plain.verdict is Status.OPTIMAL:
                 ratio = f"{plain.seconds / max(comp.seconds, 1e-3):.0f}x"
             stored = run.get("stored_states", "-")
             per = run.get("bytes_per_state", "-")
@@ -153,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{p_states:>10} {p_sec:>8} {ratio:>7} | {costs.get(best, '-'):>4} "
                   f"{heur_io:>5} {heur_sec:>7.1f}",
                   flush=True)
-            if isinstance(comp, Optimal) and comp.io == trivial:
+            if comp.verdict is Status.OPTIMAL and comp.io == trivial:
                 print(f"{'':<26} Q = |inputs| + |outputs| = {trivial} for every larger M",
                       flush=True)
                 break

@@ -27,7 +27,7 @@ import time
 from fractions import Fraction
 
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble, compulsory_io
-from attnio.graphs.exact import Optimal, min_cache_size
+from attnio.graphs.exact import min_cache_size
 from attnio.graphs.game import replay
 from attnio.graphs.peer_dags import load_peer_dag, peer_dag_names
 from attnio.graphs.schedules import algorithm_schedules
@@ -50,13 +50,9 @@ def run_instance(job: tuple[str, int, float]) -> dict:
     result = anytime_pebble(G, M, time_limit=remaining, incumbents=algorithm,
                             progress=progress)
     seconds = time.monotonic() - started
-    if isinstance(result, Optimal):
-        lower = upper = result.io
-        schedule = result.schedule
-    else:
-        lower, upper, schedule = result.lower_bound, result.upper_bound, result.schedule
+    lower, upper, schedule = result.lower, result.upper, result.schedule
     replayed = replay(G, schedule, M).io if schedule else None
-    return {"dag": name, "vertices": G.number_of_nodes(), "M": M, "verdict": result.status,
+    return {"dag": name, "vertices": G.number_of_nodes(), "M": M, "verdict": result.verdict,
             "lower": lower, "lower_source": progress.lower_bound_source,
             "upper": upper, "replayed_io": replayed,
             "replays": replayed is not None and replayed == upper,

@@ -23,10 +23,11 @@ import sys
 import time
 
 from attnio.graphs.dags import random_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.lower_bounds import check_certificate, lower_bounds
 from attnio.graphs.zero_waste import zero_waste_exists
+from attnio.results import Status
 
 
 def sweep_dag(seed: int, n: int, p: float):
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                     for recompute in (True, False):
                         opt = solve_optimal(G, M, recompute=recompute, time_limit=30,
                                             max_states=None, progress=False)
-                        if not isinstance(opt, Optimal):
+                        if opt.verdict is not Status.OPTIMAL:
                             skipped += 1
                             continue
                         checked += 1

@@ -36,7 +36,9 @@ the two sides meet:
    exactly :math:`L_0`, recomputation included, for at most :data:`ZERO_WASTE_PROOF_SHARE`
    of the limit; when it exhausts them the lower bound becomes :math:`L_0 + 1` (its normal-form
    lemma is in its docstring).
-3. **Exact search.** (b) :func:`attnio.graphs.exact.solve_optimal` runs for
+3. **Exact search.** (b) the exact engine named by ``method``
+   (:func:`attnio.graphs.engines.solve`; default ``"auto"``: the compiled core when numba is
+   installed, else :func:`attnio.graphs.exact.solve_optimal`) runs for
    :data:`PROBE_SHARE` of the limit with the best schedule as its incumbent: it prunes every
    state whose f reaches the incumbent's cost, returns the incumbent as optimal once the
    least f on its frontier meets it, and reports each rise of that least f (a proven lower
@@ -52,9 +54,8 @@ when no schedule is known yet, and the certified bound always runs (its first wi
 is bounded work).
 
 At every moment :class:`AnytimeProgress` holds the best schedule (replayed, so its cost is
-exact) and the best proven lower bound. On the time limit the answer is
-:class:`AnytimeUndecided` — a :class:`attnio.graphs.exact.PebbleUndecided` that also carries
-the best schedule. A KeyboardInterrupt is not caught: it propagates, and the caller that
+exact) and the best proven lower bound. On the time limit the answer is an undecided
+:class:`~attnio.graphs.pebble_result.PebbleResult` with that bracket and the best schedule. A KeyboardInterrupt is not caught: it propagates, and the caller that
 passed ``progress`` reads the bracket and schedule from it (``attnio pebble`` prints them and
 exits 130).
 
@@ -67,7 +68,7 @@ Examples
 >>> import networkx as nx
 >>> G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
 >>> r = anytime_pebble(G, 3, time_limit=5)
->>> r.status, r.io        # 2 reads + 1 write = compulsory I/O: optimal without search
+>>> r.verdict, r.io        # 2 reads + 1 write = compulsory I/O: optimal without search
 ('optimal', 3)
 >>> p = AnytimeProgress()
 >>> r = anytime_pebble(G, 3, time_limit=5, progress=p)
@@ -79,27 +80,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
+from attnio.graphs.engines import resolve_method, solve
 from attnio.graphs.exact import (
-    Optimal,
-    PebbleResult,
-    PebbleUndecided,
     check_exact_size,
     check_time_limit,
     min_cache_size,
-    solve_optimal,
 )
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
 from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.lower_bounds import check_certificate, spill_windows_bound
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
+from attnio.results import Status
 from attnio.validation import check_digraph
 
-__all__ = ["AnytimeProgress", "AnytimeUndecided", "anytime_pebble", "compulsory_io",
+__all__ = ["AnytimeProgress", "anytime_pebble", "compulsory_io",
            "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
            "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "ZERO_WASTE_PROOF_SHARE",
            "WINDOW_SIZES"]
@@ -122,14 +122,6 @@ ZERO_WASTE_PROOF_SHARE = 0.1
 WINDOW_SIZES = (8, 10, 12, 14, 16)
 #: Predicted cost ratio of one window size to the previous one.
 _WINDOW_GROWTH = 6.0
-
-
-@dataclass(frozen=True, slots=True)
-class AnytimeUndecided(PebbleUndecided):
-    """Undecided, with the best schedule known: ``lower_bound <= Q(G, M) <= upper_bound``
-    and ``upper_bound == replay(G, schedule, M).io`` (``schedule`` empty when none)."""
-
-    schedule: list[Move] = field(default_factory=list)
 
 
 @dataclass
@@ -158,12 +150,12 @@ class AnytimeProgress:
         if self.upper_bound is None or io < self.upper_bound:
             self.upper_bound, self.schedule = int(io), list(schedule)
 
-    def undecided(self, reason: str, states_explored: int = 0) -> AnytimeUndecided:
-        """The bracket now, as a result."""
-        return AnytimeUndecided(lower_bound=self.lower_bound, upper_bound=self.upper_bound,
-                                states_explored=states_explored, reason=reason,
-                                seconds=time.monotonic() - self.started,
-                                schedule=list(self.schedule or []))
+    def undecided(self, reason: str, states_explored: int = 0) -> PebbleResult:
+        """The bracket now, as an undecided result (``schedule`` replays to ``upper``)."""
+        return PebbleResult.undecided(self.lower_bound, self.upper_bound, reason,
+                                      schedule=self.schedule or [],
+                                      states_explored=states_explored,
+                                      seconds=time.monotonic() - self.started)
 
 
 def compulsory_io(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
@@ -235,6 +227,7 @@ def anytime_pebble(
     heuristic_share: float = DEFAULT_HEURISTIC_SHARE,
     incumbents: Mapping[str, Sequence[Move]] | None = None,
     progress: AnytimeProgress | None = None,
+    method: str = "auto",
 ) -> PebbleResult:
     r"""Bracket :math:`Q(G, M)` within ``time_limit`` seconds (module docstring).
 
@@ -259,16 +252,23 @@ def anytime_pebble(
         :class:`attnio.exceptions.IllegalMoveError`).
     progress : AnytimeProgress, optional
         Updated live with the bracket and the best schedule.
+    method : str
+        The exact engine of phases (b) and (d), one of
+        :data:`attnio.graphs.engines.METHODS` (default ``"auto"``: compiled when numba is
+        installed, else reference). An engine that takes an incumbent (the searches) gets
+        the best schedule; ``reference`` also reports its rising lower bound live.
 
     Returns
     -------
-    Optimal | Infeasible | AnytimeUndecided
-        Optimal when the bracket closed (its schedule replays to ``io``).
+    PebbleResult
+        Verdict ``optimal`` when the bracket closed (its schedule replays to ``io``),
+        ``infeasible``, or ``undecided`` with the bracket and the best schedule.
 
     Raises
     ------
     InvalidInputError
-        Bad ``G``, ``M``, ``time_limit`` or ``heuristic_share``.
+        Bad ``G``, ``M``, ``time_limit``, ``heuristic_share`` or ``method`` (unknown, or
+        its extra not installed).
     """
     check_digraph(G)
     check_exact_size(G)
@@ -280,19 +280,22 @@ def anytime_pebble(
     if (isinstance(heuristic_share, bool) or not isinstance(heuristic_share, (int, float))
             or not 0 <= heuristic_share <= 1):
         raise InvalidInputError(f"heuristic_share={heuristic_share!r} must be in [0, 1]")
+    engine = resolve_method(method)
+    takes = engine.options()
     state = progress if progress is not None else AnytimeProgress()
     state.started = start = time.monotonic()
     deadline = start + time_limit
     need_m = min_cache_size(G, outputs)
-    if M < need_m:  # solve_optimal words the reason
-        return solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=0)
+    if M < need_m:  # the engine words the reason
+        return solve(G, M, method=engine.name, recompute=recompute, outputs=outputs,
+                     time_limit=0)
     state.raise_lower(compulsory_io(G, outputs), "compulsory")
 
-    def closed() -> Optimal | None:
+    def closed() -> PebbleResult | None:
         if state.upper_bound is not None and state.upper_bound <= state.lower_bound:
             state.phase = "done"
-            return Optimal(io=state.upper_bound, schedule=list(state.schedule or []),
-                           seconds=time.monotonic() - start)
+            return PebbleResult.optimal(state.upper_bound, state.schedule or [],
+                                        seconds=time.monotonic() - start)
         return None
 
     for moves in (incumbents or {}).values():
@@ -316,16 +319,24 @@ def anytime_pebble(
 
     def exact(seconds: float) -> PebbleResult:
         state.phase = "exact"
-        found = solve_optimal(G, M, recompute=recompute, outputs=outputs, time_limit=seconds,
-                              incumbent=state.schedule, on_lower_bound=state.raise_lower)
-        explored[0] += getattr(found, "states_explored", 0)
+        extra: dict[str, Any] = {}
+        if "incumbent" in takes:
+            extra["incumbent"] = state.schedule
+        if "on_lower_bound" in takes:
+            extra["on_lower_bound"] = state.raise_lower
+        found = solve(G, M, method=engine.name, recompute=recompute, outputs=outputs,
+                      time_limit=seconds, **extra)
+        explored[0] += found.states_explored
+        if found.verdict is Status.UNDECIDED and found.schedule:  # e.g. the time-indexed model
+            state.offer(replay(G, found.schedule, M, recompute=recompute, outputs=outputs).io,
+                        found.schedule)
         return found
 
     def budget(portion: float) -> float:
         """Seconds for the next phase: its portion, cut at the deadline (0: do not start)."""
         return max(0.0, min(portion, deadline - time.monotonic()))
 
-    def out_of_time() -> AnytimeUndecided:
+    def out_of_time() -> PebbleResult:
         state.phase = "done"
         return state.undecided(f"time limit {time_limit:g} s reached", explored[0])
 
@@ -370,8 +381,8 @@ def anytime_pebble(
     if (seconds := budget(time_limit * PROBE_SHARE)) <= 0:
         return out_of_time()
     result = exact(seconds)
-    if isinstance(result, PebbleUndecided):
-        state.raise_lower(result.lower_bound)
+    if result.verdict is Status.UNDECIDED:
+        state.raise_lower(result.lower)
         if (done := closed()) is not None:
             return done
         # (c) the long heuristic, then (d) the exact search for the rest
@@ -384,13 +395,13 @@ def anytime_pebble(
             return out_of_time()
         result = exact(seconds)
     state.phase = "done"
-    if isinstance(result, Optimal):
+    if result.verdict is Status.OPTIMAL:
         state.offer(result.io, result.schedule)
         state.raise_lower(result.io)
-        return Optimal(io=result.io, schedule=result.schedule, states_explored=explored[0],
-                       seconds=time.monotonic() - start)
-    if isinstance(result, PebbleUndecided):
-        state.raise_lower(result.lower_bound)
+        return PebbleResult.optimal(result.io, result.schedule, states_explored=explored[0],
+                                    seconds=time.monotonic() - start)
+    if result.verdict is Status.UNDECIDED:
+        state.raise_lower(result.lower)
         if (done := closed()) is not None:
             return done
         return state.undecided(result.reason, explored[0])

@@ -30,15 +30,10 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.exact import (
-    Infeasible,
-    Optimal,
-    PebbleResult,
-    PebbleUndecided,
-    check_time_limit,
-    min_cache_size,
-)
+from attnio.graphs.exact import check_time_limit
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs
+from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
+from attnio.graphs.pebble_result import PebbleResult
 
 __all__ = ["plain_optimal"]
 
@@ -70,9 +65,9 @@ def plain_optimal(
     deadline = math.inf if time_limit is None else start + time_limit
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
-    need_m = min_cache_size(G, outputs)
-    if M < need_m:
-        return Infeasible(f"M={M} is below the {need_m} red pebbles some vertex needs")
+    shortfall = pebbles_shortfall(IndexedDAG(G, outputs), M)
+    if shortfall is not None:
+        return PebbleResult.infeasible(shortfall)
     names = list(nx.lexicographical_topological_sort(G))
     index = {v: i for i, v in enumerate(names)}
     n = len(names)
@@ -93,11 +88,13 @@ def plain_optimal(
     while heap:
         # the budgets before the pop, while heap[0] holds the least f (a lower bound)
         if time.monotonic() > deadline:
-            return PebbleUndecided(heap[0][0], None, explored,
-                                   f"time limit {time_limit} s reached", time.monotonic() - start)
+            return PebbleResult.undecided(heap[0][0], None, f"time limit {time_limit} s reached",
+                                          states_explored=explored,
+                                          seconds=time.monotonic() - start)
         if max_states is not None and len(g_of) > max_states:
-            return PebbleUndecided(heap[0][0], None, explored,
-                                   f"state budget {max_states} reached", time.monotonic() - start)
+            return PebbleResult.undecided(heap[0][0], None, f"state budget {max_states} reached",
+                                          states_explored=explored,
+                                          seconds=time.monotonic() - start)
         f, g, key = heapq.heappop(heap)
         if g_of[key] < g:
             continue
@@ -109,8 +106,8 @@ def plain_optimal(
                 key, kind, v = parent[key]
                 moves.append((("read", "write", "compute", "delete")[kind], names[v]))
             moves.reverse()
-            return Optimal(io=g, schedule=moves, states_explored=explored,
-                           seconds=time.monotonic() - start)
+            return PebbleResult.optimal(g, moves, states_explored=explored,
+                                        seconds=time.monotonic() - start)
         room = R.bit_count() < M
         for v in range(n):
             bit = 1 << v

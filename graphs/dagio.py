@@ -59,9 +59,9 @@ import networkx as nx
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import MOVE_KINDS, Move
+from attnio.input_files import read_json_file
 from attnio.safe_io import write_text
 from attnio.validation import MAX_INT_DIGITS, check_digraph, describe, positive_int
-from attnio.input_files import read_json_file
 
 __all__ = [
     "dag_from_json",

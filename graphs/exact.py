@@ -7,9 +7,9 @@ r"""Exact optimal red–blue pebbling: A* over packed-integer states, with a cer
 
 for the game of :mod:`attnio.graphs.game` (recomputation allowed, or one-shot), and returns the
 optimal schedule, which :func:`attnio.graphs.game.replay` replays to exactly the reported cost.
-It returns :class:`Infeasible` when no schedule exists and :class:`PebbleUndecided` (with the
-best proven lower bound and the best known upper bound) when its time or state budget runs out
-— never a guess.
+It returns a :class:`~attnio.graphs.pebble_result.PebbleResult`: verdict ``infeasible`` when
+no schedule exists and ``undecided`` (with the best proven lower bound and the best known upper
+bound) when its time or state budget runs out — never a guess.
 
 The search lives in four rooms, each small enough to hold in mind, with its proofs beside it:
 
@@ -22,7 +22,10 @@ The search lives in four rooms, each small enough to hold in mind, with its proo
 * this module — the A* driver: budgets, bookkeeping, the second lower bound ("extra moves")
   and the certificate (every schedule returned is replayed by the validator).
 
-Everything is re-exported here (``from attnio.graphs.exact import ...`` keeps working).
+The shared pieces have one public home each: the relevant sub-DAG
+(:mod:`attnio.graphs.indexed_dag`), the result (:mod:`attnio.graphs.pebble_result`); the
+search rules of one instance are :class:`PebbleSearch` here. :mod:`attnio.graphs.engines`
+puts this search and the others behind one ``solve(G, M, method=...)``.
 :mod:`attnio.graphs.exact_compiled` runs the same search in a compiled core.
 
 Search bookkeeping (none of it changes the set of schedules considered)
@@ -80,34 +83,24 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.exact_heuristic import _Heuristic
-from attnio.graphs.exact_moves import _Moves
-from attnio.graphs.exact_state import (  # noqa: F401 - re-exported (tests, compiled core)
-    _all_subsets,
-    _bits,
-    _Instance,
-    _OutOfTime,
-    _subsets_of_size,
-    _Symmetry,
-)
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.exact_heuristic import AdmissibleHeuristic
+from attnio.graphs.exact_moves import MacroMoves
+from attnio.graphs.exact_state import Symmetry
+from attnio.graphs.game import Move, check_cache_size, replay
+from attnio.graphs.indexed_dag import IndexedDAG, iter_bits, pebbles_shortfall
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.progress import progress_enabled
-from attnio.results import Status
 
 # check_time_limit lives in attnio.validation; re-exported here (its users import it from here)
 from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = [
-    "Optimal",
-    "Infeasible",
-    "PebbleUndecided",
-    "PebbleResult",
+    "PebbleSearch",
     "solve_optimal",
     "min_cache_size",
     "check_time_limit",
@@ -139,60 +132,20 @@ def check_exact_size(G: nx.DiGraph) -> None:
                                 f"accepts at most MAX_EXACT_VERTICES={MAX_EXACT_VERTICES}")
 
 
-@dataclass(frozen=True, slots=True)
-class Optimal:
-    """A proven optimum ``io`` and a schedule that replays to exactly that cost."""
-
-    io: int
-    schedule: list[Move]
-    states_explored: int = 0
-    seconds: float = 0.0
-    status: Status = field(default=Status.OPTIMAL, init=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Infeasible:
-    """No complete schedule exists (e.g. M below max in-degree + 1)."""
-
-    reason: str
-    status: Status = field(default=Status.INFEASIBLE, init=False)
-
-
-@dataclass(frozen=True, slots=True)
-class PebbleUndecided:
-    """The budget ran out: ``lower_bound <= Q(G, M) <= upper_bound`` (None if unknown)."""
-
-    lower_bound: int
-    upper_bound: int | None
-    states_explored: int
-    reason: str
-    seconds: float = 0.0
-    status: Status = field(default=Status.UNDECIDED, init=False)
-
-
-PebbleResult = Optimal | Infeasible | PebbleUndecided
-
-
 def min_cache_size(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
     """Least M for which a complete schedule exists: max in-degree over the non-input
-    ancestors of the outputs (and the outputs) + 1, or 1 if nothing must be computed.
-
-    (Necessary: computing v needs its in-degree + 1 red pebbles. Sufficient: compute the
-    relevant vertices in topological order, writing each and reading its predecessors back.)
+    relevant vertices + 1, or 1 if nothing must be computed
+    (:attr:`attnio.graphs.indexed_dag.IndexedDAG.min_cache_size`).
 
     >>> min_cache_size(nx.DiGraph([("a", "c"), ("b", "c")]))
     3
     """
-    inputs = set(game_inputs(G))
-    outs = game_outputs(G, outputs)
-    relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
-    degrees = [G.in_degree(v) for v in relevant if v not in inputs]
-    return max(degrees) + 1 if degrees else 1
+    return IndexedDAG(G, outputs).min_cache_size
 
 
-class _Search(_Moves, _Heuristic):
-    """One instance's search: the moves and normal form (:mod:`attnio.graphs.exact_moves`)
-    and the heuristic (:mod:`attnio.graphs.exact_heuristic`)."""
+class PebbleSearch(MacroMoves, AdmissibleHeuristic):
+    """One instance's search rules: the moves and normal form (:mod:`attnio.graphs.exact_moves`)
+    and the heuristic (:mod:`attnio.graphs.exact_heuristic`); shared by the compiled core."""
 
 
 def _mandatory_moves(needed_inputs: int, outputs_to_write: int) -> int:
@@ -229,7 +182,7 @@ def solve_optimal(
     outputs : iterable of str, optional
         Default ``G.graph["outputs"]``, else the sinks.
     time_limit : float or None
-        Seconds before giving up with :class:`PebbleUndecided` (None: no limit; else finite
+        Seconds before answering undecided (None: no limit; else finite
         and >= 0). It bounds the whole call: the automorphism search (R7) and its tables
         stop at half the limit keeping what they found, and the search reads the clock
         before every state it pops and every 256 successors it generates.
@@ -238,7 +191,7 @@ def solve_optimal(
     upper_bound : int, optional
         A known achievable cost (e.g. a replayed algorithm schedule): prunes states whose
         f-value exceeds it and is reported if the budget runs out. Must be achievable — an
-        unachievable bound can make the result :class:`PebbleUndecided`, never wrong.
+        unachievable bound can make the result undecided, never wrong.
     incumbent : sequence of Move, optional
         A complete schedule (it is replayed here, so it cannot lie). Its cost becomes the
         upper bound, and once the least f on the frontier reaches that cost the incumbent is
@@ -256,7 +209,8 @@ def solve_optimal(
 
     Returns
     -------
-    Optimal | Infeasible | PebbleUndecided
+    PebbleResult
+        Verdict ``optimal`` (its schedule replays to ``io``), ``infeasible`` or ``undecided``.
 
     Raises
     ------
@@ -282,23 +236,20 @@ def solve_optimal(
         max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
     deadline = math.inf if time_limit is None else start_time + time_limit
-    inst = _Instance(G, outputs)
-    need_m = min_cache_size(G, outputs)
-    if M < need_m:
-        worst = min((v for v in inst.names if not (inst.inp >> inst.index[v]) & 1
-                     and G.in_degree(v) + 1 == need_m))
-        return Infeasible(f"M={M} is below the {need_m} red pebbles vertex {worst!r} needs "
-                          f"(in-degree {need_m - 1} + 1)")
+    inst = IndexedDAG(G, outputs)
+    shortfall = pebbles_shortfall(inst, M)
+    if shortfall is not None:
+        return PebbleResult.infeasible(shortfall)
     if incumbent is not None:
         incumbent = list(incumbent)
         inc_io = replay(G, incumbent, M, recompute=recompute, outputs=outputs).io
         upper_bound = inc_io if upper_bound is None else min(upper_bound, inc_io)
-    search = _Search(inst, M, recompute)
+    search = PebbleSearch(inst, M, recompute)
     n = inst.n
     one_shot = not recompute
     # the automorphism search gets at most half the time budget (it only speeds up the rest)
     sym_deadline = math.inf if time_limit is None else start_time + time_limit / 2
-    sym = _Symmetry(G, inst, symmetry_limit if symmetry else 1, sym_deadline)
+    sym = Symmetry(G, inst, symmetry_limit if symmetry else 1, sym_deadline)
     sym.build(3 if one_shot else 2)
     canon = sym.canon
     mask_n = inst.all
@@ -338,7 +289,7 @@ def solve_optimal(
     if best_io is not None:
         prune_above = min(prune_above, best_io - 1)
 
-    def undecided(reason: str, expanding: int | None = None) -> PebbleUndecided:
+    def undecided(reason: str, expanding: int | None = None) -> PebbleResult:
         # h is admissible, so the least f on the frontier bounds every unexplored solution;
         # stopped in the middle of an expansion, the state being expanded (f = expanding) is
         # part of the frontier again (some of its successors were never pushed)
@@ -347,11 +298,13 @@ def solve_optimal(
             lower = min(lower, expanding)
         upper = upper_bound if best_io is None else (
             best_io if upper_bound is None else min(best_io, upper_bound))
-        return PebbleUndecided(lower_bound=int(max(lower, h0)), upper_bound=upper,
-                               states_explored=explored, reason=reason,
-                               seconds=time.monotonic() - start_time)
+        lower = max(lower, h0)
+        if upper is not None and upper < lower:  # a given upper_bound below a proven bound:
+            upper = None                         # it was not achievable, so no upper is known
+        return PebbleResult.undecided(lower, upper, reason, states_explored=explored,
+                                      seconds=time.monotonic() - start_time)
 
-    def finish(k: int) -> Optimal:
+    def finish(k: int) -> PebbleResult:
         """The certificate of goal-ready state ``k``, replayed (R3: final writes)."""
         Rk, Bk = k & mask_n, (k >> n) & mask_n
         io = g_of[k] + (inst.out & Rk & ~Bk).bit_count()
@@ -359,8 +312,8 @@ def solve_optimal(
         check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
         if check.io != io:  # internal invariant: the certificate must replay exactly
             raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
-        return Optimal(io=io, schedule=schedule, states_explored=explored,
-                       seconds=time.monotonic() - start_time)
+        return PebbleResult.optimal(io, schedule, states_explored=explored,
+                                    seconds=time.monotonic() - start_time)
 
     out_mask = inst.out
     raw_cap = 4 * (max_states or DEFAULT_MAX_STATES)
@@ -386,8 +339,8 @@ def solve_optimal(
             if best_io is not None and f >= best_io:
                 if best_goal is None:
                     assert incumbent is not None  # best_io came from it
-                    return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
-                                   seconds=time.monotonic() - start_time)
+                    return PebbleResult.optimal(inc_io, incumbent, states_explored=explored,
+                                                seconds=time.monotonic() - start_time)
                 return finish(best_goal)
             # the budgets before every pop (a lazy pop evaluates h: ~1 ms on 1 000 vertices),
             # while the least f is still on the heap
@@ -474,15 +427,15 @@ def solve_optimal(
     if best_io is not None:  # frontier exhausted: nothing beats the best schedule known
         if best_goal is None:
             assert incumbent is not None  # best_io came from it
-            return Optimal(io=inc_io, schedule=incumbent, states_explored=explored,
-                           seconds=time.monotonic() - start_time)
+            return PebbleResult.optimal(inc_io, incumbent, states_explored=explored,
+                                        seconds=time.monotonic() - start_time)
         return finish(best_goal)
     if upper_bound is not None:
         return undecided(f"no schedule within upper_bound={upper_bound} (bound not achievable?)")
     raise RuntimeError("solver bug: search space exhausted on a feasible instance")
 
 
-def _reconstruct(search: _Search, sym: _Symmetry, parent: dict[int, tuple[int, int, int]],
+def _reconstruct(search: PebbleSearch, sym: Symmetry, parent: dict[int, tuple[int, int, int]],
                  k: int, k0: int, start: tuple[int, int, int]) -> list[Move]:
     """Walk the parent links back, then replay the moves forward to emit every pebble move,
     including the deletions of (R4) and the free computations of (R5). Moves are stored in
@@ -506,21 +459,21 @@ def _reconstruct(search: _Search, sym: _Symmetry, parent: dict[int, tuple[int, i
     pred = search.I.pred
     for code, p in steps:
         w, E, W = code & 4095, (code >> 12) & full_n, code >> (12 + n)
-        for u in _bits(E):
+        for u in iter_bits(E):
             if (W >> u) & 1:
                 emit("write", u)
                 B |= 1 << u
             emit("delete", u)
         R &= ~E
-        for x in _bits(pred[w] & ~R):
+        for x in iter_bits(pred[w] & ~R):
             emit("read", x)
         emit("compute", w)
         R |= pred[w] | (1 << w)
         C |= 1 << w
         Rn, Bn, Cn, P = search.normalise(R, B, C)
-        for i in _bits(R & ~P):
+        for i in iter_bits(R & ~P):
             emit("delete", i)
-        for i in _bits(Rn & ~(R & P)):
+        for i in iter_bits(Rn & ~(R & P)):
             emit("compute", i)
         # move to the child's canonical frame
         n_ = search.I.n
@@ -531,6 +484,6 @@ def _reconstruct(search: _Search, sym: _Symmetry, parent: dict[int, tuple[int, i
         sigma = [perm[j] for j in sigma]
         for actual, canonical in enumerate(sigma):
             to_actual[canonical] = actual
-    for i in _bits(search.I.out & R & ~B):
+    for i in iter_bits(search.I.out & R & ~B):
         emit("write", i)
     return moves

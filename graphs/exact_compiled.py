@@ -27,7 +27,8 @@ Time limits and Ctrl-C: numba code cannot be interrupted from Python, so the ker
 bounded chunks of expansions (sized to take ~0.05 s) and the driver reads the clock and lets
 KeyboardInterrupt through between chunks. The first call in a fresh environment compiles
 the kernel (~10–20 s, then cached on disk next to the module); that compilation counts
-against ``time_limit`` and is skipped when the limit is too short (reference search then).
+against ``time_limit`` and is skipped when the limit is under 30 s (reference search then).
+A kernel in numba's disk cache loads in ~0.3–1.4 s and runs under any limit.
 
 Examples
 --------
@@ -42,7 +43,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
 import numpy as np
@@ -50,19 +51,15 @@ import numpy as np
 from attnio.graphs import exact_kernel as K
 from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
-    Optimal,
-    PebbleResult,
-    PebbleUndecided,
-    _bits,
-    _Instance,
-    _Search,
-    _Symmetry,
+    PebbleSearch,
     check_exact_size,
     check_time_limit,
-    min_cache_size,
     solve_optimal,
 )
+from attnio.graphs.exact_state import Symmetry
 from attnio.graphs.game import Move, check_cache_size, replay
+from attnio.graphs.indexed_dag import IndexedDAG, iter_bits
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.validation import check_digraph, positive_int
 
 __all__ = ["solve_optimal_compiled", "compiled_available", "bytes_per_state", "warm_up",
@@ -153,7 +150,7 @@ def _grow(table: dict, state_cap: int) -> bool:
 
 def _image(perm: list[int], x: int) -> int:
     y = 0
-    for i in _bits(x):
+    for i in iter_bits(x):
         y |= 1 << perm[i]
     return y
 
@@ -171,12 +168,12 @@ def _python_canonical(perms: list[list[int]], R: int, B: int, C: int
     return best[2], best[0], best[1], best_p
 
 
-def _rebuild(search: _Search, perms: list[list[int]], path: list[tuple[int, int, int, int]],
+def _rebuild(search: PebbleSearch, perms: list[list[int]], path: list[tuple[int, int, int, int]],
              start: tuple[int, int, int]) -> list[Move]:
     """The pebble moves of a stored path of canonical states (R, B, C, g), root first.
 
     Each step enumerates the reference module's macro moves
-    (:meth:`attnio.graphs.exact._Search.successors`) *of the stored canonical state* (the
+    (:meth:`attnio.graphs.exact.PebbleSearch.successors`) *of the stored canonical state* (the
     free computations of R5 fill slots in index order, which automorphisms do not respect,
     so the step must be redone in the frame the kernel used), normalised the same way, and
     takes the cheapest whose canonical image is the next stored state. Its moves (evictions
@@ -213,24 +210,24 @@ def _rebuild(search: _Search, perms: list[list[int]], path: list[tuple[int, int,
             raise RuntimeError("solver bug: a stored step has no matching macro move")
         (cost, w, E, W, Rr, Br, Cr), p = match
         Rn, Bn, Cn, _ = search.normalise(Rr, Br, Cr)
-        for u in _bits(E):
+        for u in iter_bits(E):
             if (W >> u) & 1:
                 emit("write", u)
             emit("delete", u)
-        for x in _bits(inst.pred[w] & ~R):
+        for x in iter_bits(inst.pred[w] & ~R):
             emit("read", x)
         emit("compute", w)
         P2 = search.possibly_needed(Br, Cr)
-        for i in _bits(Rr & ~P2):
+        for i in iter_bits(Rr & ~P2):
             emit("delete", i)
-        for i in _bits(Rn & ~(Rr & P2)):
+        for i in iter_bits(Rn & ~(Rr & P2)):
             emit("compute", i)
         R, B, C = kR, kB, kC
         perm = perms[p]
         sigma = [perm[j] for j in sigma]
         for actual, canonical in enumerate(sigma):
             to_actual[canonical] = actual
-    for i in _bits(inst.out & R & ~B):
+    for i in iter_bits(inst.out & R & ~B):
         emit("write", i)
     return moves
 
@@ -248,6 +245,7 @@ def solve_optimal_compiled(
     symmetry_limit: int = 128,
     partial_expansion: bool = True,
     chunk_seconds: float = 0.05,
+    on_lower_bound: Callable[[int], None] | None = None,
     _finished_twin: bool = False,
 ) -> PebbleResult:
     r"""Optimal red–blue pebbling of ``G`` with ``M`` red pebbles, compiled A* (see module).
@@ -262,14 +260,17 @@ def solve_optimal_compiled(
         Store only successors whose f equals the expanded state's (PEA*).
     chunk_seconds : float
         Target length of one uninterruptible kernel call.
+    on_lower_bound : callable, optional
+        As :func:`attnio.graphs.exact.solve_optimal`, called between kernel chunks with the
+        least f on the frontier each time it rises (a proven lower bound at that moment).
     _finished_twin : bool
         Tests only: run the planted false twin of (R10) in the kernel (set
-        ``_Moves._finished_twin`` too, so the certificate is rebuilt with the same moves).
+        ``MacroMoves._finished_twin`` too, so the certificate is rebuilt with the same moves).
 
     Returns
     -------
-    Optimal | Infeasible | PebbleUndecided
-        As the reference search; the schedule of an Optimal replays to ``io``.
+    PebbleResult
+        As the reference search; the schedule of an optimal result replays to ``io``.
 
     Raises
     ------
@@ -290,11 +291,11 @@ def solve_optimal_compiled(
         max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
     deadline = math.inf if time_limit is None else start_time + time_limit
-    inst = _Instance(G, outputs)
-    need_m = min_cache_size(G, outputs)
+    inst = IndexedDAG(G, outputs)
+    need_m = inst.min_cache_size
     reference: dict[str, Any] = dict(
         recompute=recompute, outputs=outputs, incumbent=incumbent, symmetry=symmetry,
-        symmetry_limit=symmetry_limit, progress=False,
+        symmetry_limit=symmetry_limit, progress=False, on_lower_bound=on_lower_bound,
         max_states=min(max_states or DEFAULT_MAX_STATES, DEFAULT_MAX_STATES))
     LAST_RUN.clear()
     LAST_RUN["engine"] = "reference"
@@ -306,14 +307,16 @@ def solve_optimal_compiled(
         inc_io = replay(G, incumbent, M, recompute=recompute, outputs=outputs).io
     if inc_io is not None and inc_io >= MAX_COMPILED_COST:
         return solve_optimal(G, M, time_limit=time_limit, **reference)
-    if not _kernel_compiled() and time_limit is not None and time_limit < 30:
+    if (not _kernel_compiled() and not _kernel_on_disk() and time_limit is not None
+            and time_limit < 30):
         # compiling takes ~10-20 s once (see warm_up); a short limit would be spent on it
+        # (loading numba's disk cache takes ~0.3-1.4 s: then the kernel runs)
         return solve_optimal(G, M, time_limit=time_limit, **reference)
 
-    search = _Search(inst, M, recompute)
+    search = PebbleSearch(inst, M, recompute)
     n = inst.n
     sym_deadline = math.inf if time_limit is None else start_time + time_limit / 2
-    sym = _Symmetry(G, inst, symmetry_limit if symmetry else 1, sym_deadline)
+    sym = Symmetry(G, inst, symmetry_limit if symmetry else 1, sym_deadline)
     perms_list = [list(p) for p in sym.perms]
     perms = np.array(perms_list, dtype=np.int64).reshape(len(perms_list), n)
 
@@ -354,17 +357,15 @@ def solve_optimal_compiled(
         low = int(table["hkey"][0] >> (K.G_BITS + K.TICK_BITS)) if size else f0
         return low
 
-    def undecided(reason: str) -> PebbleUndecided:
+    def undecided(reason: str) -> PebbleResult:
         best = int(ctr[K.BEST_IO])
         upper = best if best >= 0 else None
         lower = max(f0, frontier_f())
         if upper is not None:
             lower = min(lower, upper)
-        return PebbleUndecided(lower_bound=int(lower), upper_bound=upper,
-                               states_explored=int(ctr[K.EXPLORED]),
-                               reason=reason + f" (compiled core, {int(ctr[K.N_STATES])} "
-                               "states stored)",
-                               seconds=time.monotonic() - start_time)
+        return PebbleResult.undecided(
+            lower, upper, reason + f" (compiled core, {int(ctr[K.N_STATES])} states stored)",
+            states_explored=int(ctr[K.EXPLORED]), seconds=time.monotonic() - start_time)
 
     chunk = 64
     cap = state_cap
@@ -375,7 +376,14 @@ def solve_optimal_compiled(
         LAST_RUN["bytes_per_state"] = round(bytes_per_state(table), 1)
         LAST_RUN["allocated_bytes_per_state"] = round(allocated_bytes_per_state(table), 1)
 
+    reported = -1
     while True:
+        if on_lower_bound is not None:  # the least f on the frontier: a valid lower bound
+            best = int(ctr[K.BEST_IO])
+            lower = max(f0, frontier_f()) if best < 0 else min(max(f0, frontier_f()), best)
+            if lower > reported:
+                reported = lower
+                on_lower_bound(lower)
         if time.monotonic() > deadline:
             return undecided(f"time limit {time_limit} s reached")
         t0 = time.monotonic()
@@ -401,8 +409,8 @@ def solve_optimal_compiled(
             return undecided(f"state budget {max_states} reached")
         if code == K.INCUMBENT_OPTIMAL:
             assert inc_io is not None and incumbent is not None  # the kernel had an incumbent
-            return Optimal(io=inc_io, schedule=incumbent, states_explored=int(ctr[K.EXPLORED]),
-                           seconds=time.monotonic() - start_time)
+            return PebbleResult.optimal(inc_io, incumbent, states_explored=int(ctr[K.EXPLORED]),
+                                        seconds=time.monotonic() - start_time)
         if code == K.FOUND:
             return _finish(G, M, recompute, outputs, search, perms_list, table,
                            int(ctr[K.DONE_IDX]), (R0, B0, C0), start_time)
@@ -413,14 +421,15 @@ def solve_optimal_compiled(
                                int(ctr[K.BEST_GOAL]), (R0, B0, C0), start_time)
             if inc_io is not None:
                 assert incumbent is not None  # inc_io was replayed from it
-                return Optimal(io=inc_io, schedule=incumbent,
-                               states_explored=int(ctr[K.EXPLORED]),
-                               seconds=time.monotonic() - start_time)
+                return PebbleResult.optimal(inc_io, incumbent,
+                                            states_explored=int(ctr[K.EXPLORED]),
+                                            seconds=time.monotonic() - start_time)
             raise RuntimeError("solver bug: search space exhausted on a feasible instance")
         raise RuntimeError(f"solver bug: unknown kernel code {code}")
 
 
-def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_time) -> Optimal:
+def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_time
+            ) -> PebbleResult:
     """Walk the parent rows back, rebuild the moves, replay them (the certificate)."""
     path = []
     sR, sB, sC, sG, sParent = (table[k] for k in ("sR", "sB", "sC", "sG", "sParent"))
@@ -434,13 +443,27 @@ def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_ti
     check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
     if check.io != io:  # internal invariant: the certificate must replay exactly
         raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
-    return Optimal(io=io, schedule=schedule, states_explored=int(table["ctr"][K.EXPLORED]),
-                   seconds=time.monotonic() - start_time)
+    return PebbleResult.optimal(io, schedule, states_explored=int(table["ctr"][K.EXPLORED]),
+                                seconds=time.monotonic() - start_time)
 
 
 def _kernel_compiled() -> bool:
     """True when the kernel is compiled (or loaded from numba's disk cache) in this process."""
     return K.HAVE_NUMBA and bool(K.run_chunk.signatures)
+
+
+def _kernel_on_disk() -> bool:
+    """True when numba's disk cache holds the kernel compiled from this source (loading it
+    is not a compilation). It reads numba's cache index through numba's private API, guarded:
+    on any error (another numba version) the answer is False, and a short time limit then
+    runs the reference search, as before."""
+    if not K.HAVE_NUMBA:
+        return False
+    try:
+        index = getattr(K.run_chunk, "_cache")._cache_file._load_index()
+        return bool(index)
+    except Exception:  # pragma: no cover - depends on numba's internals
+        return False
 
 
 def warm_up() -> float:

@@ -53,9 +53,9 @@ At a goal-ready state N is empty and h equals the final writes, so popping a goa
 state ends the search.
 
 >>> import networkx as nx
->>> from attnio.graphs.exact import _Search
->>> from attnio.graphs.exact_state import _Instance
->>> search = _Search(_Instance(nx.DiGraph([("a", "c"), ("b", "c")]), None), 3, True)
+>>> from attnio.graphs.exact import PebbleSearch
+>>> from attnio.graphs.indexed_dag import IndexedDAG
+>>> search = PebbleSearch(IndexedDAG(nx.DiGraph([("a", "c"), ("b", "c")]), None), 3, True)
 >>> search.heuristic(0, 0b011, 0)   # read a, read b, write c
 3
 """
@@ -65,14 +65,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from attnio.graphs.exact_state import _Instance
+    from attnio.graphs.indexed_dag import IndexedDAG
+
+__all__ = ["AdmissibleHeuristic"]
 
 
-class _Heuristic:
-    """h of the module docstring (a mixin of :class:`attnio.graphs.exact._Search`: it reads
+class AdmissibleHeuristic:
+    """h of the module docstring (a mixin of :class:`attnio.graphs.exact.PebbleSearch`: it reads
     the instance ``I``, the cache size ``M``, ``recompute`` and the ``tight`` mask)."""
 
-    I: "_Instance"
+    I: "IndexedDAG"
     M: int
     recompute: bool
     tight: int

@@ -17,31 +17,26 @@ open-addressing table of int32 slots (load ≤ 1/2), and queued in a binary heap
 Without numba the functions are plain Python over NumPy scalars (correct, and far too slow
 for real use): :mod:`attnio.graphs.exact_compiled` then falls back to the reference search.
 
-Size: a little over 600 lines on purpose. The kernel is one compiled unit: the expansion
-step, the open-addressing table, the heap and the bounds all index the same row arrays, whose
-layout is stated once above; split across files, that layout would be too.
+Size: one compiled unit on purpose. The expansion step, the open-addressing table, the heap
+and the bounds all index the same row arrays, whose layout is stated once above; split
+across files, that layout would be too. Only the word-level bit primitives, which know no
+layout, live apart (:mod:`attnio.graphs.exact_kernel_words`).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-try:  # the optional extra "fast" (prebuilt wheels, no compiler needed)
-    from numba import njit
-
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - exercised only without the extra
-    HAVE_NUMBA = False
-
-    def njit(*args, **kwargs):  # type: ignore[no-redef]
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
-
-U64 = np.uint64
-ZERO = np.uint64(0)
-ONE = np.uint64(1)
-ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+from attnio.graphs.exact_kernel_words import (  # noqa: F401 - HAVE_NUMBA re-exported
+    HAVE_NUMBA,
+    ONE,
+    U64,
+    ZERO,
+    high_index,
+    low_index,
+    njit,
+    popcount,
+)
 
 # ctr slots (int64 counters shared between calls)
 N_STATES, HEAP_SIZE, TICK, EXPLORED, BEST_IO, BEST_GOAL, PRUNE_ABOVE, DONE_IDX = range(8)
@@ -50,44 +45,6 @@ CHUNK_DONE, FOUND, EXHAUSTED, TABLE_FULL, BUDGET, INCUMBENT_OPTIMAL = range(6)
 
 G_BITS = 12          # g < 4096 (checked by the driver)
 TICK_BITS = 39
-
-
-@njit(cache=True, inline="always")
-def popcount(x):
-    x = x - ((x >> U64(1)) & U64(0x5555555555555555))
-    x = (x & U64(0x3333333333333333)) + ((x >> U64(2)) & U64(0x3333333333333333))
-    x = (x + (x >> U64(4))) & U64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * U64(0x0101010101010101)) >> U64(56))
-
-
-@njit(cache=True, inline="always")
-def low_index(x):
-    """Index of the lowest set bit of a nonzero word."""
-    return popcount((x & (~x + U64(1))) - U64(1))
-
-
-@njit(cache=True, inline="always")
-def high_index(x):
-    """Index of the highest set bit of a nonzero word."""
-    r = 0
-    if x >> U64(32):
-        x >>= U64(32)
-        r += 32
-    if x >> U64(16):
-        x >>= U64(16)
-        r += 16
-    if x >> U64(8):
-        x >>= U64(8)
-        r += 8
-    if x >> U64(4):
-        x >>= U64(4)
-        r += 4
-    if x >> U64(2):
-        x >>= U64(2)
-        r += 2
-    if x >> U64(1):
-        r += 1
-    return r
 
 
 @njit(cache=True)

@@ -55,7 +55,7 @@ where it is stated:
      eviction is legal (u is red), costs the same, and only adds a blue pebble earlier.
 (R10) **Finished outputs are evicted first.** Call a red output d without blue *finished*
      when no vertex that may still be computed uses it: d ∉ pred(v) for every v ∈ P that is
-     no input (one-shot: and not computed yet) — see :meth:`_Moves.finished_outputs`. On a
+     no input (one-shot: and not computed yet) — see :meth:`MacroMoves.finished_outputs`. On a
      macro move that must evict k vertices, let D be the finished outputs and D_k the
      min(k, |D|) lowest-index members of D: the eviction set E is required to contain D_k
      (written back, R9).
@@ -87,8 +87,8 @@ where it is stated:
      induction along an optimal path the search still finds an optimum.
 
 >>> import networkx as nx
->>> from attnio.graphs.exact_state import _Instance
->>> moves = _Moves(_Instance(nx.DiGraph([("a", "c"), ("b", "c")]), None), 3, True)
+>>> from attnio.graphs.indexed_dag import IndexedDAG
+>>> moves = MacroMoves(IndexedDAG(nx.DiGraph([("a", "c"), ("b", "c")]), None), 3, True)
 >>> R, B, C, P = moves.normalise(0, 0b011, 0)
 >>> [(cost, w) for cost, w, *_ in moves.successors(R, B, C, P)]   # read a, b; compute c
 [(2, 2)]
@@ -98,13 +98,16 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from attnio.graphs.exact_state import _all_subsets, _bits, _Instance, _subsets_of_size
+from attnio.graphs.exact_state import all_submasks, submasks_of_size
+from attnio.graphs.indexed_dag import IndexedDAG, iter_bits
+
+__all__ = ["MacroMoves"]
 
 
-class _Moves:
+class MacroMoves:
     """The move generator (R8) and the normal form of states (R4, R5) of one instance."""
 
-    def __init__(self, inst: _Instance, M: int, recompute: bool) -> None:
+    def __init__(self, inst: IndexedDAG, M: int, recompute: bool) -> None:
         self.I, self.M, self.recompute = inst, M, recompute
         self.rev = list(range(inst.n - 1, -1, -1))
         self.p_memo: dict[int, int] = {}
@@ -163,7 +166,7 @@ class _Moves:
             if free > 0:
                 cand = P & ~R & ~I.inp
                 pred = I.pred
-                for i in _bits(cand):  # increasing index = topological order
+                for i in iter_bits(cand):  # increasing index = topological order
                     if not pred[i] & ~R:
                         R |= 1 << i
                         free -= 1
@@ -226,7 +229,7 @@ class _Moves:
                     forced_e |= low
                     f ^= low
             free_e = evictions - forced_e.bit_count()
-            choices = (_subsets_of_size(evictable & ~finished, free_e) if free_e
+            choices = (submasks_of_size(evictable & ~finished, free_e) if free_e
                        else iter((0,)))
             for E in choices:
                 E |= forced_e
@@ -242,7 +245,7 @@ class _Moves:
                     continue
                 # (R9) an evicted red output without blue is written back
                 forced = dirty & out_mask
-                for W in _all_subsets(dirty & ~out_mask):
+                for W in all_submasks(dirty & ~out_mask):
                     if not W and not forced:
                         if skip_seen and seen_get(Rn | Bkey, 1 << 62) <= g + reads:
                             continue  # the no-write-back successor was pushed already

@@ -1,8 +1,9 @@
 r"""Exact pebbling, room 1 of 4: the state encoding and its symmetry (R0, R7).
 
-The search of :mod:`attnio.graphs.exact` works on the *relevant* sub-DAG (:class:`_Instance`),
-indexed in topological order, and a state is ``(R, B[, C])``: bitmasks (Python ints) of the
-red, blue (and, one-shot, computed) vertices. Rooms: this one (encoding, R0, R7);
+The search of :mod:`attnio.graphs.exact` works on the *relevant* sub-DAG
+(:class:`attnio.graphs.indexed_dag.IndexedDAG`), indexed in topological order, and a state
+is ``(R, B[, C])``: bitmasks (Python ints) of the red, blue (and, one-shot, computed)
+vertices. Rooms: this one (encoding, R0, R7);
 :mod:`attnio.graphs.exact_moves` (macro moves and reductions R1–R6, R8–R10);
 :mod:`attnio.graphs.exact_heuristic` (the admissible heuristic); :mod:`attnio.graphs.exact`
 (the A* driver, its bookkeeping and the certificate).
@@ -18,11 +19,8 @@ red, blue (and, one-shot, computed) vertices. Rooms: this one (encoding, R0, R7)
      is correct); the certificate is mapped back frame by frame (``_reconstruct``).
      matmul 2×2×2 has 16 such automorphisms, 3×2×2 has 24, attention n = 2 has 4.
 
-
->>> import networkx as nx
->>> inst = _Instance(nx.DiGraph([("a", "c"), ("b", "c"), ("x", "y")]), ["c"])
->>> inst.names, bin(inst.inp), bin(inst.out)
-(['a', 'b', 'c'], '0b11', '0b100')
+>>> list(submasks_of_size(0b1011, 2))
+[3, 9, 10]
 """
 
 from __future__ import annotations
@@ -34,40 +32,18 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import game_inputs, game_outputs
+from attnio.graphs.indexed_dag import IndexedDAG, iter_bits
 
-
-class _Instance:
-    """The relevant sub-DAG, indexed in topological order, as bitmasks."""
-
-    def __init__(self, G: nx.DiGraph, outputs: Iterable[str] | None) -> None:
-        inputs = set(game_inputs(G))
-        outs = game_outputs(G, outputs)
-        relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
-        order = [v for v in nx.lexicographical_topological_sort(G) if v in relevant]
-        self.names: list[str] = order
-        self.index = {v: i for i, v in enumerate(order)}
-        self.n = len(order)
-        self.pred = [sum(1 << self.index[u] for u in G.predecessors(v)) for v in order]
-        self.inp = sum(1 << i for i, v in enumerate(order) if v in inputs)
-        self.out = sum(1 << self.index[o] for o in outs)
-        self.all = (1 << self.n) - 1
-
-
-def _bits(mask: int) -> Iterable[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+__all__ = ["Symmetry", "submasks_of_size", "all_submasks"]
 
 
 class _OutOfTime(Exception):
     """The deadline passed inside a preparation step (raised and caught in this module)."""
 
 
-def _subsets_of_size(mask: int, k: int) -> Iterable[int]:
+def submasks_of_size(mask: int, k: int) -> Iterable[int]:
     """Every submask of ``mask`` with exactly ``k`` bits."""
-    bits = [1 << i for i in _bits(mask)]
+    bits = [1 << i for i in iter_bits(mask)]
     if k == 1:
         yield from bits
         return
@@ -75,7 +51,7 @@ def _subsets_of_size(mask: int, k: int) -> Iterable[int]:
         yield sum(combo)
 
 
-def _all_subsets(mask: int) -> Iterable[int]:
+def all_submasks(mask: int) -> Iterable[int]:
     """Every submask of ``mask``, the empty one first."""
     sub = 0
     while True:
@@ -85,7 +61,7 @@ def _all_subsets(mask: int) -> Iterable[int]:
             return
 
 
-class _Symmetry:
+class Symmetry:
     """Automorphisms of the relevant DAG that fix the output set (R7).
 
     (R7) **Symmetry.** The game sees only the graph, the inputs (= sources, fixed by every
@@ -95,7 +71,7 @@ class _Symmetry:
     subset of the group containing the identity is correct; VF2 enumeration is capped).
     """
 
-    def __init__(self, G: nx.DiGraph, inst: _Instance, limit: int,
+    def __init__(self, G: nx.DiGraph, inst: IndexedDAG, limit: int,
                  deadline: float = math.inf) -> None:
         import itertools
 
@@ -106,7 +82,7 @@ class _Symmetry:
         H.add_nodes_from(range(n))
         for i in range(n):
             H.nodes[i]["out"] = bool((inst.out >> i) & 1)
-            for u in _bits(inst.pred[i]):
+            for u in iter_bits(inst.pred[i]):
                 H.add_edge(u, i)
         identity = list(range(n))
         perms = [identity]

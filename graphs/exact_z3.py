@@ -28,75 +28,37 @@ Horizon (what "optimal" means here). The model finds the least cost over schedul
 most T read/write/compute steps. *One-shot* this is the true optimum once
 :math:`T \ge c + U`, where c is the number of relevant non-inputs (each computed at most once)
 and U any achievable cost (reads + writes ≤ U in an optimal schedule): the default horizon,
-proven sufficient, so ``complete=True``. *With recomputation* no such bound on the number of
-computations is known to us; the default horizon allows ``recompute_factor`` computations
-per vertex, and the result says ``complete=False``: an upper bound on :math:`Q(G, M)` that is
-exact whenever some optimal schedule fits the horizon (the agreement tests check it against
-the search). z3 ``unknown`` or a timeout → :class:`~attnio.graphs.exact.PebbleUndecided`.
+proven sufficient, so the verdict is ``optimal``. *With recomputation* no such bound on the
+number of computations is known to us; the default horizon allows ``recompute_factor`` computations
+per vertex, and the verdict is ``undecided`` with the bracket ``0 <= Q(G, M) <= upper``:
+``upper`` is exact whenever some optimal schedule fits the horizon (the agreement tests check
+it against the search), but nothing outside the horizon is excluded. So this is an optimal
+engine for the one-shot game only. Results are
+:class:`~attnio.graphs.pebble_result.PebbleResult` with ``horizon`` set; z3 ``unknown`` or a timeout → verdict ``undecided``.
 
 Examples
 --------
 >>> import networkx as nx
 >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
 >>> r = solve_time_indexed(G, 3)
->>> r.io, r.complete
-(3, False)
->>> solve_time_indexed(G, 3, recompute=False).complete
-True
+>>> r.verdict, r.lower, r.upper
+('undecided', 0, 3)
+>>> solve_time_indexed(G, 3, recompute=False).verdict
+'optimal'
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.exact import Infeasible, PebbleUndecided, min_cache_size
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
-from attnio.results import Status
+from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
+from attnio.graphs.pebble_result import PebbleResult
 
-if TYPE_CHECKING:  # annotations only
-    pass
-
-__all__ = ["BoundedOptimal", "solve_time_indexed", "naive_upper_bound"]
-
-
-@dataclass(frozen=True, slots=True)
-class BoundedOptimal:
-    """Least cost ``io`` over schedules of at most ``horizon`` steps (``schedule`` achieves it).
-
-    ``complete`` is True when the horizon is proven to suffice, so ``io`` = :math:`Q(G, M)`
-    and ``status`` is ``optimal``; otherwise ``status`` is ``undecided`` with the proven
-    bracket ``lower_bound <= Q(G, M) <= upper_bound = io`` (the lower bound is then only the
-    trivial 0: no schedule outside the horizon was excluded).
-
-    >>> r = BoundedOptimal(io=5, schedule=[], horizon=9, complete=False)
-    >>> r.status.value, r.lower_bound, r.upper_bound
-    ('undecided', 0, 5)
-    """
-
-    io: int
-    schedule: list[Move]
-    horizon: int
-    complete: bool
-    seconds: float = 0.0
-
-    @property
-    def status(self) -> Status:
-        """``optimal`` when the horizon is proven sufficient, else ``undecided``."""
-        return Status.OPTIMAL if self.complete else Status.UNDECIDED
-
-    @property
-    def lower_bound(self) -> int:
-        """Proven lower bound on Q(G, M): ``io`` when complete, else 0."""
-        return self.io if self.complete else 0
-
-    @property
-    def upper_bound(self) -> int:
-        """``io``: the replayed cost of ``schedule``, achievable."""
-        return self.io
+__all__ = ["solve_time_indexed", "naive_upper_bound"]
 
 
 def naive_upper_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None) -> int:
@@ -121,7 +83,7 @@ def solve_time_indexed(
     horizon: int | None = None,
     recompute_factor: int = 2,
     timeout: float | None = 60,
-) -> BoundedOptimal | Infeasible | PebbleUndecided:
+) -> PebbleResult:
     """Minimum-I/O pebbling by z3 optimisation over a time-indexed model.
 
     Parameters
@@ -138,12 +100,15 @@ def solve_time_indexed(
 
     Returns
     -------
-    BoundedOptimal | Infeasible | PebbleUndecided
+    PebbleResult
+        ``optimal`` when the horizon is proven sufficient (one-shot, default horizon);
+        otherwise the least cost within the horizon is only ``upper`` (verdict
+        ``undecided``, ``lower`` 0), with its schedule. ``horizon`` is set.
 
     Examples
     --------
     >>> from attnio.graphs.dags import matmul_dag
-    >>> solve_time_indexed(matmul_dag(1, 2, 1), 3, recompute=False).io  # see test_exact.py
+    >>> solve_time_indexed(matmul_dag(1, 2, 1), 3, recompute=False).io  # see test_exact_z3.py
     7
     """
     import z3  # here: importing attnio.graphs costs no solver
@@ -151,11 +116,11 @@ def solve_time_indexed(
     start = time.monotonic()
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
-    need_m = min_cache_size(G, outputs)
-    if M < need_m:
-        return Infeasible(f"M={M} is below the {need_m} red pebbles some vertex needs")
-    relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
-    V = sorted(relevant)
+    dag = IndexedDAG(G, outs)
+    shortfall = pebbles_shortfall(dag, M)
+    if shortfall is not None:
+        return PebbleResult.infeasible(shortfall)
+    V = sorted(dag.names)
     computed = [v for v in V if v not in inputs]
     upper = naive_upper_bound(G, M, outputs)
     complete = horizon is None and not recompute
@@ -219,9 +184,8 @@ def solve_time_indexed(
         break
     seconds = time.monotonic() - start
     if answer != z3.unsat or best_model is None:
-        return PebbleUndecided(lower_bound=0, upper_bound=upper, states_explored=0,
-                               reason=f"z3 answered {answer} at I/O <= {bound}",
-                               seconds=seconds)
+        return PebbleResult.undecided(0, upper, f"z3 answered {answer} at I/O <= {bound}",
+                                      seconds=seconds, horizon=T)
     model = best_model
     value = bound + 1
     true_names = {d.name() for d in model.decls() if z3.is_true(model[d])}
@@ -235,4 +199,8 @@ def solve_time_indexed(
     io = replay(G, moves, M, recompute=recompute, outputs=outputs).io
     if io != value:  # internal invariant: the model's schedule must replay to its cost
         raise RuntimeError(f"time-indexed model bug: schedule replays to {io}, not {value}")
-    return BoundedOptimal(io=io, schedule=moves, horizon=T, complete=complete, seconds=seconds)
+    if complete:
+        return PebbleResult.optimal(io, moves, seconds=seconds, horizon=T)
+    return PebbleResult.undecided(0, io, f"least cost within a horizon of {T} steps (the horizon is "
+                                  "not proven sufficient)",
+                                  schedule=moves, seconds=seconds, horizon=T)

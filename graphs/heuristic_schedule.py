@@ -60,7 +60,8 @@ import networkx as nx
 import numpy as np
 
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.game import Move, check_cache_size, replay
+from attnio.graphs.indexed_dag import IndexedDAG, check_enough_pebbles
 from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = [
@@ -92,49 +93,19 @@ class HeuristicSchedule:
     seconds: float
 
 
-class _Compiled:
-    """The relevant sub-DAG with integer vertices (what the inner loops use)."""
-
-    def __init__(self, G: nx.DiGraph, outputs: Iterable[str] | None) -> None:
-        inputs = set(game_inputs(G))
-        outs = game_outputs(G, outputs)
-        relevant = set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
-        topo = [v for v in nx.lexicographical_topological_sort(G) if v in relevant]
-        self.names = topo
-        index = {v: i for i, v in enumerate(topo)}
-        self.index = index
-        self.n = len(topo)
-        self.pred = [tuple(index[u] for u in G.predecessors(v)) for v in topo]
-        self.succ = [tuple(index[w] for w in G.successors(v) if w in index) for v in topo]
-        self.is_input = [v in inputs for v in topo]
-        self.is_output = [False] * self.n
-        for o in outs:
-            self.is_output[index[o]] = True
-        self.computed = [i for i in range(self.n) if not self.is_input[i]]
-        self.outputs = [index[o] for o in outs]
-
-
-def _check_feasible(cd: _Compiled, M: int) -> None:
-    worst = max((len(cd.pred[i]) + 1 for i in cd.computed), default=1)
-    if M < worst:
-        v = min(cd.names[i] for i in cd.computed if len(cd.pred[i]) + 1 == worst)
-        raise InvalidInputError(f"M={M} is below the {worst} red pebbles vertex {v!r} needs "
-                                f"(in-degree {worst - 1} + 1)")
-
-
-def _simulate(cd: _Compiled, order: Sequence[int], M: int, policy: str,
+def _simulate(dag: IndexedDAG, order: Sequence[int], M: int, policy: str,
               moves: list[tuple[str, int]] | None = None) -> int:
     """Cost of the schedule that computes ``order`` with the cache policy (module
     docstring); with ``moves``, append its moves (integer vertices) there."""
-    pred = cd.pred
-    is_output = cd.is_output
-    n = cd.n
+    pred = dag.pred_ids
+    is_output = dag.is_output
+    n = dag.n
     uses: list[list[int]] = [[] for _ in range(n)]
     for t, v in enumerate(order):
         for u in pred[v]:
             uses[u].append(t)
     ptr = [0] * n
-    blue = list(cd.is_input)
+    blue = list(dag.is_input)
     red: set[int] = set()
     cost = 0
     emit = moves.append if moves is not None else None
@@ -180,7 +151,7 @@ def _simulate(cd: _Compiled, order: Sequence[int], M: int, policy: str,
             emit(("compute", v))
         for u in pv:
             ptr[u] += 1
-    for o in cd.outputs:
+    for o in dag.outputs:
         if not blue[o]:
             cost += 1
             blue[o] = True
@@ -189,8 +160,8 @@ def _simulate(cd: _Compiled, order: Sequence[int], M: int, policy: str,
     return cost
 
 
-def _moves_by_name(cd: _Compiled, moves: list[tuple[str, int]]) -> list[Move]:
-    return [(kind, cd.names[i]) for kind, i in moves]
+def _moves_by_name(dag: IndexedDAG, moves: list[tuple[str, int]]) -> list[Move]:
+    return [(kind, dag.names[i]) for kind, i in moves]
 
 
 def schedule_from_order(G: nx.DiGraph, M: int, order: Sequence[str], *, policy: str = "belady",
@@ -212,40 +183,40 @@ def schedule_from_order(G: nx.DiGraph, M: int, order: Sequence[str], *, policy: 
     M = check_cache_size(M)
     if policy not in POLICIES:
         raise InvalidInputError(f"policy={policy!r} must be one of {POLICIES}")
-    cd = _Compiled(G, outputs)
-    _check_feasible(cd, M)
-    idx = _check_order(cd, order)
+    dag = IndexedDAG(G, outputs)
+    check_enough_pebbles(dag, M)
+    idx = _check_order(dag, order)
     moves: list[tuple[str, int]] = []
-    _simulate(cd, idx, M, policy, moves)
-    return _moves_by_name(cd, moves)
+    _simulate(dag, idx, M, policy, moves)
+    return _moves_by_name(dag, moves)
 
 
-def _check_order(cd: _Compiled, order: Sequence[str]) -> list[int]:
-    if sorted(map(str, order)) != sorted(cd.names[i] for i in cd.computed):
+def _check_order(dag: IndexedDAG, order: Sequence[str]) -> list[int]:
+    if sorted(map(str, order)) != sorted(dag.names[i] for i in dag.computed):
         raise InvalidInputError("order must list every relevant non-input once, topologically")
-    idx = [cd.index[v] for v in order]
-    done = [cd.is_input[i] for i in range(cd.n)]
+    idx = [dag.index[v] for v in order]
+    done = [dag.is_input[i] for i in range(dag.n)]
     for v in idx:
-        for u in cd.pred[v]:
+        for u in dag.pred_ids[v]:
             if not done[u]:
                 raise InvalidInputError(
                     "order must list every relevant non-input once, topologically "
-                    f"({cd.names[v]!r} before its predecessor {cd.names[u]!r})")
+                    f"({dag.names[v]!r} before its predecessor {dag.names[u]!r})")
         done[v] = True
     return idx
 
 
-def _greedy(cd: _Compiled, M: int, rng: np.random.Generator | None, noise: float,
+def _greedy(dag: IndexedDAG, M: int, rng: np.random.Generator | None, noise: float,
             deadline: float = math.inf) -> list[int] | None:
     """List scheduling with a cache model (module docstring, layer 1); None when the clock
     passes ``deadline`` first (quadratic in the vertices: seconds on a 1,000-vertex DAG)."""
-    pred, succ = cd.pred, cd.succ
+    pred, succ = dag.pred_ids, dag.succ_ids
     remaining = [len(s) for s in succ]           # uses not yet computed
-    waiting = [sum(1 for u in pred[i] if not cd.is_input[u]) for i in range(cd.n)]
-    ready = {i for i in cd.computed if waiting[i] == 0}
+    waiting = [sum(1 for u in pred[i] if not dag.is_input[u]) for i in range(dag.n)]
+    ready = {i for i in dag.computed if waiting[i] == 0}
     red: dict[int, int] = {}                      # vertex -> last touch
     order: list[int] = []
-    for t in range(len(cd.computed)):
+    for t in range(len(dag.computed)):
         if time.monotonic() > deadline:
             return None
         best, best_key = -1, None
@@ -281,19 +252,19 @@ def _greedy(cd: _Compiled, M: int, rng: np.random.Generator | None, noise: float
     return order
 
 
-def _depth_first(cd: _Compiled, rng: np.random.Generator | None) -> list[int]:
+def _depth_first(dag: IndexedDAG, rng: np.random.Generator | None) -> list[int]:
     """Post-order from the outputs, larger ancestor cones first (module docstring)."""
-    cone = [0] * cd.n
-    anc: list[int] = [0] * cd.n
-    for i in range(cd.n):  # topological index order
+    cone = [0] * dag.n
+    anc: list[int] = [0] * dag.n
+    for i in range(dag.n):  # topological index order
         m = 1 << i
-        for u in cd.pred[i]:
+        for u in dag.pred_ids[i]:
             m |= anc[u]
         anc[i] = m
         cone[i] = m.bit_count()
-    seen = list(cd.is_input)
+    seen = list(dag.is_input)
     order: list[int] = []
-    outs = sorted(cd.outputs, key=lambda o: -cone[o])
+    outs = sorted(dag.outputs, key=lambda o: -cone[o])
     if rng is not None:
         outs = [outs[i] for i in rng.permutation(len(outs))]
     for o in outs:
@@ -307,7 +278,7 @@ def _depth_first(cd: _Compiled, rng: np.random.Generator | None) -> list[int]:
                 order.append(v)
                 continue
             stack.append((v, True))
-            kids = [u for u in cd.pred[v] if not seen[u]]
+            kids = [u for u in dag.pred_ids[v] if not seen[u]]
             kids.sort(key=lambda u: cone[u])  # pushed last = visited first: the larger cone
             stack.extend((u, False) for u in kids)
     return order
@@ -320,10 +291,10 @@ def greedy_order(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None)
     >>> greedy_order(nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")]), 3)
     ['c', 'd']
     """
-    cd = _Compiled(G, outputs)
-    order = _greedy(cd, M, None, 0.0)
+    dag = IndexedDAG(G, outputs)
+    order = _greedy(dag, M, None, 0.0)
     assert order is not None          # no deadline
-    return [cd.names[i] for i in order]
+    return [dag.names[i] for i in order]
 
 
 def depth_first_order(G: nx.DiGraph, *, outputs: Iterable[str] | None = None) -> list[str]:
@@ -333,11 +304,11 @@ def depth_first_order(G: nx.DiGraph, *, outputs: Iterable[str] | None = None) ->
     >>> depth_first_order(nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")]))
     ['c', 'd']
     """
-    cd = _Compiled(G, outputs)
-    return [cd.names[i] for i in _depth_first(cd, None)]
+    dag = IndexedDAG(G, outputs)
+    return [dag.names[i] for i in _depth_first(dag, None)]
 
 
-def _move_block(cd: _Compiled, order: list[int], v: int,
+def _move_block(dag: IndexedDAG, order: list[int], v: int,
                 rng: np.random.Generator) -> list[int] | None:
     """Move ``v`` with its *private cone* (the computed ancestors all of whose uses lie in
     the cone: e.g. a row's products with the row's sum) to another valid place, keeping
@@ -345,8 +316,8 @@ def _move_block(cd: _Compiled, order: list[int], v: int,
     block = {v}
     stack = [v]
     while stack:
-        for u in cd.pred[stack.pop()]:
-            if not cd.is_input[u] and u not in block and all(w in block for w in cd.succ[u]):
+        for u in dag.pred_ids[stack.pop()]:
+            if not dag.is_input[u] and u not in block and all(w in block for w in dag.succ_ids[u]):
                 block.add(u)
                 stack.append(u)
     if len(block) == len(order):
@@ -354,8 +325,8 @@ def _move_block(cd: _Compiled, order: list[int], v: int,
     inner = [u for u in order if u in block]
     rest = [u for u in order if u not in block]
     pos = {u: i for i, u in enumerate(rest)}
-    lo = max((pos[u] for b in block for u in cd.pred[b] if u in pos), default=-1) + 1
-    hi = min((pos[w] for w in cd.succ[v] if w in pos), default=len(rest))
+    lo = max((pos[u] for b in block for u in dag.pred_ids[b] if u in pos), default=-1) + 1
+    hi = min((pos[w] for w in dag.succ_ids[v] if w in pos), default=len(rest))
     if hi < lo:
         return None
     j = int(rng.integers(lo, hi + 1))
@@ -363,7 +334,7 @@ def _move_block(cd: _Compiled, order: list[int], v: int,
     return None if new == order else new
 
 
-def _perturb(cd: _Compiled, order: list[int], rng: np.random.Generator) -> list[int] | None:
+def _perturb(dag: IndexedDAG, order: list[int], rng: np.random.Generator) -> list[int] | None:
     """Move one vertex within its window (alone, or with its private cone), or swap two
     adjacent independent vertices."""
     m = len(order)
@@ -374,15 +345,15 @@ def _perturb(cd: _Compiled, order: list[int], rng: np.random.Generator) -> list[
     v = order[i]
     roll = rng.random()
     if roll < 0.35:
-        return _move_block(cd, order, v, rng)
+        return _move_block(dag, order, v, rng)
     if roll < 0.55:
-        if i + 1 >= m or v in cd.pred[order[i + 1]]:
+        if i + 1 >= m or v in dag.pred_ids[order[i + 1]]:
             return None
         new = order[:]
         new[i], new[i + 1] = new[i + 1], new[i]
         return new
-    lo = max((pos[u] for u in cd.pred[v] if u in pos), default=-1) + 1
-    hi = min((pos[w] for w in cd.succ[v]), default=m) - 1
+    lo = max((pos[u] for u in dag.pred_ids[v] if u in pos), default=-1) + 1
+    hi = min((pos[w] for w in dag.succ_ids[v]), default=m) - 1
     if hi <= lo:
         return None
     j = int(rng.integers(lo, hi + 1))
@@ -449,8 +420,8 @@ def heuristic_schedule(
     start = time.monotonic()
     deadline = math.inf if time_limit is None else start + time_limit
     budget = math.inf if max_evaluations is None else max_evaluations
-    cd = _Compiled(G, outputs)
-    _check_feasible(cd, M)
+    dag = IndexedDAG(G, outputs)
+    check_enough_pebbles(dag, M)
     floor = -1 if lower_bound is None else int(lower_bound)
     evaluations = 0
     best: tuple[int, list[int], str] | None = None
@@ -458,13 +429,13 @@ def heuristic_schedule(
     def consider(order: list[int], policy: str) -> int:
         nonlocal evaluations, best
         evaluations += 1
-        cost = _simulate(cd, order, M, policy)
+        cost = _simulate(dag, order, M, policy)
         if best is None or cost < best[0]:
             best = (cost, order, policy)
             if on_improve is not None:
                 moves: list[tuple[str, int]] = []
-                _simulate(cd, order, M, policy, moves)
-                on_improve(cost, _moves_by_name(cd, moves))
+                _simulate(dag, order, M, policy, moves)
+                on_improve(cost, _moves_by_name(dag, moves))
         return cost
 
     def done() -> bool:
@@ -475,8 +446,8 @@ def heuristic_schedule(
     # (each start is built only while time is left, once one schedule is known: the time
     # limit bounds this layer too)
     starts: list[Callable[[], list[int] | None]] = [
-        lambda: _greedy(cd, M, None, 0.0, deadline), lambda: _depth_first(cd, None),
-        lambda: list(cd.computed)]
+        lambda: _greedy(dag, M, None, 0.0, deadline), lambda: _depth_first(dag, None),
+        lambda: list(dag.computed)]
     for make in starts:
         if best is not None and time.monotonic() > deadline:
             break
@@ -496,9 +467,9 @@ def heuristic_schedule(
             stale = 0
             pick = rng.random()
             if pick < 0.4:
-                current = _greedy(cd, M, rng, 1.5, deadline) or best[1]
+                current = _greedy(dag, M, rng, 1.5, deadline) or best[1]
             elif pick < 0.6:
-                current = _depth_first(cd, rng)
+                current = _depth_first(dag, rng)
             else:
                 current = best[1]
             policy = POLICIES[int(rng.integers(len(POLICIES)))]
@@ -510,7 +481,7 @@ def heuristic_schedule(
             if cost <= current_cost:
                 policy, current_cost = other, cost
             continue
-        candidate = _perturb(cd, current, rng)
+        candidate = _perturb(dag, current, rng)
         if candidate is None:
             continue
         cost = consider(candidate, policy)
@@ -521,11 +492,11 @@ def heuristic_schedule(
             stale += 1
     cost, order, policy = best
     moves: list[tuple[str, int]] = []
-    _simulate(cd, order, M, policy, moves)
-    schedule = _moves_by_name(cd, moves)
+    _simulate(dag, order, M, policy, moves)
+    schedule = _moves_by_name(dag, moves)
     replayed = replay(G, schedule, M, outputs=outputs).io
     if replayed != cost:  # internal invariant: the policy's count is the replayed count
         raise RuntimeError(f"heuristic bug: schedule replays to {replayed}, not {cost}")
     return HeuristicSchedule(io=replayed, schedule=schedule,
-                             order=[cd.names[i] for i in order], policy=policy,
+                             order=[dag.names[i] for i in order], policy=policy,
                              evaluations=evaluations, seconds=time.monotonic() - start)

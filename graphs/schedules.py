@@ -41,6 +41,7 @@ import networkx as nx
 
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.indexed_dag import relevant_vertices
 
 __all__ = [
     "ordered_schedule",
@@ -50,10 +51,6 @@ __all__ = [
     "algorithm_schedules",
     "algorithm_costs",
 ]
-
-
-def _relevant(G: nx.DiGraph, outs: list[str]) -> set[str]:
-    return set(outs).union(*(nx.ancestors(G, o) for o in outs)) if outs else set()
 
 
 def ordered_schedule(
@@ -102,7 +99,7 @@ def ordered_schedule(
     outs = game_outputs(G, outputs)
     out_set = set(outs)
     order = list(order)
-    if sorted(order) != sorted(_relevant(G, outs) - inputs):
+    if sorted(order) != sorted(relevant_vertices(G, outs) - inputs):
         raise InvalidInputError("order must list every relevant non-input exactly once")
     uses: dict[str, list[int]] = {}
     for t, v in enumerate(order):
@@ -173,7 +170,7 @@ def ordered_schedule(
 
 def _order(G: nx.DiGraph, outs: list[str], key: Callable[[str], Hashable]) -> list[str]:
     inputs = set(game_inputs(G))
-    keep = _relevant(G, outs) - inputs
+    keep = relevant_vertices(G, outs) - inputs
     H = G.subgraph(keep)
     return list(nx.lexicographical_topological_sort(H, key=key))
 

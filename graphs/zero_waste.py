@@ -49,9 +49,8 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.exact_state import _bits
 from attnio.graphs.game import Move, check_cache_size, replay
-from attnio.graphs.heuristic_schedule import _check_feasible, _Compiled
+from attnio.graphs.indexed_dag import IndexedDAG, check_enough_pebbles, iter_bits
 from attnio.validation import check_digraph, check_time_limit, positive_int
 
 __all__ = ["zero_waste_schedule", "zero_waste_exists", "DEFAULT_MAX_NODES",
@@ -98,19 +97,19 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     M = check_cache_size(M)
     max_nodes = positive_int("max_nodes", max_nodes)
     time_limit = check_time_limit(time_limit)
-    cd = _Compiled(G, outputs)
-    _check_feasible(cd, M)
+    dag = IndexedDAG(G, outputs)
+    check_enough_pebbles(dag, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
-    n = cd.n
+    n = dag.n
     succ_mask = [0] * n
     pred_mask = [0] * n
     for v in range(n):
-        for w in cd.succ[v]:
+        for w in dag.succ_ids[v]:
             succ_mask[v] |= 1 << w
-        for u in cd.pred[v]:
+        for u in dag.pred_ids[v]:
             pred_mask[v] |= 1 << u
-    inner_preds = [sum(1 << u for u in cd.pred[v] if not cd.is_input[u]) for v in range(n)]
-    goal = sum(1 << v for v in cd.computed)
+    inner_preds = [sum(1 << u for u in dag.pred_ids[v] if not dag.is_input[u]) for v in range(n)]
+    goal = sum(1 << v for v in dag.computed)
     failed: set[int] = set()
     nodes = 0
     order: list[int] = []
@@ -137,7 +136,7 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
         if nodes > max_nodes or (nodes & 63 == 0 and time.monotonic() > deadline):
             raise _GiveUp
         options = []
-        for v in cd.computed:
+        for v in dag.computed:
             bit = 1 << v
             if done & bit or inner_preds[v] & ~done:
                 continue
@@ -163,11 +162,11 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
         return None
     if not found:
         return None
-    moves = _moves(cd, order)
-    named = [(kind, cd.names[i]) for kind, i in moves]
+    moves = _moves(dag, order)
+    named = [(kind, dag.names[i]) for kind, i in moves]
     cost = replay(G, named, M, outputs=outputs).io
-    reads = sum(1 for v in range(n) if cd.is_input[v] and succ_mask[v])
-    writes = sum(1 for o in cd.outputs if not cd.is_input[o])
+    reads = sum(1 for v in range(n) if dag.is_input[v] and succ_mask[v])
+    writes = sum(1 for o in dag.outputs if not dag.is_input[o])
     if cost != reads + writes:  # internal invariant: zero-waste means compulsory I/O
         raise RuntimeError(f"zero-waste bug: schedule replays to {cost}, not {reads + writes}")
     return named
@@ -177,23 +176,23 @@ class _GiveUp(Exception):
     """The node or time budget ran out."""
 
 
-def _moves(cd: _Compiled, order: list[int]) -> list[tuple[str, int]]:
+def _moves(dag: IndexedDAG, order: list[int]) -> list[tuple[str, int]]:
     """The zero-waste moves of a feasible compute order (module docstring)."""
-    remaining = [len(s) for s in cd.succ]
+    remaining = [len(s) for s in dag.succ_ids]
     red: set[int] = set()
     moves: list[tuple[str, int]] = []
     for v in order:
-        for u in cd.pred[v]:
+        for u in dag.pred_ids[v]:
             if u not in red:  # an input's only read (non-inputs stay red until last use)
                 red.add(u)
                 moves.append(("read", u))
         moves.append(("compute", v))
         red.add(v)
-        if cd.is_output[v] and not cd.is_input[v]:
+        if dag.is_output[v] and not dag.is_input[v]:
             moves.append(("write", v))
-        for u in cd.pred[v]:
+        for u in dag.pred_ids[v]:
             remaining[u] -= 1
-        for u in list(cd.pred[v]) + [v]:
+        for u in list(dag.pred_ids[v]) + [v]:
             if u in red and remaining[u] == 0:
                 red.discard(u)
                 moves.append(("delete", u))
@@ -262,18 +261,18 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     M = check_cache_size(M)
     max_states = positive_int("max_states", max_states)
     time_limit = check_time_limit(time_limit)
-    cd = _Compiled(G, outputs)
-    _check_feasible(cd, M)
+    dag = IndexedDAG(G, outputs)
+    check_enough_pebbles(dag, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
-    n = cd.n
-    pred_mask = [sum(1 << u for u in cd.pred[v]) for v in range(n)]
-    input_mask = sum(1 << v for v in range(n) if cd.is_input[v])
-    targets = [o for o in dict.fromkeys(cd.outputs) if not cd.is_input[o]]
+    n = dag.n
+    pred_mask = [sum(1 << u for u in dag.pred_ids[v]) for v in range(n)]
+    input_mask = sum(1 << v for v in range(n) if dag.is_input[v])
+    targets = [o for o in dict.fromkeys(dag.outputs) if not dag.is_input[o]]
     all_targets = sum(1 << o for o in targets)
     closure = [0] * n  # ancestors and the vertex itself (topological index order)
     for v in range(n):
         m = 1 << v
-        for u in cd.pred[v]:
+        for u in dag.pred_ids[v]:
             m |= closure[u]
         closure[v] = m
 
@@ -327,14 +326,14 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
         size = red.bit_count()
         for v in range(n):
             bit = 1 << v
-            if cd.is_input[v] or not keep & bit or red & bit:
+            if dag.is_input[v] or not keep & bit or red & bit:
                 continue
             pv = pred_mask[v]
             if (pv & ~input_mask) & ~red or pv & spent:
                 continue
             new = pv & input_mask & ~red
             need = size + new.bit_count() + 1 - M
-            free = list(_bits(red & ~pv))
+            free = list(iter_bits(red & ~pv))
             if need > len(free):
                 continue
             for dropped in itertools.combinations(free, max(0, need)):

@@ -52,7 +52,7 @@ from typing import Callable, Iterable
 import networkx as nx
 
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag, random_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import (
     BoundRecord,
@@ -74,7 +74,7 @@ from attnio.graphs.lower_bounds import (
 )
 from attnio.graphs.partitions import min_partition_parts
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.results import Evidence, Proved, Refuted, Status, Undecided, Verdict
 
 __all__ = ["CLAIMS", "FALSE_TWINS", "default_instances", "deep_instances", "random_instance",
            "RouteOracles", "route_verdict"]
@@ -149,7 +149,7 @@ def _optimum(G: nx.DiGraph, M: int, seconds: float) -> int | None:
         return hit[1]
     res = solve_optimal(G, M, time_limit=seconds, progress=False)
     q = None
-    if isinstance(res, Optimal):
+    if res.verdict is Status.OPTIMAL:
         q = res.io
         if replay(G, res.schedule, M).io != q:
             raise AssertionError("optimal schedule does not replay to its cost")

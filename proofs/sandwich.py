@@ -26,8 +26,8 @@ Hong–Kung value included), and the check also requires certified ≤ :math:`Q`
 "certified LB" column; notes/lower_bounds.md).
 
 Any violation is ``Refuted`` with the instance and all figures (it would mean a false lemma or
-a bug); a z3 ``unknown`` or a solver budget running out (``PebbleUndecided``) is ``Undecided``,
-never a pass. An ``Infeasible`` M is skipped, unless some schedule replays legally there (then
+a bug); a z3 ``unknown`` or a solver budget running out (verdict ``undecided``) is ``Undecided``,
+never a pass. An ``infeasible`` M is skipped, unless some schedule replays legally there (then
 ``Refuted``). The figures are written up in notes/findings_sandwich.md.
 
 Where the exact optimum is out of reach (attention backward n = 2, d = 1 at M ≤ 11), the deep claim
@@ -52,9 +52,6 @@ from attnio.exceptions import IllegalMoveError, InfeasibleError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
 from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
-    Infeasible,
-    Optimal,
-    PebbleUndecided,
     solve_optimal,
 )
 from attnio.graphs.game import replay
@@ -218,23 +215,23 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     base: dict[str, Any] = dict(**row, explicit=explicit, P2M=part.value, hong_kung=hk,
                                 schedules=costs, certified=certified, certified_route=cert_route,
                                 P2M_lower=part.value, P2M_upper=part.value)
-    if isinstance(opt, Infeasible):
+    if opt.verdict is Status.INFEASIBLE:
         if costs:
             return SandwichRow(**base, verdict=Status.REFUTED,
                                detail=f"solver says infeasible ({opt.reason}) but schedules "
                                       f"{sorted(costs)} replay legally")
         return SandwichRow(**base, verdict=Status.INFEASIBLE, detail=opt.reason)
-    if isinstance(opt, PebbleUndecided):
-        if best is None or opt.lower_bound != best:
-            return SandwichRow(**base, verdict=Status.UNDECIDED, optimum_lower=opt.lower_bound,
-                               optimum_upper=opt.upper_bound,
-                               detail=f"Q in [{opt.lower_bound}, {opt.upper_bound}]: "
+    if opt.verdict is Status.UNDECIDED:
+        if best is None or opt.lower != best:
+            return SandwichRow(**base, verdict=Status.UNDECIDED, optimum_lower=opt.lower,
+                               optimum_upper=opt.upper,
+                               detail=f"Q in [{opt.lower}, {opt.upper}]: "
                                       f"{opt.reason}")
         # The solver's proven lower bound meets a replayed legal schedule: Q is exact.
         q, row_note = best, (f"Q = {best}: solver lower bound meets the replayed schedule "
                              f"({opt.reason})")
     else:
-        assert isinstance(opt, Optimal)
+        assert opt.verdict is Status.OPTIMAL
         replayed = int(replay(G, opt.schedule, M).io)
         if replayed != opt.io:
             return SandwichRow(**base, optimum=opt.io, verdict=Status.REFUTED,
@@ -418,8 +415,7 @@ def check_bracket(instances: list[Instance], ctx: CheckContext) -> Verdict:
             best = min(costs.values()) if costs else None
             opt = solve_optimal(G, M, time_limit=ctx.search_seconds, upper_bound=best,
                                 progress=False)
-            lower = opt.io if isinstance(opt, Optimal) else (
-                opt.lower_bound if isinstance(opt, PebbleUndecided) else None)
+            lower = opt.lower if opt.verdict is not Status.INFEASIBLE else None
             if lower is None:
                 return Undecided(f"{inst.label} M={M}: {opt}")
             figures = {"instance": inst.label, "M": M, "explicit": explicit, "hong_kung": hk,
@@ -478,7 +474,7 @@ def _twin_isolated(ctx: CheckContext) -> Verdict:
     G.add_nodes_from(["x0", "x1", "x2"])
     part = min_partition_parts(G, 2, timeout_ms=ctx.z3_timeout_ms)
     opt = solve_optimal(G, 1, time_limit=ctx.search_seconds, progress=False)
-    if not part.exact or not isinstance(opt, Optimal):
+    if not part.exact or opt.verdict is not Status.OPTIMAL:
         return Undecided("partition or optimum undecided")
     hk = 1 * (part.value - 1)
     if hk > opt.io:
@@ -494,7 +490,7 @@ def _twin_without_minus_one(ctx: CheckContext) -> Verdict:
         for M in inst.Ms:
             part = min_partition_parts(G, 2 * M, timeout_ms=ctx.z3_timeout_ms)
             opt = solve_optimal(G, M, time_limit=ctx.search_seconds, progress=False)
-            if not part.exact or not isinstance(opt, Optimal):
+            if not part.exact or opt.verdict is not Status.OPTIMAL:
                 continue
             if M * part.value > opt.io:
                 return Refuted({"instance": inst.label, "M": M, "M*P": M * part.value,
@@ -508,7 +504,7 @@ def _twin_schedule(ctx: CheckContext, *, drop: str) -> Verdict:
     inst = _mm(1, 2, 2, (4,))
     G = inst.build()
     opt = solve_optimal(G, 4, time_limit=ctx.search_seconds, progress=False)
-    if not isinstance(opt, Optimal):
+    if opt.verdict is not Status.OPTIMAL:
         return Undecided(f"optimum not found: {opt}")
     moves = list(opt.schedule)
     idx = next(i for i, mv in enumerate(moves) if mv[0] == drop)

@@ -24,9 +24,10 @@ import numpy as np
 
 from attnio.exceptions import InfeasibleError
 from attnio.graphs.dags import matmul_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import game_inputs, game_outputs, replay
 from attnio.reporting.style import new_figure, save_png
+from attnio.results import Status
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -179,9 +180,9 @@ def schedule_data(graph: nx.DiGraph, M: int, name: str = "DAG", *,
         When no schedule exists at this M, or the solver's answer is Undecided.
     """
     result = solve_optimal(graph, M, time_limit=time_limit)
-    if not isinstance(result, Optimal):
+    if result.verdict is not Status.OPTIMAL:
         raise InfeasibleError(f"{name} at M={M}: no optimal schedule to draw "
-                              f"({result.status}: {getattr(result, 'reason', '')})")
+                              f"({result.verdict}: {result.reason})")
     # The drawing trusts nothing: the schedule is replayed by the game's own validator first.
     replayed = replay(graph, result.schedule, M)
     assert replayed.io == result.io, (replayed.io, result.io)  # the solver's certificate

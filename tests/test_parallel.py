@@ -33,7 +33,7 @@ def _pebble_jobs(count: int) -> list:
 
 def _comparable(outcome: tuple) -> tuple:
     result, costs = outcome[:2]
-    return (result.status, getattr(result, "io", None), getattr(result, "schedule", None),
+    return (result.verdict, getattr(result, "io", None), getattr(result, "schedule", None),
             costs)
 
 
@@ -45,7 +45,7 @@ def test_local_cluster_of_two_matches_the_serial_run_on_60_instances() -> None:
                              on_result=lambda i, _r: seen.append(i))
     assert len(parallel) == len(serial) == 60
     assert [_comparable(o) for o in parallel] == [_comparable(o) for o in serial]
-    assert all(o[0].status == "optimal" for o in serial)
+    assert all(o[0].verdict == "optimal" for o in serial)
     assert sorted(seen) == list(range(60))
 
 

@@ -77,14 +77,21 @@ from attnio.bounds.hierarchy import format_levels, levels_report
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import InvalidInputError
 from attnio.flags import add_cache_size_arguments
+from attnio.input_files import read_json_file
 from attnio.output import print_document
 from attnio.safe_io import write_text
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 from attnio.tables import number_cell, render_table
-from attnio.validation import (check_output_path, describe, json_float, one_line,
-                               parse_positive_int, size_action, warn_outside_admissible)
-from attnio.input_files import read_json_file
+from attnio.validation import (
+    check_output_path,
+    describe,
+    json_float,
+    one_line,
+    parse_positive_int,
+    size_action,
+    warn_outside_admissible,
+)
 
 __all__ = ["register", "run", "bounds_report", "latex_table", "latex_escape"]
 DENSE_NOTE = ("sparse and matmul bounds are evaluated at the dense instance "

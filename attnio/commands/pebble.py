@@ -39,7 +39,8 @@ cache size; an instance's ``verdict`` is ``optimal`` / ``infeasible`` / ``undeci
 its proven bracket ``lower <= Q <= upper``), the top-level one their
 :func:`attnio.results.overall_verdict`. That output is itself a schedule file for
 ``--replay`` (the instance whose ``M`` equals ``--cache`` is replayed; the list printed by
-attnio before 0.2 is read too). ``--replay --json`` prints ``{"command": "pebble",
+attnio before 0.2 is read too). ``--method`` picks the exact engine
+(:mod:`attnio.graphs.engines`; ``auto``: the compiled core when numba is installed). ``--replay --json`` prints ``{"command": "pebble",
 "verdict": "proved" | "refuted", "detail", "M", "recompute", "io", "reads", "writes",
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
@@ -88,16 +89,14 @@ from attnio.graphs.dags import (
     shown_count,
     size_floor,
 )
+from attnio.graphs.engines import METHODS, resolve_method
 from attnio.graphs.exact import (
-    Infeasible,
-    Optimal,
-    PebbleResult,
-    PebbleUndecided,
     check_exact_size,
 )
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
 from attnio.graphs.lower_bounds.deadline import Deadline
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
@@ -153,6 +152,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                    help="seconds per instance (one DAG at one cache size), "
                                         "every phase included, never beyond --time-limit "
                                         f"(default {DEFAULT_INSTANCE_SECONDS:g})")
+    parser.add_argument("--method", choices=METHODS, default="auto",
+                        help="exact engine (attnio.graphs.engines): auto = compiled when "
+                             "numba is installed (attnio[fast]), else reference")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
@@ -256,26 +258,8 @@ def parse_builtin(spec: str, *, max_vertices: int = MAX_BUILTIN_VERTICES,
 
 
 def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, Any]:
-    """The ``--json`` object of one solver result (an instance of ``"instances"``, without
-    ``dag``, ``algorithm_costs`` and ``certified_lower_bound``): ``verdict``, the proven
-    bracket ``lower <= Q(G, M) <= upper`` (``upper`` None when unknown), the best schedule,
-    and ``detail`` (why infeasible or undecided; None when optimal)."""
-    base: dict[str, Any] = {"M": M, "recompute": recompute, "verdict": result.status}
-    if isinstance(result, Optimal):
-        base.update(io=result.io, lower=result.io, upper=result.io,
-                    moves=[list(m) for m in result.schedule],
-                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
-                    detail=None)
-    elif isinstance(result, Infeasible):
-        base.update(io=None, lower=0, upper=None, moves=[],
-                    states_explored=0, seconds=0.0, detail=result.reason)
-    else:
-        base.update(io=None, lower=result.lower_bound,
-                    upper=result.upper_bound,
-                    moves=[list(m) for m in getattr(result, "schedule", None) or []],
-                    states_explored=result.states_explored, seconds=round(result.seconds, 3),
-                    detail=result.reason)
-    return base
+    """The ``--json`` object of one solver result: :meth:`PebbleResult.to_json` + M, recompute."""
+    return {**result.to_json(), "M": M, "recompute": recompute}
 
 
 def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
@@ -291,13 +275,13 @@ def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
         time_limit, shown = max(0.0, wall_deadline - time.time()), whole
     return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
                                            certify=bool(rest and rest[0]),
-                                           time_limit_shown=shown))
+                                           time_limit_shown=shown,
+                                           method=rest[3] if len(rest) > 3 else "auto"))
 
 
 def _timed_out_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
     """An instance that ``--time-limit`` left no time to start: undecided, never dropped."""
-    return PebbleUndecided(lower_bound=0, upper_bound=None, states_explored=0,
-                           reason="time limit reached before this instance started"), {}, None
+    return PebbleResult.undecided(0, None, "time limit reached before this instance started"), {}, None
 
 
 def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
@@ -306,8 +290,8 @@ def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | Non
     G, M, recompute, *_ = job
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in algorithm_schedules(G, M).items()}
-    return PebbleUndecided(lower_bound=0, upper_bound=min(costs.values()) if costs else None,
-                           states_explored=0, reason=reason), costs, None
+    return PebbleResult.undecided(0, min(costs.values()) if costs else None,
+                                  reason), costs, None
 
 
 def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
@@ -331,27 +315,27 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     progress = AnytimeProgress()
     try:
         result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
-                                incumbents=schedules, progress=progress)
+                                incumbents=schedules, progress=progress, method=args.method)
     except KeyboardInterrupt as exc:
         exc.partial = (progress.undecided("interrupted"), costs,  # type: ignore[attr-defined]
                        certified)
         raise
-    if isinstance(result, (Optimal, PebbleUndecided)):  # report the instance's whole time
+    if result.verdict != Status.INFEASIBLE:  # report the instance's whole time
         changes: dict[str, Any] = {"seconds": time.monotonic() - started}
-        if isinstance(result, PebbleUndecided) and result.reason.startswith("time limit"):
+        if result.verdict == Status.UNDECIDED and result.reason.startswith("time limit"):
             shown = getattr(args, "time_limit_shown", args.time_limit)
-            changes["reason"] = f"time limit {shown:g} s reached"
+            changes["detail"] = f"time limit {shown:g} s reached"
         result = dataclasses.replace(result, **changes)
     return result, costs, certified
 
 
 def _line(result: PebbleResult, M: int) -> str:
-    if isinstance(result, Optimal):
+    if result.verdict == Status.OPTIMAL:
         return (f"M={M}: optimal I/O = {result.io} ({result.states_explored} states, "
                 f"{result.seconds:.2f} s)")
-    if isinstance(result, Infeasible):
+    if result.verdict == Status.INFEASIBLE:
         return f"M={M}: infeasible — {result.reason}"
-    return (f"M={M}: undecided, {result.lower_bound} <= Q <= {result.upper_bound} "
+    return (f"M={M}: undecided, {result.lower} <= Q <= {result.upper} "
             f"({result.reason})")
 
 
@@ -413,6 +397,7 @@ def run(args: argparse.Namespace) -> int:
     deadline = None if args.time_limit is None else time.monotonic() + args.time_limit
     wall_deadline = None if args.time_limit is None else time.time() + args.time_limit
     solver_limit = getattr(args, "solver_time_limit", DEFAULT_INSTANCE_SECONDS)
+    resolve_method(args.method)  # --method compiled without numba: exit 2, "install attnio[fast]"
     recompute = not args.no_recompute
     # every cheap check before the (possibly large) graph is read or built
     if args.cache is None:
@@ -448,7 +433,8 @@ def run(args: argparse.Namespace) -> int:
         check_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit)
+    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit,
+             args.method)
             for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]
@@ -484,7 +470,7 @@ def run(args: argparse.Namespace) -> int:
         instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
     certified = [c for (_, _, c) in outcomes]
-    worst = 1 if any(result.status == Status.UNDECIDED for _, result, _ in rows) else 0
+    worst = 1 if any(result.verdict == Status.UNDECIDED for _, result, _ in rows) else 0
     if interrupted:
         worst = 130
     if args.json:

@@ -59,11 +59,11 @@ import networkx as nx
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs
 from attnio.graphs.lower_bounds.counting import (
-    _PER_PART_NAMES,
-    _check_compulsory,
-    _check_hong_kung,
-    _check_per_part,
+    PER_PART_NAMES,
     builtin_structure,
+    check_compulsory,
+    check_hong_kung,
+    check_per_part,
     compulsory_bound,
     hong_kung_route,
     per_part_routes,
@@ -78,30 +78,30 @@ from attnio.graphs.lower_bounds.deadline import (
 from attnio.graphs.lower_bounds.records import (
     ROUTES,
     BoundRecord,
-    _vertices_to_compute,
     must_compute,
+    vertices_to_compute,
 )
 
 # Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
 # the limits, and the private helpers proofs/certified_routes.py builds its false twins from.
 from attnio.graphs.lower_bounds.saturation import (
     MAX_SATURATION_STATES,  # noqa: F401
-    _check_saturation,
+    check_saturation,
     saturating_sets,
     saturation_reads_min,
     saturation_windows_bound,
 )
 from attnio.graphs.lower_bounds.subdag import (  # noqa: F401
     MAX_SUBDAG_VERTICES,  # noqa: F401
-    _check_subdag,
     ancestor_subdag,
+    check_subdag,
     outside_moves,
     subdag_exact_bound,
 )
 from attnio.graphs.lower_bounds.windows import (
     MAX_WINDOW_STATES,  # noqa: F401
     MAX_WINDOW_VERTICES,  # noqa: F401
-    _check_spill_windows,
+    check_spill_windows,
     choose_window_set,  # noqa: F401
     forced_spill_sets,
     spill_windows_bound,
@@ -154,7 +154,7 @@ SEARCHING_PHASES = frozenset({"hong-kung", "spill-windows", "saturation-windows"
 
 
 def _not_computed(phase: str, why: str) -> list[BoundRecord]:
-    names = ([f"per-part: {n}" for n in _PER_PART_NAMES] if phase == "per-part" else [phase])
+    names = ([f"per-part: {n}" for n in PER_PART_NAMES] if phase == "per-part" else [phase])
     return [BoundRecord(name, 0, False, why, {}) for name in names]
 
 
@@ -358,17 +358,17 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
         return Proved(f"does not apply ({record.why_not}); value 0")
     try:
         if record.route == "compulsory":
-            return _check_compulsory(G, M, record, None)
+            return check_compulsory(G, M, record, None)
         if record.route == "hong-kung":
-            return _check_hong_kung(G, M, record, timeout_ms, deadline)
+            return check_hong_kung(G, M, record, timeout_ms, deadline)
         if record.route.startswith("per-part: "):
-            return _check_per_part(G, M, record)
+            return check_per_part(G, M, record)
         if record.route == "spill-windows":
-            return _check_spill_windows(G, M, record, None, deadline)
+            return check_spill_windows(G, M, record, None, deadline)
         if record.route == "sub-dag-exact":
-            return _check_subdag(G, M, record, deadline)
+            return check_subdag(G, M, record, deadline)
         if record.route == "saturation-windows":
-            return _check_saturation(G, M, record, deadline)
+            return check_saturation(G, M, record, deadline)
     except TimeLimitReached:
         return Undecided(CHECK_TIME_LIMIT_REASON)
     except (AttnioError, KeyError, TypeError, ValueError) as exc:

@@ -31,7 +31,7 @@ import networkx as nx
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
+from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
 from attnio.validation import describe, positive_int
 
@@ -64,11 +64,11 @@ def compulsory_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
     return BoundRecord("compulsory", len(need) + len(outs), True, None, cert)
 
 
-def _check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
+def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
                       outputs: Iterable[str] | None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = set(game_outputs(G, outputs))
-    computed = _vertices_to_compute(G, outs, inputs)
+    computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     reads, writes = set(cert.get("needed_inputs", ())), set(cert.get("written_outputs", ()))
     for x in reads:
@@ -127,7 +127,7 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
     return BoundRecord("hong-kung", M * (part.value - 1), True, None, cert)
 
 
-def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
+def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
                      deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.partitions import (
         check_hong_kung_hypotheses,
@@ -164,7 +164,7 @@ def _check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
 
 _KIND_OF_BUILDER = {"matmul": "matmul", "attention-forward": "attention-forward",
                     "attention-backward": "attention-backward"}
-_PER_PART_NAMES = ("matmul products", "Saha-Ye level-1")
+PER_PART_NAMES = ("matmul products", "Saha-Ye level-1")
 _SIZE_KEYS = {"matmul": ("m", "k", "p"), "attention-forward": ("n", "d"),
               "attention-backward": ("n", "d")}
 _CHOICES = {"summation": ("tree", "chain", "fma"), "gradient": ("qkv", "dX")}
@@ -305,7 +305,7 @@ def per_part_routes(G: nx.DiGraph, M: int, *,
     dl = as_deadline(deadline)
     kind, sizes, why = builtin_structure(G)
     if kind is None:
-        return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in _PER_PART_NAMES]
+        return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in PER_PART_NAMES]
     dl.check()  # the lemmas' module imports sympy (about a second): not past the deadline
     from attnio.graphs.lower_bounds.explicit import explicit_routes
     from attnio.graphs.partitions import check_hong_kung_hypotheses
@@ -315,9 +315,9 @@ def per_part_routes(G: nx.DiGraph, M: int, *,
         values = explicit_routes(kind, sizes, M)
     except InvalidInputError as exc:
         return [BoundRecord(f"per-part: {name}", 0, False, str(exc), {})
-                for name in _PER_PART_NAMES]
+                for name in PER_PART_NAMES]
     out = []
-    for name in _PER_PART_NAMES:
+    for name in PER_PART_NAMES:
         dl.check()
         if name not in values:
             out.append(BoundRecord(f"per-part: {name}", 0, False,
@@ -363,7 +363,7 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
     return len(level1), sy_part_bound(2 * M, depth, tree)
 
 
-def _check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
     from attnio.graphs.lower_bounds.explicit import partition_route_bound
     from attnio.graphs.partitions import check_hong_kung_hypotheses
 

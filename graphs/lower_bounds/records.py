@@ -54,12 +54,12 @@ def must_compute(G: nx.DiGraph, outputs: Iterable[str] | None = None
     """
     inputs = frozenset(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
-    N = _vertices_to_compute(G, outs, inputs)
+    N = vertices_to_compute(G, outs, inputs)
     need_inputs = frozenset(u for v in N for u in G.predecessors(v) if u in inputs)
     return inputs, outs, N, need_inputs
 
 
-def _vertices_to_compute(G: nx.DiGraph, outs: Iterable[str],
+def vertices_to_compute(G: nx.DiGraph, outs: Iterable[str],
                          inputs: Iterable[str]) -> frozenset[str]:
     """The non-inputs that are an output of ``outs`` or an ancestor of one (one backward
     search; the checkers call it once instead of a descendant search per vertex)."""

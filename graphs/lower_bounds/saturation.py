@@ -22,7 +22,7 @@ import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
+from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["saturating_sets", "saturation_reads_min", "saturation_windows_bound",
@@ -250,11 +250,11 @@ def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
     return 0 if value >= 1 << 40 else value
 
 
-def _check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
+def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
                       deadline: Deadline | None = None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
-    computed = _vertices_to_compute(G, outs, inputs)
+    computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     U, family = list(cert["U"]), list(cert["saturating_sets"])
     for v in U:

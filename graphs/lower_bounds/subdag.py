@@ -24,17 +24,18 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.indexed_dag import relevant_vertices
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
+from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.graphs.lower_bounds.windows import (
     MAX_WINDOW_VERTICES,
-    _independent_window_min,
-    _slack,
-    _verify_forced,
     forced_spill_sets,
+    independent_window_min,
+    verify_forced,
     window_reads_min,
+    window_slack,
 )
-from attnio.results import Proved, Refuted, Verdict
+from attnio.results import Proved, Refuted, Status, Verdict
 
 __all__ = ["subdag_exact_bound", "MAX_SUBDAG_VERTICES"]
 
@@ -49,10 +50,7 @@ MAX_SUBDAG_VERTICES = 15
 
 
 def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
-    got: set[str] = set(outs)
-    for o in outs:
-        got |= nx.ancestors(G, o)
-    return frozenset(got)
+    return frozenset(relevant_vertices(G, list(outs)))
 
 
 def ancestor_subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
@@ -72,11 +70,11 @@ def outside_moves(G: nx.DiGraph, M: int, H: frozenset[str],
     rank = {v: i for i, v in enumerate(order)}
     counted = [v for v in order if any(u in inputs and u not in H for u in G.predecessors(v))]
     counted_set = set(counted)
-    tight = [v for v in order if v not in counted_set and _slack(G, v, M) == 0
+    tight = [v for v in order if v not in counted_set and window_slack(G, v, M) == 0
              and not any(u in inputs and u not in H for u in G.predecessors(v))]
     limit = MAX_WINDOW_VERTICES
     while True:
-        ranked = set((sorted(counted, key=lambda v: (_slack(G, v, M), rank[v]))
+        ranked = set((sorted(counted, key=lambda v: (window_slack(G, v, M), rank[v]))
                       + tight)[:limit])
         U = [v for v in order if v in ranked]
         got = window_reads_min(G, U, M, uncounted=uncounted, deadline=dl)
@@ -132,7 +130,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
     (10, ['O[0,0]'], 8)
     """
-    from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+    from attnio.graphs.exact import min_cache_size, solve_optimal
 
     check_cache_size(M)
     dl = as_deadline(deadline)
@@ -145,7 +143,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
         try:
             dl.check()
             res = solve_optimal(H, M, time_limit=dl.seconds(time_limit), progress=False)
-            if not isinstance(res, Optimal):
+            if res.verdict is not Status.OPTIMAL:
                 dl.check()
                 continue
             rest = outside_moves(G, M, frozenset(H), dl)
@@ -166,15 +164,14 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     return best
 
 
-def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
+def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
                   deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.baseline import plain_optimal
-    from attnio.graphs.exact import Optimal
 
     dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
-    computed = _vertices_to_compute(G, outs, inputs)
+    computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     chosen = list(cert["H_outputs"])
     if not chosen or any(o not in outs for o in chosen):
@@ -184,10 +181,10 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
         return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
     dl.check()
     plain = plain_optimal(H, M, time_limit=dl.seconds(120), max_states=3_000_000)
-    if not isinstance(plain, Optimal):
+    if plain.verdict is not Status.OPTIMAL:
         dl.check()  # cut by the deadline: undecided (never a pass); else rejected, as before
         return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
-                                              f"{plain.status}")
+                                              f"{plain.verdict}")
     if plain.io != cert["Q_H"]:
         return Refuted({"claimed": cert["Q_H"], "plain": plain.io},
                        f"Q(H) re-solved by the plain baseline is {plain.io}")
@@ -196,7 +193,7 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
     for v in U:
         if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
-    window = _independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset),
+    window = independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset),
                                      deadline=dl)
     if window != cert["window_reads"]:
         return Refuted({"claimed": cert["window_reads"], "recomputed": window},
@@ -207,7 +204,7 @@ def _check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
             x not in inputs or x in covered or x in Hset
             or not any(s in computed for s in G.successors(x)) for x in outside):
         return Refuted({"inputs_outside": outside}, "not distinct needed inputs outside H, U")
-    forced = _verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset,
+    forced = verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset,
                             deadline=dl)
     if isinstance(forced, Refuted):
         return forced

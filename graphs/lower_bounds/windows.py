@@ -46,7 +46,7 @@ import networkx as nx
 
 from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, _vertices_to_compute, must_compute
+from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["window_reads_min", "forced_spill_sets", "spill_windows_bound",
@@ -63,7 +63,7 @@ MAX_WINDOW_STATES = 200_000
 # --------------------------------------------------------------------------------------------
 
 
-def _slack(G: nx.DiGraph, v: str, M: int) -> int:
+def window_slack(G: nx.DiGraph, v: str, M: int) -> int:
     return max(0, M - G.in_degree(v) - 1)
 
 
@@ -75,8 +75,8 @@ def choose_window_set(G: nx.DiGraph, N: frozenset[str], inputs: frozenset[str],
     rank = {v: i for i, v in enumerate(order)}
     with_inputs = [v for v in order if any(u in inputs for u in G.predecessors(v))]
     first = set(with_inputs)
-    tight = [v for v in order if v not in first and _slack(G, v, M) == 0]
-    ranked = (sorted(with_inputs, key=lambda v: (_slack(G, v, M), rank[v]))
+    tight = [v for v in order if v not in first and window_slack(G, v, M) == 0]
+    ranked = (sorted(with_inputs, key=lambda v: (window_slack(G, v, M), rank[v]))
               + tight)[:limit]
     chosen = set(ranked)
     return [v for v in order if v in chosen]
@@ -111,7 +111,7 @@ def window_reads_min(G: nx.DiGraph, U: list[str], M: int,
     pin = [frozenset(u for u in G.predecessors(v)
                      if (u in inputs or count_non_inputs) and u not in uncounted) for v in U]
     anc = [sum(1 << idx[a] for a in nx.ancestors(G, v) if a in idx) for v in U]
-    slack = [_slack(G, v, M) if slack_override is None else slack_override for v in U]
+    slack = [window_slack(G, v, M) if slack_override is None else slack_override for v in U]
     pin_of: dict[int, frozenset[str]] = {0: frozenset()}
 
     def pins(S: int) -> frozenset[str]:
@@ -220,14 +220,14 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     family = forced_spill_sets(G, M, outputs, deadline=dl)
     forced = sum(t["charge"] for t in family)
     W = reads_in_windows + len(outside)
-    cert = {"U": U, "order": order, "slack": {v: _slack(G, v, M) for v in U},
+    cert = {"U": U, "order": order, "slack": {v: window_slack(G, v, M) for v in U},
             "window_reads": reads_in_windows, "inputs_outside_U": outside,
             "input_reads": W, "forced_sets": family, "forced_moves": forced,
             "output_writes": len(outs)}
     return BoundRecord("spill-windows", W + forced + len(outs), True, None, cert)
 
 
-def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
+def independent_window_min(G: nx.DiGraph, U: list[str], M: int,
                             uncounted: frozenset[str] = frozenset(),
                             deadline: Deadline | None = None) -> int:
     """The same minimum as :func:`window_reads_min`, by a backward memoised recursion over
@@ -259,12 +259,12 @@ def _independent_window_min(G: nx.DiGraph, U: list[str], M: int,
     return min(starts) if starts else 0
 
 
-def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
+def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
                    exclude: frozenset[str] = frozenset(),
                    deadline: Deadline | None = None) -> int | Refuted:
     """Re-verify a forced-spill family; its total charge, or Refuted."""
     dl = as_deadline(deadline)
-    computed = _vertices_to_compute(G, outs, inputs)
+    computed = vertices_to_compute(G, outs, inputs)
     seen: set[str] = set()
     forced = 0
     for entry in family:
@@ -291,12 +291,12 @@ def _verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: 
     return forced
 
 
-def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
+def check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
                          outputs: Iterable[str] | None,
                          deadline: Deadline | None = None) -> Verdict:
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
-    computed = _vertices_to_compute(G, outs, inputs)
+    computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     U = list(cert.get("U", []))
     if len(set(U)) != len(U):
@@ -304,7 +304,7 @@ def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
     for v in U:
         if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
-    window = _independent_window_min(G, U, M, deadline=deadline)
+    window = independent_window_min(G, U, M, deadline=deadline)
     if cert.get("window_reads") != window:
         return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
                        f"window minimum recomputed as {window}")
@@ -314,7 +314,7 @@ def _check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
             return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
     if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
         return Refuted({}, "inputs_outside_U repeats a vertex")
-    forced = _verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs,
+    forced = verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs,
                             deadline=deadline)
     if isinstance(forced, Refuted):
         return forced

@@ -27,13 +27,12 @@ from attnio.cli import main
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.anytime import (
     AnytimeProgress,
-    AnytimeUndecided,
     anytime_pebble,
     compulsory_io,
 )
-from attnio.graphs.exact import (Infeasible, Optimal, PebbleUndecided, min_cache_size,
-                                 solve_optimal)
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.peer_dags import load_peer_dag
 
 
@@ -50,7 +49,7 @@ def test_lower_bound_meets_incumbent_stops_at_once(name: str, M: int, optimum: i
     progress = AnytimeProgress()
     started = time.process_time()         # CPU seconds: load elsewhere does not count
     r = anytime_pebble(G, M, time_limit=60, progress=progress)
-    assert isinstance(r, Optimal) and r.io == optimum and r.states_explored == 0
+    assert r.verdict == "optimal" and r.io == optimum and r.states_explored == 0
     assert time.process_time() - started < 10
     assert replay(G, r.schedule, M).io == optimum
     assert progress.lower_bound == progress.upper_bound == optimum
@@ -60,16 +59,16 @@ def test_lower_bound_meets_incumbent_stops_at_once(name: str, M: int, optimum: i
 def test_undecided_carries_the_best_schedule() -> None:
     G = load_peer_dag("CG_N2_K2_nzP0d75")
     r = anytime_pebble(G, 3, time_limit=1.5)
-    assert isinstance(r, AnytimeUndecided) and r.status == "undecided"
-    assert r.schedule and replay(G, r.schedule, 3).io == r.upper_bound
-    assert compulsory_io(G) <= r.lower_bound < r.upper_bound
+    assert r.verdict == "undecided"
+    assert r.schedule and replay(G, r.schedule, 3).io == r.upper
+    assert compulsory_io(G) <= r.lower < r.upper
 
 
 def test_interrupt_leaves_the_bracket_in_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args, **kwargs):  # the exact phase is interrupted at its first bound
         kwargs["on_lower_bound"](13)
         raise KeyboardInterrupt
-    monkeypatch.setattr(anytime_module, "solve_optimal", interrupted)
+    monkeypatch.setattr(anytime_module, "solve", interrupted)
     # no certified bound here (it is 59 at M = 3): the bracket's lower side is the search's
     monkeypatch.setattr(anytime_module, "certified_window_bound", lambda *a, **k: None)
     G = load_peer_dag("CG_N2_K2_nzP0d75")
@@ -79,7 +78,7 @@ def test_interrupt_leaves_the_bracket_in_progress(monkeypatch: pytest.MonkeyPatc
     assert progress.phase == "exact" and progress.lower_bound == 13
     assert replay(G, progress.schedule, 3).io == progress.upper_bound
     partial = progress.undecided("interrupted")
-    assert partial.lower_bound == 13 and partial.schedule == progress.schedule
+    assert partial.lower == 13 and partial.schedule == progress.schedule
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -93,7 +92,7 @@ def test_agrees_with_the_exact_search(seed: int) -> None:
         for recompute in (True, False):
             a = anytime_pebble(G, M, recompute=recompute, time_limit=30)
             b = solve_optimal(G, M, recompute=recompute, time_limit=30)
-            assert isinstance(a, Optimal) and isinstance(b, Optimal)
+            assert a.verdict == "optimal" and b.verdict == "optimal"
             assert a.io == b.io >= compulsory_io(G)
             assert replay(G, a.schedule, M, recompute=recompute).io == a.io
 
@@ -101,7 +100,7 @@ def test_agrees_with_the_exact_search(seed: int) -> None:
 @pytest.mark.trust
 def test_infeasible_and_bad_input() -> None:
     G = nx.DiGraph([("a", "c"), ("b", "c")])
-    assert isinstance(anytime_pebble(G, 2), Infeasible)
+    assert anytime_pebble(G, 2).verdict == "infeasible"
     with pytest.raises(InvalidInputError):
         anytime_pebble(G, 3, time_limit=float("inf"))
     with pytest.raises(InvalidInputError, match="heuristic_share"):
@@ -158,7 +157,7 @@ def test_certified_bound_closes_the_bracket_without_search() -> None:
     assert solve_optimal(G, 3).io == 7
     progress = AnytimeProgress()
     r = anytime_pebble(G, 3, time_limit=10, progress=progress)
-    assert isinstance(r, Optimal) and r.io == 7 and r.states_explored == 0
+    assert r.verdict == "optimal" and r.io == 7 and r.states_explored == 0
     assert progress.lower_bound_source.startswith("spill-windows")
     assert replay(G, r.schedule, 3).io == 7
 
@@ -180,7 +179,7 @@ def test_certified_bound_never_exceeds_the_optimum(seed: int) -> None:
         for recompute in (True, False):
             optimum = solve_optimal(G, M, recompute=recompute, outputs=outputs,
                                     time_limit=30)
-            assert isinstance(optimum, Optimal)
+            assert optimum.verdict == "optimal"
             assert got is not None and got[0] <= optimum.io
 
 
@@ -199,7 +198,7 @@ def test_planted_false_window_bound_is_rejected(monkeypatch: pytest.MonkeyPatch)
     assert anytime_module.certified_window_bound(G, 3) is None
     progress = AnytimeProgress()
     r = anytime_pebble(G, 3, time_limit=10, progress=progress)
-    assert isinstance(r, Optimal) and r.io == 7          # not 8: the false claim was dropped
+    assert r.verdict == "optimal" and r.io == 7          # not 8: the false claim was dropped
     assert progress.lower_bound_source != "spill-windows, U of 3"
 
 
@@ -243,20 +242,20 @@ def test_an_exhausted_zero_waste_proof_budget_is_not_a_bound(monkeypatch) -> Non
     progress = AnytimeProgress()
     r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, time_limit=30, progress=progress)
     assert len(budgets) == 1                       # the proof search ran, and ran out
-    assert isinstance(r, Optimal) and r.io == 6
+    assert r.verdict == "optimal" and r.io == 6
     assert replay(ISSUE, r.schedule, 4, outputs=ISSUE_OUTPUTS).io == 6
     assert progress.lower_bound == 6 and progress.lower_bound_source != \
         "zero-waste search exhausted"
     # one-shot: the optimum is 7, and the bracket must find it by search, not by the budget
     r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, recompute=False, time_limit=30)
-    assert isinstance(r, Optimal) and r.io == 7
+    assert r.verdict == "optimal" and r.io == 7
 
 
 @pytest.mark.trust
 def test_the_issue_dag_unpatched() -> None:
     progress = AnytimeProgress()
     r = anytime_pebble(ISSUE, 4, outputs=ISSUE_OUTPUTS, time_limit=30, progress=progress)
-    assert isinstance(r, Optimal) and r.io == 6 and r.states_explored > 0
+    assert r.verdict == "optimal" and r.io == 6 and r.states_explored > 0
     assert (progress.lower_bound, progress.upper_bound, progress.phase) == (6, 6, "done")
 
 
@@ -293,11 +292,11 @@ def test_progress_undecided_carries_the_bracket(fake_clock) -> None:
     clock.now = 10.0
     p = AnytimeProgress(lower_bound=4, upper_bound=7, schedule=_costing(7), started=2.5)
     r = p.undecided("budget", 12)
-    assert r == AnytimeUndecided(lower_bound=4, upper_bound=7, states_explored=12,
-                                 reason="budget", seconds=7.5, schedule=_costing(7))
-    assert r.status == "undecided"
+    assert r == PebbleResult.undecided(4, 7, "budget", states_explored=12, seconds=7.5,
+                                       schedule=_costing(7))
+    assert r.verdict == "undecided"
     empty = AnytimeProgress(started=10.0).undecided("none yet")
-    assert (empty.schedule, empty.states_explored, empty.upper_bound) == ([], 0, None)
+    assert (empty.schedule, empty.states_explored, empty.upper) == ([], 0, None)
 
 
 @pytest.mark.trust
@@ -318,14 +317,14 @@ def test_incumbent_at_the_compulsory_io_is_optimal_without_any_search(monkeypatc
     def forbidden(*args, **kwargs):
         raise AssertionError("no search may run once the bracket is closed")
 
-    for name in ("heuristic_schedule", "solve_optimal", "zero_waste_schedule",
+    for name in ("heuristic_schedule", "solve", "zero_waste_schedule",
                  "zero_waste_exists", "certified_window_bound"):
         monkeypatch.setattr(anytime_module, name, forbidden)
     G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
     moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("compute", "d"), ("write", "d")]
     progress = AnytimeProgress()
     r = anytime_pebble(G, 4, incumbents={"given": moves}, time_limit=5, progress=progress)
-    assert isinstance(r, Optimal) and (r.io, r.schedule, r.states_explored) == (3, moves, 0)
+    assert r.verdict == "optimal" and (r.io, r.schedule, r.states_explored) == (3, moves, 0)
     assert (progress.lower_bound, progress.lower_bound_source, progress.phase) == \
         (3, "compulsory", "done")
 
@@ -339,13 +338,12 @@ def test_an_illegal_incumbent_raises_and_a_costlier_one_is_only_an_upper_bound()
     progress = AnytimeProgress()
     r = anytime_pebble(CROSS, 3, incumbents={"slow": _costing(9)}, time_limit=30,
                        progress=progress)
-    assert isinstance(r, Optimal) and r.io == 6
+    assert r.verdict == "optimal" and r.io == 6
 
 
 def _undecided(lower: int, upper: int | None, explored: int = 0,
-               reason: str = "budget") -> PebbleUndecided:
-    return PebbleUndecided(lower_bound=lower, upper_bound=upper, states_explored=explored,
-                           reason=reason)
+               reason: str = "budget") -> PebbleResult:
+    return PebbleResult.undecided(lower, upper, reason, states_explored=explored)
 
 
 class _Script:
@@ -360,7 +358,7 @@ class _Script:
         self.exact = list(exact)
         self.zero_schedule, self.certified, self.exists = zero_schedule, certified, exists
         for name in ("heuristic_schedule", "zero_waste_schedule", "certified_window_bound",
-                     "zero_waste_exists", "solve_optimal"):
+                     "zero_waste_exists", "solve"):
             monkeypatch.setattr(anytime_module, name, getattr(self, name))
 
     def _phase(self):
@@ -391,9 +389,10 @@ class _Script:
         self.calls.append(("exists", dict(kw)))
         return self.exists
 
-    def solve_optimal(self, G, M, **kw):
+    def solve(self, G, M, **kw):  # the engine slot (attnio.graphs.engines.solve)
         self._phase()
-        self.calls.append(("exact", {k: v for k, v in kw.items() if k != "on_lower_bound"}))
+        self.calls.append(("exact", {k: v for k, v in kw.items()
+                                     if k not in ("on_lower_bound", "method")}))
         bound, result = self.exact.pop(0)
         if bound is not None:
             kw["on_lower_bound"](bound)
@@ -408,10 +407,9 @@ def test_every_phase_gets_its_share_of_the_limit_and_undecided_keeps_the_bracket
     script = _Script(monkeypatch,
                      heuristic=[([_costing(9)], _costing(8)), ([], _costing(7))],
                      certified=None, exists=None,
-                     exact=[(5, PebbleUndecided(lower_bound=5, upper_bound=8,
-                                                states_explored=11, reason="probe")),
-                            (None, PebbleUndecided(lower_bound=5, upper_bound=7,
-                                                   states_explored=13, reason="out of time"))])
+                     exact=[(5, PebbleResult.undecided(5, 8, "probe", states_explored=11)),
+                            (None, PebbleResult.undecided(5, 7, "out of time",
+                                                          states_explored=13))])
     progress = AnytimeProgress()
     script.progress = progress
     r = anytime_pebble(CROSS, 3, outputs=["z"], time_limit=100, seed=7, heuristic_share=0.4,
@@ -431,9 +429,9 @@ def test_every_phase_gets_its_share_of_the_limit_and_undecided_keeps_the_bracket
         ("exact", {"recompute": True, "outputs": ["z"], "time_limit": 94.0,
                    "incumbent": _costing(7)}),
     ]
-    assert isinstance(r, AnytimeUndecided)
-    assert r == AnytimeUndecided(lower_bound=5, upper_bound=7, states_explored=24,
-                                 reason="out of time", seconds=7.0, schedule=_costing(7))
+    assert r.verdict == "undecided"
+    assert r == PebbleResult.undecided(5, 7, "out of time", states_explored=24, seconds=7.0,
+                                       schedule=_costing(7))
     assert (progress.lower_bound, progress.lower_bound_source, progress.phase) == \
         (5, "exact search", "done")
     assert clock.reads == 8
@@ -444,14 +442,14 @@ def test_phase_budgets_never_pass_the_deadline(monkeypatch, fake_clock) -> None:
     # with a 2 s limit the shares are cut by the deadline (and never below 0)
     fake_clock(anytime_module)
     script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
-                     exact=[(None, PebbleUndecided(5, 8, 1, "probe")),
-                            (None, PebbleUndecided(5, 8, 2, "out of time"))])
+                     exact=[(None, PebbleResult.undecided(5, 8, "probe", states_explored=1)),
+                            (None, PebbleResult.undecided(5, 8, "out of time", states_explored=2))])
     r = anytime_pebble(CROSS, 3, time_limit=2, heuristic_share=1)
     budgets = [(name, kw.get("time_limit", kw.get("seconds"))) for name, kw in script.calls]
     # once the deadline has passed no search phase starts (issue 22: each has a set-up cost
     # of its own even with a budget of 0), only the certified bound; the bracket is the answer
     assert budgets == [("heuristic", 2), ("zero_waste_schedule", 0.1), ("certified", 0.0)]
-    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (4, 8)
+    assert r.verdict == "undecided" and (r.lower, r.upper) == (4, 8)
     assert r.states_explored == 0 and r.reason == "time limit 2 s reached"
 
 
@@ -463,23 +461,23 @@ def test_no_search_starts_without_time_when_a_schedule_is_known(monkeypatch) -> 
     script = _Script(monkeypatch, heuristic=[([], _costing(8))], certified=(5, 2))
     r = anytime_pebble(CROSS, 3, time_limit=0, incumbents={"given": _costing(9)})
     assert script.calls == [("certified", {"outputs": None, "seconds": 0.0})]
-    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (5, 9)
+    assert r.verdict == "undecided" and (r.lower, r.upper) == (5, 9)
     assert r.reason == "time limit 0 s reached" and r.schedule == _costing(9)
     r = anytime_pebble(CROSS, 3, time_limit=0)
     assert [name for name, _ in script.calls] == ["certified", "heuristic", "certified"]
-    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (5, 8)
+    assert r.verdict == "undecided" and (r.lower, r.upper) == (5, 8)
 
 
 @pytest.mark.trust
 def test_a_certified_bound_above_L0_skips_the_zero_waste_proof(monkeypatch) -> None:
     script = _Script(monkeypatch, heuristic=[([], _costing(7)), ([], _costing(7))],
                      certified=(6, 5),
-                     exact=[(None, Optimal(io=6, schedule=CROSS_OPTIMAL, states_explored=4))])
+                     exact=[(None, PebbleResult.optimal(6, CROSS_OPTIMAL, states_explored=4))])
     progress = AnytimeProgress()
     r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
     assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
                                                   "certified", "exact"]
-    assert isinstance(r, Optimal)
+    assert r.verdict == "optimal"
     assert (r.io, r.schedule, r.states_explored) == (6, CROSS_OPTIMAL, 4)
     assert (progress.lower_bound, progress.lower_bound_source) == (6, "spill-windows, U of 5")
     assert (progress.upper_bound, progress.phase) == (6, "done")
@@ -492,7 +490,7 @@ def test_a_certified_bound_meeting_the_schedule_is_optimal(monkeypatch) -> None:
     r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
     assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
                                                   "certified"]
-    assert isinstance(r, Optimal) and (r.io, r.states_explored) == (6, 0)
+    assert r.verdict == "optimal" and (r.io, r.states_explored) == (6, 0)
     assert progress.lower_bound_source == "spill-windows, U of 3"
 
 
@@ -509,17 +507,17 @@ def test_only_an_exhausted_zero_waste_search_raises_the_bound(monkeypatch) -> No
     r = anytime_pebble(H, 3, outputs=outputs, time_limit=30, progress=progress)
     assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule",
                                                   "certified", "exists"]
-    assert isinstance(r, Optimal) and r.io == 5
+    assert r.verdict == "optimal" and r.io == 5
     assert (progress.lower_bound, progress.lower_bound_source) == \
         (5, "zero-waste search exhausted")
     # True or None: no bound beyond L0, and the exact search decides
     for answer in (True, None):
         script = _Script(monkeypatch, heuristic=[([], five.schedule)], exists=answer,
-                         exact=[(4, Optimal(io=5, schedule=five.schedule, states_explored=2))])
+                         exact=[(4, PebbleResult.optimal(5, five.schedule, states_explored=2))])
         progress = AnytimeProgress()
         r = anytime_pebble(H, 3, outputs=outputs, time_limit=30, progress=progress)
         assert [name for name, _ in script.calls][-1] == "exact"
-        assert isinstance(r, Optimal) and (r.io, r.states_explored) == (5, 2)
+        assert r.verdict == "optimal" and (r.io, r.states_explored) == (5, 2)
         assert progress.lower_bound_source == "exact search"
 
 
@@ -532,31 +530,31 @@ def test_a_zero_waste_schedule_closes_the_bracket(monkeypatch) -> None:
     script = _Script(monkeypatch, heuristic=[([], costly)], zero_schedule=zero)
     r = anytime_pebble(G, 4, time_limit=30)
     assert [name for name, _ in script.calls] == ["heuristic", "zero_waste_schedule"]
-    assert isinstance(r, Optimal) and (r.io, r.schedule) == (3, zero)
+    assert r.verdict == "optimal" and (r.io, r.schedule) == (3, zero)
 
 
 @pytest.mark.trust
 def test_the_probe_can_close_the_bracket_by_its_lower_bound(monkeypatch) -> None:
     # the probe runs out but proves 7 = the schedule's cost: optimal, no second search
     script = _Script(monkeypatch, heuristic=[([], _costing(7))],
-                     exact=[(None, PebbleUndecided(7, 7, 5, "probe"))])
+                     exact=[(None, PebbleResult.undecided(7, 7, "probe", states_explored=5))])
     progress = AnytimeProgress()
     r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
     assert [name for name, _ in script.calls][-1] == "exact"
-    assert isinstance(r, Optimal) and (r.io, r.schedule) == (7, _costing(7))
+    assert r.verdict == "optimal" and (r.io, r.schedule) == (7, _costing(7))
     assert (progress.lower_bound, progress.upper_bound) == (7, 7)
     # the long heuristic meeting the probe's bound closes it too
     script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(7))],
-                     exact=[(None, PebbleUndecided(7, 8, 5, "probe"))])
+                     exact=[(None, PebbleResult.undecided(7, 8, "probe", states_explored=5))])
     r = anytime_pebble(CROSS, 3, time_limit=30)
     assert [name for name, _ in script.calls][-2:] == ["exact", "heuristic"]
-    assert isinstance(r, Optimal) and r.io == 7
+    assert r.verdict == "optimal" and r.io == 7
     # and the final search's bound meeting the schedule
     script = _Script(monkeypatch, heuristic=[([], _costing(8)), ([], _costing(8))],
-                     exact=[(None, PebbleUndecided(6, 8, 5, "probe")),
-                            (None, PebbleUndecided(8, 8, 5, "late"))])
+                     exact=[(None, PebbleResult.undecided(6, 8, "probe", states_explored=5)),
+                            (None, PebbleResult.undecided(8, 8, "late", states_explored=5))])
     r = anytime_pebble(CROSS, 3, time_limit=30)
-    assert isinstance(r, Optimal) and r.io == 8
+    assert r.verdict == "optimal" and r.io == 8
 
 
 @pytest.mark.trust
@@ -566,7 +564,7 @@ def test_a_lying_improvement_is_replayed_not_believed(monkeypatch) -> None:
                      exact=[(None, _undecided(4, None)), (None, _undecided(4, None))])
     progress = AnytimeProgress()
     r = anytime_pebble(CROSS, 3, time_limit=30, progress=progress)
-    assert isinstance(r, AnytimeUndecided) and (r.lower_bound, r.upper_bound) == (4, 7)
+    assert r.verdict == "undecided" and (r.lower, r.upper) == (4, 7)
     assert replay(CROSS, r.schedule, 3).io == 7 and len(script.calls) == 7
 
 
@@ -584,102 +582,10 @@ def test_bad_arguments_are_named_and_infeasible_is_worded_by_the_exact_search() 
     with pytest.raises(InvalidInputError, match="time_limit=-1 must be"):
         anytime_pebble(CROSS, 3, time_limit=-1)
     r = anytime_pebble(CROSS, 2)
-    assert r == Infeasible("M=2 is below the 3 red pebbles vertex 'x' needs (in-degree 2 + 1)")
+    assert r == PebbleResult.infeasible(
+        "M=2 is below the 3 red pebbles vertex 'x' needs (in-degree 2 + 1)")
     for share in (0, 1, 0.0):                       # the ends of [0, 1] are allowed
         assert anytime_pebble(CROSS, 3, heuristic_share=share, time_limit=30).io == 6
-
-
-class _Windows:
-    """A fake spill-windows route: |U| = the size asked for (or ``cap``), value ``value(size)``;
-    the certificate of the sizes in ``forged`` does not re-verify."""
-
-    def __init__(self, monkeypatch, value, *, cap=None, forged=(), applies=True):
-        self.sizes: list[int] = []
-        self.checked: list[tuple] = []
-        self.value, self.cap, self.forged, self.applies = value, cap, set(forged), applies
-        monkeypatch.setattr(anytime_module, "spill_windows_bound", self.bound)
-        monkeypatch.setattr(anytime_module, "check_certificate", self.check)
-
-    def bound(self, G, M, outputs, *, max_window_vertices):
-        from attnio.graphs.lower_bounds import BoundRecord
-        self.sizes.append(max_window_vertices)
-        used = min(max_window_vertices, self.cap or max_window_vertices)
-        if not self.applies:
-            return BoundRecord("spill-windows", 0, False, "no", {})
-        return BoundRecord("spill-windows", self.value(max_window_vertices), True, None,
-                           {"U": [f"u{i}" for i in range(used)], "size": max_window_vertices})
-
-    def check(self, G, M, record):
-        from attnio.results import Proved, Refuted
-        self.checked.append((G.graph.get("outputs"), M, record.certificate["size"]))
-        if record.certificate["size"] in self.forged:
-            return Refuted({}, "forged")
-        return Proved()
-
-
-@pytest.mark.trust
-@pytest.mark.parametrize("seconds, sizes", [(19, [8, 10]), (20, [8, 10, 12]),
-                                            (15.9, [8]), (0, [8]), (1000, [8, 10, 12, 14, 16])])
-def test_window_sets_grow_while_the_predicted_next_run_fits(monkeypatch, fake_clock, seconds,
-                                                            sizes) -> None:
-    # a clock at 100 s that advances 2 s per read: run k (0-based) ends 4k + 4 s after the
-    # start, after 2 s of work, and the next run is predicted at 6x that: it starts iff
-    # 4k + 4 + 12 <= seconds
-    windows = _Windows(monkeypatch, lambda size: 100 + size)
-    fake_clock(anytime_module, step=2, start=100)
-    got = anytime_module.certified_window_bound(CROSS, 3, seconds=seconds)
-    assert windows.sizes == sizes
-    assert got == (100 + sizes[-1], sizes[-1])
-
-
-@pytest.mark.trust
-def test_window_bound_has_five_seconds_by_default(monkeypatch, fake_clock) -> None:
-    # 0.7 s per read: the first run ends at 1.4 s after 0.7 s of work, so the next one is
-    # predicted to end at 1.4 + 6 * 0.7 = 5.6 s: past the default 5 s, within 6 s
-    windows = _Windows(monkeypatch, lambda size: size)
-    fake_clock(anytime_module, step=0.7)
-    assert anytime_module.certified_window_bound(CROSS, 3) == (8, 8)
-    fake_clock(anytime_module, step=0.7)
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=6) == (10, 10)
-    assert windows.sizes == [8, 8, 10]
-
-
-@pytest.mark.trust
-def test_window_bound_keeps_the_largest_verified_value(monkeypatch) -> None:
-    # the first of equal values, the larger of two, and never a forged one
-    windows = _Windows(monkeypatch, lambda size: 50)
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (50, 8)
-    windows = _Windows(monkeypatch, lambda size: 60 - size, forged={8})
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (50, 10)
-    assert [size for _, _, size in windows.checked] == [8, 10, 12, 14, 16]
-    windows = _Windows(monkeypatch, lambda size: size, forged={8, 10, 12, 14, 16})
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) is None
-    windows = _Windows(monkeypatch, lambda size: size, applies=False)
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) is None
-    assert windows.sizes == [8, 10, 12, 14, 16] and windows.checked == []
-
-
-@pytest.mark.trust
-def test_window_bound_stops_when_U_is_every_candidate(monkeypatch) -> None:
-    windows = _Windows(monkeypatch, lambda size: size, cap=11)
-    assert anytime_module.certified_window_bound(CROSS, 3, seconds=1e9) == (12, 11)
-    assert windows.sizes == [8, 10, 12]
-    # for real: matmul 1x2x1 has 3 candidate vertices, so one run (|U| = 3) and the bound 7
-    from attnio.graphs.dags import matmul_dag
-    monkeypatch.undo()
-    assert anytime_module.certified_window_bound(matmul_dag(1, 2, 1), 3) == (7, 3)
-
-
-@pytest.mark.trust
-def test_window_certificate_is_checked_with_the_named_outputs(monkeypatch) -> None:
-    windows = _Windows(monkeypatch, lambda size: size, cap=3)
-    G = CROSS.copy()
-    assert anytime_module.certified_window_bound(G, 4, outputs=("x", "z"), seconds=1e9) == \
-        (8, 3)
-    assert windows.checked == [(["x", "z"], 4, 8)]
-    assert "outputs" not in G.graph                 # the caller's graph is not changed
-    anytime_module.certified_window_bound(G, 4, seconds=1e9)
-    assert windows.checked[-1] == (None, 4, 8)
 
 
 # legal with recomputation only (z is computed twice), cost 6
@@ -706,7 +612,7 @@ def test_every_schedule_is_replayed_in_the_callers_variant(monkeypatch, where) -
     from attnio.exceptions import IllegalMoveError
     _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
     r = anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
-    assert isinstance(r, AnytimeUndecided) and r.upper_bound == 6
+    assert r.verdict == "undecided" and r.upper == 6
     _, incumbents = _one_source(monkeypatch, where, RECOMPUTING)
     with pytest.raises(IllegalMoveError, match="one-shot"):
         anytime_pebble(CROSS, 3, recompute=False, incumbents=incumbents, time_limit=30)
@@ -718,7 +624,7 @@ def test_every_schedule_is_replayed_with_the_callers_outputs(monkeypatch, where)
     from attnio.exceptions import IllegalMoveError
     _, incumbents = _one_source(monkeypatch, where, X_ONLY)
     r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents=incumbents, time_limit=30)
-    assert isinstance(r, Optimal) and (r.io, r.schedule) == (3, X_ONLY)
+    assert r.verdict == "optimal" and (r.io, r.schedule) == (3, X_ONLY)
     _, incumbents = _one_source(monkeypatch, where, X_ONLY)
     with pytest.raises(IllegalMoveError, match="output 'z'"):
         anytime_pebble(CROSS, 3, incumbents=incumbents, time_limit=30)
@@ -728,7 +634,7 @@ def test_every_schedule_is_replayed_with_the_callers_outputs(monkeypatch, where)
 def test_defaults_are_sixty_seconds_and_seed_zero(monkeypatch) -> None:
     script = _Script(monkeypatch, heuristic=[([], X_ONLY)])
     r = anytime_pebble(CROSS, 3, outputs=["x"])
-    assert isinstance(r, Optimal) and r.io == 3
+    assert r.verdict == "optimal" and r.io == 3
     assert script.calls == [("heuristic", {"outputs": ["x"], "seed": 0, "time_limit": 30.0,
                                            "max_evaluations": 2500, "lower_bound": 3})]
 
@@ -738,18 +644,18 @@ def test_an_optimal_answer_reports_the_seconds_since_the_start(monkeypatch, fake
     # closed by an incumbent: the start and the answer are one clock read apart
     fake_clock(anytime_module, start=50)
     r = anytime_pebble(CROSS, 3, outputs=["x"], incumbents={"given": X_ONLY}, time_limit=30)
-    assert isinstance(r, Optimal) and r.seconds == 1.0
+    assert r.verdict == "optimal" and r.seconds == 1.0
     # closed by the exact search: start, zero-waste, certified, probe and answer: 4 reads apart
     _Script(monkeypatch, heuristic=[([], _costing(7))], certified=(5, 3),
-            exact=[(None, Optimal(io=6, schedule=CROSS_OPTIMAL, states_explored=4))])
+            exact=[(None, PebbleResult.optimal(6, CROSS_OPTIMAL, states_explored=4))])
     fake_clock(anytime_module, start=50)
     r = anytime_pebble(CROSS, 3, time_limit=30)
-    assert isinstance(r, Optimal) and (r.io, r.seconds, r.states_explored) == (6, 4.0, 4)
+    assert r.verdict == "optimal" and (r.io, r.seconds, r.states_explored) == (6, 4.0, 4)
 
 
 @pytest.mark.trust
 def test_an_infeasible_answer_of_the_search_is_passed_on(monkeypatch) -> None:
-    verdict = Infeasible("no schedule")
+    verdict = PebbleResult.infeasible("no schedule")
     _Script(monkeypatch, heuristic=[([], _costing(7))], exact=[(None, verdict)])
     assert anytime_pebble(CROSS, 3, time_limit=30) is verdict
 
@@ -758,11 +664,11 @@ def test_an_infeasible_answer_of_the_search_is_passed_on(monkeypatch) -> None:
 def test_the_cache_size_needed_is_that_of_the_named_outputs() -> None:
     # q needs 4 red pebbles, p only 2: with outputs ["p"], M = 2 is feasible
     H = nx.DiGraph([("a", "p"), ("a", "q"), ("b", "q"), ("c", "q")])
-    assert anytime_pebble(H, 1, outputs=["p"]) == Infeasible(
+    assert anytime_pebble(H, 1, outputs=["p"]) == PebbleResult.infeasible(
         "M=1 is below the 2 red pebbles vertex 'p' needs (in-degree 1 + 1)")
     r = anytime_pebble(H, 2, outputs=["p"], time_limit=30)
-    assert isinstance(r, Optimal) and r.io == 2
-    assert anytime_pebble(H, 3) == Infeasible(
+    assert r.verdict == "optimal" and r.io == 2
+    assert anytime_pebble(H, 3) == PebbleResult.infeasible(
         "M=3 is below the 4 red pebbles vertex 'q' needs (in-degree 3 + 1)")
 
 
@@ -778,4 +684,4 @@ def test_the_deadline_cuts_the_zero_waste_share(monkeypatch, fake_clock) -> None
     budgets = [kw.get("time_limit", kw.get("seconds")) for _, kw in script.calls]
     assert budgets == [0.5, 0.0]
     assert [name for name, _ in script.calls] == ["heuristic", "certified"]
-    assert isinstance(r, AnytimeUndecided) and r.reason == "time limit 1 s reached"
+    assert r.verdict == "undecided" and r.reason == "time limit 1 s reached"

@@ -13,15 +13,9 @@ from hypothesis import strategies as st
 from attnio.graphs import exact as exact_module
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag, random_dag
-from attnio.graphs.exact import (
-    Infeasible,
-    Optimal,
-    PebbleUndecided,
-    _all_subsets,
-    _subsets_of_size,
-    min_cache_size,
-    solve_optimal,
-)
+from attnio.graphs.exact import min_cache_size, solve_optimal
+from attnio.graphs.exact_state import Symmetry, all_submasks, submasks_of_size
+from attnio.graphs.indexed_dag import IndexedDAG
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_costs, algorithm_schedules
@@ -60,7 +54,7 @@ HAND_WORKED = [
 @pytest.mark.parametrize("recompute", [True, False])
 def test_hand_worked_optima(G: nx.DiGraph, M: int, expected: int, recompute: bool) -> None:
     result = solve_optimal(G, M, recompute=recompute)
-    assert isinstance(result, Optimal)
+    assert result.verdict == "optimal"
     assert result.io == expected and type(result.io) is int
     assert replay(G, result.schedule, M, recompute=recompute).io == expected
 
@@ -68,7 +62,7 @@ def test_hand_worked_optima(G: nx.DiGraph, M: int, expected: int, recompute: boo
 @pytest.mark.parametrize("G,M", [(BINARY, 2), (CHAIN, 1), (DIAMOND, 2), (matmul_dag(1, 3, 1, "fma"), 3)])
 def test_infeasible_below_max_in_degree_plus_one(G: nx.DiGraph, M: int) -> None:
     result = solve_optimal(G, M)
-    assert isinstance(result, Infeasible)
+    assert result.verdict == "infeasible"
     assert f"M={M}" in result.reason
     assert M == min_cache_size(G) - 1
 
@@ -96,7 +90,7 @@ def test_matmul_2x2x2_smallest_cache() -> None:
 def test_matmul_3x2x2_smallest_cache() -> None:
     G = matmul_dag(3, 2, 2)
     result = solve_optimal(G, 3, time_limit=None, max_states=None)
-    assert isinstance(result, Optimal) and result.io == 37
+    assert result.verdict == "optimal" and result.io == 37
     assert replay(G, result.schedule, 3).io == 37
 
 
@@ -107,7 +101,7 @@ def test_attention_backward_reaches_the_trivial_bound(M: int) -> None:
     G = attention_backward_dag(2, 1)
     trivial = len(G.graph["inputs"]) + len(G.graph["outputs"])
     result = solve_optimal(G, M, time_limit=None, max_states=None)
-    assert isinstance(result, Optimal) and result.io == trivial == 14
+    assert result.verdict == "optimal" and result.io == trivial == 14
     assert replay(G, result.schedule, M).io == 14
 
 
@@ -116,7 +110,7 @@ def test_attention_backward_trivial_bound_at_twelve() -> None:
     # the least M with Q = 14; at M = 11 the solver proves Q >= 15 in minutes (benchmark)
     G = attention_backward_dag(2, 1)
     result = solve_optimal(G, 12, time_limit=None, max_states=None)
-    assert isinstance(result, Optimal) and result.io == 14
+    assert result.verdict == "optimal" and result.io == 14
     assert replay(G, result.schedule, 12).io == 14
 
 
@@ -125,21 +119,21 @@ def test_attention_backward_trivial_bound_at_twelve() -> None:
 def test_attention_forward_every_cache_size(M: int, expected: int) -> None:
     G = attention_forward_dag(2, 1)
     result = solve_optimal(G, M, time_limit=None, max_states=None)
-    assert isinstance(result, Optimal) and result.io == expected
+    assert result.verdict == "optimal" and result.io == expected
     assert replay(G, result.schedule, M).io == expected
 
 
 def test_subset_enumerators() -> None:
     mask = 0b101101
     for k in range(1, 5):
-        subsets = list(_subsets_of_size(mask, k))
+        subsets = list(submasks_of_size(mask, k))
         assert len(subsets) == math.comb(4, k)
         assert all(s & ~mask == 0 and s.bit_count() == k for s in subsets)
         assert len(set(subsets)) == len(subsets)
-    every = list(_all_subsets(mask))
+    every = list(all_submasks(mask))
     assert every[0] == 0 and len(every) == 16 == len(set(every))
     assert all(s & ~mask == 0 for s in every)
-    assert list(_all_subsets(0)) == [0]
+    assert list(all_submasks(0)) == [0]
 
 
 def _random_instance(seed: int, n: int) -> tuple[nx.DiGraph, int]:
@@ -202,21 +196,22 @@ def test_symmetry_reduction_changes_states_not_answers() -> None:
 def test_budget_exhaustion_is_undecided_with_valid_bounds() -> None:
     G = attention_forward_dag(2, 1)
     result = solve_optimal(G, 4, max_states=500, upper_bound=16)
-    assert isinstance(result, PebbleUndecided)
-    assert result.lower_bound <= 15 <= result.upper_bound  # Q(G, 4) = 15 (benchmark)
+    assert result.verdict == "undecided"
+    assert result.lower <= 15 <= result.upper  # Q(G, 4) = 15 (benchmark)
     assert "budget" in result.reason
 
 
 def test_time_limit_is_undecided() -> None:
     result = solve_optimal(attention_forward_dag(2, 1), 3, time_limit=0.0)
-    assert isinstance(result, PebbleUndecided)
-    assert result.lower_bound >= 8  # at least |inputs| + |outputs|
+    assert result.verdict == "undecided"
+    assert result.lower >= 8  # at least |inputs| + |outputs|
 
 
 def test_unachievable_upper_bound_gives_undecided_not_a_wrong_answer() -> None:
-    # false twin: a lying bound (the optimum is 7) must not produce Optimal(io <= 6)
+    # false twin: a lying bound (the optimum is 7) must not produce an optimum <= 6
     result = solve_optimal(matmul_dag(1, 2, 1), 3, upper_bound=6)
-    assert isinstance(result, PebbleUndecided)
+    assert result.verdict == "undecided"
+    assert result.lower <= 7 and result.upper is None  # the lying bound is not reported
 
 
 def test_incumbent_is_replayed_and_returned_when_optimal() -> None:
@@ -230,7 +225,7 @@ def test_incumbent_is_replayed_and_returned_when_optimal() -> None:
 def test_keyboard_interrupt_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C is not swallowed (a range of cache sizes must stop at once, exit 130)
     calls = {"n": 0}
-    original = exact_module._Search.heuristic
+    original = exact_module.PebbleSearch.heuristic
 
     def interrupting(self, R, B, C):
         calls["n"] += 1
@@ -238,7 +233,7 @@ def test_keyboard_interrupt_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> 
             raise KeyboardInterrupt
         return original(self, R, B, C)
 
-    monkeypatch.setattr(exact_module._Search, "heuristic", interrupting)
+    monkeypatch.setattr(exact_module.PebbleSearch, "heuristic", interrupting)
     with pytest.raises(KeyboardInterrupt):
         solve_optimal(matmul_dag(2, 2, 2), 3)
     assert calls["n"] == 21
@@ -265,9 +260,9 @@ def test_time_limit_bounds_every_phase(spec: str, M: int) -> None:
     started = time.process_time()
     result = solve_optimal(G, M, time_limit=1.0)
     elapsed = time.process_time() - started
-    assert isinstance(result, PebbleUndecided) and "time limit" in result.reason
+    assert result.verdict == "undecided" and "time limit" in result.reason
     assert elapsed <= 1.0 * 1.1 + 1.0, elapsed
-    assert result.lower_bound >= len(G.graph["inputs"]) + len(G.graph["outputs"])
+    assert result.lower >= len(G.graph["inputs"]) + len(G.graph["outputs"])
 
 
 def test_outputs_that_are_inputs_cost_nothing() -> None:
@@ -281,10 +276,10 @@ def test_fast_canonical_key_equals_the_plain_minimum_over_automorphisms() -> Non
     import random
 
     G = matmul_dag(2, 2, 2)
-    inst = exact_module._Instance(G, None)
+    inst = IndexedDAG(G, None)
     rng = random.Random(7)
     for width in (2, 3):
-        sym = exact_module._Symmetry(G, inst, 128)
+        sym = Symmetry(G, inst, 128)
         sym.build(width)
         assert len(sym.perms) == 16
         for _ in range(300):
@@ -304,7 +299,7 @@ def test_a_worse_incumbent_is_beaten_and_the_optimum_replays() -> None:
     worst = max(schedules.values(), key=lambda moves: replay(G, moves, 4).io)
     assert replay(G, worst, 4).io > 17
     result = solve_optimal(G, 4, incumbent=worst)
-    assert isinstance(result, Optimal) and result.io == 17
+    assert result.verdict == "optimal" and result.io == 17
     assert replay(G, result.schedule, 4).io == 17
 
 
@@ -329,8 +324,8 @@ def _admissibility_violations(recompute: bool) -> tuple[int, int]:
         G, lo = _random_instance(300 + seed, 5 + seed % 4)
         for M in (lo, lo + 1):
             plain = plain_optimal(G, M, recompute=recompute)
-            inst = exact_module._Instance(G, None)
-            search = exact_module._Search(inst, M, recompute)
+            inst = IndexedDAG(G, None)
+            search = exact_module.PebbleSearch(inst, M, recompute)
             R, B, C = 0, inst.inp, 0
             paid = 0
             for kind, name in [("start", None)] + list(plain.schedule):
@@ -363,13 +358,13 @@ def test_heuristic_never_exceeds_the_remaining_cost_along_optimal_schedules(
 
 def test_admissibility_walk_rejects_an_inflated_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
     # false twin: h + 1 whenever something is red must be caught by the walk above
-    original = exact_module._Search.heuristic
+    original = exact_module.PebbleSearch.heuristic
 
     def inflated(self, R, B, C):
         h = original(self, R, B, C)
         return h + 1 if h > 0 and R else h
 
-    monkeypatch.setattr(exact_module._Search, "heuristic", inflated)
+    monkeypatch.setattr(exact_module.PebbleSearch, "heuristic", inflated)
     assert _admissibility_violations(True)[1] > 0
 
 
@@ -382,8 +377,8 @@ def _extra_moves_violations(count: int) -> int:
         G, lo = _random_instance(seed, 5 + seed % 3)
         for M in (lo, lo + 1):
             plain = plain_optimal(G, M)
-            inst = exact_module._Instance(G, None)
-            search = exact_module._Search(inst, M, True)
+            inst = IndexedDAG(G, None)
+            search = exact_module.PebbleSearch(inst, M, True)
             _, B0, _, P0 = search.normalise(0, inst.inp, 0)
             needed = {inst.names[i] for i in range(inst.n) if (inst.inp & P0) >> i & 1}
             outs = {inst.names[i] for i in range(inst.n) if (inst.out & ~B0) >> i & 1}
@@ -467,7 +462,7 @@ def test_pinned_non_sink_outputs_one_shot() -> None:
     assert any(NON_SINK_OUTPUTS.out_degree(o) > 0 for o in outputs)
     fast = solve_optimal(NON_SINK_OUTPUTS, 3, recompute=False, outputs=outputs)
     plain = plain_optimal(NON_SINK_OUTPUTS, 3, recompute=False, outputs=outputs)
-    assert isinstance(fast, Optimal) and fast.io == plain.io == 4
+    assert fast.verdict == "optimal" and fast.io == plain.io == 4
     assert replay(NON_SINK_OUTPUTS, fast.schedule, 3, recompute=False, outputs=outputs).io == 4
 
 
@@ -505,11 +500,11 @@ def test_agrees_with_plain_baseline_with_non_sink_outputs() -> None:
 
 def test_symmetry_search_stops_at_its_deadline_keeping_the_identity() -> None:
     G = matmul_dag(2, 2, 2)
-    inst = exact_module._Instance(G, None)
-    full = exact_module._Symmetry(G, inst, 128)
-    cut = exact_module._Symmetry(G, inst, 128, deadline=0.0)  # long past
+    inst = IndexedDAG(G, None)
+    full = Symmetry(G, inst, 128)
+    cut = Symmetry(G, inst, 128, deadline=0.0)  # long past
     assert len(full.perms) == 16 and cut.perms == [list(range(inst.n))]
-    late = exact_module._Symmetry(G, inst, 128)
+    late = Symmetry(G, inst, 128)
     late.deadline = 0.0
     late.build(2)  # tables past the deadline: only the identity's are built and kept
     assert len(late.perms) == len(late.bit_images) == len(late.tables) == 1

@@ -9,9 +9,9 @@ import pytest
 
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import random_dag
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
-from attnio.graphs.exact_moves import _Moves
-from attnio.graphs.exact_state import _Instance
+from attnio.graphs.exact import min_cache_size, solve_optimal
+from attnio.graphs.exact_moves import MacroMoves
+from attnio.graphs.indexed_dag import IndexedDAG
 from attnio.graphs.game import replay
 
 # random_dag(5, 0.6, seed=6) with outputs v1..v4 (v1, v3 feed v2, v4): one-shot at M = 3 the
@@ -22,8 +22,8 @@ TWIN_OUTPUTS = ["v1", "v2", "v3", "v4"]
 
 
 def test_finished_outputs_are_only_those_nothing_still_uses() -> None:
-    inst = _Instance(TWIN_DAG, TWIN_OUTPUTS)
-    moves = _Moves(inst, 3, True)
+    inst = IndexedDAG(TWIN_DAG, TWIN_OUTPUTS)
+    moves = MacroMoves(inst, 3, True)
     bit = {v: 1 << inst.index[v] for v in inst.names}
     R = bit["v0"] | bit["v1"] | bit["v3"]
     B = inst.inp
@@ -40,14 +40,14 @@ def test_rule_keeps_the_pinned_optimum() -> None:
     for recompute in (True, False):
         r = solve_optimal(TWIN_DAG, 3, recompute=recompute, outputs=TWIN_OUTPUTS)
         plain = plain_optimal(TWIN_DAG, 3, recompute=recompute, outputs=TWIN_OUTPUTS)
-        assert isinstance(r, Optimal) and r.io == plain.io
+        assert r.verdict == "optimal" and r.io == plain.io
         assert replay(TWIN_DAG, r.schedule, 3, recompute=recompute,
                       outputs=TWIN_OUTPUTS).io == r.io
     assert plain_optimal(TWIN_DAG, 3, recompute=False, outputs=TWIN_OUTPUTS).io == 5
 
 
 def test_planted_false_twin_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_Moves, "_finished_twin", True)
+    monkeypatch.setattr(MacroMoves, "_finished_twin", True)
     twin = solve_optimal(TWIN_DAG, 3, recompute=False, outputs=TWIN_OUTPUTS)
     plain = plain_optimal(TWIN_DAG, 3, recompute=False, outputs=TWIN_OUTPUTS)
     assert twin.io == 6 and plain.io == 5
@@ -67,7 +67,7 @@ def test_planted_false_twin_disagrees_somewhere_in_a_small_sweep(
         M = min_cache_size(G, outputs)
         plain = plain_optimal(G, M, recompute=False, outputs=outputs).io
         assert solve_optimal(G, M, recompute=False, outputs=outputs).io == plain
-        monkeypatch.setattr(_Moves, "_finished_twin", True)
+        monkeypatch.setattr(MacroMoves, "_finished_twin", True)
         wrong += solve_optimal(G, M, recompute=False, outputs=outputs).io != plain
-        monkeypatch.setattr(_Moves, "_finished_twin", False)
+        monkeypatch.setattr(MacroMoves, "_finished_twin", False)
     assert wrong >= 1

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
-from attnio.graphs.exact import Optimal, min_cache_size, solve_optimal
+from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.heuristic_schedule import (
     POLICIES,
@@ -44,7 +44,7 @@ def test_replays_and_never_below_the_optimum(seed: int) -> None:
         assert isinstance(h.io, int) and r.io == h.io
         assert replay(G, h.schedule, M, recompute=False, outputs=outputs).io == h.io
         exact = solve_optimal(G, M, outputs=outputs, time_limit=30)
-        assert isinstance(exact, Optimal)
+        assert exact.verdict == "optimal"
         assert h.io >= exact.io
 
 
