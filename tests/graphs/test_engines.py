@@ -236,7 +236,8 @@ def test_pebble_method_flag_reaches_the_engine(method: str, dag_file: str, monke
     monkeypatch.setattr(pebble_cli, "anytime_pebble", spy)
     assert main(["pebble", "--dag", dag_file, "--cache", "3", "--method", method,
                  "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["io"] == 3 and seen == [method]
+    [instance] = json.loads(capsys.readouterr().out)["instances"]
+    assert instance["io"] == 3 and seen == [method]
 
 
 def test_pebble_default_method_is_auto(dag_file: str, monkeypatch, capsys) -> None:
