@@ -225,14 +225,14 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
 
     if mask is None and not multi:
         b = best_lower_bound(pass_, n, d, M)
-        against("gap_routes.best_lower_bound(any)", b.route, b.value, ios)
+        against("attention.best_lower_bound(any)", b.route, b.value, ios)
         for cls, members in in_class.items():
             if not members:
                 continue
             top = best_lower_bound(pass_, n, d, M, cls)
-            against(f"gap_routes.best_lower_bound({cls})", top.route, top.value, members)
+            against(f"attention.best_lower_bound({cls})", top.route, top.value, members)
             for r in lower_bound_routes(pass_, n, d, M, cls):
-                against(f"gap_routes.lower_bound_routes({cls})", r.route, r.value, members)
+                against(f"attention.lower_bound_routes({cls})", r.route, r.value, members)
         if gap:
             from attnio.bounds.gap import gap_rows
 

@@ -475,7 +475,7 @@ def _claim(id: str, statement: str, formal: str, method: str, check, *,
            reconstructed: bool = True, twin_of: str | None = None, expect: str = "refuted",
            expect_reason: str = "") -> Claim:
     return Claim(id=id, statement=statement, formal=formal, source=_SRC, method=method,
-                 family="gap_routes", check_fn=check, reconstructed=reconstructed,
+                 family="attention_routes", check_fn=check, reconstructed=reconstructed,
                  twin_of=twin_of, expect=expect, expect_reason=expect_reason,  # type: ignore[arg-type]
                  evidence_kind="smt-forall" if method.startswith("z3") else "exhaustive")
 

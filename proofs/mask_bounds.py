@@ -196,7 +196,7 @@ def _routes_consistent(ctx: CheckContext, *,
                        route_fn: Callable[..., list[GapBound]] = mask_lower_bound_routes,
                        segment: Callable[..., tuple[int, int]] = masked_segment_route,
                        grid: list | None = None) -> Verdict:
-    """At the mask full: masked routes == gap_routes' compulsory and segment routes, exactly;
+    """At the mask full: masked routes == the dense routes' compulsory and segment routes, exactly;
     on every grid mask: the segment route is max_L L(⌈N/cap⌉ − 1) with N = f·Z_QK·d."""
 
     checked = nontrivial = 0
@@ -211,7 +211,7 @@ def _routes_consistent(ctx: CheckContext, *,
                                 "computation": computation,
                                 "masked": [b.value for b in masked],
                                 "dense": [b.value for b in dense]},
-                               "at the mask full the routes differ from gap_routes'")
+                               "at the mask full the routes differ from the dense routes")
             for spec in ("causal", "window:1", "window:5"):
                 mask = _mask(spec)
                 N = PRODUCT_FAMILIES[computation][0] * mask.z_qk(n) * d
@@ -285,7 +285,7 @@ CLAIMS: list[Claim] = [
            "max over shapes of full + best partial leaves ≤ cap, exact ints",
            _segment_subset_check),
     _claim("mask.routes_consistent",
-           "at the mask full the per-mask routes equal gap_routes' compulsory, segment and "
+           "at the mask full the per-mask routes equal the dense routes' compulsory, segment and "
            "segment + rest routes; the masked segment route is max_L L(⌈N/cap⌉ − 1), "
            "N = f·Z_QK·d, exactly",
            "route values compared as ints", _routes_consistent),

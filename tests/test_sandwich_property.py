@@ -318,7 +318,7 @@ def test_a_planted_violation_is_reported_with_its_numbers(monkeypatch) -> None:
     res = sandwich_point("forward", 64, 8, 256, catalogue=False, gap=False)
     assert res.violations
     msg = res.violations[0]
-    assert "gap_routes.best_lower_bound" in msg and "'n': 64" in msg and "> " in msg
+    assert "attention.best_lower_bound" in msg and "'n': 64" in msg and "> " in msg
 
 
 def test_the_dx_bound_is_compared_with_the_dx_computation_only() -> None:

@@ -615,7 +615,7 @@ def test_claim_records_are_complete() -> None:
     assert {kinds[i] for i in ("gap.face_algebra", "gap.cell_bound", "gap.superadditive")} == \
         {"smt-forall"}
     assert {kinds[c.id] for c in CLAIMS[3:]} == {"exhaustive"}
-    assert all(c.family == "gap_routes" and c.source.startswith("attnio (ours; notes/gap.md)")
+    assert all(c.family == "attention_routes" and c.source.startswith("attnio (ours; notes/gap.md)")
                for c in CLAIMS + FALSE_TWINS)
     assert [c.reconstructed for c in CLAIMS] == [True] * 6 + [False]
     undecided = [t.id for t in FALSE_TWINS if t.expect == "undecided"]
@@ -851,7 +851,7 @@ def test_claim_factory_and_chain_check_at_test_time(monkeypatch) -> None:
     c = g._claim("gap.t", "s", "f", "z3 NRA chain", check)
     assert (c.id, c.statement, c.formal, c.method, c.family, c.check_fn, c.reconstructed,
             c.twin_of, c.expect, c.expect_reason, c.evidence_kind, c.source) == \
-        ("gap.t", "s", "f", "z3 NRA chain", "gap_routes", check, True, None, "refuted", "",
+        ("gap.t", "s", "f", "z3 NRA chain", "attention_routes", check, True, None, "refuted", "",
          "smt-forall", g._SRC)
     t = g._claim("gap.t2", "s", "f", "exact", check, reconstructed=False, twin_of="gap.t",
                  expect="undecided", expect_reason="why")

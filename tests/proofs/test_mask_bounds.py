@@ -348,7 +348,7 @@ def test_routes_consistent_reports_exactly() -> None:
     v = _routes_consistent(CTX, route_fn=lambda *a, **k: [], grid=[("forward", 16, 1, 3)])
     assert v.counterexample == {"pass": "forward", "n": 16, "d": 1, "M": 3,
                                 "computation": "forward", "masked": [], "dense": [64, 84, 116]}
-    assert v.detail == "at the mask full the routes differ from gap_routes'"
+    assert v.detail == "at the mask full the routes differ from the dense routes"
 
 
 @pytest.mark.trust

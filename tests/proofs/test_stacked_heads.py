@@ -62,7 +62,7 @@ def test_composed_dag_shares_kv_and_sums_partials() -> None:
     assert dag_compulsory(dag, outputs) == (4 * 4 + 4 * 2) * 2 * 1
 
 
-def test_single_head_is_gap_routes() -> None:
+def test_single_head_is_the_dense_route() -> None:
     for pass_, cls in (("forward", "forward"), ("backward", "recompute"),
                        ("backward", "given-scores")):
         for n, d, M in ((64, 8, 64), (4096, 64, 1024), (1024, 16, 65536)):
