@@ -48,7 +48,7 @@ from typing import Any, Callable, Iterable, Sequence
 import networkx as nx
 import numpy as np
 
-from attnio.graphs import exact_kernel as K
+from attnio.graphs import exact_kernel
 from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
     PebbleSearch,
@@ -83,7 +83,7 @@ LAST_RUN: dict[str, object] = {}
 
 def compiled_available() -> bool:
     """True when numba is installed (the optional extra ``attnio[fast]``)."""
-    return K.HAVE_NUMBA
+    return exact_kernel.HAVE_NUMBA
 
 
 _ROW_ARRAYS = ("sR", "sB", "sC", "sRead", "sG", "sParent", "sPerm")
@@ -104,7 +104,7 @@ def bytes_per_state(table: dict) -> float:
 
 def allocated_bytes_per_state(table: dict) -> float:
     """Every array's bytes divided by the states actually stored."""
-    count = max(1, int(table["ctr"][K.N_STATES]))
+    count = max(1, int(table["ctr"][exact_kernel.N_STATES]))
     total = sum(table[name].nbytes for name in _ROW_ARRAYS + ("slots", "hkey", "hrow"))
     return total / count
 
@@ -123,7 +123,7 @@ def _alloc(capacity: int) -> dict:
 def _grow(table: dict, state_cap: int) -> bool:
     """Double whatever is full (states, hash slots, heap); False when the budget forbids."""
     ctr = table["ctr"]
-    count, heap = int(ctr[K.N_STATES]), int(ctr[K.HEAP_SIZE])
+    count, heap = int(ctr[exact_kernel.N_STATES]), int(ctr[exact_kernel.HEAP_SIZE])
     grew = False
     cap = table["sR"].shape[0]
     if count + 1 >= cap or 2 * (count + 2) > table["slots"].shape[0]:
@@ -136,7 +136,7 @@ def _grow(table: dict, state_cap: int) -> bool:
             arr[:count] = old[:count]
             table[name] = arr
         table["slots"] = np.full(1 << max(4, (2 * new_cap - 1).bit_length()), -1, np.int32)
-        K.rehash(table["sR"], table["sB"], table["sC"], count, table["slots"])
+        exact_kernel.rehash(table["sR"], table["sB"], table["sC"], count, table["slots"])
         grew = True
     if heap + 2 >= table["hkey"].shape[0]:
         for name in ("hkey", "hrow"):
@@ -299,7 +299,7 @@ def solve_optimal_compiled(
         max_states=min(max_states or DEFAULT_MAX_STATES, DEFAULT_MAX_STATES))
     LAST_RUN.clear()
     LAST_RUN["engine"] = "reference"
-    if M < need_m or inst.n > MAX_COMPILED_VERTICES or not K.HAVE_NUMBA:
+    if M < need_m or inst.n > MAX_COMPILED_VERTICES or not exact_kernel.HAVE_NUMBA:
         return solve_optimal(G, M, time_limit=time_limit, **reference)
     inc_io = None
     if incumbent is not None:
@@ -330,56 +330,56 @@ def solve_optimal_compiled(
     state_cap = max_states if max_states is not None else (1 << 31) - 2  # int32 rows
     table = _alloc(min(1 << 12, state_cap + 1))
     ctr = np.zeros(8, np.int64)
-    ctr[K.BEST_IO] = -1 if inc_io is None else inc_io
-    ctr[K.BEST_GOAL] = -1
-    ctr[K.PRUNE_ABOVE] = MAX_COMPILED_COST if inc_io is None else inc_io - 1
+    ctr[exact_kernel.BEST_IO] = -1 if inc_io is None else inc_io
+    ctr[exact_kernel.BEST_GOAL] = -1
+    ctr[exact_kernel.PRUNE_ABOVE] = MAX_COMPILED_COST if inc_io is None else inc_io - 1
     table["ctr"] = ctr
     kR, kB, kC, _ = _python_canonical(perms_list, R0, B0, C0)
     table["sR"][0], table["sB"][0], table["sC"][0] = kR, kB, kC
     table["sRead"][0] = 0
-    ctr[K.N_STATES] = 1
-    K.rehash(table["sR"], table["sB"], table["sC"], 1, table["slots"])
+    ctr[exact_kernel.N_STATES] = 1
+    exact_kernel.rehash(table["sR"], table["sB"], table["sC"], 1, table["slots"])
     scratch = np.zeros(4 * 4096, np.uint64)
     tmask = np.zeros(max(n, 1), np.uint64)
     timp = np.zeros(max(n, 1), np.bool_)
-    h0 = int(K.heuristic(pred, n, inp, out, tight, M, recompute, u(kR), u(kB), u(kC),
+    h0 = int(exact_kernel.heuristic(pred, n, inp, out, tight, M, recompute, u(kR), u(kB), u(kC),
                          scratch, tmask, timp))
     f0 = max(h0, mandatory)
-    ctr[K.TICK] = 1
-    K.heap_push(table["hkey"], table["hrow"], ctr, K.priority(f0, 0, 1), 0)
+    ctr[exact_kernel.TICK] = 1
+    exact_kernel.heap_push(table["hkey"], table["hrow"], ctr, exact_kernel.priority(f0, 0, 1), 0)
     bitpos = np.zeros(64, np.int64)
     # memo of h (exact_kernel.cached_heuristic): a fixed 32 MB, calloc'd lazily
     hcache = np.zeros((H_CACHE_ROWS, 4), np.uint64)
     comb = np.zeros(64, np.int64)
 
     def frontier_f() -> int:
-        size = int(ctr[K.HEAP_SIZE])
-        low = int(table["hkey"][0] >> (K.G_BITS + K.TICK_BITS)) if size else f0
+        size = int(ctr[exact_kernel.HEAP_SIZE])
+        low = int(table["hkey"][0] >> (exact_kernel.G_BITS + exact_kernel.TICK_BITS)) if size else f0
         return low
 
     def undecided(reason: str) -> PebbleResult:
-        best = int(ctr[K.BEST_IO])
+        best = int(ctr[exact_kernel.BEST_IO])
         upper = best if best >= 0 else None
         lower = max(f0, frontier_f())
         if upper is not None:
             lower = min(lower, upper)
         return PebbleResult.undecided(
-            lower, upper, reason + f" (compiled core, {int(ctr[K.N_STATES])} states stored)",
-            states_explored=int(ctr[K.EXPLORED]), seconds=time.monotonic() - start_time)
+            lower, upper, reason + f" (compiled core, {int(ctr[exact_kernel.N_STATES])} states stored)",
+            states_explored=int(ctr[exact_kernel.EXPLORED]), seconds=time.monotonic() - start_time)
 
     chunk = 64
     cap = state_cap
     LAST_RUN["engine"] = "compiled"
 
     def record() -> None:
-        LAST_RUN["stored_states"] = int(ctr[K.N_STATES])
+        LAST_RUN["stored_states"] = int(ctr[exact_kernel.N_STATES])
         LAST_RUN["bytes_per_state"] = round(bytes_per_state(table), 1)
         LAST_RUN["allocated_bytes_per_state"] = round(allocated_bytes_per_state(table), 1)
 
     reported = -1
     while True:
         if on_lower_bound is not None:  # the least f on the frontier: a valid lower bound
-            best = int(ctr[K.BEST_IO])
+            best = int(ctr[exact_kernel.BEST_IO])
             lower = max(f0, frontier_f()) if best < 0 else min(max(f0, frontier_f()), best)
             if lower > reported:
                 reported = lower
@@ -387,7 +387,7 @@ def solve_optimal_compiled(
         if time.monotonic() > deadline:
             return undecided(f"time limit {time_limit} s reached")
         t0 = time.monotonic()
-        code = K.run_chunk(pred, n, inp, out, tight, M, recompute, perms, u(needed),
+        code = exact_kernel.run_chunk(pred, n, inp, out, tight, M, recompute, perms, u(needed),
                            u(first_out), mandatory, table["sR"], table["sB"], table["sC"],
                            table["sRead"], table["sG"], table["sParent"], table["sPerm"],
                            table["slots"], table["hkey"], table["hrow"], ctr, scratch, tmask,
@@ -395,34 +395,34 @@ def solve_optimal_compiled(
                            _finished_twin, hcache)
         spent = time.monotonic() - t0
         record()
-        if code == K.CHUNK_DONE:
+        if code == exact_kernel.CHUNK_DONE:
             if spent < chunk_seconds / 2 and chunk < 1 << 24:
                 chunk *= 2
             elif spent > chunk_seconds * 2 and chunk > 1:
                 chunk //= 2
             continue
-        if code == K.TABLE_FULL:
+        if code == exact_kernel.TABLE_FULL:
             if not _grow(table, cap):
                 return undecided(f"state budget {max_states} reached")
             continue
-        if code == K.BUDGET:
+        if code == exact_kernel.BUDGET:
             return undecided(f"state budget {max_states} reached")
-        if code == K.INCUMBENT_OPTIMAL:
+        if code == exact_kernel.INCUMBENT_OPTIMAL:
             assert inc_io is not None and incumbent is not None  # the kernel had an incumbent
-            return PebbleResult.optimal(inc_io, incumbent, states_explored=int(ctr[K.EXPLORED]),
+            return PebbleResult.optimal(inc_io, incumbent, states_explored=int(ctr[exact_kernel.EXPLORED]),
                                         seconds=time.monotonic() - start_time)
-        if code == K.FOUND:
+        if code == exact_kernel.FOUND:
             return _finish(G, M, recompute, outputs, search, perms_list, table,
-                           int(ctr[K.DONE_IDX]), (R0, B0, C0), start_time)
-        if code == K.EXHAUSTED:
-            best = int(ctr[K.BEST_IO])
-            if best >= 0 and int(ctr[K.BEST_GOAL]) >= 0:
+                           int(ctr[exact_kernel.DONE_IDX]), (R0, B0, C0), start_time)
+        if code == exact_kernel.EXHAUSTED:
+            best = int(ctr[exact_kernel.BEST_IO])
+            if best >= 0 and int(ctr[exact_kernel.BEST_GOAL]) >= 0:
                 return _finish(G, M, recompute, outputs, search, perms_list, table,
-                               int(ctr[K.BEST_GOAL]), (R0, B0, C0), start_time)
+                               int(ctr[exact_kernel.BEST_GOAL]), (R0, B0, C0), start_time)
             if inc_io is not None:
                 assert incumbent is not None  # inc_io was replayed from it
                 return PebbleResult.optimal(inc_io, incumbent,
-                                            states_explored=int(ctr[K.EXPLORED]),
+                                            states_explored=int(ctr[exact_kernel.EXPLORED]),
                                             seconds=time.monotonic() - start_time)
             raise RuntimeError("solver bug: search space exhausted on a feasible instance")
         raise RuntimeError(f"solver bug: unknown kernel code {code}")
@@ -443,13 +443,13 @@ def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_ti
     check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
     if check.io != io:  # internal invariant: the certificate must replay exactly
         raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
-    return PebbleResult.optimal(io, schedule, states_explored=int(table["ctr"][K.EXPLORED]),
+    return PebbleResult.optimal(io, schedule, states_explored=int(table["ctr"][exact_kernel.EXPLORED]),
                                 seconds=time.monotonic() - start_time)
 
 
 def _kernel_compiled() -> bool:
     """True when the kernel is compiled (or loaded from numba's disk cache) in this process."""
-    return K.HAVE_NUMBA and bool(K.run_chunk.signatures)
+    return exact_kernel.HAVE_NUMBA and bool(exact_kernel.run_chunk.signatures)
 
 
 def _kernel_on_disk() -> bool:
@@ -457,10 +457,10 @@ def _kernel_on_disk() -> bool:
     is not a compilation). It reads numba's cache index through numba's private API, guarded:
     on any error (another numba version) the answer is False, and a short time limit then
     runs the reference search, as before."""
-    if not K.HAVE_NUMBA:
+    if not exact_kernel.HAVE_NUMBA:
         return False
     try:
-        index = getattr(K.run_chunk, "_cache")._cache_file._load_index()
+        index = getattr(exact_kernel.run_chunk, "_cache")._cache_file._load_index()
         return bool(index)
     except Exception:  # pragma: no cover - depends on numba's internals
         return False
