@@ -47,6 +47,7 @@ from attnio.algorithms.simulation import (
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args, mask_run_fields
 from attnio.algorithms.registry import selection
 from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.extras import require
 from attnio.output import print_json
 from attnio.progress import progress
 from attnio.provenance import provenance
@@ -293,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
+        require("plots", "--plot")  # matplotlib: exit 2 before any work, as in `attnio report`
     if args.execute:
         check_execute_budget(n, d)
     mask = mask_from_args(args)
@@ -418,12 +420,7 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
 
     target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
                                what="--plot")
-    try:
-        import matplotlib  # noqa: F401  (the plots extra)
-    except ImportError:
-        raise InvalidInputError(
-            "--plot needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
-        ) from None
+    require("plots", "--plot")
     from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
     from attnio.reporting.style import render_figure
 

@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 from attnio.algorithms.registry import PASSES, selection
 from attnio.algorithms.simulation import count, validate_size
 from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
+from attnio.extras import require
 from attnio.proofs.gap_routes import best_lower_bound
 
 __all__ = ["GAP_ALGORITHMS", "gap_rows", "gap_payload", "plot_gap", "gap_figure_png"]
@@ -132,12 +133,9 @@ def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | 
     Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
     maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``).
     """
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InvalidInputError(
-            "plotting needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
-        ) from None
+    require("plots", "plotting")
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(7.5, 4.8), dpi=120, layout="constrained")
     ax = fig.add_subplot()
     styles = {"forward": "tab:blue", "backward": "tab:red"}

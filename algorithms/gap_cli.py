@@ -35,6 +35,7 @@ from contextlib import contextmanager
 
 from attnio.algorithms.gap import GAP_ALGORITHMS, gap_payload
 from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.extras import require
 from attnio.output import print_json
 from attnio.progress import progress_enabled
 from attnio.safe_io import write_bytes
@@ -119,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
         plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
+        require("plots", "--plot")  # matplotlib: exit 2 before any work
     from attnio.algorithms.heads import heads_from_args
     from attnio.algorithms.hierarchy import multihead_gap_payload
     from attnio.algorithms.tuning import TimeLimitReached

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from attnio.algorithms.hierarchy import device_hierarchy, levels_report
-from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 
 __all__ = ["TABLE_DEVICES", "levels_vs_n", "regime_map", "plot_levels_vs_n", "plot_regime_map"]
 
@@ -68,11 +68,9 @@ def regime_map(devices: Sequence[str] = TABLE_DEVICES, dtypes: Sequence[str] = (
 
 
 def _figure(size: tuple[float, float]):
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InvalidInputError("plotting needs matplotlib: install the plots extra "
-                                "(pip install 'attnio[plots]')") from None
+    require("plots", "plotting")
+    from matplotlib.figure import Figure
+
     return Figure(figsize=size, dpi=120, layout="constrained")
 
 

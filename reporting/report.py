@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import importlib.util
 import os
 import signal
 import sys
@@ -63,7 +62,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from attnio import __version__, interrupts
-from attnio.exceptions import AttnioError, InvalidInputError
+from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 from attnio.progress import StageStatus
 from attnio.provenance import provenance
 from attnio.reporting import DEFAULT_D, DEFAULT_N
@@ -263,15 +263,13 @@ def write_report(
     attnio.exceptions.InvalidInputError
         Bad OUTDIR (a file, a symlink, not writable, non-empty and not attnio's, a file to be
         written that attnio may not replace), n, d or M. Raised before any work.
-    attnio.exceptions.AttnioError
-        matplotlib (the ``plots`` extra) is not installed.
+    attnio.exceptions.MissingExtraError
+        matplotlib (the ``plots`` extra) is not installed (an input error: exit 2).
     """
     start = time.perf_counter()
     Ms = list(Ms) if Ms is not None else default_cache_sizes(n, d)
     _validate_sizes(n, d, Ms)
-    if importlib.util.find_spec("matplotlib") is None:
-        raise AttnioError("attnio report draws with matplotlib, which is not installed: "
-                          "python3 -m pip install 'attnio[plots]'")
+    require("plots", "drawing the report's figures")  # exit 2 before any work, as `simulate --plot`
     folder = OutputFolder(outdir, output_names(html), force=force)  # checks; creates nothing
     folder.create()  # and takes the lock: a concurrent run into OUTDIR is refused now
     path = folder.path
