@@ -264,13 +264,14 @@ def write_report(
         Bad OUTDIR (a file, a symlink, not writable, non-empty and not attnio's, a file to be
         written that attnio may not replace), n, d or M. Raised before any work.
     attnio.exceptions.MissingExtraError
-        matplotlib (the ``plots`` extra) is not installed (an input error: exit 2).
+        matplotlib (the ``plots`` extra) is not installed (an input error: exit 2); checked
+        after the inputs, before any work.
     """
     start = time.perf_counter()
     Ms = list(Ms) if Ms is not None else default_cache_sizes(n, d)
     _validate_sizes(n, d, Ms)
-    require("plots", "drawing the report's figures")  # exit 2 before any work, as `simulate --plot`
     folder = OutputFolder(outdir, output_names(html), force=force)  # checks; creates nothing
+    require("plots", "drawing the report's figures")  # the inputs first; exit 2 before any work
     folder.create()  # and takes the lock: a concurrent run into OUTDIR is refused now
     path = folder.path
     result = ReportResult(index=path / ("index.html" if html else "index.md"))

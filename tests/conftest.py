@@ -1,11 +1,8 @@
 """Test tiers: the default tier is fast (< 10 min on 2 cores); ``--runslow`` adds the
 exhaustive searches and long sweeps marked ``@pytest.mark.slow``.
 
-Optional extras: a test marked ``@pytest.mark.extra("parallel")`` (or a module with
-``pytestmark = pytest.mark.extra(...)``) needs that extra of pyproject.toml (modules:
-:data:`attnio.extras.EXTRAS`). Without it the test is skipped, the reason naming the extra and
-the install command — except with ``CI=true`` (.ci/run installs every extra), where it fails:
-CI never passes by skipping.
+Optional extras (the marker ``extra``) are handled in the repository's root conftest.py, which
+also covers the doctests of attnio/.
 """
 
 from __future__ import annotations
@@ -14,8 +11,6 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-from attnio.extras import missing
 
 # Hypothesis: deterministic in CI (derandomize) and bounded, so the default tier stays fast.
 settings.register_profile(
@@ -47,23 +42,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_slow)
 
 
-def require_extra(extra: str) -> None:
-    """Skip the running test unless ``extra`` is installed; with ``CI=true``, fail instead."""
-    absent = missing(extra)
-    if not absent:
-        return
-    message = (f"needs the {extra} extra ({', '.join(absent)} not installed): "
-               f"pip install -e '.[{extra}]'")
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {message}: every test must run in CI", pytrace=False)
-    pytest.skip(message)
-
-
-def pytest_runtest_setup(item: pytest.Item) -> None:
-    for mark in item.iter_markers("extra"):
-        for extra in mark.args:
-            require_extra(extra)
-
 
 @pytest.fixture(autouse=True)
 def _fresh_sympy_cache_under_mutation() -> None:
@@ -75,4 +53,3 @@ def _fresh_sympy_cache_under_mutation() -> None:
         from sympy.core.cache import clear_cache
 
         clear_cache()
-
