@@ -20,5 +20,6 @@ from attnio.exceptions import __all__ as _exceptions_all
 from attnio.results import *  # noqa: F401,F403
 from attnio.results import __all__ as _results_all
 
-__version__ = "0.1.0"
+#: The one source of the version (pyproject.toml reads it: ``[tool.setuptools.dynamic]``).
+__version__ = "0.2.0"
 __all__ = ["__version__", *_results_all, *_exceptions_all]

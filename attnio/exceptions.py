@@ -21,6 +21,10 @@
   ``--time-limit`` deadline passed (turned into "not computed" / *undecided*, never a pass).
 * :class:`OutputError` — a file could not be written (disk full): exit 1, the target intact;
   :class:`StdoutError` (an ``OSError``), standard output could not be written.
+* :class:`MissingExtraError` — a feature asked for needs an optional extra that is not
+  installed (``"--workers needs dask: install attnio[parallel] ..."``). An input error (the
+  command line asks for what this install cannot do; exit code 2 before any work) and an
+  ``ImportError``.
 
 >>> isinstance(InvalidInputError("n=-1 must be a positive integer"), ValueError)
 True
@@ -41,6 +45,7 @@ __all__ = [
     "TimeLimitReached",
     "OutputError",
     "StdoutError",
+    "MissingExtraError",
     "TranslationError",
     "HardLimitReached",
 ]
@@ -99,6 +104,11 @@ class OutputError(AttnioError):
 
 class StdoutError(OSError):
     """Writing standard output failed (the command's answer is incomplete; exit code 1)."""
+
+
+class MissingExtraError(InvalidInputError, ImportError):
+    """A feature needs an optional extra (``attnio[parallel]``, ``attnio[plots]``, …) that is
+    not installed; the message names the feature and the extra (:mod:`attnio.extras`)."""
 
 
 class TranslationError(AttnioError, TypeError):

@@ -9,6 +9,10 @@
   machine, ``dask worker tcp://host:8786`` on each of the others; every machine needs attnio
   installed, the same version).
 
+Dask is the optional extra ``parallel`` (``pip install 'attnio[parallel]'``): serial runs never
+import it, and ``workers`` or ``scheduler`` without it is
+:class:`~attnio.exceptions.MissingExtraError` (exit 2, one line) from :func:`check_workers`.
+
 Whatever the way, the results come back **in the order of** ``items`` and are the same as
 the serial run's (each instance is computed by the same function on the same input; only
 time-limited instances can end differently, as they would in two serial runs). A worker
@@ -66,6 +70,7 @@ import weakref
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 from attnio.progress import progress, progress_enabled
 from attnio.results import Status
 from attnio.validation import describe, positive_int
@@ -133,9 +138,11 @@ def max_workers() -> int:
 def check_workers(workers: object, scheduler: object = None) -> None:
     """Raise :class:`InvalidInputError` unless ``workers`` is None or a positive int at most
     :func:`max_workers`, ``scheduler`` is None or a well-formed address
-    (:func:`check_scheduler_address`), and at most one of the two is given.
+    (:func:`check_scheduler_address`), and at most one of the two is given; then
+    :class:`~attnio.exceptions.MissingExtraError` if either is given without the ``parallel``
+    extra (dask). Serial runs (both None) need no dask.
 
-    >>> check_workers(2)
+    >>> check_workers(None)  # serial: needs no dask
     >>> check_workers(0)
     Traceback (most recent call last):
     ...
@@ -157,6 +164,8 @@ def check_workers(workers: object, scheduler: object = None) -> None:
                                 "cluster), not both")
     if scheduler is not None:
         check_scheduler_address(scheduler)
+    if workers is not None or scheduler is not None:  # the values first, then the install
+        require("parallel", "--workers" if workers is not None else "--scheduler")
 
 
 _PROTOCOLS = ("tcp", "tls")

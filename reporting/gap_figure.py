@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from typing import Any, Sequence
 
-from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 
 __all__ = ["gap_figure_png", "plot_gap"]
 
@@ -20,12 +20,9 @@ def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | 
     Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
     maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``).
     """
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InvalidInputError(
-            "plotting needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
-        ) from None
+    require("plots", "plotting")
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(7.5, 4.8), dpi=120, layout="constrained")
     ax = fig.add_subplot()
     styles = {"forward": "tab:blue", "backward": "tab:red"}

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 from attnio.algorithms.advisor import advise, classify_regime
 from attnio.algorithms.hierarchy import device_hierarchy
 from attnio.bounds.hierarchy import levels_report
-from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 
 __all__ = ["TABLE_DEVICES", "levels_vs_n", "regime_map", "plot_levels_vs_n", "plot_regime_map"]
 
@@ -69,11 +69,9 @@ def regime_map(devices: Sequence[str] = TABLE_DEVICES, dtypes: Sequence[str] = (
 
 
 def _figure(size: tuple[float, float]):
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise InvalidInputError("plotting needs matplotlib: install the plots extra "
-                                "(pip install 'attnio[plots]')") from None
+    require("plots", "plotting")
+    from matplotlib.figure import Figure
+
     return Figure(figsize=size, dpi=120, layout="constrained")
 
 

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import importlib.util
 import os
 import signal
 import sys
@@ -64,7 +63,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from attnio import __version__, interrupts
 from attnio.algorithms.advisor import classify_regime
-from attnio.exceptions import AttnioError
+from attnio.extras import require
 from attnio.progress import StageStatus
 from attnio.provenance import provenance
 from attnio.reporting import DEFAULT_D, DEFAULT_N
@@ -264,16 +263,15 @@ def write_report(
     attnio.exceptions.InvalidInputError
         Bad OUTDIR (a file, a symlink, not writable, non-empty and not attnio's, a file to be
         written that attnio may not replace), n, d or M. Raised before any work.
-    attnio.exceptions.AttnioError
-        matplotlib (the ``plots`` extra) is not installed.
+    attnio.exceptions.MissingExtraError
+        matplotlib (the ``plots`` extra) is not installed (an input error: exit 2); checked
+        after the inputs, before any work.
     """
     start = time.perf_counter()
     Ms = list(Ms) if Ms is not None else default_cache_sizes(n, d)
     _validate_sizes(n, d, Ms)
-    if importlib.util.find_spec("matplotlib") is None:
-        raise AttnioError("attnio report draws with matplotlib, which is not installed: "
-                          "python3 -m pip install 'attnio[plots]'")
     folder = OutputFolder(outdir, output_names(html), force=force)  # checks; creates nothing
+    require("plots", "drawing the report's figures")  # the inputs first; exit 2 before any work
     folder.create()  # and takes the lock: a concurrent run into OUTDIR is refused now
     path = folder.path
     result = ReportResult(index=path / ("index.html" if html else "index.md"))

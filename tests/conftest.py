@@ -1,5 +1,9 @@
 """Test tiers: the default tier is fast (< 10 min on 2 cores); ``--runslow`` adds the
-exhaustive searches and long sweeps marked ``@pytest.mark.slow``."""
+exhaustive searches and long sweeps marked ``@pytest.mark.slow``.
+
+Optional extras (the marker ``extra``) are handled in the repository's root conftest.py, which
+also covers the doctests of attnio/.
+"""
 
 from __future__ import annotations
 
@@ -38,6 +42,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_slow)
 
 
+
 @pytest.fixture(autouse=True)
 def _fresh_sympy_cache_under_mutation() -> None:
     """Under benchmarks/mutation.py (mutmut sets MUTANT_UNDER_TEST) every test starts with an
@@ -48,4 +53,3 @@ def _fresh_sympy_cache_under_mutation() -> None:
         from sympy.core.cache import clear_cache
 
         clear_cache()
-

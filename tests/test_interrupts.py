@@ -92,8 +92,8 @@ def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
         and line.endswith("(interrupted)")]
 
 
+@pytest.mark.extra("parallel")
 def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
-    pytest.importorskip("distributed")
     proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
                             "--cache", "2:5", "--time-limit", "300", "--workers", "2"])
     printed = _wait_for_line(proc, "M=2: infeasible")  # the workers are at work

@@ -43,11 +43,33 @@ def test_each_mapped_folder_is_linked_into_attnio(name: str) -> None:
     assert Path(link.readlink()) == Path("..") / MAPPED[name]   # relative: works in any clone
 
 
+def _folder(name: str) -> Path:
+    """The folder of a listed package: its longest package-dir prefix's folder, then the rest."""
+    dirs = SETUPTOOLS["package-dir"]
+    top = max((n for n in dirs if name == n or name.startswith(n + ".")), key=len)
+    return ROOT / dirs[top] / Path(*name[len(top):].lstrip(".").split("."))
+
+
+def _data_packages() -> set[str]:
+    """The listed packages that are data folders (no ``__init__.py``): each holds no Python
+    module and has its files declared in package-data."""
+    found = set()
+    for name in SETUPTOOLS["packages"]:
+        folder = _folder(name)
+        if folder.is_dir() and not (folder / "__init__.py").exists():
+            assert not list(folder.glob("*.py")), f"{name} holds modules but no __init__.py"
+            assert name in SETUPTOOLS["package-data"], f"{name}: its files are not declared"
+            found.add(name)
+    return found
+
+
 def test_every_package_on_disk_is_installed() -> None:
     # `packages` is explicit: a subpackage missing from it would be left out of the wheel.
     on_disk = _packages_on_disk()
     assert {"attnio.graphs", "attnio.graphs.lower_bounds", "attnio.proofs"} <= on_disk
-    assert on_disk == set(SETUPTOOLS["packages"])
+    data = _data_packages()  # data folders listed so setuptools installs them without a warning
+    assert data == {"attnio.graphs.data.peer_dags"}
+    assert on_disk | data == set(SETUPTOOLS["packages"])
 
 
 def test_the_typing_marker_ships() -> None:

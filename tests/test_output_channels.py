@@ -196,8 +196,8 @@ def test_json_ready_rules() -> None:
 
 # ------------------------------------------------------------------------------ plots
 
+@pytest.mark.extra("plots")
 def test_plot_format_follows_the_extension(tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
     for name, magic in [("g.pdf", b"%PDF"), ("g.svg", b"<?xml"), ("g.png", b"\x89PNG")]:
         proc = _run(["gap", "--n", "64", "--d", "8", "--M", "256", "--plot", name], cwd=tmp_path)
         assert proc.returncode == 0, _text(proc.stderr)
@@ -224,10 +224,10 @@ def test_bad_plot_targets_are_exit_2_one_line_before_any_output(
     assert (tmp_path / "afile").read_text() == "mine"
 
 
+@pytest.mark.extra("plots")
 @pytest.mark.parametrize("command", ["simulate", "gap"])
 def test_a_plot_of_300_digit_counts_is_refused_before_the_table(tmp_path: Path,
                                                                  command: str) -> None:
-    pytest.importorskip("matplotlib")
     proc = _run([command, "--n", BIG_N, "--d", "64", "--M", "1024", "--plot", "p.png"],
                 cwd=tmp_path)
     if proc.returncode == 0:  # a figure of ratios only (gap) can be drawn: then it is whole

@@ -1,4 +1,7 @@
-"""Tests of attnio.parallel: the Dask path against the serial run, dead workers, CLI flags."""
+"""Tests of attnio.parallel: the Dask path against the serial run, dead workers, CLI flags.
+
+The Dask tests need the ``parallel`` extra (marker ``extra``: skipped without it, failed in
+CI); the serial path and the refusals run on the quickstart install."""
 
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import min_cache_size
 from attnio.parallel import InstanceFailed, map_instances
 
-pytest.importorskip("distributed")
+on_dask = pytest.mark.extra("parallel")
 
 
 def _pebble_jobs(count: int) -> list:
@@ -37,6 +40,7 @@ def _comparable(outcome: tuple) -> tuple:
             costs)
 
 
+@on_dask
 def test_local_cluster_of_two_matches_the_serial_run_on_60_instances() -> None:
     jobs = _pebble_jobs(60)
     serial = map_instances(_solve_job, jobs)
@@ -67,6 +71,7 @@ def _die_always(x: int) -> int:
     return x * x
 
 
+@on_dask
 def test_a_dead_worker_is_retried_once_then_reported(tmp_path: Path) -> None:
     marker = str(tmp_path / "died-once")
     jobs = [(marker, x) for x in range(6)]
@@ -78,6 +83,7 @@ def test_a_dead_worker_is_retried_once_then_reported(tmp_path: Path) -> None:
     assert "worker died" in results[3].reason and "2 times" in results[3].reason
 
 
+@on_dask
 def test_exceptions_of_fn_are_raised_as_in_the_serial_run() -> None:
     with pytest.raises(ZeroDivisionError):
         map_instances(lambda x: 1 // x, [1, 0, 2])
@@ -93,6 +99,7 @@ def test_bad_parallel_arguments(kwargs: dict) -> None:
         map_instances(_square, [1], **kwargs)
 
 
+@on_dask
 def test_pebble_workers_match_serial_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     paths = []
     for seed in range(3):
@@ -121,3 +128,22 @@ def test_pebble_workers_bad_values_exit_2(capsys: pytest.CaptureFixture) -> None
         main(["pebble", "--builtin", "matmul:1x1x1", "--cache", "3", "--workers", "2",
               "--scheduler", "tcp://x:1"])
     assert info.value.code == 2
+
+
+def test_workers_without_dask_is_exit_2_naming_the_extra(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture) -> None:
+    """issue 23: dask is the ``parallel`` extra; --workers without it is one line, exit 2,
+    before any work; the serial run needs no dask."""
+    import attnio.extras
+
+    monkeypatch.setitem(attnio.extras.EXTRAS, "parallel", ("attnio_no_such_dask",))
+    for flag in (["--workers", "2"], ["--scheduler", "tcp://127.0.0.1:1"]):
+        assert main(["pebble", "--builtin", "matmul:1x1x1", "--cache", "3", *flag]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert f"{flag[0]} needs attnio_no_such_dask" in captured.err
+        assert "install attnio[parallel]" in captured.err
+    with pytest.raises(ImportError, match=r"attnio\[parallel\]"):  # also an ImportError
+        map_instances(_square, [1, 2], workers=2)
+    assert map_instances(_square, [1, 2, 3]) == [1, 4, 9]
+    assert main(["pebble", "--builtin", "matmul:1x1x1", "--cache", "3"]) == 0

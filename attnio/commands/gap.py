@@ -46,6 +46,7 @@ from attnio.algorithms.tuning import TimeLimitReached
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, gap_rows
 from attnio.bounds.hierarchy import multihead_gap_payload
 from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 from attnio.flags import (
     add_cache_size_arguments,
     add_parallel_arguments,
@@ -142,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
         plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
+        require("plots", "--plot")  # matplotlib: exit 2 before any work
 
     batch, heads, kv_heads = heads_from_args(args)
     stopped: TimeLimitReached | None = None

@@ -73,7 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Write the report; exit 0 if complete and all claims Proved, 1 otherwise.
+    """Write the report; exit 0 if complete and all claims Proved, 1 otherwise; 2 on bad input
+    or without matplotlib (the ``plots`` extra), before any work.
 
     ``--time-limit S`` (a finite number >= 0; default none): the clock is read before every
     section and between the claims of the verify table; the sections not run by then are

@@ -65,6 +65,7 @@ from attnio.algorithms.simulation import (
 from attnio.bounds.heads import multihead_lower_bound
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
+from attnio.extras import require
 from attnio.flags import add_cache_size_arguments, add_parallel_arguments, parallel_options
 from attnio.output import print_document
 from attnio.parallel import map_instances
@@ -334,6 +335,7 @@ def run(args: argparse.Namespace) -> int:
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
+        require("plots", "--plot")  # matplotlib: exit 2 before any work, as in `attnio report`
     if args.execute:
         check_execute_budget(n, d)
     mask = mask_from_args(args)
@@ -458,12 +460,7 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
 
     target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
                                what="--plot")
-    try:
-        import matplotlib  # noqa: F401  (the plots extra)
-    except ImportError:
-        raise InvalidInputError(
-            "--plot needs matplotlib: install the plots extra (pip install 'attnio[plots]')"
-        ) from None
+    require("plots", "--plot")
 
     figure = render_figure(lambda: plot_io_curves(io_curves_from_runs(payload, n=n, d=d)), target)
     write_bytes(target, figure, overwrite=overwrite)

@@ -64,8 +64,8 @@ def test_geometric_range() -> None:
     assert parse_cache_sizes("64:4096:4", geometric=True) == [64, 256, 1024, 4096]
 
 
+@pytest.mark.extra("plots")
 def test_plot_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
     target = tmp_path / "io.png"
     assert main(["simulate", "--n", "1024", "--d", "32", "--M-geom", "300:32768:8",
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
@@ -148,8 +148,8 @@ def test_readme_crossover_is_what_its_command_prints(capsys) -> None:
     assert f"M = {M:,}" in readme
 
 
+@pytest.mark.extra("plots")
 def test_plot_safety(tmp_path: Path, capsys) -> None:
-    pytest.importorskip("matplotlib")
     base = ["simulate", "--n", "64", "--d", "8", "--M", "256", "--algorithm", "flash1"]
     existing = tmp_path / "mine.png"
     existing.write_bytes(b"mine")

@@ -50,7 +50,7 @@ def test_bad_input() -> None:
         gap_rows("both", 64, 8, [64])
 
 
+@pytest.mark.extra("plots")
 def test_figure_png() -> None:
-    pytest.importorskip("matplotlib")
     data = gap_figure_png([gap_payload("backward", 256, 16, [16, 64, 256])], targets={"16": 16})
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

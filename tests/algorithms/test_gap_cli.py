@@ -56,8 +56,8 @@ class _nullcontext:
         return False
 
 
+@pytest.mark.extra("plots")
 def test_plot_written_safely(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("matplotlib")
     target = tmp_path / "gap.png"
     argv = ["gap", "--n", "256", "--d", "16", "--M", "16,64,256", "--plot", str(target)]
     assert main(argv) == 0 and target.read_bytes()[:4] == b"\x89PNG"

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from attnio.reporting.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
                                              plot_regime_map, regime_map)
+import pytest
+
+from attnio.reporting.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
+                                             plot_regime_map, regime_map)
 from attnio.algorithms.heads import count_heads
 
 
@@ -26,6 +30,7 @@ def test_regime_map_covers_the_table_and_knows_the_crossover() -> None:
     assert h100["shared memory"] == "small-cache" and h100["boundaries"][0] == "large-cache"
 
 
+@pytest.mark.extra("plots")
 def test_figures_draw() -> None:
     fig = plot_levels_vs_n(levels_vs_n("l4", "bf16", 64, [256, 512]), "t")
     assert fig.axes[0].get_yscale() == "log"

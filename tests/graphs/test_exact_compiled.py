@@ -20,7 +20,7 @@ from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.schedules import algorithm_schedules
 
-pytestmark = pytest.mark.skipif(not ec.compiled_available(), reason="numba not installed")
+pytestmark = pytest.mark.extra("fast")  # numba: skipped without it, failed in CI
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1080,10 +1080,13 @@ def _run_in_process(argv: list[str], seconds: float) -> dict[str, Any]:
 def _worker(command_fd: int, result_fd: int, root: str) -> None:
     """Serve cases: read one JSON line (argv, seconds) per case, answer one JSON line."""
     os.chdir(root)
-    import matplotlib
+    try:  # the plots extra; without it the figure cases are its one-line refusal
+        import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401  (imports paid once, not by the first case)
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401  (imports paid once, not by the first case)
+    except ImportError:
+        pass
     import networkx  # noqa: F401
     import sympy  # noqa: F401
     import z3  # noqa: F401

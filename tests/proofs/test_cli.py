@@ -131,9 +131,9 @@ def test_python_m_runs_one_claim_module() -> None:
     assert sum(line.startswith("rejected ") for line in lines) == 5
 
 
+@pytest.mark.extra("parallel")
 def test_verify_on_dask_gives_the_serial_verdicts_in_order(capsys) -> None:
     """issue 14: verify --workers N runs the claims on a LocalCluster; same verdicts, order."""
-    pytest.importorskip("distributed")
     only = "bwd.tight.*,sym.crossover.*"
     assert main(["verify", "--only", only, "--json"]) == 0
     serial = json.loads(capsys.readouterr().out)["claims"]

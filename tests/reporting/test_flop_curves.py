@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from attnio.reporting.flop_curves import FlopCurves, flop_curves_data, plot_flop_curves
 from attnio.reporting.style import M_LABEL
 
 
+@pytest.mark.extra("plots")
 def test_flop_curves_two_panels(figure_checks, tmp_path: Path) -> None:
     Ms = (64, 256, 1024, 4096)
     data = FlopCurves(256, 32, "backward", Ms,

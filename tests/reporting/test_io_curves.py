@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import pytest
+
 from attnio.reporting.io_curves import IOCurves, io_curves_data, io_curves_from_runs, plot_io_curves
 from attnio.reporting.style import IO_LABEL, M_LABEL, sweep_cache_sizes
 
@@ -24,6 +26,7 @@ def _toy_io(crossover: int | None = 700) -> IOCurves:
     )
 
 
+@pytest.mark.extra("plots")
 def test_io_curves_marks_d_squared_and_crossover(figure_checks, tmp_path: Path) -> None:
     fig = plot_io_curves(_toy_io(), tmp_path / "io.png")
     assert figure_checks.is_png(tmp_path / "io.png")
@@ -38,6 +41,7 @@ def test_io_curves_marks_d_squared_and_crossover(figure_checks, tmp_path: Path) 
     assert any("d² = 1,024" in t for t in texts) and any("crossover" in t for t in texts)
 
 
+@pytest.mark.extra("plots")
 def test_io_curves_skips_missing_points_and_absent_crossover(figure_checks) -> None:
     fig = plot_io_curves(_toy_io(crossover=None))
     (ax,) = fig.axes
@@ -99,6 +103,7 @@ def test_forward_crossover_is_bisected_too() -> None:
     assert count("square-tiling", "forward", n, d, M).io >= count("flash1", "forward", n, d, M).io
 
 
+@pytest.mark.extra("plots")
 def test_simulate_plot_draws_through_the_reporting_figure(figure_checks, tmp_path: Path,
                                                            monkeypatch) -> None:
     """``attnio simulate --plot`` and the report draw I/O with the same function."""

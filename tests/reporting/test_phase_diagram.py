@@ -27,6 +27,7 @@ def _toy_phase() -> PhaseDiagram:
     )
 
 
+@pytest.mark.extra("plots")
 def test_phase_diagram_has_labels_legend_and_crossover(figure_checks, tmp_path: Path) -> None:
     fig = plot_phase_diagram(_toy_phase(), tmp_path / "phase.png")
     assert figure_checks.is_png(tmp_path / "phase.png")

@@ -130,6 +130,7 @@ def _parse(page: str) -> _Collector:
     return collector
 
 
+@pytest.mark.extra("plots")
 def test_html_report_is_one_self_contained_file(html_report: Path) -> None:
     out = html_report.parent
     assert sorted(p.name for p in out.iterdir()) == [MARKER_NAME, "index.html"]
@@ -155,6 +156,7 @@ def test_html_report_is_one_self_contained_file(html_report: Path) -> None:
             b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.extra("plots")
 def test_html_report_has_the_tables_the_sandwich_and_the_versions(html_report: Path) -> None:
     page = html_report.read_text(encoding="utf-8")
     text = " ".join(" ".join(_parse(page).text).split())
@@ -170,6 +172,7 @@ def test_html_report_has_the_tables_the_sandwich_and_the_versions(html_report: P
     assert page.index("<h2>Phase diagram</h2>") < page.index("<h2>Verify table</h2>")
 
 
+@pytest.mark.extra("plots")
 def test_html_report_escapes_all_text(html_report: Path) -> None:
     page = html_report.read_text(encoding="utf-8")
     parsed = _parse(page)
@@ -311,6 +314,7 @@ def _colourful_fraction(pixels: "object") -> float:
     return float((spread > 0.25).mean())
 
 
+@pytest.mark.extra("plots")
 def test_html_report_renders_in_chromium_without_errors(chromium: str, html_report: Path,
                                                         tmp_path: Path) -> None:
     seen = render_in_chromium(chromium, html_report, tmp_path)
@@ -321,6 +325,7 @@ def test_html_report_renders_in_chromium_without_errors(chromium: str, html_repo
     assert coloured > 0.02, f"the screenshot shows no figures ({coloured:.4f} coloured)"
 
 
+@pytest.mark.extra("plots")
 def test_chromium_check_rejects_a_broken_page(chromium: str, html_report: Path,
                                               tmp_path: Path) -> None:
     """Planted false twin: a corrupt image, an external image and a script must be caught."""
@@ -341,6 +346,7 @@ def test_chromium_check_rejects_a_broken_page(chromium: str, html_report: Path,
     assert "images [" in joined  # the extra image is not one of the figures
 
 
+@pytest.mark.extra("plots")
 def test_screenshot_check_rejects_a_page_without_figures(chromium: str, html_report: Path,
                                                          tmp_path: Path) -> None:
     """Planted false twin: the same page with its figures removed shows no colour."""

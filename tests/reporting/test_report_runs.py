@@ -25,6 +25,7 @@ def _dead_pid() -> int:
     return int(proc.stdout)
 
 
+@pytest.mark.extra("plots")
 def test_a_second_run_into_the_same_folder_is_refused_at_once(tmp_path: Path, capsys) -> None:
     out = tmp_path / "report"
     first = OutputFolder(out, ["index.md"]).create()  # a run in progress holds the lock
@@ -103,6 +104,7 @@ def test_a_folder_holding_only_attnio_leftovers_is_not_a_strangers(tmp_path: Pat
     assert (out / "index.md").read_bytes() == b"# report\n"
 
 
+@pytest.mark.extra("plots")
 def test_tiny_sizes_give_a_whole_gap_section() -> None:
     """``report --n 1 --d 1``: no cache size of the gap sweep holds an algorithm; the section
     says so instead of failing with a traceback in index.md."""

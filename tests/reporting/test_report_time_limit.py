@@ -10,7 +10,7 @@ import pytest
 
 from attnio.cli import main
 
-pytest.importorskip("matplotlib")
+pytestmark = pytest.mark.extra("plots")
 
 
 def test_a_zero_limit_writes_an_incomplete_report(tmp_path: Path,

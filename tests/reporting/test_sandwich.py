@@ -37,6 +37,7 @@ def _toy() -> SandwichFigure:
                           trivial={"matmul 1×2×1": 4, "attention n=2, d=1": 4})
 
 
+@pytest.mark.extra("plots")
 def test_sandwich_one_panel_per_dag(figure_checks, tmp_path: Path) -> None:
     fig = plot_sandwich(_toy(), tmp_path / "sandwich.png")
     assert figure_checks.is_png(tmp_path / "sandwich.png")
@@ -92,6 +93,7 @@ def test_figure_data_draws_a_positive_certified_bound_below_every_decided_optimu
     assert any(p.certified < p.optimum for p in points)
 
 
+@pytest.mark.extra("plots")
 def test_the_certified_bound_is_drawn(quick_data: SandwichFigure) -> None:
     fig = plot_sandwich(quick_data)
     (legend,) = fig.legends
@@ -104,6 +106,7 @@ def test_the_certified_bound_is_drawn(quick_data: SandwichFigure) -> None:
         assert [int(y) for y in line.get_ydata()][:len(want)] == want
 
 
+@pytest.mark.extra("plots")
 def test_a_tiny_state_budget_gives_brackets_never_optima() -> None:
     """The planted case: a search budget of 1 state leaves matmul 2x2x1 at M = 3, 4 open."""
     data = sandwich_data(labels=["matmul 2x2x1"], max_states=1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from attnio.reporting.schedule import (
     SMALLEST_DAG,
     plot_schedule,
@@ -22,6 +24,7 @@ def test_timeline_tracks_pebbles_and_io() -> None:
     assert t.states[-1] == (2, 3, 3)
 
 
+@pytest.mark.extra("plots")
 def test_schedule_plot(figure_checks, tmp_path: Path) -> None:
     moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "a"), ("write", "c")]
     t = timeline_from_moves("toy", ["a", "b", "c"], moves, M=3, inputs=["a", "b"], outputs=["c"])

@@ -1,0 +1,56 @@
+"""Optional extras in the tests (the rules hold for tests/ and the doctests of attnio/).
+
+A test marked ``@pytest.mark.extra("parallel")`` (or a module with
+``pytestmark = pytest.mark.extra(...)``) needs that extra of pyproject.toml (its modules:
+:data:`attnio.extras.EXTRAS`). Without it the test is skipped, the reason naming the extra and
+the install command — except with ``CI=true`` (.ci/run installs every extra), where it fails:
+CI never passes by skipping. A doctest cannot carry a marker: one that stops on a missing
+module of an extra is treated the same way.
+"""
+
+from __future__ import annotations
+
+import doctest
+import os
+
+import pytest
+from _pytest.doctest import DoctestItem
+
+from attnio.extras import EXTRAS, missing
+
+
+def require_extra(extra: str) -> None:
+    """Skip the running test unless ``extra`` is installed; with ``CI=true``, fail instead."""
+    absent = missing(extra)
+    if not absent:
+        return
+    message = (f"needs the {extra} extra ({', '.join(absent)} not installed): "
+               f"pip install -e '.[{extra}]'")
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true but {message}: every test must run in CI", pytrace=False)
+    pytest.skip(message)
+
+
+@pytest.hookimpl(tryfirst=True)  # before fixtures are set up
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for mark in item.iter_markers("extra"):
+        for extra in mark.args:
+            require_extra(extra)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """A doctest (no marker can be written in a docstring) that stops on a module of an extra
+    not installed — e.g. a figure's example without matplotlib — is :func:`require_extra`'s
+    skip, or its failure in CI. Only doctests, and only ``ModuleNotFoundError`` of a module
+    :data:`attnio.extras.EXTRAS` names: any other error is the doctest's failure."""
+    try:
+        return (yield)
+    except doctest.UnexpectedException as failure:
+        error = failure.exc_info[1]
+        name = getattr(error, "name", None) or ""
+        if isinstance(item, DoctestItem) and isinstance(error, ModuleNotFoundError):
+            for extra, modules in EXTRAS.items():
+                if name.split(".")[0] in modules:
+                    require_extra(extra)
+        raise
