@@ -204,9 +204,9 @@ def _keep_stable_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: Forw
                         mask: np.ndarray | None, tau: float) -> None:
     """The stable forward left A = exp(τQKᵀ − m) (m the row maxima; 0 where masked) and
     ℓ = A·1 (:func:`~attnio.algorithms.small_cache_stable.stable_scores`)."""
-    A, l = stable_scores(tau * (x["Q"] @ x["K"].T), mask)
+    A, ell = stable_scores(tau * (x["Q"] @ x["K"].T), mask)
     mem.add_slow("A", A)
-    mem.add_slow("l", l)
+    mem.add_slow("l", ell)
 
 
 run_standard_forward = _forward(lambda mem, b, kw: standard_forward(mem, block=b["B"], **kw))

@@ -121,7 +121,7 @@ def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             mem.load("l_i", "l", rows)
             mem.load("m_i", "m", rows)
             mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
                         flops=2 * r * c * d)
             mem.allocate("m_tilde", (r,))
             mem.compute("m_tilde", ("S_ij",), lambda s: s.max(axis=1), flops=r * c)
@@ -133,12 +133,12 @@ def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             mem.compute("m_new", ("m_i", "m_tilde"), np.maximum, flops=r)
             mem.allocate("l_new", (r,))
             mem.compute("l_new", ("m_i", "l_i", "m_tilde", "l_tilde", "m_new"),
-                        lambda m, l, mt, lt, mn: (np.exp(m - _shift(mn)) * l
+                        lambda m, ell, mt, lt, mn: (np.exp(m - _shift(mn)) * ell
                                                   + np.exp(mt - _shift(mn)) * lt),
                         flops=7 * r)
             # O_i ← diag(ℓ_new)⁻¹ (diag(ℓ_i) e^{m_i − m_new} O_i + e^{m̃ − m_new} P̃_ij V_j)
             mem.compute("O_i", ("O_i", "l_i", "m_i", "m_new"),
-                        lambda o, l, m, mn: o * (l * np.exp(m - _shift(mn)))[:, None],
+                        lambda o, ell, m, mn: o * (ell * np.exp(m - _shift(mn)))[:, None],
                         flops=3 * r + r * d)
             mem.compute("S_ij", ("S_ij", "m_tilde", "m_new"),
                         lambda p, mt, mn: p * np.exp(mt - _shift(mn))[:, None], flops=2 * r + r * c)
@@ -177,10 +177,10 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             mem.load("l_i", "l", rows)
             mem.load("m_i", "m", rows)
             mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
                         flops=2 * r * c * d)
             mem.compute("P_ij", ("P_ij", "m_i", "l_i"),
-                        lambda s, m, l: _safe_divide(np.exp(s - _shift(m)[:, None]), l),
+                        lambda s, m, ell: _safe_divide(np.exp(s - _shift(m)[:, None]), ell),
                         flops=3 * r * c)
             mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
                         flops=2 * r * c * d)
@@ -211,7 +211,7 @@ def flash2_forward_step(mem: TwoLevelMemory, keys: slice, r: int, c: int, d: int
     mem.load("K_j", "K", (keys, slice(None)))
     mem.load("V_j", "V", (keys, slice(None)))
     mem.allocate("S_ij", (r, c))
-    mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+    mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
                 flops=2 * r * c * d)
     mem.allocate("m_new", (r,))
     mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
@@ -220,7 +220,7 @@ def flash2_forward_step(mem: TwoLevelMemory, keys: slice, r: int, c: int, d: int
                 flops=2 * r * c)
     mem.allocate("alpha", (r,))
     mem.compute("alpha", ("m_i", "m_new"), lambda m, mn: np.exp(m - _shift(mn)), flops=2 * r)
-    mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda l, a, p: a * l + p.sum(axis=1),
+    mem.compute("l_i", ("l_i", "alpha", "S_ij"), lambda ell, a, p: a * ell + p.sum(axis=1),
                 flops=2 * r + r * c)
     mem.compute("O_i", ("O_i", "alpha", "S_ij", "V_j"),
                 lambda o, a, p, v: a[:, None] * o + p @ v, flops=r * d + 2 * r * c * d)
@@ -255,7 +255,7 @@ def flash2_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.compute("O_i", ("O_i", "l_i"), _safe_divide, flops=r * d)
         mem.allocate("L_i", (r,))
         mem.compute("L_i", ("m_i", "l_i"),
-                    lambda m, l: np.where(l > 0, m + np.log(np.where(l > 0, l, 1.0)), -np.inf),
+                    lambda m, ell: np.where(ell > 0, m + np.log(np.where(ell > 0, ell, 1.0)), -np.inf),
                     flops=2 * r)
         mem.store("O_i", "O", (rows, slice(None)))
         mem.store("L_i", "L", rows)
@@ -300,7 +300,7 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             mem.load("L_i", "L", rows)
             mem.load("D_i", "D", rows)
             mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k: _scores(q, k, tau, keep),
+            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
                         flops=2 * r * c * d)
             mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - _shift(L)[:, None]),
                         flops=2 * r * c)

@@ -46,7 +46,7 @@ True
 >>> r = count_heads("flash2", "backward", 64, 8, 512, heads=4, kv_heads=1)
 >>> g.io < r.io
 True
->>> check_heads(1, 32, 5)
+>>> validate_heads(1, 32, 5)
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: heads=32 is not a multiple of kv_heads=5
@@ -68,14 +68,14 @@ from attnio.algorithms.reference import attention_backward, attention_forward
 from attnio.algorithms.registry import REGISTRY
 from attnio.algorithms.simulation import (
     SimulationResult,
-    check_execute_budget,
     count,
     simulate,
+    validate_execute_budget,
 )
 from attnio.exceptions import CacheTooSmallError, InvalidInputError
-from attnio.validation import check_name, check_seed, parse_positive_int, positive_int
+from attnio.validation import parse_positive_int, positive_int, validate_name, validate_seed
 
-__all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "check_heads", "count_heads", "simulate_heads",
+__all__ = ["GQA_ALGORITHMS", "MAX_HEADS", "validate_heads", "count_heads", "simulate_heads",
            "reduction_counts", "count_flash2_gqa", "flash2_gqa_forward", "flash2_gqa_backward", "add_heads_arguments", "heads_from_args"]
 
 #: Algorithms with a GQA-aware loop order (CLI names), with their descriptions: the
@@ -87,7 +87,7 @@ GQA_ALGORITHMS: dict[str, str] = {spec.name: spec.description for spec in REGIST
 MAX_HEADS = 2**20
 
 
-def check_heads(batch: Any, heads: Any, kv_heads: Any = None) -> tuple[int, int, int]:
+def validate_heads(batch: Any, heads: Any, kv_heads: Any = None) -> tuple[int, int, int]:
     """Validate (batch, heads, kv_heads); ``kv_heads=None`` means ``heads`` (no grouping)."""
     batch, heads = positive_int("batch", batch), positive_int("heads", heads)
     kv = heads if kv_heads is None else positive_int("kv_heads", kv_heads)
@@ -186,10 +186,10 @@ def count_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch: in
     InvalidInputError
         Bad sizes, heads not a multiple of kv_heads, unknown algorithm, M below every tile.
     """
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     group = heads // kv
     if algorithm in GQA_ALGORITHMS:
-        check_name("pass", pass_, ("forward", "backward"))
+        validate_name("pass", pass_, ("forward", "backward"))
         n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
         if mask is not None:
             mask.check(n)
@@ -240,12 +240,12 @@ def simulate_heads(algorithm: str, pass_: str, n: int, d: int, M: int, *, batch:
     if not execute:
         return count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads,
                            kv_heads=kv_heads, mask=mask)
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
-    seed = check_seed(seed)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
+    seed = validate_seed(seed)
     group = heads // kv
     counted = count_heads(algorithm, pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv,
                           mask=mask)
-    check_execute_budget(group * n, d)
+    validate_execute_budget(group * n, d)
     keep = None if mask is None else mask.array(n)
     from attnio.algorithms.executors import EXECUTE_RTOL, compare_outputs
 
@@ -338,6 +338,6 @@ def heads_from_args(args: Any) -> tuple[int, int, int]:
     """(batch, heads, kv_heads) from :func:`add_heads_arguments`' flags, validated."""
 
     kv = getattr(args, "kv_heads", None)
-    return check_heads(parse_positive_int("batch", getattr(args, "batch", "1")),
+    return validate_heads(parse_positive_int("batch", getattr(args, "batch", "1")),
                        parse_positive_int("heads", getattr(args, "heads", "1")),
                        None if kv is None else parse_positive_int("kv_heads", kv))

@@ -86,7 +86,7 @@ __all__ = [
     "MaskSizes",
     "TileClasses",
     "mask_sizes",
-    
+
     "parse_mask",
     "add_mask_argument",
     "mask_from_args",

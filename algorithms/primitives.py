@@ -111,16 +111,16 @@ def tile_matmul(
             if skip_out is not None and not skip_out[_index(i, j, False)].any():
                 continue
             mem.allocate("C_ij", (i[1], j[1]))
-            for l in blocks(k, block):
-                if skip_a is not None and not skip_a[_index(i, l, trans_a)].any():
+            for ell in blocks(k, block):
+                if skip_a is not None and not skip_a[_index(i, ell, trans_a)].any():
                     continue
-                mem.load("A_il", a, _index(i, l, trans_a))
-                mem.load("B_lj", b, _index(l, j, trans_b))
+                mem.load("A_il", a, _index(i, ell, trans_a))
+                mem.load("B_lj", b, _index(ell, j, trans_b))
                 mem.compute(
                     "C_ij",
                     ("C_ij", "A_il", "B_lj"),
                     lambda acc, x, y: acc + (x.T if trans_a else x) @ (y.T if trans_b else y),
-                    flops=2 * i[1] * l[1] * j[1],
+                    flops=2 * i[1] * ell[1] * j[1],
                 )
                 mem.free("A_il", "B_lj")
             mem.store("C_ij", out, _index(i, j, False))
@@ -194,7 +194,7 @@ def stream_elementwise(
             mem.compute(
                 "x0_ij",
                 operands,
-                lambda *arrs: fn(*arrs[:n_in], *(vec[:, None] for vec in arrs[n_in:])),
+                lambda *arrs, n_in=n_in: fn(*arrs[:n_in], *(vec[:, None] for vec in arrs[n_in:])),
                 flops=flops_per_entry * i[1] * j[1],
             )
             mem.store("x0_ij", out, _index(i, j, False))

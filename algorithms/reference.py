@@ -75,7 +75,7 @@ class ForwardResult:
     on fully masked rows.
     """
 
-    O: np.ndarray
+    O: np.ndarray  # noqa: E741 - the output O of the papers (a public field)
     P: np.ndarray
     row_max: np.ndarray
     row_sum: np.ndarray

@@ -37,7 +37,7 @@ from attnio.algorithms.registry import PASSES, REGISTRY, get_algorithm
 from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
 from attnio.results import JsonFields
 from attnio.symbolic.catalogue import get_bound
-from attnio.validation import check_name, check_seed, describe, positive_int
+from attnio.validation import describe, positive_int, validate_name, validate_seed
 
 __all__ = [
     "ALGORITHMS",
@@ -53,7 +53,7 @@ __all__ = [
     "validate_size",
     "MAX_EXECUTE_BYTES",
     "execute_memory_estimate",
-    "check_execute_budget",
+    "validate_execute_budget",
 ]
 
 #: Memory budget of ``execute=True`` (bytes). Executing keeps float64 n×n matrices (scores,
@@ -144,11 +144,11 @@ def execute_memory_estimate(n: int, d: int) -> int:
     return 8 * (12 * n * n + 16 * n * d + 8 * d * d)
 
 
-def check_execute_budget(n: int, d: int) -> None:
+def validate_execute_budget(n: int, d: int) -> None:
     """Refuse execute mode when :func:`execute_memory_estimate` exceeds
     :data:`MAX_EXECUTE_BYTES` (InvalidInputError naming the budget and count mode).
 
-    >>> check_execute_budget(100_000, 64)
+    >>> validate_execute_budget(100_000, 64)
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: execute mode at n=100000, d=64 needs about 895 GiB, over the budget MAX_EXECUTE_BYTES=1073741824 (1 GiB); count mode (--count, the default) gives the exact counts without arrays
@@ -162,8 +162,8 @@ def check_execute_budget(n: int, d: int) -> None:
 
 
 def _validate(algorithm: str, pass_: str, n: int, d: int, M: int) -> tuple[int, int, int]:
-    check_name("algorithm", algorithm, ALGORITHMS)
-    check_name("pass", pass_, PASSES)
+    validate_name("algorithm", algorithm, ALGORITHMS)
+    validate_name("pass", pass_, PASSES)
     get_algorithm(algorithm).bound_id(pass_)  # InvalidInputError: it has no such pass
     return validate_size("n", n), validate_size("d", d), validate_size("M", M)
 
@@ -249,7 +249,7 @@ def simulate(
     """
     if not isinstance(execute, bool):
         raise InvalidInputError(f"execute={execute!r} must be True or False")
-    seed = check_seed(seed)
+    seed = validate_seed(seed)
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not np.isfinite(tau) \
             or tau <= 0:
         raise InvalidInputError(f"tau={tau!r} must be a positive finite number")
@@ -259,7 +259,7 @@ def simulate(
     if not execute:
         return count(algorithm, pass_, n, d, M, tune=tune, mask=mask)
     n, d, M = _validate(algorithm, pass_, n, d, M)
-    check_execute_budget(n, d)
+    validate_execute_budget(n, d)
     if tune:
         if mask is not None:
             raise InvalidInputError("tune=True takes no mask")

@@ -115,7 +115,7 @@ def small_cache_dx(mem: TwoLevelMemory, *, block: int) -> None:
     tile_matmul(mem, "A1", "X", "Qt", block=block)                       # 1. Q̃ = A1 X
     tile_matmul(mem, "A3", "Y", "h", block=block)                        # 2. h = A3 Y
     exp_scores_phase(mem, "Qt", "A2", "U", "l", block=block)             # 3. U, ℓ
-    stream_elementwise(mem, ("U",), ("l",), "f", lambda u, l: u / l,     # 4. f = ℓ⁻¹ U
+    stream_elementwise(mem, ("U",), ("l",), "f", lambda u, ell: u / ell,     # 4. f = ℓ⁻¹ U
                        flops_per_entry=1, block=block)
     tile_matmul(mem, "f", "h", "O", block=block)                         # 5. O = f h
     stream_elementwise(mem, ("O", "E"), (), "c", lambda o, e: o - e,     #    c = O − E

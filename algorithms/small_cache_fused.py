@@ -204,9 +204,9 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
             if keep is not None and not keep.any():
                 continue
             mem.allocate("S_ij", (r, c))
-            for l in range(d):
-                mem.load("Q_il", "Q", (rows, slice(l, l + 1)))
-                mem.load("K_jl", "K", (cols, slice(l, l + 1)))
+            for ell in range(d):
+                mem.load("Q_il", "Q", (rows, slice(ell, ell + 1)))
+                mem.load("K_jl", "K", (cols, slice(ell, ell + 1)))
                 mem.compute("S_ij", ("S_ij", "Q_il", "K_jl"), lambda t, x, y: t + x @ y.T,
                             flops=2 * r * c)
                 mem.free("Q_il", "K_jl")
@@ -252,9 +252,9 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int, mask: np.ndarray | None,
             if keep is not None and not keep.any():
                 continue
             mem.allocate("dP_ij", (r, c))
-            for l in range(d):
-                mem.load("dO_il", "dO", (rows, slice(l, l + 1)))
-                mem.load("V_jl", "V", (cols, slice(l, l + 1)))
+            for ell in range(d):
+                mem.load("dO_il", "dO", (rows, slice(ell, ell + 1)))
+                mem.load("V_jl", "V", (cols, slice(ell, ell + 1)))
                 mem.compute("dP_ij", ("dP_ij", "dO_il", "V_jl"), lambda t, x, y: t + x @ y.T,
                             flops=2 * r * c)
                 mem.free("dO_il", "V_jl")

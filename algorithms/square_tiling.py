@@ -71,18 +71,18 @@ def exp_scores_phase(
             mem.allocate("T_ij", (r, c))
             accumulate_row_products(mem, "T_ij", q, k, rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))
-            mem.compute("T_ij", ("T_ij",), lambda t: masked_exp(tau * t, keep), flops=r * c)
+            mem.compute("T_ij", ("T_ij",), lambda t, keep=keep: masked_exp(tau * t, keep), flops=r * c)
             mem.store("T_ij", a_out, (rows, cols))
-            mem.compute("l_i", ("l_i", "T_ij"), lambda l, t: l + t.sum(axis=1), flops=r * c)
+            mem.compute("l_i", ("l_i", "T_ij"), lambda ell, t: ell + t.sum(axis=1), flops=r * c)
             mem.free("T_ij")
         mem.store("l_i", l_out, rows)
         mem.free("l_i")
 
 
-def divide_rows(o: np.ndarray, l: np.ndarray) -> np.ndarray:
+def divide_rows(o: np.ndarray, ell: np.ndarray) -> np.ndarray:
     """o / l row-wise; rows with l = 0 (fully masked) give 0."""
     out = np.zeros_like(o)
-    np.divide(o, l[:, None], out=out, where=l[:, None] > 0)
+    np.divide(o, ell[:, None], out=out, where=ell[:, None] > 0)
     return out
 
 

@@ -89,12 +89,12 @@ def _softmax_rows(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = 
             mem.load("S_ij", "S", (rows, slice(j0, j0 + c)))
             mem.allocate("m_new", (r,))
             mem.compute("m_new", ("m_i", "S_ij"),
-                        lambda m, s: np.maximum(m, scaled(s, keep).max(axis=1)), flops=r * c + r)
+                        lambda m, s, keep=keep: np.maximum(m, scaled(s, keep).max(axis=1)), flops=r * c + r)
             mem.compute("S_ij", ("S_ij", "m_new"),
-                        lambda s, mn: np.exp(scaled(s, keep) - _shift(mn)[:, None]),
+                        lambda s, mn, keep=keep: np.exp(scaled(s, keep) - _shift(mn)[:, None]),
                         flops=2 * r * c)
             mem.compute("l_i", ("l_i", "m_i", "m_new", "S_ij"),
-                        lambda l, m, mn, p: l * np.exp(m - _shift(mn)) + p.sum(axis=1),
+                        lambda ell, m, mn, p: ell * np.exp(m - _shift(mn)) + p.sum(axis=1),
                         flops=3 * r + r * c)
             mem.compute("m_i", ("m_new",), lambda mn: mn, flops=0)
             mem.free("S_ij", "m_new")
@@ -105,7 +105,7 @@ def _softmax_rows(mem: TwoLevelMemory, *, block: int, mask: np.ndarray | None = 
                 continue
             mem.load("S_ij", "S", (rows, cols))
             mem.compute("S_ij", ("S_ij", "m_i", "l_i"),
-                        lambda s, m, l: _normalise(np.exp(scaled(s, keep) - _shift(m)[:, None]), l),
+                        lambda s, m, ell, keep=keep: _normalise(np.exp(scaled(s, keep) - _shift(m)[:, None]), ell),
                         flops=3 * r * c)
             mem.store("S_ij", "P", (rows, cols))
             mem.free("S_ij")

@@ -49,14 +49,14 @@ from attnio.exceptions import (
     TimeLimitReached,
 )
 
-__all__ = ["TUNABLE", "TimeLimitReached", "check_deadline", "count_with_blocks",
+__all__ = ["TUNABLE", "TimeLimitReached", "raise_if_past_deadline", "count_with_blocks",
            "tuned_blocks", "tuned_count"]
 
 #: The block-size searches read the clock once every this many candidates.
 DEADLINE_STRIDE = 512
 
 
-def check_deadline(deadline: float | None) -> None:
+def raise_if_past_deadline(deadline: float | None) -> None:
     """Raise :class:`TimeLimitReached` if the :func:`time.monotonic` instant ``deadline`` has
     passed (None: no deadline)."""
     if deadline is not None and time.monotonic() >= deadline:
@@ -111,7 +111,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
     TimeLimitReached
         The deadline passed before the search ended.
     """
-    check_deadline(deadline)
+    raise_if_past_deadline(deadline)
     rule = _tunable(algorithm, pass_).block_rule
     if rule.kind == "fused":  # its own search is already exact
         return rule.blocks(pass_, n, d, M)
@@ -137,7 +137,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
         # the I/O falls with the outer trip count; the 64 largest fitting trip-count sides
         # (all of them for small n) are compared exactly
         for outer in trip_count_sides(n, largest)[-64:]:
-            check_deadline(deadline)
+            raise_if_past_deadline(deadline)
             lo, hi = 1, min(d, outer)
             while lo < hi:  # largest fitting inner block (fewer inner trips, same I/O)
                 mid = (lo + hi + 1) // 2
@@ -152,7 +152,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
     chosen: dict[str, int] | None = None
     for index, blocks in enumerate(candidates):
         if index % DEADLINE_STRIDE == 0:
-            check_deadline(deadline)
+            raise_if_past_deadline(deadline)
         counts = _fits(algorithm, pass_, n, d, M, blocks)
         if counts is None:
             continue

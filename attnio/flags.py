@@ -269,12 +269,12 @@ def add_parallel_arguments(parser: argparse.ArgumentParser, *, what: str = "inst
 
 def parallel_options(args: argparse.Namespace) -> dict[str, Any]:
     """``{"workers": N | None, "scheduler": ADDRESS | None}`` of the parsed flags, checked
-    (:func:`attnio.parallel.check_workers`: bad input is one line, exit 2)."""
+    (:func:`attnio.parallel.validate_workers`: bad input is one line, exit 2)."""
     workers, scheduler = getattr(args, "workers", None), getattr(args, "scheduler", None)
     if workers is not None or scheduler is not None:
-        from attnio.parallel import check_workers
+        from attnio.parallel import validate_workers
 
-        check_workers(workers, scheduler)
+        validate_workers(workers, scheduler)
     return {"workers": workers, "scheduler": scheduler}
 
 

@@ -2,7 +2,7 @@ r"""Reading a user's input files: regular files only, bounded reads, strict and 
 
 Every DAG, schedule and mask file attnio reads goes through here (issue 22): a FIFO, a
 device, a folder or ``/dev/stdin`` on a pipe is refused before any read
-(:func:`check_regular_file`, :func:`regular_file_opener`, which also refuses a file swapped
+(:func:`validate_regular_file`, :func:`regular_file_opener`, which also refuses a file swapped
 for a FIFO between the check and the open); a read stops after
 :data:`attnio.validation.MAX_INPUT_FILE_BYTES` bytes (:func:`read_input_bytes`); JSON nested
 deeper than :data:`attnio.validation.MAX_JSON_DEPTH` is refused before parsing, integers of
@@ -33,7 +33,7 @@ from attnio.validation import (
     one_line,
 )
 
-__all__ = ["check_regular_file", "json_number_hooks", "parse_json_text", "read_input_bytes", "read_json_file", "refuse_non_regular", "regular_file_opener"]
+__all__ = ["validate_regular_file", "json_number_hooks", "parse_json_text", "read_input_bytes", "read_json_file", "refuse_non_regular", "regular_file_opener"]
 
 
 #: What a path that is not a regular file is, for the one-line refusal (``stat`` file types).
@@ -89,7 +89,7 @@ def regular_file_opener(what: str, path: Any) -> Callable[[str, int], int]:
     return opener
 
 
-def check_regular_file(path: Any, *, what: str = "file") -> os.stat_result:
+def validate_regular_file(path: Any, *, what: str = "file") -> os.stat_result:
     """``os.stat(path)`` (symlinks followed) of an input that must be a regular file.
 
     Nothing is opened: a FIFO, a device or a folder is refused on its metadata alone (one
@@ -112,7 +112,7 @@ def read_input_bytes(path: Any, *, what: str = "file", max_bytes: int = MAX_INPU
     with a bounded read of at most ``max_bytes`` (``limit_name`` names the cap in the
     message); every failure is one :class:`InvalidInputError` line."""
     shown = describe(str(path), 80)
-    info = check_regular_file(path, what=what)
+    info = validate_regular_file(path, what=what)
     if info.st_size > max_bytes:
         raise InvalidInputError(
             f"{what} {shown} has {info.st_size} bytes; at most {limit_name}={max_bytes}")

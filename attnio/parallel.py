@@ -11,7 +11,7 @@
 
 Dask is the optional extra ``parallel`` (``pip install 'attnio[parallel]'``): serial runs never
 import it, and ``workers`` or ``scheduler`` without it is
-:class:`~attnio.exceptions.MissingExtraError` (exit 2, one line) from :func:`check_workers`.
+:class:`~attnio.exceptions.MissingExtraError` (exit 2, one line) from :func:`validate_workers`.
 
 Whatever the way, the results come back **in the order of** ``items`` and are the same as
 the serial run's (each instance is computed by the same function on the same input; only
@@ -75,7 +75,7 @@ from attnio.progress import progress, progress_enabled
 from attnio.results import Status
 from attnio.validation import describe, positive_int
 
-__all__ = ["map_instances", "check_workers", "check_scheduler_address", "max_workers",
+__all__ = ["map_instances", "validate_workers", "validate_scheduler_address", "max_workers",
            "InstanceFailed", "InstanceTimedOut", "RETRIES", "WORKERS_PER_CORE",
            "CONNECT_SECONDS", "DEFAULT_SCHEDULER_PORT"]
 
@@ -135,19 +135,19 @@ def max_workers() -> int:
     return WORKERS_PER_CORE * (os.cpu_count() or 1)
 
 
-def check_workers(workers: object, scheduler: object = None) -> None:
+def validate_workers(workers: object, scheduler: object = None) -> None:
     """Raise :class:`InvalidInputError` unless ``workers`` is None or a positive int at most
     :func:`max_workers`, ``scheduler`` is None or a well-formed address
-    (:func:`check_scheduler_address`), and at most one of the two is given; then
+    (:func:`validate_scheduler_address`), and at most one of the two is given; then
     :class:`~attnio.exceptions.MissingExtraError` if either is given without the ``parallel``
     extra (dask). Serial runs (both None) need no dask.
 
-    >>> check_workers(None)  # serial: needs no dask
-    >>> check_workers(0)
+    >>> validate_workers(None)  # serial: needs no dask
+    >>> validate_workers(0)
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: workers=0 must be a positive integer
-    >>> check_workers(10 ** 6)  # doctest: +ELLIPSIS
+    >>> validate_workers(10 ** 6)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: workers=1000000 exceeds the cap ... cores)...
@@ -163,7 +163,7 @@ def check_workers(workers: object, scheduler: object = None) -> None:
         raise InvalidInputError("give workers (a local cluster) or scheduler (an existing "
                                 "cluster), not both")
     if scheduler is not None:
-        check_scheduler_address(scheduler)
+        validate_scheduler_address(scheduler)
     if workers is not None or scheduler is not None:  # the values first, then the install
         require("parallel", "--workers" if workers is not None else "--scheduler")
 
@@ -174,15 +174,15 @@ _ADDRESS = re.compile(r"(?:(?P<protocol>[A-Za-z][A-Za-z0-9+.-]*)://)?"
                       r"(?P<host>\[[^\]]*\]|[^:/\[\]]*)(?::(?P<port>[^:/]*))?")
 
 
-def check_scheduler_address(address: object) -> tuple[str, str, int]:
+def validate_scheduler_address(address: object) -> tuple[str, str, int]:
     """``(protocol, host, port)`` of a well-formed scheduler address, else
     :class:`InvalidInputError` naming the address and the rule. Nothing is contacted.
 
-    >>> check_scheduler_address("tcp://127.0.0.1:8786")
+    >>> validate_scheduler_address("tcp://127.0.0.1:8786")
     ('tcp', '127.0.0.1', 8786)
-    >>> check_scheduler_address("scheduler.example.org")
+    >>> validate_scheduler_address("scheduler.example.org")
     ('tcp', 'scheduler.example.org', 8786)
-    >>> check_scheduler_address("tcp://256.0.0.1:1")  # doctest: +ELLIPSIS
+    >>> validate_scheduler_address("tcp://256.0.0.1:1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: scheduler='tcp://256.0.0.1:1'...is not an IPv4 address...
@@ -239,7 +239,7 @@ def _probe_scheduler(address: str, deadline: float | None) -> float:
     """Open (and close) a TCP connection to ``address``; return the seconds the Dask client
     may take. A refused, unresolvable or silent address is :class:`InvalidInputError` at once
     (Dask itself retries a refused port until its timeout)."""
-    protocol, host, port = check_scheduler_address(address)
+    protocol, host, port = validate_scheduler_address(address)
     seconds = _connect_seconds(deadline)
     shown = describe(address, 80)
     try:
@@ -343,7 +343,7 @@ def map_instances(
     InvalidInputError
         Bad ``workers`` / ``scheduler``; a scheduler that cannot be reached.
     """
-    check_workers(workers, scheduler)
+    validate_workers(workers, scheduler)
     items = list(items)
     report = on_result or (lambda _index, _result: None)
     timed_out: Callable[[Any], Any] = on_timeout or InstanceTimedOut

@@ -61,7 +61,7 @@ from pathlib import Path
 
 from attnio.exceptions import InvalidInputError, OutputError
 
-__all__ = ["write_bytes", "write_text", "check_writable_target", "check_name_lengths",
+__all__ = ["write_bytes", "write_text", "validate_writable_target", "validate_name_lengths",
            "is_attnio_temp", "OutputError",
            "clean_stale_temps", "TEMP_PREFIX", "STALE_TEMP_SECONDS"]
 
@@ -157,12 +157,12 @@ def _not_a_folder(target: Path) -> str:
     return f"a parent of {_shown(target)} is not a folder"
 
 
-def check_name_lengths(path: str | os.PathLike[str], what: str = "file name") -> Path:
+def validate_name_lengths(path: str | os.PathLike[str], what: str = "file name") -> Path:
     """``path`` as a Path, after checking that no component is longer than the file system
     allows (``PC_NAME_MAX``, usually 255 bytes): otherwise an InvalidInputError, not the
     ``OSError: File name too long`` of the first stat.
 
-    >>> check_name_lengths("x" * 300 + ".png")
+    >>> validate_name_lengths("x" * 300 + ".png")
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: file name 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… has 304 bytes; the file system allows at most 255 per name
@@ -182,7 +182,7 @@ def check_name_lengths(path: str | os.PathLike[str], what: str = "file name") ->
     return target
 
 
-def check_writable_target(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
+def validate_writable_target(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:
     """Validate ``path`` as a file target; return it as a :class:`Path`.
 
     Raises
@@ -192,7 +192,7 @@ def check_writable_target(path: str | os.PathLike[str], *, overwrite: bool = Fal
         ``overwrite`` is false, if its parent folder is missing or is a file, or if its name
         is longer than the file system allows.
     """
-    target = check_name_lengths(path)
+    target = validate_name_lengths(path)
     parent = target.parent if str(target.parent) else Path(".")
     info = _lstat(target)
     if info is not None:
@@ -262,7 +262,7 @@ def write_bytes(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = 
 
     Returns the path written. See the module docstring for the rules.
     """
-    target = check_writable_target(path, overwrite=overwrite)
+    target = validate_writable_target(path, overwrite=overwrite)
     parent = target.parent if str(target.parent) else Path(".")
     clean_stale_temps(parent)
     try:

@@ -34,7 +34,7 @@ attnio.exceptions.InvalidInputError: n=0 must be a positive integer
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: n has 600 digits; at most MAX_INT_DIGITS=500 are accepted
->>> check_seed(-1)
+>>> validate_seed(-1)
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: seed=-1 must be an integer with 0 <= seed <= 2**64 - 1
@@ -79,7 +79,7 @@ __all__ = [
     "positive_int_type",
     "positive_float",
     "positive_float_type",
-    "check_seed",
+    "validate_seed",
     "seed_type",
     "parse_seed",
     "parse_int_range",
@@ -90,10 +90,10 @@ __all__ = [
     "warn_outside_admissible",
     "deferred_warnings",
     "hold_warning",
-    "check_output_path",
+    "validate_output_path",
     "json_float",
-    "check_digraph",
-    "check_name",
+    "validate_digraph",
+    "validate_name",
 ]
 
 MAX_INT_DIGITS = 500
@@ -222,13 +222,13 @@ def positive_float(name: str, value: Any, *, allow_zero: bool = False) -> float:
     return number
 
 
-def check_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
+def validate_time_limit(time_limit: object, name: str = "time_limit") -> float | None:
     """Return ``time_limit`` if it is None or a finite number >= 0, else raise
     :class:`InvalidInputError` (NaN would never fire, infinity means None).
 
-    >>> check_time_limit(1.5), check_time_limit(None)
+    >>> validate_time_limit(1.5), validate_time_limit(None)
     (1.5, None)
-    >>> check_time_limit(float("nan"))
+    >>> validate_time_limit(float("nan"))
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: time_limit=nan must be a finite number >= 0 (or None)
@@ -295,7 +295,7 @@ def positive_float_type(name: str) -> Callable[[str], float]:
     return _argparse_type(name, lambda text: positive_float(name, text))
 
 
-def check_seed(value: Any, name: str = "seed") -> int:
+def validate_seed(value: Any, name: str = "seed") -> int:
     """A seed for ``numpy.random.default_rng``: an int with ``0 <= seed <= MAX_SEED``.
 
     Bools, floats, text and other types are refused (:func:`seed_type` parses text).
@@ -308,12 +308,12 @@ def check_seed(value: Any, name: str = "seed") -> int:
 
 
 def seed_type(name: str = "--seed") -> Callable[[str], int]:
-    """An argparse ``type=`` that parses with :func:`check_seed`."""
+    """An argparse ``type=`` that parses with :func:`validate_seed`."""
     return _argparse_type(name, lambda text: parse_seed(text, name))
 
 
 def parse_seed(text: Any, name: str = "--seed") -> int:
-    """A seed from command-line text (digits) or an int; see :func:`check_seed`.
+    """A seed from command-line text (digits) or an int; see :func:`validate_seed`.
 
     >>> parse_seed("7"), parse_seed(7)
     (7, 7)
@@ -321,8 +321,8 @@ def parse_seed(text: Any, name: str = "--seed") -> int:
     if isinstance(text, str):
         stripped = text.strip()
         if _INT_TEXT.fullmatch(stripped) and len(stripped) < 40:
-            return check_seed(int(stripped), name)
-    return check_seed(text, name)
+            return validate_seed(int(stripped), name)
+    return validate_seed(text, name)
 
 
 def parse_int_range(name: str, text: str, *, max_count: int = MAX_CACHE_SIZES) -> tuple[int, int]:
@@ -561,30 +561,30 @@ def deferred_warnings() -> Iterator[list[str]]:
         _DEFERRED = previous
 
 
-def check_output_path(path: Any, *, suffixes: Iterable[str], overwrite: bool = False,
+def validate_output_path(path: Any, *, suffixes: Iterable[str], overwrite: bool = False,
                       what: str = "output") -> Path:
     """Validate a file to be written: an allowed extension, an existing parent folder, not a
     folder, not a symlink, not an existing file unless ``overwrite`` (see :mod:`attnio.safe_io`).
 
     The rule for a folder: it is an error (name a file inside it instead).
 
-    >>> check_output_path("io.bmp", suffixes=PLOT_SUFFIXES, what="--plot")
+    >>> validate_output_path("io.bmp", suffixes=PLOT_SUFFIXES, what="--plot")
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: --plot 'io.bmp' must end in .png, .pdf or .svg
     """
-    from attnio.safe_io import check_name_lengths, check_writable_target
+    from attnio.safe_io import validate_name_lengths, validate_writable_target
 
     allowed = tuple(s.lower() for s in suffixes)
     if not isinstance(path, (str, os.PathLike)) or not str(path):
         raise InvalidInputError(f"{what} {describe(path, 40)} must be a file path")
-    target = check_name_lengths(path, f"{what} name")  # before any stat: ENAMETOOLONG
+    target = validate_name_lengths(path, f"{what} name")  # before any stat: ENAMETOOLONG
     if target.is_dir():
         raise InvalidInputError(f"{what} {describe(str(path), 80)} is a folder; name a file "
                                 f"ending in {_or(allowed)} inside it")
     if target.suffix.lower() not in allowed:
         raise InvalidInputError(f"{what} {describe(str(path), 80)} must end in {_or(allowed)}")
-    return check_writable_target(target, overwrite=overwrite)
+    return validate_writable_target(target, overwrite=overwrite)
 
 
 def _or(items: tuple[str, ...]) -> str:
@@ -604,11 +604,11 @@ def json_float(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def check_digraph(G: Any, name: str = "G") -> "nx.DiGraph":
+def validate_digraph(G: Any, name: str = "G") -> "nx.DiGraph":
     """``G`` must be a :class:`networkx.DiGraph` (not an undirected or multi graph, not a list).
 
     >>> import networkx as nx
-    >>> check_digraph(nx.Graph())
+    >>> validate_digraph(nx.Graph())
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: G must be a networkx.DiGraph, not Graph
@@ -620,10 +620,10 @@ def check_digraph(G: Any, name: str = "G") -> "nx.DiGraph":
     return G
 
 
-def check_name(name: str, value: Any, choices: Iterable[str]) -> str:
+def validate_name(name: str, value: Any, choices: Iterable[str]) -> str:
     """``value`` must be a string among ``choices`` (checked before any dict lookup).
 
-    >>> check_name("algorithm", ["flash1"], ("flash1", "flash2"))
+    >>> validate_name("algorithm", ["flash1"], ("flash1", "flash2"))
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: algorithm=['flash1'] must be one of flash1, flash2

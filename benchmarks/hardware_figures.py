@@ -15,8 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from attnio.reporting.hardware_plots import (levels_vs_n, plot_levels_vs_n, plot_regime_map,
-                                             regime_map)
+from attnio.reporting.hardware_plots import (
+    levels_vs_n,
+    plot_levels_vs_n,
+    plot_regime_map,
+    regime_map,
+)
 from attnio.safe_io import write_bytes
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "figures"

@@ -22,9 +22,9 @@ import argparse
 import sys
 import time
 
+from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
-from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.lower_bounds import check_certificate, lower_bounds
 from attnio.graphs.zero_waste import zero_waste_exists
 from attnio.results import Status

@@ -40,7 +40,7 @@ from typing import Any, Callable, Sequence
 
 from attnio.algorithms.registry import PASSES, selection
 from attnio.algorithms.simulation import count, validate_size
-from attnio.algorithms.tuning import TimeLimitReached, check_deadline, tuned_count
+from attnio.algorithms.tuning import TimeLimitReached, raise_if_past_deadline, tuned_count
 from attnio.bounds.attention import best_lower_bound
 from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
@@ -84,7 +84,7 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
         omitted: dict[str, str] = {}
         for name in GAP_ALGORITHMS[pass_]:
             try:
-                check_deadline(deadline)
+                raise_if_past_deadline(deadline)
                 if on_step is not None:
                     on_step(f"M={M}: {name}{' (tuning)' if tune else ''}")
                 algorithms[name] = _io(name, pass_, n, d, M, tune, deadline)

@@ -76,7 +76,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from attnio.algorithms.heads import check_heads
+from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
     PASSES,
     GapBound,
@@ -221,6 +221,6 @@ def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
     >>> multihead_lower_bound("backward", 4096, 64, 2**20, heads=32, kv_heads=8)
     (41943040, 'recompute: compulsory')
     """
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
     return b.value, b.route

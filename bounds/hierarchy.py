@@ -38,8 +38,14 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from attnio.algorithms.advisor import classify_regime
-from attnio.algorithms.heads import check_heads, count_heads, simulate_heads
-from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS, Counter, Hierarchy, transfer_seconds
+from attnio.algorithms.heads import count_heads, simulate_heads, validate_heads
+from attnio.algorithms.hierarchy import (
+    LEVEL_ALGORITHMS,
+    Boundary,
+    Counter,
+    Hierarchy,
+    transfer_seconds,
+)
 from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import SimulationResult, count, simulate
 from attnio.exceptions import InfeasibleError, InvalidInputError
@@ -73,7 +79,7 @@ def hierarchy_counts(algorithm: str, pass_: str, n: int, d: int, hierarchy: Hier
     (None when the bandwidth is not published); the lower-bound time likewise.
     """
 
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
     if counter is None:
         def counter(M: int) -> SimulationResult:
@@ -125,7 +131,7 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
     ('small-cache', 'small-cache-fused', True)
     """
 
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     levels: list[dict[str, Any]] = []
     for b in hierarchy.boundaries():
 
@@ -141,7 +147,9 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
             except InfeasibleError as exc:  # no tile set fits this level: reported
                 omitted[name] = " ".join(str(exc).split())
         best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
-        seconds = (lambda words: transfer_seconds(words, hierarchy.word_bytes, b))
+        def seconds(words: int | None, b: Boundary = b) -> float | None:
+            return transfer_seconds(words, hierarchy.word_bytes, b)
+
         best_words = algorithms[best] if best else None
         if best_words is not None and best_words < lower:  # pragma: no cover - would refute
             raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")

@@ -63,7 +63,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from attnio.algorithms.heads import check_heads, count_heads
+from attnio.algorithms.heads import count_heads, validate_heads
 from attnio.algorithms.hierarchy import Hierarchy
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import REGISTRY, algorithm_names
@@ -185,7 +185,7 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
         mask_lower_bound_routes,
     )
 
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
     params: dict[str, Any] = {"pass": pass_, "n": n, "d": d, "M": M,
                               "mask": None if mask is None else mask.label,

@@ -87,17 +87,17 @@ import networkx as nx
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.engines import resolve_method, solve
 from attnio.graphs.exact import (
-    check_exact_size,
-    check_time_limit,
     min_cache_size,
+    validate_exact_size,
+    validate_time_limit,
 )
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.heuristic_schedule import heuristic_schedule
 from attnio.graphs.lower_bounds import check_certificate, spill_windows_bound
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
 from attnio.results import Status
-from attnio.validation import check_digraph
+from attnio.validation import validate_digraph
 
 __all__ = ["AnytimeProgress", "anytime_pebble", "compulsory_io",
            "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
@@ -270,10 +270,10 @@ def anytime_pebble(
         Bad ``G``, ``M``, ``time_limit``, ``heuristic_share`` or ``method`` (unknown, or
         its extra not installed).
     """
-    check_digraph(G)
-    check_exact_size(G)
-    M = check_cache_size(M)
-    checked_limit = check_time_limit(time_limit)
+    validate_digraph(G)
+    validate_exact_size(G)
+    M = validate_cache_size(M)
+    checked_limit = validate_time_limit(time_limit)
     if checked_limit is None:
         raise InvalidInputError("time_limit=None: anytime_pebble needs a finite time limit")
     time_limit = checked_limit

@@ -30,8 +30,8 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.exact import check_time_limit
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs
+from attnio.graphs.exact import validate_time_limit
+from attnio.graphs.game import Move, game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
 
@@ -59,8 +59,8 @@ def plain_optimal(
     >>> plain_optimal(matmul_dag(1, 2, 1), 3).io   # 4 reads, 1 write, a product spilled: 2
     7
     """
-    check_cache_size(M)
-    check_time_limit(time_limit)
+    validate_cache_size(M)
+    validate_time_limit(time_limit)
     start = time.monotonic()
     deadline = math.inf if time_limit is None else start + time_limit
     inputs = set(game_inputs(G))

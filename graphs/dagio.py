@@ -17,7 +17,7 @@ becomes the vertex named by its decimal digits (an id given both ways is refused
 attributes travel in both formats; tuple attributes (``index``, ``args``) come back as tuples.
 
 Metadata is data, never trusted: the attributes attnio reads are checked like any other
-input (:func:`check_metadata`): ``graph.builder`` a string, ``graph.params`` an object whose
+input (:func:`validate_metadata`): ``graph.builder`` a string, ``graph.params`` an object whose
 sizes (``m k p n d``) are positive integers and whose ``summation`` / ``gradient`` are
 strings, node ``index`` a list of integers, ``args`` a list of vertex names, ``op``,
 ``role``, ``matrix`` and ``product_of`` strings. Whether the declared builder and sizes
@@ -61,7 +61,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import MOVE_KINDS, Move
 from attnio.input_files import read_json_file
 from attnio.safe_io import write_text
-from attnio.validation import MAX_INT_DIGITS, check_digraph, describe, positive_int
+from attnio.validation import MAX_INT_DIGITS, describe, positive_int, validate_digraph
 
 __all__ = [
     "dag_from_json",
@@ -74,7 +74,7 @@ __all__ = [
     "to_dot",
     "dot_id",
     "DAG_FORMATS",
-    "check_metadata",
+    "validate_metadata",
 ]
 
 #: ``save_dag`` formats: attnio's own JSON, networkx node-link JSON, Graphviz DOT.
@@ -134,16 +134,16 @@ def _check_args_are_predecessors(G: nx.DiGraph) -> None:
                 f"predecessors {describe(sorted(G.predecessors(v)))}")
 
 
-def check_metadata(graph: Any) -> dict[str, Any]:
+def validate_metadata(graph: Any) -> dict[str, Any]:
     """Validate a DAG file's graph-level metadata (``"graph"``) and return it as a dict.
 
     ``builder`` must be a string; ``params`` an object whose sizes ``m, k, p, n, d`` are
     positive integers (at most :data:`attnio.validation.MAX_INT_DIGITS` digits) and whose
     ``summation`` / ``gradient`` are strings. Other keys are kept unread.
 
-    >>> check_metadata({"builder": "matmul", "params": {"m": 1, "k": 2, "p": 1}})["builder"]
+    >>> validate_metadata({"builder": "matmul", "params": {"m": 1, "k": 2, "p": 1}})["builder"]
     'matmul'
-    >>> check_metadata({"params": {"k": "abc"}})
+    >>> validate_metadata({"params": {"k": "abc"}})
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: graph.params.k='abc' must be a positive integer
@@ -227,7 +227,7 @@ def _node_link_to_attnio(data: dict[str, Any]) -> dict[str, Any]:
             raise InvalidInputError(
                 f"node-link link {describe(link)} must be an object with 'source' and 'target'")
         edges.append([name_of(link["source"]), name_of(link["target"])])
-    graph = check_metadata(data.get("graph"))
+    graph = validate_metadata(data.get("graph"))
     out: dict[str, Any] = {"nodes": names, "edges": edges, "attributes": attributes}
     if graph.get("outputs") is not None:
         outputs = graph["outputs"]
@@ -249,7 +249,7 @@ def dag_from_json(data: Any, *, max_vertices: int | None = None, max_edges: int 
     InvalidInputError
         Not an object, a node that is not a string, a duplicate node, a malformed edge, an edge
         to an unknown vertex, a cycle, an unknown output, metadata of the wrong type
-        (:func:`check_metadata`, node attributes), more vertices or edges than the caps.
+        (:func:`validate_metadata`, node attributes), more vertices or edges than the caps.
 
     >>> dag_from_json({"nodes": ["a", "b"], "edges": [["a", "b"], ["b", "a"]]})
     Traceback (most recent call last):
@@ -308,7 +308,7 @@ def dag_from_json(data: Any, *, max_vertices: int | None = None, max_edges: int 
     if len(set(outputs)) != len(outputs):
         twice = next(o for o in outputs if outputs.count(o) > 1)
         raise InvalidInputError(f"output {describe(twice)} is listed twice in 'outputs'")
-    extra = check_metadata(data.get("graph"))
+    extra = validate_metadata(data.get("graph"))
     G.graph.update({k: v for k, v in extra.items() if k not in ("inputs", "outputs")})
     G.graph["inputs"] = sorted(v for v in G if G.in_degree(v) == 0)
     G.graph["outputs"] = list(outputs)
@@ -322,7 +322,7 @@ def dag_to_json(G: nx.DiGraph) -> dict[str, Any]:
     >>> dag_to_json(G)
     {'nodes': ['a', 'b'], 'edges': [['a', 'b']], 'attributes': {'b': {'op': 'exp'}}}
     """
-    check_digraph(G)
+    validate_digraph(G)
     out: dict[str, Any] = {"nodes": [str(v) for v in G],
                            "edges": [[str(u), str(v)] for u, v in G.edges()]}
     if G.graph.get("outputs") is not None:
@@ -342,7 +342,7 @@ def dag_to_node_link(G: nx.DiGraph) -> dict[str, Any]:
     >>> dag_to_node_link(nx.DiGraph([("a", "b")]))["links"]
     [{'source': 'a', 'target': 'b'}]
     """
-    check_digraph(G)
+    validate_digraph(G)
     graph = _attributes_to_json({k: v for k, v in G.graph.items() if k != "inputs"})
     return {
         "directed": True,
@@ -465,7 +465,7 @@ def to_dot(G: nx.DiGraph) -> str:
       "a" -> "b";
     }
     """
-    check_digraph(G)
+    validate_digraph(G)
     outputs = set(G.graph.get("outputs") or [v for v in G if G.out_degree(v) == 0])
     lines = ["digraph G {"]
     for v in G:

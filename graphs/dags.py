@@ -117,18 +117,18 @@ class _Builder:
         if summation == "fma":
             prev = self.op(f"{root}:0-1", "mul", pairs[0], "product", matrix, index + (0, 1),
                            product_of=product_of)
-            for l in range(1, k):
-                last = l == k - 1
-                name = root if last else f"{root}:0-{l + 1}"
-                prev = self.op(name, "fma", (prev, *pairs[l]),
+            for t in range(1, k):
+                last = t == k - 1
+                name = root if last else f"{root}:0-{t + 1}"
+                prev = self.op(name, "fma", (prev, *pairs[t]),
                                role if last else "sum", matrix,
-                               index if last else index + (0, l + 1), product_of=product_of)
+                               index if last else index + (0, t + 1), product_of=product_of)
             return prev
         products = [
-            self.op(_name("P" if product_of == "AB" else product_of, *index, l), "mul", pairs[l],
-                    "product", "P" if product_of == "AB" else product_of, index + (l,),
+            self.op(_name("P" if product_of == "AB" else product_of, *index, t), "mul", pairs[t],
+                    "product", "P" if product_of == "AB" else product_of, index + (t,),
                     product_of=product_of)
-            for l in range(k)
+            for t in range(k)
         ]
         return self.reduce(root, matrix, index, products, summation, role, product_of)
 
@@ -195,10 +195,10 @@ def matmul_dag(m: int, k: int, p: int, summation: str = "tree") -> nx.DiGraph:
     if summation not in SUMMATIONS:
         raise InvalidInputError(f"summation={summation!r} must be one of {SUMMATIONS}")
     b = _Builder("matmul", {"m": m, "k": k, "p": p, "summation": summation})
-    A = [[b.input("A", i, l) for l in range(k)] for i in range(m)]
-    B = [[b.input("B", l, j) for j in range(p)] for l in range(k)]
+    A = [[b.input("A", i, t) for t in range(k)] for i in range(m)]
+    B = [[b.input("B", t, j) for j in range(p)] for t in range(k)]
     outs = [
-        b.dot("C", (i, j), [(A[i][l], B[l][j]) for l in range(k)], "AB", summation, "output")
+        b.dot("C", (i, j), [(A[i][t], B[t][j]) for t in range(k)], "AB", summation, "output")
         for i in range(m) for j in range(p)
     ]
     return b.finish(outs)

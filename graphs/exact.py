@@ -91,22 +91,22 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.exact_heuristic import AdmissibleHeuristic
 from attnio.graphs.exact_moves import MacroMoves
 from attnio.graphs.exact_state import Symmetry
-from attnio.graphs.game import Move, check_cache_size, replay
+from attnio.graphs.game import Move, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, iter_bits, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.progress import progress_enabled
 
-# check_time_limit lives in attnio.validation; re-exported here (its users import it from here)
-from attnio.validation import check_digraph, check_time_limit, positive_int
+# validate_time_limit lives in attnio.validation; re-exported here (its users import it from here)
+from attnio.validation import positive_int, validate_digraph, validate_time_limit
 
 __all__ = [
     "PebbleSearch",
     "solve_optimal",
     "min_cache_size",
-    "check_time_limit",
+    "validate_time_limit",
     "DEFAULT_MAX_STATES",
     "MAX_EXACT_VERTICES",
-    "check_exact_size",
+    "validate_exact_size",
 ]
 
 DEFAULT_MAX_STATES = 3_000_000
@@ -119,10 +119,10 @@ DEFAULT_MAX_STATES = 3_000_000
 MAX_EXACT_VERTICES = 2_000
 
 
-def check_exact_size(G: nx.DiGraph) -> None:
+def validate_exact_size(G: nx.DiGraph) -> None:
     """Refuse a DAG with more than :data:`MAX_EXACT_VERTICES` vertices (InvalidInputError).
 
-    >>> check_exact_size(nx.path_graph(2_001, create_using=nx.DiGraph))
+    >>> validate_exact_size(nx.path_graph(2_001, create_using=nx.DiGraph))
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: the DAG has 2001 vertices; exact search accepts at most MAX_EXACT_VERTICES=2000
@@ -228,10 +228,10 @@ def solve_optimal(
     >>> r.io, replay(matmul_dag(1, 1, 2), r.schedule, 3).io
     (5, 5)
     """
-    check_digraph(G)
-    check_exact_size(G)
-    check_cache_size(M)
-    time_limit = check_time_limit(time_limit)
+    validate_digraph(G)
+    validate_exact_size(G)
+    validate_cache_size(M)
+    time_limit = validate_time_limit(time_limit)
     if max_states is not None:
         max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
@@ -445,8 +445,8 @@ def _reconstruct(search: PebbleSearch, sym: Symmetry, parent: dict[int, tuple[in
         k, code, p = parent[k]
         steps.append((code, p))
     steps.reverse()
-    names = search.I.names
-    n = search.I.n
+    names = search.dag.names
+    n = search.dag.n
     moves: list[Move] = []
     R, B, C = start
     sigma = list(range(n))          # actual index -> canonical index
@@ -456,7 +456,7 @@ def _reconstruct(search: PebbleSearch, sym: Symmetry, parent: dict[int, tuple[in
         moves.append((kind, names[to_actual[i]]))
 
     full_n = (1 << n) - 1
-    pred = search.I.pred
+    pred = search.dag.pred
     for code, p in steps:
         w, E, W = code & 4095, (code >> 12) & full_n, code >> (12 + n)
         for u in iter_bits(E):
@@ -476,14 +476,14 @@ def _reconstruct(search: PebbleSearch, sym: Symmetry, parent: dict[int, tuple[in
         for i in iter_bits(Rn & ~(R & P)):
             emit("compute", i)
         # move to the child's canonical frame
-        n_ = search.I.n
+        n_ = search.dag.n
         image = sym.apply(p, Rn | (Bn << n_) | (Cn << (2 * n_)))
-        mask = search.I.all
+        mask = search.dag.all
         R, B, C = image & mask, (image >> n_) & mask, image >> (2 * n_)
         perm = sym.perms[p]
         sigma = [perm[j] for j in sigma]
         for actual, canonical in enumerate(sigma):
             to_actual[canonical] = actual
-    for i in iter_bits(search.I.out & R & ~B):
+    for i in iter_bits(search.dag.out & R & ~B):
         emit("write", i)
     return moves

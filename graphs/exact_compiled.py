@@ -52,15 +52,15 @@ from attnio.graphs import exact_kernel
 from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
     PebbleSearch,
-    check_exact_size,
-    check_time_limit,
     solve_optimal,
+    validate_exact_size,
+    validate_time_limit,
 )
 from attnio.graphs.exact_state import Symmetry
-from attnio.graphs.game import Move, check_cache_size, replay
+from attnio.graphs.game import Move, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, iter_bits
 from attnio.graphs.pebble_result import PebbleResult
-from attnio.validation import check_digraph, positive_int
+from attnio.validation import positive_int, validate_digraph
 
 __all__ = ["solve_optimal_compiled", "compiled_available", "bytes_per_state", "warm_up",
            "allocated_bytes_per_state", "LAST_RUN",
@@ -180,7 +180,7 @@ def _rebuild(search: PebbleSearch, perms: list[list[int]], path: list[tuple[int,
     with write-backs, reads, the compute, the deletions of R4, the free computations of R5)
     are emitted under the actual names through the composed automorphisms, then the final
     writes (R3)."""
-    inst = search.I
+    inst = search.dag
     names = inst.names
     n = inst.n
     moves: list[Move] = []
@@ -283,10 +283,10 @@ def solve_optimal_compiled(
     >>> solve_optimal_compiled(matmul_dag(1, 2, 1), 3, time_limit=None).io
     7
     """
-    check_digraph(G)
-    check_exact_size(G)
-    check_cache_size(M)
-    time_limit = check_time_limit(time_limit)
+    validate_digraph(G)
+    validate_exact_size(G)
+    validate_cache_size(M)
+    time_limit = validate_time_limit(time_limit)
     if max_states is not None:
         max_states = positive_int("max_states", max_states)
     start_time = time.monotonic()
@@ -439,7 +439,7 @@ def _finish(G, M, recompute, outputs, search, perms, table, row, start, start_ti
     path.reverse()
     schedule = _rebuild(search, perms, path, start)
     R, B = path[-1][0], path[-1][1]
-    io = path[-1][3] + (search.I.out & R & ~B).bit_count()
+    io = path[-1][3] + (search.dag.out & R & ~B).bit_count()
     check = replay(G, schedule, M, recompute=recompute, outputs=outputs)
     if check.io != io:  # internal invariant: the certificate must replay exactly
         raise RuntimeError(f"solver bug: schedule replays to {check.io}, not {io}")
@@ -460,7 +460,7 @@ def _kernel_on_disk() -> bool:
     if not exact_kernel.HAVE_NUMBA:
         return False
     try:
-        index = getattr(exact_kernel.run_chunk, "_cache")._cache_file._load_index()
+        index = exact_kernel.run_chunk._cache._cache_file._load_index()  # type: ignore[attr-defined]
         return bool(index)
     except Exception:  # pragma: no cover - depends on numba's internals
         return False

@@ -72,9 +72,9 @@ __all__ = ["AdmissibleHeuristic"]
 
 class AdmissibleHeuristic:
     """h of the module docstring (a mixin of :class:`attnio.graphs.exact.PebbleSearch`: it reads
-    the instance ``I``, the cache size ``M``, ``recompute`` and the ``tight`` mask)."""
+    the instance ``dag``, the cache size ``M``, ``recompute`` and the ``tight`` mask)."""
 
-    I: "IndexedDAG"
+    dag: "IndexedDAG"
     M: int
     recompute: bool
     tight: int
@@ -82,14 +82,14 @@ class AdmissibleHeuristic:
     def heuristic(self, R: int, B: int, C: int) -> int:
         """h of the module docstring; -1 for a dead state (one-shot: a vertex that must be
         computed was computed already and holds neither pebble)."""
-        I = self.I
-        writes = (I.out & ~B).bit_count()
-        need = I.out & ~B & ~R
+        dag = self.dag
+        writes = (dag.out & ~B).bit_count()
+        need = dag.out & ~B & ~R
         if need & C:
             return -1
         if not need:
             return writes
-        pred = I.pred
+        pred = dag.pred
         frontier = 0
         pending = need
         M = self.M
@@ -123,14 +123,14 @@ class AdmissibleHeuristic:
             need |= fresh
         if need & C:
             return -1
-        inp = I.inp
+        inp = dag.inp
         tight_mask = self.tight
         if tight_mask & need:
             # red spills: for w in N, anc = saturating members of N from which a chain of N
             # vertices leads to w; a red predecessor r of w outside pred(a) for some a in anc
             # gives a requirement (module docstring, "red spills")
             anc: dict[int, int] = {}
-            out_mask = I.out
+            out_mask = dag.out
             todo = need
             while todo:  # increasing index: N-predecessors first
                 wb = todo & -todo
@@ -239,7 +239,7 @@ class AdmissibleHeuristic:
         extra_writes = 0
         used = 0
         for t in pairs:
-            if not t & used and not t & I.out:
+            if not t & used and not t & dag.out:
                 used |= t
                 extra_writes += 1
         return writes + reads + extra_writes + spill_extra

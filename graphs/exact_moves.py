@@ -108,7 +108,7 @@ class MacroMoves:
     """The move generator (R8) and the normal form of states (R4, R5) of one instance."""
 
     def __init__(self, inst: IndexedDAG, M: int, recompute: bool) -> None:
-        self.I, self.M, self.recompute = inst, M, recompute
+        self.dag, self.M, self.recompute = inst, M, recompute
         self.rev = list(range(inst.n - 1, -1, -1))
         self.p_memo: dict[int, int] = {}
         # vertices that cannot be computed beside one more red pebble: in-degree + 2 > M
@@ -117,14 +117,14 @@ class MacroMoves:
 
     def possibly_needed(self, B: int, C: int) -> int:
         """The set P of (R4) (memoised: it depends on B and C only)."""
-        memo_key = B | (C << self.I.n)
+        memo_key = B | (C << self.dag.n)
         P = self.p_memo.get(memo_key)
         if P is not None:
             return P
-        I = self.I
-        P = I.out & ~B
-        expand = ~I.inp if self.recompute else ~I.inp & ~C
-        pred = I.pred
+        dag = self.dag
+        P = dag.out & ~B
+        expand = ~dag.inp if self.recompute else ~dag.inp & ~C
+        pred = dag.pred
         for i in self.rev:
             if (P >> i) & 1 and (expand >> i) & 1:
                 P |= pred[i]
@@ -139,14 +139,14 @@ class MacroMoves:
     def finished_outputs(self, R: int, B: int, C: int, P: int) -> int:
         """The finished outputs of (R10): red outputs without blue that no vertex of P that
         may still be computed (no input; one-shot: not computed) has as a predecessor."""
-        I = self.I
-        dead = R & I.out & ~B
+        dag = self.dag
+        dead = R & dag.out & ~B
         if not dead or self._finished_twin:
             return dead
-        users = P & ~I.inp
+        users = P & ~dag.inp
         if not self.recompute:
             users &= ~C
-        pred = I.pred
+        pred = dag.pred
         consumed = 0
         while users:
             low = users & -users
@@ -156,16 +156,16 @@ class MacroMoves:
 
     def normalise(self, R: int, B: int, C: int) -> tuple[int, int, int, int]:
         """Apply (R4) and (R5); return (R, B, C, P)."""
-        I = self.I
+        dag = self.dag
         P = self.possibly_needed(B, C)
         R &= P
-        B &= P | I.out
+        B &= P | dag.out
         C &= P
         if self.recompute:
             free = self.M - R.bit_count()
             if free > 0:
-                cand = P & ~R & ~I.inp
-                pred = I.pred
+                cand = P & ~R & ~dag.inp
+                pred = dag.pred
                 for i in iter_bits(cand):  # increasing index = topological order
                     if not pred[i] & ~R:
                         R |= 1 << i
@@ -186,16 +186,16 @@ class MacroMoves:
         the caller would discard it anyway. (Generated lazily, so the caller can read the clock
         between successors: matmul 8×8×8 at M = 16 has states with 600 000 of them.)
         """
-        I, M = self.I, self.M
-        pred = I.pred
+        dag, M = self.dag, self.M
+        pred = dag.pred
         recompute = self.recompute
         size = R.bit_count()
         skip_seen = seen is not None and recompute
         if skip_seen and seen is not None:
             seen_get = seen.get
-            Bkey = B << I.n
-        out_mask = I.out
-        todo = P & ~R & ~I.inp
+            Bkey = B << dag.n
+        out_mask = dag.out
+        todo = P & ~R & ~dag.inp
         if not recompute:
             todo &= ~C
         finished = -1  # (R10), computed at the first move that evicts

@@ -54,7 +54,7 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
 
@@ -112,7 +112,7 @@ def solve_time_indexed(
     7
     """
     import z3  # here: importing attnio.graphs costs no solver
-    check_cache_size(M)
+    validate_cache_size(M)
     start = time.monotonic()
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)

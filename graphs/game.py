@@ -58,7 +58,7 @@ import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.results import Proved, Refuted, Verdict
-from attnio.validation import check_digraph, describe, positive_int
+from attnio.validation import describe, positive_int, validate_digraph
 
 __all__ = [
     "Move",
@@ -69,8 +69,8 @@ __all__ = [
     "validate",
     "game_inputs",
     "game_outputs",
-    "check_cache_size",
-    "check_moves",
+    "validate_cache_size",
+    "validate_moves",
 ]
 
 Move = tuple[str, str]
@@ -106,12 +106,12 @@ class ReplayResult:
         return self.reads + self.writes
 
 
-def check_cache_size(M: object) -> int:
+def validate_cache_size(M: object) -> int:
     """Return ``M`` if it is a positive int, else raise :class:`InvalidInputError`.
 
-    >>> check_cache_size(3)
+    >>> validate_cache_size(3)
     3
-    >>> check_cache_size(0)
+    >>> validate_cache_size(0)
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: M=0 must be a positive integer
@@ -170,12 +170,12 @@ def game_outputs(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> list[st
     return chosen
 
 
-def check_moves(moves: object) -> list[Move]:
+def validate_moves(moves: object) -> list[Move]:
     """``moves`` as a list; refuse None, a string, a mapping or a non-iterable.
 
     (Each move's shape is checked by :func:`replay` itself, as an illegal move.)
 
-    >>> check_moves(None)
+    >>> validate_moves(None)
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: moves=None must be a list of (kind, vertex) moves
@@ -244,9 +244,9 @@ def replay(
     ...
     attnio.exceptions.IllegalMoveError: move 0 ('compute', 'a') breaks compute-input: inputs (the sources) are never computed
     """
-    check_digraph(G)
-    check_cache_size(M)
-    moves = check_moves(moves)
+    validate_digraph(G)
+    validate_cache_size(M)
+    moves = validate_moves(moves)
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
     red: set[str] = set()

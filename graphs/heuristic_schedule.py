@@ -60,9 +60,9 @@ import networkx as nx
 import numpy as np
 
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.game import Move, check_cache_size, replay
-from attnio.graphs.indexed_dag import IndexedDAG, check_enough_pebbles
-from attnio.validation import check_digraph, check_time_limit, positive_int
+from attnio.graphs.game import Move, replay, validate_cache_size
+from attnio.graphs.indexed_dag import IndexedDAG, validate_enough_pebbles
+from attnio.validation import positive_int, validate_digraph, validate_time_limit
 
 __all__ = [
     "POLICIES",
@@ -132,7 +132,7 @@ def _simulate(dag: IndexedDAG, order: Sequence[int], M: int, policy: str,
                     key = (1 if clean else 2, -nu)
                 cands.append((key, u, nu))
             cands.sort()
-            for key, u, nu in cands[:need]:
+            for _key, u, nu in cands[:need]:
                 if not blue[u] and (nu != _INF or is_output[u]):
                     cost += 1
                     blue[u] = True
@@ -179,12 +179,12 @@ def schedule_from_order(G: nx.DiGraph, M: int, order: Sequence[str], *, policy: 
     ...
     attnio.exceptions.InvalidInputError: order must list every relevant non-input once, topologically ('d' before its predecessor 'c')
     """
-    check_digraph(G)
-    M = check_cache_size(M)
+    validate_digraph(G)
+    M = validate_cache_size(M)
     if policy not in POLICIES:
         raise InvalidInputError(f"policy={policy!r} must be one of {POLICIES}")
     dag = IndexedDAG(G, outputs)
-    check_enough_pebbles(dag, M)
+    validate_enough_pebbles(dag, M)
     idx = _check_order(dag, order)
     moves: list[tuple[str, int]] = []
     _simulate(dag, idx, M, policy, moves)
@@ -409,11 +409,11 @@ def heuristic_schedule(
         Not a DiGraph, cyclic, ``M`` not a positive int or too small, no stopping rule
         (``time_limit=None`` and no ``max_evaluations``).
     """
-    check_digraph(G)
-    M = check_cache_size(M)
+    validate_digraph(G)
+    M = validate_cache_size(M)
     if max_evaluations is not None:
         max_evaluations = positive_int("max_evaluations", max_evaluations)
-    time_limit = check_time_limit(time_limit)
+    time_limit = validate_time_limit(time_limit)
     if time_limit is None and max_evaluations is None:
         raise InvalidInputError("heuristic_schedule needs time_limit or max_evaluations")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -421,7 +421,7 @@ def heuristic_schedule(
     deadline = math.inf if time_limit is None else start + time_limit
     budget = math.inf if max_evaluations is None else max_evaluations
     dag = IndexedDAG(G, outputs)
-    check_enough_pebbles(dag, M)
+    validate_enough_pebbles(dag, M)
     floor = -1 if lower_bound is None else int(lower_bound)
     evaluations = 0
     best: tuple[int, list[int], str] | None = None

@@ -14,7 +14,7 @@ heuristics, the zero-waste search).
 
 :func:`relevant_vertices` is that set (used on its own where no indexing is needed),
 :func:`iter_bits` the indices of a bitmask, :func:`pebbles_shortfall` the one wording of
-"M is below what some vertex needs" (:func:`check_enough_pebbles` raises it).
+"M is below what some vertex needs" (:func:`validate_enough_pebbles` raises it).
 
 >>> import networkx as nx
 >>> dag = IndexedDAG(nx.DiGraph([("a", "c"), ("b", "c"), ("x", "y")]), ["c"])
@@ -34,7 +34,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import game_inputs, game_outputs
 
 __all__ = ["relevant_vertices", "IndexedDAG", "iter_bits", "pebbles_shortfall",
-           "check_enough_pebbles"]
+           "validate_enough_pebbles"]
 
 
 def relevant_vertices(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> set[str]:
@@ -121,7 +121,7 @@ def pebbles_shortfall(dag: IndexedDAG, M: int) -> str | None:
             f"(in-degree {need - 1} + 1)")
 
 
-def check_enough_pebbles(dag: IndexedDAG, M: int) -> None:
+def validate_enough_pebbles(dag: IndexedDAG, M: int) -> None:
     """Raise :class:`~attnio.exceptions.InvalidInputError` with :func:`pebbles_shortfall`'s
     text when ``M`` is below ``dag.min_cache_size`` (for methods that need a feasible M)."""
     shortfall = pebbles_shortfall(dag, M)

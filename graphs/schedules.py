@@ -40,7 +40,7 @@ from typing import Callable, Hashable, Iterable
 import networkx as nx
 
 from attnio.exceptions import InfeasibleError, InvalidInputError
-from attnio.graphs.game import Move, check_cache_size, game_inputs, game_outputs, replay
+from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import relevant_vertices
 
 __all__ = [
@@ -94,7 +94,7 @@ def ordered_schedule(
     >>> ordered_schedule(G, 3, ["c"])
     [('read', 'a'), ('read', 'b'), ('compute', 'c'), ('write', 'c')]
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     inputs = set(game_inputs(G))
     outs = game_outputs(G, outputs)
     out_set = set(outs)
@@ -254,7 +254,7 @@ def algorithm_schedules(G: nx.DiGraph, M: int, *,
     >>> sorted(algorithm_schedules(matmul_dag(2, 2, 2), 3))
     ['naive', 'row-block', 'square-tiling']
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     out: dict[str, list[Move]] = {}
     for name, build in _SCHEDULES.items():
         try:

@@ -49,9 +49,9 @@ from typing import Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import Move, check_cache_size, replay
-from attnio.graphs.indexed_dag import IndexedDAG, check_enough_pebbles, iter_bits
-from attnio.validation import check_digraph, check_time_limit, positive_int
+from attnio.graphs.game import Move, replay, validate_cache_size
+from attnio.graphs.indexed_dag import IndexedDAG, iter_bits, validate_enough_pebbles
+from attnio.validation import positive_int, validate_digraph, validate_time_limit
 
 __all__ = ["zero_waste_schedule", "zero_waste_exists", "DEFAULT_MAX_NODES",
            "DEFAULT_MAX_STATES"]
@@ -93,12 +93,12 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     InvalidInputError
         Not a DiGraph, cyclic, bad ``M``, ``time_limit`` or ``max_nodes``.
     """
-    check_digraph(G)
-    M = check_cache_size(M)
+    validate_digraph(G)
+    M = validate_cache_size(M)
     max_nodes = positive_int("max_nodes", max_nodes)
-    time_limit = check_time_limit(time_limit)
+    time_limit = validate_time_limit(time_limit)
     dag = IndexedDAG(G, outputs)
-    check_enough_pebbles(dag, M)
+    validate_enough_pebbles(dag, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
     n = dag.n
     succ_mask = [0] * n
@@ -257,12 +257,12 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     >>> zero_waste_exists(G, 3), zero_waste_exists(G, 4)   # L0 = 4; optimum 6 at M = 3, 4 at M = 4
     (False, True)
     """
-    check_digraph(G)
-    M = check_cache_size(M)
+    validate_digraph(G)
+    M = validate_cache_size(M)
     max_states = positive_int("max_states", max_states)
-    time_limit = check_time_limit(time_limit)
+    time_limit = validate_time_limit(time_limit)
     dag = IndexedDAG(G, outputs)
-    check_enough_pebbles(dag, M)
+    validate_enough_pebbles(dag, M)
     deadline = math.inf if time_limit is None else time.monotonic() + time_limit
     n = dag.n
     pred_mask = [sum(1 << u for u in dag.pred_ids[v]) for v in range(n)]

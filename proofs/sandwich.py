@@ -57,7 +57,7 @@ from attnio.graphs.exact import (
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import check_certificate, lower_bounds
 from attnio.graphs.lower_bounds.explicit import explicit_lower_bound
-from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
+from attnio.graphs.partitions import min_partition_parts, validate_hong_kung_hypotheses
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Proved, Refuted, Status, Undecided, Verdict
@@ -181,7 +181,7 @@ def sandwich_row(inst: Instance, G: nx.DiGraph, M: int, *, timeout_ms: int,
     """
     schedules_fn = schedules_fn or _algorithm_schedules
     row: dict[str, Any] = dict(label=inst.label, M=M)
-    check_hong_kung_hypotheses(G)
+    validate_hong_kung_hypotheses(G)
     # the paper's explicit bound is stated for dense attention: a masked row has none (its
     # lower side is Hong–Kung and the certified routes, computed on the masked DAG itself)
     explicit = (None if inst.sizes.get("mask") is not None
@@ -399,7 +399,7 @@ def check_bracket(instances: list[Instance], ctx: CheckContext) -> Verdict:
     for inst in instances:
         G = inst.build()
         for M in inst.Ms:
-            check_hong_kung_hypotheses(G)
+            validate_hong_kung_hypotheses(G)
             explicit = explicit_lower_bound(inst.kind, inst.sizes, M)
             part = min_partition_parts(G, 2 * M, timeout_ms=ctx.z3_timeout_ms)
             if not part.exact:

@@ -46,7 +46,7 @@ from typing import Sequence
 
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
-from attnio.safe_io import check_name_lengths, is_attnio_temp, process_alive, write_bytes
+from attnio.safe_io import is_attnio_temp, process_alive, validate_name_lengths, write_bytes
 
 __all__ = ["prepare_outdir", "OutputFolder", "MARKER_NAME", "LOCK_NAME"]
 
@@ -69,7 +69,7 @@ def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
         OUTDIR is a symlink, exists and is not a directory, cannot be created, or is not
         writable.
     """
-    path = check_name_lengths(outdir, "OUTDIR name")
+    path = validate_name_lengths(outdir, "OUTDIR name")
     if path.is_symlink():
         raise InvalidInputError(f"OUTDIR={str(outdir)!r} is a symlink; attnio does not write "
                                 "through symlinks (name the real folder)")
@@ -124,7 +124,7 @@ class OutputFolder:
 
     def __init__(self, outdir: str | os.PathLike[str], names: Sequence[str], *,
                  force: bool = False) -> None:
-        self.path = check_name_lengths(outdir, "OUTDIR name")
+        self.path = validate_name_lengths(outdir, "OUTDIR name")
         self.force = force
         self.names = list(names)
         for name in self.names:

@@ -18,7 +18,7 @@ import sympy as sp
 
 from attnio.exceptions import InvalidInputError
 from attnio.smt.definedness import as_written
-from attnio.smt.term_limits import check_number_literals, checked_namespace
+from attnio.smt.term_limits import checked_namespace, validate_number_literals
 
 __all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement"]
 
@@ -150,7 +150,7 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     if "^" in text:
         raise InvalidInputError("STATEMENT uses '^', which is exclusive-or in sympy syntax: "
                                 "write powers as ** (2**3), exclusive-or as Xor(a, b)")
-    check_number_literals(text)
+    validate_number_literals(text)
     declared: dict[sp.Symbol, str] = {}
     local: dict[str, Any] = {}
     for name, dom in domains.items():

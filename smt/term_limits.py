@@ -39,12 +39,12 @@ evaluate one (its truth is "unknown"), so a statement built in Python is bounded
 
 Examples
 --------
->>> check_number_literals("n <= 1e308*10")          # 10**309 exactly: 310 digits, accepted
->>> check_number_literals("n <= 1e1000")
+>>> validate_number_literals("n <= 1e308*10")          # 10**309 exactly: 310 digits, accepted
+>>> validate_number_literals("n <= 1e1000")
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: number 1e1000 has 1001 digits; numbers in a STATEMENT have at most 500 digits
->>> check_number_literals("Eq(x, 1e3e3)")
+>>> validate_number_literals("Eq(x, 1e3e3)")
 Traceback (most recent call last):
 ...
 attnio.exceptions.InvalidInputError: number '1e3e3' is not a decimal number: write digits with an optional fraction and exponent (12, 0.5, 1.5e-3); hexadecimal, underscores and complex numbers (1j) are not accepted
@@ -62,7 +62,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.validation import MAX_INT_DIGITS
 
 __all__ = ["MAX_EXPONENT", "MAX_ROOT_INDEX", "MAX_CONSTANT_BITS", "MAX_LITERAL_DIGITS",
-           "check_number_literals", "check_power", "checked_namespace", "exponent_within_caps"]
+           "validate_number_literals", "validate_power", "checked_namespace", "exponent_within_caps"]
 
 #: Largest |p| of an integer exponent ``b**p``, and of the numerator of ``b**(p/q)``.
 MAX_EXPONENT = 1000
@@ -80,7 +80,7 @@ _NUMBER_WORD = re.compile(r"(?:[A-Za-z0-9_.]|(?<=[eE])[+-])+")
 _MAX_EXPONENT_DIGITS = 6
 
 
-def check_number_literals(text: str) -> None:
+def validate_number_literals(text: str) -> None:
     """Refuse a number literal that is not a plain decimal, or whose exact value has more than
     :data:`MAX_LITERAL_DIGITS` digits in its numerator or denominator (``1e308`` is
     ``10**308`` exactly, 309 digits; ``1e-3`` is ``1/1000``)."""
@@ -159,16 +159,16 @@ def exponent_within_caps(p: int, q: int) -> bool:
     return abs(p) <= MAX_EXPONENT and q <= MAX_ROOT_INDEX
 
 
-def check_power(base: sp.Basic, exponent: sp.Basic) -> sp.Basic:
+def validate_power(base: sp.Basic, exponent: sp.Basic) -> sp.Basic:
     """The exponent of ``base**exponent`` as it should be stored: an exact Rational when it
     is a rational constant, else unchanged. Raises InvalidInputError for an exponent beyond
     :data:`MAX_EXPONENT` / :data:`MAX_ROOT_INDEX`, or a constant power of more than
     :data:`MAX_CONSTANT_BITS` bits.
 
     >>> n = sp.Symbol("n")
-    >>> check_power(n, sp.Mul(1, sp.Pow(3, -1, evaluate=False), evaluate=False))
+    >>> validate_power(n, sp.Mul(1, sp.Pow(3, -1, evaluate=False), evaluate=False))
     1/3
-    >>> check_power(n, sp.Pow(10, 9, evaluate=False))
+    >>> validate_power(n, sp.Pow(10, 9, evaluate=False))
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: exponent 1000000000 of n**(10**9) is above the cap 1000 (MAX_EXPONENT)
@@ -206,7 +206,7 @@ def _check_tree(e: Any) -> None:
         return
     for node in sp.preorder_traversal(e):
         if isinstance(node, sp.Pow):
-            check_power(*node.args)
+            validate_power(*node.args)
         elif node.is_Rational and max(_bits(node), 0) > MAX_CONSTANT_BITS:
             raise InvalidInputError(f"a constant of {_bits(node)} bits is above the cap "
                                     f"{MAX_CONSTANT_BITS} (MAX_CONSTANT_BITS)")
@@ -225,7 +225,7 @@ def _short_number(value: Fraction) -> str:
 # ------------------------------------------------------------------------- the namespace
 def _pow(base: Any, exponent: Any, evaluate: bool = False) -> sp.Basic:
     base, exponent = sp.sympify(base), sp.sympify(exponent)
-    return sp.Pow(base, check_power(base, exponent), evaluate=False)
+    return sp.Pow(base, validate_power(base, exponent), evaluate=False)
 
 
 def _arguments_then_result(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:

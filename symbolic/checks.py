@@ -52,7 +52,7 @@ from attnio.symbolic.symbols import Z_QK, M, Z_in, alpha, beta, d, n
 
 __all__ = [
     "SymbolicClaim", "SOURCES", "symbolic_claims", "crossover_claims", "branch_claims",
-    "dominance_claims", "false_twins", "check_identity", "all_of",
+    "dominance_claims", "false_twins", "check_catalogue_identity", "all_of",
 ]
 
 
@@ -74,7 +74,7 @@ def _claim(id: str, statement: str, check: Callable[[], Verdict], source: str,
     return SymbolicClaim(id, statement, check)
 
 
-def check_identity(a: sp.Expr, b: sp.Expr) -> Verdict:
+def check_catalogue_identity(a: sp.Expr, b: sp.Expr) -> Verdict:
     """Claim ``a == b`` identically, decided by the proof kernel
     (:func:`attnio.smt.kernel.check_identity`): Proved by ``simplify(a - b) == 0`` or by the
     SMT solvers; Refuted only with a point of the symbols' declared domains where both sides,
@@ -82,15 +82,15 @@ def check_identity(a: sp.Expr, b: sp.Expr) -> Verdict:
 
     Examples
     --------
-    >>> check_identity(d**2 * n / d, n * d).verdict
+    >>> check_catalogue_identity(d**2 * n / d, n * d).verdict
     'proved'
-    >>> r = check_identity(d**2, d**2 / 2)
+    >>> r = check_catalogue_identity(d**2, d**2 / 2)
     >>> r.verdict, r.counterexample["d"]
     ('refuted', '1')
     """
-    from attnio.smt.kernel import check_identity as kernel_check_identity
+    from attnio.smt.kernel import check_identity
 
-    return kernel_check_identity(a, b)
+    return check_identity(a, b)
 
 
 def all_of(*checks: Callable[[], Verdict]) -> Verdict:
@@ -111,14 +111,14 @@ def all_of(*checks: Callable[[], Verdict]) -> Verdict:
 
 
 def _sparse_dense_crossover(claimed: sp.Expr) -> Verdict:
-    return check_identity(crossover("sparse.lower").solution.subs(DENSE_INSTANCE), claimed)
+    return check_catalogue_identity(crossover("sparse.lower").solution.subs(DENSE_INSTANCE), claimed)
 
 
 def _ratio_is(bound: str, claimed: sp.Expr) -> Verdict:
     br = branch_ratio(bound)
     if not br.verdict.proved:
         return br.verdict
-    return check_identity(br.ratio, claimed)
+    return check_catalogue_identity(br.ratio, claimed)
 
 
 _BETA_POS = (alpha >= 1, alpha <= 1 + beta, beta > 0)
@@ -202,7 +202,7 @@ def dominance_claims() -> list[SymbolicClaim]:
                f"{_LI}, Fig. 1", True),
         _claim("dominance.sparse_dense.equals_reduced", "Thm 4.5 at Z_in = n d, Z_QK = n^2 is "
                "symbolically min(n²d²/M, n²d/sqrt(M)) (Thm 1.1 without its nd³, nd² terms)",
-               lambda: check_identity(get_bound("sparse.lower").expr.subs(DENSE_INSTANCE),
+               lambda: check_catalogue_identity(get_bound("sparse.lower").expr.subs(DENSE_INSTANCE),
                                       get_bound("fwd.tight").expr),
                f"{_LI}, Thm 4.5", True),
         _claim("dominance.sparse_dense.same_order_bwd", "Thm 4.5 at the dense instance has the "
@@ -279,7 +279,7 @@ def false_twins() -> list[SymbolicClaim]:
                "false twin", True),
         _claim("twin.dominance.sparse_dense_equals_bwd", "Thm 4.5 at the dense instance is "
                "symbolically Thm 1.1 (with the nd³, nd² terms)",
-               lambda: check_identity(get_bound("sparse.lower").expr.subs(DENSE_INSTANCE),
+               lambda: check_catalogue_identity(get_bound("sparse.lower").expr.subs(DENSE_INSTANCE),
                                       get_bound("bwd.tight").expr), "false twin", True),
     ]
 

@@ -11,7 +11,10 @@ import pytest
 import attnio
 from attnio import exceptions
 from attnio.exceptions import (
-    CacheTooSmallError, InfeasibleError, InvalidInputError, TranslationError,
+    CacheTooSmallError,
+    InfeasibleError,
+    InvalidInputError,
+    TranslationError,
 )
 
 

@@ -21,8 +21,13 @@ from pathlib import Path
 import pytest
 
 from attnio.exceptions import InvalidInputError
+from attnio.input_files import (
+    parse_json_text,
+    read_input_bytes,
+    read_json_file,
+    validate_regular_file,
+)
 from attnio.validation import MAX_INT_DIGITS
-from attnio.input_files import check_regular_file, parse_json_text, read_input_bytes, read_json_file
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONPATH": str(ROOT)}
@@ -117,14 +122,14 @@ def test_the_ctrl_c_pipe_never_lands_on_a_standard_descriptor() -> None:
 def test_the_readers_refuse_every_kind_of_non_regular_file(tmp_path: Path, fifo: Path) -> None:
     for path, kind in [(fifo, r"pipe \(FIFO\)"), (Path(os.devnull), "character device"),
                        (tmp_path, "folder")]:
-        for read in (read_json_file, read_input_bytes, check_regular_file):
+        for read in (read_json_file, read_input_bytes, validate_regular_file):
             with pytest.raises(InvalidInputError, match=kind):
                 read(path, what="DAG file")
     with pytest.raises(InvalidInputError, match="cannot read DAG file .*No such file"):
         read_json_file(tmp_path / "missing.json", what="DAG file")
     regular = tmp_path / "ok.json"
     regular.write_text("[1, 2.5]")
-    assert stat.S_ISREG(check_regular_file(regular).st_mode)
+    assert stat.S_ISREG(validate_regular_file(regular).st_mode)
     assert read_json_file(regular) == [1, 2.5]
 
 
@@ -243,7 +248,7 @@ def test_pebble_time_limit_is_not_overrun_by_late_phases() -> None:
     assert answer["verdict"] == "undecided" and answer["detail"] == "time limit 0.1 s reached"
     assert answer["lower"] <= answer["upper"] and answer["moves"]
     # the certified window bound still runs at the deadline: above the compulsory I/O
-    from attnio.graphs.anytime import compulsory_io
     from attnio.commands.pebble import parse_builtin
+    from attnio.graphs.anytime import compulsory_io
 
     assert answer["lower"] > compulsory_io(parse_builtin("matmul:9x9x9"))

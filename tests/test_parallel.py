@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from attnio.cli import main
-from attnio.exceptions import InvalidInputError
 from attnio.commands.pebble import _solve_job
+from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import min_cache_size
 from attnio.parallel import InstanceFailed, map_instances

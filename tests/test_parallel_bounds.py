@@ -20,10 +20,10 @@ from attnio.exceptions import InvalidInputError
 from attnio.parallel import (
     InstanceTimedOut,
     _probe_scheduler,
-    check_scheduler_address,
-    check_workers,
     map_instances,
     max_workers,
+    validate_scheduler_address,
+    validate_workers,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,9 +49,9 @@ def _free_port() -> int:
 def test_workers_cap_is_four_per_core() -> None:
     cap = max_workers()
     assert cap == 4 * (os.cpu_count() or 1)
-    check_workers(cap)
+    validate_workers(cap)
     with pytest.raises(InvalidInputError, match=rf"workers={cap + 1} exceeds the cap {cap}"):
-        check_workers(cap + 1)
+        validate_workers(cap + 1)
 
 
 @pytest.mark.parametrize("command", [["pebble", "--builtin", "matmul:1x1x1", "--cache", "3"],
@@ -76,7 +76,7 @@ def test_a_million_workers_is_refused_before_any_process(
     ("tcp://[::1]:8786", ("tcp", "::1", 8786)),
 ])
 def test_well_formed_scheduler_addresses(address: str, expected: tuple) -> None:
-    assert check_scheduler_address(address) == expected
+    assert validate_scheduler_address(address) == expected
 
 
 @pytest.mark.parametrize("address,fragment", [
@@ -92,7 +92,7 @@ def test_well_formed_scheduler_addresses(address: str, expected: tuple) -> None:
 ])
 def test_malformed_scheduler_addresses(address: object, fragment: str) -> None:
     with pytest.raises(InvalidInputError) as info:
-        check_scheduler_address(address)
+        validate_scheduler_address(address)
     assert fragment in str(info.value) and "\n" not in str(info.value)
 
 

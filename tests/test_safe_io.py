@@ -16,8 +16,15 @@ from hypothesis import strategies as st
 
 from attnio import safe_io
 from attnio.exceptions import InvalidInputError
-from attnio.safe_io import (OutputError, STALE_TEMP_SECONDS, TEMP_PREFIX, clean_stale_temps,
-                            is_attnio_temp, write_bytes, write_text)
+from attnio.safe_io import (
+    STALE_TEMP_SECONDS,
+    TEMP_PREFIX,
+    OutputError,
+    clean_stale_temps,
+    is_attnio_temp,
+    write_bytes,
+    write_text,
+)
 
 
 def test_a_file_created_after_the_check_is_never_replaced(tmp_path: Path, monkeypatch) -> None:

@@ -35,14 +35,17 @@ from hypothesis import strategies as st
 from attnio.algorithms.heads import count_heads, simulate_heads
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import PASSES, REGISTRY, algorithm_names, selection
-from attnio.bounds.sandwich_points import (CATALOGUE_SCOPE, explicit_catalogue_lower_bounds,
-                                           sandwich_point)
 from attnio.algorithms.simulation import count, simulate
 from attnio.algorithms.tuning import tuned_count
-from attnio.cli import main
-from attnio.exceptions import CacheOverflowError, InfeasibleError
 from attnio.bounds.attention import computation_of
 from attnio.bounds.masks import mask_bound_fields
+from attnio.bounds.sandwich_points import (
+    CATALOGUE_SCOPE,
+    explicit_catalogue_lower_bounds,
+    sandwich_point,
+)
+from attnio.cli import main
+from attnio.exceptions import CacheOverflowError, InfeasibleError
 
 _SKIP = (InfeasibleError, CacheOverflowError)
 

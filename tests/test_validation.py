@@ -9,12 +9,29 @@ import numpy as np
 import pytest
 
 from attnio.exceptions import InvalidInputError
-from attnio.validation import (MAX_CACHE_SIZES, MAX_INT_DIGITS, MAX_JSON_DEPTH, MAX_MESSAGE_CHARS,
-                               MAX_SEED, MAX_STEPS, PLOT_SUFFIXES, check_digraph, check_name,
-                               check_output_path, check_seed, describe, geometric_sizes,
-                               json_float, one_line, parse_int_range, parse_positive_int,
-                               parse_seed, positive_float, positive_int)
 from attnio.input_files import parse_json_text, read_json_file
+from attnio.validation import (
+    MAX_CACHE_SIZES,
+    MAX_INT_DIGITS,
+    MAX_JSON_DEPTH,
+    MAX_MESSAGE_CHARS,
+    MAX_SEED,
+    MAX_STEPS,
+    PLOT_SUFFIXES,
+    describe,
+    geometric_sizes,
+    json_float,
+    one_line,
+    parse_int_range,
+    parse_positive_int,
+    parse_seed,
+    positive_float,
+    positive_int,
+    validate_digraph,
+    validate_name,
+    validate_output_path,
+    validate_seed,
+)
 
 
 @pytest.mark.parametrize("value", [0, -1, True, 2.0, "3", None, [1]])
@@ -52,10 +69,10 @@ def test_positive_float_allow_zero() -> None:
 
 
 def test_seeds() -> None:
-    assert check_seed(0) == 0 and check_seed(MAX_SEED) == MAX_SEED
+    assert validate_seed(0) == 0 and validate_seed(MAX_SEED) == MAX_SEED
     for bad in (-1, MAX_SEED + 1, "7", 1.0, True, None):
         with pytest.raises(InvalidInputError, match="seed"):
-            check_seed(bad)
+            validate_seed(bad)
     assert parse_seed("42") == 42
     with pytest.raises(InvalidInputError):
         parse_seed("-1")
@@ -95,7 +112,7 @@ def test_messages_stay_short() -> None:
 
 
 def test_output_paths(tmp_path: Path) -> None:
-    ok = check_output_path(tmp_path / "a.png", suffixes=PLOT_SUFFIXES)
+    ok = validate_output_path(tmp_path / "a.png", suffixes=PLOT_SUFFIXES)
     assert ok == tmp_path / "a.png"
     (tmp_path / "b.png").write_bytes(b"x")
     (tmp_path / "c.png").symlink_to(tmp_path / "b.png")
@@ -104,8 +121,8 @@ def test_output_paths(tmp_path: Path) -> None:
              (tmp_path / "c.png", "symlink")]
     for path, rule in cases:
         with pytest.raises(InvalidInputError, match=rule):
-            check_output_path(path, suffixes=PLOT_SUFFIXES, what="--plot")
-    assert check_output_path(tmp_path / "b.png", suffixes=PLOT_SUFFIXES, overwrite=True)
+            validate_output_path(path, suffixes=PLOT_SUFFIXES, what="--plot")
+    assert validate_output_path(tmp_path / "b.png", suffixes=PLOT_SUFFIXES, overwrite=True)
 
 
 def test_json_reading(tmp_path: Path) -> None:
@@ -127,13 +144,13 @@ def test_json_reading(tmp_path: Path) -> None:
 def test_digraph_and_names() -> None:
     import networkx as nx
 
-    assert check_digraph(nx.DiGraph()) is not None
+    assert validate_digraph(nx.DiGraph()) is not None
     for bad in (nx.Graph(), nx.MultiDiGraph(), [("a", "b")], None):
         with pytest.raises(InvalidInputError, match="networkx.DiGraph"):
-            check_digraph(bad)
-    assert check_name("pass", "forward", ("forward", "backward")) == "forward"
+            validate_digraph(bad)
+    assert validate_name("pass", "forward", ("forward", "backward")) == "forward"
     with pytest.raises(InvalidInputError, match="is unknown"):
-        check_name("pass", "sideways", ("forward", "backward"))
+        validate_name("pass", "sideways", ("forward", "backward"))
 
 
 def test_parse_sizes_grammar() -> None:
@@ -160,8 +177,11 @@ def test_parse_sizes_grammar() -> None:
 
 
 def test_out_of_range_warning_is_one_line_and_deferred(capsys) -> None:
-    from attnio.validation import (admissible_cache_warning, deferred_warnings,
-                                   warn_outside_admissible)
+    from attnio.validation import (
+        admissible_cache_warning,
+        deferred_warnings,
+        warn_outside_admissible,
+    )
 
     assert admissible_cache_warning("gap", 64, 8, [8, 512]) is None  # the edges are inside
     line = admissible_cache_warning("gap", 64, 8, [7, 513, 1, 2, 3, 4])

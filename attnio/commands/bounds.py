@@ -84,12 +84,12 @@ from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 from attnio.tables import number_cell, render_table
 from attnio.validation import (
-    check_output_path,
     describe,
     json_float,
     one_line,
     parse_positive_int,
     size_action,
+    validate_output_path,
     warn_outside_admissible,
 )
 
@@ -406,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--scope {args.scope} needs --device (with --M the size is "
                                 "in words; a --hierarchy file names its own levels)")
     if args.latex not in (None, "-"):  # refuse a bad target before any work
-        check_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
+        validate_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
 
     mask = mask_from_args(args)
     if mask is not None:

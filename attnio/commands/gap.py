@@ -64,9 +64,9 @@ from attnio.safe_io import write_bytes
 from attnio.tables import render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
-    check_output_path,
-    check_time_limit,
     size_action,
+    validate_output_path,
+    validate_time_limit,
     warn_outside_admissible,
 )
 
@@ -134,14 +134,14 @@ def _progress_bar(total: int) -> Iterator[Callable[[str], None]]:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio gap``; exit 0, or 1 when ``--time-limit`` cut the sweep."""
-    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     n, d = validate_size("n", args.n), validate_size("d", args.d)
     Ms = args.M
     warn_outside_admissible("gap", n, d, Ms)
     parallel = parallel_options(args)
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
-        plot_target = check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+        plot_target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
         require("plots", "--plot")  # matplotlib: exit 2 before any work
 

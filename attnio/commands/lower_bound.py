@@ -90,7 +90,7 @@ from attnio.flags import (
     solver_milliseconds,
 )
 from attnio.graphs.dagio import load_dag
-from attnio.graphs.game import check_cache_size
+from attnio.graphs.game import validate_cache_size
 from attnio.graphs.lower_bounds import (
     BoundRecord,
     CertifiedRoute,
@@ -251,7 +251,7 @@ def run(args: argparse.Namespace) -> int:
     # the routes stop a little before the limit, leaving time to print and for the
     # interpreter to exit (ending it takes ~0.5 s once sympy is loaded)
     deadline = Deadline(started + time_limit - min(EXIT_RESERVE, 0.15 * time_limit))
-    M = check_cache_size(parse_sizes("M", args.cache, single=True)[0])
+    M = validate_cache_size(parse_sizes("M", args.cache, single=True)[0])
     timeout = solver_milliseconds(parse_seconds(
         "--solver-time-limit", getattr(args, "solver_time_limit", 20.0), allow_zero=False))
     G = _load(args)

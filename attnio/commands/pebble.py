@@ -91,7 +91,7 @@ from attnio.graphs.dags import (
 )
 from attnio.graphs.engines import METHODS, resolve_method
 from attnio.graphs.exact import (
-    check_exact_size,
+    validate_exact_size,
 )
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import certified_lower_bound
@@ -104,11 +104,11 @@ from attnio.results import Status, overall_verdict
 from attnio.tables import render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
-    check_output_path,
     describe,
     parse_int_range,
     parse_positive_int,
     parse_sizes,
+    validate_output_path,
 )
 
 __all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
@@ -341,7 +341,7 @@ def _line(result: PebbleResult, M: int) -> str:
 
 def _export(G: nx.DiGraph, args: argparse.Namespace) -> None:
     """Write ``--export-dag`` (format by extension, :data:`EXPORT_SUFFIXES`)."""
-    target = check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+    target = validate_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                                what="--export-dag")
     fmt = EXPORT_SUFFIXES[target.suffix.lower()]
     save_dag(G, target, format=fmt, overwrite=args.force)
@@ -417,7 +417,7 @@ def run(args: argparse.Namespace) -> int:
         what = "--replay" if args.replay is not None else "--export-dag"
         raise InvalidInputError(f"{what} needs exactly one --dag FILE.json")
     if args.export_dag is not None:
-        check_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
+        validate_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
     parallel = parallel_options(args)
     if args.dag is not None:
@@ -431,7 +431,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         return _replay(graphs[0][1], Ms[0], args)
     for _, G in graphs:
-        check_exact_size(G)
+        validate_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
     jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit,
@@ -477,7 +477,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         objects = [{"dag": label, **result_to_json(r, M, recompute)}
                    for (M, r, _), (label, _, _) in zip(rows, instances)]
-        for obj, (M, _, costs), cert in zip(objects, rows, certified):
+        for obj, (_, _, costs), cert in zip(objects, rows, certified):
             obj["algorithm_costs"] = costs
             # graphs/lower_bounds/, computed inside the instance's time limit (None for the
             # instance a Ctrl-C stopped before it was done, or a worker that died)
@@ -486,7 +486,7 @@ def run(args: argparse.Namespace) -> int:
                        {"instances": objects, "interrupted": interrupted})
     elif args.table:
         names = ["naive", "row-block", "square-tiling"]
-        for row, (label, G, M) in zip(rows, instances):
+        for _row, (label, G, M) in zip(rows, instances):
             if M != Ms[0]:
                 continue
             print((f"{label}: " if labelled else "")

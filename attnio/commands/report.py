@@ -23,8 +23,8 @@ from attnio.progress import StageStatus
 from attnio.reporting import DEFAULT_D, DEFAULT_N
 from attnio.reporting.report import default_cache_sizes, write_report
 from attnio.validation import (
-    check_time_limit,
     size_action,
+    validate_time_limit,
     warn_outside_admissible,
 )
 
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     """
     import time
 
-    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
 
     warn_outside_admissible("report", args.n, args.d,

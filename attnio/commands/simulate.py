@@ -46,9 +46,9 @@ from typing import Any
 
 from attnio.algorithms.heads import (
     add_heads_arguments,
-    check_heads,
     heads_from_args,
     simulate_heads,
+    validate_heads,
 )
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args
 from attnio.algorithms.registry import selection
@@ -58,9 +58,9 @@ from attnio.algorithms.simulation import (
     PASSES,
     SimulationResult,
     catalogue_value,
-    check_execute_budget,
     find_crossovers,
     simulate,
+    validate_execute_budget,
 )
 from attnio.bounds.heads import multihead_lower_bound
 from attnio.bounds.masks import mask_run_fields
@@ -76,7 +76,6 @@ from attnio.safe_io import write_bytes
 from attnio.tables import render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
-    check_output_path,
     describe,
     geometric_sizes,
     json_float,
@@ -84,6 +83,7 @@ from attnio.validation import (
     parse_seed,
     parse_sizes,
     size_action,
+    validate_output_path,
     warn_outside_admissible,
 )
 
@@ -253,7 +253,7 @@ def runs_payload(
     the same rows in the same order as the serial run).
     """
 
-    batch, heads, kv = check_heads(batch, heads, kv_heads)
+    batch, heads, kv = validate_heads(batch, heads, kv_heads)
     multi = (batch, heads, kv) != (1, 1, 1)
     if multi and tune:
         raise InvalidInputError("--batch/--heads/--kv-heads take no --tune")
@@ -334,10 +334,10 @@ def run(args: argparse.Namespace) -> int:
     names = parse_algorithms(args.algorithm, args.pass_)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
-        check_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
+        validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
         require("plots", "--plot")  # matplotlib: exit 2 before any work, as in `attnio report`
     if args.execute:
-        check_execute_budget(n, d)
+        validate_execute_budget(n, d)
     mask = mask_from_args(args)
     if mask is not None:
         mask.check(n)
@@ -458,7 +458,7 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
     written through :func:`attnio.safe_io.write_bytes` (atomic, no symlinks, an existing file
     only with ``overwrite``); its format follows the extension."""
 
-    target = check_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
+    target = validate_output_path(path, suffixes=PLOT_SUFFIXES, overwrite=overwrite,
                                what="--plot")
     require("plots", "--plot")
 

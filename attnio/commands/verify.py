@@ -74,7 +74,7 @@ from attnio.proofs.runner import (
     twins_rejected,
     was_interrupted,
 )
-from attnio.validation import check_time_limit
+from attnio.validation import validate_time_limit
 
 __all__ = ["register", "run"]
 
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the claims (or twins) selected by ``args``; return the exit code."""
     timeout = solver_milliseconds(getattr(args, "solver_time_limit", 20.0))
     # the clock starts with the command's work (Python and attnio are loaded by then)
-    time_limit = check_time_limit(getattr(args, "time_limit", None), "--time-limit")
+    time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     parallel = is_parallel(parallel_options(args))  # refused before the claims load
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)

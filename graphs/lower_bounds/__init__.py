@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable
 import networkx as nx
 
 from attnio.exceptions import AttnioError, InvalidInputError
-from attnio.graphs.game import check_cache_size, game_inputs
+from attnio.graphs.game import game_inputs, validate_cache_size
 from attnio.graphs.lower_bounds.counting import (
     PER_PART_NAMES,
     builtin_structure,
@@ -79,7 +79,6 @@ from attnio.graphs.lower_bounds.records import (
     ROUTES,
     BoundRecord,
     must_compute,
-    vertices_to_compute,
 )
 
 # Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
@@ -180,7 +179,7 @@ def route_phases(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000, hong_kung: 
 
 
 def _prepare(G: nx.DiGraph, M: int, outputs: Iterable[str] | None) -> nx.DiGraph:
-    check_cache_size(M)
+    validate_cache_size(M)
     game_inputs(G)  # raises on a cycle or on declared inputs other than the sources
     if outputs is not None:
         G = G.copy()
@@ -351,7 +350,7 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
     ...     {"needed_inputs": ["a", "b"], "written_outputs": ["c"]})).verdict
     'refuted'
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     if not record.applies:
         if record.value != 0:
             return Refuted({"value": record.value}, "a route that does not apply claims > 0")

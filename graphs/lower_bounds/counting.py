@@ -13,7 +13,7 @@ least once; these are distinct moves.
 ``hong-kung``: :math:`Q \ge M(P(G, 2M) - 1)` (Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv
 2402.07443 Lemma 2.8, inputs = sources convention) with :math:`P(G, 2M)` exact from
 :func:`attnio.graphs.partitions.min_partition_parts`. Hypotheses (checked by
-:func:`attnio.graphs.partitions.check_hong_kung_hypotheses`): outputs = sinks, no isolated
+:func:`attnio.graphs.partitions.validate_hong_kung_hypotheses`): outputs = sinks, no isolated
 vertex.
 
 ``per-part: <name>``: the per-part counting routes of
@@ -29,7 +29,7 @@ from typing import Any, Iterable
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
@@ -57,7 +57,7 @@ def compulsory_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
     >>> compulsory_bound(nx.DiGraph([("a", "c"), ("b", "c")]), 3).value
     3
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     _, outs, _, need = must_compute(G, outputs)
     cert = {"needed_inputs": sorted(need), "written_outputs": sorted(outs),
             "reads": len(need), "writes": len(outs)}
@@ -102,12 +102,12 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
     >>> hong_kung_route(matmul_dag(1, 4, 1), 3).value
     3
     """
-    from attnio.graphs.partitions import check_hong_kung_hypotheses, min_partition_parts
+    from attnio.graphs.partitions import min_partition_parts, validate_hong_kung_hypotheses
 
-    check_cache_size(M)
+    validate_cache_size(M)
     dl = as_deadline(deadline)
     try:
-        check_hong_kung_hypotheses(G)
+        validate_hong_kung_hypotheses(G)
     except InvalidInputError as exc:
         return BoundRecord("hong-kung", 0, False, str(exc), {})
     if G.number_of_nodes() > MAX_HONG_KUNG_VERTICES:
@@ -130,13 +130,13 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
 def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
                      deadline: Deadline | None = None) -> Verdict:
     from attnio.graphs.partitions import (
-        check_hong_kung_hypotheses,
         is_s_partition,
         min_partition_parts,
+        validate_hong_kung_hypotheses,
     )
 
     dl = as_deadline(deadline)
-    check_hong_kung_hypotheses(G)
+    validate_hong_kung_hypotheses(G)
     cert = rec.certificate
     P = cert.get("P")
     if not isinstance(P, int) or rec.value != M * (P - 1):
@@ -301,17 +301,17 @@ def per_part_routes(G: nx.DiGraph, M: int, *,
     >>> [(r.route, r.value) for r in per_part_routes(matmul_dag(2, 2, 2), 3)]
     [('per-part: matmul products', 3), ('per-part: Saha-Ye level-1', 0)]
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     dl = as_deadline(deadline)
     kind, sizes, why = builtin_structure(G)
     if kind is None:
         return [BoundRecord(f"per-part: {name}", 0, False, why, {}) for name in PER_PART_NAMES]
     dl.check()  # the lemmas' module imports sympy (about a second): not past the deadline
     from attnio.graphs.lower_bounds.explicit import explicit_routes
-    from attnio.graphs.partitions import check_hong_kung_hypotheses
+    from attnio.graphs.partitions import validate_hong_kung_hypotheses
 
     try:
-        check_hong_kung_hypotheses(G)
+        validate_hong_kung_hypotheses(G)
         values = explicit_routes(kind, sizes, M)
     except InvalidInputError as exc:
         return [BoundRecord(f"per-part: {name}", 0, False, str(exc), {})
@@ -365,9 +365,9 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
 
 def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
     from attnio.graphs.lower_bounds.explicit import partition_route_bound
-    from attnio.graphs.partitions import check_hong_kung_hypotheses
+    from attnio.graphs.partitions import validate_hong_kung_hypotheses
 
-    check_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
+    validate_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
     cert = rec.certificate
     kind, sizes, why = builtin_structure(G)
     if kind is None or cert.get("kind") != kind:

@@ -20,7 +20,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
@@ -119,7 +119,7 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     for _ in range(items):
         nxt: dict[tuple, int] = {}
 
-        def push(key: tuple, cost: int) -> None:
+        def push(key: tuple, cost: int, nxt: dict[tuple, int] = nxt) -> None:
             if cost < nxt.get(key, 1 << 60):
                 nxt[key] = cost
 
@@ -172,7 +172,7 @@ def saturation_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | Non
     >>> saturation_windows_bound(matmul_dag(3, 1, 3), 4).value    # exact optimum 17
     17
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G, outputs)
     family = saturating_sets(G, M, outputs, deadline=dl)
@@ -275,7 +275,7 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
             if size < M:
                 return Refuted({"vertex": a}, f"|pred({a}) ∪ T| = {size} < M")
             if (size == M) != (a in t["choices"]):
-                return Refuted({"vertex": a}, f"choices must be exactly the a with equality")
+                return Refuted({"vertex": a}, "choices must be exactly the a with equality")
         if t["charge"] not in (1, 2) or t["charge"] > (1 if set(T) & set(outs) else 2):
             return Refuted({"set": T}, "charge too large")
     value = _independent_saturation_min(G, M, U, family, deadline=deadline)

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.indexed_dag import relevant_vertices
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
@@ -132,7 +132,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     """
     from attnio.graphs.exact import min_cache_size, solve_optimal
 
-    check_cache_size(M)
+    validate_cache_size(M)
     dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G)
     best: BoundRecord | None = None

@@ -44,7 +44,7 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from attnio.graphs.game import check_cache_size, game_inputs, game_outputs
+from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
 from attnio.results import Proved, Refuted, Verdict
@@ -204,7 +204,7 @@ def spill_windows_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = N
     >>> r.value, r.certificate["input_reads"], r.certificate["output_writes"]
     (7, 4, 1)
     """
-    check_cache_size(M)
+    validate_cache_size(M)
     dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G, outputs)
     limit = max(1, int(max_window_vertices))

@@ -74,7 +74,6 @@ from __future__ import annotations
 from attnio.graphs.partitions.definitions import (  # noqa: F401
                                                   PartitionCheck,
                                                   Vertex,
-                                                  check_hong_kung_hypotheses,
                                                   greedy_s_partition,
                                                   input_vertices,
                                                   is_bounded_set,
@@ -83,6 +82,7 @@ from attnio.graphs.partitions.definitions import (  # noqa: F401
                                                   min_dominator_size,
                                                   minimum_dominator,
                                                   minimum_set,
+                                                  validate_hong_kung_hypotheses,
 )
 from attnio.graphs.partitions.search import (
                                                   BoundedSetEncoding,
@@ -112,6 +112,6 @@ __all__ = [
     "max_counted_bounded_set",
     "PartitionResult",
     "min_partition_parts",
-    "check_hong_kung_hypotheses",
+    "validate_hong_kung_hypotheses",
     "hong_kung_bound",
 ]

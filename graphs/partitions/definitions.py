@@ -26,7 +26,7 @@ __all__ = [
     "PartitionCheck",
     "is_s_partition",
     "greedy_s_partition",
-    "check_hong_kung_hypotheses",
+    "validate_hong_kung_hypotheses",
 ]
 
 Vertex = Hashable
@@ -253,7 +253,7 @@ def greedy_s_partition(G: nx.DiGraph, S: int, *,
     return parts
 
 
-def check_hong_kung_hypotheses(G: nx.DiGraph) -> None:
+def validate_hong_kung_hypotheses(G: nx.DiGraph) -> None:
     """Raise unless ``G`` meets the hypotheses of HK Lemma 3.1 as :func:`hong_kung_bound` uses it.
 
     * inputs are exactly the sources (:func:`input_vertices`);
@@ -267,7 +267,7 @@ def check_hong_kung_hypotheses(G: nx.DiGraph) -> None:
     --------
     >>> import networkx as nx
     >>> G = nx.DiGraph(); G.add_nodes_from("abc")
-    >>> check_hong_kung_hypotheses(G)
+    >>> validate_hong_kung_hypotheses(G)
     Traceback (most recent call last):
     ...
     attnio.exceptions.InvalidInputError: vertex 'a' is both an input and an output (isolated); HK Lemma 3.1 needs them disjoint

@@ -39,12 +39,12 @@ import networkx as nx
 from attnio.exceptions import BudgetExceededError
 from attnio.graphs.partitions.definitions import (
     Vertex,
-    check_hong_kung_hypotheses,
     greedy_s_partition,
     input_vertices,
     is_dominator,
     is_s_partition,
     minimum_set,
+    validate_hong_kung_hypotheses,
 )
 from attnio.results import Status
 from attnio.validation import positive_int
@@ -439,7 +439,7 @@ def hong_kung_bound(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> int:
     Raises
     ------
     InvalidInputError
-        If ``G`` breaks a hypothesis (:func:`check_hong_kung_hypotheses`).
+        If ``G`` breaks a hypothesis (:func:`validate_hong_kung_hypotheses`).
     BudgetExceededError
         If z3 cannot decide :math:`P(G, 2S)` within ``timeout_ms`` per call.
 
@@ -450,5 +450,5 @@ def hong_kung_bound(G: nx.DiGraph, S: int, *, timeout_ms: int = 20_000) -> int:
     >>> hong_kung_bound(G, 1, timeout_ms=5_000)          # P(G, 2) = 3
     2
     """
-    check_hong_kung_hypotheses(G)
+    validate_hong_kung_hypotheses(G)
     return S * (min_partition_parts(G, 2 * S, timeout_ms=timeout_ms).value - 1)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from attnio.commands.simulate import parse_cache_sizes
 from attnio.cli import main
+from attnio.commands.simulate import parse_cache_sizes
 
 RUN_KEYS = {"algorithm", "pass", "n", "d", "M", "reads", "writes", "io", "flops",
             "peak_fast_words", "formula", "ratio"}

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from attnio.bounds.gap import gap_rows
 from attnio.algorithms.tuning import TimeLimitReached, tuned_blocks, tuned_count
+from attnio.bounds.gap import gap_rows
 from attnio.cli import main
 
 SWEEP = ["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:1000", "--tune"]

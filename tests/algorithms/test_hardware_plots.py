@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from attnio.reporting.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
-                                             plot_regime_map, regime_map)
 import pytest
 
-from attnio.reporting.hardware_plots import (TABLE_DEVICES, levels_vs_n, plot_levels_vs_n,
-                                             plot_regime_map, regime_map)
 from attnio.algorithms.heads import count_heads
+from attnio.reporting.hardware_plots import (
+    TABLE_DEVICES,
+    levels_vs_n,
+    plot_levels_vs_n,
+    plot_regime_map,
+    regime_map,
+)
 
 
 def test_levels_vs_n_is_exact_and_above_the_bound() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from attnio.algorithms.heads import check_heads, count_flash2_gqa, count_heads, simulate_heads
-from attnio.bounds.heads import multihead_lower_bound
+from attnio.algorithms.heads import count_flash2_gqa, count_heads, simulate_heads, validate_heads
 from attnio.algorithms.simulation import ALGORITHMS, count
+from attnio.bounds.heads import multihead_lower_bound
 from attnio.exceptions import InvalidInputError
 
 PASS_ALGS = [(a, p) for a in ALGORITHMS for p in ("forward", "backward")
@@ -117,7 +117,7 @@ def test_stacked_bound_numbers_and_single_head() -> None:
 ])
 def test_bad_heads(args: tuple, match: str) -> None:
     with pytest.raises(InvalidInputError, match=match):
-        check_heads(*args)
+        validate_heads(*args)
 
 
 # ---- masks on many heads (issue 15: masks in every algorithm, flash2-gqa included) ----------

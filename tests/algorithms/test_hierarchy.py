@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from attnio.algorithms.hierarchy import Hierarchy, device_hierarchy
-from attnio.bounds.hierarchy import bottleneck, boundary_lower_bound, hierarchy_counts
 from attnio.algorithms.simulation import count, simulate
-from attnio.exceptions import InvalidInputError
 from attnio.bounds.attention import best_lower_bound
+from attnio.bounds.hierarchy import bottleneck, boundary_lower_bound, hierarchy_counts
+from attnio.exceptions import InvalidInputError
 
 ALGS = {"forward": ("standard", "flash1", "flash2", "square-tiling", "small-cache-fused",
                     "flash2-gqa"),

@@ -534,7 +534,7 @@ def test_a_pattern_file_is_read_to_one_byte_past_the_limit(tmp_path, monkeypatch
                            (b" " * (MAX_PATTERN_BYTES + 1 - len(body)) + body, None),
                            (b" " * (2 * MAX_PATTERN_BYTES) + body, None)]:
         stream = _Stream(data)
-        monkeypatch.setattr(masks_module, "open", lambda *a, **k: stream, raising=False)
+        monkeypatch.setattr(masks_module, "open", lambda *a, stream=stream, **k: stream, raising=False)
         if expected is None:
             assert _message(lambda: parse_mask(f"block:1:{path}")) == (
                 f"--mask block:1:{path}: pattern file {str(path)!r} has more than "

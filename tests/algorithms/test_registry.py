@@ -60,7 +60,7 @@ def declared_gaps(spec: AlgorithmSpec) -> list[str]:
         extra = set(getattr(spec, field)) - passes
         if extra:
             gaps.append(f"{field} name passes it lacks: {sorted(extra)}")
-    for pass_, names in spec.selections.items():
+    for names in spec.selections.values():
         gaps += [f"unknown selection {s!r}" for s in names if s not in SELECTIONS]
     if spec.block_rule.kind not in ("square", "flash", "fused"):
         gaps.append(f"block rule {spec.block_rule.kind!r}")

@@ -14,9 +14,9 @@ from attnio.algorithms.counts import (
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.simulation import simulate
 from attnio.algorithms.small_cache_fused import (
-    fused_block_sizes,
     backward_products_io,
     forward_pass2_io,
+    fused_block_sizes,
     pass1_io,
     small_cache_fused_backward,
 )

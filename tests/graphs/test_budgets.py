@@ -16,17 +16,20 @@ import networkx as nx
 import pytest
 import z3
 
-import attnio.graphs.exact as exact_module
 import attnio.graphs.baseline as baseline_module
+import attnio.graphs.exact as exact_module
 from attnio.exceptions import BudgetExceededError
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import matmul_dag
 from attnio.graphs.exact import solve_optimal
 from attnio.graphs.exact_z3 import solve_time_indexed
-from attnio.graphs.lower_bounds import (check_certificate, hong_kung_route,
-                                        subdag_exact_bound)
-from attnio.graphs.partitions import (find_bounded_set, hong_kung_bound,
-                                      max_counted_bounded_set, min_partition_parts)
+from attnio.graphs.lower_bounds import check_certificate, hong_kung_route, subdag_exact_bound
+from attnio.graphs.partitions import (
+    find_bounded_set,
+    hong_kung_bound,
+    max_counted_bounded_set,
+    min_partition_parts,
+)
 from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
 from attnio.results import Status
 
@@ -155,7 +158,7 @@ def test_partition_search_unknown_is_undecided(z3_unknown) -> None:
     assert got.reason == ("z3 returned unknown (budget (forced), timeout 20000 ms) asking for "
                           "2 parts")
     with pytest.raises(BudgetExceededError) as info:
-        got.value
+        _ = got.value
     assert str(info.value) == ("P(G, S=2) undecided in [2, 3]: z3 returned unknown (budget "
                                "(forced), timeout 20000 ms) asking for 2 parts")
     with pytest.raises(BudgetExceededError):

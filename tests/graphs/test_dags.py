@@ -106,9 +106,9 @@ def test_attention_forward_evaluates_to_softmax_attention(mask) -> None:
     values = {f"{name}[{i},{a}]": M[i, a] for name, M in (("Q", Q), ("K", K), ("V", V))
               for i in range(n) for a in range(d) if f"{name}[{i},{a}]" in G}
     got = evaluate(G, values)
-    O = _attention(Q, K, V, keep)
+    expected = _attention(Q, K, V, keep)
     for i, a in itertools.product(range(n), range(d)):
-        assert got[f"O[{i},{a}]"] == pytest.approx(O[i, a], rel=1e-10)
+        assert got[f"O[{i},{a}]"] == pytest.approx(expected[i, a], rel=1e-10)
 
 
 def test_attention_backward_qkv_matches_finite_differences() -> None:

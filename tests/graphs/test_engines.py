@@ -10,8 +10,8 @@ import sys
 import networkx as nx
 import pytest
 
-import attnio.graphs.anytime as anytime_module
 import attnio.commands.pebble as pebble_cli
+import attnio.graphs.anytime as anytime_module
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import attention_forward_dag, matmul_dag

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from attnio.exceptions import InvalidInputError
 from attnio.graphs import exact as exact_module
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag, random_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.exact_state import Symmetry, all_submasks, submasks_of_size
-from attnio.graphs.indexed_dag import IndexedDAG
-from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import replay
+from attnio.graphs.indexed_dag import IndexedDAG
 from attnio.graphs.schedules import algorithm_costs, algorithm_schedules
 
 BINARY = nx.DiGraph([("a", "c"), ("b", "c")])

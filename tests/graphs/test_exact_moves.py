@@ -11,8 +11,8 @@ from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.exact_moves import MacroMoves
-from attnio.graphs.indexed_dag import IndexedDAG
 from attnio.graphs.game import replay
+from attnio.graphs.indexed_dag import IndexedDAG
 
 # random_dag(5, 0.6, seed=6) with outputs v1..v4 (v1, v3 feed v2, v4): one-shot at M = 3 the
 # optimum is 5; the twin evicts v1 before v2, v4 are computed and answers 6

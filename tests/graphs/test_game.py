@@ -12,8 +12,17 @@ import pytest
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.graphs.dags import matmul_dag
-from attnio.graphs.game import (MOVE_KINDS, RULES, ReplayResult, check_cache_size, check_moves,
-                                game_inputs, game_outputs, replay, validate)
+from attnio.graphs.game import (
+    MOVE_KINDS,
+    RULES,
+    ReplayResult,
+    game_inputs,
+    game_outputs,
+    replay,
+    validate,
+    validate_cache_size,
+    validate_moves,
+)
 
 pytestmark = pytest.mark.trust
 
@@ -298,10 +307,10 @@ def test_an_output_that_is_an_input_is_blue_from_the_start() -> None:
 
 
 def test_check_cache_size_names_M() -> None:
-    assert check_cache_size(1) == 1 and type(check_cache_size(True + 1)) is int
+    assert validate_cache_size(1) == 1 and type(validate_cache_size(True + 1)) is int
     for bad in (0, -2, 1.0, "3", None, False):
         with pytest.raises(InvalidInputError) as info:
-            check_cache_size(bad)
+            validate_cache_size(bad)
         assert str(info.value) == f"M={bad!r} must be a positive integer"
 
 
@@ -355,11 +364,11 @@ def test_game_outputs_refuses_bad_outputs_by_name() -> None:
 
 
 def test_check_moves_accepts_iterables_and_names_the_rest() -> None:
-    assert check_moves((m for m in CHAIN_MOVES)) == CHAIN_MOVES
-    assert check_moves(()) == []
+    assert validate_moves((m for m in CHAIN_MOVES)) == CHAIN_MOVES
+    assert validate_moves(()) == []
     for bad in (None, "read a", b"read", {"read": "a"}, 5):
         with pytest.raises(InvalidInputError) as info:
-            check_moves(bad)
+            validate_moves(bad)
         assert str(info.value) == f"moves={bad!r} must be a list of (kind, vertex) moves"
 
 

@@ -20,21 +20,30 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+import attnio.commands.lower_bound  # noqa: F401
+import attnio.commands.pebble  # noqa: F401
+
 # imported before any test patches a route: their `from ... import` bindings must stay honest
 import attnio.graphs.anytime  # noqa: F401
-import attnio.commands.pebble  # noqa: F401
-import attnio.commands.lower_bound  # noqa: F401
 import attnio.graphs.lower_bounds as lower_bounds_module
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.dagio import dag_from_json, dag_to_node_link
 from attnio.graphs.dags import matmul_dag, random_dag
 from attnio.graphs.exact import min_cache_size
-from attnio.graphs.lower_bounds import (TIME_LIMIT_REASON, BoundRecord, Deadline,
-                                        builtin_structure, certified_lower_bound,
-                                        certified_routes, check_certificate,
-                                        least_cache_size, lower_bounds, must_compute,
-                                        spill_windows_bound)
+from attnio.graphs.lower_bounds import (
+    TIME_LIMIT_REASON,
+    BoundRecord,
+    Deadline,
+    builtin_structure,
+    certified_lower_bound,
+    certified_routes,
+    check_certificate,
+    least_cache_size,
+    lower_bounds,
+    must_compute,
+    spill_windows_bound,
+)
 from attnio.graphs.lower_bounds.deadline import TimeLimitReached
 
 TREE = str(Path(__file__).resolve().parents[2])
@@ -210,7 +219,7 @@ def test_progress_names_the_route_when_asked() -> None:
                    env={"ATTNIO_PROGRESS": "1"})
     assert r.returncode == 0
     for route in ("compulsory", "hong-kung", "spill-windows", "sub-dag-exact"):
-        assert f"attnio lower-bound: " in r.stderr and route in r.stderr
+        assert "attnio lower-bound: " in r.stderr and route in r.stderr
     r, _ = _attnio("lower-bound", "--builtin", "matmul:1x2x1", "--M", "3")
     assert r.returncode == 0 and r.stderr == ""      # no terminal, no ATTNIO_PROGRESS=1
 

@@ -17,10 +17,18 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import matmul_dag, random_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
-from attnio.graphs.lower_bounds import (BoundRecord, best_bound, certified_lower_bound,
-                                        check_certificate, compulsory_bound, hong_kung_route,
-                                        lower_bounds, saturation_windows_bound,
-                                        spill_windows_bound, subdag_exact_bound)
+from attnio.graphs.lower_bounds import (
+    BoundRecord,
+    best_bound,
+    certified_lower_bound,
+    check_certificate,
+    compulsory_bound,
+    hong_kung_route,
+    lower_bounds,
+    saturation_windows_bound,
+    spill_windows_bound,
+    subdag_exact_bound,
+)
 from attnio.results import Proved, Refuted
 
 

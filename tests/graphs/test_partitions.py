@@ -25,7 +25,6 @@ from attnio.graphs.partitions import (
 )
 from attnio.results import Status
 
-
 # ---------------------------------------------------------------------------------------------
 # Independent brute-force reference (no flow, no z3)
 # ---------------------------------------------------------------------------------------------

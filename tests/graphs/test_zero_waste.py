@@ -11,12 +11,12 @@ import networkx as nx
 import numpy as np
 import pytest
 
+import attnio.graphs.zero_waste as zero_waste_module
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.peer_dags import load_peer_dag
-import attnio.graphs.zero_waste as zero_waste_module
 from attnio.graphs.zero_waste import zero_waste_exists, zero_waste_schedule
 
 pytestmark = pytest.mark.trust

@@ -7,11 +7,18 @@ import math
 import pytest
 
 from attnio.algorithms.simulation import count
+from attnio.bounds.attention import (
+    GapBound,
+    best_lower_bound,
+    ceil_sqrt,
+    compulsory_io,
+    computation_of,
+    lower_bound_routes,
+    segment_product_cap,
+    segment_route,
+)
 from attnio.exceptions import InvalidInputError
 from attnio.proofs.attention_routes import CLAIMS, FALSE_TWINS
-from attnio.bounds.attention import (GapBound, best_lower_bound, ceil_sqrt, compulsory_io,
-                                     computation_of, lower_bound_routes, segment_product_cap,
-                                     segment_route)
 from attnio.proofs.registry import CheckContext
 from attnio.results import Refuted
 
@@ -225,7 +232,7 @@ def test_cells_cover_the_segment() -> None:
 @pytest.mark.trust
 def test_brute_force_maximum_by_hand() -> None:
     """One row, d = 2: a segment holds 1 leaf until it can hold all four operand entries."""
-    from attnio.proofs.attention_routes import brute_segment_max, _leaf_table
+    from attnio.proofs.attention_routes import _leaf_table, brute_segment_max
 
     table = _leaf_table(1, 2)
     assert len(table) == 16 and (4, 2, [0]) in table and (2, 0, [0, 1]) in table
@@ -773,7 +780,7 @@ def test_segment_cap_check_brute_force_at_every_length(t: int) -> None:
 def test_leaf_table_partial_pairs_largest_first() -> None:
     """n = 2, d = 3, A = all of X, B = y_00, y_01 and y_10: pair (0,0) and (1,0) have 2 leaves,
     pairs (0,1), (1,1) have 1: prefix sums 2, 4, 5, 6 (largest first)."""
-    from attnio.proofs.attention_routes import brute_segment_max, _leaf_table
+    from attnio.proofs.attention_routes import _leaf_table, brute_segment_max
 
     table = _leaf_table(2, 3)
     A, B = 0b111111, 0b001011

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import z3
 
-from attnio.smt.chains import Chain, Solvers, Step, check_chain, composition_facts, unknown_for
 from attnio.results import Evidence, Proved, Refuted, Undecided
+from attnio.smt.chains import Chain, Solvers, Step, check_chain, composition_facts, unknown_for
 
 pytestmark = pytest.mark.trust
 

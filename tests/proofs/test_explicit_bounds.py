@@ -8,10 +8,13 @@ import pytest
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import matmul_dag
+from attnio.graphs.lower_bounds.explicit import (
+    explicit_lower_bound,
+    explicit_routes,
+    partition_route_bound,
+)
 from attnio.graphs.partitions import min_partition_parts
 from attnio.proofs.explicit_bounds import CLAIMS, FALSE_TWINS
-from attnio.graphs.lower_bounds.explicit import (explicit_lower_bound, explicit_routes,
-                                                 partition_route_bound)
 from attnio.proofs.registry import CheckContext
 from attnio.results import Refuted
 
@@ -90,8 +93,12 @@ def test_chain_twins_fail_the_composition(twin_id: str) -> None:
 
 @pytest.mark.trust
 def test_the_chains_are_proved_from_the_registered_problems() -> None:
+    from attnio.proofs.explicit_bounds import (
+        _attention_chain,
+        _matmul_chain,
+        _sy_large_cache_problem,
+    )
     from attnio.smt.chains import check_chain
-    from attnio.proofs.explicit_bounds import _attention_chain, _matmul_chain, _sy_large_cache_problem
 
     chain = _attention_chain()
     assert [s.name for s in chain.steps] == ["explicit.attention_closed_form",

@@ -23,9 +23,9 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from attnio.results import Proved, Refuted, Undecided
 from attnio.smt.exact_eval import evaluate, in_domain
 from attnio.smt.kernel import parse_statement, prove_statement
-from attnio.results import Proved, Refuted, Undecided
 
 pytestmark = pytest.mark.trust
 
@@ -33,7 +33,7 @@ R = {"x": "real"}
 RY = {"x": "real", "y": "real"}
 P = {"x": "positive"}
 PXY = {"x": "positive", "y": "positive"}
-I = {"n": "integer"}
+INT = {"n": "integer"}
 PI = {"n": "positive-integer"}
 ND = {"n": "positive-integer", "d": "positive-integer"}
 MD = {"M": "positive-integer", "d": "positive-integer"}
@@ -80,10 +80,10 @@ STATEMENTS: list[tuple[str, dict[str, str], str]] = [
     ("Implies(x > 1, 1/(x - 1) > 1)", R, "refuted"),
     # ----------------------------------------------------------------- vacuous antecedents
     ("Implies(And(x > 1, x < 0), Eq(x, 5))", R, "vacuous"),   # issue 20
-    ("Implies(n**2 < 0, n > 5)", I, "vacuous"),
-    ("Implies(And(n > 2, n < 3), Eq(n, 7))", I, "vacuous"),   # no integer in (2, 3)
-    ("Implies(And(n > 2, n < 4), Eq(n, 3))", I, "proved"),
-    ("Implies(And(n > 2, n < 4), Eq(n, 4))", I, "refuted"),
+    ("Implies(n**2 < 0, n > 5)", INT, "vacuous"),
+    ("Implies(And(n > 2, n < 3), Eq(n, 7))", INT, "vacuous"),   # no integer in (2, 3)
+    ("Implies(And(n > 2, n < 4), Eq(n, 3))", INT, "proved"),
+    ("Implies(And(n > 2, n < 4), Eq(n, 4))", INT, "refuted"),
     ("And(Implies(x > 1, x > 0), Implies(And(x < 0, x > 0), x > 7))", R, "vacuous"),
     ("Implies(x > 1, Implies(x < 1, Eq(x, 9)))", R, "vacuous"),  # nested context
     ("Implies(x > 1, Implies(x < 2, x < 3))", R, "proved"),
@@ -98,16 +98,16 @@ STATEMENTS: list[tuple[str, dict[str, str], str]] = [
     ("Implies(M > d**2, M >= d**2 + 1)", MD, "proved"),       # issue 20
     ("Implies(M > d**2, M >= d**2 + 2)", MD, "refuted"),
     ("Implies(M > d**2, M >= d**2 + 1)", {"M": "positive", "d": "positive"}, "refuted"),
-    ("Implies(n > 0, n >= 1)", I, "proved"),
-    ("Implies(n > 0, n >= 2)", I, "refuted"),
-    ("Ne(2*n, 1)", I, "proved"),
-    ("Ne(2*n, 2)", I, "refuted"),
-    ("Ne(n**2, 2)", I, "proved"),
+    ("Implies(n > 0, n >= 1)", INT, "proved"),
+    ("Implies(n > 0, n >= 2)", INT, "refuted"),
+    ("Ne(2*n, 1)", INT, "proved"),
+    ("Ne(2*n, 2)", INT, "refuted"),
+    ("Ne(n**2, 2)", INT, "proved"),
     ("Ne(n**2, 2)", {"n": "real"}, "refuted"),                # n = sqrt(2)
-    ("Implies(2*n > 3, n >= 2)", I, "proved"),
-    ("Implies(2*n > 3, n >= 3)", I, "refuted"),
-    ("n**2 - n >= 0", I, "proved"),                            # n(n - 1) >= 0 on integers
-    ("n**2 - n >= 1", I, "refuted"),
+    ("Implies(2*n > 3, n >= 2)", INT, "proved"),
+    ("Implies(2*n > 3, n >= 3)", INT, "refuted"),
+    ("n**2 - n >= 0", INT, "proved"),                            # n(n - 1) >= 0 on integers
+    ("n**2 - n >= 1", INT, "refuted"),
     ("n**2 >= n", PI, "proved"),
     ("n**2 >= n", {"n": "positive"}, "refuted"),              # n = 1/2
     ("Implies(And(d <= M, M <= n*d), n*d >= d)", NDM, "proved"),
@@ -122,11 +122,11 @@ STATEMENTS: list[tuple[str, dict[str, str], str]] = [
     ("ceiling(x) >= x", R, "proved"),
     ("ceiling(x) < x + 1", R, "proved"),
     ("ceiling(x) <= x", R, "refuted"),
-    ("Eq(floor(n/2) + ceiling(n/2), n)", I, "proved"),
-    ("Eq(floor(n/2) + ceiling(n/2), n + 1)", I, "refuted"),
+    ("Eq(floor(n/2) + ceiling(n/2), n)", INT, "proved"),
+    ("Eq(floor(n/2) + ceiling(n/2), n + 1)", INT, "refuted"),
     ("Eq(floor(x) + ceiling(x), 2*x)", R, "refuted"),         # x = 1/3
     ("floor(x/2) <= x/2", R, "proved"),
-    ("Eq(floor(n), n)", I, "proved"),
+    ("Eq(floor(n), n)", INT, "proved"),
     ("Eq(floor(x), x)", R, "refuted"),
     ("Eq(ceiling(-x), -floor(x))", R, "proved"),
     ("Eq(ceiling(-x), floor(x))", R, "refuted"),

@@ -34,7 +34,10 @@ def test_twins_refuted_with_a_checked_counterexample(twin) -> None:
 def test_reduction_projection_is_legal_and_fails_when_planted() -> None:
     from attnio.graphs.game import validate
     from attnio.proofs.hierarchy_claims import (
-        _dag, _project, _random_multilevel_schedule, _reduction_check,
+        _dag,
+        _project,
+        _random_multilevel_schedule,
+        _reduction_check,
     )
     from attnio.proofs.registry import CheckContext
 

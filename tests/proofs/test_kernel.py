@@ -3,15 +3,15 @@ and the kernel's own false twins (checks that must fail)."""
 
 from __future__ import annotations
 
-import sympy as sp
 import pytest
+import sympy as sp
 import z3
 
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
+from attnio.results import Proved, Refuted, Undecided
 from attnio.smt import kernel, statements
 from attnio.smt.kernel import check_identity, declared_domain, parse_statement, prove_statement
-from attnio.results import Proved, Refuted, Undecided
 
 pytestmark = pytest.mark.trust
 
@@ -568,6 +568,7 @@ def test_long_parse_errors_are_shortened_to_one_line() -> None:
 
 def test_solver_versions_name_both_solvers(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
+
     import cvc5
     assert kernel.solver_versions() == {"z3": z3.get_version_string(),
                                         "cvc5": getattr(cvc5, "__version__", "installed")}

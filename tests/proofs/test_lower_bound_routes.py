@@ -6,8 +6,14 @@ import pytest
 
 from attnio.graphs.dags import matmul_dag
 from attnio.graphs.lower_bounds import BoundRecord
-from attnio.proofs.certified_routes import (FALSE_TWINS, RouteOracles, _optimum, _route_cases,
-                                            _route_records, route_verdict)
+from attnio.proofs.certified_routes import (
+    FALSE_TWINS,
+    RouteOracles,
+    _optimum,
+    _route_cases,
+    _route_records,
+    route_verdict,
+)
 from attnio.proofs.registry import CheckContext
 from attnio.results import Proved, Refuted, Undecided
 

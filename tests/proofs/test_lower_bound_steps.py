@@ -8,7 +8,6 @@ import sympy
 from attnio.proofs.lower_bound_steps import CLAIMS, FALSE_TWINS
 from attnio.results import Refuted
 
-
 DEFAULT = [c for c in CLAIMS if c.tier == "default"]
 DEEP = [c for c in CLAIMS if c.tier == "deep"]
 

@@ -6,10 +6,15 @@ import pytest
 
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
+from attnio.graphs.lower_bounds.parts import (
+    matmul_part_bound,
+    matmul_part_bound_sqrt_form,
+    product_vertices,
+    qk_trees,
+    sy_part_bound,
+)
 from attnio.graphs.partitions import is_bounded_set, max_counted_bounded_set
 from attnio.proofs.partition_lemmas import CLAIMS, FALSE_TWINS, check_extra_trees, check_part_bound
-from attnio.graphs.lower_bounds.parts import (matmul_part_bound, matmul_part_bound_sqrt_form,
-                                              product_vertices, qk_trees, sy_part_bound)
 from attnio.proofs.registry import CheckContext
 from attnio.results import Refuted
 

@@ -84,7 +84,6 @@ def test_self_test_and_coverage() -> None:
 
 @pytest.mark.trust
 def test_a_twin_declared_undecided_counts_only_on_its_path() -> None:
-    import pytest
 
     from attnio.proofs.runner import twins_rejected
 

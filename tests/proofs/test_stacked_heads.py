@@ -4,14 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from attnio.bounds.attention import (
+    best_lower_bound,
+    compulsory_io,
+    lower_bound_routes,
+    segment_route,
+)
+from attnio.bounds.heads import (
+    stacked_compulsory,
+    stacked_lower_bound,
+    stacked_lower_bound_routes,
+    stacked_rest,
+)
 from attnio.exceptions import InvalidInputError
-from attnio.bounds.attention import (best_lower_bound, compulsory_io, lower_bound_routes,
-                                     segment_route)
 from attnio.proofs.registry import CheckContext
-from attnio.proofs.stacked_heads import (CLAIMS, FALSE_TWINS, _compulsory_check, _segment_check,
-                                         _stacked_dag)
-from attnio.bounds.heads import (stacked_compulsory, stacked_lower_bound,
-                                 stacked_lower_bound_routes, stacked_rest)
+from attnio.proofs.stacked_heads import (
+    CLAIMS,
+    FALSE_TWINS,
+    _compulsory_check,
+    _segment_check,
+    _stacked_dag,
+)
 
 
 @pytest.mark.trust

@@ -7,8 +7,8 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
-from attnio.smt.kernel import prove_statement
 from attnio.results import Proved, Refuted
+from attnio.smt.kernel import prove_statement
 from attnio.smt.sympy_to_z3 import Translator, z3_to_sympy
 
 pytestmark = pytest.mark.trust

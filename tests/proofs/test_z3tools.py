@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import z3
 
-from attnio.smt.z3tools import model_to_dict, prove
 from attnio.results import Proved, Refuted, Undecided
+from attnio.smt.z3tools import model_to_dict, prove
 
 
 def test_prove_unsat_is_proved() -> None:

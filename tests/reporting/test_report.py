@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-import sympy as sp
 
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError

@@ -131,8 +131,8 @@ def test_a_long_sweep_gives_no_overlong_markdown_line() -> None:
 
 
 def test_the_summary_names_at_most_a_few_cache_sizes(tmp_path: Path) -> None:
-    from attnio.reporting.report import ReportResult, _head_blocks
     from attnio.reporting.document import md_block
+    from attnio.reporting.report import ReportResult, _head_blocks
 
     Ms = list(range(64, 64001, 64))
     blocks = _head_blocks(ReportResult(index=tmp_path / "index.md"), {}, n=4096, d=64, Ms=Ms,

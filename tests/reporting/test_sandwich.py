@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
 from pathlib import Path
 
-import attnio.reporting
-from attnio.results import Status
-from attnio.proofs.sandwich import SandwichRow
-import math
-
 import pytest
 
-from attnio.reporting.sandwich import (FIGURE_MAX_STATES, SANDWICH_TABLE_HEADER, SandwichFigure,
-                                       plot_sandwich, sandwich_data, sandwich_table)
+import attnio.reporting
+from attnio.proofs.sandwich import SandwichRow
+from attnio.reporting.sandwich import (
+    FIGURE_MAX_STATES,
+    SANDWICH_TABLE_HEADER,
+    SandwichFigure,
+    plot_sandwich,
+    sandwich_data,
+    sandwich_table,
+)
 from attnio.reporting.style import IO_LABEL, M_LABEL
+from attnio.results import Status
 
 
 def _toy() -> SandwichFigure:

@@ -5,9 +5,15 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from attnio.algorithms.advisor import (
+    DEVICES,
+    DTYPE_BYTES,
+    advise,
+    classify_regime,
+    get_device,
+    predicted_io_ratio,
+)
 from attnio.exceptions import InvalidInputError
-from attnio.algorithms.advisor import (DEVICES, DTYPE_BYTES, advise, classify_regime, get_device,
-                                       predicted_io_ratio)
 
 
 def test_table_has_sources_and_required_devices() -> None:

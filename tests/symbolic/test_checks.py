@@ -6,7 +6,12 @@ import pytest
 
 from attnio.results import Proved, Refuted, Undecided
 from attnio.symbolic.checks import (
-    SOURCES, all_of, check_identity, dominance_claims, false_twins, symbolic_claims,
+    SOURCES,
+    all_of,
+    check_catalogue_identity,
+    dominance_claims,
+    false_twins,
+    symbolic_claims,
 )
 from attnio.symbolic.symbols import d, n
 
@@ -49,7 +54,7 @@ def test_claims_unpack_as_triples() -> None:
 
 
 def test_check_identity_and_all_of() -> None:
-    assert check_identity(n * d, d * n).proved
-    assert isinstance(check_identity(n * d, n * d + 1), Refuted)
+    assert check_catalogue_identity(n * d, d * n).proved
+    assert isinstance(check_catalogue_identity(n * d, n * d + 1), Refuted)
     assert isinstance(all_of(lambda: Proved(), lambda: Undecided("x")), Undecided)
     assert isinstance(all_of(lambda: Undecided("x"), lambda: Refuted({})), Refuted)

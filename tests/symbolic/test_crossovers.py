@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
-import sympy as sp
 
 from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted
 from attnio.symbolic.catalogue import get_bound
 from attnio.symbolic.crossovers import (
-    branch_ratio, check_branch_minimum, check_crossover, crossover, simplify_condition,
+    branch_ratio,
+    check_branch_minimum,
+    check_crossover,
+    crossover,
+    simplify_condition,
 )
-from attnio.symbolic.symbols import M, Z_QK, Z_in, d, n
+from attnio.symbolic.symbols import Z_QK, M, Z_in, d, n
 
 
 @pytest.mark.parametrize("bid, expected", [

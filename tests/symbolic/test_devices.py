@@ -8,8 +8,8 @@ from importlib import resources
 
 import pytest
 
-from attnio.exceptions import InvalidInputError
 from attnio.algorithms.advisor import DEVICES, get_device
+from attnio.exceptions import InvalidInputError
 from attnio.symbolic.devices import find_device, load_device_table, parse_device_table
 
 REQUIRED = {"a100-40gb", "h100-sxm", "h200", "b200", "mi300x", "l4", "rtx4090"}

@@ -11,7 +11,12 @@ from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted, Undecided
 from attnio.symbolic.catalogue import get_bound
 from attnio.symbolic.dominance import (
-    DEFAULT_REGION, DENSE_INSTANCE, admissible_region, check_sign, compare, growth_exponent,
+    DEFAULT_REGION,
+    DENSE_INSTANCE,
+    admissible_region,
+    check_sign,
+    compare,
+    growth_exponent,
 )
 from attnio.symbolic.symbols import M, alpha, beta, d, kappa, mu, n, rho
 
