@@ -3,7 +3,7 @@
 Each notebook is committed without outputs, states its parameters in its first code cell and
 ends in asserts; executing it here is what makes those asserts part of the test suite.
 Needs the ``notebooks`` extra (nbformat, nbclient, ipykernel; it brings ``plots``): skipped
-without it, naming the extra, and failed in CI (tests/conftest.py, marker ``extra``).
+without it, naming the extra, and failed in CI (conftest.py, marker ``extra``).
 """
 
 from __future__ import annotations
