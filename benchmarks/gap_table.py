@@ -240,7 +240,7 @@ def main() -> None:
         "D = ⟨P_i, dP_i⟩ instead and has no input O: for it the compulsory part is 7nd, not "
         "8nd, and the rest term of `recompute` is 3nd. Checked on a DAG by the exact solver: "
         "the forward routes at n = 2, d = 1, M ∈ {8, 16} (bound = optimum = 8; "
-        "tests/proofs/test_gap_routes.py).",
+        "tests/proofs/test_attention_routes.py).",
         "* The proof above is ours and written by hand; the machine checks cover its algebraic "
         "steps and a necessary condition (bound ≤ every algorithm), not the witness argument "
         "itself.",

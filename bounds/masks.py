@@ -150,6 +150,7 @@ def masked_segment_route(N: int, d: int, M: int, *,
     r""":math:`\max_L L(\lceil N/\mathrm{cap}(L)\rceil - 1)` over :math:`L = tM`, for ``N``
     multiply leaves of kept pairs (``N = 0``: ``(0, 0)``). Returns ``(value, L)``.
 
+    >>> from attnio.bounds.attention import segment_route
     >>> masked_segment_route(4096 * 4096 * 64, 64, 1024) == segment_route(4096, 64, 1024)
     True
     """

@@ -80,6 +80,7 @@ def _positive_k(k: int) -> None:
 def product_vertices(G: nx.DiGraph, product: str) -> list[str]:
     """The vertices forming the scalar products of one standard product (``mul`` or ``fma``).
 
+    >>> from attnio.graphs.dags import matmul_dag
     >>> len(product_vertices(matmul_dag(2, 2, 2), "AB")), len(product_vertices(matmul_dag(2, 2, 2, "fma"), "AB"))
     (8, 8)
     """
@@ -98,6 +99,7 @@ def qk_trees(G: nx.DiGraph, product: str = "QK") -> list[tuple[str, frozenset[st
     InvalidInputError
         If a hypothesis fails (e.g. ``gradient="dX"``, where the operands are computed).
 
+    >>> from attnio.graphs.dags import attention_forward_dag
     >>> [len(t) for _, t in qk_trees(attention_forward_dag(2, 2))]
     [3, 3, 3, 3]
     """
