@@ -72,7 +72,7 @@ from typing import Any, Callable, Iterable, Sequence, TypeVar
 from attnio.exceptions import InvalidInputError
 from attnio.extras import require
 from attnio.progress import progress, progress_enabled
-from attnio.results import Status
+from attnio.results import OlderNames, Status
 from attnio.validation import describe, positive_int
 
 __all__ = ["map_instances", "validate_workers", "validate_scheduler_address", "max_workers",
@@ -94,20 +94,15 @@ CLOSE_SECONDS = 3
 DEFAULT_SCHEDULER_PORT = 8786
 
 
-class InstanceFailed:
+class InstanceFailed(OlderNames):
     """Default result of an instance whose worker died ``1 + RETRIES`` times: ``verdict``
     undecided, ``detail`` the reason (``status`` and ``reason`` are the older names)."""
 
     __slots__ = ("item", "detail")
-    verdict = status = Status.UNDECIDED
+    verdict = Status.UNDECIDED
 
     def __init__(self, item: Any, reason: str) -> None:
         self.item, self.detail = item, reason
-
-    @property
-    def reason(self) -> str:
-        """``detail`` under its older name."""
-        return self.detail
 
     def __repr__(self) -> str:
         return f"InstanceFailed({self.item!r}, {self.detail!r})"

@@ -67,7 +67,7 @@ from enum import Enum, StrEnum
 from typing import Any, Iterable, Union
 
 __all__ = ["Status", "CLAIM_STATUSES", "SEARCH_STATUSES", "overall_verdict",
-           "JsonFields", "to_jsonable",
+           "JsonFields", "OlderNames", "to_jsonable",
            "Proved", "Refuted", "Undecided", "Verdict", "Evidence", "EVIDENCE_KINDS",
            "all_proved", "with_seconds", "with_evidence"]
 
@@ -151,6 +151,25 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple, set, frozenset)):
         return [to_jsonable(v) for v in value]
     return str(value)
+
+
+class OlderNames:
+    """``status`` and ``reason``, the names before 0.2 of ``verdict`` and ``detail``: read-only
+    aliases, one definition for every result that kept them (a mixin)."""
+
+    __slots__ = ()
+    verdict: Any
+    detail: str
+
+    @property
+    def status(self) -> Status:
+        """``verdict`` under its older name."""
+        return Status(self.verdict)
+
+    @property
+    def reason(self) -> str:
+        """``detail`` under its older name."""
+        return self.detail
 
 
 class JsonFields:
@@ -273,7 +292,7 @@ class Refuted(JsonFields):
 
 
 @dataclass(frozen=True, slots=True)
-class Undecided(JsonFields):
+class Undecided(JsonFields, OlderNames):
     """Neither proved nor refuted (z3 ``unknown``, timeout, exhausted budget, ``None`` truth);
     ``detail`` says which (``reason`` is its older name)."""
 
@@ -290,12 +309,6 @@ class Undecided(JsonFields):
     @property
     def proved(self) -> bool:
         return False
-
-    @property
-    def reason(self) -> str:
-        """``detail`` under its older name."""
-        return self.detail
-
 
 Verdict = Union[Proved, Refuted, Undecided]
 

@@ -60,7 +60,7 @@ from attnio.graphs.lower_bounds.explicit import explicit_lower_bound
 from attnio.graphs.partitions import min_partition_parts, validate_hong_kung_hypotheses
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.proofs.registry import CheckContext, Claim, run_module
-from attnio.results import Proved, Refuted, Status, Undecided, Verdict
+from attnio.results import OlderNames, Proved, Refuted, Status, Undecided, Verdict
 
 __all__ = [
     "Instance",
@@ -108,7 +108,7 @@ class Instance:
 
 
 @dataclass(frozen=True, slots=True)
-class SandwichRow:
+class SandwichRow(OlderNames):
     """The figures of one (instance, M) and its answer, ``verdict``, in attnio's one vocabulary
     (:class:`attnio.results.Status`; ``status`` is the field's older name):
 
@@ -137,11 +137,6 @@ class SandwichRow:
     P2M_upper: int | None = None
     optimum_lower: int | None = None
     optimum_upper: int | None = None
-
-    @property
-    def status(self) -> Status:
-        """``verdict`` under its older name."""
-        return self.verdict
 
     def as_dict(self) -> dict[str, Any]:
         return {"instance": self.label, "M": self.M, "explicit": self.explicit,

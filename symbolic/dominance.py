@@ -61,7 +61,7 @@ from typing import Literal
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError
-from attnio.results import Proved, Refuted, Status, Undecided, Verdict
+from attnio.results import OlderNames, Proved, Refuted, Status, Undecided, Verdict
 from attnio.smt.exact_eval import truth_at
 from attnio.smt.statements import declared_domain
 from attnio.symbolic.catalogue import Bound, get_bound
@@ -123,7 +123,7 @@ class Piece:
 
 
 @dataclass(frozen=True)
-class DominanceResult:
+class DominanceResult(OlderNames):
     """The outcome of :func:`compare`; see the module docstring for the meaning of each field.
 
     ``verdict`` is :attr:`~attnio.results.Status.PROVED` when ``outcome`` was decided and
@@ -145,16 +145,6 @@ class DominanceResult:
     def verdict(self) -> Status:
         """``undecided`` when the comparison was not decided, else ``proved``."""
         return Status.UNDECIDED if self.outcome == Status.UNDECIDED else Status.PROVED
-
-    @property
-    def status(self) -> Status:
-        """``verdict`` under its older name."""
-        return self.verdict
-
-    @property
-    def reason(self) -> str:
-        """``detail`` under its older name."""
-        return self.detail
 
 
 # ----------------------------------------------------------------------------- exponents

@@ -46,7 +46,7 @@ from attnio.graphs.partitions.definitions import (
     minimum_set,
     validate_hong_kung_hypotheses,
 )
-from attnio.results import Status
+from attnio.results import OlderNames, Status
 from attnio.validation import positive_int
 
 if TYPE_CHECKING:  # annotations only
@@ -240,7 +240,7 @@ def max_counted_bounded_set(G: nx.DiGraph, counted: Iterable[Vertex], k: int, *,
 
 
 @dataclass(frozen=True, slots=True)
-class PartitionResult:
+class PartitionResult(OlderNames):
     """The fewest parts of an S-partition, with certificates.
 
     ``lower ≤ P(G, S) ≤ upper``; ``parts`` is an S-partition with ``upper`` non-empty parts,
@@ -259,16 +259,6 @@ class PartitionResult:
     detail: str
     solver_calls: int = 0
     seconds: float = 0.0
-
-    @property
-    def status(self) -> Status:
-        """``verdict`` under its older name."""
-        return self.verdict
-
-    @property
-    def reason(self) -> str:
-        """``detail`` under its older name."""
-        return self.detail
 
     @property
     def exact(self) -> bool:
