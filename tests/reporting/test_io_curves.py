@@ -107,6 +107,7 @@ def test_forward_crossover_is_bisected_too() -> None:
 def test_simulate_plot_draws_through_the_reporting_figure(figure_checks, tmp_path: Path,
                                                            monkeypatch) -> None:
     """``attnio simulate --plot`` and the report draw I/O with the same function."""
+    import attnio.commands.simulate as command
     import attnio.reporting.io_curves as module
     from attnio.cli import main
 
@@ -117,7 +118,9 @@ def test_simulate_plot_draws_through_the_reporting_figure(figure_checks, tmp_pat
         drawn.append(data)
         return original(data, *args, **kwargs)
 
+    # the command holds the function under its own name (imported at its top)
     monkeypatch.setattr(module, "plot_io_curves", spy)
+    monkeypatch.setattr(command, "plot_io_curves", spy)
     target = tmp_path / "io.png"
     assert main(["simulate", "--n", "1024", "--d", "32", "--M-geom", "300:32768:8",
                  "--algorithm", "flash1,small-cache", "--plot", str(target)]) == 0
