@@ -12,11 +12,23 @@ from __future__ import annotations
 
 import doctest
 import os
+import sys
 
 import pytest
 from _pytest.doctest import DoctestItem
 
-from attnio.extras import EXTRAS, missing
+from attnio.extras import EXTRAS, missing, missing_core
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A Python without attnio's core dependencies (attnio never installed in it) stops the
+    run with one line and the install command, before collection — not one import error per
+    module."""
+    absent = missing_core()
+    if absent:
+        pytest.exit(f"attnio's core dependencies are not installed in {sys.executable} "
+                    f"({', '.join(absent)}): run python3 -m pip install -e '.[test]' first "
+                    "(README, Quickstart)", returncode=4)
 
 
 def require_extra(extra: str) -> None:

@@ -36,7 +36,13 @@ import importlib.util
 
 from attnio.exceptions import InvalidInputError, MissingExtraError
 
-__all__ = ["EXTRAS", "missing", "installed", "require"]
+__all__ = ["CORE", "EXTRAS", "missing", "missing_core", "installed", "require"]
+
+#: core dependency (pyproject.toml ``dependencies``) → the top-level module attnio imports.
+CORE: dict[str, str] = {
+    "sympy": "sympy", "z3-solver": "z3", "cvc5": "cvc5", "networkx": "networkx",
+    "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate",
+}
 
 #: extra → the top-level modules attnio imports from its distributions.
 EXTRAS: dict[str, tuple[str, ...]] = {
@@ -65,6 +71,13 @@ def missing(extra: str) -> list[str]:
     attnio.exceptions.InvalidInputError: extra='nonsense' is not one of dev, fast, notebooks, parallel, plots
     """
     return [name for name in _known(extra) if importlib.util.find_spec(name) is None]
+
+
+def missing_core() -> list[str]:
+    """The core dependencies (distribution names) whose module cannot be found: ``[]`` when
+    attnio is installed. Used by the test suite to refuse, in one line, a Python where attnio
+    was never installed (instead of a hundred import errors)."""
+    return [dist for dist, module in CORE.items() if importlib.util.find_spec(module) is None]
 
 
 def installed(extra: str) -> bool:

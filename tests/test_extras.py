@@ -14,7 +14,7 @@ import pytest
 import attnio.extras
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError, MissingExtraError
-from attnio.extras import EXTRAS, installed, missing, require
+from attnio.extras import CORE, EXTRAS, installed, missing, missing_core, require
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -51,6 +51,32 @@ def test_the_core_and_the_quickstart_carry_no_extra() -> None:
     heavy = {"dask", "numba", "llvmlite", "matplotlib", "mypy", "ipykernel", "nbconvert"}
     assert not heavy & _names(PYPROJECT["project"]["dependencies"])
     assert not heavy & _names(OPTIONAL["test"])
+
+
+def test_the_core_table_is_pyprojects_dependencies() -> None:
+    assert set(CORE) == _names(PYPROJECT["project"]["dependencies"])
+    assert missing_core() == []
+
+
+def test_a_missing_core_dependency_is_named(monkeypatch) -> None:
+    monkeypatch.setitem(attnio.extras.CORE, "no-such-dist", "no_such_module_attnio")
+    assert missing_core() == ["no-such-dist"]
+
+
+def test_pytest_without_the_core_stops_in_one_line(tmp_path) -> None:
+    """The planted case: a Python where tqdm cannot be found (a path entry shadows it)."""
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "sitecustomize.py").write_text(
+        "import importlib.util as u\n_real = u.find_spec\n"
+        "u.find_spec = lambda name, *a, **k: None if name == 'tqdm' else _real(name, *a, **k)\n")
+    env = {**__import__("os").environ, "PYTHONPATH": f"{shadow}:{ROOT}"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "--co", str(ROOT / "tests" / "test_extras.py")],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT, env=env)
+    assert out.returncode == 4, out.stdout[-800:] + out.stderr[-800:]
+    assert "core dependencies are not installed" in out.stdout + out.stderr
+    assert "(tqdm)" in out.stdout + out.stderr
 
 
 def test_lower_bounds_only_no_caps() -> None:
