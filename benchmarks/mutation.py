@@ -67,6 +67,9 @@ ROOMS = ("smt", "symbolic", "graphs", "algorithms", "bounds", "proofs", "reporti
 #: a wrong verdict is not.
 TRUSTED: dict[str, tuple[str, ...]] = {
     "smt/kernel.py": ("*",),
+    # split off the kernel in issue 23: parsing and declared domains, and the cvc5 re-check
+    "smt/statements.py": ("*",),
+    "smt/solvers.py": ("*",),
     "smt/sympy_to_z3.py": ("*",),
     "smt/exact_eval.py": ("*",),
     "smt/definedness.py": ("*",),
