@@ -69,8 +69,8 @@ from typing import Any, Callable, Sequence
 
 import z3
 
-from attnio.exceptions import InvalidInputError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
+from attnio.smt.statements import declared_domains
 from attnio.smt.z3tools import check_sat, prove
 
 __all__ = ["Step", "Chain", "Solvers", "check_chain", "composition_facts", "unknown_for",
@@ -279,7 +279,7 @@ def sympy_chain(premises: Sequence[Any], steps: Sequence[tuple[str, Any, Sequenc
     """A :class:`Chain` from sympy relations: ``steps`` are ``(name, conclusion, hypotheses)``.
 
     Every symbol must declare its domain in its assumptions
-    (:func:`attnio.smt.kernel.declared_domain`); integers are relaxed to reals with their
+    (:func:`attnio.smt.statements.declared_domains`); integers are relaxed to reals with their
     bound (a proof for the reals is one for the integers). The translator's side conditions
     (domains, ``M = s_M**2``) are premises and hypotheses of every step.
 
@@ -297,18 +297,11 @@ def sympy_chain(premises: Sequence[Any], steps: Sequence[tuple[str, Any, Sequenc
     >>> check_chain(chain).verdict
     'proved'
     """
-    from attnio.smt.kernel import declared_domain
     from attnio.smt.sympy_to_z3 import Translator
 
     everything = [*premises, conclusion, *(c for _, c, _ in steps),
                   *(h for _, _, hs in steps for h in hs)]
-    symbols = sorted(set().union(*(e.free_symbols for e in everything)), key=str)
-    domains = {}
-    for sym in symbols:
-        domain = declared_domain(sym)
-        if domain is None:
-            raise InvalidInputError(f"symbol {sym} declares no domain (give it sympy assumptions)")
-        domains[sym] = domain
+    domains = declared_domains(everything)
     t = Translator(domains)
     zpremises = [t.rel(p) for p in premises]
     zsteps = [(name, t.rel(c), [t.rel(h) for h in hs]) for name, c, hs in steps]

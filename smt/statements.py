@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from tokenize import TokenError
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import sympy as sp
 
@@ -20,7 +20,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.smt.definedness import as_written
 from attnio.smt.term_limits import checked_namespace, validate_number_literals
 
-__all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement"]
+__all__ = ["DOMAINS", "declared_domain", "declared_domains", "symbol_for", "parse_statement"]
 
 #: The domains a symbol may be declared in.
 DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
@@ -56,6 +56,29 @@ def declared_domain(sym: sp.Symbol) -> str | None:
     if sym.is_nonnegative:
         return "nonnegative"
     return "real" if sym.is_real else None
+
+
+def declared_domains(expressions: Iterable[sp.Basic], what: str = "symbol"
+                     ) -> dict[sp.Symbol, str]:
+    """Every free symbol of ``expressions`` (sorted by name) with its declared domain; a
+    symbol that declares none is refused, naming it (never guessed from its name).
+
+    >>> n = sp.Symbol("n", positive=True, integer=True)
+    >>> declared_domains([n + 1])
+    {n: 'positive-integer'}
+    >>> declared_domains([sp.Symbol("x") > 0], "exponent symbol")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: exponent symbol x declares no domain (give it sympy assumptions)
+    """
+    symbols = sorted(set().union(*(e.free_symbols for e in expressions)), key=str)
+    domains: dict[sp.Symbol, str] = {}
+    for sym in symbols:
+        domain = declared_domain(sym)
+        if domain is None:
+            raise InvalidInputError(f"{what} {sym} declares no domain (give it sympy assumptions)")
+        domains[sym] = domain
+    return domains
 
 
 def symbol_for(name: str, domain: str) -> sp.Symbol:

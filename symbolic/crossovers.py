@@ -51,28 +51,10 @@ import sympy as sp
 
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
-from attnio.smt.exact_eval import in_domain as _in_domain
-from attnio.smt.exact_eval import sign_of as _sign_of
-from attnio.smt.exact_eval import value_at as _value_at
-from attnio.smt.statements import declared_domain as _declared_domain
+from attnio.smt.exact_eval import in_domain, sign_of, value_at
+from attnio.smt.statements import declared_domain
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import M
-
-
-def value_at(expr, point):  # noqa: ANN001,ANN201 - thin lazy bridges to the proof kernel
-    return _value_at(expr, point)
-
-
-def sign_of(value):  # noqa: ANN001,ANN201
-    return _sign_of(value)
-
-
-def in_domain(value, domain):  # noqa: ANN001,ANN201
-    return _in_domain(value, domain)
-
-
-def declared_domain(sym):  # noqa: ANN001,ANN201
-    return _declared_domain(sym)
 
 __all__ = [
     "Crossover", "BranchRatio", "crossover", "branch_ratio", "check_crossover",
@@ -370,9 +352,10 @@ def check_branch_minimum(bound_or_id: Bound | str, branch: int, side: Side,
         witness = _exact_point(point, variable, factor * br.crossover.solution)
         if witness is None:
             continue
-        v = [value_at(x, witness) for x in b]
-        if None in v:
+        values = [value_at(x, witness) for x in b]
+        if values[0] is None or values[1] is None:
             continue
+        v: list[sp.Expr] = [values[0], values[1]]
         sign = sign_of(v[branch] - v[1 - branch])
         claimed_loses = sign == 1 if bound.combine == "min" else sign == -1
         if claimed_loses:

@@ -63,7 +63,7 @@ import sympy as sp
 from attnio.exceptions import InvalidInputError
 from attnio.results import OlderNames, Proved, Refuted, Status, Undecided, Verdict
 from attnio.smt.exact_eval import truth_at
-from attnio.smt.statements import declared_domain
+from attnio.smt.statements import declared_domains
 from attnio.symbolic.catalogue import Bound, get_bound
 from attnio.symbolic.symbols import (
     EXPONENT_OF,
@@ -261,13 +261,7 @@ def _satisfiable(constraints: list[sp.Basic]) -> tuple[bool | None, dict[str, Fr
 
     from attnio.smt.sympy_to_z3 import Translator
 
-    free = sorted(set().union(*(c.free_symbols for c in constraints)), key=lambda x: x.name)
-    domains = {}
-    for sym in free:
-        domain = declared_domain(sym)
-        if domain is None:
-            raise InvalidInputError(f"exponent symbol {sym} has no declared domain")
-        domains[sym] = domain
+    domains = declared_domains(constraints, "exponent symbol")
     translator = Translator(domains)
     solver = z3.Solver()
     solver.set("timeout", _TIMEOUT_MS)
