@@ -61,8 +61,9 @@ def _error(argv: list[str], capsys) -> str:
 
 
 @pytest.mark.parametrize("command,flag", M_FLAGS)
-@pytest.mark.parametrize("text,values", [("64", [64]), ("64,128", [64, 128]),
-                                         ("64:256:64", [64, 128, 192, 256])])
+@pytest.mark.parametrize("text,values", [("64", [64]), (" 64 ", [64]), ("64,128", [64, 128]),
+                                         ("64:66", [64, 65, 66]), ("64:128:32", [64, 96, 128]),
+                                         ("3:3,5", [3, 5]), ("64:256:64", [64, 128, 192, 256])])
 def test_M_reads_the_same_values_everywhere(command: str, flag: str, text: str,
                                             values: list[int], tmp_path, capsys) -> None:
     argv, sweep, dest = M_COMMANDS[command]
@@ -86,6 +87,31 @@ def test_a_bad_M_is_the_same_line_everywhere(text: str, line: str, tmp_path, cap
     for command, flag in M_FLAGS:
         argv = _argv(M_COMMANDS[command][0], tmp_path)
         assert _error([*argv, flag, text], capsys) == line, (command, flag)
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
+@pytest.mark.parametrize("command,flag", M_FLAGS)
+@pytest.mark.parametrize("text,rule", [
+    ("0", "M=0 must be a positive integer"),
+    ("-3", "M=-3 must be a positive integer"),
+    ("x", "M=x must be a positive integer"),
+    ("2.5", "M=2.5 must be a positive integer"),
+    ("9" * 600, "M has 600 digits; at most MAX_INT_DIGITS=500"),
+    ("8:4", "LO=8 exceeds HI=4"),
+    ("4:8:0", "STEP=0 must be a positive integer"),
+    ("64,x", "must be an integer, a list V1,V2,... or a range LO:HI[:STEP]"),
+    ("", "names no size"),
+    ("1:1000000000000", "names 1000000000000 sizes; at most MAX_"),
+])
+def test_every_command_refuses_the_same_bad_M(command: str, flag: str, text: str, rule: str,
+                                              tmp_path, capsys) -> None:
+    argv = [str(tmp_path / "out") if a == "OUTDIR" else a for a in M_COMMANDS[command][0]]
+    assert main([*argv, flag, text]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1, captured.err
+    if not M_COMMANDS[command][1] and "sizes; at most" in rule:  # one M: a count is refused
+        rule = rule.split(";")[0] + "; this command takes one M"
+    assert captured.err.startswith(f"attnio {command}: error: ") and rule in captured.err
     assert not (tmp_path / "out").exists()  # refused before any work
 
 
