@@ -4,6 +4,7 @@ during a LocalCluster's start-up (one line, exit 130, no worker traceback)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import signal
 import socket
@@ -124,11 +125,13 @@ def test_a_silent_peer_is_refused_within_the_deadline() -> None:
     server.bind(("127.0.0.1", 0))
     server.listen(1)  # the kernel completes the connection; nobody ever speaks
     try:
-        started = time.monotonic()
-        with pytest.raises(InvalidInputError, match="sent no Dask handshake within"):
-            _probe_scheduler(f"tcp://127.0.0.1:{server.getsockname()[1]}",
-                             time.monotonic() + 1.0)
-        assert time.monotonic() - started < 20  # promised: ~1 s (the deadline)
+        # the probe answers at its 1 s deadline; the pool's 120 s is only a hang guard (how
+        # soon it answers is benchmarks/bench_interrupts.py's figure, not a timed assertion)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            probe = pool.submit(_probe_scheduler, f"tcp://127.0.0.1:{server.getsockname()[1]}",
+                                time.monotonic() + 1.0)
+            with pytest.raises(InvalidInputError, match="sent no Dask handshake within"):
+                probe.result(timeout=120)
     finally:
         server.close()
 
@@ -213,16 +216,15 @@ def test_ctrl_c_during_worker_start_up_prints_one_line() -> None:
         assert len(children) >= 2, "the workers never started"
         time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)
-        signalled = time.monotonic()
         out, err = proc.communicate(timeout=60)
-        seconds = time.monotonic() - signalled
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 130
     assert err.decode() == "attnio pebble: interrupted\n", err.decode()[:2000]
-    assert seconds < 30  # measured 0.1-0.4 s (workers killed, nothing left holding stderr)
+    # how soon it exits (0.1-0.4 s measured) is benchmarks/bench_interrupts.py's figure;
+    # communicate(timeout=60) above is the hang guard
     time.sleep(0.5)
     survivors = [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE
                  and "resource_tracker" not in " ".join(c.cmdline())]
