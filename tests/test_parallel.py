@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from attnio.cli import main
-from attnio.commands.pebble import _solve_job
+from attnio.commands.pebble import PebbleJob, _solve_job
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.dags import random_dag
 from attnio.graphs.exact import min_cache_size
@@ -29,7 +29,7 @@ def _pebble_jobs(count: int) -> list:
         G = random_dag(5 + seed % 3, 0.5, seed=seed)
         lo = min_cache_size(G)
         for M in (lo, lo + 1):
-            jobs.append((G, M, seed % 2 == 0, 30.0))
+            jobs.append(PebbleJob(G, M, seed % 2 == 0, 30.0))
         seed += 1
     return jobs[:count]
 

@@ -262,32 +262,46 @@ def result_to_json(result: PebbleResult, M: int, recompute: bool) -> dict[str, A
     return {**result.to_json(), "M": M, "recompute": recompute}
 
 
-def _solve_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
-    """One instance (G, M, recompute, instance limit[, certify[, wall-clock deadline,
-    --time-limit]]): what a serial run or a Dask worker does. The instance gets its limit, or
-    the time left before the deadline if less (the deadline travels as :func:`time.time`: a
-    remote worker's monotonic clock is not ours). With ``certify`` the certified lower bound
-    (``--json``) is computed too, inside the instance's time limit."""
-    G, M, recompute, time_limit, *rest = job
-    wall_deadline, whole = (rest[1], rest[2]) if len(rest) > 2 else (None, None)
-    shown = time_limit  # the limit named when it is reached: the one that bound the instance
-    if wall_deadline is not None and wall_deadline - time.time() < time_limit:
-        time_limit, shown = max(0.0, wall_deadline - time.time()), whole
-    return _solve(G, M, argparse.Namespace(no_recompute=not recompute, time_limit=time_limit,
-                                           certify=bool(rest and rest[0]),
-                                           time_limit_shown=shown,
-                                           method=rest[3] if len(rest) > 3 else "auto"))
+@dataclasses.dataclass(frozen=True)
+class PebbleJob:
+    """One instance of ``attnio pebble`` as a serial run or a Dask worker receives it.
+
+    ``instance_seconds`` is the instance's own limit (``--solver-time-limit``); with a
+    ``wall_deadline`` (:func:`time.time` of the end of ``--time-limit``: a remote worker's
+    monotonic clock is not ours) the instance gets the time left if that is less, and a limit
+    reached is named after the flag that bound it (``whole_limit``). With ``certify`` the
+    certified lower bound (``--json``) is computed too, inside the instance's time limit."""
+
+    G: nx.DiGraph
+    M: int
+    recompute: bool
+    instance_seconds: float
+    certify: bool = False
+    wall_deadline: float | None = None
+    whole_limit: float | None = None
+    method: str = "auto"
 
 
-def _timed_out_job(job: tuple) -> tuple[PebbleResult, dict, dict | None]:
+def _solve_job(job: PebbleJob) -> tuple[PebbleResult, dict, dict | None]:
+    """What a serial run or a Dask worker does with one :class:`PebbleJob`."""
+    time_limit = job.instance_seconds
+    shown: float | None = time_limit  # the limit named when it is reached
+    if job.wall_deadline is not None and job.wall_deadline - time.time() < time_limit:
+        time_limit, shown = max(0.0, job.wall_deadline - time.time()), job.whole_limit
+    return _solve(job.G, job.M, argparse.Namespace(
+        no_recompute=not job.recompute, time_limit=time_limit, certify=job.certify,
+        time_limit_shown=shown, method=job.method))
+
+
+def _timed_out_job(job: PebbleJob) -> tuple[PebbleResult, dict, dict | None]:
     """An instance that ``--time-limit`` left no time to start: undecided, never dropped."""
     return PebbleResult.undecided(0, None, "time limit reached before this instance started"), {}, None
 
 
-def _failed_job(job: tuple, reason: str) -> tuple[PebbleResult, dict, dict | None]:
+def _failed_job(job: PebbleJob, reason: str) -> tuple[PebbleResult, dict, dict | None]:
     """An instance whose Dask worker died twice: undecided, with the reason, never dropped
     (lower bound 0, upper bound the best algorithm schedule, computed here)."""
-    G, M, recompute, *_ = job
+    G, M, recompute = job.G, job.M, job.recompute
     costs = {name: replay(G, moves, M, recompute=recompute).io
              for name, moves in algorithm_schedules(G, M).items()}
     return PebbleResult.undecided(0, min(costs.values()) if costs else None,
@@ -434,8 +448,9 @@ def run(args: argparse.Namespace) -> int:
         validate_exact_size(G)
     labelled = len(graphs) > 1
     instances = [(label, G, M) for label, G in graphs for M in Ms]
-    jobs = [(G, M, recompute, solver_limit, bool(args.json), wall_deadline, args.time_limit,
-             args.method)
+    jobs = [PebbleJob(G, M, recompute, solver_limit, certify=bool(args.json),
+                      wall_deadline=wall_deadline, whole_limit=args.time_limit,
+                      method=args.method)
             for _, G, M in instances]
     done: dict[int, tuple[PebbleResult, dict, dict | None]] = {}
     printed = [0]
