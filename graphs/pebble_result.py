@@ -31,13 +31,13 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from attnio.graphs.game import Move
-from attnio.results import SEARCH_STATUSES, Status
+from attnio.results import SEARCH_STATUSES, OlderNames, Status
 
 __all__ = ["PebbleResult"]
 
 
 @dataclass(frozen=True, slots=True)
-class PebbleResult:
+class PebbleResult(OlderNames):
     """An answer about :math:`Q(G, M)`: ``verdict`` and the proven bracket (module docstring).
 
     Build one with :meth:`optimal`, :meth:`infeasible` or :meth:`undecided`.
@@ -100,11 +100,6 @@ class PebbleResult:
         """Only ``lower <= Q(G, M) <= upper`` is proven (``reason``: why no more)."""
         return cls(Status.UNDECIDED, int(lower), None if upper is None else int(upper),
                    list(schedule), reason, int(states_explored), seconds, horizon)
-
-    @property
-    def reason(self) -> str:
-        """The ``detail`` text (read-only alias kept for callers written before 0.2)."""
-        return self.detail
 
     @property
     def io(self) -> int:
