@@ -197,6 +197,7 @@ def test_every_batch_command_takes_workers_and_scheduler(command: str, capsys) -
     assert _error([*argv, "--workers", "0"], capsys) == "workers=0 must be a positive integer"
 
 
+@pytest.mark.extra("parallel")
 def test_simulate_and_gap_on_two_workers_answer_as_the_serial_run(capsys) -> None:
     """The same rows, the same order (one Dask start per command: ~3 s each)."""
     sweeps = [["simulate", "--n", "64", "--d", "8", "--M-geom", "64:512:4", "--algorithm",
