@@ -428,7 +428,8 @@ def _constant(problem: _Problem) -> Verdict:
 def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
     notes: list[str] = []
     if problem.has_integers:
-        notes.append("integers relaxed to reals with their bounds")
+        notes.append("integers relaxed to reals with their bounds: a proof there holds for every "
+                     "integer")
     # with integers, half the budget at most for the relaxation: the integer search needs some
     relaxed, t = _search(problem, "relaxed", clock,
                          clock.left() / 2 if problem.has_integers else None)

@@ -72,3 +72,31 @@ def test_false_twin_a_changed_readme_figure_is_caught(headlines) -> None:
 def test_false_twin_a_drifted_computation_is_caught(headlines) -> None:
     twin = [H.Headline(h.name, h.text.replace("0.55×", "0.56×"), h.how) for h in headlines]
     assert H.missing(README, twin) == [next(t.text for t in twin if "0.56×" in t.text)]
+
+
+def test_the_readme_names_every_notebook_shipped() -> None:
+    names = H.notebook_names()
+    assert len(names) >= 6
+    assert [n for n in names if n.removesuffix(".ipynb") not in README] == []
+
+
+def test_the_readme_table_of_times_has_every_step_and_parses() -> None:
+    # the figures are measured by `headline_numbers.py --times` on an idle machine, never here
+    stated = H.readme_times(README)
+    assert set(stated) == {step.key for step in H.TIMED_STEPS}
+    for key, (cpu, wall) in stated.items():
+        assert wall is not None and wall > 0, key
+        assert cpu is None or cpu > 0, key
+
+
+def test_false_twin_a_time_off_by_more_than_the_tolerance_is_flagged() -> None:
+    stated = {"verify": (60.0, 70.0), "report": (100.0, 120.0)}
+    lines = H.compare_times({"verify": (62.0, 75.0), "report": (100.0, 181.0)}, stated)
+    assert [line[:3] for line in lines] == ["ok ", "OUT"]
+    # a row the README lacks cannot pass
+    assert H.compare_times({"verify": (1.0, 1.0)}, {})[0].startswith("OUT")
+
+
+def test_false_twin_a_malformed_duration_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a duration"):
+        H.parse_duration("about a minute")

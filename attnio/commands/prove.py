@@ -39,7 +39,7 @@ Examples
 --------
 >>> from attnio.cli import main
 >>> main(["prove", "n >= 1", "--var", "n:positive-integer"])
-proved: hypotheses ∧ defined ∧ ¬statement is unsat; no antecedent (integers relaxed to reals with their bounds)
+proved: hypotheses ∧ defined ∧ ¬statement is unsat; no antecedent (integers relaxed to reals with their bounds: a proof there holds for every integer)
 solvers: z3 proved, cvc5 proved; evidence: smt-forall
 0
 >>> main(["prove", "sqrt(x)**2 >= 0", "--var", "x:real"])  # doctest: +ELLIPSIS
