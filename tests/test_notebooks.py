@@ -75,3 +75,7 @@ def test_notebook_executes(path: Path, tmp_path: Path) -> None:
     images = [o for cell in notebook.cells if cell.cell_type == "code"
               for o in cell.outputs if "image/png" in o.get("data", {})]
     assert images, f"{path.name} displayed no figure"
+    # no warning reaches the reader (tqdm's "IProgress not found" was one: attnio.progress)
+    warnings = ["".join(o.get("text", "")) for cell in notebook.cells if cell.cell_type == "code"
+                for o in cell.outputs if o.get("name") == "stderr"]
+    assert warnings == [], f"{path.name} printed to stderr: {warnings}"
