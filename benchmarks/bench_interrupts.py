@@ -1,7 +1,8 @@
 """Benchmark of attnio's promptness promises (prints figures; not a timed test).
 
-1. Ctrl-C while ``attnio pebble --workers 2`` starts its Dask workers: seconds from the
-   SIGINT to the exit (promised: within a second; exit code 130, one line).
+1. Ctrl-C while ``attnio pebble --workers 2`` starts its Dask workers, and (1b) in the
+   serial runs of tests/test_interrupts.py (a pebble search, verify among its claims):
+   seconds from the SIGINT to the exit (promised: within a second; exit code 130, one line).
 2. ``--scheduler`` pointed at a peer that accepts the connection and never speaks: seconds
    until the one-line refusal (promised: the probe's deadline,
    :data:`attnio.parallel.CONNECT_SECONDS` without ``--time-limit``, plus start-up).
@@ -54,6 +55,39 @@ def ctrl_c_seconds() -> tuple[float, int, str]:
             proc.wait()
 
 
+def serial_ctrl_c_seconds(argv: list[str], wait_for: str | None,
+                          settle: float) -> tuple[float, int, str]:
+    """(seconds from SIGINT to exit, exit code, stderr) of a serial ``attnio *argv``, signalled
+    once ``wait_for`` is printed (or after ``settle`` seconds when it is None)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ATTNIO_PROGRESS": "0",
+           "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "attnio", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    try:
+        if wait_for is not None:
+            assert proc.stdout is not None
+            while wait_for not in (proc.stdout.readline() or wait_for):
+                pass
+        time.sleep(settle)
+        proc.send_signal(signal.SIGINT)
+        signalled = time.monotonic()
+        _, err = proc.communicate(timeout=120)
+        return time.monotonic() - signalled, proc.returncode, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+#: The serial runs of tests/test_interrupts.py whose promptness the tests only guard.
+SERIAL_CASES = (
+    ("attnio pebble, inside a search",
+     ["pebble", "--builtin", "attention-backward:n=2,d=1", "--cache", "2:5", "--time-limit",
+      "300"], "M=2: infeasible", 0.5),
+    ("attnio verify, among the claims", ["verify"], None, 4.0),
+)
+
+
 def silent_peer_seconds() -> float:
     """Seconds until ``--scheduler`` at a silent peer is refused (one line, exit 2)."""
     server = socket.socket()
@@ -82,6 +116,12 @@ def main() -> int:
     for seconds, code, err in runs:
         print(f"    {seconds:.2f} s to exit, code {code}, stderr {err.strip()!r}")
     print(f"    median {statistics.median(r[0] for r in runs):.2f} s (promised: < 1 s)")
+    for label, argv, wait_for, settle in SERIAL_CASES:
+        print(f"1b. Ctrl-C in {label}:")
+        serial = [serial_ctrl_c_seconds(argv, wait_for, settle) for _ in range(trials)]
+        for seconds, code, err in serial:
+            print(f"    {seconds:.2f} s to exit, code {code}, stderr {err.strip()[-80:]!r}")
+        print(f"    median {statistics.median(r[0] for r in serial):.2f} s (promised: < 1 s)")
     print("2. --scheduler at a silent peer (wall time of the whole command, start-up "
           "included):")
     times = [silent_peer_seconds() for _ in range(trials)]

@@ -1,7 +1,8 @@
 """Tests of attnio.interrupts and of Ctrl-C / --time-limit on the real command line.
 
 Every test here starts a real subprocess and sends it a real SIGINT (POSIX only): exit code
-130 within a second or two of the signal, exactly one line ``attnio <cmd>: interrupted`` on
+130 soon after the signal (a hang guard here; the 1 s promise is measured by
+benchmarks/bench_interrupts.py), exactly one line ``attnio <cmd>: interrupted`` on
 stderr, no traceback, and what was printed before stays printed.
 """
 
@@ -26,8 +27,10 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "pos
 
 ATTNIO = [sys.executable, "-m", "attnio"]
 ENV = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONUNBUFFERED": "1"}
-# allowed between the signal and the exit: 1 s in the product, + slack for a loaded machine
-SLACK_SECONDS = 2.0
+# A hang guard between the signal and the exit, not the promise: the product promises 1 s,
+# which benchmarks/bench_interrupts.py measures (0.08 s idle); a test asserting it would fail
+# on a busy machine from load alone (two busy loops beside pytest stretch an exit to seconds).
+SLACK_SECONDS = 10.0
 
 
 def _start(args: list[str]) -> subprocess.Popen:
