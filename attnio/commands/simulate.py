@@ -51,10 +51,10 @@ from attnio.algorithms.heads import (
     validate_heads,
 )
 from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args
-from attnio.algorithms.registry import selection
 from attnio.algorithms.simulation import (
     ALGORITHMS,
     BOUND_IDS,
+    MASKED_ALGORITHMS,
     PASSES,
     SimulationResult,
     catalogue_value,
@@ -112,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_cache_size_arguments(parser, command="simulate", required=True,
                              help="fast-memory sizes in words")
     parser.add_argument("--algorithm", default="all", metavar="NAMES",
-                        help="comma-separated names or 'all' (the pass's main algorithms): "
+                        help="comma-separated names or 'all' (every algorithm with the pass): "
                              + ", ".join(ALGORITHMS))
     parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
                         help="forward or backward pass (default backward)")
@@ -166,11 +166,19 @@ def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
     return geometric_sizes("--M-geom", text)
 
 
-def parse_algorithms(text: str, pass_: str) -> list[str]:
-    """Comma-separated names (or ``all``), each checked against the registry."""
+def parse_algorithms(text: str, pass_: str, *, masked: bool = False) -> list[str]:
+    """Comma-separated names (or ``all``: every registered algorithm that has the pass, and a
+    masked schedule when ``masked``, in registry order), each checked against the registry.
+
+    >>> "small-cache-fused" in parse_algorithms("all", "backward")
+    True
+    >>> "small-cache-dx" in parse_algorithms("all", "backward", masked=True)
+    False
+    """
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
-        return list(selection("main", pass_))
+        return [name for name in ALGORITHMS if (name, pass_) in BOUND_IDS
+                and (not masked or name in MASKED_ALGORITHMS)]
     for name in names:
         if name not in ALGORITHMS:
             raise InvalidInputError(
@@ -331,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
     Ms = args.M
     warn_outside_admissible("simulate", n, d, Ms)
     parallel = parallel_options(args)
-    names = parse_algorithms(args.algorithm, args.pass_)
+    names = parse_algorithms(args.algorithm, args.pass_, masked=args.mask is not None)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
