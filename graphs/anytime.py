@@ -155,7 +155,8 @@ class AnytimeProgress:
         return PebbleResult.undecided(self.lower_bound, self.upper_bound, reason,
                                       schedule=self.schedule or [],
                                       states_explored=states_explored,
-                                      seconds=time.monotonic() - self.started)
+                                      seconds=time.monotonic() - self.started,
+                                      lower_source=self.lower_bound_source)
 
 
 def compulsory_io(G: nx.DiGraph, outputs: Iterable[str] | None = None) -> int:
@@ -228,6 +229,7 @@ def anytime_pebble(
     incumbents: Mapping[str, Sequence[Move]] | None = None,
     progress: AnytimeProgress | None = None,
     method: str = "auto",
+    lower_bounds: Mapping[str, int] | None = None,
 ) -> PebbleResult:
     r"""Bracket :math:`Q(G, M)` within ``time_limit`` seconds (module docstring).
 
@@ -257,6 +259,12 @@ def anytime_pebble(
         :data:`attnio.graphs.engines.METHODS` (default ``"auto"``: compiled when numba is
         installed, else reference). An engine that takes an incumbent (the searches) gets
         the best schedule; ``reference`` also reports its rising lower bound live.
+    lower_bounds : mapping of source name to int, optional
+        Lower bounds on :math:`Q(G, M)` the caller has already proven (e.g. the certified
+        routes of :func:`attnio.graphs.lower_bounds.certified_lower_bound`, each re-verified
+        by its checker): the bracket starts at the largest, named by its source
+        (``progress.lower_bound_source``), and a schedule meeting it ends the run at once.
+        Soundness is the caller's: pass only bounds whose certificate was checked.
 
     Returns
     -------
@@ -290,12 +298,17 @@ def anytime_pebble(
         return solve(G, M, method=engine.name, recompute=recompute, outputs=outputs,
                      time_limit=0)
     state.raise_lower(compulsory_io(G, outputs), "compulsory")
+    for source, value in (lower_bounds or {}).items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidInputError(f"lower_bounds[{source!r}]={value!r} must be an int >= 0")
+        state.raise_lower(value, source)
 
     def closed() -> PebbleResult | None:
         if state.upper_bound is not None and state.upper_bound <= state.lower_bound:
             state.phase = "done"
             return PebbleResult.optimal(state.upper_bound, state.schedule or [],
-                                        seconds=time.monotonic() - start)
+                                        seconds=time.monotonic() - start,
+                                        lower_source=state.lower_bound_source)
         return None
 
     for moves in (incumbents or {}).values():
@@ -399,7 +412,8 @@ def anytime_pebble(
         state.offer(result.io, result.schedule)
         state.raise_lower(result.io)
         return PebbleResult.optimal(result.io, result.schedule, states_explored=explored[0],
-                                    seconds=time.monotonic() - start)
+                                    seconds=time.monotonic() - start,
+                                    lower_source=state.lower_bound_source)
     if result.verdict is Status.UNDECIDED:
         state.raise_lower(result.lower)
         if (done := closed()) is not None:

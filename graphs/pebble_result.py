@@ -59,6 +59,10 @@ class PebbleResult(OlderNames):
         Wall-clock seconds of the call.
     horizon : int or None
         Steps of the time-indexed model (:mod:`attnio.graphs.exact_z3`); None elsewhere.
+    lower_source : str or None
+        The argument behind ``lower`` when a caller names it (:func:`attnio.graphs.anytime.
+        anytime_pebble`: ``"compulsory"``, ``"certified spill-windows"``, ``"exact search"``,
+        ...); None when not named.
     """
 
     verdict: Status
@@ -69,6 +73,7 @@ class PebbleResult(OlderNames):
     states_explored: int = 0
     seconds: float = 0.0
     horizon: int | None = None
+    lower_source: str | None = None
 
     def __post_init__(self) -> None:
         # internal invariants of the constructors below (a bug if they fail, not user input)
@@ -83,10 +88,11 @@ class PebbleResult(OlderNames):
 
     @classmethod
     def optimal(cls, io: int, schedule: Sequence[Move], *, states_explored: int = 0,
-                seconds: float = 0.0, horizon: int | None = None) -> PebbleResult:
+                seconds: float = 0.0, horizon: int | None = None,
+                lower_source: str | None = None) -> PebbleResult:
         """Proven :math:`Q(G, M) = io`, achieved by ``schedule``."""
         return cls(Status.OPTIMAL, int(io), int(io), list(schedule), "",
-                   int(states_explored), seconds, horizon)
+                   int(states_explored), seconds, horizon, lower_source)
 
     @classmethod
     def infeasible(cls, reason: str) -> PebbleResult:
@@ -96,10 +102,12 @@ class PebbleResult(OlderNames):
     @classmethod
     def undecided(cls, lower: int, upper: int | None, reason: str, *,
                   schedule: Sequence[Move] = (), states_explored: int = 0,
-                  seconds: float = 0.0, horizon: int | None = None) -> PebbleResult:
+                  seconds: float = 0.0, horizon: int | None = None,
+                  lower_source: str | None = None) -> PebbleResult:
         """Only ``lower <= Q(G, M) <= upper`` is proven (``reason``: why no more)."""
         return cls(Status.UNDECIDED, int(lower), None if upper is None else int(upper),
-                   list(schedule), reason, int(states_explored), seconds, horizon)
+                   list(schedule), reason, int(states_explored), seconds, horizon,
+                   lower_source)
 
     @property
     def io(self) -> int:
@@ -118,7 +126,8 @@ class PebbleResult(OlderNames):
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of this result (plain ints, strs, lists; ``detail`` null when
-        optimal; ``horizon`` only for the time-indexed model).
+        optimal; ``horizon`` only for the time-indexed model, ``lower_source`` only when
+        named).
 
         >>> PebbleResult.infeasible("M=2 is too small").to_json()
         {'verdict': 'infeasible', 'io': None, 'lower': 0, 'upper': None, 'moves': [], 'states_explored': 0, 'seconds': 0.0, 'detail': 'M=2 is too small'}
@@ -131,4 +140,6 @@ class PebbleResult(OlderNames):
             "detail": self.detail or None}
         if self.horizon is not None:
             out["horizon"] = self.horizon
+        if self.lower_source is not None:
+            out["lower_source"] = self.lower_source
         return out

@@ -328,8 +328,13 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     # bound, else exact search with it as incumbent; on Ctrl-C the bracket so far is kept
     progress = AnytimeProgress()
     try:
+        # the bracket's lower end is the best bound computed for the instance: the certified
+        # routes (re-verified) start it, the anytime phases may raise it (issue 27, item 1)
+        known = ({f"certified {certified['route']}": certified["value"]}
+                 if certified is not None and certified["value"] > 0 else None)
         result = anytime_pebble(G, M, recompute=recompute, time_limit=remaining,
-                                incumbents=schedules, progress=progress, method=args.method)
+                                incumbents=schedules, progress=progress, method=args.method,
+                                lower_bounds=known)
     except KeyboardInterrupt as exc:
         exc.partial = (progress.undecided("interrupted"), costs,  # type: ignore[attr-defined]
                        certified)

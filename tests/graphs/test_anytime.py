@@ -30,6 +30,7 @@ from attnio.graphs.anytime import (
     anytime_pebble,
     compulsory_io,
 )
+from attnio.graphs.dags import matmul_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.pebble_result import PebbleResult
@@ -290,10 +291,11 @@ def test_progress_keeps_the_cheaper_schedule_and_the_first_of_equals() -> None:
 def test_progress_undecided_carries_the_bracket(fake_clock) -> None:
     clock = fake_clock(anytime_module)
     clock.now = 10.0
-    p = AnytimeProgress(lower_bound=4, upper_bound=7, schedule=_costing(7), started=2.5)
+    p = AnytimeProgress(lower_bound=4, lower_bound_source="compulsory", upper_bound=7,
+                        schedule=_costing(7), started=2.5)
     r = p.undecided("budget", 12)
     assert r == PebbleResult.undecided(4, 7, "budget", states_explored=12, seconds=7.5,
-                                       schedule=_costing(7))
+                                       schedule=_costing(7), lower_source="compulsory")
     assert r.verdict == "undecided"
     empty = AnytimeProgress(started=10.0).undecided("none yet")
     assert (empty.schedule, empty.states_explored, empty.upper) == ([], 0, None)
@@ -431,7 +433,7 @@ def test_every_phase_gets_its_share_of_the_limit_and_undecided_keeps_the_bracket
     ]
     assert r.verdict == "undecided"
     assert r == PebbleResult.undecided(5, 7, "out of time", states_explored=24, seconds=7.0,
-                                       schedule=_costing(7))
+                                       schedule=_costing(7), lower_source="exact search")
     assert (progress.lower_bound, progress.lower_bound_source, progress.phase) == \
         (5, "exact search", "done")
     assert clock.reads == 8
@@ -685,3 +687,26 @@ def test_the_deadline_cuts_the_zero_waste_share(monkeypatch, fake_clock) -> None
     assert budgets == [0.5, 0.0]
     assert [name for name, _ in script.calls] == ["heuristic", "certified"]
     assert r.verdict == "undecided" and r.reason == "time limit 1 s reached"
+
+
+@pytest.mark.trust
+def test_a_caller_bound_starts_the_bracket_and_closes_it_when_a_schedule_meets_it() -> None:
+    # issue 27: the bracket's lower end is the best bound computed for the instance. The
+    # diamond's optimum is 3 (compulsory); a caller's proven 3 changes nothing, and a bound
+    # named by the caller is reported as the source when it is the largest
+    G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("a", "d")])
+    r = anytime_pebble(G, 3, time_limit=5, lower_bounds={"certified demo": 3})
+    assert (r.verdict, r.io) == ("optimal", 3)
+    # the 2x2x2 matmul at M = 3 (optimum 25): a caller's bound equal to the optimum closes the
+    # bracket as soon as a schedule costs 25, and names its source
+    r = anytime_pebble(matmul_dag(2, 2, 2), 3, time_limit=30, lower_bounds={"given": 25})
+    assert (r.verdict, r.io, r.lower_source) == ("optimal", 25, "given")
+    # with no time for any search the bracket's lower end is still the caller's bound
+    r = anytime_pebble(matmul_dag(2, 2, 2), 3, time_limit=0, lower_bounds={"given": 22})
+    assert r.verdict == "undecided" and (r.lower, r.lower_source) == (22, "given")
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, True, "3"])
+def test_a_caller_bound_that_is_not_a_count_is_refused(bad) -> None:
+    with pytest.raises(InvalidInputError, match="lower_bounds"):
+        anytime_pebble(matmul_dag(1, 2, 1), 3, time_limit=1, lower_bounds={"bad": bad})
