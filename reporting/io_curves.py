@@ -27,13 +27,15 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from attnio.algorithms.registry import PASSES, get_algorithm, selection
 from attnio.algorithms.simulation import measured_crossover
+from attnio.reporting.figure_quality import place_legend
 from attnio.reporting.style import (
     IO_LABEL,
-    LABEL_BOX,
     M_LABEL,
     algorithm_colour,
     algorithm_label,
     clean_ints,
+    headroom,
+    label_vertical_lines,
     new_figure,
     save_png,
     short_expr,
@@ -81,7 +83,9 @@ class IOCurves:
 def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = None) -> "Figure":
     """Draw measured I/O against M (log-log): one solid line per algorithm, bounds dashed.
 
-    The measured crossover (if any) is a vertical dotted line and M = d² a grey band line.
+    The measured crossover (if any) is a vertical dotted line at the bisected M itself
+    (``crossover_M``, not a grid point near it) and M = d² a grey band line; their labels sit
+    in a band above the curves, the legend where it covers no curve.
 
     Parameters
     ----------
@@ -114,23 +118,26 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
                 label=label)
     d_squared = data.d * data.d
     ax.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35)
-    ax.annotate(f"M = d² = {d_squared:,}", xy=(d_squared, 0.97), xycoords=("data", "axes fraction"),
-                ha="right", va="top", rotation=90, fontsize=9, color="#333333",
-                bbox=LABEL_BOX)
+    marks = [(d_squared, f"M = d² = {d_squared:,}", "#333333")]
     if data.crossover_M is not None:
+        # drawn at the bisected M itself (not at a grid point near it)
         ax.axvline(data.crossover_M, color="black", ls=":", lw=1.6)
-        ax.annotate(f" {data.crossover_label} M = {data.crossover_M:,}",
-                    xy=(data.crossover_M, 0.97), xycoords=("data", "axes fraction"),
-                    ha="left", va="top", rotation=90, fontsize=9, bbox=LABEL_BOX)
+        marks.append((data.crossover_M, f"{data.crossover_label} M = {data.crossover_M:,}",
+                      "black"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    # The labels of the vertical lines sit in a band above every curve, the smaller M's label
+    # left of its line and the larger's right of it, so they cross no curve and no each other.
+    headroom(ax, top=0.1)
+    label_vertical_lines(ax, marks)
     ax.set_xlabel(M_LABEL)
     ax.set_ylabel(IO_LABEL)
     ax.set_title(data.title or (
         f"{data.pass_.capitalize()} pass I/O, n = {data.n:,}, d = {data.d}"
         + ("  (bounds dashed, drawn with constant 1)" if data.bounds else "")))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    # the legend goes below the labels' row (the top 5 % of the axes), where it covers nothing
+    place_legend(ax, fontsize=8, framealpha=0.9, bbox_to_anchor=(0, 0, 1, 0.95))
     return save_png(fig, path)
 
 
