@@ -6,7 +6,8 @@ and reads the window extent, in display pixels, of every artist it judges:
 
 1. **Titles and labels.** Every visible axes has a title (or the figure a suptitle), an x
    label and a y label; an axes whose x (y) axis is shared with an axes that carries the
-   label needs none of its own (a column of panels labelled once).
+   label needs none of its own (a column of panels labelled once). No title, label or text
+   is cut by the figure's edge.
 2. **Legends inside, off the data.** An axes' legend lies inside its axes and contains no
    point of that axes' data; a figure-level legend overlaps no axes at all (it sits beside
    the panels, so it covers nothing).
@@ -92,6 +93,9 @@ def figure_defects(fig: "Figure") -> list[str]:
     defects: list[str] = []
     axes = _visible_axes(fig)
     boxes = {id(ax): ax.get_window_extent(renderer) for ax in axes}
+    for text in _words(fig, axes):
+        if not _inside(text.get_window_extent(renderer), fig.bbox):
+            defects.append(f"text {text.get_text().strip()[:40]!r} cut by the figure's edge")
     for k, ax in enumerate(axes, start=1):
         name = f"axes {k}" + (f" ({ax.get_title()!r})" if ax.get_title() else "")
         if not (any(ax.get_title(loc) for loc in ("left", "center", "right")) or suptitle):
@@ -234,6 +238,15 @@ def _suptitle(fig: "Figure") -> str:
 
 def _visible_axes(fig: "Figure") -> list[Any]:
     return [ax for ax in fig.axes if ax.get_visible() and ax.axison]
+
+
+def _words(fig: "Figure", axes: list[Any]) -> list[Any]:
+    """Every non-empty title, axis label and text of the figure and its visible axes."""
+    texts = [*fig.texts, *([fig._suptitle] if getattr(fig, "_suptitle", None) else [])]
+    for ax in axes:
+        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label,
+                  *ax.texts]
+    return [t for t in texts if t.get_visible() and t.get_text().strip()]
 
 
 def _label_of(ax: Any, axis: str, axes: list[Any]) -> str:

@@ -10,6 +10,8 @@ import io
 from typing import Any, Sequence
 
 from attnio.extras import require
+from attnio.reporting.figure_quality import place_legend
+from attnio.reporting.style import M_LABEL
 
 __all__ = ["gap_figure_png", "plot_gap"]
 
@@ -40,12 +42,12 @@ def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | 
         ax.axvline(d * d, color="black", alpha=0.3, lw=1.5, label=f"M = d² = {d * d:,}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    ax.set_xlabel("fast memory M (words)")
+    ax.set_xlabel(M_LABEL)
     ax.set_ylabel("cheapest algorithm ÷ best lower bound")
     if payloads:
         ax.set_title(f"attnio gap: n = {payloads[0]['n']:,}, d = {payloads[0]['d']}")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    place_legend(ax, fontsize=8, framealpha=0.9)
     return fig
 
 
