@@ -242,7 +242,8 @@ def _visible_axes(fig: "Figure") -> list[Any]:
 
 def _words(fig: "Figure", axes: list[Any]) -> list[Any]:
     """Every non-empty title, axis label and text of the figure and its visible axes."""
-    texts = [*fig.texts, *([fig._suptitle] if getattr(fig, "_suptitle", None) else [])]
+    suptitle = getattr(fig, "_suptitle", None)  # matplotlib keeps it outside fig.texts
+    texts = [*fig.texts, *([suptitle] if suptitle is not None else [])]
     for ax in axes:
         texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label,
                   *ax.texts]

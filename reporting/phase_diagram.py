@@ -161,7 +161,7 @@ def plot_phase_diagram(data: PhaseDiagram, path: str | Path | None = None) -> "F
         admissible = ((alphas[None, :] > 1.0 + eps) & (alphas[None, :] < 1.0 + betas[:, None] - eps))
         shown = {label for i, row in enumerate(grid) for j, label in enumerate(row)
                  if admissible[i, j]}
-        handles = [Patch(facecolor=cmap(i), edgecolor="black", label=label)
+        handles: list[Any] = [Patch(facecolor=cmap(i), edgecolor="black", label=label)
                    for i, label in enumerate(labels) if label in shown]
         handles.append(Patch(facecolor="white", edgecolor="#444444", hatch="//",
                              label="inadmissible (M < d or M > n·d)"))

@@ -88,16 +88,15 @@ def headroom(ax: Any, top: float = 0.0, bottom: float = 0.0) -> None:
     no data: a band where a legend or a text label covers nothing (linear or log scale).
 
     >>> fig = new_figure(2, 2); ax = fig.add_subplot(); _ = ax.plot([1, 2], [0, 10])
-    >>> ax.set_ylim(0, 10); headroom(ax, top=0.5); ax.get_ylim()
-    (0.0, 10.0)
-    (0.0, 20.0)
+    >>> _ = ax.set_ylim(0, 10); headroom(ax, top=0.5); [float(y) for y in ax.get_ylim()]
+    [0.0, 20.0]
     """
-    lo, hi = ax.get_ylim()
+    lo, hi = (float(v) for v in ax.get_ylim())
     log = ax.get_yscale() == "log"
     a, b = (math.log10(lo), math.log10(hi)) if log else (lo, hi)
     span = (b - a) / max(1.0 - top - bottom, 0.05)
     new_lo, new_hi = a - bottom * span, a - bottom * span + span
-    ax.set_ylim(*((10 ** new_lo, 10 ** new_hi) if log else (new_lo, new_hi)))
+    ax.set_ylim(*((10.0 ** new_lo, 10.0 ** new_hi) if log else (new_lo, new_hi)))
 
 
 def label_vertical_lines(ax: Any, marks: Sequence[tuple[float, str, str]],

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 from attnio.reporting.figure_quality import (
+    LEGEND_LOCATIONS,
     check_figure,
     data_points,
-    LEGEND_LOCATIONS,
     figure_defects,
     place_legend,
 )
