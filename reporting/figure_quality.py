@@ -46,14 +46,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from attnio.reporting.style import BACKGROUND_GID
+from attnio.reporting.style import BACKGROUND_GID, headroom
 from attnio.results import Proved, Refuted
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-__all__ = ["figure_defects", "check_figure", "data_points", "place_legend", "SAMPLE_STEP_PX",
-           "LEGEND_LOCATIONS"]
+__all__ = ["figure_defects", "check_figure", "data_points", "place_legend",
+           "place_legend_or_band", "legend_cost", "SAMPLE_STEP_PX", "LEGEND_LOCATIONS"]
 
 #: Spacing, in display pixels, of the points sampled along a drawn segment.
 SAMPLE_STEP_PX = 2.0
@@ -205,19 +205,46 @@ def place_legend(ax: Any, **legend_kwargs: Any) -> Any:
     best: tuple[int, str] | None = None
     for loc in LEGEND_LOCATIONS:
         legend = ax.legend(loc=loc, **legend_kwargs)
-        renderer = _draw(ax.figure)
-        box = legend.get_window_extent(renderer)
-        points, radii, areas = data_points(ax, renderer)
-        cost = _covered(box, points, radii, areas)
-        cost += 1000 * sum(_overlap(box, t.get_window_extent(renderer)) for t in ax.texts
-                           if t.get_visible() and t.get_text().strip())
-        cost += 0 if _inside(box, ax.get_window_extent(renderer)) else 1000
+        cost = legend_cost(ax, legend)
         if cost == 0:
             return legend
         if best is None or cost < best[0]:
             best = (cost, loc)
     assert best is not None  # LEGEND_LOCATIONS is not empty
     return ax.legend(loc=best[1], **legend_kwargs)
+
+
+def place_legend_or_band(ax: Any, ncol: int = 2, **legend_kwargs: Any) -> Any:
+    """:func:`place_legend`; where no location is clear (vertical lines cross every corner),
+    widen the y axis (:func:`attnio.reporting.style.headroom`) to open a band above the data,
+    end the axes' vertical lines (``axvline``) below it and put the legend, in ``ncol``
+    columns, in the band. Returns the legend.
+    """
+    legend = place_legend(ax, **legend_kwargs)
+    if legend_cost(ax, legend) == 0:
+        return legend
+    legend = ax.legend(loc="upper center", ncol=ncol, **legend_kwargs)
+    renderer = _draw(ax.figure)
+    band = (legend.get_window_extent(renderer).height + 12) / ax.get_window_extent(renderer).height
+    headroom(ax, top=min(band, 0.6))
+    vertical = ax.get_xaxis_transform()
+    for line in ax.lines:  # axvline: x in data, y in axes fraction from 0 to 1
+        if line.get_transform() == vertical and list(line.get_ydata()) == [0, 1]:
+            line.set_ydata([0, 1 - min(band, 0.6)])
+    return legend
+
+
+def legend_cost(ax: Any, legend: Any) -> int:
+    """How badly ``legend`` sits in ``ax``: the data points it covers, plus 1000 per text of
+    the axes it overlaps and 1000 if it is not inside the axes (0: a clear place). Draws the
+    figure (Agg, in memory)."""
+    renderer = _draw(ax.figure)
+    box = legend.get_window_extent(renderer)
+    points, radii, areas = data_points(ax, renderer)
+    cost = _covered(box, points, radii, areas)
+    cost += 1000 * sum(_overlap(box, t.get_window_extent(renderer)) for t in ax.texts
+                       if t.get_visible() and t.get_text().strip())
+    return cost + (0 if _inside(box, ax.get_window_extent(renderer)) else 1000)
 
 
 def _draw(fig: "Figure") -> Any:

@@ -18,15 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from attnio.algorithms.registry import selection
-from attnio.reporting.figure_quality import place_legend
+from attnio.reporting.figure_quality import place_legend_or_band
 from attnio.reporting.style import (
     FLOP_LABEL,
     M_LABEL,
     algorithm_colour,
     algorithm_label,
     clean_ints,
-    headroom,
-    label_vertical_lines,
     new_figure,
     save_png,
     simulated,
@@ -78,19 +76,16 @@ def plot_flop_curves(data: FlopCurves, path: str | Path | None = None) -> "Figur
     d_squared = data.d * data.d
     ax.set_ylim(bottom=0)  # linear from zero: the gap is read at its true size
     for a in (ax, ax_ratio):
-        a.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35)
+        a.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35, label=f"M = d² = {d_squared:,}")
         a.set_xscale("log", base=2)
         a.set_xlabel(M_LABEL)
         a.grid(True, alpha=0.3)
-        # the d² label in a band above the curves, the legend below that band, off the data
-        headroom(a, top=0.1)
-        label_vertical_lines(a, [(d_squared, f"M = d² = {d_squared:,}", "#333333")])
     ax.set_ylabel(FLOP_LABEL)
     ax.set_title(f"{data.pass_.capitalize()} FLOPs, n = {data.n:,}, d = {data.d}")
     ax_ratio.set_ylabel(f"FLOPs ÷ FLOPs of {algorithm_label(names[0], data.pass_) if names else '—'}")
     ax_ratio.set_title("FLOP ratio (below 1 = fewer FLOPs)")
     for a in (ax, ax_ratio):  # last: the layout is final once every label is set
-        place_legend(a, fontsize=8, framealpha=0.9, bbox_to_anchor=(0, 0, 1, 0.95))
+        place_legend_or_band(a, fontsize=8, framealpha=0.9)
     return save_png(fig, path)
 
 

@@ -7,12 +7,11 @@ this module only draws them. Needs the ``plots`` extra (matplotlib).
 from __future__ import annotations
 
 import io
-import math
 from typing import Any, Sequence
 
 from attnio.extras import require
-from attnio.reporting.figure_quality import place_legend
-from attnio.reporting.style import M_LABEL, headroom
+from attnio.reporting.figure_quality import place_legend_or_band
+from attnio.reporting.style import M_LABEL
 
 __all__ = ["gap_figure_png", "plot_gap"]
 
@@ -21,8 +20,8 @@ def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | 
     """Ratio (cheapest algorithm ÷ best lower bound) against M, one line per payload.
 
     Returns a matplotlib ``Figure`` (not saved; see :func:`gap_figure_png`). ``targets``
-    maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``). The legend
-    (three columns) sits in a band above every line, where it covers none.
+    maps a label to a horizontal line (e.g. ``{"backward target 16": 16}``). The legend goes
+    where it covers no line, or in a band above them all (three columns).
     """
     require("plots", "plotting")
     from matplotlib.figure import Figure
@@ -44,19 +43,14 @@ def plot_gap(payloads: Sequence[dict[str, Any]], *, targets: dict[str, float] | 
         ax.axhline(value, color="grey", ls=[":", "-.", "--"][k % 3], lw=1, label=label)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    # A band above every line holds the legend (three columns); the d² line stops below it.
-    entries = len(ax.get_lines()) + len(d_values)
-    band = 0.06 + 0.045 * math.ceil(entries / 3)
-    headroom(ax, top=band)
     for d in d_values:
-        ax.axvline(d * d, ymax=1 - band, color="black", alpha=0.3, lw=1.5,
-                   label=f"M = d² = {d * d:,}")
+        ax.axvline(d * d, color="black", alpha=0.3, lw=1.5, label=f"M = d² = {d * d:,}")
     ax.set_xlabel(M_LABEL)
     ax.set_ylabel("cheapest algorithm ÷ best lower bound")
     if payloads:
         ax.set_title(f"attnio gap: n = {payloads[0]['n']:,}, d = {payloads[0]['d']}")
     ax.grid(True, which="both", alpha=0.3)
-    place_legend(ax, fontsize=8, framealpha=0.9, ncol=3)
+    place_legend_or_band(ax, ncol=3, fontsize=8, framealpha=0.9)
     return fig
 
 

@@ -16,7 +16,8 @@ Examples
 ...                 {"bound": (8000.0, 2000.0)}, crossover_M=128)
 >>> ax = plot_io_curves(data).axes[0]
 >>> ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()]
-('fast memory M (words)', ['FlashAttention-1 (measured)', 'bound'])
+('fast memory M (words)', ['FlashAttention-1 (measured)', 'bound', 'M = d² = 64',
+                           'measured crossover M = 128'])
 """
 
 from __future__ import annotations
@@ -27,15 +28,13 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from attnio.algorithms.registry import PASSES, get_algorithm, selection
 from attnio.algorithms.simulation import measured_crossover
-from attnio.reporting.figure_quality import place_legend
+from attnio.reporting.figure_quality import place_legend_or_band
 from attnio.reporting.style import (
     IO_LABEL,
     M_LABEL,
     algorithm_colour,
     algorithm_label,
     clean_ints,
-    headroom,
-    label_vertical_lines,
     new_figure,
     save_png,
     short_expr,
@@ -84,8 +83,9 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
     """Draw measured I/O against M (log-log): one solid line per algorithm, bounds dashed.
 
     The measured crossover (if any) is a vertical dotted line at the bisected M itself
-    (``crossover_M``, not a grid point near it) and M = d² a grey band line; their labels sit
-    in a band above the curves, the legend where it covers no curve.
+    (``crossover_M``, not a grid point near it) and M = d² a grey band line, both named in
+    the legend, which goes where it covers no curve
+    (:func:`~attnio.reporting.figure_quality.place_legend_or_band`).
 
     Parameters
     ----------
@@ -116,28 +116,23 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
         xs, ys = zip(*bound_points)
         ax.plot(xs, ys, ls="--", lw=1.3, color=_BOUND_COLOURS[k % len(_BOUND_COLOURS)],
                 label=label)
+    # The vertical lines are named in the legend (a text beside them would cross curves or
+    # the other line: they are ≈ 0.2 octave apart at n = 4096, d = 64).
     d_squared = data.d * data.d
-    ax.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35)
-    marks = [(d_squared, f"M = d² = {d_squared:,}", "#333333")]
+    ax.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35, label=f"M = d² = {d_squared:,}")
     if data.crossover_M is not None:
         # drawn at the bisected M itself (not at a grid point near it)
-        ax.axvline(data.crossover_M, color="black", ls=":", lw=1.6)
-        marks.append((data.crossover_M, f"{data.crossover_label} M = {data.crossover_M:,}",
-                      "black"))
+        ax.axvline(data.crossover_M, color="black", ls=":", lw=1.6,
+                   label=f"{data.crossover_label} M = {data.crossover_M:,}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    # The labels of the vertical lines sit in a band above every curve, the smaller M's label
-    # left of its line and the larger's right of it, so they cross no curve and no each other.
-    headroom(ax, top=0.1)
-    label_vertical_lines(ax, marks)
     ax.set_xlabel(M_LABEL)
     ax.set_ylabel(IO_LABEL)
     ax.set_title(data.title or (
         f"{data.pass_.capitalize()} pass I/O, n = {data.n:,}, d = {data.d}"
         + ("  (bounds dashed, drawn with constant 1)" if data.bounds else "")))
     ax.grid(True, which="major", alpha=0.3)
-    # the legend goes below the labels' row (the top 5 % of the axes), where it covers nothing
-    place_legend(ax, fontsize=8, framealpha=0.9, bbox_to_anchor=(0, 0, 1, 0.95))
+    place_legend_or_band(ax, fontsize=8, framealpha=0.9)
     return save_png(fig, path)
 
 

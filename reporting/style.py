@@ -29,7 +29,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from attnio.algorithms import registry
 from attnio.algorithms.simulation import simulate
@@ -47,7 +47,6 @@ __all__ = [
     "LABEL_BOX",
     "BACKGROUND_GID",
     "headroom",
-    "label_vertical_lines",
     "new_figure",
     "png_bytes",
     "figure_bytes",
@@ -97,21 +96,6 @@ def headroom(ax: Any, top: float = 0.0, bottom: float = 0.0) -> None:
     span = (b - a) / max(1.0 - top - bottom, 0.05)
     new_lo, new_hi = a - bottom * span, a - bottom * span + span
     ax.set_ylim(*((10.0 ** new_lo, 10.0 ** new_hi) if log else (new_lo, new_hi)))
-
-
-def label_vertical_lines(ax: Any, marks: Sequence[tuple[float, str, str]],
-                         fontsize: float = 9) -> None:
-    """Label vertical lines at the top of ``ax``: ``marks`` is ``(x, text, colour)`` per line.
-
-    Sorted by x, the first label is written left of its line and every other one right of
-    its line, a few points away, horizontally, in the top 4 % of the axes (make it free of data
-    with :func:`headroom`): two lines close together get labels that do not touch.
-    """
-    for k, (x, text, colour) in enumerate(sorted(marks, key=lambda mark: mark[0])):
-        left = k == 0 and len(marks) > 1
-        ax.annotate(text, xy=(x, 0.985), xycoords=("data", "axes fraction"),
-                    xytext=(-4 if left else 4, 0), textcoords="offset points",
-                    ha="right" if left else "left", va="top", fontsize=fontsize, color=colour)
 
 
 def png_bytes(fig: "Figure") -> bytes:
