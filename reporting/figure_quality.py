@@ -24,6 +24,10 @@ its axes; where its legend may go is that figure's own test) and artists whose `
 :data:`attnio.reporting.style.BACKGROUND_GID` (shading that marks a region, e.g. the
 inadmissible part of the phase diagram, on which a legend may sit).
 
+The figures of :mod:`attnio.reporting` place their legends with the same reading:
+:func:`place_legend` keeps the first location the checker accepts, and
+:func:`place_legend_or_band` opens a band above the data when no location is clear.
+
 Examples
 --------
 >>> from attnio.reporting.style import new_figure

@@ -21,6 +21,7 @@ from attnio.reporting.figure_quality import (
     data_points,
     figure_defects,
     place_legend,
+    place_legend_or_band,
 )
 from attnio.reporting.style import BACKGROUND_GID, IO_LABEL, M_LABEL, new_figure
 
@@ -181,6 +182,17 @@ def test_place_legend_finds_a_clear_place_or_the_least_covered() -> None:
     chosen = covered()
     least = min(covered() for loc in LEGEND_LOCATIONS if ax.legend(loc=loc))
     assert chosen == least > 0
+
+
+def test_place_legend_or_band_opens_a_band_when_lines_cross_every_place() -> None:
+    fig, ax = _panel()
+    for x in (1, 3, 5, 7, 9):
+        ax.axvline(x, color="grey", label=f"x = {x}")
+    place_legend(ax)
+    assert figure_defects(fig)  # every one of the nine places is crossed by a line
+    place_legend_or_band(ax, ncol=3)
+    _accepted(fig)
+    assert all(list(line.get_ydata())[1] < 1 for line in ax.lines[1:])  # they end below it
 
 
 # --- every figure of attnio, at small sizes -------------------------------------------------
