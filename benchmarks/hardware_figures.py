@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
                        kv_heads=8)
     fig = plot_levels_vs_n(rows, "H100 SXM, bf16, d = 128, backward, 32 query heads / 8 K/V "
                                  "heads (flash2-gqa best)\none SM's hierarchy, M = capacity "
-                                 "above the boundary; dashed: lower bounds")
+                                 "above the boundary; hollow markers: lower bounds")
     print("wrote", write_bytes(OUT / "hardware_levels.png", _png(fig), overwrite=force))
     fig = plot_regime_map(regime_map())
     print("wrote", write_bytes(OUT / "hardware_regimes.png", _png(fig), overwrite=force))

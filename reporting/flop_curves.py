@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from attnio.algorithms.registry import selection
+from attnio.reporting.figure_quality import place_legend_or_band
 from attnio.reporting.style import (
     FLOP_LABEL,
-    LABEL_BOX,
     M_LABEL,
     algorithm_colour,
     algorithm_label,
@@ -74,20 +74,18 @@ def plot_flop_curves(data: FlopCurves, path: str | Path | None = None) -> "Figur
             rx, ry = zip(*ratio)
             ax_ratio.plot(rx, ry, marker="o", ms=3.5, lw=1.8, color=algorithm_colour(name, k), label=label)
     d_squared = data.d * data.d
+    ax.set_ylim(bottom=0)  # linear from zero: the gap is read at its true size
     for a in (ax, ax_ratio):
-        a.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35)
-        a.annotate(f"M = d² = {d_squared:,}", xy=(d_squared, 0.97),
-                   xycoords=("data", "axes fraction"), ha="right", va="top", rotation=90,
-                   fontsize=9, color="#333333", bbox=LABEL_BOX)
+        a.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35, label=f"M = d² = {d_squared:,}")
         a.set_xscale("log", base=2)
         a.set_xlabel(M_LABEL)
         a.grid(True, alpha=0.3)
-        a.legend(fontsize=8, loc="best")
-    ax.set_ylim(bottom=0)  # linear from zero: the gap is read at its true size
     ax.set_ylabel(FLOP_LABEL)
     ax.set_title(f"{data.pass_.capitalize()} FLOPs, n = {data.n:,}, d = {data.d}")
     ax_ratio.set_ylabel(f"FLOPs ÷ FLOPs of {algorithm_label(names[0], data.pass_) if names else '—'}")
     ax_ratio.set_title("FLOP ratio (below 1 = fewer FLOPs)")
+    for a in (ax, ax_ratio):  # last: the layout is final once every label is set
+        place_legend_or_band(a, fontsize=8, framealpha=0.9)
     return save_png(fig, path)
 
 

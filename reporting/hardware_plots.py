@@ -26,6 +26,7 @@ from attnio.algorithms.advisor import advise, classify_regime
 from attnio.algorithms.hierarchy import device_hierarchy
 from attnio.bounds.hierarchy import levels_report
 from attnio.extras import require
+from attnio.reporting.figure_quality import place_legend
 
 __all__ = ["TABLE_DEVICES", "levels_vs_n", "regime_map", "plot_levels_vs_n", "plot_regime_map"]
 
@@ -76,31 +77,45 @@ def _figure(size: tuple[float, float]):
 
 
 def plot_levels_vs_n(rows: list[dict[str, Any]], title: str):
-    """Words across each boundary against n (log-log): best algorithm solid, bound dashed."""
+    """Words across each boundary against n (log-log): best algorithm solid, each boundary's
+    lower bound in its own line style with hollow markers of its own size (two bounds that
+    coincide stay distinguishable), the legend where it covers no curve."""
     fig = _figure((7.5, 4.8))
     ax = fig.add_subplot()
     names = list(dict.fromkeys(r["boundary"] for r in rows))
+    # Each boundary's bound has its own line style and marker (hollow, shrinking): bounds that
+    # coincide (the compulsory I/O, while it dominates) stay visible on top of each other.
+    bound_styles = (("--", "s", 9), (":", "o", 6), ("-.", "^", 4))
+    bound_points: list[set[tuple[int, int]]] = []
     for i, name in enumerate(names):
         pts = [r for r in rows if r["boundary"] == name and r["best_words"] is not None]
         color = f"C{i}"
         ax.plot([r["n"] for r in pts], [r["best_words"] for r in pts], "o-", color=color,
                 label=f"{name}: best algorithm")
-        ax.plot([r["n"] for r in pts], [r["lower_bound_words"] for r in pts], "--",
-                color=color, label=f"{name}: lower bound")
+        ls, marker, size = bound_styles[i % len(bound_styles)]
+        ax.plot([r["n"] for r in pts], [r["lower_bound_words"] for r in pts], ls=ls,
+                marker=marker, ms=size, mfc="none", color=color, lw=1.4,
+                label=f"{name}: lower bound")
+        bound_points.append({(r["n"], r["lower_bound_words"]) for r in pts})
+    shared = any(a & b for k, a in enumerate(bound_points) for b in bound_points[k + 1:])
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("sequence length n")
+    ax.set_xlabel("sequence length n (tokens)")
     ax.set_ylabel("words moved across the boundary")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7)
+    place_legend(ax, fontsize=7, framealpha=0.9,
+                 title="where hollow markers nest, the lower bounds are equal" if shared else None,
+                 title_fontsize=7)
     return fig
 
 
 def plot_regime_map(entries: list[dict[str, Any]]):
     """A grid: rows = devices, columns = (dtype, d); each cell split into the shared-memory
     regime (left) and the on-chip level's regime (right); red small-cache, blue large-cache,
-    grey crossover."""
-    fig = _figure((8.5, 4.2))
+    grey crossover, explained by a key below the grid."""
+    from matplotlib.patches import Patch
+
+    fig = _figure((8.5, 4.6))
     ax = fig.add_subplot()
     devices = list(dict.fromkeys(e["device"] for e in entries))
     columns = list(dict.fromkeys((e["dtype"], e["d"]) for e in entries))
@@ -116,9 +131,16 @@ def plot_regime_map(entries: list[dict[str, Any]]):
                   [f"{dt}\nd={d}" for dt, d in columns], fontsize=7)
     ax.set_yticks([i + 0.5 for i in range(len(devices))], devices, fontsize=8)
     ax.invert_yaxis()
-    ax.set_title("regime per device: left half shared memory alone (advisor), right half "
-                 "registers + shared memory (one SM)\nred small-cache (M < d²), blue "
-                 "large-cache, grey M = d²", fontsize=8)
+    ax.set_xlabel("dtype and head dimension d")
+    ax.set_ylabel("device")
+    ax.set_title("Regime per device, dtype and head dimension d\nleft half of a cell: shared "
+                 "memory alone (advisor); right half: registers + shared memory (one SM)",
+                 fontsize=9)
+    # the key beside the grid (the cells fill the axes: a key inside would hide some)
+    fig.legend(handles=[Patch(color=color[regime], label=text) for regime, text in (
+        ("small-cache", "small-cache (M < d²)"), ("crossover", "crossover (M = d²)"),
+        ("large-cache", "large-cache (M > d²)"))], loc="outside lower center", ncol=3,
+        fontsize=8)
     return fig
 
 

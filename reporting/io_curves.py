@@ -16,7 +16,8 @@ Examples
 ...                 {"bound": (8000.0, 2000.0)}, crossover_M=128)
 >>> ax = plot_io_curves(data).axes[0]
 >>> ax.get_xlabel(), [t.get_text() for t in ax.get_legend().get_texts()]
-('fast memory M (words)', ['FlashAttention-1 (measured)', 'bound'])
+('fast memory M (words)', ['FlashAttention-1 (measured)', 'bound', 'M = d² = 64',
+                           'measured crossover M = 128'])
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from attnio.algorithms.registry import PASSES, get_algorithm, selection
 from attnio.algorithms.simulation import measured_crossover
+from attnio.reporting.figure_quality import place_legend_or_band
 from attnio.reporting.style import (
     IO_LABEL,
-    LABEL_BOX,
     M_LABEL,
     algorithm_colour,
     algorithm_label,
@@ -81,7 +82,10 @@ class IOCurves:
 def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = None) -> "Figure":
     """Draw measured I/O against M (log-log): one solid line per algorithm, bounds dashed.
 
-    The measured crossover (if any) is a vertical dotted line and M = d² a grey band line.
+    The measured crossover (if any) is a vertical dotted line at the bisected M itself
+    (``crossover_M``, not a grid point near it) and M = d² a grey band line, both named in
+    the legend, which goes where it covers no curve
+    (:func:`~attnio.reporting.figure_quality.place_legend_or_band`).
 
     Parameters
     ----------
@@ -112,16 +116,14 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
         xs, ys = zip(*bound_points)
         ax.plot(xs, ys, ls="--", lw=1.3, color=_BOUND_COLOURS[k % len(_BOUND_COLOURS)],
                 label=label)
+    # The vertical lines are named in the legend (a text beside them would cross curves or
+    # the other line: they are ≈ 0.2 octave apart at n = 4096, d = 64).
     d_squared = data.d * data.d
-    ax.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35)
-    ax.annotate(f"M = d² = {d_squared:,}", xy=(d_squared, 0.97), xycoords=("data", "axes fraction"),
-                ha="right", va="top", rotation=90, fontsize=9, color="#333333",
-                bbox=LABEL_BOX)
+    ax.axvline(d_squared, color="#555555", lw=2.5, alpha=0.35, label=f"M = d² = {d_squared:,}")
     if data.crossover_M is not None:
-        ax.axvline(data.crossover_M, color="black", ls=":", lw=1.6)
-        ax.annotate(f" {data.crossover_label} M = {data.crossover_M:,}",
-                    xy=(data.crossover_M, 0.97), xycoords=("data", "axes fraction"),
-                    ha="left", va="top", rotation=90, fontsize=9, bbox=LABEL_BOX)
+        # drawn at the bisected M itself (not at a grid point near it)
+        ax.axvline(data.crossover_M, color="black", ls=":", lw=1.6,
+                   label=f"{data.crossover_label} M = {data.crossover_M:,}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel(M_LABEL)
@@ -130,7 +132,7 @@ def plot_io_curves(data: IOCurves, path: str | Path | None = None, *, ax: Any = 
         f"{data.pass_.capitalize()} pass I/O, n = {data.n:,}, d = {data.d}"
         + ("  (bounds dashed, drawn with constant 1)" if data.bounds else "")))
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    place_legend_or_band(ax, fontsize=8, framealpha=0.9)
     return save_png(fig, path)
 
 

@@ -54,9 +54,9 @@ from attnio.proofs.sandwich import (
 )
 from attnio.reporting.style import (
     IO_LABEL,
-    LABEL_BOX,
     M_LABEL,
     algorithm_colour,
+    headroom,
     new_figure,
     save_png,
 )
@@ -249,9 +249,10 @@ def plot_sandwich(data: SandwichFigure, path: str | Path | None = None) -> "Figu
             notes.append("optimum undecided (search budget), drawn as its bracket:")
             notes += [f"  M = {p.M}: bracket [{_fmt(p.bracket[0] if p.bracket else None)}, "
                       f"{_fmt(p.bracket[1] if p.bracket else None)}]" for p in unsolved]
-        if notes:
-            ax.text(0.02, 0.12, "\n".join(notes), transform=ax.transAxes, fontsize=8,
-                    color="#b30000" if unsolved else "#444444", va="bottom", bbox=LABEL_BOX)
+        if notes:  # in a band above the data, where the text covers no step
+            headroom(ax, top=0.04 + 0.05 * len(notes))
+            ax.text(0.02, 0.98, "\n".join(notes), transform=ax.transAxes, fontsize=8,
+                    color="#b30000" if unsolved else "#444444", va="top")
     fig.legend(list(legend_entries.values()), list(legend_entries), loc="outside lower center",
                ncol=min(4 if ncols > 1 else 3, len(legend_entries)), fontsize=8.5, frameon=False)
     fig.suptitle("Pebbling sandwich: certified lower bound ≤ optimum ≤ schedules")

@@ -26,7 +26,8 @@ from attnio.exceptions import InfeasibleError
 from attnio.graphs.dags import matmul_dag
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import game_inputs, game_outputs, replay
-from attnio.reporting.style import new_figure, save_png
+from attnio.reporting.figure_quality import place_legend
+from attnio.reporting.style import headroom, new_figure, save_png
 from attnio.results import Status
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,20 +61,22 @@ def plot_schedule(data: ScheduleTimeline, path: str | Path | None = None) -> "Fi
 
     Each cell shows the pebbles of a vertex after a move (red = fast memory, blue = slow
     memory, purple = both); the move is marked in its column (R read, W write, C compute,
-    D delete). The lower panel counts red pebbles against M and the cumulative I/O.
+    D delete), and a key below the panels explains the colours and letters. The lower panel
+    counts red pebbles against M and the cumulative I/O.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     from matplotlib.colors import ListedColormap
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
 
     steps = len(data.moves)
     rows = len(data.vertices)
     width = min(22.0, max(7.0, 0.28 * steps + 2.5))
-    height = max(4.5, 0.32 * rows + 2.8)
+    height = max(4.5, 0.32 * rows + 2.8) + 1.2  # + the key below the panels
     fig = new_figure(width, height)
     grid = fig.add_gridspec(2, 1, height_ratios=[max(rows, 3), 3])
     ax = fig.add_subplot(grid[0])
@@ -96,11 +99,16 @@ def plot_schedule(data: ScheduleTimeline, path: str | Path | None = None) -> "Fi
     ax.set_xticks(range(-1, steps, max(1, steps // 25)))
     ax.tick_params(axis="x", labelbottom=False)
     ax.set_title(f"{data.name}: optimal schedule at M = {data.M} ({steps} moves, I/O = {data.io})")
-    ax.legend(handles=[Patch(color=cmap(1), label="red (fast memory)"),
-                       Patch(color=cmap(2), label="blue (slow memory)"),
-                       Patch(color=cmap(3), label="red + blue")],
-              loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, title="pebbles",
-              title_fontsize=8)
+    # The key of the grid (pebble colours and move letters) below the panels: the grid fills
+    # its axes, so a key inside it would hide cells.
+    key = [Patch(color=cmap(1), label="red pebble (fast memory)"),
+           Patch(color=cmap(2), label="blue pebble (slow memory)"),
+           Patch(color=cmap(3), label="red + blue"),
+           *(Line2D([], [], ls="none", marker=f"${letter}$", color="black", ms=7,
+                    label=f"{letter}  {meaning}")
+             for letter, meaning in _MOVE_MEANINGS)]
+    fig.legend(handles=key, loc="outside lower center", ncol=2, fontsize=8,
+               title="cells (after each move) and moves", title_fontsize=8)
     reds = (states.astype(int) & 1).sum(axis=0)
     io_so_far = np.concatenate([[0], np.cumsum([k in ("read", "write") for k, _ in data.moves])])
     xs = np.arange(-1, steps)
@@ -111,8 +119,16 @@ def plot_schedule(data: ScheduleTimeline, path: str | Path | None = None) -> "Fi
     ax_count.set_ylabel("count")
     ax_count.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax_count.grid(True, alpha=0.3)
-    ax_count.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+    ax_count.set_title("red pebbles in use against M, and the I/O so far", fontsize=10)
+    headroom(ax_count, top=0.3)  # a band above the steps for the legend
+    place_legend(ax_count, fontsize=8, framealpha=0.9, ncol=3)
     return save_png(fig, path)
+
+
+#: The letter of each move in the grid and what the move does (the red-blue pebble game).
+_MOVE_MEANINGS = (("R", "read: blue → red (1 I/O)"), ("W", "write: red → blue (1 I/O)"),
+                  ("C", "compute: red on a vertex whose inputs are red"),
+                  ("D", "delete: remove a red pebble"))
 
 
 def _vertex_label(vertex: str, data: ScheduleTimeline) -> str:

@@ -45,6 +45,8 @@ __all__ = [
     "FLOP_LABEL",
     "DPI",
     "LABEL_BOX",
+    "BACKGROUND_GID",
+    "headroom",
     "new_figure",
     "png_bytes",
     "figure_bytes",
@@ -66,6 +68,9 @@ FLOP_LABEL = "FLOPs (floating-point operations)"
 DPI = 110
 #: The white box behind text drawn over lines.
 LABEL_BOX = {"facecolor": "white", "alpha": 0.75, "lw": 0, "pad": 1.0}
+#: The ``gid`` of shading that marks a region rather than data (the inadmissible part of the
+#: phase diagram): :mod:`attnio.reporting.figure_quality` lets a legend lie on it.
+BACKGROUND_GID = "attnio-background"
 #: Colours of names the registry does not fix (schedules, unregistered names), by position.
 _CYCLE = ("#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#ff7f0e")
 
@@ -75,6 +80,22 @@ def new_figure(width: float, height: float) -> "Figure":
     from matplotlib.figure import Figure
 
     return Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+
+
+def headroom(ax: Any, top: float = 0.0, bottom: float = 0.0) -> None:
+    """Widen the y axis of ``ax`` so that its top ``top`` and bottom ``bottom`` fractions hold
+    no data: a band where a legend or a text label covers nothing (linear or log scale).
+
+    >>> fig = new_figure(2, 2); ax = fig.add_subplot(); _ = ax.plot([1, 2], [0, 10])
+    >>> _ = ax.set_ylim(0, 10); headroom(ax, top=0.5); [float(y) for y in ax.get_ylim()]
+    [0.0, 20.0]
+    """
+    lo, hi = (float(v) for v in ax.get_ylim())
+    log = ax.get_yscale() == "log"
+    a, b = (math.log10(lo), math.log10(hi)) if log else (lo, hi)
+    span = (b - a) / max(1.0 - top - bottom, 0.05)
+    new_lo, new_hi = a - bottom * span, a - bottom * span + span
+    ax.set_ylim(*((10.0 ** new_lo, 10.0 ** new_hi) if log else (new_lo, new_hi)))
 
 
 def png_bytes(fig: "Figure") -> bytes:

@@ -11,7 +11,7 @@ Examples
 >>> rows = [TightnessRow("matmul 1x2x1", 3, 5, 6, 7, "hong-kung")]
 >>> ax = plot_tightness(rows).axes[0]
 >>> ax.get_xlabel(), summary(rows)
-('exact optimum Q(G, M)', (1.1666666666666667, 0.5))
+('exact optimum Q(G, M) (I/O, words moved)', (1.1666666666666667, 0.5))
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from attnio.graphs.lower_bounds import compulsory_bound
 from attnio.proofs.sandwich import DEFAULT_INSTANCES, sandwich_row
+from attnio.reporting.figure_quality import place_legend
 from attnio.reporting.style import new_figure, save_png
 from attnio.results import Status
 
@@ -101,8 +102,11 @@ def plot_tightness(rows: Sequence[TightnessRow], path: str | Path | None = None)
     ax.scatter([r.optimum for r in rows], [r.certified for r in rows], s=24, label="certified LB")
     ax.scatter([r.optimum for r in rows], [r.compulsory for r in rows], s=24, facecolors="none",
                edgecolors="grey", label="compulsory I/O")
-    ax.set_xlabel("exact optimum Q(G, M)")
-    ax.set_ylabel("lower bound")
+    ax.set_xlabel("exact optimum Q(G, M) (I/O, words moved)")
+    ax.set_ylabel("lower bound (I/O, words moved)")
+    worst, _ = summary(rows)
+    ax.set_title(f"Certified lower bound against the exact optimum\n({len(rows)} settled "
+                 f"(DAG, M) rows, worst OPT/LB = {worst:.2f})", fontsize=10)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
+    place_legend(ax, fontsize=8, framealpha=0.9)
     return save_png(fig, path)
