@@ -6,8 +6,10 @@ algorithm's exact I/O (closed forms, equal to the executed counts), the cheapest
 and the ratio; the same with ``--tune``. States the targets of issue 11 and whether they
 hold. Every figure in the note is computed here; nothing is typed in by hand.
 
-Run: ``python3 benchmarks/gap_table.py`` (≈ 10 s); it overwrites notes/gap.md and
-docs/figures/gap_ratio.png.
+Run: ``python3 benchmarks/gap_table.py`` (≈ 10 s); it rewrites notes/gap.md and
+docs/figures/gap_ratio.png. The note's hand-written sections (:data:`HAND_WRITTEN`: proofs
+and sweeps written by later issues) are carried over from the note as it stands, each in its
+place; a hand-written section missing from the note stops the script (nothing is dropped).
 """
 
 from __future__ import annotations
@@ -83,7 +85,51 @@ def _twin_text(twin, verdict) -> str:
         return f"{verdict.verdict} — NOT REJECTED"
     return "refuted" if verdict.verdict == "refuted" else f"{verdict.verdict} (as declared)"
 
+#: Sections of notes/gap.md written by hand (heading → the generated heading they precede, or
+#: None for the end of the note): kept as they are when the note is regenerated.
+HAND_WRITTEN: dict[str, str | None] = {
+    "### Many heads": "### Claims (`attnio verify --only gap`)",
+    "## The sandwich as a property": None,
+}
+
+
+def hand_written_sections(note: str) -> dict[str, list[str]]:
+    r"""Each :data:`HAND_WRITTEN` section of ``note``: its lines, from its heading to the next
+    heading of the same or a higher level (exclusive).
+
+    >>> hand_written_sections("# T\n### Many heads (x)\ntext\n### Claims\n- a")
+    {'### Many heads': ['### Many heads (x)', 'text']}
+    """
+    lines = note.splitlines()
+    found: dict[str, list[str]] = {}
+    for start, line in enumerate(lines):
+        for prefix in HAND_WRITTEN:
+            if line.startswith(prefix):
+                level = len(prefix) - len(prefix.lstrip("#"))
+                end = next((i for i in range(start + 1, len(lines))
+                            if lines[i].startswith("#")
+                            and len(lines[i]) - len(lines[i].lstrip("#")) <= level),
+                           len(lines))
+                found[prefix] = lines[start:end]
+    return found
+
+
+def with_hand_written(generated: list[str], kept: dict[str, list[str]]) -> list[str]:
+    """``generated`` with each kept section put back before its anchor (or at the end)."""
+    missing = [prefix for prefix in HAND_WRITTEN if prefix not in kept]
+    if missing:
+        raise SystemExit(f"notes/gap.md lacks the hand-written section(s) {missing}: "
+                         "restore them (git) before regenerating")
+    out = list(generated)
+    for prefix, anchor in HAND_WRITTEN.items():
+        at = out.index(anchor) if anchor is not None else len(out)
+        block = [*kept[prefix], ""] if kept[prefix][-1:] != [""] else list(kept[prefix])
+        out[at:at] = block
+    return out
+
+
 def main() -> None:
+    kept = hand_written_sections((ROOT / "notes" / "gap.md").read_text(encoding="utf-8"))
     Ms = sweep(N, D)
     payloads = {p: gap_payload(p, N, D, Ms) for p in ("backward", "forward")}
     tuned = {p: gap_payload(p, N, D, Ms, tune=True) for p in ("backward", "forward")}
@@ -246,7 +292,8 @@ def main() -> None:
         "itself.",
         "",
     ]
-    write_text(ROOT / "notes" / "gap.md", "\n".join(lines), overwrite=True)
+    write_text(ROOT / "notes" / "gap.md", "\n".join(with_hand_written(lines, kept)),
+               overwrite=True)
     for p in ("backward", "forward"):
         worst = max(payloads[p]["rows"], key=lambda r: r["ratio"])
         print(f"{p}: worst ratio {worst['ratio']:.2f} at M = {worst['M']} "
