@@ -231,7 +231,7 @@ _LATEX_SPECIALS = {
     "·": r"$\cdot$", "√": r"$\surd$", "…": r"\ldots{}", "’": "'", "‘": "`", "“": "``",
     "”": "''", "ᵀ": r"\textsuperscript{T}", "≠": r"$\ne$", "†": r"\dag{}", "²": r"\textsuperscript{2}",
     "→": r"$\to$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "β": r"$\beta$", "Θ": r"$\Theta$",
-    "Ω": r"$\Omega$",
+    "Ω": r"$\Omega$", "∀": r"$\forall$", "∃": r"$\exists$", "≈": r"$\approx$",
 }
 
 
@@ -272,28 +272,34 @@ def _booktabs() -> Any:
     return formats["latex_booktabs"]._replace(headerrow=raw.headerrow, datarow=raw.datarow)
 
 
-def _wrap_widths(header: Sequence[str], body: Sequence[Sequence[str]], wrap: Sequence[int],
-                 max_width: int, gap: int = 2) -> list[int | None] | None:
-    """tabulate's ``maxcolwidths`` so that the plain table fits ``max_width``: the columns in
-    ``wrap`` capped at one common width, as wide as the others leave room for (at least
-    :data:`_MIN_WRAPPED`); None when the table fits as it is."""
-    count = len(header)
-    natural = [max([len(line) for cell in [header[i], *(row[i] for row in body)]
-                    for line in str(cell).split("\n")] or [0]) for i in range(count)]
-    if sum(natural) + gap * (count - 1) <= max_width:
-        return None
-    wrapped = [i for i in wrap if 0 <= i < count]
-    room = max_width - gap * (count - 1) - sum(w for i, w in enumerate(natural) if i not in wrapped)
+def _natural_widths(header: Sequence[str], body: Sequence[Sequence[str]]) -> list[int]:
+    return [max([len(line) for cell in [header[i], *(row[i] for row in body)]
+                 for line in str(cell).split("\n")] or [0]) for i in range(len(header))]
+
+
+def _fitted(header: Sequence[str], body: Sequence[Sequence[str]], wrap: Sequence[int],
+            max_width: int, options: dict[str, Any]) -> str:
+    """The plain table with the columns in ``wrap`` capped at one common width (tabulate's
+    ``maxcolwidths``, at least :data:`_MIN_WRAPPED`), the cap lowered until the table fits
+    ``max_width`` or reaches the minimum."""
+    natural = _natural_widths(header, body)
+    wrapped = [i for i in wrap if 0 <= i < len(header)]
     cap = max([natural[i] for i in wrapped] or [0])
-    while cap > _MIN_WRAPPED and sum(min(natural[i], cap) for i in wrapped) > room:
-        cap -= 1
-    return [cap if i in wrapped and natural[i] > cap else None for i in range(count)]
+    while True:
+        widths = [cap if i in wrapped and natural[i] > cap else None for i in range(len(header))]
+        text = tabulate(body, headers=header, **options,
+                        **({"maxcolwidths": widths, "maxheadercolwidths": widths}
+                           if any(widths) else {}))
+        excess = max(map(len, text.splitlines() or [""])) - max_width
+        if excess <= 0 or cap <= _MIN_WRAPPED:
+            return text
+        cap = max(_MIN_WRAPPED, cap - excess)
 
 
 def render_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], *, fmt: str = "plain",
                  align: Sequence[str] | None = None, missing: str = "-",
                  show_header: bool = True, max_width: int | None = None,
-                 wrap: Sequence[int] = ()) -> str:
+                 wrap: Sequence[int] = (), latex_columns: str | None = None) -> str:
     """The table as text (no trailing newline).
 
     Parameters
@@ -316,6 +322,9 @@ def render_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], *, fmt: s
         many characters wide (None: as wide as the cells; see :data:`TERMINAL_COLUMNS`).
     wrap : sequence of int
         The columns that may be wrapped (text, never numbers).
+    latex_columns : str, optional
+        ``fmt="latex"``: the ``tabular`` column specification instead of tabulate's one
+        letter per column (e.g. ``"lllp{5cm}r"`` for a wrapped paragraph column).
     """
     if fmt not in FORMATS:
         raise ValueError(f"fmt={fmt!r} must be one of {', '.join(FORMATS)}")
@@ -333,13 +342,13 @@ def render_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], *, fmt: s
         body = [[_latex_cell(cell) for cell in row] for row in body]
         titles = [_latex_cell(t) for t in titles]
         options["tablefmt"] = _booktabs()
-        show_header = True
-    elif max_width is not None and wrap:
-        widths = _wrap_widths(titles if show_header else [""] * len(titles), body, wrap,
-                              max_width)
-        if widths is not None:
-            options["maxcolwidths"] = widths
-            options["maxheadercolwidths"] = widths
+        text = tabulate(body, headers=titles, **options)
+        if latex_columns is None:
+            return text
+        first, _, rest = text.partition("\n")
+        return "\\begin{tabular}{" + latex_columns + "}\n" + rest
+    elif max_width is not None and wrap and show_header:
+        return _fitted(titles, body, wrap, max_width, options)
     if show_header:
         return tabulate(body, headers=titles, **options)
     return tabulate(body, **{**options, "tablefmt": "plain"})
