@@ -267,7 +267,7 @@ def _booktabs() -> Any:
     unescaped, so its row functions are borrowed."""
     import tabulate as tabulate_module
 
-    formats = tabulate_module._table_formats  # noqa: SLF001 - see the docstring
+    formats: Any = getattr(tabulate_module, "_table_formats")  # noqa: B009 - see the docstring
     raw = formats["latex_raw"]
     return formats["latex_booktabs"]._replace(headerrow=raw.headerrow, datarow=raw.datarow)
 
@@ -287,9 +287,9 @@ def _fitted(header: Sequence[str], body: Sequence[Sequence[str]], wrap: Sequence
     cap = max([natural[i] for i in wrapped] or [0])
     while True:
         widths = [cap if i in wrapped and natural[i] > cap else None for i in range(len(header))]
-        text = tabulate(body, headers=header, **options,
-                        **({"maxcolwidths": widths, "maxheadercolwidths": widths}
-                           if any(widths) else {}))
+        capped: dict[str, Any] = ({"maxcolwidths": widths, "maxheadercolwidths": widths}
+                                  if any(widths) else {})
+        text = tabulate(body, headers=header, **options, **capped)
         excess = max(map(len, text.splitlines() or [""])) - max_width
         if excess <= 0 or cap <= _MIN_WRAPPED:
             return text

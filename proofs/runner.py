@@ -302,7 +302,7 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
     otherwise.
     """
     headers = ["id", "source", "evidence", "verdict", "seconds"]
-    rows = []
+    rows: list[tuple[str, str, str, str, str, bool]] = []
     for r in results:
         verdict: str = r.verdict.verdict.value
         if twins:
@@ -311,13 +311,13 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
             else:
                 verdict = f"NOT REJECTED ({verdict})"
         evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
-        rows.append([r.claim.id, r.claim.source, evidence, verdict, f"{r.verdict.seconds:.3f}",
-                     r.claim.reconstructed])
+        rows.append((r.claim.id, r.claim.source, evidence, verdict, f"{r.verdict.seconds:.3f}",
+                     bool(r.claim.reconstructed)))
     if fmt != "plain" or width is None:
         return render_table(headers, [[*row[:1], row[1] + (" [R]" if row[5] else ""), *row[2:5]]
                                       for row in rows], fmt=fmt,
                             align=["left"] * 4 + ["right"])
-    others = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(headers[:4])]
+    others = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers[:4])]
     room = max(12, width - sum(others) + others[1] - 2 * 3 - len(" [R]"))
     while True:  # tabulate pads a header by 2: clip further by what the first try overshot
         table = render_table(headers[:4], [[row[0], _clip(row[1], room)

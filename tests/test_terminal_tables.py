@@ -48,13 +48,12 @@ def _plain_tables(text: str) -> list[tuple[list[str], list[list[str]]]]:
         if i == 0 or not re.fullmatch(r"-+( {2}-+)*", line):
             continue
         spans = [m.span() for m in re.finditer(r"-+", line)]
-        cut = lambda row: [row[a:b].strip() for a, b in spans]  # noqa: E731
         rows = []
         for row in lines[i + 1:]:
             if not row.strip() or row.startswith("["):
                 break
-            rows.append(cut(row))
-        tables.append((cut(lines[i - 1]), rows))
+            rows.append([row[a:b].strip() for a, b in spans])
+        tables.append(([lines[i - 1][a:b].strip() for a, b in spans], rows))
     return tables
 
 

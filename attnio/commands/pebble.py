@@ -76,12 +76,12 @@ import networkx as nx
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.flags import (
     add_cache_size_arguments,
-    add_wide_argument,
-    table_width,
     add_parallel_arguments,
     add_solver_time_limit_argument,
     add_time_limit_argument,
+    add_wide_argument,
     parallel_options,
+    table_width,
 )
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.dagio import load_dag, load_schedule, save_dag
