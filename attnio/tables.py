@@ -55,8 +55,8 @@ from typing import Any, Iterable, Sequence
 from tabulate import tabulate
 
 __all__ = ["render_table", "markdown_cell", "number_cell", "number_column", "number_format",
-           "mixed_number_columns", "fit_text", "latex_escape", "LatexMath", "FORMATS",
-           "TERMINAL_COLUMNS"]
+           "mixed_number_columns", "fit_text", "latex_escape", "latex_number", "LatexMath",
+           "FORMATS", "TERMINAL_COLUMNS"]
 
 #: fmt -> tabulate's tablefmt: ``plain`` (header, dashes, columns; without a header just the
 #: columns), ``markdown`` (GitHub), ``latex`` (booktabs; cells escaped here, not by tabulate).
@@ -254,6 +254,23 @@ def latex_escape(text: Any) -> str:
             ascii_form = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
             out.append(latex_escape(ascii_form) if ascii_form else "?")
     return "".join(out)
+
+
+def latex_number(cell: str) -> LatexMath:
+    r"""A printed number cell (:func:`number_column`) in math mode: thousands separated by
+    thin spaces, ``m.mmmmme±EE`` as ``m.mmmmm 	imes 10^{E}``, a trailing ``*`` as a
+    superscript; any other cell escaped as text.
+
+    >>> print(latex_number("34,078,720"), latex_number("2.37266e+07*"), latex_number("-"))
+    $34\,078\,720$ $2.37266 	imes 10^{7}{}^{*}$ -
+    """
+    text, mark = (cell[:-1], "{}^{*}") if cell.endswith("*") else (cell, "")
+    kind = number_format(text)
+    if kind is None:
+        return LatexMath(latex_escape(cell))
+    mantissa, _, exponent = text.partition("e")
+    body = mantissa.replace(",", r"\,") + (rf" 	imes 10^{{{int(exponent)}}}" if exponent else "")
+    return LatexMath(f"${body}{mark}$")
 
 
 def _latex_cell(cell: Any) -> str:

@@ -92,6 +92,7 @@ from attnio.tables import (
     LatexMath,
     fit_text,
     latex_escape,
+    latex_number,
     number_column,
     render_table,
 )
@@ -295,21 +296,6 @@ def bound_column(bounds: list[dict[str, Any]]) -> list[str]:
     return number_column([b["value"] for b in bounds], in_range=[b["in_range"] for b in bounds])
 
 
-def _latex_value(bound: dict[str, Any]) -> str:
-    r"""The bound's value in math mode: an integer below 10^15 in full (thin-space groups),
-    anything else to six significant digits as ``m \times 10^{e}``; ``*`` when the instance
-    is outside the bound's admissible range."""
-    value = sp.sympify(bound["value"])
-    if value.is_Integer and abs(int(value)) < 10**15:
-        text = f"{int(value):,}".replace(",", r"\,")
-    else:
-        mantissa, _, exponent = str(sp.N(value, 6)).replace("e+", "e").partition("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        text = mantissa + (rf" \times 10^{{{int(exponent)}}}" if exponent else "")
-    return f"${text}" + ("" if bound["in_range"] else "^{*}") + "$"
-
-
 def latex_table(report: dict[str, Any]) -> str:
     r"""A booktabs ``tabular`` of every bound: id, pass, expression, source, value
     (:func:`attnio.tables.render_table` with ``fmt="latex"``: tabulate's ``latex_booktabs``).
@@ -326,8 +312,8 @@ def latex_table(report: dict[str, Any]) -> str:
     """
     inst = report["instance"]
     rows = [[LatexMath(r"\texttt{" + latex_escape(b["id"]) + "}"), b["pass"],
-             LatexMath(f"${b['latex']}$"), b["source"], LatexMath(_latex_value(b))]
-            for b in report["bounds"]]
+             LatexMath(f"${b['latex']}$"), b["source"], latex_number(value)]
+            for b, value in zip(report["bounds"], bound_column(report["bounds"]))]
     table = render_table(["Bound", "Pass", "Expression", "Source", "Value"], rows, fmt="latex",
                          align=["left", "left", "left", "left", "right"],
                          latex_columns="lllp{5cm}r")
