@@ -319,10 +319,12 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
                             align=["left"] * 4 + ["right"])
     others = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers[:4])]
     room = max(12, width - sum(others) + others[1] - 2 * 3 - len(" [R]"))
-    while True:  # tabulate pads a header by 2: clip further by what the first try overshot
+    while True:  # tabulate pads a header by 2: clip further by what the first try overshot;
+        # at the narrowest source, long ids (the twins') are wrapped
         table = render_table(headers[:4], [[row[0], _clip(row[1], room)
                                             + (" [R]" if row[5] else ""), row[2], row[3]]
-                                           for row in rows])
+                                           for row in rows],
+                             max_width=width if room <= 12 else None, wrap=[0])
         excess = max(len(line) for line in table.splitlines()) - width
         if excess <= 0 or room <= 12:
             break
