@@ -229,7 +229,8 @@ _LATEX_SPECIALS = {
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
     "§": r"\S{}", "–": "--", "—": "---", "≤": r"$\le$", "≥": r"$\ge$", "×": r"$\times$",
     "·": r"$\cdot$", "√": r"$\surd$", "…": r"\ldots{}", "’": "'", "‘": "`", "“": "``",
-    "”": "''", "ᵀ": r"\textsuperscript{T}", "≠": r"$\ne$", "†": r"\dag{}", "²": r"\textsuperscript{2}",
+    "”": "''", "ᵀ": r"\textsuperscript{T}", "≠": r"$\ne$", "†": r"\dag{}",
+    "²": r"\textsuperscript{2}",
     "→": r"$\to$", "⌈": r"$\lceil$", "⌉": r"$\rceil$", "β": r"$\beta$", "Θ": r"$\Theta$",
     "Ω": r"$\Omega$", "∀": r"$\forall$", "∃": r"$\exists$", "≈": r"$\approx$",
 }

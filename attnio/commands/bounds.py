@@ -2,7 +2,7 @@ r"""``attnio bounds``: every catalogue bound at one instance, the regime and the
 
 Usage::
 
-    attnio bounds --n N --d D --M M [--json | --latex [FILE.tex] [--force]]
+    attnio bounds --n N --d D --M M [--json | --latex [FILE.tex] [--force] | --wide]
     attnio bounds --n N --d D --device NAME [--dtype bf16] [--scope sm|block] [--json]
 
 * ``--M`` is the cache size in words; ``--device``/``--dtype`` derive it with
@@ -22,6 +22,8 @@ Usage::
   regime. That is information, not an error.
 * Values too large for a float (e.g. ``--n`` = 10**400) keep their exact ``value`` and get
   ``"value_float": null``: the JSON never holds NaN or Infinity.
+* The text fits 100 columns (prose and the expression column wrapped, the value column in
+  one number format: :func:`bound_column`); ``--wide`` prints it at full width.
 * ``--latex`` prints a booktabs ``tabular`` (bound id, pass, expression, source, value;
   :func:`latex_table`) instead of the text table; ``--latex FILE.tex`` writes it to that file
   through :mod:`attnio.safe_io` (an existing file only with ``--force``). The document needs

@@ -8,6 +8,11 @@ Examples (shell)::
     attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --time-limit 5
     attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --workers 2
 
+The table fits 100 columns (the route wrapped; an algorithm omitted at a size, because no tile
+of it fits, is a footnote ``[k]`` under the table); ``--wide`` prints it at full width.
+``--latex [FILE.tex]`` prints it as a booktabs tabular (the footnotes as ``%`` lines) or
+writes it to FILE.tex (:mod:`attnio.flags`).
+
 Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts the
 (M, algorithm) pairs and names the one running (``M=4096: flash2 (tuning)``); never on stdout.
 
@@ -108,7 +113,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_parallel_arguments(parser, what="sizes (one row each)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the ratio against M (.png, .pdf or .svg, by extension)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot or --latex file")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite an existing --plot or --latex file")
     parser.set_defaults(handler=run)
     return parser
 
@@ -214,8 +220,8 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
                 f"{name} omitted ({reason})" for name, reason in row["omitted"].items()))
             cell += f" [{len(notes)}]"
         best.append(cell)
-    columns = [number_column([r["M"] for r in rows]), number_column([r["lower_bound"] for r in rows]),
-               best, number_column([r["best_io"] for r in rows]),
+    columns = [number_column([r["M"] for r in rows]),
+               number_column([r["lower_bound"] for r in rows]), best, number_column([r["best_io"] for r in rows]),
                [f"{r['ratio']:.2f}" for r in rows],
                [f"{r['route']} [{r['claim_id']}]" for r in rows]]
     table = render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],

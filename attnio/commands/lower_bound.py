@@ -30,7 +30,8 @@ Bounded work
   exponential; the lower-bound routes are bounded by the time limit instead, so the cap only
   keeps the linear phases (reading, the must-compute set, the per-part recount) within seconds.
 * ``M`` below the in-degree + 1 of a vertex every schedule computes: ``infeasible`` at once
-  (no schedule exists, exit 1 as in ``attnio pebble``), the rule of :func:`attnio.graphs.exact.min_cache_size`.
+  (no schedule exists, exit 1 as in ``attnio pebble``), the rule of
+  :func:`attnio.graphs.exact.min_cache_size`.
 * Declared metadata (``graph.builder``, ``graph.params``) is only used once the DAG's
   structure confirms it (:func:`attnio.graphs.lower_bounds.builtin_structure`); a
   declaration the structure refutes is bad input (exit 2).

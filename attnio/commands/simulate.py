@@ -22,6 +22,10 @@ sparse formula, a worst case over every mask with these counts, not a bound for 
 :mod:`attnio.proofs.mask_bounds`: ``{"value": int, "route", "claim_id", ...}``) and
 ``mask_ratio`` = io ÷ ``mask_lower_bound``.
 
+The text table fits 100 columns (a run that cannot be made is a footnote ``[k]`` under it;
+``--wide`` for full width); ``--latex [FILE.tex]`` prints it as a booktabs tabular or writes
+it to FILE.tex (:mod:`attnio.flags`).
+
 ``--M`` / ``--M-geom`` and ``--workers`` / ``--scheduler`` are the shared flags of
 :mod:`attnio.flags`: each (algorithm, M) pair is an independent instance, computed serially
 by default or on Dask (:func:`attnio.parallel.map_instances`) with the same rows in the same

@@ -2,13 +2,17 @@
 
 Usage::
 
-    attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--solver-time-limit S]
-                  [--time-limit S] [--workers N | --scheduler ADDRESS]
+    attnio verify [--only PATTERN] [--json | --latex [FILE.tex] | --wide] [--self-test]
+                  [--deep] [--solver-time-limit S] [--time-limit S]
+                  [--workers N | --scheduler ADDRESS]
 
 * default: run every claim of the default tier (discovered by
   :func:`attnio.proofs.registry.load_claims`) with a progress bar on stderr and print a table
-  (id, source, method, verdict, seconds) on stdout. Exit 0 only if every claim is ``Proved``;
-  any ``Refuted`` or ``Undecided`` → exit 1.
+  (id, source, evidence, verdict; in 100 columns, each source clipped and the seconds column
+  dropped — both in full with ``--wide``) on stdout. Exit 0 only if every claim is
+  ``Proved``; any ``Refuted`` or ``Undecided`` → exit 1.
+* ``--latex [FILE.tex]``: the table (five columns, sources in full) as a booktabs tabular on
+  stdout or written to FILE.tex (:mod:`attnio.flags`).
 * ``--only PATTERN``: an fnmatch glob or substring over claim ids and families; matching
   nothing is bad input (exit 2, one line).
 * ``--json``: ``{"command": "verify", "verdict", "claims": [{"id", "statement", "source",
