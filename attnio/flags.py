@@ -19,6 +19,14 @@ refused the same way everywhere (issue 23, item 4):
   on every batch command (``verify``, ``pebble``, ``simulate``, ``gap``): the independent
   instances run through :func:`attnio.parallel.map_instances`; serial is the default and the
   results are those of the serial run, in the same order.
+* **Tables** (:func:`add_wide_argument`, :func:`add_latex_argument`). Every table fits
+  :data:`attnio.tables.TERMINAL_COLUMNS` (100) columns by default — long text columns
+  wrapped, explanations moved under the table as footnotes — and ``--wide`` prints it at full
+  width (``bounds``, ``simulate``, ``gap``, ``verify``, ``pebble``, ``lower-bound``).
+  ``--latex [FILE.tex]`` (``bounds``, ``simulate``, ``gap``, ``verify``) prints the table as
+  a booktabs ``tabular`` (tabulate's ``latex_booktabs``) or writes it to FILE.tex through
+  :mod:`attnio.safe_io` (an existing file only with ``--force``); the target is checked
+  before any work (:func:`check_latex_target`, :func:`emit_latex`).
 * **Deprecated spellings** (:func:`deprecated_alias`). ``--M-range`` (now ``--M-geom``),
   ``--z3-timeout MS`` / ``--z3-timeout-ms MS`` (now ``--solver-time-limit SECONDS``) and
   ``prove --timeout`` (now ``--time-limit``) still work, converted to the new unit, and print
@@ -76,6 +84,11 @@ __all__ = [
     "warn_deprecated",
     "solver_milliseconds",
     "MAX_SOLVER_MILLISECONDS",
+    "add_wide_argument",
+    "table_width",
+    "add_latex_argument",
+    "check_latex_target",
+    "emit_latex",
 ]
 
 #: Largest z3 timeout handed to a solver (z3 takes an unsigned 32-bit count of milliseconds);
@@ -281,3 +294,57 @@ def parallel_options(args: argparse.Namespace) -> dict[str, Any]:
 def is_parallel(options: dict[str, Any]) -> bool:
     """True when :func:`parallel_options` asks for Dask."""
     return options["workers"] is not None or options["scheduler"] is not None
+
+
+def add_wide_argument(parser: argparse.ArgumentParser) -> None:
+    """Register ``--wide``: tables and lines at full width instead of
+    :data:`attnio.tables.TERMINAL_COLUMNS` columns (:func:`table_width`)."""
+    from attnio.tables import TERMINAL_COLUMNS
+
+    parser.add_argument("--wide", action="store_true",
+                        help=f"print tables at full width (default: fit {TERMINAL_COLUMNS} "
+                             "columns, long text wrapped, explanations as footnotes)")
+
+
+def table_width(args: argparse.Namespace) -> int | None:
+    """The width tables and lines must fit: :data:`attnio.tables.TERMINAL_COLUMNS`, or None
+    (no limit) with ``--wide``."""
+    from attnio.tables import TERMINAL_COLUMNS
+
+    return None if getattr(args, "wide", False) else TERMINAL_COLUMNS
+
+
+def add_latex_argument(parser: Any, *, what: str = "the table",
+                       force: bool = True) -> None:
+    """Register ``--latex [FILE.tex]`` on ``parser`` (or a mutually exclusive group of
+    output formats) and, with ``force``, ``--force`` on the parser of that group."""
+    parser.add_argument("--latex", nargs="?", const="-", metavar="FILE.tex",
+                        help=f"{what} as a booktabs tabular on stdout, or written to FILE.tex "
+                             "(needs \\usepackage{booktabs})")
+    if force:
+        owner = getattr(parser, "_container", parser)  # a group registers on its parser
+        owner.add_argument("--force", action="store_true",
+                           help="let --latex FILE.tex replace an existing file")
+
+
+def check_latex_target(args: argparse.Namespace) -> None:
+    """Refuse a bad ``--latex FILE.tex`` (wrong extension, a folder, an existing file without
+    ``--force``…) before any work: one line, exit 2."""
+    target = getattr(args, "latex", None)
+    if target not in (None, "-"):
+        from attnio.validation import validate_output_path
+
+        validate_output_path(target, suffixes=(".tex",), overwrite=args.force, what="--latex")
+
+
+def emit_latex(args: argparse.Namespace, text: str) -> None:
+    """Print the LaTeX ``text`` (``--latex``) or write it to ``--latex FILE.tex`` (atomic,
+    :func:`attnio.safe_io.write_text`) and print ``wrote FILE``."""
+    if not text.endswith("\n"):
+        text += "\n"
+    if args.latex == "-":
+        print(text, end="")
+        return
+    from attnio.safe_io import write_text
+
+    print(f"wrote {write_text(args.latex, text, overwrite=args.force)}")

@@ -50,6 +50,7 @@ from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import SimulationResult, count, simulate
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
+from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import positive_int
 
 __all__ = ["bottleneck", "boundary_lower_bound", "format_levels", "hierarchy_counts", "levels_report", "multihead_gap_payload"]
@@ -174,33 +175,44 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
             "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
 
 
-def format_levels(report: dict[str, Any]) -> str:
-    """The per-level table for humans."""
+def format_levels(report: dict[str, Any], *, width: int | None = None) -> str:
+    """The per-level table for humans (:func:`attnio.tables.render_table`). ``width`` (a
+    terminal's :data:`attnio.tables.TERMINAL_COLUMNS`; None: full width) drops the regime
+    column (a legend line says where it is) and wraps the boundary names and the prose."""
     r = report
     lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
              f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
              f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
-             "boundary)",
-             f"{'boundary':<36} {'M words':>12} {'regime':<12} {'lower bound':>16} "
-             f"{'LB time':>10}  {'best algorithm':<18} {'words':>16} {'time':>10}"]
+             "boundary)"]
 
     def t(x: float | None) -> str:
-        return "n/a" if x is None else f"{x:.3g} s"
+        return "n/a" if x is None else f"{x:.2e} s"
 
-    for lvl in r["levels"]:
-        name = f"{lvl['above']} | {lvl['below']}"
-        best = lvl["best_algorithm"] or "none fits"
-        words = "-" if lvl["best_words"] is None else f"{lvl['best_words']:,}"
-        lines.append(f"{name:<36} {lvl['capacity_words']:>12,} {lvl['regime']:<12} "
-                     f"{lvl['lower_bound_words']:>16,} {t(lvl['lower_bound_seconds']):>10}  "
-                     f"{best:<18} {words:>16} {t(lvl['best_seconds']):>10}")
+    levels = r["levels"]
+    header = ["boundary", "M words", "regime", "lower bound", "LB time", "best algorithm",
+              "words", "time"]
+    columns = [[f"{lvl['above']} | {lvl['below']}" for lvl in levels],
+               number_column([lvl["capacity_words"] for lvl in levels]),
+               [lvl["regime"] for lvl in levels],
+               number_column([lvl["lower_bound_words"] for lvl in levels]),
+               [t(lvl["lower_bound_seconds"]) for lvl in levels],
+               [lvl["best_algorithm"] or "none fits" for lvl in levels],
+               number_column([lvl["best_words"] for lvl in levels]),
+               [t(lvl["best_seconds"]) for lvl in levels]]
+    align = ["left", "right", "left", "right", "right", "left", "right", "right"]
+    if width is not None:  # the regime is M against d**2: in --wide and --json
+        del header[2], columns[2], align[2]
+    lines.append(render_table(header, list(zip(*columns)), align=align, max_width=width,
+                              wrap=[0, 4 if width is not None else 5]))
     bn = r["bottleneck_boundary"]
     lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
                                    if bn is None else
-                                   f"boundary {bn} ({r['levels'][bn]['above']} | "
-                                   f"{r['levels'][bn]['below']}), best algorithm's time; "
-                                   "time = words x bytes / bandwidth, no overlap"))
-    return "\n".join(lines)
+                                   f"boundary {bn} ({levels[bn]['above']} | "
+                                   f"{levels[bn]['below']}), best algorithm's time; "
+                                   "time = words x bytes / bandwidth, no overlap")
+                 + ("" if width is None else "; regime per boundary: --wide or --json"))
+    return "\n".join([fit_text(lines[0], width, indent="  "), lines[1],
+                      fit_text(lines[2], width, indent="  ")])
 
 
 def _claim_of(route: str) -> str:

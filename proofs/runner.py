@@ -286,19 +286,23 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
-    """A fixed-width table (:func:`attnio.tables.render_table`): id, source, evidence, verdict,
+def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: str = "plain",
+                 width: int | None = None) -> str:
+    """The verdict table (:func:`attnio.tables.render_table`): id, source, evidence, verdict,
     seconds (one row per claim).
 
-    The source is clipped to 40 characters and marked ``[R]`` when RECONSTRUCTED (the full
-    text is in the ``--json`` report).
+    A source is marked ``[R]`` when RECONSTRUCTED. ``width`` (the terminal's
+    :data:`attnio.tables.TERMINAL_COLUMNS`; None: full width) drops the seconds column (the
+    total is on the summary line) and clips each source with ``…`` to the room left, a legend
+    line under the table saying so (the full text is in ``--wide``, ``--json``).
+    ``fmt="latex"``: a booktabs tabular of the five columns, sources in full.
 
     For twins (``twins=True``) the verdict column reads ``rejected`` for a rejected twin
     (``rejected (undecided)`` when its declared path is Undecided) and ``NOT REJECTED``
     otherwise.
     """
-    headers = ("id", "source", "evidence", "verdict", "seconds")
-    rows = []
+    headers = ["id", "source", "evidence", "verdict", "seconds"]
+    rows: list[tuple[str, str, str, str, str, bool]] = []
     for r in results:
         verdict: str = r.verdict.verdict.value
         if twins:
@@ -306,10 +310,27 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False) -> str:
                 verdict = "rejected" if isinstance(r.verdict, Refuted) else f"rejected ({verdict})"
             else:
                 verdict = f"NOT REJECTED ({verdict})"
-        source = _clip(r.claim.source, 40) + (" [R]" if r.claim.reconstructed else "")
         evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
-        rows.append((r.claim.id, source, evidence, verdict, f"{r.verdict.seconds:.3f}"))
-    return render_table(headers, rows)
+        rows.append((r.claim.id, r.claim.source, evidence, verdict, f"{r.verdict.seconds:.3f}",
+                     bool(r.claim.reconstructed)))
+    if fmt != "plain" or width is None:
+        return render_table(headers, [[*row[:1], row[1] + (" [R]" if row[5] else ""), *row[2:5]]
+                                      for row in rows], fmt=fmt,
+                            align=["left"] * 4 + ["right"])
+    others = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers[:4])]
+    room = max(12, width - sum(others) + others[1] - 2 * 3 - len(" [R]"))
+    while True:  # tabulate pads a header by 2: clip further by what the first try overshot;
+        # at the narrowest source, long ids (the twins') are wrapped
+        table = render_table(headers[:4], [[row[0], _clip(row[1], room)
+                                            + (" [R]" if row[5] else ""), row[2], row[3]]
+                                           for row in rows],
+                             max_width=width if room <= 12 else None, wrap=[0])
+        excess = max(len(line) for line in table.splitlines()) - width
+        if excess <= 0 or room <= 12:
+            break
+        room = max(12, room - excess)
+    return table + "\n" + ("[R] = RECONSTRUCTED source; " if any(row[5] for row in rows)
+                           else "") + "full sources and seconds per claim: --wide or --json"
 
 
 def self_test(twins: Sequence[Claim], ctx: CheckContext | None = None, *,

@@ -20,7 +20,7 @@ from attnio.reporting.document import Block, Bullets, Inline, Paragraph, Table, 
 from attnio.symbolic.catalogue import CATALOGUE
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values
-from attnio.tables import number_cell
+from attnio.tables import number_column
 
 __all__ = ["verify_section", "BoundRow", "bound_table", "bound_table_markdown", "bound_section",
            "hardware_section", "fmt_value", "QUICK_METHOD_PREFIX"]
@@ -65,8 +65,9 @@ def verify_section(quick: bool, on_claim: Callable[[str], None] = lambda _id: No
 @dataclass(frozen=True)
 class BoundRow:
     """One catalogue entry evaluated at each M: ``values`` exact (``None`` outside the entry's
-    admissible range), ``cells`` as printed — :func:`attnio.tables.number_cell` of the exact
-    value, ``*`` outside the range: the cells ``attnio bounds`` prints."""
+    admissible range), ``cells`` as printed — :func:`attnio.tables.number_column` of the exact
+    values at one M (one format per column), ``*`` outside the range: the cells ``attnio
+    bounds`` prints."""
 
     id: str
     pass_: str
@@ -98,12 +99,13 @@ def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict
     ([4608], d**2)
     """
     at_M = [catalogue_values(n, d, M) for M in Ms]
+    columns = [number_column([ev[b.id].value for b in CATALOGUE],
+                             in_range=[ev[b.id].in_range for b in CATALOGUE]) for ev in at_M]
     rows: list[BoundRow] = []
     crossovers: dict[str, Any] = {}
-    for bound in CATALOGUE:
+    for i, bound in enumerate(CATALOGUE):
         values = tuple(ev[bound.id].value if ev[bound.id].in_range else None for ev in at_M)
-        cells = tuple(number_cell(ev[bound.id].value, in_range=ev[bound.id].in_range)
-                      for ev in at_M)
+        cells = tuple(column[i] for column in columns)
         symbol = ({"tight": "Θ", "upper": "O", "lower": "Ω"} if bound.asymptotic
                   else {"tight": "=", "upper": "≤", "lower": "≥"})[bound.kind]
         rows.append(BoundRow(bound.id, bound.pass_, f"{bound.kind} ({symbol})", str(bound.expr),

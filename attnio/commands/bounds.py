@@ -2,7 +2,7 @@ r"""``attnio bounds``: every catalogue bound at one instance, the regime and the
 
 Usage::
 
-    attnio bounds --n N --d D --M M [--json | --latex [FILE.tex] [--force]]
+    attnio bounds --n N --d D --M M [--json | --latex [FILE.tex] [--force] | --wide]
     attnio bounds --n N --d D --device NAME [--dtype bf16] [--scope sm|block] [--json]
 
 * ``--M`` is the cache size in words; ``--device``/``--dtype`` derive it with
@@ -22,6 +22,8 @@ Usage::
   regime. That is information, not an error.
 * Values too large for a float (e.g. ``--n`` = 10**400) keep their exact ``value`` and get
   ``"value_float": null``: the JSON never holds NaN or Infinity.
+* The text fits 100 columns (prose and the expression column wrapped, the value column in
+  one number format: :func:`bound_column`); ``--wide`` prints it at full width.
 * ``--latex`` prints a booktabs ``tabular`` (bound id, pass, expression, source, value;
   :func:`latex_table`) instead of the text table; ``--latex FILE.tex`` writes it to that file
   through :mod:`attnio.safe_io` (an existing file only with ``--force``). The document needs
@@ -76,20 +78,32 @@ from attnio.bounds.heads import stacked_compulsory, stacked_lower_bound
 from attnio.bounds.hierarchy import format_levels, levels_report
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import InvalidInputError
-from attnio.flags import add_cache_size_arguments
+from attnio.flags import (
+    add_cache_size_arguments,
+    add_latex_argument,
+    add_wide_argument,
+    check_latex_target,
+    emit_latex,
+    table_width,
+)
 from attnio.input_files import read_json_file
 from attnio.output import print_document
-from attnio.safe_io import write_text
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values, default_instance
-from attnio.tables import number_cell, render_table
+from attnio.tables import (
+    LatexMath,
+    fit_text,
+    latex_escape,
+    latex_number,
+    number_column,
+    render_table,
+)
 from attnio.validation import (
     describe,
     json_float,
     one_line,
     parse_positive_int,
     size_action,
-    validate_output_path,
     warn_outside_admissible,
 )
 
@@ -126,11 +140,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         default="backward", help="pass of the per-level table (default backward)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
-    out.add_argument("--latex", nargs="?", const="-", metavar="FILE.tex",
-                     help="a booktabs tabular (bound, pass, expression, source, value) on "
-                          "stdout, or written to FILE.tex (needs \\usepackage{booktabs})")
-    parser.add_argument("--force", action="store_true",
-                        help="let --latex FILE.tex replace an existing file")
+    add_latex_argument(out, what="the bound table (bound, pass, expression, source, value)")
+    add_wide_argument(parser)
 
     add_mask_argument(parser)
     parser.set_defaults(handler=run)
@@ -231,7 +242,10 @@ def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
     return {"flash1_io": flash, "small_cache_io": small, "value_float": json_float(flash / small)}
 
 
-def _table(report: dict[str, Any]) -> str:
+def _table(report: dict[str, Any], width: int | None = None) -> str:
+    """The text of ``attnio bounds``: prose lines, then the bound table (one number format
+    in the value column, :func:`attnio.tables.number_column`); ``width`` wraps the prose and
+    the expression column (None: full width)."""
     inst = report["instance"]
     rel = {"large-cache": ">", "small-cache": "<", "crossover": "="}[report["regime"]]
     lines = [f"attnio bounds: n={inst['n']} d={inst['d']} M={inst['M']} words"]
@@ -251,93 +265,46 @@ def _table(report: dict[str, Any]) -> str:
            if report["simulated_io_ratio_flash_over_alg6"] else
            "FlashAttention-1 has no tile that fits this M"),
         f"note: {report['instance_note']}; * = instance outside the bound's admissible range",
-        "",
     ]
     for key in ("masked", "dense") if report.get("sparse_mask") else ():
         v = report["sparse_mask"][key]
         own = v["mask_lower_bound"]
-        lines.insert(-1, f"sparse ({v['mask']}): Z_in = {v['Z_in']}, Z_QK = {v['Z_QK']}, "
-                         f"class bound sparse.lower (worst mask with these counts, not this "
-                         f"mask) = {_float_cell(v['sparse_class_bound'])}, "
-                         "crossover Z_in**2/Z_QK = " + (
-                             "none (nothing kept)" if v["sparse_crossover"] is None
-                             else _float_cell(v["sparse_crossover"]))
-                         + f"; this mask, certified: forward >= {own['forward']['value']}, "
-                           f"backward >= {own['backward']['value']}")
+        lines.append(f"sparse ({v['mask']}): Z_in = {v['Z_in']:,}, Z_QK = {v['Z_QK']:,}, "
+                     f"class bound sparse.lower (worst mask with these counts, not this "
+                     f"mask) = {_float_cell(v['sparse_class_bound'])}, "
+                     "crossover Z_in**2/Z_QK = " + (
+                         "none (nothing kept)" if v["sparse_crossover"] is None
+                         else _float_cell(v["sparse_crossover"]))
+                     + f"; this mask, certified: forward >= {own['forward']['value']:,}, "
+                       f"backward >= {own['backward']['value']:,}")
     other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
-    lines.append(render_table(
+    values = bound_column(report["bounds"])
+    table = render_table(
         ["id", "kind", "value", "expression"],
-        [[b["id"] + (" †" if b in other else ""), b["kind"], bound_cell(b), b["expression"]]
-         for b in report["bounds"]],
-        align=("left", "left", "right", "left")))
-    if other:
-        lines.append("")
-        lines.append("† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
-                     "no bound for the backward that returns dQ, dK, dV")
-    return "\n".join(lines)
+        [[b["id"] + (" †" if b in other else ""), b["kind"], value, b["expression"]]
+         for b, value in zip(report["bounds"], values)],
+        align=("left", "left", "right", "left"), max_width=width, wrap=[3])
+    notes = ["† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
+             "no bound for the backward that returns dQ, dK, dV"] if other else []
+    return "\n".join([fit_text("\n".join(lines), width, indent="  "), "", table,
+                      *([""] + [fit_text(n, width, indent="  ") for n in notes] if notes
+                        else [])])
 
 
-def bound_cell(bound: dict[str, Any]) -> str:
-    """The printed value of one ``--json`` bound entry (:func:`attnio.tables.number_cell` of
-    its exact value, ``*`` outside its admissible range) — the cell ``attnio report``'s bound
-    table prints for the same entry."""
-    return number_cell(bound["value"], in_range=bound["in_range"])
-
-
-_LATEX_SPECIALS = {
-    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-    "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-    "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}",
-    "§": r"\S{}", "–": "--", "—": "---", "≤": r"$\le$", "≥": r"$\ge$", "×": r"$\times$",
-    "·": r"$\cdot$", "√": r"$\surd$", "…": r"\ldots{}", "’": "'", "‘": "`", "“": "``",
-    "”": "''",
-}
-
-
-def latex_escape(text: str) -> str:
-    r"""``text`` safe in LaTeX text mode: specials escaped, common symbols spelled as
-    commands, any other non-ASCII character reduced to ASCII (accents dropped) or ``?``.
-
-    >>> print(latex_escape("Thm 1.1 & §2_a {x} 50% ~ ^"))
-    Thm 1.1 \& \S{}2\_a \{x\} 50\% \textasciitilde{} \textasciicircum{}
-    >>> print(latex_escape("Hölder ≤ 日"))
-    Holder $\le$ ?
-    """
-    import unicodedata
-
-    out = []
-    for char in str(text):
-        if char in _LATEX_SPECIALS:
-            out.append(_LATEX_SPECIALS[char])
-        elif ord(char) < 128:
-            out.append(char if char.isprintable() else " ")
-        else:
-            ascii_form = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
-            out.append(latex_escape(ascii_form) if ascii_form else "?")
-    return "".join(out)
-
-
-def _latex_value(bound: dict[str, Any]) -> str:
-    r"""The bound's value in math mode: an integer below 10^15 in full (thin-space groups),
-    anything else to six significant digits as ``m \times 10^{e}``; ``*`` when the instance
-    is outside the bound's admissible range."""
-    value = sp.sympify(bound["value"])
-    if value.is_Integer and abs(int(value)) < 10**15:
-        text = f"{int(value):,}".replace(",", r"\,")
-    else:
-        mantissa, _, exponent = str(sp.N(value, 6)).replace("e+", "e").partition("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        text = mantissa + (rf" \times 10^{{{int(exponent)}}}" if exponent else "")
-    return f"${text}" + ("" if bound["in_range"] else "^{*}") + "$"
+def bound_column(bounds: list[dict[str, Any]]) -> list[str]:
+    """The printed value column of the ``--json`` bound entries: one format for the whole
+    column (:func:`attnio.tables.number_column` of the exact values, ``*`` outside an
+    admissible range) — the column ``attnio report``'s bound table prints at the same M."""
+    return number_column([b["value"] for b in bounds], in_range=[b["in_range"] for b in bounds])
 
 
 def latex_table(report: dict[str, Any]) -> str:
-    r"""A booktabs ``tabular`` of every bound: id, pass, expression, source, value.
+    r"""A booktabs ``tabular`` of every bound: id, pass, expression, source, value
+    (:func:`attnio.tables.render_table` with ``fmt="latex"``: tabulate's ``latex_booktabs``).
 
     Five columns; ``\toprule``/``\midrule``/``\bottomrule``; every text cell passes through
-    :func:`latex_escape`, the expression is sympy's LaTeX in math mode. A value marked
-    ``*`` lies outside the bound's admissible range. Needs ``\usepackage{booktabs}``.
+    :func:`attnio.tables.latex_escape`, the expression is sympy's LaTeX in math mode. A value
+    marked ``*`` lies outside the bound's admissible range. Needs ``\usepackage{booktabs}``.
 
     >>> table = latex_table(bounds_report(64, 8, 128))
     >>> print(table.splitlines()[1])
@@ -346,20 +313,15 @@ def latex_table(report: dict[str, Any]) -> str:
     (1, True)
     """
     inst = report["instance"]
-    lines = [
-        f"% attnio bounds: n={inst['n']}, d={inst['d']}, M={inst['M']} words; "
-        f"regime {report['regime']}; * = outside the admissible range; needs booktabs",
-        r"\begin{tabular}{lllp{5cm}r}",
-        r"\toprule",
-        r"Bound & Pass & Expression & Source & Value \\",
-        r"\midrule",
-    ]
-    for b in report["bounds"]:
-        cells = [r"\texttt{" + latex_escape(b["id"]) + "}", latex_escape(b["pass"]),
-                 f"${b['latex']}$", latex_escape(b["source"]), _latex_value(b)]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"
+    rows = [[LatexMath(r"\texttt{" + latex_escape(b["id"]) + "}"), b["pass"],
+             LatexMath(f"${b['latex']}$"), b["source"], latex_number(value)]
+            for b, value in zip(report["bounds"], bound_column(report["bounds"]))]
+    table = render_table(["Bound", "Pass", "Expression", "Source", "Value"], rows, fmt="latex",
+                         align=["left", "left", "left", "left", "right"],
+                         latex_columns="lllp{5cm}r")
+    return (f"% attnio bounds: n={inst['n']}, d={inst['d']}, M={inst['M']} words; "
+            f"regime {report['regime']}; * = outside the admissible range; needs booktabs\n"
+            + table + "\n")
 
 
 def _heads_fields(n: int, d: int, M: int, batch: int, heads: int, kv: int) -> dict[str, Any]:
@@ -387,14 +349,19 @@ def _float_cell(entry: dict[str, Any]) -> str:
     return one_line(str(entry["value"]), 60)
 
 
-def _heads_lines(report: dict[str, Any]) -> str:
-    lines = [f"heads: batch={report['batch']} heads={report['heads']} "
+def _heads_lines(report: dict[str, Any], width: int | None = None) -> str:
+    intro = (f"heads: batch={report['batch']} heads={report['heads']} "
              f"kv_heads={report['kv_heads']} — the table above is ONE head's catalogue; "
-             "lower bound for all heads (exact, every schedule):"]
-    for pass_, b in report["heads_lower_bound"].items():
-        lines.append(f"  {pass_:<8} {b['value']:>16,} words  ({b['route']}; compulsory "
-                     f"{b['compulsory']:,}) [{b['claim_id']}]")
-    return "\n".join(lines)
+             "lower bound for all heads (exact, every schedule):")
+    entries = list(report["heads_lower_bound"].items())
+    table = render_table(
+        ["pass", "lower bound (words)", "compulsory", "route [claim]"],
+        [[pass_, value, compulsory, f"{b['route']} [{b['claim_id']}]"]
+         for (pass_, b), value, compulsory in zip(
+             entries, number_column([b["value"] for _, b in entries]),
+             number_column([b["compulsory"] for _, b in entries]))],
+        align=("left", "right", "right", "left"), max_width=width, wrap=[3])
+    return fit_text(intro, width, indent="  ") + "\n" + table
 
 
 def run(args: argparse.Namespace) -> int:
@@ -405,8 +372,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scope is not None and args.device is None:  # like --dtype: never ignored
         raise InvalidInputError(f"--scope {args.scope} needs --device (with --M the size is "
                                 "in words; a --hierarchy file names its own levels)")
-    if args.latex not in (None, "-"):  # refuse a bad target before any work
-        validate_output_path(args.latex, suffixes=(".tex",), overwrite=args.force, what="--latex")
+    check_latex_target(args)  # refuse a bad --latex target before any work
 
     mask = mask_from_args(args)
     if mask is not None:
@@ -445,20 +411,19 @@ def run(args: argparse.Namespace) -> int:
     warn_outside_admissible("bounds", n, d, [report["instance"]["M"]])
     if args.json:
         print_document("bounds", "computed", report)
-    elif args.latex == "-":
-        print(latex_table(report), end="")
     elif args.latex is not None:
-        written = write_text(args.latex, latex_table(report), overwrite=args.force)
-        print(f"wrote {written}")
+        emit_latex(args, latex_table(report))
     else:
-        print(_table(report))
+        width = table_width(args)
+        print(_table(report, width))
         if "heads_lower_bound" in report:
             print()
-            print(_heads_lines(report))
+            print(_heads_lines(report, width))
         if levels is not None:
             print()
             print(format_levels({**levels, "hierarchy": report["hierarchy"],
-                                 "pass": report["levels_pass"], "levels": report["levels"]}))
+                                 "pass": report["levels_pass"], "levels": report["levels"]},
+                                width=width))
             for note in hierarchy_notes:
-                print(f"note: {note}")
+                print(fit_text(f"note: {note}", width, indent="  "))
     return 0

@@ -8,6 +8,11 @@ Examples (shell)::
     attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --time-limit 5
     attnio gap --n 4096 --d 64 --M-geom 64:262144:1000 --tune --workers 2
 
+The table fits 100 columns (the route wrapped; an algorithm omitted at a size, because no tile
+of it fits, is a footnote ``[k]`` under the table); ``--wide`` prints it at full width.
+``--latex [FILE.tex]`` prints it as a booktabs tabular (the footnotes as ``%`` lines) or
+writes it to FILE.tex (:mod:`attnio.flags`).
+
 Progress: on a terminal (or with ``ATTNIO_PROGRESS=1``) a bar on stderr counts the
 (M, algorithm) pairs and names the one running (``M=4096: flash2 (tuning)``); never on stdout.
 
@@ -49,10 +54,15 @@ from attnio.exceptions import InvalidInputError
 from attnio.extras import require
 from attnio.flags import (
     add_cache_size_arguments,
+    add_latex_argument,
     add_parallel_arguments,
     add_time_limit_argument,
+    add_wide_argument,
+    check_latex_target,
+    emit_latex,
     is_parallel,
     parallel_options,
+    table_width,
 )
 from attnio.output import print_document
 from attnio.parallel import map_instances
@@ -61,7 +71,7 @@ from attnio.provenance import provenance
 from attnio.reporting.gap_figure import plot_gap
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
-from attnio.tables import render_table
+from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     size_action,
@@ -94,13 +104,17 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="block sizes by exact integer search for the least I/O under M")
 
     add_heads_arguments(parser)
-    parser.add_argument("--json", action="store_true", help="print JSON on stdout")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON on stdout")
+    add_latex_argument(out, what="the gap table", force=False)
+    add_wide_argument(parser)
     add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit): the "
                                          "finished sizes are printed and the exit code is 1")
     add_parallel_arguments(parser, what="sizes (one row each)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw the ratio against M (.png, .pdf or .svg, by extension)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing --plot file")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite an existing --plot or --latex file")
     parser.set_defaults(handler=run)
     return parser
 
@@ -144,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         plot_target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
         require("plots", "--plot")  # matplotlib: exit 2 before any work
+    check_latex_target(args)
 
     batch, heads, kv_heads = heads_from_args(args)
     stopped: TimeLimitReached | None = None
@@ -175,22 +190,47 @@ def run(args: argparse.Namespace) -> int:
         write_bytes(plot_target, figure, overwrite=args.force)
     if args.json:  # figures only; a sweep cut short is undecided (exit 1)
         print_document("gap", "computed" if stopped is None else "undecided", payload)
+    elif args.latex is not None:
+        emit_latex(args, gap_table(payload, fmt="latex"))
     else:
-        table = []
-        for row in payload["rows"]:
-            table.append([row["M"], f"{row['lower_bound']:,}", row["best_algorithm"],
-                          f"{row['best_io']:,}", f"{row['ratio']:.2f}",
-                          f"{row['route']} [{row['claim_id']}]"])
-            table += [["", "", f"{name}: omitted ({reason})", "", "", ""]
-                      for name, reason in row["omitted"].items()]
-        print(render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],
-                           table, align=["right", "right", "left", "right", "right", "left"]))
+        print(gap_table(payload, width=table_width(args)))
     if stopped is not None:
         sys.stdout.flush()
         print(f"attnio gap: time limit {time_limit:g} s reached; {stopped.done} of "
               f"{stopped.total} sizes done", file=sys.stderr)
         return 1
     return 0
+
+
+def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
+              width: int | None = None) -> str:
+    """The rows of a gap payload as a table (:func:`attnio.tables.render_table`): M, lower
+    bound, best algorithm, best io, ratio, route. An algorithm omitted at a size (no tile
+    fits) is a footnote under the table, keyed ``[k]`` on the best-algorithm cell; ``width``
+    wraps the route column and the footnotes (None: full width). ``fmt="latex"``: a booktabs
+    tabular, the footnotes as ``%`` comment lines under it."""
+
+    rows = payload["rows"]
+    notes: list[str] = []
+    best = []
+    for row in rows:
+        cell = row["best_algorithm"]
+        if row["omitted"]:
+            notes.append(f"M={row['M']:,}: " + "; ".join(
+                f"{name} omitted ({reason})" for name, reason in row["omitted"].items()))
+            cell += f" [{len(notes)}]"
+        best.append(cell)
+    columns = [number_column([r["M"] for r in rows]),
+               number_column([r["lower_bound"] for r in rows]), best, number_column([r["best_io"] for r in rows]),
+               [f"{r['ratio']:.2f}" for r in rows],
+               [f"{r['route']} [{r['claim_id']}]" for r in rows]]
+    table = render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],
+                         list(zip(*columns)), fmt=fmt, max_width=width, wrap=[5],
+                         align=["right", "right", "left", "right", "right", "left"])
+    lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
+    if fmt == "latex":
+        return "\n".join([table, *(f"% {line}" for line in lines)])
+    return "\n".join([table, *(fit_text(line, width, indent="    ") for line in lines)])
 
 
 def _partial_payload(pass_: str, n: int, d: int, tune: bool, rows: list) -> dict[str, Any]:

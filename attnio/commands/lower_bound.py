@@ -30,7 +30,8 @@ Bounded work
   exponential; the lower-bound routes are bounded by the time limit instead, so the cap only
   keeps the linear phases (reading, the must-compute set, the per-part recount) within seconds.
 * ``M`` below the in-degree + 1 of a vertex every schedule computes: ``infeasible`` at once
-  (no schedule exists, exit 0), the rule of :func:`attnio.graphs.exact.min_cache_size`.
+  (no schedule exists, exit 1 as in ``attnio pebble``), the rule of
+  :func:`attnio.graphs.exact.min_cache_size`.
 * Declared metadata (``graph.builder``, ``graph.params``) is only used once the DAG's
   structure confirms it (:func:`attnio.graphs.lower_bounds.builtin_structure`); a
   declaration the structure refutes is bad input (exit 2).
@@ -86,8 +87,10 @@ from attnio.flags import (
     add_cache_size_arguments,
     add_solver_time_limit_argument,
     add_time_limit_argument,
+    add_wide_argument,
     parse_seconds,
     solver_milliseconds,
+    table_width,
 )
 from attnio.graphs.dagio import load_dag
 from attnio.graphs.game import validate_cache_size
@@ -102,6 +105,7 @@ from attnio.graphs.lower_bounds import (
 from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
 from attnio.results import overall_verdict
+from attnio.tables import fit_text, render_table
 from attnio.validation import parse_sizes
 
 __all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
@@ -141,6 +145,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                         "(default 20; never beyond the time limit)",
                                    deprecated_ms=("lower-bound", "--z3-timeout-ms"))
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
+    add_wide_argument(parser)
     parser.set_defaults(handler=run)
     return parser
 
@@ -236,6 +241,23 @@ def _status_text(c: CertifiedRoute) -> tuple[str, str]:
     return "—", f"not counted: {c.verdict.detail} (claimed {rec.value}, unverified)"
 
 
+def route_table(results: list[CertifiedRoute], *, width: int | None = None) -> str:
+    """One row per route (:func:`attnio.tables.render_table`): route, bound (``—`` when not
+    counted), and its status with the certificate and the checker's verdict under it;
+    ``width`` wraps that last column (None: full width)."""
+    rows = []
+    for c in results:
+        value, status = _status_text(c)
+        lines = [status]
+        if c.certified:
+            lines.append(f"certificate: {summarise_certificate(c.record)}")
+        if c.certified or c.refuted:
+            lines.append(f"checker: {c.verdict.verdict} — {c.verdict.detail}")
+        rows.append([c.record.route, value, "\n".join(lines)])
+    return render_table(["route", "bound", "status, certificate, checker"], rows,
+                        align=["left", "right", "left"], max_width=width, wrap=[2])
+
+
 def _record_json(c: CertifiedRoute) -> dict[str, Any]:
     obj = c.record.as_dict()
     if c.record.applies and not c.certified:
@@ -267,8 +289,9 @@ def run(args: argparse.Namespace) -> int:
                 "detail": reason})
         else:
             print(header)
-            print(f"infeasible: {reason}; no complete schedule exists")
-        return 0
+            print(fit_text(f"infeasible: {reason}; no complete schedule exists",
+                           table_width(args), indent="  "))
+        return 1  # the "infeasible" verdict: no schedule to bound (as in `attnio pebble`)
     status = StageStatus("attnio lower-bound", enabled=progress_enabled())
     stage: Callable[[str], AbstractContextManager[Any]] = (
         status.stage if status.enabled else (lambda _name: nullcontext()))
@@ -295,15 +318,7 @@ def run(args: argparse.Namespace) -> int:
             "detail": None})
         return code
     print(header)
-    for c in results:
-        rec = c.record
-        value, text = _status_text(c)
-        print(f"  {rec.route:<30} {value:>6}  {text}")
-        if c.certified:
-            print(f"      certificate: {summarise_certificate(rec)}")
-            print(f"      checker: {c.verdict.verdict} — {c.verdict.detail}")
-        elif c.refuted:
-            print(f"      checker: {c.verdict.verdict} — {c.verdict.detail}")
+    print(route_table(results, width=table_width(args)))
     label = "best" if complete else f"best so far (time limit {time_limit:g} s reached)"
     if best is None:
         print(f"{label}: none certified")

@@ -28,8 +28,10 @@ with that schedule as its incumbent. An undecided answer carries the best schedu
 ``moves`` (it replays to ``upper_bound``); on Ctrl-C the instance being solved is reported
 undecided (reason ``interrupted``) with its bracket and best schedule, then exit 130.
 
-Exit codes: 0 decided (optimal or infeasible) / a legal schedule; 1 undecided (budget ran out)
-or an illegal schedule; 2 bad input (one line); 130 interrupted.
+Exit codes: 0 decided (optimal; a sweep whose sizes differ, some infeasible) / a legal
+schedule; 1 undecided (budget ran out), infeasible (no schedule at any size asked: M below the
+largest in-degree + 1) or an illegal schedule; 2 bad input (one line); 130 interrupted. The
+code mirrors the ``--json`` document's top-level ``verdict`` (notes/json.md).
 
 ``--json`` prints one object (notes/json.md): ``{"command": "pebble", "verdict",
 "instances": [{"dag", "M", "recompute", "verdict", "io", "lower", "upper", "moves",
@@ -77,7 +79,9 @@ from attnio.flags import (
     add_parallel_arguments,
     add_solver_time_limit_argument,
     add_time_limit_argument,
+    add_wide_argument,
     parallel_options,
+    table_width,
 )
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
 from attnio.graphs.dagio import load_dag, load_schedule, save_dag
@@ -101,7 +105,7 @@ from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
 from attnio.results import Status, overall_verdict
-from attnio.tables import render_table
+from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
     describe,
@@ -158,6 +162,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
+    add_wide_argument(parser)
     add_parallel_arguments(parser, what="instances (DAG × cache size)")
     parser.set_defaults(handler=run)
     return parser
@@ -396,20 +401,28 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
 
 
 def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: bool,
-                  labelled: bool) -> str:
+                  labelled: bool, width: int | None = None) -> str:
     """``--table``: one row per (DAG, M) — status, Q(G, M), the search's bracket, states,
     seconds and each algorithm schedule's cost (``-``: none at this M), printed by
-    :func:`attnio.tables.render_table`."""
+    :func:`attnio.tables.render_table`, one number format per column. ``width`` (a
+    terminal's 100 columns; None: full width) drops the seconds column, says so in a legend
+    line, and wraps the DAG labels."""
     header = [*(["DAG"] if labelled else []), "M", "verdict", "Q(G,M)", "lower", "upper",
               "states", "seconds", *names]
-    table = []
-    for (M, r, costs), (label, _, _) in zip(rows, instances):
-        obj = result_to_json(r, M, recompute)
-        table.append([*([label] if labelled else []), M, obj["verdict"], obj["io"],
-                      obj["lower"], obj["upper"], obj["states_explored"],
-                      f"{obj['seconds']:.2f}", *(costs.get(n, "-") for n in names)])
-    return render_table(header, table, missing="", align=["left"] * labelled
-                        + ["right"] * (len(header) - labelled))
+    objects = [result_to_json(r, M, recompute) for M, r, _ in rows]
+    columns = [*([[label for label, _, _ in instances]] if labelled else []),
+               number_column([M for M, _, _ in rows]), [o["verdict"] for o in objects],
+               *(number_column([o[key] for o in objects], missing="")
+                 for key in ("io", "lower", "upper", "states_explored")),
+               [f"{o['seconds']:.2f}" for o in objects],
+               *(number_column([costs.get(n) for _, _, costs in rows]) for n in names)]
+    align = ["left"] * labelled + ["right"] * (len(header) - labelled)
+    if width is not None:  # the least useful column in 100 columns: in --wide and --json
+        at = header.index("seconds")
+        del header[at], columns[at], align[at]
+    table = render_table(header, list(zip(*columns)), missing="", align=align,
+                         max_width=width, wrap=[0] if labelled else [])
+    return table + ("" if width is None else "\nseconds per instance: --wide or --json")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -468,7 +481,8 @@ def run(args: argparse.Namespace) -> int:
             label, _, M = instances[i]
             if not args.json and not args.table:
                 prefix = f"{label}: " if labelled else ""
-                print(prefix + _line(done[i][0], M), flush=True)
+                print(fit_text(prefix + _line(done[i][0], M), table_width(args),
+                               indent="  "), flush=True)
             printed[0] += 1
 
     interrupted = False
@@ -491,7 +505,11 @@ def run(args: argparse.Namespace) -> int:
         instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
     certified = [c for (_, _, c) in outcomes]
-    worst = 1 if any(result.verdict == Status.UNDECIDED for _, result, _ in rows) else 0
+    # the code mirrors the document's verdict: 1 when undecided anywhere, or when no size
+    # asked has a schedule at all (infeasible everywhere; a sweep of different answers is 0)
+    worst = 1 if (any(result.verdict == Status.UNDECIDED for _, result, _ in rows)
+                  or (rows and all(result.verdict == Status.INFEASIBLE
+                                   for _, result, _ in rows))) else 0
     if interrupted:
         worst = 130
     if args.json:
@@ -512,7 +530,8 @@ def run(args: argparse.Namespace) -> int:
             print((f"{label}: " if labelled else "")
                   + f"{G.number_of_nodes()} vertices, {G.number_of_edges()} edges, "
                   f"{'recomputation' if recompute else 'one-shot'}")
-        print(_pebble_table(rows, instances, names, recompute=recompute, labelled=labelled))
+        print(_pebble_table(rows, instances, names, recompute=recompute, labelled=labelled,
+                            width=table_width(args)))
     if interrupted:
         print("attnio pebble: interrupted", file=sys.stderr, flush=True)
     return worst

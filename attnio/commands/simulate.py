@@ -22,6 +22,10 @@ sparse formula, a worst case over every mask with these counts, not a bound for 
 :mod:`attnio.proofs.mask_bounds`: ``{"value": int, "route", "claim_id", ...}``) and
 ``mask_ratio`` = io ÷ ``mask_lower_bound``.
 
+The text table fits 100 columns (a run that cannot be made is a footnote ``[k]`` under it;
+``--wide`` for full width); ``--latex [FILE.tex]`` prints it as a booktabs tabular or writes
+it to FILE.tex (:mod:`attnio.flags`).
+
 ``--M`` / ``--M-geom`` and ``--workers`` / ``--scheduler`` are the shared flags of
 :mod:`attnio.flags`: each (algorithm, M) pair is an independent instance, computed serially
 by default or on Dask (:func:`attnio.parallel.map_instances`) with the same rows in the same
@@ -66,14 +70,23 @@ from attnio.bounds.heads import multihead_lower_bound
 from attnio.bounds.masks import mask_run_fields
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.extras import require
-from attnio.flags import add_cache_size_arguments, add_parallel_arguments, parallel_options
+from attnio.flags import (
+    add_cache_size_arguments,
+    add_latex_argument,
+    add_parallel_arguments,
+    add_wide_argument,
+    check_latex_target,
+    emit_latex,
+    parallel_options,
+    table_width,
+)
 from attnio.output import print_document
 from attnio.parallel import map_instances
 from attnio.provenance import provenance
 from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
-from attnio.tables import render_table
+from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     describe,
@@ -139,12 +152,14 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
+    add_latex_argument(out, what="the run table", force=False)
+    add_wide_argument(parser)
     parser.add_argument("--plot", metavar="FILE.png",
                         help="draw I/O against M (log axes), bounds dashed, d² marked; "
                              "FILE ends in .png, .pdf or .svg, its folder exists, a folder is "
                              "an error and an existing file is kept unless --force")
     parser.add_argument("--force", action="store_true",
-                        help="replace an existing --plot file")
+                        help="replace an existing --plot or --latex file")
     add_parallel_arguments(parser, what="(algorithm, M) runs")
     parser.set_defaults(handler=run)
     return parser
@@ -344,6 +359,7 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
         require("plots", "--plot")  # matplotlib: exit 2 before any work, as in `attnio report`
+    check_latex_target(args)
     if args.execute:
         validate_execute_budget(n, d)
     mask = mask_from_args(args)
@@ -372,8 +388,14 @@ def run(args: argparse.Namespace) -> int:
                                 extrasaction="ignore", lineterminator="\n")
         writer.writeheader()
         writer.writerows(payload["runs"])
+    elif args.latex is not None:
+        emit_latex(args, runs_table(payload, args.execute, fmt="latex"))
     else:
-        _print_table(payload, args.execute)
+        width = table_width(args)
+        print(runs_table(payload, args.execute, width=width))
+        print(fit_text(_crossover_line(payload), width, indent="  "))
+        for line in _mask_lines(payload):
+            print(fit_text(line, width, indent="    "))
     return 1 if failed else 0
 
 
@@ -403,43 +425,64 @@ def _sci(value: float | None) -> str:
     return "nan" if value is None else f"{value:.1e}"
 
 
-def _print_table(payload: dict[str, Any], execute: bool) -> None:
+def runs_table(payload: dict[str, Any], execute: bool, *, fmt: str = "plain",
+               width: int | None = None) -> str:
+    """The runs as a table (:func:`attnio.tables.render_table`): algorithm, M, io, flops,
+    peak, ratio (and with ``execute`` the errors, tolerance and closed-form match), one
+    number format per column. A run that could not be made (its tiles overflow M, or none
+    fits) is marked ``[k]`` and explained in a footnote under the table (``%`` comment lines
+    under a ``fmt="latex"`` tabular); ``width`` wraps the footnotes (None: full width)."""
     header = ["algorithm", "M", "io", "flops", "peak", "ratio",
-              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else []), "note"]
-    rows = []
-    for r in payload["runs"]:
-        if r.get("overflow") or r.get("infeasible"):
-            kind = "overflow" if r.get("overflow") else "infeasible"
-            rows.append([r["algorithm"], r["M"], "-", "-", "-", "-",
-                         *(["-"] * 4 if execute else []), f"{kind}: {r[kind]}"])
-            continue
-        ratio = "-" if r["ratio"] is None else f"{r['ratio']:.3f}"
-        row = [r["algorithm"], r["M"], f"{r['io']:,}", f"{r['flops']:,}", r["peak_fast_words"],
-               ratio]
-        if execute:
-            row += [_sci(r.get("max_relative_error")), _sci(r.get("max_absolute_error")),
-                    {True: "ok", False: "FAIL", None: "-"}[r.get("within_tolerance")],
-                    "=" if r["closed_form_match"] else "≠"]
-        rows.append([*row, ""])
-    if not any(row[-1] for row in rows):  # no note to print: no empty column
-        header, rows = header[:-1], [row[:-1] for row in rows]
-    print(render_table(header, rows, align=["left", *["right"] * 5,
-                                            *(["right", "right", "center", "center"]
-                                              if execute else []),
-                                            "left"][:len(header)]))
-    print(_crossover_line(payload))
+              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else [])]
+    runs = payload["runs"]
+    notes: list[str] = []
+    names = []
+    for r in runs:
+        kind = "overflow" if r.get("overflow") else "infeasible" if r.get("infeasible") else None
+        if kind is not None:
+            notes.append(f"{r['algorithm']} at M={r['M']:,}: {kind}: {r[kind]}")
+        names.append(r["algorithm"] + (f" [{len(notes)}]" if kind else ""))
+    columns = [names, number_column([r["M"] for r in runs]),
+               number_column([r["io"] for r in runs]), number_column([r["flops"] for r in runs]),
+               number_column([r["peak_fast_words"] for r in runs]),
+               ["-" if r["ratio"] is None else f"{r['ratio']:.3f}" for r in runs]]
+    if execute:
+        made = [r["io"] is not None for r in runs]
+        columns += [[_sci(r.get("max_relative_error")) if ok else "-" for r, ok in zip(runs, made)],
+                    [_sci(r.get("max_absolute_error")) if ok else "-" for r, ok in zip(runs, made)],
+                    [{True: "ok", False: "FAIL", None: "-"}[r.get("within_tolerance")]
+                     for r in runs],
+                    [("=" if r.get("closed_form_match") else "≠") if ok else "-"
+                     for r, ok in zip(runs, made)]]
+    if execute and width is not None:  # the one header too wide for 100 columns: a legend
+        header[-1] = "c.f."
+    table = render_table(header, list(zip(*columns)), fmt=fmt,
+                         align=["left", *["right"] * 5,
+                                *(["right", "right", "center", "center"] if execute else [])])
+    lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
+    if fmt == "latex":
+        return "\n".join([table, *(f"% {line}" for line in lines)])
+    if execute and width is not None:
+        lines.append("c.f. = the counts equal the closed form (=) or not (≠); tol = every "
+                     "output within tolerance")
+    return "\n".join([table, *(fit_text(line, width, indent="    ") for line in lines)])
+
+
+def _mask_lines(payload: dict[str, Any]) -> list[str]:
     masked = [r for r in payload["runs"] if r.get("Z_QK") is not None]
-    if masked:
-        r = masked[0]
-        print(f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
-              "class-bound crossover Z_in^2/Z_QK = " + (
-                  "none (nothing kept)" if r["sparse_crossover"] is None
-                  else f"{r['sparse_crossover']['value_float']:.6g}"))
-        for r in masked:
-            b = r["mask_lower_bound"]
-            if b["value"] is not None and r["mask_ratio"] is not None:
-                print(f"  {r['algorithm']} M={r['M']}: io {r['io']:,} >= {b['value']:,} "
-                      f"certified for this mask ({b['route']}; claim {b['claim_id']})")
+    if not masked:
+        return []
+    r = masked[0]
+    lines = [f"mask: {r['mask']}  Z_in = {r['Z_in']:,}  Z_QK = {r['Z_QK']:,}  "
+             "class-bound crossover Z_in^2/Z_QK = " + (
+                 "none (nothing kept)" if r["sparse_crossover"] is None
+                 else f"{r['sparse_crossover']['value_float']:.6g}")]
+    for r in masked:
+        b = r["mask_lower_bound"]
+        if b["value"] is not None and r["mask_ratio"] is not None:
+            lines.append(f"  {r['algorithm']} M={r['M']}: io {r['io']:,} >= {b['value']:,} "
+                         f"certified for this mask ({b['route']}; claim {b['claim_id']})")
+    return lines
 
 
 def _crossover_line(payload: dict[str, Any]) -> str:

@@ -2,13 +2,17 @@
 
 Usage::
 
-    attnio verify [--only PATTERN] [--json] [--self-test] [--deep] [--solver-time-limit S]
-                  [--time-limit S] [--workers N | --scheduler ADDRESS]
+    attnio verify [--only PATTERN] [--json | --latex [FILE.tex] | --wide] [--self-test]
+                  [--deep] [--solver-time-limit S] [--time-limit S]
+                  [--workers N | --scheduler ADDRESS]
 
 * default: run every claim of the default tier (discovered by
   :func:`attnio.proofs.registry.load_claims`) with a progress bar on stderr and print a table
-  (id, source, method, verdict, seconds) on stdout. Exit 0 only if every claim is ``Proved``;
-  any ``Refuted`` or ``Undecided`` → exit 1.
+  (id, source, evidence, verdict; in 100 columns, each source clipped and the seconds column
+  dropped — both in full with ``--wide``) on stdout. Exit 0 only if every claim is
+  ``Proved``; any ``Refuted`` or ``Undecided`` → exit 1.
+* ``--latex [FILE.tex]``: the table (five columns, sources in full) as a booktabs tabular on
+  stdout or written to FILE.tex (:mod:`attnio.flags`).
 * ``--only PATTERN``: an fnmatch glob or substring over claim ids and families; matching
   nothing is bad input (exit 2, one line).
 * ``--json``: ``{"command": "verify", "verdict", "claims": [{"id", "statement", "source",
@@ -49,12 +53,17 @@ import time
 
 from attnio.exceptions import InvalidInputError
 from attnio.flags import (
+    add_latex_argument,
     add_parallel_arguments,
     add_solver_time_limit_argument,
     add_time_limit_argument,
+    add_wide_argument,
+    check_latex_target,
+    emit_latex,
     is_parallel,
     parallel_options,
     solver_milliseconds,
+    table_width,
 )
 from attnio.output import print_json
 from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
@@ -90,7 +99,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--only", metavar="PATTERN", action="append",
                         help="fnmatch glob or substring over claim ids and families; repeat "
                              "the option or separate patterns by commas to select several")
-    parser.add_argument("--json", action="store_true", help="JSON report on stdout")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="JSON report on stdout")
+    add_latex_argument(out, what="the verdict table")
+    add_wide_argument(parser)
     parser.add_argument("--self-test", action="store_true",
                         help="run the planted false twins; fail unless all are Refuted")
     parser.add_argument("--deep", action="store_true", help="include the slow 'deep' tier")
@@ -111,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
     parallel = is_parallel(parallel_options(args))  # refused before the claims load
+    check_latex_target(args)
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims
@@ -139,8 +152,10 @@ def run(args: argparse.Namespace) -> int:
                                 "coverage": {f: {"claims": c, "twins": t, "refuted": r}
                                              for f, (c, t, r) in cov.items()}}
             print_json(_with_time_limit(doc, results, time_limit))
+        elif args.latex is not None:
+            emit_latex(args, format_table(results, twins=True, fmt="latex"))
         else:
-            print(format_table(results, twins=True))
+            print(format_table(results, twins=True, width=table_width(args)))
             print(format_coverage(cov))
             rejected = twins_rejected(results)
             declared = sum(1 for r in results
@@ -158,8 +173,10 @@ def run(args: argparse.Namespace) -> int:
     ok = all_claims_proved(results)
     if args.json:
         print_json(_with_time_limit(to_json(results), results, time_limit))
+    elif args.latex is not None:
+        emit_latex(args, format_table(results, fmt="latex"))
     else:
-        print(format_table(results))
+        print(format_table(results, width=table_width(args)))
         s = to_json(results)["summary"]
         total = sum(r.verdict.seconds for r in results)
         print(f"{s['proved']} proved, {s['refuted']} refuted, {s['undecided']} undecided "

@@ -150,7 +150,7 @@ def test_readme_crossover_is_what_its_command_prints(capsys) -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text()
     assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "256:262144:13",
                  "--algorithm", "flash1,small-cache", "--pass", "backward"]) == 0
-    line = capsys.readouterr().out.splitlines()[-1]
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("crossover_M"))
     M = int(line.split(":")[1].split()[0])
     assert f"M = {M:,}" in readme
 

@@ -67,7 +67,10 @@ def test_bad_timeout_is_exit_2(capsys) -> None:
 def test_table_and_glob(capsys) -> None:
     assert main(["verify", "--only", "fwd.tight.*"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split() == ["id", "source", "evidence", "verdict", "seconds"]
+    assert out.splitlines()[0].split() == ["id", "source", "evidence", "verdict"]  # 100 columns
+    assert main(["verify", "--only", "fwd.tight.*", "--wide"]) == 0
+    wide = capsys.readouterr().out
+    assert wide.splitlines()[0].split() == ["id", "source", "evidence", "verdict", "seconds"]
     assert "fwd.tight.first_branch" in out and "bwd.tight" not in out
     assert "5 proved, 0 refuted, 0 undecided of 5 claims" in out
 

@@ -52,8 +52,8 @@ def test_report_bound_table_equals_attnio_bounds_json(capsys) -> None:
 
 
 def _bounds_printed(capsys) -> dict[str, str]:
-    """id -> value cell of the table `attnio bounds` prints."""
-    assert main(["bounds", "--n", str(N), "--d", str(D), "--M", str(M)]) == 0
+    """id -> value cell of the table `attnio bounds` prints (``--wide``: one line per bound)."""
+    assert main(["bounds", "--n", str(N), "--d", str(D), "--M", str(M), "--wide"]) == 0
     out = capsys.readouterr().out.splitlines()
     start = next(i for i, line in enumerate(out) if line.split()[:3] == ["id", "kind", "value"])
     cells = {}
@@ -82,7 +82,7 @@ def test_bounds_and_report_print_the_same_value_for_every_bound(capsys) -> None:
     printed_by_bounds, printed_by_report = _bounds_printed(capsys), _report_printed()
     assert list(printed_by_bounds) == list(printed_by_report) == [b.id for b in CATALOGUE]
     assert printed_by_bounds == printed_by_report
-    assert printed_by_report["sparse.lower"] == number_cell(16777216 * sp.sqrt(2))
+    assert printed_by_report["sparse.lower"] == number_cell(16777216 * sp.sqrt(2))  # 2.37266e+07
     assert printed_by_report["bwd.large.upper"].endswith("*")  # M = 2048 < d²: outside
 
 
