@@ -203,13 +203,16 @@ def place_legend(ax: Any, **legend_kwargs: Any) -> Any:
     """Give ``ax`` a legend at the first of :data:`LEGEND_LOCATIONS` where it lies inside the
     axes, covers no data point and overlaps no text of the axes (as :func:`figure_defects`
     reads them); where no location is clear, at the one covering the fewest. Returns the
-    legend. Each try draws the figure once (in memory, Agg); the choice depends only on what
-    is drawn, so the figure stays deterministic.
+    legend. The figure is drawn once (in memory, Agg) and every try is measured against that
+    drawing (a legend inside the axes moves no data); the choice depends only on what is
+    drawn, so the figure stays deterministic.
     """
     best: tuple[int, str] | None = None
+    renderer = _draw(ax.figure)
+    drawn = data_points(ax, renderer)
     for loc in LEGEND_LOCATIONS:
         legend = ax.legend(loc=loc, **legend_kwargs)
-        cost = legend_cost(ax, legend)
+        cost = _legend_cost(ax, legend, renderer, drawn)
         if cost == 0:
             return legend
         if best is None or cost < best[0]:
@@ -243,8 +246,15 @@ def legend_cost(ax: Any, legend: Any) -> int:
     the axes it overlaps and 1000 if it is not inside the axes (0: a clear place). Draws the
     figure (Agg, in memory)."""
     renderer = _draw(ax.figure)
+    return _legend_cost(ax, legend, renderer, data_points(ax, renderer))
+
+
+def _legend_cost(ax: Any, legend: Any, renderer: Any,
+                 drawn: tuple[np.ndarray, np.ndarray, list[Any]]) -> int:
+    """:func:`legend_cost` against an existing drawing (``renderer``, ``drawn`` =
+    :func:`data_points` of it)."""
     box = legend.get_window_extent(renderer)
-    points, radii, areas = data_points(ax, renderer)
+    points, radii, areas = drawn
     cost = _covered(box, points, radii, areas)
     cost += 1000 * sum(_overlap(box, t.get_window_extent(renderer)) for t in ax.texts
                        if t.get_visible() and t.get_text().strip())
