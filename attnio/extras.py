@@ -41,7 +41,7 @@ __all__ = ["CORE", "EXTRAS", "missing", "missing_core", "installed", "require"]
 #: core dependency (pyproject.toml ``dependencies``) → the top-level module attnio imports.
 CORE: dict[str, str] = {
     "sympy": "sympy", "z3-solver": "z3", "cvc5": "cvc5", "networkx": "networkx",
-    "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate",
+    "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate", "pydot": "pydot",
 }
 
 #: extra → the top-level modules attnio imports from its distributions.
