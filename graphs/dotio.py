@@ -29,8 +29,8 @@ inputs: measured, exponential in the nesting of ``{ }`` and quadratic in repeate
 statements of one name, about 1 ms per statement otherwise. So a linear scan
 (:func:`scan_dot`) refuses, before pydot sees the text, what attnio does not read:
 
-* more than :data:`MAX_DOT_TOKENS` tokens (the file size is capped at
-  :data:`MAX_DOT_FILE_BYTES` before any read);
+* more than :data:`MAX_DOT_TOKENS` tokens or :data:`MAX_DOT_NAMES` names outside
+  attribute lists (the file size is capped at :data:`MAX_DOT_FILE_BYTES` before any read);
 * an undirected ``graph``, a second graph, subgraphs and ``{ }`` groups (attnio's DAGs are
   flat), HTML-like ``<...>`` names, ports (``a:n``);
 * a node declared by two node statements (JSON refuses a node listed twice too).
@@ -67,16 +67,20 @@ from attnio.input_files import parse_json_text
 from attnio.validation import describe, one_line, validate_digraph
 
 __all__ = ["dot_id", "to_dot", "dag_data_from_dot", "scan_dot", "DOT_SUFFIXES",
-           "MAX_DOT_FILE_BYTES", "MAX_DOT_TOKENS"]
+           "MAX_DOT_FILE_BYTES", "MAX_DOT_TOKENS", "MAX_DOT_NAMES"]
 
 #: File name endings read and written as DOT.
 DOT_SUFFIXES = (".dot", ".gv")
 #: Largest DOT file read (bytes), checked before any read.
 MAX_DOT_FILE_BYTES = 2**20
-#: Most tokens (names, values, ``->``, ``[``, ``;`` ...) a DOT file may hold: pydot parses
-#: about 2,000-4,000 tokens a second, so the cap keeps the worst file within ~10 s. attnio
-#: writes ~25 tokens a vertex: DAGs of several hundred vertices (larger ones: JSON).
+#: Most tokens (names, values, ``->``, ``[``, ``;`` ...) a DOT file may hold. Measured on
+#: one core: pydot takes ~0.1 ms a token inside attribute lists and ~1.2 ms a name outside
+#: them (a node statement, an edge's end), so the two caps keep the worst file at ~10 s.
+#: attnio writes ~20 tokens and ~4 names a vertex (``attention-forward:n=4,d=2``: 164
+#: vertices, 6,408 tokens, 692 names, 1.2 s); larger DAGs travel as JSON.
 MAX_DOT_TOKENS = 40_000
+#: Most names outside attribute lists (node statements, edges' ends, graph attributes).
+MAX_DOT_NAMES = 6_000
 
 #: Node attributes read as strings, and as JSON text.
 _STRING_ATTRIBUTES = ("op", "role", "matrix", "product_of")
@@ -272,6 +276,7 @@ def scan_dot(text: str, what: str = "DOT text") -> None:
                                 f"graph's '}}' (line {tokens[closing + 1][2]})")
     body = tokens[body_start:closing]
     seen: set[str] = set()
+    names = 0
     in_brackets = False
     for k, (kind, value, line) in enumerate(body):
         if values[body_start + k] == "subgraph" and kind == "id":
@@ -282,6 +287,11 @@ def scan_dot(text: str, what: str = "DOT text") -> None:
             continue
         if in_brackets or not _is_name(body[k]):
             continue
+        names += 1
+        if names > MAX_DOT_NAMES:
+            raise InvalidInputError(f"{what} holds more than MAX_DOT_NAMES={MAX_DOT_NAMES} "
+                                    f"names in node and edge statements (save larger DAGs "
+                                    f"as JSON)")
         before = body[k - 1][1] if k else ";"
         after = body[k + 1][1] if k + 1 < len(body) else ";"
         if ":" in (before, after):

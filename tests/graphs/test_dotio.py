@@ -16,6 +16,7 @@ from attnio.graphs.dagio import dag_from_json, load_dag, save_dag
 from attnio.graphs.dags import attention_backward_dag, matmul_dag
 from attnio.graphs.dotio import (
     MAX_DOT_FILE_BYTES,
+    MAX_DOT_NAMES,
     MAX_DOT_TOKENS,
     dag_data_from_dot,
     dot_id,
@@ -175,9 +176,13 @@ def test_the_scan_refuses_what_would_make_pydot_slow_and_pydot_itself_accepts() 
 
 
 def test_token_cap_and_file_cap(tmp_path: Path) -> None:
-    many = "digraph {" + " ".join(f"v{i}" for i in range(MAX_DOT_TOKENS + 1)) + "}"
+    names = "digraph {" + " ".join(f"v{i}" for i in range(MAX_DOT_NAMES + 1)) + "}"
+    with pytest.raises(InvalidInputError, match="MAX_DOT_NAMES"):
+        scan_dot(names)
+    scan_dot(names.replace(f" v{MAX_DOT_NAMES}", ""))  # one fewer: read
+    tokens = "digraph { a [" + "x=1," * (MAX_DOT_TOKENS // 4) + "] }"
     with pytest.raises(InvalidInputError, match="MAX_DOT_TOKENS"):
-        scan_dot(many)
+        scan_dot(tokens)
     big = tmp_path / "big.dot"
     big.write_text("digraph { a }" + " " * MAX_DOT_FILE_BYTES)
     with pytest.raises(InvalidInputError, match="MAX_DOT_FILE_BYTES"):
