@@ -12,8 +12,9 @@ extra       modules                      features
 parallel    dask, distributed            ``--workers`` / ``--scheduler`` (a Dask cluster)
 fast        numba                        the compiled exact-pebbling core (else the
                                          reference search runs: no refusal)
-plots       matplotlib                   ``attnio report``, ``simulate/gap --plot``,
-                                         the figure functions of :mod:`attnio.reporting`
+plots       matplotlib, markdown_it,     ``attnio report``, ``simulate/gap --plot``,
+            jinja2                       the figure functions of :mod:`attnio.reporting`,
+                                         the HTML report's rendering
 notebooks   nbformat, nbclient,          running ``notebooks/`` (``jupyter nbconvert
             nbconvert, ipykernel,        --execute``); ipywidgets gives ``tqdm.auto`` its
             ipywidgets                   notebook bar
@@ -48,7 +49,7 @@ CORE: dict[str, str] = {
 EXTRAS: dict[str, tuple[str, ...]] = {
     "parallel": ("dask", "distributed"),
     "fast": ("numba",),
-    "plots": ("matplotlib",),
+    "plots": ("matplotlib", "markdown_it", "jinja2"),
     "notebooks": ("nbformat", "nbclient", "nbconvert", "ipykernel", "ipywidgets"),
     "dev": ("mypy", "ruff"),
 }
