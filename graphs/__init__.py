@@ -20,9 +20,9 @@ from attnio.graphs.baseline import __all__ as _baseline_all
 from attnio.graphs.dagio import *  # noqa: F401,F403
 from attnio.graphs.dagio import __all__ as _dagio_all
 from attnio.graphs.dags import *  # noqa: F401,F403
+from attnio.graphs.dags import __all__ as _dags_all
 from attnio.graphs.dotio import *  # noqa: F401,F403
 from attnio.graphs.dotio import __all__ as _dotio_all
-from attnio.graphs.dags import __all__ as _dags_all
 from attnio.graphs.engines import *  # noqa: F401,F403
 from attnio.graphs.engines import __all__ as _engines_all
 from attnio.graphs.exact import *  # noqa: F401,F403

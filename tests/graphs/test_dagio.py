@@ -17,8 +17,8 @@ from attnio.graphs.dagio import (
     save_dag,
     schedule_from_json,
 )
-from attnio.graphs.dotio import dot_id, to_dot
 from attnio.graphs.dags import attention_forward_dag
+from attnio.graphs.dotio import dot_id, to_dot
 
 DAG_ABC = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}
 

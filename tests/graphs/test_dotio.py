@@ -47,7 +47,7 @@ def dags(draw: st.DrawFn) -> nx.DiGraph:
     chosen = draw(st.lists(st.sampled_from(pairs), unique=True, max_size=8)) if pairs else []
     edges = [[names[i], names[j]] for i, j in chosen]
     attributes = {}
-    for k, v in enumerate(names):
+    for v in names:
         attrs = {key: draw(TEXT) for key in draw(st.sets(st.sampled_from(
             ["op", "role", "matrix", "product_of"])))}
         if draw(st.booleans()):
