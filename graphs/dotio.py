@@ -58,6 +58,7 @@ import contextlib
 import io
 import json
 import re
+import warnings
 from typing import Any
 
 import networkx as nx
@@ -318,7 +319,10 @@ def _parse(text: str, what: str) -> Any:
 
     printed = io.StringIO()
     try:
-        with contextlib.redirect_stdout(printed):
+        with contextlib.redirect_stdout(printed), warnings.catch_warnings():
+            # pydot 4 builds its grammar with pyparsing names pyparsing 3.3 deprecates: the
+            # library's business, not the user's (one line on stderr stays one line)
+            warnings.simplefilter("ignore", DeprecationWarning)
             graphs = pydot.graph_from_dot_data(text)
     except RecursionError:
         raise InvalidInputError(f"{what} is nested too deeply for the DOT parser") from None
