@@ -64,7 +64,13 @@ from typing import Any
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.dotio import DOT_SUFFIXES, MAX_DOT_FILE_BYTES, dag_data_from_dot, to_dot
+from attnio.graphs.dotio import (  # dot_id: still importable from here, where it lived before
+    DOT_SUFFIXES,
+    MAX_DOT_FILE_BYTES,
+    dag_data_from_dot,
+    dot_id,  # noqa: F401
+    to_dot,
+)
 from attnio.graphs.game import MOVE_KINDS, Move
 from attnio.input_files import read_json_file, read_text_file
 from attnio.safe_io import write_text
