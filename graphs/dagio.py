@@ -391,7 +391,10 @@ def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
     """Write ``G`` through :func:`attnio.safe_io.write_text` and return the path.
 
     ``format`` is one of :data:`DAG_FORMATS`; by default ``.dot``/``.gv`` give DOT and any
-    other name attnio's JSON. An existing file is replaced only with ``overwrite``.
+    other name attnio's JSON. An existing file is replaced only with ``overwrite``. DOT of
+    any size is written (for Graphviz), but :func:`load_dag` reads DOT back only within the
+    caps of :mod:`attnio.graphs.dotio` (a few hundred vertices); larger DAGs round-trip as
+    JSON.
     """
     if format is None:
         format = "dot" if Path(path).suffix.lower() in DOT_SUFFIXES else "attnio"
