@@ -3,11 +3,13 @@ r"""Graphviz DOT files of DAGs: written through networkx and pydot, read through
 DOT carries what attnio's JSON carries (:mod:`attnio.graphs.dagio`), in DOT's own terms::
 
     strict digraph {
-    builder=matmul;
+    builder="matmul";
     params="{\"m\": 1, \"k\": 2, \"p\": 1}";
-    "a" [shape=box, op=input, role=input];
-    "c" [shape=doublecircle, label="c\nadd", op=add, role=output, args="[\"a\", \"b\"]", output=0];
+    "a" [shape=box];
+    "b" [shape=box];
+    "c" [shape=doublecircle, label="c\nadd", op="add", role="output", args="[\"a\", \"b\"]", output=0];
     "a" -> "c";
+    "b" -> "c";
     }
 
 * a vertex is a node statement (or an edge's end), its name a quoted identifier written by
@@ -345,10 +347,6 @@ def _name(raw: str, what: str) -> str:
     return _undot(raw)
 
 
-def _json_value(text: str, where: str) -> Any:
-    return parse_json_text(text, what=where)
-
-
 def dag_data_from_dot(text: str, what: str = "DOT text") -> dict[str, Any]:
     """attnio's JSON object (``nodes``, ``edges``, ``attributes``, ``graph`` and, when a node
     carries ``output``, ``outputs``) of one DOT digraph; validate it with
@@ -392,7 +390,7 @@ def dag_data_from_dot(text: str, what: str = "DOT text") -> dict[str, Any]:
             if key in _STRING_ATTRIBUTES:
                 attributes[v][key] = text_value
             elif key in _JSON_ATTRIBUTES:
-                attributes[v][key] = _json_value(text_value, f"{where} {key}")
+                attributes[v][key] = parse_json_text(text_value, what=f"{where} {key}")
             elif key == "output":
                 if not re.fullmatch(r"[0-9]{1,9}", text_value):
                     raise InvalidInputError(f"{where}: output={describe(text_value)} must be "
@@ -417,6 +415,6 @@ def dag_data_from_dot(text: str, what: str = "DOT text") -> dict[str, Any]:
     if "builder" in graph:
         metadata["builder"] = graph["builder"]
     if "params" in graph:
-        metadata["params"] = _json_value(graph["params"], f"{what}: graph params")
+        metadata["params"] = parse_json_text(graph["params"], what=f"{what}: graph params")
     out["graph"] = metadata
     return out
