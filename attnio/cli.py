@@ -26,6 +26,7 @@ import sys
 from typing import NoReturn, Sequence
 
 from attnio import __version__, interrupts, output
+from attnio.completion import SHELLS, PrintCompletion
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import deferred_warnings, one_line
 
@@ -58,6 +59,11 @@ def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
         description="Machine-checkable I/O complexity of attention (arXiv 2410.09397 and its parents).",
     )
     parser.add_argument("--version", action="version", version=f"attnio {__version__}")
+    parser.add_argument("--print-completion", metavar="SHELL", choices=SHELLS,
+                        action=PrintCompletion,
+                        help=f"print the completion script for SHELL ({', '.join(SHELLS)}) "
+                             "and exit; install: attnio --print-completion bash > "
+                             "~/.local/share/bash-completion/completions/attnio")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in names if names is not None else SUBCOMMANDS:
         module = importlib.import_module(SUBCOMMANDS[name])

@@ -12,8 +12,9 @@ extra       modules                      features
 parallel    dask, distributed            ``--workers`` / ``--scheduler`` (a Dask cluster)
 fast        numba                        the compiled exact-pebbling core (else the
                                          reference search runs: no refusal)
-plots       matplotlib                   ``attnio report``, ``simulate/gap --plot``,
-                                         the figure functions of :mod:`attnio.reporting`
+plots       matplotlib, markdown_it,     ``attnio report``, ``simulate/gap --plot``,
+            jinja2                       the figure functions of :mod:`attnio.reporting`,
+                                         the HTML report's rendering
 notebooks   nbformat, nbclient,          running ``notebooks/`` (``jupyter nbconvert
             nbconvert, ipykernel,        --execute``); ipywidgets gives ``tqdm.auto`` its
             ipywidgets                   notebook bar
@@ -41,14 +42,15 @@ __all__ = ["CORE", "EXTRAS", "missing", "missing_core", "installed", "require"]
 #: core dependency (pyproject.toml ``dependencies``) → the top-level module attnio imports.
 CORE: dict[str, str] = {
     "sympy": "sympy", "z3-solver": "z3", "cvc5": "cvc5", "networkx": "networkx",
-    "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate",
+    "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate", "pydot": "pydot",
+    "shtab": "shtab",
 }
 
 #: extra → the top-level modules attnio imports from its distributions.
 EXTRAS: dict[str, tuple[str, ...]] = {
     "parallel": ("dask", "distributed"),
     "fast": ("numba",),
-    "plots": ("matplotlib",),
+    "plots": ("matplotlib", "markdown_it", "jinja2"),
     "notebooks": ("nbformat", "nbclient", "nbconvert", "ipykernel", "ipywidgets"),
     "dev": ("mypy", "ruff"),
 }

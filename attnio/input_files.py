@@ -33,7 +33,7 @@ from attnio.validation import (
     one_line,
 )
 
-__all__ = ["validate_regular_file", "json_number_hooks", "parse_json_text", "read_input_bytes", "read_json_file", "refuse_non_regular", "regular_file_opener"]
+__all__ = ["validate_regular_file", "json_number_hooks", "parse_json_text", "read_input_bytes", "read_json_file", "read_text_file", "refuse_non_regular", "regular_file_opener"]
 
 
 #: What a path that is not a regular file is, for the one-line refusal (``stat`` file types).
@@ -127,6 +127,19 @@ def read_input_bytes(path: Any, *, what: str = "file", max_bytes: int = MAX_INPU
     return data
 
 
+def read_text_file(path: Any, *, what: str = "file", max_bytes: int = MAX_INPUT_FILE_BYTES,
+                   limit_name: str = "MAX_INPUT_FILE_BYTES") -> str:
+    """The text of an input file: :func:`read_input_bytes` (a regular file, a bounded read of
+    at most ``max_bytes``, named ``limit_name``), then UTF-8 only; every failure is one
+    :class:`InvalidInputError` line."""
+    data = read_input_bytes(path, what=what, max_bytes=max_bytes, limit_name=limit_name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(f"{what} {describe(str(path), 80)} is not UTF-8 text: byte "
+                                f"0x{data[exc.start]:02x} at offset {exc.start}") from None
+
+
 def read_json_file(path: Any, *, what: str = "file", max_bytes: int = MAX_INPUT_FILE_BYTES,
                    max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Read and parse a JSON input file: a regular file only (FIFOs, devices, folders and a
@@ -134,14 +147,8 @@ def read_json_file(path: Any, *, what: str = "file", max_bytes: int = MAX_INPUT_
     of at most ``max_bytes``, UTF-8 only, nesting at most ``max_depth``, every integer of at
     most :data:`MAX_INT_DIGITS` digits and every number finite (:func:`parse_json_text`);
     every failure is one :class:`InvalidInputError` line."""
-    shown = describe(str(path), 80)
-    data = read_input_bytes(path, what=what, max_bytes=max_bytes)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InvalidInputError(f"{what} {shown} is not UTF-8 text: byte "
-                                f"0x{data[exc.start]:02x} at offset {exc.start}") from None
-    return parse_json_text(text, what=f"{what} {shown}", max_depth=max_depth)
+    text = read_text_file(path, what=what, max_bytes=max_bytes)
+    return parse_json_text(text, what=f"{what} {describe(str(path), 80)}", max_depth=max_depth)
 
 
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)

@@ -9,7 +9,8 @@ exact engines below), :mod:`~attnio.graphs.pebble_result` (their one result type
 search compiled, numba), :mod:`~attnio.graphs.exact_z3`
 (time-indexed z3 model), :mod:`~attnio.graphs.baseline` (plain search, the benchmark's
 yardstick), :mod:`~attnio.graphs.schedules` (tiled algorithms as pebblings),
-:mod:`~attnio.graphs.dagio` (JSON and DOT), :mod:`~attnio.graphs.partitions` (dominator and
+:mod:`~attnio.graphs.dagio` (DAG files: JSON, node-link, DOT),
+:mod:`~attnio.graphs.dotio` (DOT through pydot), :mod:`~attnio.graphs.partitions` (dominator and
 minimum sets, exact S-partitions with z3, the Hong–Kung bound S·(P(G, 2S) − 1)),
 :mod:`~attnio.commands.pebble` (``attnio pebble``).
 """
@@ -20,6 +21,8 @@ from attnio.graphs.dagio import *  # noqa: F401,F403
 from attnio.graphs.dagio import __all__ as _dagio_all
 from attnio.graphs.dags import *  # noqa: F401,F403
 from attnio.graphs.dags import __all__ as _dags_all
+from attnio.graphs.dotio import *  # noqa: F401,F403
+from attnio.graphs.dotio import __all__ as _dotio_all
 from attnio.graphs.engines import *  # noqa: F401,F403
 from attnio.graphs.engines import __all__ as _engines_all
 from attnio.graphs.exact import *  # noqa: F401,F403
@@ -39,6 +42,6 @@ from attnio.graphs.schedules import __all__ as _schedules_all
 
 __all__ = [
     *_dags_all, *_game_all, *_engines_all, *_pebble_result_all, *_indexed_dag_all,
-    *_exact_all, *_exact_z3_all, *_baseline_all, *_schedules_all, *_dagio_all,
+    *_exact_all, *_exact_z3_all, *_baseline_all, *_schedules_all, *_dagio_all, *_dotio_all,
     *_partitions_all,
 ]

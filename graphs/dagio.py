@@ -1,5 +1,5 @@
-"""DAG and schedule files: attnio's JSON and networkx node-link JSON (load/save, validated at
-the boundary), and DOT export with a correct escaper.
+"""DAG and schedule files: attnio's JSON, networkx node-link JSON and Graphviz DOT (load/save,
+validated at the boundary; DOT itself is :mod:`attnio.graphs.dotio`).
 
 attnio's DAG format (the ``attnio pebble --dag`` contract)::
 
@@ -9,9 +9,11 @@ attnio's DAG format (the ``attnio pebble --dag`` contract)::
 ``outputs`` is optional (default: the sinks); ``attributes`` is optional (node attributes such
 as ``op`` and ``role``, see :mod:`attnio.graphs.dags`); node names are strings.
 
-networkx node-link JSON (:func:`networkx.node_link_data`, edges under ``"links"`` or
-``"edges"``) is read as well: ``{"directed": true, "nodes": [{"id": "a", "op": "input"}, ...],
-"links": [{"source": "a", "target": "c"}, ...], "graph": {"outputs": [...]}}``. Its ids may
+networkx node-link JSON (:func:`networkx.node_link_data`) is read as well: ``{"directed":
+true, "nodes": [{"id": "a", "op": "input"}, ...], "edges": [{"source": "a", "target": "c"},
+...], "graph": {"outputs": [...]}}``, the edges under ``"edges"`` (networkx 3.4 and later,
+the form :func:`dag_to_node_link` writes and ``networkx.node_link_graph(data)`` reads by
+default) or under ``"links"`` (what networkx wrote before 3.4; still read). Its ids may
 be strings or integers (networkx's default for ``nx.DiGraph([(0, 1)])``); an integer id
 becomes the vertex named by its decimal digits (an id given both ways is refused). Node
 attributes travel in both formats; tuple attributes (``index``, ``args``) come back as tuples.
@@ -24,6 +26,10 @@ strings, node ``index`` a list of integers, ``args`` a list of vertex names, ``o
 describe the DAG is decided from its structure by the code that uses them
 (:func:`attnio.graphs.lower_bounds.builtin_structure`). ``max_vertices`` / ``max_edges`` of
 :func:`load_dag` refuse a file by its counts before any graph is built.
+
+Graphviz DOT (a file named ``*.dot`` or ``*.gv``) is read and written by
+:mod:`attnio.graphs.dotio` — outputs as ``output=K`` node attributes, metadata as node and
+graph attributes — and validated here like JSON.
 
 Schedule files are ``{"moves": [["read", "a"], ...]}``, the bare list of moves, or the
 ``attnio pebble --json`` output itself (an object with ``"moves"``, or the list of such
@@ -58,8 +64,15 @@ from typing import Any
 import networkx as nx
 
 from attnio.exceptions import InvalidInputError
+from attnio.graphs.dotio import (  # dot_id: still importable from here, where it lived before
+    DOT_SUFFIXES,
+    MAX_DOT_FILE_BYTES,
+    dag_data_from_dot,
+    dot_id,  # noqa: F401
+    to_dot,
+)
 from attnio.graphs.game import MOVE_KINDS, Move
-from attnio.input_files import read_json_file
+from attnio.input_files import read_json_file, read_text_file
 from attnio.safe_io import write_text
 from attnio.validation import MAX_INT_DIGITS, describe, positive_int, validate_digraph
 
@@ -71,8 +84,6 @@ __all__ = [
     "save_dag",
     "load_schedule",
     "schedule_from_json",
-    "to_dot",
-    "dot_id",
     "DAG_FORMATS",
     "validate_metadata",
 ]
@@ -196,10 +207,14 @@ def _node_link_to_attnio(data: dict[str, Any]) -> dict[str, Any]:
         raise InvalidInputError("node-link data is undirected ('directed': false); a DAG is directed")
     if data.get("multigraph") is True:
         raise InvalidInputError("node-link data is a multigraph; a DAG file needs a simple graph")
-    links = data.get("links", data.get("edges", []))
+    if "edges" in data and "links" in data:
+        raise InvalidInputError("node-link data holds both 'edges' and 'links'; give the "
+                                "edges once")
+    edges_key = "links" if "links" in data else "edges"  # "links": networkx before 3.4
+    links = data.get(edges_key, [])
     nodes = data["nodes"]
     if not isinstance(nodes, list) or not isinstance(links, list):
-        raise InvalidInputError("node-link 'nodes' and 'links' must be JSON lists")
+        raise InvalidInputError(f"node-link 'nodes' and '{edges_key}' must be JSON lists")
     names, attributes = [], {}
     spelled: dict[str, Any] = {}  # vertex name -> the id that gave it
 
@@ -334,33 +349,41 @@ def dag_to_json(G: nx.DiGraph) -> dict[str, Any]:
 
 
 def dag_to_node_link(G: nx.DiGraph) -> dict[str, Any]:
-    """networkx node-link JSON of ``G`` (edges under ``"links"``), attributes kept.
+    """networkx node-link JSON of ``G``, made by :func:`networkx.node_link_data` with the
+    edges under ``"edges"``: the form ``networkx.node_link_graph(data)`` reads by default
+    (networkx 3.4 and later). Node and graph attributes are kept where they are JSON
+    (tuples become lists); ``inputs`` is not written (the sources are the inputs).
 
-    The graph attributes ``outputs``, ``builder`` and ``params`` are kept under ``"graph"``
-    where they are JSON; ``networkx.node_link_graph(data, edges="links")`` reads it back.
-
-    >>> dag_to_node_link(nx.DiGraph([("a", "b")]))["links"]
-    [{'source': 'a', 'target': 'b'}]
+    >>> data = dag_to_node_link(nx.DiGraph([("a", "b")]))
+    >>> data["edges"], data["directed"]
+    ([{'source': 'a', 'target': 'b'}], True)
+    >>> sorted(nx.node_link_graph(data).edges())
+    [('a', 'b')]
     """
     validate_digraph(G)
-    graph = _attributes_to_json({k: v for k, v in G.graph.items() if k != "inputs"})
-    return {
-        "directed": True,
-        "multigraph": False,
-        "graph": graph,
-        "nodes": [{"id": str(v), **_attributes_to_json(a)} for v, a in G.nodes(data=True)],
-        "links": [{"source": str(u), "target": str(v)} for u, v in G.edges()],
-    }
+    H: nx.DiGraph = nx.DiGraph()
+    H.graph.update(_attributes_to_json({k: v for k, v in G.graph.items() if k != "inputs"}))
+    H.add_nodes_from((str(v), _attributes_to_json(a)) for v, a in G.nodes(data=True))
+    H.add_edges_from((str(u), str(v)) for u, v in G.edges())
+    return dict(nx.node_link_data(H, edges="edges"))
 
 
 def load_dag(path: str | Path, *, max_vertices: int | None = None,
              max_edges: int | None = None,
              cap_names: tuple[str, str] = ("max_vertices", "max_edges")) -> nx.DiGraph:
-    """Read a DAG file, attnio's format or node-link (see the module docstring); bad files
-    raise InvalidInputError (one line). ``max_vertices`` / ``max_edges`` (named by
-    ``cap_names``) refuse a larger file before the graph is built."""
-    return dag_from_json(_read_json(path, "DAG file"), max_vertices=max_vertices,
-                         max_edges=max_edges, cap_names=cap_names)
+    """Read a DAG file: attnio's JSON or node-link JSON, or DOT when the name ends in
+    ``.dot`` / ``.gv`` (see the module docstring); bad files raise InvalidInputError (one
+    line). ``max_vertices`` / ``max_edges`` (named by ``cap_names``) refuse a larger file
+    before the graph is built; a DOT file is read with the caps of
+    :mod:`attnio.graphs.dotio` (at most ``MAX_DOT_FILE_BYTES``, ``MAX_DOT_TOKENS``)."""
+    if Path(path).suffix.lower() in DOT_SUFFIXES:
+        text = read_text_file(path, what="DOT file", max_bytes=MAX_DOT_FILE_BYTES,
+                              limit_name="MAX_DOT_FILE_BYTES")
+        data = dag_data_from_dot(text, f"DOT file {describe(str(path), 80)}")
+    else:
+        data = _read_json(path, "DAG file")
+    return dag_from_json(data, max_vertices=max_vertices, max_edges=max_edges,
+                         cap_names=cap_names)
 
 
 def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
@@ -368,10 +391,13 @@ def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
     """Write ``G`` through :func:`attnio.safe_io.write_text` and return the path.
 
     ``format`` is one of :data:`DAG_FORMATS`; by default ``.dot``/``.gv`` give DOT and any
-    other name attnio's JSON. An existing file is replaced only with ``overwrite``.
+    other name attnio's JSON. An existing file is replaced only with ``overwrite``. DOT of
+    any size is written (for Graphviz), but :func:`load_dag` reads DOT back only within the
+    caps of :mod:`attnio.graphs.dotio` (a few hundred vertices); larger DAGs round-trip as
+    JSON.
     """
     if format is None:
-        format = "dot" if Path(path).suffix.lower() in (".dot", ".gv") else "attnio"
+        format = "dot" if Path(path).suffix.lower() in DOT_SUFFIXES else "attnio"
     if format not in DAG_FORMATS:
         raise InvalidInputError(f"format={describe(format)} must be one of {', '.join(DAG_FORMATS)}")
     if format == "dot":
@@ -433,50 +459,3 @@ def load_schedule(path: str | Path, M: int | None = None) -> list[Move]:
     """Read a schedule file (see :func:`schedule_from_json`; ``M`` picks one result of a
     ``pebble --json`` cache range)."""
     return schedule_from_json(_read_json(path, "schedule file"), M)
-
-
-def dot_id(name: Any) -> str:
-    r"""``name`` as a quoted DOT identifier.
-
-    The DOT grammar's only escape in a quoted string is ``\"``; a backslash is kept as it
-    stands, so a name ending in a backslash would swallow the closing quote. We double every
-    backslash, escape every quote, and write a line feed as ``\n`` and a carriage return as
-    ``\r``: every backslash of the result starts one of the four two-character escapes, so
-    the text decodes back in exactly one way — the map is injective (``x\ny``, ``x\ry`` and
-    ``x\r\ny`` stay three vertices) and always gives a well-formed string.
-
-    >>> print(dot_id('a"b'), dot_id("c\\"), dot_id("x\ny"), dot_id("x\ry"), dot_id("x\r\ny"))
-    "a\"b" "c\\" "x\ny" "x\ry" "x\r\ny"
-    """
-    text = str(name).replace("\\", "\\\\").replace('"', '\\"')
-    text = text.replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{text}"'
-
-
-def to_dot(G: nx.DiGraph) -> str:
-    """Graphviz DOT text of ``G``: inputs as boxes, outputs double circles, labels = name + op.
-
-    Every identifier and label goes through :func:`dot_id`.
-
-    >>> print(to_dot(nx.DiGraph([("a", "b")])))
-    digraph G {
-      "a" [shape=box];
-      "b" [shape=doublecircle];
-      "a" -> "b";
-    }
-    """
-    validate_digraph(G)
-    outputs = set(G.graph.get("outputs") or [v for v in G if G.out_degree(v) == 0])
-    lines = ["digraph G {"]
-    for v in G:
-        shape = "box" if G.in_degree(v) == 0 else "doublecircle" if v in outputs else "ellipse"
-        op = G.nodes[v].get("op")
-        label = ""
-        if op and op != "input":
-            # a label is an escString: "\n" (backslash n) is its line break
-            label = f", label={dot_id(v)[:-1]}\\n{dot_id(op)[1:]}"
-        lines.append(f"  {dot_id(v)} [shape={shape}{label}];")
-    for u, v in G.edges():
-        lines.append(f"  {dot_id(u)} -> {dot_id(v)};")
-    lines.append("}")
-    return "\n".join(lines)

@@ -40,7 +40,7 @@ def test_every_extra_of_the_table_is_an_extra_of_pyproject() -> None:
 def test_the_extras_bring_what_the_issue_asks() -> None:
     assert _names(OPTIONAL["parallel"]) == {"dask"} and "distributed" in OPTIONAL["parallel"][0]
     assert _names(OPTIONAL["fast"]) == {"numba"}
-    assert _names(OPTIONAL["plots"]) == {"matplotlib"}
+    assert _names(OPTIONAL["plots"]) == {"matplotlib", "markdown-it-py", "jinja2"}
     assert {"nbconvert", "nbclient", "nbformat", "ipykernel", "ipywidgets"} <= \
         _names(OPTIONAL["notebooks"])
     assert {"mypy", "ruff"} <= _names(OPTIONAL["dev"])

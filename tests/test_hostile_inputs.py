@@ -56,6 +56,22 @@ def _files(root: Path) -> dict[str, str]:
         "sched_none": put("sched_none.json", '{"moves": null}'),
         "sched_range": put("sched_range.json", json.dumps(
             [{"M": 3, "moves": []}, {"M": 4, "moves": []}])),
+        # DOT (issue 24): each refused by the scan or the validation, never a hang
+        "dot_nested": put("nested.dot", "digraph {" + "{" * 5000 + "a" + "}" * 5001),
+        "dot_repeated": put("repeated.dot", "digraph {" + "a;" * 10_000 + "}"),
+        "dot_names": put("names.dot", "digraph {" + " ".join(f"v{i}" for i in range(7000)) + "}"),
+        "dot_tokens": put("tokens.gv", "digraph {" + " ".join(f"v{i}" for i in range(50_000)) + "}"),
+        "dot_big": put("big.dot", "digraph { a }" + " " * (2**20 + 1)),
+        "dot_latin1": put("latin1.dot", b'digraph { "\xff" -> b }'),
+        "dot_undirected": put("undirected.gv", "graph { a -- b }"),
+        "dot_cycle": put("cycle.dot", "digraph { a -> b -> a }"),
+        "dot_syntax": put("syntax.dot", "digraph { a -> ; }"),
+        "dot_unclosed": put("unclosed.dot", 'digraph { "a -> b }'),
+        "dot_html": put("html.dot", "digraph { <<b>x</b>> -> a }"),
+        "dot_two_graphs": put("two.dot", "digraph { a } digraph { b }"),
+        "dot_json_inside": put("json.dot", json.dumps(DAG_OK)),
+        "dot_bad_index": put("index.dot", 'digraph { a [index="[1e400]"] }'),
+        "dot_bad_output": put("output.dot", "digraph { a [output=0]; b [output=0] }"),
         "exists_png": put("exists.png", b"not mine"),
         "exists_tex": put("exists.tex", "not mine"),
         "exists_json": put("exists.json", "{}"),
@@ -195,6 +211,22 @@ def _cases(f: dict[str, str]) -> dict[str, list[str]]:
                                          f"{miss}/g.json"],
         "pebble-export-folder": ["pebble", "--builtin", "matmul:1x1x1", "--export-dag",
                                  f["folder_json"]],
+        "pebble-dot-nested-5000": ["pebble", "--dag", f["dot_nested"], "--cache", "3"],
+        "pebble-dot-repeated-node-10000": ["pebble", "--dag", f["dot_repeated"], "--cache", "3"],
+        "pebble-dot-7000-names": ["pebble", "--dag", f["dot_names"], "--cache", "3"],
+        "pebble-dot-50000-tokens": ["pebble", "--dag", f["dot_tokens"], "--cache", "3"],
+        "pebble-dot-over-byte-cap": ["pebble", "--dag", f["dot_big"], "--cache", "3"],
+        "pebble-dot-non-utf8": ["pebble", "--dag", f["dot_latin1"], "--cache", "3"],
+        "pebble-dot-undirected": ["pebble", "--dag", f["dot_undirected"], "--cache", "3"],
+        "pebble-dot-cycle": ["pebble", "--dag", f["dot_cycle"], "--cache", "3"],
+        "pebble-dot-syntax-error": ["pebble", "--dag", f["dot_syntax"], "--cache", "3"],
+        "pebble-dot-unclosed-string": ["pebble", "--dag", f["dot_unclosed"], "--cache", "3"],
+        "pebble-dot-html-name": ["pebble", "--dag", f["dot_html"], "--cache", "3"],
+        "pebble-dot-two-graphs": ["pebble", "--dag", f["dot_two_graphs"], "--cache", "3"],
+        "pebble-dot-holding-json": ["pebble", "--dag", f["dot_json_inside"], "--cache", "3"],
+        "pebble-dot-infinite-index": ["pebble", "--dag", f["dot_bad_index"], "--cache", "3"],
+        "pebble-dot-output-twice": ["pebble", "--dag", f["dot_bad_output"], "--cache", "3"],
+        "lower-bound-dot-nested": ["lower-bound", "--dag", f["dot_nested"], "--cache", "3"],
         "pebble-dag-and-builtin": ["pebble", "--dag", f["ok"], "--builtin", "matmul:1x1x1",
                                    "--cache", "3"],
         # ---- the dispatcher
@@ -239,7 +271,9 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple]:
 CASE_NAMES = list(_cases({k: "x" for k in (
     "dup latin1 deep deep_obj invalid nan bigint cycle undirected unknown_vertex list ok "
     "sched_latin1 sched_deep sched_bad_move sched_none sched_range exists_png exists_tex "
-    "exists_json folder_png folder_json missing_dir root").split()}))
+    "exists_json folder_png folder_json missing_dir root dot_nested dot_repeated dot_names dot_tokens "
+    "dot_big dot_latin1 dot_undirected dot_cycle dot_syntax dot_unclosed dot_html "
+    "dot_two_graphs dot_json_inside dot_bad_index dot_bad_output").split()}))
 
 
 def test_at_least_sixty_hostile_inputs() -> None:
@@ -262,6 +296,12 @@ def test_messages_name_the_limits(outcomes: dict[str, tuple]) -> None:
         "pebble-non-utf8-dag": "not UTF-8",
         "pebble-nested-100000": "MAX_JSON_DEPTH",
         "pebble-dev-zero": "not a regular file",  # refused before any read (issue 22)
+        "pebble-dot-nested-5000": "subgraph or { } group",
+        "pebble-dot-repeated-node-10000": "declares node 'a' twice",
+        "pebble-dot-7000-names": "MAX_DOT_NAMES",
+        "pebble-dot-50000-tokens": "MAX_DOT_TOKENS",
+        "pebble-dot-over-byte-cap": "MAX_DOT_FILE_BYTES",
+        "pebble-dot-undirected": "undirected",
         "pebble-builtin-huge": "MAX_BUILTIN_VERTICES",
         "pebble-builtin-too-big-for-exact": "MAX_EXACT_VERTICES",
         "pebble-cache-range-1e12": "MAX_CACHE_SIZES",

@@ -189,3 +189,13 @@ def test_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
                                  "0", "--json"], capsys), "report", "report")
     assert doc["verdict"] == "undecided" and doc["sections"]["done"] == 0
     assert Path(doc["index"]).is_file()
+    # the manifest: every file it names exists in the folder, the index and the marker among them
+    assert doc["format"] == "markdown" and Path(doc["index"]).name == "index.md"
+    files = [Path(f) for f in doc["files"]]
+    assert all(f.is_file() and f.parent == Path(doc["outdir"]) for f in files)
+    assert Path(doc["index"]) in files and files[-1].name == ".attnio-report.json"
+    assert set(doc["figure_files"]) <= set(doc["files"])
+    html = assert_document(*_run(["report", str(tmp_path / "html"), "--quick", "--html",
+                                  "--time-limit", "0", "--json"], capsys), "report", "report")
+    assert html["format"] == "html" and html["figure_files"] == []
+    assert [Path(f).name for f in html["files"]] == ["index.html", ".attnio-report.json"]

@@ -182,12 +182,13 @@ def _undot(quoted: str) -> str:
 def test_dot_names_with_line_breaks_stay_distinct() -> None:
     import networkx as nx
 
-    from attnio.graphs.dagio import dot_id, to_dot
+    from attnio.graphs.dotio import dot_id, to_dot
 
     names = ["x\ny", "x\ry", "x\r\ny", "x\\ny", "x\\ry", 'x"y', "x\\", "x\\\\"]
     assert len({dot_id(v) for v in names}) == len(names)
     G = nx.DiGraph([("src", v) for v in names])
     text = to_dot(G)
+    # one line per statement: the header, a node line each, an edge line each, the brace
     assert len([line for line in text.splitlines() if "shape=" in line]) == len(names) + 1
     assert "\r" not in text and text.count("\n") == len(names) * 2 + 2
 
@@ -197,7 +198,7 @@ def test_dot_names_with_line_breaks_stay_distinct() -> None:
                                                      '日', ' ', '\t', '\x00']), max_size=8),
                 min_size=2, max_size=6, unique=True))
 def test_dot_id_is_injective_and_decodes_back(names: list[str]) -> None:
-    from attnio.graphs.dagio import dot_id
+    from attnio.graphs.dotio import dot_id
 
     ids = [dot_id(v) for v in names]
     assert len(set(ids)) == len(names)
@@ -209,7 +210,7 @@ def test_dot_round_trip_through_pydot() -> None:
     pydot = pytest.importorskip("pydot")
     import networkx as nx
 
-    from attnio.graphs.dagio import to_dot
+    from attnio.graphs.dotio import to_dot
 
     names = ["x\ny", "x\ry", "x\r\ny", 'q"uote', "back\\", "ünï 日本"]
     G = nx.DiGraph([(f"s{i}", v) for i, v in enumerate(names)])

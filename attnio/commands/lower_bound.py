@@ -129,8 +129,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description="Certified lower bounds on Q(G, M) (Hong-Kung red-blue pebble game, "
                     "recomputation allowed): every route with its certificate, then the best.")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--dag", metavar="FILE.json",
-                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]}')
+    source.add_argument("--dag", metavar="FILE",
+                        help='FILE.json {"nodes": [...], "edges": [[u, v], ...], "outputs": '
+                             "[...]}, node-link JSON, or FILE.dot / FILE.gv")
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")

@@ -47,7 +47,8 @@ attnio before 0.2 is read too). ``--method`` picks the exact engine
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
 
-``--dag`` reads attnio's DAG JSON or networkx node-link JSON (:mod:`attnio.graphs.dagio`).
+``--dag`` reads attnio's DAG JSON, networkx node-link JSON or Graphviz DOT (``.dot``, ``.gv``;
+:mod:`attnio.graphs.dagio`, :mod:`attnio.graphs.dotio`).
 ``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
 ``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
 ``--cache`` nothing is solved.
@@ -132,9 +133,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "pebble", help="exact optimal red-blue pebbling of a DAG; replay a schedule",
         description="Exact optimal red-blue pebbling (Hong-Kung game, inputs = sources).")
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--dag", metavar="FILE.json", nargs="+",
-                        help='{"nodes": [...], "edges": [[u, v], ...], "outputs": [...]} '
-                             "(several files: one instance per file and cache size)")
+    source.add_argument("--dag", metavar="FILE", nargs="+",
+                        help='FILE.json {"nodes": [...], "edges": [[u, v], ...], "outputs": '
+                             "[...]}, node-link JSON, or FILE.dot / FILE.gv (several files: one "
+                             "instance per file and cache size)")
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")

@@ -115,7 +115,9 @@ def _time_limit_line(result: Any, time_limit: float | None) -> None:
 
 
 def _print_json(result: Any) -> None:
-    """``report --json`` (notes/json.md): what was written and how it went. ``verdict``:
+    """``report --json`` (notes/json.md): the manifest of what was written — the format, the
+    folder, the index (``index.md`` or ``index.html``), every file, the figures and the PNG
+    files next to ``index.md`` — and how it went. ``verdict``:
     ``proved`` when every section was written and every claim Proved (exit 0), ``refuted``
     when a claim was Refuted, else ``undecided`` (a section failed or was not run, a claim
     undecided)."""
@@ -123,9 +125,12 @@ def _print_json(result: Any) -> None:
     verdict = ("proved" if result.ok else "refuted" if result.claims_refuted
                else "undecided")
     print_document("report", verdict, {
+        "format": "html" if result.index.suffix == ".html" else "markdown",
+        "outdir": str(result.index.parent),
         "index": str(result.index),
         "files": [str(f) for f in result.files],
         "figures": list(result.figure_names),
+        "figure_files": [str(f) for f in result.figures],
         "claims": {"run": result.claims_run, "proved": result.claims_proved,
                    "refuted": result.claims_refuted},
         "sections": {"total": result.sections_total,

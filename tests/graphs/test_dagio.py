@@ -11,14 +11,14 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.dagio import (
     dag_from_json,
     dag_to_json,
-    dot_id,
+    dag_to_node_link,
     load_dag,
     load_schedule,
     save_dag,
     schedule_from_json,
-    to_dot,
 )
 from attnio.graphs.dags import attention_forward_dag
+from attnio.graphs.dotio import dot_id, to_dot
 
 DAG_ABC = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]}
 
@@ -71,7 +71,7 @@ def test_schedules(tmp_path: Path) -> None:
 def test_dot_marks_inputs_and_outputs() -> None:
     G = dag_from_json({"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]})
     dot = to_dot(G)
-    assert '"a" [shape=box];' in dot and '"c" [shape=doublecircle];' in dot
+    assert '"a" [shape=box];' in dot and '"c" [shape=doublecircle, output=0];' in dot
     assert dot.count("->") == 2
     assert dag_to_json(G)["outputs"] == ["c"]
 
@@ -85,16 +85,37 @@ def test_node_link_round_trip_keeps_op_and_role(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     save_dag(G, path, format="node-link")
     data = json.loads(path.read_text())
-    assert data["directed"] is True and "links" in data
+    assert data["directed"] is True and "edges" in data and "links" not in data
     H = load_dag(path)
     assert sorted(H.edges) == sorted(G.edges)
     assert H.graph["outputs"] == G.graph["outputs"]
     for v in G:
         assert H.nodes[v]["op"] == G.nodes[v]["op"] and H.nodes[v]["role"] == G.nodes[v]["role"]
         assert H.nodes[v]["index"] == G.nodes[v]["index"]  # tuples come back as tuples
-    # networkx reads our node-link file too, attributes included
-    N = nx.node_link_graph(data, edges="links")
+    # networkx reads our node-link file with its defaults (issue 24), attributes included
+    with path.open() as handle:
+        N = nx.node_link_graph(json.load(handle))
+    assert N.is_directed() and not N.is_multigraph()
+    assert sorted(N.edges) == sorted(G.edges) and list(N) == list(G)
     assert N.nodes["O[0,0]"]["op"] == G.nodes["O[0,0]"]["op"]
+    assert N.graph["outputs"] == G.graph["outputs"]
+
+
+def test_node_link_export_is_networkx_own_and_the_old_links_form_is_still_read() -> None:
+    import networkx as nx
+
+    G = attention_forward_dag(2, 1)
+    data = dag_to_node_link(G)
+    # the same dict networkx writes for the same graph (JSON-ready copy of the attributes)
+    H = nx.node_link_graph(data)
+    assert data == nx.node_link_data(H)
+    # what networkx wrote before 3.4 (edges under "links") is still read
+    old = {**{k: v for k, v in data.items() if k != "edges"}, "links": data["edges"]}
+    for form in (data, old):
+        K = dag_from_json(form)
+        assert sorted(K.edges) == sorted(G.edges) and K.graph["outputs"] == G.graph["outputs"]
+    with pytest.raises(InvalidInputError, match="both 'edges' and 'links'"):
+        dag_from_json({**data, "links": []})
 
 
 def test_networkx_node_link_is_accepted() -> None:
@@ -216,7 +237,8 @@ def test_dot_escaper_false_twin_is_rejected() -> None:
 def test_save_dot_by_extension(tmp_path: Path) -> None:
     G = dag_from_json(DAG_ABC)
     save_dag(G, tmp_path / "g.gv")
-    assert (tmp_path / "g.gv").read_text().startswith("digraph G {")
+    assert (tmp_path / "g.gv").read_text().startswith("strict digraph {")
+    assert sorted(load_dag(tmp_path / "g.gv").edges) == sorted(G.edges)
 
 
 def test_args_must_name_exactly_the_predecessors():

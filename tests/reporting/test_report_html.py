@@ -149,11 +149,19 @@ def test_html_report_is_one_self_contained_file(html_report: Path) -> None:
     assert csp and csp[0]["content"] == CONTENT_SECURITY_POLICY
     images = [a for t, a in parsed.tags if t == "img"]
     assert [a["data-figure"] for a in images] == FIGURES
+    assert page_text_has_no_backtick(html_report)
+    assert html_report.read_text(encoding="utf-8").count("<figcaption>") == len(FIGURES)
+    assert all(a["alt"] for a in images)  # every figure has its alt text
     for attrs in images:
         prefix = "data:image/png;base64,"
         assert attrs["src"].startswith(prefix)
         assert base64.b64decode(attrs["src"][len(prefix):], validate=True)[:8] == \
             b"\x89PNG\r\n\x1a\n"
+
+
+def page_text_has_no_backtick(page: Path) -> bool:
+    """No raw Markdown code span in the page's text (tracebacks in <pre> aside)."""
+    return "`" not in _text_outside(page.read_text(encoding="utf-8"))
 
 
 @pytest.mark.extra("plots")
@@ -183,9 +191,90 @@ def test_html_report_escapes_all_text(html_report: Path) -> None:
                          [Section("<h1>", [Table(["<th>"], [["</td>"]])])],
                          {"attnio_version": "<v>", "versions": {"<lib>": None}})
     rendered = render_html(doc)
-    assert "<title>T&quot;&lt;&gt;&amp;</title>" in rendered
+    twin = _parse(rendered)
+    assert [t for t, _ in twin.tags].count("h1") == 1 and "title" in [t for t, _ in twin.tags]
+    assert 'T"<>&' in twin.text and "</p><b>x" in twin.text  # shown verbatim, as text
     for raw in ("</p><b>x", "<h1></h2>", "<th><th>", "</td></td>", "<v>", "<lib>"):
         assert raw not in rendered
+
+
+def _text_outside(page: str, skip: tuple[str, ...] = ("pre", "style")) -> str:
+    """The page's text, leaving out the elements in ``skip`` (tracebacks keep their quotes)."""
+
+    class Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.depth, self.parts = 0, []
+
+        def handle_starttag(self, tag, attrs) -> None:
+            self.depth += tag in skip
+
+        def handle_endtag(self, tag) -> None:
+            self.depth -= tag in skip
+
+        def handle_data(self, data) -> None:
+            if not self.depth:
+                self.parts.append(data)
+
+    parser = Text()
+    parser.feed(page)
+    return "".join(parser.parts)
+
+
+def test_html_is_rendered_markdown_not_pasted_text() -> None:
+    """Code spans written in plain text (the verify and bound paragraphs hold some) become
+    <code>, no backtick survives, and hostile text stays text wherever it is: title, section
+    title, paragraph, bullet, table cell, caption, preformatted block, versions."""
+    from attnio.reporting.document import Bullets, FigureBlock, Preformatted
+
+    hostile = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+    doc = ReportDocument(f"title {hostile}", [Paragraph([("see `attnio bounds` & ", ""),
+                                                          ("x < y", "code")])],
+                         [Section(f"section {hostile}", [
+                             Paragraph([(f"plain {hostile}", ""), ("bold", "strong")]),
+                             Bullets([[(hostile, "code")], [("`attnio verify --deep`", "")]]),
+                             Table(["id", hostile], [[[(hostile, "code")], "a|b"]]),
+                             FigureBlock("f1.png", f"alt {hostile}", f"caption `x` {hostile}", png),
+                             FigureBlock("f2.png", "alt two", "caption two", png),
+                             Preformatted(f"Traceback `q` {hostile}")], failed=True)],
+                         {"attnio_version": hostile, "versions": {hostile: hostile}})
+    page = render_html(doc)
+    parsed = _parse(page)
+    tags = [t for t, _ in parsed.tags]
+    assert "script" not in tags and tags.count("img") == 2  # only the two figures
+    assert not any(a.startswith("on") for _, attrs in parsed.tags for a in attrs)
+    assert "`" not in _text_outside(page)
+    assert "<code>attnio bounds</code>" in page and "<code>attnio verify --deep</code>" in page
+    assert "<code>x &lt; y</code>" in page and "<strong>bold</strong>" in page
+    assert "Traceback `q`" in "".join(parsed.text)  # a traceback keeps its characters
+    text = "".join(parsed.text)
+    assert text.count(hostile) >= 8  # title (twice), section, paragraph, bullet, cell, ...
+    images = [a for t, a in parsed.tags if t == "img"]
+    assert [a["data-figure"] for a in images] == ["f1.png", "f2.png"]
+    assert images[0]["alt"] == f"alt {hostile}"
+    assert all(a["src"] == "data:image/png;base64," + base64.b64encode(png).decode()
+               for a in images)
+    assert page.count("<figcaption>") == 2 and "<figcaption>caption <code>x</code>" in page
+    assert '<section class="failed">' in page
+    assert "<td>a|b</td>" in page  # a pipe in a cell stays in its cell
+
+
+def test_the_template_escapes_and_markdown_keeps_raw_html_off() -> None:
+    """False twins: the libraries' unsafe settings would let the hostile text through, so
+    the safe ones are what keeps it out."""
+    from jinja2 import Environment
+    from markdown_it import MarkdownIt
+
+    from attnio.reporting.report_html import PAGE
+
+    hostile = "<script>alert(1)</script>"
+    assert hostile in MarkdownIt("commonmark").render(hostile)  # raw HTML on: passes
+    unsafe = Environment(autoescape=False).from_string(PAGE).render(
+        title=hostile, head=[], versions=[], sections=[], render=str, inline=str)
+    assert hostile in unsafe
+    doc = ReportDocument(hostile, [Paragraph([(hostile, "")])], [], {"versions": {}})
+    assert hostile not in render_html(doc)
 
 
 # ------------------------------------------------------------------------------ in Chromium
@@ -274,8 +363,11 @@ def render_in_chromium(binary: str, page: Path, workdir: Path) -> BrowserResult:
     """Load a probed copy of ``page`` in headless Chromium and return what it saw."""
     text = page.read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(_PROBE.encode()).digest()).decode()
-    csp = html.escape(CONTENT_SECURITY_POLICY, quote=True)
-    assert text.count(f'content="{csp}"') == 1, "the page must carry attnio's CSP"
+    # the CSP attribute as the page spells it (escapers differ: &#39; or &#x27;)
+    metas = re.findall(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text)
+    assert len(metas) == 1 and html.unescape(metas[0]) == CONTENT_SECURITY_POLICY, \
+        "the page must carry attnio's CSP"
+    csp = metas[0]
     allow = html.escape(f"; script-src 'sha256-{digest}'", quote=True)
     probed = text.replace(f'content="{csp}"', f'content="{csp}{allow}"')
     probed = probed.replace("<head>", f"<head><script>{_PROBE}</script>", 1)
