@@ -323,19 +323,24 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     started = time.monotonic()
     recompute = not args.no_recompute
     certified = None
-    if getattr(args, "certify", False):  # routes and checks get at most a quarter of the limit
-        budget_ms = max(1, min(5_000, int(args.time_limit * 250)))
-        certified = certified_lower_bound(G, M, timeout_ms=budget_ms,
-                                          deadline=Deadline.after(args.time_limit / 4))
-    schedules = algorithm_schedules(G, M)
-    costs = {name: replay(G, moves, M, recompute=recompute).io
-             for name, moves in schedules.items()}
-    remaining = max(0.0, args.time_limit - (time.monotonic() - started))
-    # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
-    # bound, else exact search with it as incumbent; on Ctrl-C the bracket so far is kept
+    costs: dict[str, int] = {}
+    # on Ctrl-C the bracket so far is kept, whatever phase the instance is in (before the
+    # search: the compulsory I/O or nothing, and no schedule yet)
     progress = AnytimeProgress()
     try:
-        # the bracket's lower end is the best bound computed for the instance: the certified
+        if getattr(args, "certify", False):  # routes and checks: at most a quarter of the limit
+            budget_ms = max(1, min(5_000, int(args.time_limit * 250)))
+            certified = certified_lower_bound(G, M, timeout_ms=budget_ms,
+                                              deadline=Deadline.after(args.time_limit / 4))
+            progress.raise_lower(certified["value"], f"certified {certified['route']}")
+        schedules = algorithm_schedules(G, M)
+        costs = {name: replay(G, moves, M, recompute=recompute).io
+                 for name, moves in schedules.items()}
+        for name, moves in schedules.items():  # replayed above: the bracket's upper end
+            progress.offer(costs[name], list(moves))
+        remaining = max(0.0, args.time_limit - (time.monotonic() - started))
+        # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
+        # bound, else exact search with it as incumbent. The bracket's lower end is the best bound computed for the instance: the certified
         # routes (re-verified) start it, the anytime phases may raise it (issue 27, item 1)
         known = ({f"certified {certified['route']}": certified["value"]}
                  if certified is not None and certified["value"] > 0 else None)

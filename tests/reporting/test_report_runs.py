@@ -140,5 +140,5 @@ def test_the_summary_names_at_most_a_few_cache_sizes(tmp_path: Path) -> None:
                           version="0")
     lines = [line for block in blocks for line in md_block(block)]
     assert max(len(line) for line in lines) <= 100
-    text = "\n".join(lines)
+    text = " ".join(" ".join(lines).split())  # where the lines wrap depends on tmp_path's length
     assert "--M 64:64000:64" in text and "994 more sizes" in text

@@ -80,8 +80,9 @@ def forever(ctx):
 
 attnio.proofs.registry.load_claims = lambda: []
 report.FIGURES = (FigureSpec("stuck.png", "Stuck", lambda ctx: "", forever),)
-bounds, hardware = report.bound_section, report.hardware_section
-bounds(256, 16, [256]), hardware(256, 16)  # their imports paid before the clock starts
+# the other sections answer at once: on a busy machine their real work could take the 2 s
+report.bound_section = lambda n, d, Ms: ([], {})
+report.hardware_section = lambda n, d: []
 started = time.monotonic()
 result = report.write_report(OUT, n=256, d=16, quick=True, deadline=time.monotonic() + 2.0)
 print(round(time.monotonic() - started, 2), result.timed_out, result.ok)
