@@ -80,7 +80,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import networkx as nx
 
@@ -101,7 +101,7 @@ from attnio.validation import validate_digraph
 
 __all__ = ["AnytimeProgress", "anytime_pebble", "compulsory_io",
            "certified_window_bound", "DEFAULT_HEURISTIC_SHARE", "QUICK_EVALUATIONS",
-           "PROBE_SHARE", "CERTIFIED_SHARE", "ZERO_WASTE_SHARE", "ZERO_WASTE_PROOF_SHARE",
+           "PROBE_SHARE", "CERTIFIED_SHARE", "ROUTES_SHARE", "ZERO_WASTE_SHARE", "ZERO_WASTE_PROOF_SHARE",
            "WINDOW_SIZES"]
 
 #: Share of the time limit given to the long heuristic search (phase c).
@@ -112,6 +112,8 @@ QUICK_EVALUATIONS = 2500
 PROBE_SHARE = 0.1
 #: Share of the time limit for the certified lower-bound route (after phase a).
 CERTIFIED_SHARE = 0.1
+#: Share of the time limit for a caller's ``lower_bound_routes`` (after phase a).
+ROUTES_SHARE = 0.25
 #: Share of the time limit for each of the two zero-waste searches (after phase a).
 ZERO_WASTE_SHARE = 0.05
 #: Share of the time limit for the exhaustive zero-waste search with recomputation.
@@ -230,6 +232,7 @@ def anytime_pebble(
     progress: AnytimeProgress | None = None,
     method: str = "auto",
     lower_bounds: Mapping[str, int] | None = None,
+    lower_bound_routes: Callable[[float], tuple[int, str] | None] | None = None,
 ) -> PebbleResult:
     r"""Bracket :math:`Q(G, M)` within ``time_limit`` seconds (module docstring).
 
@@ -265,6 +268,12 @@ def anytime_pebble(
         by its checker): the bracket starts at the largest, named by its source
         (``progress.lower_bound_source``), and a schedule meeting it ends the run at once.
         Soundness is the caller's: pass only bounds whose certificate was checked.
+    lower_bound_routes : callable, optional
+        ``routes(seconds) -> (value, source) or None``: a costlier proven lower bound (e.g.
+        every certified route of :mod:`attnio.graphs.lower_bounds`), called once, in the
+        lower-bound phase — after the quick heuristic and the zero-waste search, so that an
+        instance they settle never pays for it — with :data:`ROUTES_SHARE` of the limit (not
+        called when no time is left). Soundness is the caller's, as for ``lower_bounds``.
 
     Returns
     -------
@@ -374,6 +383,12 @@ def anytime_pebble(
     # even at the deadline: its first window set is bounded work (0.15 s on 1,539 vertices)
     # and usually the bracket's best lower side (1539 vs compulsory 243 on matmul:9x9x9)
     state.phase = "lower bound"
+    if lower_bound_routes is not None and (seconds := budget(time_limit * ROUTES_SHARE)) > 0:
+        routed = lower_bound_routes(seconds)
+        if routed is not None:
+            state.raise_lower(*routed)
+        if (done := closed()) is not None:
+            return done
     certified = certified_window_bound(G, M, outputs=outputs,
                                        seconds=budget(time_limit * CERTIFIED_SHARE))
     if certified is not None:

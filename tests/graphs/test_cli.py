@@ -172,7 +172,7 @@ def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixt
     assert json.loads(target.read_text())["graph"]["builder"] == "matmul"
     dot = tmp_path / "g.dot"
     assert main(["pebble", "--builtin", "matmul:1x1x2", "--export-dag", str(dot)]) == 0
-    assert dot.read_text().startswith("digraph G {")
+    assert dot.read_text().startswith("strict digraph {")  # networkx.nx_pydot (graphs/dotio.py)
 
 
 def test_export_refuses_symlink(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
