@@ -54,7 +54,8 @@ MaskedCounter = Callable[[int, int, int, "Mask"], counts.Counts]
 
 #: The named selections the rooms compare; a record joins them per pass (``selections``).
 SELECTIONS: Mapping[str, str] = MappingProxyType({
-    "main": "the pass's main algorithms: `attnio simulate --algorithm all`",
+    "main": "the pass's main algorithms: the I/O figure's default curves (`attnio "
+            "simulate --algorithm all` runs every registered algorithm of the pass)",
     "sparse": "one masked schedule per computation, ours included: the masked tables and "
               "figure against the per-mask lower bound (attnio.reporting.sparse_measure)",
     "gap": "one schedule per computation, ours included: `attnio gap` "
