@@ -44,6 +44,7 @@ import time
 from typing import Callable, NoReturn
 
 __all__ = ["install", "running", "announce", "announced_by_command", "on_interrupt", "stop_native_work",
+           "clear_native_interrupt",
            "exit_interrupted", "EXIT_CODE", "GRACE_SECONDS"]
 
 #: Exit code of an interrupted command (128 + SIGINT).
@@ -129,6 +130,19 @@ def stop_native_work() -> None:
     if z3 is not None:
         try:
             z3.main_ctx().interrupt()
+        except Exception:
+            pass
+
+
+def clear_native_interrupt() -> None:
+    """Undo an interrupt of :func:`stop_native_work` that found no z3 call running: z3 keeps
+    it until its next ``check``, so the next ``push`` (or other call) of any solver would fail
+    "canceled" (the time-indexed pebbling solver did, after a report section cut at its
+    deadline). An empty check on the main context clears it; a no-op without z3."""
+    z3 = sys.modules.get("z3")
+    if z3 is not None:
+        try:
+            z3.Solver(ctx=z3.main_ctx()).check()
         except Exception:
             pass
 

@@ -172,11 +172,18 @@ def _stop_at(deadline: float | None) -> Iterator[None]:
     assert main_thread is not None
 
     due = threading.Event()  # set by our timer only: a SIGALRM without it is the caller's
+    # the timers act only while the body runs: one that fires as the body ends must not
+    # interrupt the next section's z3 call (a timer thread may run late on a busy machine)
+    guard = threading.Lock()
+    active = [True]
 
     def ring() -> None:
-        due.set()
-        interrupts.stop_native_work()
-        signal.pthread_kill(main_thread, signal.SIGALRM)
+        with guard:
+            if not active[0]:
+                return
+            due.set()
+            interrupts.stop_native_work()
+            signal.pthread_kill(main_thread, signal.SIGALRM)
 
     def on_alarm(signum: int, frame: Any) -> None:
         if due.is_set():
@@ -209,8 +216,12 @@ def _stop_at(deadline: float | None) -> Iterator[None]:
     try:
         yield
     finally:
+        with guard:
+            active[0] = False
         for timer in timers:
             timer.cancel()
+        if due.is_set():  # our interrupt may have found no z3 call running: clear it
+            interrupts.clear_native_interrupt()
         signal.pthread_sigmask(signal.SIG_SETMASK, outer_mask)
         signal.signal(signal.SIGALRM, outer_handler)
         sys.unraisablehook = outer_hook

@@ -158,12 +158,25 @@ def check_sat(assertions: Iterable[z3.BoolRef], timeout_s: float, *,
     s = solver if solver is not None else z3.Solver()
     s.set("timeout", max(1, int(timeout_s * 1000)))
     s.add(*assertions)
-    watchdog = threading.Timer(timeout_s + WATCHDOG_GRACE_S, s.ctx.interrupt)
+    # The watchdog interrupts only while this check runs: a timer that fires as the check
+    # returns must not interrupt the context's next call (on a busy machine the timer thread
+    # can run its interrupt long after it fired: a later `push` then failed "canceled").
+    guard = threading.Lock()
+    checking = [True]
+
+    def interrupt_if_still_checking() -> None:
+        with guard:
+            if checking[0]:
+                s.ctx.interrupt()
+
+    watchdog = threading.Timer(timeout_s + WATCHDOG_GRACE_S, interrupt_if_still_checking)
     watchdog.daemon = True
     watchdog.start()
     try:
         answer = s.check()
     finally:
+        with guard:
+            checking[0] = False
         watchdog.cancel()
     if answer == z3.sat:
         return "sat", s.model(), ""

@@ -8,6 +8,8 @@ also covers the doctests of attnio/.
 from __future__ import annotations
 
 import os
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -53,3 +55,26 @@ def _fresh_sympy_cache_under_mutation() -> None:
         from sympy.core.cache import clear_cache
 
         clear_cache()
+
+
+def _wait_for_cpu_seconds(pid: int, seconds: float, timeout: float = 300.0) -> None:
+    """Until process ``pid`` has used ``seconds`` of CPU (Linux /proc; elsewhere 2x the wall
+    time): a child is "at work" by what it has done, not by how long it has existed, which
+    load stretches."""
+    stat = Path(f"/proc/{pid}/stat")
+    give_up = time.monotonic() + timeout
+    while time.monotonic() < give_up:
+        if not stat.exists():
+            time.sleep(2 * seconds)
+            return
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"pid {pid} did not reach {seconds} s of CPU in {timeout} s")
+
+
+@pytest.fixture
+def wait_for_cpu_seconds():
+    """:func:`_wait_for_cpu_seconds`, for tests that signal a child once it is at work."""
+    return _wait_for_cpu_seconds

@@ -106,9 +106,9 @@ def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
     assert "M=2: infeasible" in printed
 
 
-def test_verify_interrupted_exits_130() -> None:
+def test_verify_interrupted_exits_130(wait_for_cpu_seconds) -> None:
     proc = _start(ATTNIO + ["verify"])
-    time.sleep(4.0)  # claims are running (z3 checks among them)
+    wait_for_cpu_seconds(proc.pid, 4.0)  # claims are running (z3 checks among them)
     rc, out, err, waited = _interrupt(proc)
     assert rc == 130, (rc, err[-2000:])
     assert "Traceback" not in err

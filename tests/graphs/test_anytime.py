@@ -125,22 +125,8 @@ def test_pebble_spmv_is_optimal_fast(capsys: pytest.CaptureFixture) -> None:
     assert time.process_time() - started < 10
 
 
-def _wait_for_cpu_seconds(pid: int, seconds: float, timeout: float = 300.0) -> None:
-    """Until process ``pid`` has used ``seconds`` of CPU (Linux /proc; else 2x the wall)."""
-    stat = Path(f"/proc/{pid}/stat")
-    give_up = time.monotonic() + timeout
-    while time.monotonic() < give_up:
-        if not stat.exists():
-            time.sleep(2 * seconds)
-            return
-        fields = stat.read_text().rsplit(")", 1)[1].split()
-        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"pid {pid} did not reach {seconds} s of CPU in {timeout} s")
-
-
-def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) -> None:
+def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path,
+                                                              wait_for_cpu_seconds) -> None:
     path = peer_file("CG_N2_K2_nzP0d75")
     proc = subprocess.Popen([sys.executable, "-m", "attnio", "pebble", "--dag", path,
                              "--cache", "3", "--time-limit", "60", "--json"],
@@ -148,7 +134,7 @@ def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path) ->
                             env={**os.environ, "ATTNIO_PROGRESS": "0"})
     # the signal once the process has done ~5 s of CPU work (imports, the certified bound, the
     # algorithm schedules: the search has begun) — CPU, not wall time, which load stretches
-    _wait_for_cpu_seconds(proc.pid, 5.0)
+    wait_for_cpu_seconds(proc.pid, 5.0)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

@@ -58,6 +58,11 @@ def test_the_verify_table_is_cut_between_claims(tmp_path: Path, monkeypatch) -> 
     assert len(set(result.timed_out)) == result.sections_total  # the rest were not run
     text = (tmp_path / "rep" / "index.md").read_text()
     assert "Cut short: the time limit (--time-limit) was reached during this section." in text
+    # the deadline's z3 interrupt found no z3 call running (the claims sleep): it must not
+    # stay pending and cancel the process's next z3 work (a push, before any check)
+    from attnio.graphs.dags import matmul_dag
+    from attnio.graphs.exact_z3 import solve_time_indexed
+    assert solve_time_indexed(matmul_dag(1, 2, 1), 3, recompute=False).verdict == "optimal"
     assert "Traceback" not in text
 
 
