@@ -197,3 +197,21 @@ def test_size_caps_are_named(argv: list[str], fragment: str,
     assert main(["pebble", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and fragment in err
+
+
+def test_the_bracket_names_its_lower_source_and_a_trivial_instance_skips_the_costly_routes(
+        capsys: pytest.CaptureFixture) -> None:
+    # issue 27: attention forward n = 2, d = 1 at M = 8 has optimum 8 = the compulsory I/O;
+    # the bounded-cost certified routes meet the heuristic's schedule, so the costly routes
+    # (the sub-DAG solve among them) never run, and the JSON says which bound closed it
+    assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--M", "8", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["instances"]
+    assert (row["verdict"], row["io"], row["lower_source"]) == ("optimal", 8,
+                                                                "certified compulsory")
+    assert row["certified_lower_bound"]["routes_run"].startswith("bounded-cost")
+    # an open instance: the bracket's lower end is at least the printed certified bound
+    assert main(["pebble", "--builtin", "matmul:3x2x2", "--M", "4", "--solver-time-limit", "1",
+                 "--json"]) == 1
+    (row,) = json.loads(capsys.readouterr().out)["instances"]
+    assert row["verdict"] == "undecided" and row["lower_source"]
+    assert row["certified_lower_bound"]["value"] <= row["lower"] <= row["upper"]
