@@ -161,13 +161,17 @@ def check_sat(assertions: Iterable[z3.BoolRef], timeout_s: float, *,
     # The watchdog interrupts only while this check runs: a timer that fires as the check
     # returns must not interrupt the context's next call (on a busy machine the timer thread
     # can run its interrupt long after it fired: a later `push` then failed "canceled").
+    # The timer holds the context only, never the solver: a z3 object whose last reference
+    # drops in the timer thread is freed there, beside the main thread's z3 calls (z3 is not
+    # thread-safe: `attnio verify` crashed in Z3_solver_assert when the closure held `s`).
     guard = threading.Lock()
     checking = [True]
+    context = s.ctx
 
     def interrupt_if_still_checking() -> None:
         with guard:
             if checking[0]:
-                s.ctx.interrupt()
+                context.interrupt()
 
     watchdog = threading.Timer(timeout_s + WATCHDOG_GRACE_S, interrupt_if_still_checking)
     watchdog.daemon = True

@@ -54,3 +54,29 @@ def test_watchdog_interrupts_a_solver_that_ignores_its_timeout(monkeypatch) -> N
     assert isinstance(v, Undecided), v
     assert "interrupted" in v.reason or "canceled" in v.reason, v.reason
     assert time.perf_counter() - start < 30
+
+
+def test_the_watchdog_never_holds_the_solver(monkeypatch) -> None:
+    # z3 is not thread-safe: a solver whose last reference drops in the timer thread is freed
+    # there, beside the main thread's next z3 call (`attnio verify` crashed in
+    # Z3_solver_assert). The watchdog's function may hold the context, never the solver.
+    import threading
+
+    import z3
+
+    from attnio.smt import z3tools
+
+    started = []
+
+    class Recording(threading.Timer):
+        def __init__(self, interval, function, *args, **kwargs):
+            started.append(function)
+            super().__init__(interval, function, *args, **kwargs)
+
+    monkeypatch.setattr(z3tools.threading, "Timer", Recording)
+    solver = z3.Solver()
+    assert z3tools.check_sat([z3.Real("x") > 1], 5.0, solver=solver)[0] == "sat"
+    (function,) = started
+    held = [cell.cell_contents for cell in (function.__closure__ or ())]
+    assert not any(isinstance(obj, z3.Solver) for obj in held), held
+    assert getattr(function, "__self__", None) is not solver
