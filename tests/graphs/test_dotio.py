@@ -31,7 +31,7 @@ NAMES = st.one_of(TEXT, st.sampled_from(["node", "edge", "graph", "strict", "dig
                                          "-2.5", "", "a:b", "<b>", "//x"]))
 
 
-def _same(G: nx.DiGraph, H: nx.DiGraph) -> None:
+def assert_same_dag(G: nx.DiGraph, H: nx.DiGraph) -> None:
     """Identity of two DAGs: vertices in order, edges, every attribute, the graph's metadata."""
     assert list(G.nodes) == list(H.nodes)
     assert list(G.edges) == list(H.edges)
@@ -68,7 +68,7 @@ def dags(draw: st.DrawFn) -> nx.DiGraph:
 @settings(max_examples=120, deadline=None)
 @given(dags())
 def test_dag_to_dot_to_dag_is_the_identity(G: nx.DiGraph) -> None:
-    _same(G, dag_from_json(dag_data_from_dot(to_dot(G))))
+    assert_same_dag(G, dag_from_json(dag_data_from_dot(to_dot(G))))
 
 
 @pytest.mark.parametrize("build", [lambda: matmul_dag(2, 2, 2),
@@ -77,7 +77,7 @@ def test_builtin_dags_round_trip_through_dot_files(tmp_path: Path, build) -> Non
     G = build()
     for name in ("g.dot", "g.gv"):
         save_dag(G, tmp_path / name)
-        _same(G, load_dag(tmp_path / name))
+        assert_same_dag(G, load_dag(tmp_path / name))
 
 
 def test_networkx_reads_the_export_too() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import z3
 
 from attnio.results import Proved, Refuted, Undecided
@@ -56,6 +57,7 @@ def test_watchdog_interrupts_a_solver_that_ignores_its_timeout(monkeypatch) -> N
     assert time.perf_counter() - start < 30
 
 
+@pytest.mark.trust
 def test_the_watchdog_never_holds_the_solver(monkeypatch) -> None:
     # z3 is not thread-safe: a solver whose last reference drops in the timer thread is freed
     # there, beside the main thread's next z3 call (`attnio verify` crashed in

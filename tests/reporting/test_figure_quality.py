@@ -28,7 +28,7 @@ from attnio.reporting.style import BACKGROUND_GID, IO_LABEL, M_LABEL, new_figure
 pytestmark = pytest.mark.extra("plots")
 
 
-def _accepted(fig) -> None:
+def assert_figure_accepted(fig) -> None:
     verdict = check_figure(fig)
     assert verdict.proved, verdict.detail
 
@@ -53,7 +53,7 @@ def test_a_clean_figure_is_accepted() -> None:
     fig, ax = _panel()
     ax.legend(loc="upper left")  # above the diagonal's start, below its end: off the line
     ax.text(7, 2, "a label off the curve")
-    _accepted(fig)
+    assert_figure_accepted(fig)
 
 
 def test_a_legend_on_the_data_is_rejected() -> None:
@@ -85,7 +85,7 @@ def test_a_suptitle_and_a_shared_label_stand_for_the_panels() -> None:
         ax.set_xlabel("x")
     axes[0].set_ylabel("y")  # the right panel shares it
     fig.suptitle("two panels")
-    _accepted(fig)
+    assert_figure_accepted(fig)
 
 
 def test_curves_with_labels_but_no_legend_are_rejected() -> None:
@@ -144,7 +144,7 @@ def test_a_title_cut_by_the_figure_edge_is_rejected() -> None:
 def test_a_figure_legend_must_stay_off_the_axes() -> None:
     fig, ax = _panel()
     fig.legend(loc="outside lower center")
-    _accepted(fig)
+    assert_figure_accepted(fig)
     fig, ax = _panel()
     fig.legend(loc="center")
     assert "figure legend overlaps an axes" in figure_defects(fig)
@@ -168,7 +168,7 @@ def test_place_legend_finds_a_clear_place_or_the_least_covered() -> None:
     ax.plot([0, 5, 10], [9, 9.5, 9], label="top")
     ax.plot([0, 4, 10], [1, 2, 1], label="bottom")
     place_legend(ax)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     # no clear place (a dense cloud of points everywhere): the fewest covered of all locations
     fig, ax = _panel()
     grid = np.linspace(0.2, 9.8, 25)
@@ -191,7 +191,7 @@ def test_place_legend_or_band_opens_a_band_when_lines_cross_every_place() -> Non
     place_legend(ax)
     assert figure_defects(fig)  # every one of the nine places is crossed by a line
     place_legend_or_band(ax, ncol=3)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     assert all(list(line.get_ydata())[1] < 1 for line in ax.lines[1:])  # they end below it
 
 
@@ -206,7 +206,7 @@ def test_io_curves(n: int, d: int, pass_: str) -> None:
 
     data = io_curves_data(n, d, sweep_cache_sizes(n, d), pass_=pass_)
     fig = plot_io_curves(data)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     (ax,) = fig.axes
     assert ax.get_xlabel() == M_LABEL and ax.get_ylabel() == IO_LABEL
     # the dotted line is drawn at the bisected crossover itself, not at a grid point past it
@@ -225,7 +225,7 @@ def test_simulate_plot_figure() -> None:
     payload = runs_payload(["flash1", "small-cache"], "backward", n, d,
                            sweep_cache_sizes(n, d, lo=300, hi=32768),
                            crossover_pair=("flash1", "small-cache"))
-    _accepted(plot_io_curves(io_curves_from_runs(payload, n=n, d=d)))
+    assert_figure_accepted(plot_io_curves(io_curves_from_runs(payload, n=n, d=d)))
 
 
 @pytest.mark.parametrize(("n", "d"), [(256, 16), (4096, 64)])
@@ -234,7 +234,7 @@ def test_flop_curves(n: int, d: int) -> None:
     from attnio.reporting.style import sweep_cache_sizes
 
     fig = plot_flop_curves(flop_curves_data(n, d, sweep_cache_sizes(n, d)))
-    _accepted(fig)
+    assert_figure_accepted(fig)
     assert all(ax.get_xlabel() == M_LABEL for ax in fig.axes)
 
 
@@ -245,7 +245,7 @@ def test_phase_diagram_boundaries_are_exact_and_the_key_lies_on_the_hatching() -
 
     data = phase_diagram_data(steps=41)
     fig = plot_phase_diagram(data)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     for k, ax in enumerate(fig.axes):
         # drawn as polygons (straight boundaries), no image of grid cells
         assert not ax.images and any(isinstance(p, Polygon) for p in ax.patches)
@@ -272,7 +272,7 @@ def test_schedule_names_its_cells_and_its_moves() -> None:
     from attnio.reporting.schedule import plot_schedule, smallest_optimal_schedule
 
     fig = plot_schedule(smallest_optimal_schedule())
-    _accepted(fig)
+    assert_figure_accepted(fig)
     (key,) = fig.legends
     entries = [t.get_text() for t in key.get_texts()]
     for letter in "RWCD":
@@ -287,14 +287,14 @@ def test_tightness() -> None:
             for M in (3, 4, 5)] + [TightnessRow("matmul 2x2x2", M, 12, 14 + M, 25 - M, "segment")
                                    for M in (3, 4, 5, 6)]
     fig = plot_tightness(rows)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     assert "exact optimum" in fig.axes[0].get_title()
 
 
 def test_sandwich() -> None:
     from attnio.reporting.sandwich import plot_sandwich, sandwich_data
 
-    _accepted(plot_sandwich(sandwich_data(quick=True)))
+    assert_figure_accepted(plot_sandwich(sandwich_data(quick=True)))
 
 
 def test_sandwich_with_an_undecided_optimum() -> None:
@@ -306,7 +306,7 @@ def test_sandwich_with_an_undecided_optimum() -> None:
                              optimum=10 - M if M < 5 else None, schedules={"flash": 12 - M},
                              verdict=Status.PROVED if M < 5 else Status.UNDECIDED,
                              detail="" if M < 5 else "search budget") for M in (3, 4, 5))
-    _accepted(plot_sandwich(SandwichFigure(rows, vertices={"matmul 1x2x1": 7})))
+    assert_figure_accepted(plot_sandwich(SandwichFigure(rows, vertices={"matmul 1x2x1": 7})))
 
 
 def test_gap_figure() -> None:
@@ -320,9 +320,9 @@ def test_gap_figure() -> None:
     # cover the moonshot line)
     fig = plot_gap(payloads, targets={"backward target 16": 16, "forward target 8": 8,
                                       "moonshot 4": 4})
-    _accepted(fig)
+    assert_figure_accepted(fig)
     assert fig.axes[0].get_xlabel() == M_LABEL
-    _accepted(plot_gap(payloads[:1]))
+    assert_figure_accepted(plot_gap(payloads[:1]))
 
 
 def test_hardware_levels_tells_coinciding_bounds_apart() -> None:
@@ -330,7 +330,7 @@ def test_hardware_levels_tells_coinciding_bounds_apart() -> None:
 
     rows = levels_vs_n("h100-sxm", "bf16", 64, [2 ** k for k in range(9, 15)])
     fig = plot_levels_vs_n(rows, "H100-SXM, bf16, d = 64: words per boundary")
-    _accepted(fig)
+    assert_figure_accepted(fig)
     bounds = [line for line in fig.axes[0].get_lines() if "lower bound" in line.get_label()]
     assert len(bounds) == 2
     # the two bounds are equal at small n (compulsory I/O): different style and marker size
@@ -343,7 +343,7 @@ def test_hardware_regimes_has_a_key() -> None:
     from attnio.reporting.hardware_plots import plot_regime_map, regime_map
 
     fig = plot_regime_map(regime_map(devices=("h100-sxm", "mi300x"), head_dims=(64, 256)))
-    _accepted(fig)
+    assert_figure_accepted(fig)
     (key,) = fig.legends
     assert [t.get_text().split()[0] for t in key.get_texts()] == [
         "small-cache", "crossover", "large-cache"]
@@ -362,7 +362,7 @@ def test_sparse_io_ratio() -> None:
                       measured_crossover(n, d, fine, mask=mask))
               for label, mask in masks(n).items()}
     fig = plot_panels(panels, n=n, d=d, Ms=Ms)
-    _accepted(fig)
+    assert_figure_accepted(fig)
     assert all(ax.get_xlabel() == M_LABEL for ax in fig.axes if ax.axison)
 
 
