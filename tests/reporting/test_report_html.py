@@ -221,6 +221,7 @@ def _text_outside(page: str, skip: tuple[str, ...] = ("pre", "style")) -> str:
     return "".join(parser.parts)
 
 
+@pytest.mark.extra("plots")  # markdown-it-py and jinja2 render the page
 def test_html_is_rendered_markdown_not_pasted_text() -> None:
     """Code spans written in plain text (the verify and bound paragraphs hold some) become
     <code>, no backtick survives, and hostile text stays text wherever it is: title, section
@@ -260,6 +261,7 @@ def test_html_is_rendered_markdown_not_pasted_text() -> None:
     assert "<td>a|b</td>" in page  # a pipe in a cell stays in its cell
 
 
+@pytest.mark.extra("plots")  # markdown-it-py and jinja2 render the page
 def test_the_template_escapes_and_markdown_keeps_raw_html_off() -> None:
     """False twins: the libraries' unsafe settings would let the hostile text through, so
     the safe ones are what keeps it out."""
