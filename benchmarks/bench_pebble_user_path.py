@@ -19,7 +19,15 @@ against the plain baseline (issue 27). Prints figures; not a timed test.
    baseline, each with ``--budget`` seconds; trivial M (optimum = the compulsory I/O) and
    non-trivial M.
 
+3. **The headline** (``--headline``, issue 25): the command a user types,
+   ``attnio pebble --builtin matmul:3x2x2 --M 4`` (a fresh process; wall and CPU seconds of
+   the whole command, start-up included), then the plain baseline on the same instance in
+   this process with ``--plain-budget`` seconds and ``--plain-states`` states. The speed-up is
+   the plain baseline's seconds over the command's; when the baseline runs out of its budget
+   the figure is a lower bound ("> N x").
+
     python3 benchmarks/bench_pebble_user_path.py [--seeds N] [--limits 1,3] [--budget S]
+    python3 benchmarks/bench_pebble_user_path.py --headline [--plain-budget S] [--plain-states N]
 
 Exit code 0 when every run keeps the bracket rules and no instance overran T + 0.5 s, else 1.
 """
@@ -153,13 +161,56 @@ def side_by_side(budget: float) -> None:
               f"{shown(plain):>14} {plain_s:>7.3f}  {ratio}")
 
 
+def headline(plain_budget: float, plain_states: int) -> None:
+    """Section 3 of the module docstring: the user's command against the plain baseline."""
+    command = [sys.executable, "-m", "attnio", "pebble", "--builtin", "matmul:3x2x2",
+               "--M", "4", "--json"]
+    env = dict(os.environ, ATTNIO_PROGRESS="0")
+    before = os.times()
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - started
+    after = os.times()
+    cpu = (after.children_user - before.children_user
+           + after.children_system - before.children_system)
+    if done.returncode != 0:
+        raise SystemExit(f"attnio pebble failed (exit {done.returncode}): {done.stderr}")
+    row = json.loads(done.stdout)["instances"][0]
+    print("\n3. attnio pebble --builtin matmul:3x2x2 --M 4 against the plain baseline, one run")
+    print(f"   attnio pebble: {row['verdict']} {row.get('io', row.get('upper'))}, "
+          f"{wall:.2f} s wall, {cpu:.2f} s CPU (start-up included; "
+          f"instance {row['seconds']:.2f} s)")
+    G = matmul_dag(3, 2, 2)
+    started = time.perf_counter()
+    plain = plain_optimal(G, 4, time_limit=plain_budget, max_states=plain_states)
+    plain_s = time.perf_counter() - started
+    if plain.verdict == "optimal":
+        if row["verdict"] == "optimal" and plain.io != row["io"]:
+            raise SystemExit(f"attnio {row['io']} != plain {plain.io}")
+        print(f"   plain baseline: optimal {plain.io}, {plain.states_explored} states, "
+              f"{plain_s:.1f} s -> speed-up {plain_s / wall:.0f}x (wall against wall)")
+    else:
+        print(f"   plain baseline: {plain.verdict} [{plain.lower}, {plain.upper}] after "
+              f"{plain.states_explored} states, {plain_s:.1f} s ({plain.reason}) -> "
+              f"speed-up > {plain_s / wall:.0f}x (wall against wall)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=15, help="random DAGs (2 sizes each)")
     parser.add_argument("--limits", default="1,3", help="--time-limit values, comma-separated")
     parser.add_argument("--budget", type=float, default=30.0,
                         help="seconds per solver in the side-by-side table")
+    parser.add_argument("--headline", action="store_true",
+                        help="only section 3: attnio pebble on matmul 3x2x2, M = 4, vs plain")
+    parser.add_argument("--plain-budget", type=float, default=1800.0,
+                        help="seconds for the plain baseline in --headline")
+    parser.add_argument("--plain-states", type=int, default=40_000_000,
+                        help="states for the plain baseline in --headline")
     args = parser.parse_args(argv)
+    if args.headline:
+        headline(args.plain_budget, args.plain_states)
+        return 0
     failures = early_stopped(args.seeds, [float(x) for x in args.limits.split(",")])
     side_by_side(args.budget)
     return 1 if failures else 0

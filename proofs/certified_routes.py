@@ -18,7 +18,7 @@ under a second (matmul 1×1×1 … 3×1×3, 2×1×4, 1×4×1 tree, 1×3×1 chain
 the deep tier the rest of the sandwich rows with a known optimum (matmul 2×2×2 tree / chain /
 fma, 3×1×4, 1×8×1 chain, 1×4×2, attention forward and backward n = 2, d = 1). The
 sub-dag-exact claim's default tier keeps only the DAGs of ≤ 10 vertices (its checker re-solves
-the sub-DAG with the plain baseline); its deep tier has the rest.
+the sub-DAG with the plain baseline; so does the sub-dag-lp claim); its deep tier has the rest.
 
 Proofs: notes/lower_bounds.md. Sources: Hong–Kung 1981 Lemma 3.1 (= Saha–Ye arXiv 2402.07443
 Lemma 2.8); per-part lemmas (:mod:`attnio.proofs.partition_lemmas`); the spill-windows route is
@@ -60,6 +60,7 @@ from attnio.graphs.lower_bounds import (
     check_certificate,
     choose_window_set,
     compulsory_bound,
+    covering_lp_bound,
     forced_spill_sets,
     hong_kung_route,
     must_compute,
@@ -174,6 +175,8 @@ def _route_records(route: str, G: nx.DiGraph, M: int, ctx: CheckContext) -> list
         return [spill_windows_bound(G, M)]
     if route == "saturation-windows":
         return [saturation_windows_bound(G, M)]
+    if route == "sub-dag-lp":
+        return [covering_lp_bound(G, M)]
     return [subdag_exact_bound(G, M)]
 
 
@@ -260,7 +263,7 @@ def _route_cases(route_prefix: str, tier: str,
     sub-DAG), its deep tier takes the rest. ``instances(tier)`` replaces the tiers (tests)."""
     tiers = instances or _instances
     cases = list(tiers(tier))
-    if route_prefix != "sub-dag-exact":
+    if route_prefix not in ("sub-dag-exact", "sub-dag-lp"):
         return cases
     small = SUBDAG_DEFAULT_MAX_VERTICES
     if tier == "default":
@@ -289,6 +292,9 @@ _SOURCES = {
     "sub-dag-exact": "attnio (notes/lower_bounds.md): restriction of a schedule to an ancestral "
                      "sub-DAG (the exact solver's reduction R4, graphs/exact.py) + route 4 "
                      "outside it",
+    "sub-dag-lp": "attnio (graphs/lower_bounds/covering.py): the restriction lemma of "
+                  "sub-dag-exact for several sub-DAGs, combined by weak LP duality (HiGHS, "
+                  "exact rational weights)",
 }
 
 
@@ -308,7 +314,7 @@ def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
         source=_SOURCES[route], method="exact A* pebbling + independent certificate checker",
         family="lower_bounds", check_fn=check,
         reconstructed=route in ("per-part", "spill-windows", "saturation-windows",
-                                "sub-dag-exact"),
+                                "sub-dag-exact", "sub-dag-lp"),
         tier=tier, twin_of=twin_of, evidence_kind=evidence_kind,  # type: ignore[arg-type]
         expect=expect, expect_reason=expect_reason)  # type: ignore[arg-type]
 
@@ -317,7 +323,7 @@ CLAIMS: list[Claim] = [
     _claim(route, tier, _route_check(route, tier))
     for tier in ("default", "deep") for route in ("compulsory", "hong-kung", "per-part",
                                                   "spill-windows", "saturation-windows",
-                                                  "sub-dag-exact")
+                                                  "sub-dag-exact", "sub-dag-lp")
 ]
 
 
@@ -337,6 +343,16 @@ def _refute_if_above(label: str, G: nx.DiGraph, M: int, value: int, ctx: CheckCo
                         "outputs": list(G.graph.get("outputs", []))},
                        f"{label} M={M}: {what} = {value} > Q = {q}")
     return Proved(f"{label} M={M}: {what} = {value} ≤ Q = {q}")
+
+
+def _twin_lp_weights_one(ctx: CheckContext) -> Verdict:
+    """sub-dag-lp with every member's weight 1: the vertices members share are charged once
+    per member (the dual is infeasible), so the sum of the members' optima is no bound."""
+    G = matmul_dag(2, 2, 2)
+    record = covering_lp_bound(G, 4)
+    value = sum(m["Q_H"] for m in record.certificate.get("members", []))
+    return _refute_if_above("matmul 2x2x2", G, 4, value, ctx,
+                            "sum of the members' Q(H) (every weight 1)")
 
 
 def _twin_compulsory(ctx: CheckContext) -> Verdict:
@@ -528,6 +544,9 @@ FALSE_TWINS: list[Claim] = [
           "M = 3", _twin_subdag_double_count),
     _twin("subdag_fewer_pebbles", "sub-dag-exact",
           "Q(H, M − 1) + moves outside H: matmul 1x2x1, M = 4", _twin_subdag_fewer_pebbles),
+    _twin("lp_weights_one", "sub-dag-lp",
+          "the members' optima summed with every weight 1 (shared vertices charged once per "
+          "member): matmul 2x2x2, M = 4", _twin_lp_weights_one),
     _path_twin("certificate_rejected",
                "a compulsory record whose value is one above its own certificate",
                _path_check("compulsory", records=_value_plus_one), reason="certificate rejected"),

@@ -381,6 +381,8 @@ def _line(result: PebbleResult, M: int) -> str:
                 f"{result.seconds:.2f} s)")
     if result.verdict == Status.INFEASIBLE:
         return f"M={M}: infeasible — {result.reason}"
+    if result.upper is None:  # no schedule yet (an instance the time limit never started)
+        return f"M={M}: undecided, Q >= {result.lower} ({result.reason})"
     return (f"M={M}: undecided, {result.lower} <= Q <= {result.upper} "
             f"({result.reason})")
 

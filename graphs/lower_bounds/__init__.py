@@ -29,7 +29,9 @@ the code (the long form is notes/lower_bounds.md):
   lemmas of :mod:`attnio.proofs.explicit_bounds`);
 * ``spill-windows`` (new; RECONSTRUCTED) — :mod:`.windows`;
 * ``saturation-windows`` (new) — :mod:`.saturation`;
-* ``sub-dag-exact`` (new) — :mod:`.subdag`.
+* ``sub-dag-exact`` (new) — :mod:`.subdag`;
+* ``sub-dag-lp`` (new) — :mod:`.covering`: sub-DAG optima combined by LP duality (HiGHS),
+  exact rational weights in the certificate.
 
 :class:`BoundRecord` and :func:`must_compute` are in :mod:`.records`; this module runs every
 route (:func:`lower_bounds`), picks the best and dispatches the checkers
@@ -68,6 +70,7 @@ from attnio.graphs.lower_bounds.counting import (
     hong_kung_route,
     per_part_routes,
 )
+from attnio.graphs.lower_bounds.covering import check_covering_lp, covering_lp_bound
 from attnio.graphs.lower_bounds.deadline import (
     CHECK_TIME_LIMIT_REASON,
     TIME_LIMIT_REASON,
@@ -116,6 +119,7 @@ __all__ = [
     "per_part_routes",
     "spill_windows_bound",
     "subdag_exact_bound",
+    "covering_lp_bound",
     "saturation_windows_bound",
     "saturating_sets",
     "saturation_reads_min",
@@ -145,11 +149,11 @@ __all__ = [
 #: The routes in the order :func:`lower_bounds` runs and reports them (``per-part`` gives two
 #: records).
 ROUTE_PHASES = ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
-                "sub-dag-exact")
+                "sub-dag-exact", "sub-dag-lp")
 #: The routes that search (exponential in the worst case): under a deadline they share the
 #: time left evenly; ``compulsory`` and ``per-part`` are linear in the DAG and may use all of it.
 SEARCHING_PHASES = frozenset({"hong-kung", "spill-windows", "saturation-windows",
-                              "sub-dag-exact"})
+                              "sub-dag-exact", "sub-dag-lp"})
 
 
 def _not_computed(phase: str, why: str) -> list[BoundRecord]:
@@ -175,6 +179,8 @@ def route_phases(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000, hong_kung: 
          if windows else skipped("saturation-windows", "windows")),
         ("sub-dag-exact", (lambda dl: [subdag_exact_bound(G, M, deadline=dl)])
          if subdag else skipped("sub-dag-exact", "subdag")),
+        ("sub-dag-lp", (lambda dl: [covering_lp_bound(G, M, deadline=dl)])
+         if subdag else skipped("sub-dag-lp", "subdag")),
     ]
 
 
@@ -192,9 +198,9 @@ def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
                  subdag: bool = True, windows: bool = True,
                  deadline: Deadline | None = None) -> list[BoundRecord]:
     """Every route's record, in the order compulsory, Hong–Kung, per-part, spill-windows,
-    saturation-windows, sub-dag-exact.
+    saturation-windows, sub-dag-exact, sub-dag-lp.
 
-    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the exact sub-DAG,
+    ``hong_kung=False`` skips the z3 partition, ``subdag=False`` the two exact sub-DAG routes,
     ``windows=False`` the two window searches (the records say so). With all three off only
     the routes of bounded cost remain (compulsory, per-part), for DAGs too large to search.
 
@@ -368,9 +374,11 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
             return check_subdag(G, M, record, deadline)
         if record.route == "saturation-windows":
             return check_saturation(G, M, record, deadline)
+        if record.route == "sub-dag-lp":
+            return check_covering_lp(G, M, record, deadline)
     except TimeLimitReached:
         return Undecided(CHECK_TIME_LIMIT_REASON)
-    except (AttnioError, KeyError, TypeError, ValueError) as exc:
+    except (AttnioError, KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         return Refuted({"route": record.route}, f"certificate unusable: {exc}")
     return Refuted({"route": record.route}, f"unknown route {record.route!r}")
 

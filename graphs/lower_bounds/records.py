@@ -15,7 +15,7 @@ from attnio.graphs.game import game_inputs, game_outputs
 __all__ = ["BoundRecord", "ROUTES", "must_compute"]
 
 ROUTES = ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
-          "sub-dag-exact")
+          "sub-dag-exact", "sub-dag-lp")
 
 
 @dataclass(frozen=True, slots=True)

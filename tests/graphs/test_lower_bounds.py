@@ -166,6 +166,8 @@ SMALL_DETAILS = {
                           "1 output writes",
     "sub-dag-exact": "Q(H) = 7 re-solved by the plain baseline (7 vertices); outside H: "
                      "window reads 0, 0 inputs outside U, forced spills 0, 0 output writes",
+    "sub-dag-lp": "1 sub-DAG optima re-solved by the plain baseline; weights dual feasible "
+                  "(every load <= 1, exact); ceil(7) = 7",
 }
 
 
@@ -179,7 +181,7 @@ def test_every_route_is_dispatched_to_its_own_checker(small_records) -> None:
     assert [(r.route, r.value) for r in small_records] == [
         ("compulsory", 5), ("hong-kung", 0), ("per-part: matmul products", 0),
         ("per-part: Saha-Ye level-1", 0), ("spill-windows", 7), ("saturation-windows", 7),
-        ("sub-dag-exact", 7)]
+        ("sub-dag-exact", 7), ("sub-dag-lp", 7)]
     assert solve_optimal(SMALL, 3).io == 7         # no route exceeds the optimum
     for record in small_records:
         verdict = check_certificate(SMALL, 3, record)
