@@ -91,11 +91,11 @@ def candidate_members(G: nx.DiGraph, outs: list[str], *, max_vertices: int,
             closure = frozenset(ancestor_subdag(G, list(combo)))
             if len(closure) <= max_vertices and closure not in seen:
                 found.append((len(closure), list(combo), closure))
-        for _, combo, closure in sorted(found, key=lambda t: (t[0], t[1])):
+        for _, members, closure in sorted(found, key=lambda t: (t[0], t[1])):
             if closure in seen:
                 continue
             seen.add(closure)
-            chosen.append(combo)
+            chosen.append(members)
             if len(chosen) >= max_members:
                 return chosen
         if len(outs) > 12 and size >= 2:  # pairs of many outputs already fill the family
