@@ -62,7 +62,7 @@ import networkx as nx
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute
-from attnio.graphs.lower_bounds.subdag import ancestor_subdag
+from attnio.graphs.lower_bounds.subdag import ancestor_subdag, solve_subdag
 from attnio.results import Proved, Refuted, Status, Verdict
 
 __all__ = ["covering_lp_bound", "check_covering_lp", "exact_dual_weights",
@@ -197,7 +197,6 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     >>> r.value, len(r.certificate["members"])
     (12, 4)
     """
-    from attnio.graphs.engines import solve
     from attnio.graphs.exact import min_cache_size
 
     validate_cache_size(M)
@@ -215,7 +214,7 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
             continue
         try:
             dl.check()
-            res = solve(H, M, time_limit=dl.seconds(solve_seconds))
+            res = solve_subdag(H, M, dl.seconds(solve_seconds))
         except TimeLimitReached:
             if not members:
                 raise

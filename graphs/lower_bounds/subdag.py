@@ -12,8 +12,9 @@ any complete schedule on H form a complete schedule of H (the exact solver's red
 .. math:: Q(G, M) \ge Q(H, M) + W_{\notin H} + F_{\notin H} + |O^\ast \setminus H|,
 
 with route 4 counting only moves on vertices outside H. :math:`Q(H, M)` comes from
-:func:`attnio.graphs.exact.solve_optimal` and its checker re-solves it with the plain baseline
-(:func:`attnio.graphs.baseline.plain_optimal`). When H = G this *is* the exact optimum.
+the engine slot (:func:`attnio.graphs.engines.solve`, ``method="auto"``: the compiled core when
+numba is installed, else :func:`attnio.graphs.exact.solve_optimal`) and its checker re-solves it
+with the plain baseline (:func:`attnio.graphs.baseline.plain_optimal`), an independent engine. When H = G this *is* the exact optimum.
 """
 
 from __future__ import annotations
@@ -51,6 +52,16 @@ MAX_SUBDAG_VERTICES = 15
 
 def _closure(G: nx.DiGraph, outs: Iterable[str]) -> frozenset[str]:
     return frozenset(relevant_vertices(G, list(outs)))
+
+
+def solve_subdag(H: nx.DiGraph, M: int, seconds: float | None) -> Any:
+    """Q(H, M) by the engine slot's ``auto`` method (compiled when numba is installed), with
+    no progress bar (a route runs inside a command's own status line)."""
+    from attnio.graphs.engines import resolve_method, solve
+
+    quiet: dict[str, Any] = ({"progress": False} if "progress" in resolve_method("auto").options()
+                             else {})
+    return solve(H, M, time_limit=seconds, **quiet)
 
 
 def ancestor_subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
@@ -130,7 +141,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
     (10, ['O[0,0]'], 8)
     """
-    from attnio.graphs.exact import min_cache_size, solve_optimal
+    from attnio.graphs.exact import min_cache_size
 
     validate_cache_size(M)
     dl = as_deadline(deadline)
@@ -142,7 +153,7 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
             continue
         try:
             dl.check()
-            res = solve_optimal(H, M, time_limit=dl.seconds(time_limit), progress=False)
+            res = solve_subdag(H, M, dl.seconds(time_limit))
             if res.verdict is not Status.OPTIMAL:
                 dl.check()
                 continue
