@@ -215,3 +215,16 @@ def test_the_bracket_names_its_lower_source_and_a_trivial_instance_skips_the_cos
     (row,) = json.loads(capsys.readouterr().out)["instances"]
     assert row["verdict"] == "undecided" and row["lower_source"]
     assert row["certified_lower_bound"]["value"] <= row["lower"] <= row["upper"]
+
+
+def test_an_instance_never_started_shows_its_lower_bound_only() -> None:
+    """No schedule exists for an instance ``--time-limit`` left no time to start: the line
+    says ``Q >= lower``, never ``<= None``."""
+    from attnio.commands.pebble import _line
+    from attnio.graphs.pebble_result import PebbleResult
+
+    never = PebbleResult.undecided(0, None, "time limit reached before this instance started")
+    assert _line(never, 17) == ("M=17: undecided, Q >= 0 (time limit reached before this "
+                                "instance started)")
+    cut = PebbleResult.undecided(192, 616, "time limit 1 s reached")
+    assert _line(cut, 16) == "M=16: undecided, 192 <= Q <= 616 (time limit 1 s reached)"
