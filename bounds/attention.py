@@ -106,7 +106,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.lower_bounds.explicit import explicit_routes
 from attnio.validation import positive_int
 
-__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "best_lower_bound", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
+__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
 
 
 PASSES = ("forward", "backward")
@@ -173,28 +173,53 @@ def segment_cells(S: int, cells: int = CELLS) -> list[tuple[int, int]]:
     return [(S * i // cells, S * (i + 1) // cells) for i in range(cells)]
 
 
-def _cell_cap(d: int, T: int, s0: int, s1: int) -> int:
+def _cell_cap(d: int, T: int, s0: int, s1: int, k: int | None = None) -> int:
     r"""An integer :math:`\ge` the cell bound (claim ``gap.cell_bound``)
-    :math:`s_1^2/(4d) + \min((s_1/2)\sqrt{T-s_0},\ (d-1)(T-s_0))`, each term rounded up."""
+    :math:`s_1^2/(4d) + \min((s_1/2)\sqrt{T-s_0},\ k(T-s_0))`, each term rounded up;
+    :math:`k` = the most leaves a partial pair can hold (``None``: :math:`d - 1`)."""
+    k = d - 1 if k is None else k
     full = -(-s1 * s1 // (4 * d))
-    partial = min(-(-ceil_sqrt(s1 * s1 * (T - s0)) // 2), (d - 1) * (T - s0))
+    partial = min(-(-ceil_sqrt(s1 * s1 * (T - s0)) // 2), k * (T - s0))
     return full + partial
 
 
-def segment_product_cap(d: int, M: int, L: int, *, cells: int = CELLS) -> int:
+def segment_product_cap(d: int, M: int, L: int, *, cells: int = CELLS,
+                        partial_depth: int | None = None) -> int:
     r"""An exact integer :math:`\ge F(L)`: designated leaves per segment of :math:`L` I/Os.
 
     The maximum over the cells of :func:`segment_cells` (:math:`S = M + L`,
     :math:`T = 2M + L`) of the rounded-up cell bound; claim ``gap.segment_cap`` checks exactly
     that it lies between the proved cell bounds and 2 more, and that it is at least the
-    brute-force maximum on small shapes.
+    brute-force maximum on small shapes. ``partial_depth`` is the most leaves a partial pair
+    holds (default :math:`d - 1`, an inner dimension :math:`d`; a product with inner dimension
+    :math:`n \ge d` has full pairs of :math:`n \ge d` leaves and partial pairs of up to
+    :math:`n - 1`, so its cap is the one with ``partial_depth = n - 1``).
 
     >>> segment_product_cap(64, 1024, 2048)
     86304
+    >>> segment_product_cap(64, 1024, 2048, partial_depth=4095)
+    86304
     """
     d, M, L = _positive("d", d), _positive("M", M), _positive("L", L)
+    if partial_depth is not None and (isinstance(partial_depth, bool)
+                                      or not isinstance(partial_depth, int)
+                                      or partial_depth < d - 1):
+        raise InvalidInputError(f"partial_depth={partial_depth!r} must be an int >= d - 1 = "
+                                f"{d - 1}")
     T, S = 2 * M + L, M + L
-    return max([1] + [_cell_cap(d, T, s0, s1) for s0, s1 in segment_cells(S, cells)])
+    return max([1] + [_cell_cap(d, T, s0, s1, partial_depth)
+                      for s0, s1 in segment_cells(S, cells)])
+
+
+@lru_cache(maxsize=4096)
+def _wide_cap(d: int, M: int, L: int, partial_depth: int) -> int:
+    return segment_product_cap(d, M, L, partial_depth=partial_depth)
+
+
+def wide_segment_cap(partial_depth: int) -> Callable[[int, int, int], int]:
+    """``cap(d, M, L)`` of :func:`segment_product_cap` with a fixed ``partial_depth``
+    (memoised), for :func:`leaves_segment_route`."""
+    return lambda d, M, L: _wide_cap(d, M, L, partial_depth)
 
 
 #: :func:`segment_product_cap`, memoised: a pure function of (d, M, L) that every route of
@@ -276,6 +301,8 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
             "given-scores": n * n + 6 * n * d}[computation]
     routes = [compulsory, GapBound(value, seg_name, "gap.segment_route"),
               GapBound(rest + value, f"{seg_name} + compulsory rest", "gap.segment_route")]
+    if computation == "given-scores":
+        routes += witnessed_routes(n, d, M)
     if computation != "given-scores":
         # explicit_bounds' route on the QKᵀ level-1 vertices of the forward / backward (qkv)
         # DAG, where that module states it; not claimed for the given-scores DAGs
@@ -283,6 +310,59 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
         sy = explicit_routes(kind, {"n": n, "d": d}, M)["Saha-Ye level-1"]
         routes.append(GapBound(sy, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"))
     return routes
+
+
+#: The route name of :func:`witnessed_routes` (before ", L = tM").
+WITNESSED_NAME = "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores)"
+
+
+def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
+    r"""The given-scores class with a second product charged (issue 26, item 1; new, ours).
+
+    **Class hypothesis.** The backward computation is given an :math:`n\times n` input
+    :math:`G` (standard attention: :math:`P`; Algorithm 6, ``small-cache-fused``: :math:`A =
+    \exp(QK^\top)`), and each :math:`dS_{ij}` has a *private chain* :math:`W_{ij}` down to
+    :math:`G_{ij}`: vertices, pairwise disjoint over :math:`(i, j)`, containing
+    :math:`G_{ij}` and :math:`dS_{ij}`, each one other than :math:`G_{ij}` having a predecessor
+    in :math:`W_{ij}` (here :math:`W_{ij} = \{A_{ij}, P_{ij}, dS_{ij}\}`, or
+    :math:`\{P_{ij}, dS_{ij}\}`), disjoint from :math:`K`, :math:`dO`, :math:`V` and the
+    summation trees of :math:`dP = dO\,V^\top` and :math:`dQ = dS\,K`.
+
+    **Witness lemma.** If :math:`dS_{ij}` is red at some time in a segment, some vertex of
+    :math:`W_{ij}` is red at the segment's start or read in it. *Proof.* Take the first time
+    in the segment the vertex is red: it was red at the start, read, or computed; computed
+    needs a predecessor in :math:`W_{ij}` red at that moment — repeat, within the segment,
+    down the chain; it ends at :math:`G_{ij}`, an input, never computed. ∎
+
+    So in the segment argument of :func:`segment_route` (notes/gap.md) the entries of
+    :math:`dS` count like input operand entries, each charged to a distinct vertex red at the
+    start or read: :math:`dQ = dS\,K` (inner dimension :math:`n`: a full pair has
+    :math:`n \ge d` leaves, so at most :math:`ab/n \le ab/d` leaves of full pairs; a partial
+    pair at most :math:`n - 1`) joins :math:`dO\,V^\top` with one budget — their operands,
+    witnesses and trees are disjoint — and the cap is :func:`segment_product_cap` with
+    ``partial_depth = n - 1`` (claims ``gap.face_algebra``, ``gap.cell_bound`` and
+    ``gap.superadditive`` are proved for any partial depth :math:`k \ge 0`):
+
+    .. math:: Q \;\ge\; L\bigl(\lceil 2n^2d / F_{n-1}(L)\rceil - 1\bigr) \;(+\ 4nd).
+
+    :math:`dK = dS^\top Q` and :math:`dV = P^\top dO` are not added: their operands share the
+    witnesses (:math:`W_{ij}`) or :math:`dO` with the two charged products. The compulsory
+    rest (segments cut counting only the I/O on the two products' operands, witnesses and
+    trees): :math:`Q` and :math:`O` read, :math:`dK` and :math:`dV` written, :math:`4nd`. The
+    witness lemma is argued here and in notes/gap.md, not machine-checked; the algebra is
+    (the claims above), and claim ``gap.below_algorithms`` checks the route against the exact
+    count of every given-scores algorithm. **Valid for the given-scores class only**; the
+    gap table's ``any`` takes the smaller class maximum, so it never compares this bound with
+    a FlashAttention count.
+
+    >>> [(r.value, r.route) for r in witnessed_routes(4096, 64, 1024)][1]
+    (52006912, 'segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M + compulsory rest')
+    """
+    n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
+    value, L = leaves_segment_route(2 * n * n * d, d, M, cap=wide_segment_cap(max(n, d) - 1))
+    name = WITNESSED_NAME + (f", L = {L // M}M" if L else "")
+    return [GapBound(value, name, "gap.witnessed_route"),
+            GapBound(value + 4 * n * d, f"{name} + compulsory rest", "gap.witnessed_route")]
 
 
 def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any") -> GapBound:

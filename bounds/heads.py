@@ -80,10 +80,12 @@ from typing import Callable
 from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
     PASSES,
+    WITNESSED_NAME,
     GapBound,
     cached_segment_product_cap,
     lower_bound_routes,
     segment_route,
+    wide_segment_cap,
 )
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
@@ -184,6 +186,19 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
     rest = stacked_rest(pass_, n, d, cls, batch=batch, heads=heads, kv_heads=kv)
     routes = [compulsory, GapBound(value, seg, "heads.stacked_segment"),
               GapBound(rest + value, f"{seg} + compulsory rest", "heads.stacked_segment")]
+    if cls == "given-scores":
+        # the witnessed route (bounds/attention.py, witnessed_routes): dS·K joins dO·Vᵀ per
+        # head, each dS witnessed by its head's own given scores; stacked per group like the
+        # other products (K, V shared within a group), the cap of partial depth n − 1; rest:
+        # Q and O read, dK and dV written
+        w_value, w_L = route(n, d, M, products=2 * batch * heads,
+                             cap=wide_segment_cap(max(n, d) - 1))
+        w_seg = WITNESSED_NAME[:-1] + f"{heads_note})" + (f", L = {w_L // M}M" if w_L else "")
+        w_rest = 2 * matrix_words("q", n, d, batch, heads, kv) + 2 * matrix_words(
+            "kv", n, d, batch, heads, kv)
+        routes += [GapBound(w_value, w_seg, "gap.witnessed_route"),
+                   GapBound(w_rest + w_value, f"{w_seg} + compulsory rest",
+                            "gap.witnessed_route")]
     if batch * heads == 1:  # one head: the single-head Saha–Ye route holds too
         routes += [r for r in lower_bound_routes(pass_, n, d, M, cls)
                    if r.route.startswith("Saha-Ye")]

@@ -65,9 +65,10 @@ __all__ = [
 # Proof map (notes/gap.md). In a segment with s = a + b ≤ M + L red operand entries and
 # c ≤ 2M + L − s partial pairs:
 #
-# * gap.face_algebra   (chain) designated leaves ≤ g(s, c) = s²/(4d) + min((s/2)√c, (d−1)c);
+# * gap.face_algebra   (chain) designated leaves ≤ g(s, c) = s²/(4d) + min((s/2)√c, kc), k the
+#                      most leaves of a partial pair (d − 1; n − 1 for the n-inner dS·K);
 # * gap.cell_bound     (chain) on a cell s0 ≤ s ≤ s1, c ≤ T − s: g(s, c) ≤ the cell bound
-#                      s1²/(4d) + min((s1/2)√(T−s0), (d−1)(T−s0));
+#                      s1²/(4d) + min((s1/2)√(T−s0), k(T−s0));
 # * gap.superadditive  (chain) g(s1, c1) + g(s2, c2) ≤ g(s1 + s2, c1 + c2): products share F;
 # * gap.segment_cap    (exact) segment_product_cap is the maximum over cells covering [0, S] of
 #                      the rounded-up cell bound — at least every proved cell bound, at most 2
@@ -86,59 +87,60 @@ def _min(x: z3.ArithRef, y: z3.ArithRef) -> z3.ArithRef:
 
 
 def _face_chain(*, factor: int = 4) -> Chain:
-    r"""Designated leaves of one segment ≤ :math:`s^2/(4d) + \min((s/2)\sqrt c, (d-1)c)`.
+    r"""Designated leaves of one segment ≤ :math:`s^2/(4d) + \min((s/2)\sqrt c, kc)`.
 
     Premises (the counting of notes/gap.md): ``full ≤ ab/d`` (full pairs need full rows of
     :math:`X` and :math:`Y`), ``part ≤ y`` with :math:`y^2 = abc` (Loomis–Whitney on the partial
-    pairs' leaves), ``part ≤ (d−1)c`` (a partial pair misses a leaf); :math:`r^2 = c`."""
-    a, b, c, d, y, r, full, part = z3.Reals("a b c d y r full part")
+    pairs' leaves), ``part ≤ kc`` (a partial pair holds at most k leaves: :math:`k = d - 1`
+    for an inner dimension d, :math:`n - 1` for the n-inner :math:`dS\,K`); :math:`r^2 = c`."""
+    a, b, c, d, y, r, full, part, k = z3.Reals("a b c d y r full part k")
     s = a + b
-    sign = [a >= 0, b >= 0, c >= 0, d >= 1]
+    sign = [a >= 0, b >= 0, c >= 0, d >= 1, k >= 0]
     roots = [y >= 0, y * y == a * b * c, r >= 0, r * r == c]
-    counts = [full <= a * b / d, part <= y, part <= (d - 1) * c]
+    counts = [full <= a * b / d, part <= y, part <= k * c]
     am_gm = a * b / d <= s * s / (factor * d)
     lw = y <= s * r / 2
-    bound = _min(s * r / 2, (d - 1) * c)
+    bound = _min(s * r / 2, k * c)
     return Chain(
         premises=(*sign, *roots, *counts),
         steps=(Step("ab/d ≤ s²/(4d)", am_gm, sign),
                Step("full ≤ s²/(4d)", full <= s * s / (4 * d), (counts[0], am_gm)),
                Step("√(abc) ≤ (s/2)√c", lw, (*sign, *roots)),
-               Step("partial ≤ min((s/2)√c, (d−1)c)", part <= bound,
+               Step("partial ≤ min((s/2)√c, kc)", part <= bound,
                     (counts[1], counts[2], lw))),
         conclusion=full + part <= s * s / (4 * d) + bound)
 
 
 def _cell_chain(*, lower_corner: bool = False) -> Chain:
     r"""On :math:`s_0\le s\le s_1`, :math:`0\le c\le T-s`:
-    :math:`g(s, c) \le s_1^2/(4d) + \min((s_1/2)\sqrt{T-s_0}, (d-1)(T-s_0))`."""
-    s, s0, s1, T, c, d, r, R = z3.Reals("s s0 s1 T c d r R")
-    order = [s0 >= 0, s0 <= s, s <= s1, s1 <= T, c >= 0, c <= T - s, d >= 1]
+    :math:`g(s, c) \le s_1^2/(4d) + \min((s_1/2)\sqrt{T-s_0}, k(T-s_0))`, any :math:`k \ge 0`."""
+    s, s0, s1, T, c, d, r, R, k = z3.Reals("s s0 s1 T c d r R k")
+    order = [s0 >= 0, s0 <= s, s <= s1, s1 <= T, c >= 0, c <= T - s, d >= 1, k >= 0]
     roots = [r >= 0, r * r == c, R >= 0, R * R == T - s0]
     corner = s0 if lower_corner else s1   # the false twin takes the full term at s0
     # min monotonicity is left to the composition (case analysis; as a step it was redundant)
     root_le = r <= R
     prod_le = s * r <= s1 * R
-    lin_le = (d - 1) * c <= (d - 1) * (T - s0)
+    lin_le = k * c <= k * (T - s0)
     sq_le = s * s <= corner * corner
     return Chain(
         premises=(*order, *roots),
         steps=(Step("√c ≤ √(T−s0)", root_le, (*order, *roots)),
                Step("s√c ≤ s1√(T−s0)", prod_le, (order[0], order[1], order[2], roots[0],
                                                  roots[2], root_le)),
-               Step("(d−1)c ≤ (d−1)(T−s0)", lin_le, (order[1], order[4], order[5], order[6])),
+               Step("kc ≤ k(T−s0)", lin_le, (order[1], order[4], order[5], order[7])),
                Step("s² ≤ s1²", sq_le, (order[0], order[1], order[2])),
                Step("s²/(4d) ≤ s1²/(4d)", s * s / (4 * d) <= corner * corner / (4 * d),
                     (order[6], sq_le))),
-        conclusion=s * s / (4 * d) + _min(s * r / 2, (d - 1) * c)
-        <= corner * corner / (4 * d) + _min(s1 * R / 2, (d - 1) * (T - s0)))
+        conclusion=s * s / (4 * d) + _min(s * r / 2, k * c)
+        <= corner * corner / (4 * d) + _min(s1 * R / 2, k * (T - s0)))
 
 
 def _superadditive_chain(*, reverse: bool = False) -> Chain:
     r""":math:`g(s_1,c_1)+g(s_2,c_2) \le g(s_1+s_2, c_1+c_2)` for
-    :math:`g(s, c) = s^2/(4d) + \min((s/2)\sqrt c, (d-1)c)`."""
-    s1, s2, c1, c2, r1, r2, r, d = z3.Reals("s1 s2 c1 c2 r1 r2 r d")
-    sign = [s1 >= 0, s2 >= 0, c1 >= 0, c2 >= 0, d >= 1]
+    :math:`g(s, c) = s^2/(4d) + \min((s/2)\sqrt c, kc)`, any :math:`k \ge 0`."""
+    s1, s2, c1, c2, r1, r2, r, d, k = z3.Reals("s1 s2 c1 c2 r1 r2 r d k")
+    sign = [s1 >= 0, s2 >= 0, c1 >= 0, c2 >= 0, d >= 1, k >= 0]
     roots = [r1 >= 0, r2 >= 0, r >= 0, r1 * r1 == c1, r2 * r2 == c2, r * r == c1 + c2]
     square = ((s1 + s2) ** 2 <= s1 * s1 + s2 * s2) if reverse else (
         s1 * s1 + s2 * s2 <= (s1 + s2) ** 2)
@@ -147,8 +149,8 @@ def _superadditive_chain(*, reverse: bool = False) -> Chain:
     # the min terms are left to the composition: min(x1, y1) + min(x2, y2) ≤ min(X, Y) once
     # x1 + x2 ≤ X and y1 + y2 = Y is case analysis, which the solver does (a step stating it
     # was found redundant by the chain checker)
-    x1, x2, y1, y2 = s1 * r1 / 2, s2 * r2 / 2, (d - 1) * c1, (d - 1) * c2
-    X, Y = (s1 + s2) * r / 2, (d - 1) * (c1 + c2)
+    x1, x2, y1, y2 = s1 * r1 / 2, s2 * r2 / 2, k * c1, k * c2
+    X, Y = (s1 + s2) * r / 2, k * (c1 + c2)
 
     def g(s_: z3.ArithRef, x_: z3.ArithRef, y_: z3.ArithRef) -> z3.ArithRef:
         return s_ * s_ / (4 * d) + _min(x_, y_)
@@ -178,24 +180,26 @@ def _chain_check(build: Callable[[], Chain], solvers: Callable[[Chain], Solvers]
     return check
 
 
-def _cell_bound_ge(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True
-                   ) -> bool:
-    r"""``value ≥ s1²/(4d) + min((s1/2)√(T−s0), (d−1)(T−s0))``, in exact integers (both sides
-    times 4d; the root compared by squaring). ``partial=False``: the bound without its min term
-    (a planted model)."""
+def _cell_bound_ge(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
+                   k: int | None = None) -> bool:
+    r"""``value ≥ s1²/(4d) + min((s1/2)√(T−s0), k(T−s0))`` (``k`` default d − 1), in exact
+    integers (both sides times 4d; the root compared by squaring). ``partial=False``: the bound
+    without its min term (a planted model)."""
+    k = d - 1 if k is None else k
     A = 4 * d * value - s1 * s1
     if not partial:
         return A >= 0
-    return A >= 4 * d * (d - 1) * (T - s0) or (A >= 0 and A * A >= 4 * d * d * s1 * s1 * (T - s0))
+    return A >= 4 * d * k * (T - s0) or (A >= 0 and A * A >= 4 * d * d * s1 * s1 * (T - s0))
 
 
-def _cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True
-                   ) -> bool:
+def _cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
+                   k: int | None = None) -> bool:
     """``value ≤`` the cell bound of :func:`_cell_bound_ge`, exactly."""
+    k = d - 1 if k is None else k
     A = 4 * d * value - s1 * s1
     if not partial:
         return A <= 0
-    return A <= 4 * d * (d - 1) * (T - s0) and (A <= 0 or A * A <= 4 * d * d * s1 * s1 * (T - s0))
+    return A <= 4 * d * k * (T - s0) and (A <= 0 or A * A <= 4 * d * d * s1 * s1 * (T - s0))
 
 
 def pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int, int]]
@@ -485,17 +489,18 @@ _EXACT = "exact integer comparison"
 
 CLAIMS: list[Claim] = [
     _claim("gap.face_algebra",
-           "full ≤ ab/d, partial ≤ √(abc) (Loomis–Whitney), partial ≤ (d−1)c, a + b = s "
-           "(a, b, c ≥ 0, d ≥ 1) ⇒ designated leaves ≤ s²/(4d) + min((s/2)√c, (d−1)c)",
+           "full ≤ ab/d, partial ≤ √(abc) (Loomis–Whitney), partial ≤ kc, a + b = s "
+           "(a, b, c, k ≥ 0, d ≥ 1; k = d − 1, or n − 1 for dS·K) ⇒ designated leaves ≤ "
+           "s²/(4d) + min((s/2)√c, kc)",
            "chain: AM–GM, full ≤ s²/(4d), √(abc) ≤ (s/2)√c, partial ≤ min; r² = c, y² = abc",
            _CHAIN, _chain_check(_face_chain)),
     _claim("gap.cell_bound",
-           "on s ∈ [s0, s1], 0 ≤ c ≤ T − s (s0 ≥ 0, s1 ≤ T, d ≥ 1): s²/(4d) + min((s/2)√c, "
-           "(d−1)c) ≤ s1²/(4d) + min((s1/2)√(T−s0), (d−1)(T−s0))",
+           "on s ∈ [s0, s1], 0 ≤ c ≤ T − s (s0 ≥ 0, s1 ≤ T, d ≥ 1, k ≥ 0): s²/(4d) + "
+           "min((s/2)√c, kc) ≤ s1²/(4d) + min((s1/2)√(T−s0), k(T−s0))",
            "chain of 5 steps; r² = c, R² = T − s0", _CHAIN, _chain_check(_cell_chain)),
     _claim("gap.superadditive",
-           "g(s1, c1) + g(s2, c2) ≤ g(s1+s2, c1+c2) for g(s, c) = s²/(4d) + min((s/2)√c, (d−1)c), "
-           "s_i, c_i ≥ 0, d ≥ 1 (several products share one segment budget)",
+           "g(s1, c1) + g(s2, c2) ≤ g(s1+s2, c1+c2) for g(s, c) = s²/(4d) + min((s/2)√c, kc), "
+           "s_i, c_i, k ≥ 0, d ≥ 1 (several products share one segment budget)",
            "chain of 5 steps; r_i² = c_i, r² = c1 + c2", _CHAIN, _chain_check(_superadditive_chain)),
     _claim("gap.segment_cap",
            "segment_product_cap(d, M, L) (the cap every segment route uses) is ≥ every proved "
@@ -576,11 +581,11 @@ FALSE_TWINS: list[Claim] = [
            _chain_check(lambda: _cell_chain().without("s² ≤ s1²")),
            twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
     _claim("gap.twin.cell_weak_linear_step",
-           "gap.cell_bound with (d−1)c ≤ (d−1)(T−s0) weakened to (d−1)c ≤ d(T−s0)", "chain",
+           "gap.cell_bound with kc ≤ k(T−s0) weakened to kc ≤ (k+1)(T−s0)", "chain",
            _CHAIN, _chain_check(lambda: (lambda c: c.replacing(
-               "(d−1)c ≤ (d−1)(T−s0)", Step("(d−1)c ≤ d(T−s0)",
-                                            (_r("d") - 1) * _r("c") <= _r("d") * (_r("T") - _r("s0")),
-                                            c.step("(d−1)c ≤ (d−1)(T−s0)").hypotheses)))(
+               "kc ≤ k(T−s0)", Step("kc ≤ (k+1)(T−s0)",
+                                    _r("k") * _r("c") <= (_r("k") + 1) * (_r("T") - _r("s0")),
+                                    c.step("kc ≤ k(T−s0)").hypotheses)))(
                _cell_chain())),
            twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
     _claim("gap.twin.face_without_lw_step",

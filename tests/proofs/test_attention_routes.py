@@ -168,10 +168,15 @@ def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
 # ------------------------------------------------------------------ trust tier: pinned values
 @pytest.mark.trust
 def test_the_printed_backward_bound_is_pinned() -> None:
-    """Issue 20: a cap divided by 3 printed 94,789,632 here; the proved cap gives 43,829,248."""
+    """Issue 20: a cap divided by 3 printed 94,789,632 here; the proved cap gave 43,829,248 for
+    the given-scores class, which the witnessed route (issue 26) raised to 52,006,912 — the
+    recompute class's value, so the printed bound is now the recompute class's."""
     b = best_lower_bound("backward", 4096, 64, 1024)
-    assert (b.value, b.claim_id) == (43_829_248, "gap.segment_route")
-    assert b.route == "given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest"
+    assert (b.value, b.claim_id) == (52_006_912, "gap.segment_route")
+    assert b.route == "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest"
+    old = best_lower_bound("backward", 4096, 64, 1024, "given-scores")
+    assert old.value == 52_006_912 and old.claim_id == "gap.witnessed_route"
+    # the issue-20 route of the class, unchanged
     assert 43_829_248 == 4096 * 4096 + 6 * 4096 * 64 + segment_route(4096, 64, 1024)[0]
     assert best_lower_bound("backward", 4096, 64, 1024, "recompute").value == 52_006_912
 
@@ -209,7 +214,8 @@ def test_every_route_value_pinned() -> None:
     # compulsory by hand: 4nd, 8nd, 8nd + n²; the rest: 2nd, 4nd, n² + 6nd on top
     assert [v for v, _, _ in rows["forward", "forward"]] == [2048, 2560, 3584, 448]
     assert [v for v, _, _ in rows["backward", "recompute"]] == [4096, 5120, 7168, 448]
-    assert [v for v, _, _ in rows["backward", "given-scores"]] == [8192, 2560, 9728]
+    # given-scores: + the witnessed route, 2 products with the cap of partial depth n − 1
+    assert [v for v, _, _ in rows["backward", "given-scores"]] == [8192, 2560, 9728, 4352, 6400]
     assert rows["backward", "given-scores"][0][1:] == ("compulsory (+ n² of the given scores)",
                                                       "gap.compulsory")
     assert rows["backward", "recompute"][3][1:] == ("Saha-Ye level-1 (Q·Kᵀ)",
@@ -380,7 +386,7 @@ def test_below_algorithms_on_injected_counts() -> None:
     grid = [("backward", 64, 8, 64)]
     v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 7168,
                                                                       "standard": 9728})
-    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (7, 7)
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (9, 9)
     v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 7167})
     assert isinstance(v, Refuted) and v.counterexample == {
         "pass": "backward", "n": 64, "d": 8, "M": 64, "algorithm": "flash2", "io": 7167,
@@ -426,119 +432,120 @@ def test_fast_twins_rejected_on_their_path(twin) -> None:
 #: Each gap chain, exactly: premises, steps (name, conclusion, hypotheses), conclusion — the
 #: statement the solvers check is pinned, so a changed premise or step fails here even where
 #: the chain would still be proved. (Reviewed by hand against notes/gap.md, steps 2–5.)
-CHAIN_TEXT = {'_face_chain': (['a >= 0',
-                               'b >= 0',
-                               'c >= 0',
-                               'd >= 1',
-                               'y >= 0',
-                               'y*y == a*b*c',
-                               'r >= 0',
-                               'r*r == c',
-                               'full <= (a*b)/d',
-                               'part <= y',
-                               'part <= (d - 1)*c'],
-                              [('ab/d ≤ s²/(4d)',
-                                '(a*b)/d <= ((a + b)*(a + b))/(4*d)',
-                                ['a >= 0', 'b >= 0', 'c >= 0', 'd >= 1']),
-                               ('full ≤ s²/(4d)',
-                                'full <= ((a + b)*(a + b))/(4*d)',
-                                ['full <= (a*b)/d', '(a*b)/d <= ((a + b)*(a + b))/(4*d)']),
-                               ('√(abc) ≤ (s/2)√c',
-                                'y <= ((a + b)*r)/2',
-                                ['a >= 0',
-                                 'b >= 0',
-                                 'c >= 0',
-                                 'd >= 1',
-                                 'y >= 0',
-                                 'y*y == a*b*c',
-                                 'r >= 0',
-                                 'r*r == c']),
-                               ('partial ≤ min((s/2)√c, (d−1)c)',
-                                'part <= If(((a + b)*r)/2 <= (d - 1)*c, ((a + b)*r)/2, (d - 1)*c)',
-                                ['part <= y', 'part <= (d - 1)*c', 'y <= ((a + b)*r)/2'])],
-                              'full + part <= ((a + b)*(a + b))/(4*d) + If(((a + b)*r)/2 <= (d - 1)*c, ((a '
-                              '+ b)*r)/2, (d - 1)*c)'),
-              '_cell_chain': (['s0 >= 0',
-                               's0 <= s',
-                               's <= s1',
-                               's1 <= T',
-                               'c >= 0',
-                               'c <= T - s',
-                               'd >= 1',
-                               'r >= 0',
-                               'r*r == c',
-                               'R >= 0',
-                               'R*R == T - s0'],
-                              [('√c ≤ √(T−s0)',
-                                'r <= R',
-                                ['s0 >= 0',
-                                 's0 <= s',
-                                 's <= s1',
-                                 's1 <= T',
-                                 'c >= 0',
-                                 'c <= T - s',
-                                 'd >= 1',
-                                 'r >= 0',
-                                 'r*r == c',
-                                 'R >= 0',
-                                 'R*R == T - s0']),
-                               ('s√c ≤ s1√(T−s0)',
-                                's*r <= s1*R',
-                                ['s0 >= 0', 's0 <= s', 's <= s1', 'r >= 0', 'R >= 0', 'r <= R']),
-                               ('(d−1)c ≤ (d−1)(T−s0)',
-                                '(d - 1)*c <= (d - 1)*(T - s0)',
-                                ['s0 <= s', 'c >= 0', 'c <= T - s', 'd >= 1']),
-                               ('s² ≤ s1²', 's*s <= s1*s1', ['s0 >= 0', 's0 <= s', 's <= s1']),
-                               ('s²/(4d) ≤ s1²/(4d)',
-                                '(s*s)/(4*d) <= (s1*s1)/(4*d)',
-                                ['d >= 1', 's*s <= s1*s1'])],
-                              '(s*s)/(4*d) + If((s*r)/2 <= (d - 1)*c, (s*r)/2, (d - 1)*c) <= (s1*s1)/(4*d) '
-                              '+ If((s1*R)/2 <= (d - 1)*(T - s0), (s1*R)/2, (d - 1)*(T - s0))'),
-              '_superadditive_chain': (['s1 >= 0',
-                                        's2 >= 0',
-                                        'c1 >= 0',
-                                        'c2 >= 0',
-                                        'd >= 1',
-                                        'r1 >= 0',
-                                        'r2 >= 0',
-                                        'r >= 0',
-                                        'r1*r1 == c1',
-                                        'r2*r2 == c2',
-                                        'r*r == c1 + c2'],
-                                       [('s1² + s2² ≤ (s1+s2)²',
-                                         's1*s1 + s2*s2 <= (s1 + s2)**2',
-                                         ['s1 >= 0', 's2 >= 0']),
-                                        ('s1²/(4d) + s2²/(4d) ≤ (s1+s2)²/(4d)',
-                                         '(s1*s1)/(4*d) + (s2*s2)/(4*d) <= ((s1 + s2)*(s1 + s2))/(4*d)',
-                                         ['d >= 1', 's1*s1 + s2*s2 <= (s1 + s2)**2']),
-                                        ('√c1 ≤ √(c1+c2)',
-                                         'r1 <= r',
-                                         ['c1 >= 0',
-                                          'c2 >= 0',
-                                          'r1 >= 0',
-                                          'r >= 0',
-                                          'r1*r1 == c1',
-                                          'r*r == c1 + c2']),
-                                        ('√c2 ≤ √(c1+c2)',
-                                         'r2 <= r',
-                                         ['c1 >= 0',
-                                          'c2 >= 0',
-                                          'r2 >= 0',
-                                          'r >= 0',
-                                          'r2*r2 == c2',
-                                          'r*r == c1 + c2']),
-                                        ('s1√c1 + s2√c2 ≤ (s1+s2)√(c1+c2)',
-                                         's1*r1 + s2*r2 <= (s1 + s2)*r',
-                                         ['s1 >= 0',
-                                          's2 >= 0',
-                                          'r1 >= 0',
-                                          'r2 >= 0',
-                                          'r1 <= r',
-                                          'r2 <= r'])],
-                                       '(s1*s1)/(4*d) + If((s1*r1)/2 <= (d - 1)*c1, (s1*r1)/2, (d - 1)*c1) '
-                                       '+ (s2*s2)/(4*d) + If((s2*r2)/2 <= (d - 1)*c2, (s2*r2)/2, (d - '
-                                       '1)*c2) <= ((s1 + s2)*(s1 + s2))/(4*d) + If(((s1 + s2)*r)/2 <= (d - '
-                                       '1)*(c1 + c2), ((s1 + s2)*r)/2, (d - 1)*(c1 + c2))')}
+CHAIN_TEXT = {'_cell_chain': (['s0 >= 0',
+                  's0 <= s',
+                  's <= s1',
+                  's1 <= T',
+                  'c >= 0',
+                  'c <= T - s',
+                  'd >= 1',
+                  'k >= 0',
+                  'r >= 0',
+                  'r*r == c',
+                  'R >= 0',
+                  'R*R == T - s0'],
+                 [('√c ≤ √(T−s0)',
+                   'r <= R',
+                   ['s0 >= 0',
+                    's0 <= s',
+                    's <= s1',
+                    's1 <= T',
+                    'c >= 0',
+                    'c <= T - s',
+                    'd >= 1',
+                    'k >= 0',
+                    'r >= 0',
+                    'r*r == c',
+                    'R >= 0',
+                    'R*R == T - s0']),
+                  ('s√c ≤ s1√(T−s0)',
+                   's*r <= s1*R',
+                   ['s0 >= 0', 's0 <= s', 's <= s1', 'r >= 0', 'R >= 0', 'r <= R']),
+                  ('kc ≤ k(T−s0)',
+                   'k*c <= k*(T - s0)',
+                   ['s0 <= s', 'c >= 0', 'c <= T - s', 'k >= 0']),
+                  ('s² ≤ s1²', 's*s <= s1*s1', ['s0 >= 0', 's0 <= s', 's <= s1']),
+                  ('s²/(4d) ≤ s1²/(4d)',
+                   '(s*s)/(4*d) <= (s1*s1)/(4*d)',
+                   ['d >= 1', 's*s <= s1*s1'])],
+                 '(s*s)/(4*d) + If((s*r)/2 <= k*c, (s*r)/2, k*c) <= (s1*s1)/(4*d) + If((s1*R)/2 <= '
+                 'k*(T - s0), (s1*R)/2, k*(T - s0))'),
+ '_face_chain': (['a >= 0',
+                  'b >= 0',
+                  'c >= 0',
+                  'd >= 1',
+                  'k >= 0',
+                  'y >= 0',
+                  'y*y == a*b*c',
+                  'r >= 0',
+                  'r*r == c',
+                  'full <= (a*b)/d',
+                  'part <= y',
+                  'part <= k*c'],
+                 [('ab/d ≤ s²/(4d)',
+                   '(a*b)/d <= ((a + b)*(a + b))/(4*d)',
+                   ['a >= 0', 'b >= 0', 'c >= 0', 'd >= 1', 'k >= 0']),
+                  ('full ≤ s²/(4d)',
+                   'full <= ((a + b)*(a + b))/(4*d)',
+                   ['full <= (a*b)/d', '(a*b)/d <= ((a + b)*(a + b))/(4*d)']),
+                  ('√(abc) ≤ (s/2)√c',
+                   'y <= ((a + b)*r)/2',
+                   ['a >= 0',
+                    'b >= 0',
+                    'c >= 0',
+                    'd >= 1',
+                    'k >= 0',
+                    'y >= 0',
+                    'y*y == a*b*c',
+                    'r >= 0',
+                    'r*r == c']),
+                  ('partial ≤ min((s/2)√c, kc)',
+                   'part <= If(((a + b)*r)/2 <= k*c, ((a + b)*r)/2, k*c)',
+                   ['part <= y', 'part <= k*c', 'y <= ((a + b)*r)/2'])],
+                 'full + part <= ((a + b)*(a + b))/(4*d) + If(((a + b)*r)/2 <= k*c, ((a + b)*r)/2, '
+                 'k*c)'),
+ '_superadditive_chain': (['s1 >= 0',
+                           's2 >= 0',
+                           'c1 >= 0',
+                           'c2 >= 0',
+                           'd >= 1',
+                           'k >= 0',
+                           'r1 >= 0',
+                           'r2 >= 0',
+                           'r >= 0',
+                           'r1*r1 == c1',
+                           'r2*r2 == c2',
+                           'r*r == c1 + c2'],
+                          [('s1² + s2² ≤ (s1+s2)²',
+                            's1*s1 + s2*s2 <= (s1 + s2)**2',
+                            ['s1 >= 0', 's2 >= 0']),
+                           ('s1²/(4d) + s2²/(4d) ≤ (s1+s2)²/(4d)',
+                            '(s1*s1)/(4*d) + (s2*s2)/(4*d) <= ((s1 + s2)*(s1 + s2))/(4*d)',
+                            ['d >= 1', 's1*s1 + s2*s2 <= (s1 + s2)**2']),
+                           ('√c1 ≤ √(c1+c2)',
+                            'r1 <= r',
+                            ['c1 >= 0',
+                             'c2 >= 0',
+                             'r1 >= 0',
+                             'r >= 0',
+                             'r1*r1 == c1',
+                             'r*r == c1 + c2']),
+                           ('√c2 ≤ √(c1+c2)',
+                            'r2 <= r',
+                            ['c1 >= 0',
+                             'c2 >= 0',
+                             'r2 >= 0',
+                             'r >= 0',
+                             'r2*r2 == c2',
+                             'r*r == c1 + c2']),
+                           ('s1√c1 + s2√c2 ≤ (s1+s2)√(c1+c2)',
+                            's1*r1 + s2*r2 <= (s1 + s2)*r',
+                            ['s1 >= 0', 's2 >= 0', 'r1 >= 0', 'r2 >= 0', 'r1 <= r', 'r2 <= r'])],
+                          '(s1*s1)/(4*d) + If((s1*r1)/2 <= k*c1, (s1*r1)/2, k*c1) + (s2*s2)/(4*d) '
+                          '+ If((s2*r2)/2 <= k*c2, (s2*r2)/2, k*c2) <= ((s1 + s2)*(s1 + s2))/(4*d) '
+                          '+ If(((s1 + s2)*r)/2 <= k*(c1 + c2), ((s1 + s2)*r)/2, k*(c1 + c2))')}
+
+
 
 
 @pytest.mark.trust
@@ -566,8 +573,8 @@ def test_the_planted_chains_differ_where_they_say() -> None:
 
     corner = g._cell_chain(lower_corner=True)
     assert norm(corner.step("s² ≤ s1²").conclusion) == "s*s <= s0*s0"
-    assert norm(corner.conclusion).startswith("(s*s)/(4*d) + If((s*r)/2 <= (d - 1)*c, (s*r)/2, "
-                                              "(d - 1)*c) <= (s0*s0)/(4*d) + If((s1*R)/2")
+    assert norm(corner.conclusion).startswith("(s*s)/(4*d) + If((s*r)/2 <= k*c, (s*r)/2, "
+                                              "k*c) <= (s0*s0)/(4*d) + If((s1*R)/2")
     assert norm(g._face_chain(factor=8).step("ab/d ≤ s²/(4d)").conclusion) == \
         "(a*b)/d <= ((a + b)*(a + b))/(8*d)"
     assert norm(g._superadditive_chain(reverse=True).step("s1² + s2² ≤ (s1+s2)²").conclusion) \
@@ -695,7 +702,11 @@ def test_routes_at_a_size_where_the_segment_route_is_zero() -> None:
     assert rows("backward", "given-scores") == [
         (192, "compulsory (+ n² of the given scores)", "gap.compulsory"),
         (0, "segment products (dO·Vᵀ)", "gap.segment_route"),
-        (160, "segment products (dO·Vᵀ) + compulsory rest", "gap.segment_route")]
+        (160, "segment products (dO·Vᵀ) + compulsory rest", "gap.segment_route"),
+        (0, "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores)",
+         "gap.witnessed_route"),
+        (64, "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores) + compulsory "
+             "rest", "gap.witnessed_route")]
 
 
 @pytest.mark.trust

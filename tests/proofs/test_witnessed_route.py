@@ -1,0 +1,76 @@
+"""The witnessed given-scores route (attnio.bounds.attention.witnessed_routes, issue 26 item 1)
+and its claim gap.witnessed_route (proofs/witnessed_route.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from attnio.bounds.attention import (
+    best_lower_bound,
+    leaves_segment_route,
+    lower_bound_routes,
+    segment_product_cap,
+    witnessed_routes,
+)
+from attnio.bounds.heads import stacked_lower_bound_routes
+from attnio.exceptions import InvalidInputError
+from attnio.proofs.registry import CheckContext
+from attnio.proofs.witnessed_route import CLAIMS, FALSE_TWINS, _witnessed_check
+
+pytestmark = pytest.mark.trust
+CTX = CheckContext()
+
+
+def test_the_claim_is_proved_and_its_twin_refuted() -> None:
+    (claim,) = CLAIMS
+    assert claim.id == "gap.witnessed_route" and claim.check_fn(CTX).proved
+    (twin,) = FALSE_TWINS
+    verdict = twin.check_fn(CTX)
+    assert verdict.verdict == "refuted" and "below a proved cell bound" in verdict.detail
+
+
+def test_a_route_that_is_not_the_maximum_over_L_is_refuted(monkeypatch) -> None:
+    import attnio.proofs.witnessed_route as module
+
+    def one_less(n, d, M):
+        return [type(r)(r.value + 1, r.route, r.claim_id) for r in witnessed_routes(n, d, M)]
+
+    monkeypatch.setattr(module, "witnessed_routes", one_less)
+    verdict = _witnessed_check(CTX, grid=[(4096, 64, 1024)])
+    assert verdict.verdict == "refuted" and "not max_L" in verdict.detail
+
+
+def test_values_pinned_at_the_gap_table_size() -> None:
+    """n = 4096, d = 64: two products (N = 2n²d) with the cap of partial depth n − 1, plus
+    4nd = 1,048,576 for Q, O read and dK, dV written."""
+    rows = {M: [r.value for r in witnessed_routes(4096, 64, M)] for M in (64, 1024, 8192)}
+    assert rows == {64: [315468096, 316516672], 1024: [50958336, 52006912],
+                    8192: [10108928, 11157504]}
+    cap = lambda d, M, L: segment_product_cap(d, M, L, partial_depth=4095)  # noqa: E731
+    assert leaves_segment_route(2 * 4096 * 4096 * 64, 64, 1024, cap=cap) == (50958336, 2048)
+
+
+def test_only_the_given_scores_class_has_it_and_the_small_cache_bound_rose() -> None:
+    for cls in ("recompute",):
+        assert all(r.claim_id != "gap.witnessed_route"
+                   for r in lower_bound_routes("backward", 4096, 64, 64, cls))
+    assert all(r.claim_id != "gap.witnessed_route"
+               for r in lower_bound_routes("forward", 4096, 64, 64, "forward"))
+    given = best_lower_bound("backward", 4096, 64, 64, "given-scores")
+    assert given.claim_id == "gap.witnessed_route" and given.value == 316516672
+    # before issue 26 the class's best was the dO·Vᵀ route alone: 176,084,032 (ratio 7.58)
+    assert best_lower_bound("backward", 4096, 64, 64).value == 316516672
+
+
+def test_one_stacked_head_is_the_single_head_route() -> None:
+    single = lower_bound_routes("backward", 1024, 16, 512, "given-scores")
+    stacked = stacked_lower_bound_routes("backward", 1024, 16, 512, "given-scores")
+    assert [r.value for r in stacked] == [r.value for r in single]
+    many = stacked_lower_bound_routes("backward", 1024, 16, 512, "given-scores", heads=4,
+                                      kv_heads=2)
+    assert any(r.claim_id == "gap.witnessed_route" and "4 heads" in r.route for r in many)
+
+
+def test_a_partial_depth_below_d_minus_1_is_refused() -> None:
+    with pytest.raises(InvalidInputError, match="partial_depth=2 must be an int >= d - 1 = 3"):
+        segment_product_cap(4, 16, 16, partial_depth=2)
