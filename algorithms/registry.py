@@ -8,7 +8,8 @@ for one). Adding an algorithm means one module (its schedule under
 :mod:`attnio.algorithms.counts`, an executor in :mod:`attnio.algorithms.executors`) plus one
 :class:`AlgorithmSpec` below; notes/extending.md says how.
 
-Import order: this module imports counts, masked_counts, executors and small_cache_fused; none
+Import order: this module imports counts, masked_counts, executors, small_cache_fused and
+split_backward; none
 of them imports this one at module level (:func:`attnio.algorithms.counts.count_masked` looks
 the registry up inside the call).
 
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
 from attnio.algorithms.small_cache_fused import fused_block_sizes
+from attnio.algorithms.split_backward import count_flash2_split_backward, split_block_sizes
 from attnio.exceptions import InvalidInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +78,8 @@ class BlockRule:
     ``(B_r, B_c)`` of :func:`~attnio.algorithms.counts.flash_block_sizes` with ``variant``
     (``fitted``: the I/O-optimal fitting blocks; ``published``: FA-1's printed rule);
     ``"fused"`` — the exact search of
-    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`.
+    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; ``"split"`` — the exact
+    search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only).
 
     >>> BlockRule("square").blocks("forward", 64, 8, 256)
     {'B': 8}
@@ -95,6 +98,8 @@ class BlockRule:
         if self.kind == "flash":
             br, bc = counts.flash_block_sizes(self.version, pass_, n, d, M, self.variant)
             return {"B_r": br, "B_c": bc}
+        if self.kind == "split":
+            return split_block_sizes(n, d, M)
         return fused_block_sizes(n, d, M, pass_)
 
     def q_outer(self, pass_: str) -> bool:
@@ -221,7 +226,7 @@ def _flash(fn: Callable[..., counts.Counts], variant: counts.Variant = "fitted")
     return counter
 
 
-def _fused(fn: Callable[..., counts.Counts]) -> Counter:
+def _dict_blocks(fn: Callable[..., counts.Counts]) -> Counter:
     def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         return fn(n, d, M, None if blocks is None else dict(blocks))
     return counter
@@ -322,13 +327,24 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
         "#ff7f0e",
-        counters={"forward": _fused(counts.count_small_cache_fused_forward),
-                  "backward": _fused(counts.count_small_cache_fused_backward)},
+        counters={"forward": _dict_blocks(counts.count_small_cache_fused_forward),
+                  "backward": _dict_blocks(counts.count_small_cache_fused_backward)},
         executors={"forward": executors.run_small_cache_fused_forward,
                    "backward": executors.run_small_cache_fused_backward},
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")}),
+    AlgorithmSpec(
+        "flash2-split",
+        "FlashAttention-2's backward split (ours): a KV-outer pass for dK, dV that never "
+        "touches dQ, then dQ by a Q-outer recompute pass or as dS K from a dS the first pass "
+        "wrote; blocks and pass by exact search (backward only)",
+        {"backward": _FLASH_BOUNDS["backward"]},
+        {"backward": "FlashAttention-2, split dQ pass (ours)"}, "#bcbd22",
+        counters={"backward": _dict_blocks(count_flash2_split_backward)},
+        executors={"backward": executors.run_flash2_split_backward},
+        block_rule=BlockRule("split"), tunable=True, backward_computation="recompute",
+        selections={"backward": ("gap",)}),
     AlgorithmSpec(
         "small-cache-stable",
         "small-cache with stable storage (ours): the forward stores A = exp(tau QK^T - m) with "

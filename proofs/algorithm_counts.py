@@ -28,6 +28,7 @@ over the grid, every comparison non-trivial):
 ``cnt.flash1.backward.constant_32``    :math:`d \ge 8,\ 48d \le M \le nd/2`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.flash2.forward``                 :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash2.backward``                :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 32\,n^2d^2/M`
+``cnt.flash2_split.backward``          :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
 ``cnt.standard.forward``               :math:`M \ge d^2`: count :math:`\le 16\,(nd + n^2)`
 ``cnt.standard.backward``              :math:`M \ge d^2`: count :math:`\le 28\,(nd + n^2)`
 ``cnt.square_tiling.forward``          :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 18\,n^2d/\sqrt M`
@@ -48,6 +49,8 @@ over the grid, every comparison non-trivial):
                                        :math:`\le` count(flash1), forward
 ``cmp.executed.flash1_vs_standard``    :math:`8d^2 \le M \le nd`: count(flash1) :math:`\le`
                                        count(standard), backward
+``cmp.executed.split_vs_flash2``       :math:`d \ge 8,\ M \le nd/4`: count(flash2-split)
+                                       :math:`\le` count(flash2), backward
 =====================================  ============================================================
 
 Where the idealised claim and the count differ, the original over-claim is a planted twin,
@@ -71,6 +74,10 @@ refuted with a counterexample naming n, d, M, the count and the bound:
 * ``cmp.executed.tiling_vs_flash1.twin_crossover_d2`` — ``cmp.fwd_tiling_vs_flash.exact``'s
   crossover :math:`M \le d^2` read as a statement about the executed algorithms (they swap
   near :math:`M \approx d^2/2`);
+* ``cmp.executed.split_vs_flash2.twin_whole_range`` — flash2-split never moves more than
+  FlashAttention-2: false at :math:`M \ge nd/2` (two outer passes: the dQ pass re-reads Q and
+  dO, which FA-2's single pass with :math:`T_c = 2` does not need) and for d < 8 (the 2n words
+  of L, D per pass);
 * ``cmp.executed.flash1_vs_standard.twin_crossover_d2`` — ``cmp.flash_vs_standard``'s
   :math:`M \ge d^2` read as the executed algorithms' (FlashAttention-1 backward moves more
   than standard attention up to :math:`M = 6.75d^2` at d = 2, :math:`1.12d^2` at d = 64).
@@ -382,6 +389,10 @@ CLAIMS: list[Claim] = [
                     Envelope("flash2", "backward", _BWD, 32, "d >= 8 and 24*d <= M <= n*d",
                              _fa(8, 24)),
                     f"{DFE} Thm 5 (FlashAttention-2 loop order)"),
+    _envelope_claim("cnt.flash2_split.backward",
+                    Envelope("flash2-split", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{DFE} Thm 5 form; flash2-split is ours (attnio.algorithms.split_backward)"),
     _envelope_claim("cnt.standard.forward",
                     Envelope("standard", "forward", "fwd.standard", 16, "M >= d**2, M >= 4",
                              _large), f"{DFE} Thm 2 (standard attention, restricted to M >= d^2)"),
@@ -431,6 +442,11 @@ CLAIMS: list[Claim] = [
                       Comparison("flash1", "standard", "backward", "8*d**2 <= M <= n*d",
                                  lambda n, d, M: 8 * d * d <= M <= n * d),
                       f"{DFE} Thm 5, executed (cmp.flash_vs_standard compares the forms)"),
+    _comparison_claim("cmp.executed.split_vs_flash2",
+                      Comparison("flash2-split", "flash2", "backward", "d >= 8 and M <= n*d/4",
+                                 lambda n, d, M: d >= 8 and 4 * M <= n * d),
+                      "attnio.algorithms.split_backward (ours) vs FlashAttention-2's backward "
+                      "(Dao 2023, arXiv 2307.08691, Alg. 2), executed"),
 ]
 
 _TWIN = "planted false twin"
@@ -492,6 +508,11 @@ FALSE_TWINS: list[Claim] = [
                                  lambda n, d, M: d * d <= M <= n * d),
                       f"{_TWIN} (cmp.flash_vs_standard's range M >= d^2 read as the executed "
                       "algorithms')", twin_of="cmp.executed.flash1_vs_standard"),
+    _comparison_claim("cmp.executed.split_vs_flash2.twin_whole_range",
+                      Comparison("flash2-split", "flash2", "backward", "M <= n*d",
+                                 lambda n, d, M: M <= n * d),
+                      f"{_TWIN} (the split read as never worse than FlashAttention-2)",
+                      twin_of="cmp.executed.split_vs_flash2"),
 ]
 
 if __name__ == "__main__":
