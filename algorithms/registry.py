@@ -8,8 +8,8 @@ for one). Adding an algorithm means one module (its schedule under
 :mod:`attnio.algorithms.counts`, an executor in :mod:`attnio.algorithms.executors`) plus one
 :class:`AlgorithmSpec` below; notes/extending.md says how.
 
-Import order: this module imports counts, masked_counts, executors, small_cache_fused and
-split_backward; none
+Import order: this module imports counts, masked_counts, executors, small_cache_fused,
+resident_fused and split_backward; none
 of them imports this one at module level (:func:`attnio.algorithms.counts.count_masked` looks
 the registry up inside the call).
 
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
 from attnio.algorithms.small_cache_fused import fused_block_sizes
+from attnio.algorithms.resident_fused import count_fused_resident, resident_block_sizes
 from attnio.algorithms.split_backward import count_flash2_split_backward, split_block_sizes
 from attnio.exceptions import InvalidInputError
 
@@ -79,7 +80,9 @@ class BlockRule:
     (``fitted``: the I/O-optimal fitting blocks; ``published``: FA-1's printed rule);
     ``"fused"`` — the exact search of
     :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; ``"split"`` — the exact
-    search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only).
+    search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only);
+    ``"resident"`` — the exact search of
+    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`.
 
     >>> BlockRule("square").blocks("forward", 64, 8, 256)
     {'B': 8}
@@ -100,6 +103,8 @@ class BlockRule:
             return {"B_r": br, "B_c": bc}
         if self.kind == "split":
             return split_block_sizes(n, d, M)
+        if self.kind == "resident":
+            return resident_block_sizes(n, d, M, pass_)
         return fused_block_sizes(n, d, M, pass_)
 
     def q_outer(self, pass_: str) -> bool:
@@ -232,6 +237,11 @@ def _dict_blocks(fn: Callable[..., counts.Counts]) -> Counter:
     return counter
 
 
+def _resident_counter(pass_: str, n: int, d: int, M: int,
+                      blocks: Mapping[str, int] | None = None) -> counts.Counts:
+    return count_fused_resident(pass_, n, d, M, blocks)
+
+
 def _fixed(fn: Callable[[int, int, int], counts.Counts]) -> Counter:
     def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         if blocks is not None:
@@ -334,6 +344,19 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")}),
+    AlgorithmSpec(
+        "fused-resident",
+        "small-cache-fused's computation (A = exp(QK^T) written / read) with a resident-block "
+        "first pass: a block of K (forward) or V (backward) rows resident, the other operand "
+        "streamed a row at a time; output-stationary products; blocks by exact search (ours)",
+        {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
+        {"forward": "small cache, fused, resident block (ours)",
+         "backward": "Algorithm 6, fused, resident block (ours)"},
+        "#9edae5",
+        counters={p: partial(_resident_counter, p) for p in PASSES},
+        executors={"forward": executors.run_fused_resident_forward,
+                   "backward": executors.run_fused_resident_backward},
+        block_rule=BlockRule("resident"), tunable=True, selections=_both(("gap",))),
     AlgorithmSpec(
         "flash2-split",
         "FlashAttention-2's backward split (ours): a KV-outer pass for dK, dV that never "

@@ -35,6 +35,9 @@ over the grid, every comparison non-trivial):
 ``cnt.small_cache_fused.forward``      :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 12\,n^2d/\sqrt M`
 ``cnt.small_cache_stable.forward``     :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 21\,n^2d/\sqrt M`
                                        (square tiling's 18 + the stable storage's 2n² + 2n⌈n/B⌉)
+``cnt.fused_resident.forward``         :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\,n^2d/\sqrt M`
+``cnt.fused_resident.backward``        :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\cdot`
+                                       ``bwd.alg6.upper``
 ``cnt.alg6.backward``                  :math:`64 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
                                        ``bwd.alg6.upper``
 ``cnt.alg6_fused.backward``            :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
@@ -354,6 +357,11 @@ def _fa(d_min: int, alpha: int = 0) -> Range:
     return lambda n, d, M: d >= d_min and alpha * d <= M <= n * d
 
 
+def _middle(n: int, d: int, M: int) -> bool:
+    """d ≤ n and d²/4 ≤ M ≤ d² (where a resident block of M/d rows starts to pay)."""
+    return d <= n and d * d <= 4 * M <= 4 * d * d
+
+
 def _small(M_min: int = 4) -> Range:
     return lambda n, d, M: d <= n and M_min <= M <= d * d
 
@@ -412,6 +420,14 @@ CLAIMS: list[Claim] = [
                     Envelope("small-cache-stable", "forward", "fwd.square_tiling.upper", 21,
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{SY} form; the stable storage (+2n² + 2n⌈n/B⌉ words) is ours"),
+    _envelope_claim("cnt.fused_resident.forward",
+                    Envelope("fused-resident", "forward", "fwd.square_tiling.upper", 11,
+                             "d <= n and d**2/4 <= M <= d**2", _middle),
+                    f"{SY} form; fused-resident is ours (attnio.algorithms.resident_fused)"),
+    _envelope_claim("cnt.fused_resident.backward",
+                    Envelope("fused-resident", "backward", "bwd.alg6.upper", 11,
+                             "d <= n and d**2/4 <= M <= d**2", _middle),
+                    f"{LI} form; fused-resident is ours (attnio.algorithms.resident_fused)"),
     _envelope_claim("cnt.alg6.backward",
                     Envelope("small-cache", "backward", "bwd.alg6.upper", 24,
                              "d <= n and 64 <= M <= d**2", _small(64)), LI),
