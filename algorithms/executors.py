@@ -41,13 +41,13 @@ from attnio.algorithms.reference import (
     attention_forward,
     relative_error,
 )
+from attnio.algorithms.resident_fused import fused_resident_backward, fused_resident_forward
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
 from attnio.algorithms.small_cache_fused import (
     small_cache_fused_backward,
     small_cache_fused_forward,
 )
 from attnio.algorithms.small_cache_stable import stable_scores, stable_square_tiling_forward
-from attnio.algorithms.resident_fused import fused_resident_backward, fused_resident_forward
 from attnio.algorithms.split_backward import flash2_split_backward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward

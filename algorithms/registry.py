@@ -35,8 +35,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
-from attnio.algorithms.small_cache_fused import fused_block_sizes
 from attnio.algorithms.resident_fused import count_fused_resident, resident_block_sizes
+from attnio.algorithms.small_cache_fused import fused_block_sizes
 from attnio.algorithms.split_backward import count_flash2_split_backward, split_block_sizes
 from attnio.exceptions import InvalidInputError
 

@@ -146,7 +146,10 @@ def split_block_sizes(n: int, d: int, M: int) -> dict[str, int]:
                                        split_peaks(n, d, c, 1, 1)["D"]) <= M)
     best: tuple[int, int, dict[str, int]] | None = None
     for dS in (0, 1):
-        B_r = _largest(1, n, lambda a, dS=dS: split_peaks(n, d, 1, a, dS)["B"] <= M)
+        def pass_b_fits(a: int, dS: int = dS) -> bool:
+            return split_peaks(n, d, 1, a, dS)["B"] <= M
+
+        B_r = _largest(1, n, pass_b_fits)
         c = _count(n, d, B_c, B_r, dS)
         key = (c.io, c.flops, {"B_c": B_c, "B_r": B_r, "dS": dS})
         if best is None or key[:2] < best[:2]:
