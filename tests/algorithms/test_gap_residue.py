@@ -88,11 +88,11 @@ def test_products_and_charged_products_per_class() -> None:
 
 def test_the_worst_backward_row_is_mostly_the_bound_at_small_M() -> None:
     """At M = 64 the bound charges 1 of 4 products at its small-cache constant: bound factor
-    > 5, algorithm factor < 1.5; in the middle both sides give about 3."""
+    > 5, algorithm factor < 1.5; in the middle both sides give between 1.5 and 4."""
     small, middle = gap_rows("backward", N, D, [64, 8192])
     assert small["residue"]["bound_factor"] > 5 > 1.5 > small["residue"]["algorithm_factor"]
-    assert 2 < middle["residue"]["bound_factor"] < 4
-    assert 2 < middle["residue"]["algorithm_factor"] < 4
+    assert 1.5 < middle["residue"]["bound_factor"] < 4
+    assert 1.5 < middle["residue"]["algorithm_factor"] < 4
     assert compulsory_io("backward", N, D) < middle["residue"]["classical_io"]
 
 
