@@ -43,15 +43,16 @@ Exact counts (:func:`count_fused_resident`, equal to the executed ones, ``==``, 
 * backward: reads :math:`2nd + nd + T_n(b_1)(nd + 2n) + n^2 + 2n(nT_d(c_2) + dT_n(r_2))`,
   writes :math:`n + n^2 + 3nd`, FLOPs :math:`2nd + 4n^2d + 3n^2 + 4n^2d`.
 
-So about :math:`n^2d^2/M + 2n^2 + (n^2 + n^2d^2/M)` (forward, :math:`c_2 = d`) and
-:math:`2n^2d^2/M + 2n^2 + 2(n^2 + n^2d^2/M)` (backward) for :math:`M \ge d^2`, against
-small-cache-fused's :math:`8n^2d/\sqrt M + 3n^2` (backward).
+So for :math:`M \ge d^2` (:math:`c_2 = d`) about :math:`(n^2d^2/M + n^2) + (n^2 + n^2d^2/M)`
+forward (pass 1 + products) and :math:`(2n^2d^2/M + 2n^2) + 2(n^2 + n^2d^2/M)` backward,
+against small-cache-fused's :math:`4n^2d/\sqrt M + n^2` and :math:`8n^2d/\sqrt M + 3n^2`.
 
 Block sizes (:func:`resident_block_sizes`, exact): the I/O depends on :math:`b_1` only through
 :math:`T_n(b_1)` and the passes run one after the other, so the largest fitting :math:`b_1` is
 optimal; the products' :math:`(r_2, c_2)` by small-cache-fused's search (every :math:`c_2` of a
 distinct trip count :math:`T_d(c_2)` with its largest fitting :math:`r_2`). Admissible:
-:math:`M \ge 2d + 1` (forward), :math:`M \ge 3d + 4` (backward).
+:math:`M \ge \max(2d + 1, 4)` (forward: pass 1 and a 1×1 product tile), :math:`M \ge 3d + 4`
+(backward).
 
 Examples
 --------
@@ -125,15 +126,16 @@ def resident_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dic
     Raises
     ------
     CacheTooSmallError
-        If M < 2d + 1 (forward) or M < 3d + 4 (backward): pass 1 does not fit one key row.
+        If M < max(2d + 1, 4) (forward) or M < 3d + 4 (backward): pass 1 does not fit one
+        key row, or the product pass a 1×1 tile.
 
     >>> resident_block_sizes(4096, 64, 4096)
     {'B': 32, 'b1': 31, 'r2': 62, 'c2': 64}
     """
     n, d, M = positive_int("n", n), positive_int("d", d), positive_int("M", M)
-    need = 2 * d + 1 if _check_pass(pass_) == "forward" else 3 * d + 4
+    need = max(2 * d + 1, 4) if _check_pass(pass_) == "forward" else 3 * d + 4
     if M < need:
-        raise CacheTooSmallError(f"M={M} is too small for fused-resident {pass_}: pass 1 needs "
+        raise CacheTooSmallError(f"M={M} is too small for fused-resident {pass_}: it needs "
                                  f"{need} words at d={d}")
     B = isqrt(M // 4)
     extra = 2 if pass_ == "forward" else 1  # words per row of the product tile beyond r2·c2
@@ -147,7 +149,7 @@ def resident_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dic
         io = _count(pass_, n, d, B, b1, r, c).io
         key = (io, abs(r - c), r, c)
         best = key if best is None or key < best else best
-    assert best is not None  # M >= 2d + 1 fits a 1x1 product tile
+    assert best is not None  # M >= 4 (forward) / 3d + 4 (backward) fits a 1x1 product tile
     return {"B": B, "b1": b1, "r2": best[2], "c2": best[3]}
 
 

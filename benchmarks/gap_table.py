@@ -369,8 +369,8 @@ def main() -> None:
         "computation with a resident-block first pass — K rows (forward) or V and dV rows "
         "(backward) resident, the other operand streamed one row at a time, ℓ formed in the "
         "forward's product pass, dV accumulated in the backward's first pass (so only dQ and "
-        "dK remain as products): about n²d²/M + 2n² + (n² + n²d²/M) forward and "
-        "2n²d²/M + 2n² + 2(n² + n²d²/M) backward for M ≥ d². The cheapest at "
+        "dK remain as products): about 2n²d²/M + 2n² forward and 4n²d²/M + 4n² backward "
+        "for M ≥ d². The cheapest at "
         "M ≈ 1,536 … 8,192 (backward) and 1,536 … 4,096 (forward). Closed form = executed "
         "counts, outputs = reference to 1e-12 (tests/algorithms/test_resident_fused.py).",
         "* `flash2-split` (`attnio.algorithms.split_backward`, ours; issue 26): "

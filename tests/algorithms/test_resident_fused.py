@@ -30,8 +30,8 @@ from attnio.algorithms.tuning import tuned_count
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
 
 #: Small (n, d, M): n not a multiple of the blocks, d = 1, M at the least admissible
-#: (forward 2d + 1, backward 3d + 4), c2 < d and c2 = d, M beyond nd.
-SIZES = [(1, 1, 7), (5, 1, 7), (9, 4, 16), (9, 4, 40), (13, 3, 60), (16, 8, 28), (16, 8, 300),
+#: (forward max(2d + 1, 4), backward 3d + 4), c2 < d and c2 = d, M beyond nd.
+SIZES = [(1, 1, 4), (1, 1, 7), (5, 1, 7), (9, 4, 16), (9, 4, 40), (13, 3, 60), (16, 8, 28), (16, 8, 300),
          (23, 5, 200), (24, 2, 500), (31, 7, 170), (17, 6, 1000), (40, 4, 90)]
 
 
@@ -66,7 +66,7 @@ def count_mismatch(counter: Callable[..., Counts], pass_: str, n: int, d: int, M
 
 
 def _admissible(pass_: str, n: int, d: int, M: int) -> bool:
-    return M >= (2 * d + 1 if pass_ == "forward" else 3 * d + 4)
+    return M >= (max(2 * d + 1, 4) if pass_ == "forward" else 3 * d + 4)
 
 
 @pytest.mark.parametrize("pass_", ["forward", "backward"])
@@ -143,7 +143,10 @@ def test_the_memory_model_refuses_blocks_over_M() -> None:
 def test_below_the_admissible_range_and_bad_pass() -> None:
     with pytest.raises(CacheTooSmallError, match=r"M=8 is too small for fused-resident forward"):
         resident_block_sizes(9, 4, 8, "forward")
-    with pytest.raises(CacheTooSmallError, match=r"backward: pass 1 needs 16 words at d=4"):
+    with pytest.raises(CacheTooSmallError, match=r"M=3 is too small for fused-resident forward: "
+                                                 r"it needs 4 words at d=1"):
+        resident_block_sizes(5, 1, 3, "forward")
+    with pytest.raises(CacheTooSmallError, match=r"backward: it needs 16 words at d=4"):
         resident_block_sizes(9, 4, 15, "backward")
     assert resident_block_sizes(9, 4, 16, "backward")["b1"] == 1
     with pytest.raises(InvalidInputError, match="pass='both'"):
