@@ -54,6 +54,8 @@ over the grid, every comparison non-trivial):
                                        count(standard), backward
 ``cmp.executed.split_vs_flash2``       :math:`d \ge 8,\ M \le nd/4`: count(flash2-split)
                                        :math:`\le` count(flash2), backward
+``cmp.executed.resident_vs_fused.*``   :math:`8 \le d \le n,\ d^2 \le M \le 2d^2`: count(fused-resident)
+                                       :math:`\le` count(small-cache-fused), each pass
 =====================================  ============================================================
 
 Where the idealised claim and the count differ, the original over-claim is a planted twin,
@@ -81,6 +83,8 @@ refuted with a counterexample naming n, d, M, the count and the bound:
   FlashAttention-2: false at :math:`M \ge nd/2` (two outer passes: the dQ pass re-reads Q and
   dO, which FA-2's single pass with :math:`T_c = 2` does not need) and for d < 8 (the 2n words
   of L, D per pass);
+* ``cmp.executed.resident_vs_fused.backward.twin_half_d2`` — the resident block already
+  pays from :math:`M = d^2/2` (it does at n = 4096, d = 64, not at small n);
 * ``cmp.executed.flash1_vs_standard.twin_crossover_d2`` — ``cmp.flash_vs_standard``'s
   :math:`M \ge d^2` read as the executed algorithms' (FlashAttention-1 backward moves more
   than standard attention up to :math:`M = 6.75d^2` at d = 2, :math:`1.12d^2` at d = 64).
@@ -362,6 +366,11 @@ def _middle(n: int, d: int, M: int) -> bool:
     return d <= n and d * d <= 4 * M <= 4 * d * d
 
 
+def _resident_range(n: int, d: int, M: int) -> bool:
+    """8 ≤ d ≤ n and d² ≤ M ≤ 2d² (fused-resident against small-cache-fused)."""
+    return 8 <= d <= n and d * d <= M <= 2 * d * d
+
+
 def _small(M_min: int = 4) -> Range:
     return lambda n, d, M: d <= n and M_min <= M <= d * d
 
@@ -463,6 +472,11 @@ CLAIMS: list[Claim] = [
                                  lambda n, d, M: d >= 8 and 4 * M <= n * d),
                       "attnio.algorithms.split_backward (ours) vs FlashAttention-2's backward "
                       "(Dao 2023, arXiv 2307.08691, Alg. 2), executed"),
+    *[_comparison_claim(f"cmp.executed.resident_vs_fused.{pass_}",
+                        Comparison("fused-resident", "small-cache-fused", pass_,
+                                   "8 <= d <= n and d**2 <= M <= 2*d**2", _resident_range),
+                        "attnio.algorithms.resident_fused vs attnio.algorithms.small_cache_fused "
+                        "(both ours), executed") for pass_ in ("forward", "backward")],
 ]
 
 _TWIN = "planted false twin"
@@ -529,6 +543,12 @@ FALSE_TWINS: list[Claim] = [
                                  lambda n, d, M: M <= n * d),
                       f"{_TWIN} (the split read as never worse than FlashAttention-2)",
                       twin_of="cmp.executed.split_vs_flash2"),
+    _comparison_claim("cmp.executed.resident_vs_fused.backward.twin_half_d2",
+                      Comparison("fused-resident", "small-cache-fused", "backward",
+                                 "8 <= d <= n and d**2/2 <= M <= d**2",
+                                 lambda n, d, M: 8 <= d <= n and d * d <= 2 * M <= 2 * d * d),
+                      f"{_TWIN} (the crossover of n = 4096, d = 64 read as every n's)",
+                      twin_of="cmp.executed.resident_vs_fused.backward"),
 ]
 
 if __name__ == "__main__":
