@@ -372,7 +372,8 @@ def main() -> None:
         "dK remain as products): about 2n²d²/M + 2n² forward and 4n²d²/M + 4n² backward "
         "for M ≥ d². The cheapest at "
         "M ≈ 1,536 … 8,192 (backward) and 1,536 … 4,096 (forward). Closed form = executed "
-        "counts, outputs = reference to 1e-12 (tests/algorithms/test_resident_fused.py).",
+        "counts, outputs = reference to 1e-12 (tests/algorithms/test_resident_fused.py); "
+        "claims `cnt.fused_resident.*`, `cmp.executed.resident_vs_fused.*` (+ twin).",
         "* `flash2-split` (`attnio.algorithms.split_backward`, ours; issue 26): "
         "FlashAttention-2's backward with dQ taken out of the KV-outer pass — a KV-outer pass "
         "for dK, dV (K_j, V_j, dK_j, dV_j resident, Q and dO streamed once per key block, dQ "
