@@ -91,7 +91,7 @@ def _what_stops(pass_: str, payload: dict) -> str:
     rows, target = payload["rows"], TARGETS[pass_]
     over = [r for r in rows if r["ratio"] > target]
     if not over:
-        return f"- {pass_}: every M meets ≤ {target:g}."
+        return f"  - {pass_}: every M meets ≤ {target:g}."
     bound_bound = [r for r in over if r["residue"]["bound_factor"] > target]
     rest = [r for r in over if r["residue"]["bound_factor"] <= target]
 
@@ -108,7 +108,7 @@ def _what_stops(pass_: str, payload: dict) -> str:
         lo, hi = min(values), max(values)
         return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}–{hi:.2f}"
 
-    text = f"- {pass_}: {len(over)} of {len(rows)} values of M above {target:g}."
+    text = f"  - {pass_}: {len(over)} of {len(rows)} values of M above {target:g}."
     if bound_bound:
         factors = between([r["residue"]["algorithm_factor"] for r in bound_bound])
         text += (f" At {len(bound_bound)} ({span(bound_bound)}) the bound factor alone exceeds "
