@@ -12,6 +12,10 @@ Proof map (module → what it implements):
 * :mod:`~attnio.algorithms.standard`, :mod:`~attnio.algorithms.flash`,
   :mod:`~attnio.algorithms.square_tiling`, :mod:`~attnio.algorithms.small_cache` — the
   algorithms (FlashAttention Alg. 0/1/3/4, FA-2, Saha–Ye Alg. 1, Algorithm 6 RECONSTRUCTED).
+* :mod:`~attnio.algorithms.resident_fused` — ``fused-resident`` (ours): small-cache-fused's
+  computation with a resident-block first pass.
+* :mod:`~attnio.algorithms.split_backward` — ``flash2-split`` (ours): FA-2's backward with
+  dQ out of the KV-outer pass (its own closed form and exact block search).
 * :mod:`~attnio.algorithms.counts` — closed-form counts equal to the executed ones;
   :mod:`~attnio.algorithms.masked_counts` — the same for masked runs.
 * :mod:`~attnio.algorithms.executors` — one executor per (algorithm, pass), one signature.

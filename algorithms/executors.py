@@ -41,17 +41,21 @@ from attnio.algorithms.reference import (
     attention_forward,
     relative_error,
 )
+from attnio.algorithms.resident_fused import fused_resident_backward, fused_resident_forward
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
 from attnio.algorithms.small_cache_fused import (
     small_cache_fused_backward,
     small_cache_fused_forward,
 )
 from attnio.algorithms.small_cache_stable import stable_scores, stable_square_tiling_forward
+from attnio.algorithms.split_backward import flash2_split_backward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 
 __all__ = ["Executor", "run_standard_forward", "run_standard_backward", "run_flash1_forward",
            "run_flash1_backward", "run_flash2_forward", "run_flash2_backward",
+           "run_flash2_split_backward", "run_fused_resident_forward",
+           "run_fused_resident_backward",
            "run_square_tiling_forward", "run_small_cache_backward",
            "run_small_cache_fused_forward", "run_small_cache_fused_backward",
            "run_small_cache_dx", "run_small_cache_stable_forward",
@@ -222,6 +226,12 @@ run_flash1_backward = _backward(
     _keep_row_stats, lambda mem, b, kw: flash1_backward(mem, **_flash_blocks(b), **kw))
 run_flash2_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_backward(mem, **_flash_blocks(b), **kw))
+run_flash2_split_backward = _backward(
+    _keep_logsumexp, lambda mem, b, kw: flash2_split_backward(mem, **b, **kw))
+run_fused_resident_forward = _forward(
+    lambda mem, b, kw: fused_resident_forward(mem, **b, **kw))
+run_fused_resident_backward = _backward(
+    _keep_scores, lambda mem, b, kw: fused_resident_backward(mem, **b, **kw))
 run_small_cache_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_stable_forward = _forward(

@@ -8,7 +8,8 @@ for one). Adding an algorithm means one module (its schedule under
 :mod:`attnio.algorithms.counts`, an executor in :mod:`attnio.algorithms.executors`) plus one
 :class:`AlgorithmSpec` below; notes/extending.md says how.
 
-Import order: this module imports counts, masked_counts, executors and small_cache_fused; none
+Import order: this module imports counts, masked_counts, executors, small_cache_fused,
+resident_fused and split_backward; none
 of them imports this one at module level (:func:`attnio.algorithms.counts.count_masked` looks
 the registry up inside the call).
 
@@ -34,7 +35,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
+from attnio.algorithms.resident_fused import count_fused_resident, resident_block_sizes
 from attnio.algorithms.small_cache_fused import fused_block_sizes
+from attnio.algorithms.split_backward import count_flash2_split_backward, split_block_sizes
 from attnio.exceptions import InvalidInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,7 +79,10 @@ class BlockRule:
     ``(B_r, B_c)`` of :func:`~attnio.algorithms.counts.flash_block_sizes` with ``variant``
     (``fitted``: the I/O-optimal fitting blocks; ``published``: FA-1's printed rule);
     ``"fused"`` — the exact search of
-    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`.
+    :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; ``"split"`` — the exact
+    search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only);
+    ``"resident"`` — the exact search of
+    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`.
 
     >>> BlockRule("square").blocks("forward", 64, 8, 256)
     {'B': 8}
@@ -95,6 +101,10 @@ class BlockRule:
         if self.kind == "flash":
             br, bc = counts.flash_block_sizes(self.version, pass_, n, d, M, self.variant)
             return {"B_r": br, "B_c": bc}
+        if self.kind == "split":
+            return split_block_sizes(n, d, M)
+        if self.kind == "resident":
+            return resident_block_sizes(n, d, M, pass_)
         return fused_block_sizes(n, d, M, pass_)
 
     def q_outer(self, pass_: str) -> bool:
@@ -221,10 +231,15 @@ def _flash(fn: Callable[..., counts.Counts], variant: counts.Variant = "fitted")
     return counter
 
 
-def _fused(fn: Callable[..., counts.Counts]) -> Counter:
+def _dict_blocks(fn: Callable[..., counts.Counts]) -> Counter:
     def counter(n: int, d: int, M: int, blocks: Mapping[str, int] | None = None) -> counts.Counts:
         return fn(n, d, M, None if blocks is None else dict(blocks))
     return counter
+
+
+def _resident_counter(pass_: str, n: int, d: int, M: int,
+                      blocks: Mapping[str, int] | None = None) -> counts.Counts:
+    return count_fused_resident(pass_, n, d, M, blocks)
 
 
 def _fixed(fn: Callable[[int, int, int], counts.Counts]) -> Counter:
@@ -322,13 +337,37 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
         "#ff7f0e",
-        counters={"forward": _fused(counts.count_small_cache_fused_forward),
-                  "backward": _fused(counts.count_small_cache_fused_backward)},
+        counters={"forward": _dict_blocks(counts.count_small_cache_fused_forward),
+                  "backward": _dict_blocks(counts.count_small_cache_fused_backward)},
         executors={"forward": executors.run_small_cache_fused_forward,
                    "backward": executors.run_small_cache_fused_backward},
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")}),
+    AlgorithmSpec(
+        "fused-resident",
+        "small-cache-fused's computation (A = exp(QK^T) written / read) with a resident-block "
+        "first pass: a block of K (forward) or V (backward) rows resident, the other operand "
+        "streamed a row at a time; output-stationary products; blocks by exact search (ours)",
+        {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
+        {"forward": "small cache, fused, resident block (ours)",
+         "backward": "Algorithm 6, fused, resident block (ours)"},
+        "#9edae5",
+        counters={p: partial(_resident_counter, p) for p in PASSES},
+        executors={"forward": executors.run_fused_resident_forward,
+                   "backward": executors.run_fused_resident_backward},
+        block_rule=BlockRule("resident"), tunable=True, selections=_both(("gap",))),
+    AlgorithmSpec(
+        "flash2-split",
+        "FlashAttention-2's backward split (ours): a KV-outer pass for dK, dV that never "
+        "touches dQ, then dQ by a Q-outer recompute pass or as dS K from a dS the first pass "
+        "wrote; blocks and pass by exact search (backward only)",
+        {"backward": _FLASH_BOUNDS["backward"]},
+        {"backward": "FlashAttention-2, split dQ pass (ours)"}, "#bcbd22",
+        counters={"backward": _dict_blocks(count_flash2_split_backward)},
+        executors={"backward": executors.run_flash2_split_backward},
+        block_rule=BlockRule("split"), tunable=True, backward_computation="recompute",
+        selections={"backward": ("gap",)}),
     AlgorithmSpec(
         "small-cache-stable",
         "small-cache with stable storage (ours): the forward stores A = exp(tau QK^T - m) with "

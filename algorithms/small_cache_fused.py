@@ -72,7 +72,7 @@ from attnio.algorithms.square_tiling import divide_rows, masked_exp
 from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
-           "trip_count_sides",
+           "trip_count_sides", "stationary_product",
            "pass1_io", "product_io", "backward_products_io", "forward_pass1_io",
            "forward_pass2_io"]
 
@@ -280,7 +280,7 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int, mask: np.ndarray | None,
             mem.free("dP_ij", "l_i", "D_i")
 
 
-def _product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: int,
+def stationary_product(mem: TwoLevelMemory, left: str, right: str, out: str, r2: int, c2: int,
              *, trans_left: bool, row_scale: str | None = None,
              mask: np.ndarray | None = None) -> None:
     """slow[out] = op(left) @ diag(1/slow[row_scale]) slow[right] (n×n by n×d), r2×c2 output
@@ -326,9 +326,9 @@ def small_cache_fused_backward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int,
     """
     stream_rowsum_product(mem, "dO", "O", "D", block=B)
     _pass1(mem, r1, c1, mask, tau)
-    _product(mem, "A", "dO", "dV", r2, c2, trans_left=True, row_scale="l", mask=mask)
-    _product(mem, "dS", "K", "dQ", r2, c2, trans_left=False, mask=mask)
-    _product(mem, "dS", "Q", "dK", r2, c2, trans_left=True, mask=mask)
+    stationary_product(mem, "A", "dO", "dV", r2, c2, trans_left=True, row_scale="l", mask=mask)
+    stationary_product(mem, "dS", "K", "dQ", r2, c2, trans_left=False, mask=mask)
+    stationary_product(mem, "dS", "Q", "dK", r2, c2, trans_left=True, mask=mask)
 
 
 def _kept_columns(support: np.ndarray | None, rows: slice, n: int) -> range | list[int]:

@@ -11,7 +11,11 @@ For each fast-memory size :math:`M`, :func:`gap_rows` puts side by side
   :func:`attnio.algorithms.tuning.tuned_count`);
 * the cheapest algorithm and the ratio ``best_io / lower_bound`` (≥ 1 by the claim
   ``gap.below_algorithms``; a ratio below 1 would refute a lower bound, and is raised as an
-  error here).
+  error here);
+* ``residue``: the ratio split into the bound's factor and the algorithm's factor around the
+  classical I/O of the cheapest algorithm's computation
+  (:func:`attnio.bounds.gap_residue.gap_residue`: ``bound_factor × algorithm_factor =
+  ratio``; which side would have to improve).
 
 An (algorithm, M) pair for which no tile set fits in M words is left out of ``algorithms``
 and listed under ``omitted`` with the reason; a row in which no algorithm fits is dropped
@@ -42,6 +46,7 @@ from attnio.algorithms.registry import PASSES, selection
 from attnio.algorithms.simulation import count, validate_size
 from attnio.algorithms.tuning import TimeLimitReached, raise_if_past_deadline, tuned_count
 from attnio.bounds.attention import best_lower_bound
+from attnio.bounds.gap_residue import gap_residue
 from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
 
@@ -104,7 +109,9 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
         rows.append({"M": M, "lower_bound": bound.value, "route": bound.route,
                      "claim_id": bound.claim_id, "algorithms": algorithms,
                      "best_algorithm": best, "best_io": algorithms[best],
-                     "ratio": algorithms[best] / bound.value, "omitted": omitted})
+                     "ratio": algorithms[best] / bound.value, "omitted": omitted,
+                     "residue": gap_residue(pass_, n, d, M, best, algorithms[best], bound.value,
+                                            bound.route, bound.claim_id)})
     if not rows:
         raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep "
                                 f"({'; '.join(reasons[:3])})")

@@ -28,12 +28,16 @@ over the grid, every comparison non-trivial):
 ``cnt.flash1.backward.constant_32``    :math:`d \ge 8,\ 48d \le M \le nd/2`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.flash2.forward``                 :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash2.backward``                :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 32\,n^2d^2/M`
+``cnt.flash2_split.backward``          :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
 ``cnt.standard.forward``               :math:`M \ge d^2`: count :math:`\le 16\,(nd + n^2)`
 ``cnt.standard.backward``              :math:`M \ge d^2`: count :math:`\le 28\,(nd + n^2)`
 ``cnt.square_tiling.forward``          :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 18\,n^2d/\sqrt M`
 ``cnt.small_cache_fused.forward``      :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 12\,n^2d/\sqrt M`
 ``cnt.small_cache_stable.forward``     :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 21\,n^2d/\sqrt M`
                                        (square tiling's 18 + the stable storage's 2n² + 2n⌈n/B⌉)
+``cnt.fused_resident.forward``         :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\,n^2d/\sqrt M`
+``cnt.fused_resident.backward``        :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\cdot`
+                                       ``bwd.alg6.upper``
 ``cnt.alg6.backward``                  :math:`64 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
                                        ``bwd.alg6.upper``
 ``cnt.alg6_fused.backward``            :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
@@ -48,6 +52,10 @@ over the grid, every comparison non-trivial):
                                        :math:`\le` count(flash1), forward
 ``cmp.executed.flash1_vs_standard``    :math:`8d^2 \le M \le nd`: count(flash1) :math:`\le`
                                        count(standard), backward
+``cmp.executed.split_vs_flash2``       :math:`d \ge 8,\ M \le nd/4`: count(flash2-split)
+                                       :math:`\le` count(flash2), backward
+``cmp.executed.resident_vs_fused.*``   :math:`8 \le d \le n,\ d^2 \le M \le 2d^2`: count(fused-resident)
+                                       :math:`\le` count(small-cache-fused), each pass
 =====================================  ============================================================
 
 Where the idealised claim and the count differ, the original over-claim is a planted twin,
@@ -71,6 +79,12 @@ refuted with a counterexample naming n, d, M, the count and the bound:
 * ``cmp.executed.tiling_vs_flash1.twin_crossover_d2`` — ``cmp.fwd_tiling_vs_flash.exact``'s
   crossover :math:`M \le d^2` read as a statement about the executed algorithms (they swap
   near :math:`M \approx d^2/2`);
+* ``cmp.executed.split_vs_flash2.twin_whole_range`` — flash2-split never moves more than
+  FlashAttention-2: false at :math:`M \ge nd/2` (two outer passes: the dQ pass re-reads Q and
+  dO, which FA-2's single pass with :math:`T_c = 2` does not need) and for d < 8 (the 2n words
+  of L, D per pass);
+* ``cmp.executed.resident_vs_fused.backward.twin_half_d2`` — the resident block already
+  pays from :math:`M = d^2/2` (it does at n = 4096, d = 64, not at small n);
 * ``cmp.executed.flash1_vs_standard.twin_crossover_d2`` — ``cmp.flash_vs_standard``'s
   :math:`M \ge d^2` read as the executed algorithms' (FlashAttention-1 backward moves more
   than standard attention up to :math:`M = 6.75d^2` at d = 2, :math:`1.12d^2` at d = 64).
@@ -347,6 +361,16 @@ def _fa(d_min: int, alpha: int = 0) -> Range:
     return lambda n, d, M: d >= d_min and alpha * d <= M <= n * d
 
 
+def _middle(n: int, d: int, M: int) -> bool:
+    """d ≤ n and d²/4 ≤ M ≤ d² (where a resident block of M/d rows starts to pay)."""
+    return d <= n and d * d <= 4 * M <= 4 * d * d
+
+
+def _resident_range(n: int, d: int, M: int) -> bool:
+    """8 ≤ d ≤ n and d² ≤ M ≤ 2d² (fused-resident against small-cache-fused)."""
+    return 8 <= d <= n and d * d <= M <= 2 * d * d
+
+
 def _small(M_min: int = 4) -> Range:
     return lambda n, d, M: d <= n and M_min <= M <= d * d
 
@@ -382,6 +406,10 @@ CLAIMS: list[Claim] = [
                     Envelope("flash2", "backward", _BWD, 32, "d >= 8 and 24*d <= M <= n*d",
                              _fa(8, 24)),
                     f"{DFE} Thm 5 (FlashAttention-2 loop order)"),
+    _envelope_claim("cnt.flash2_split.backward",
+                    Envelope("flash2-split", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{DFE} Thm 5 form; flash2-split is ours (attnio.algorithms.split_backward)"),
     _envelope_claim("cnt.standard.forward",
                     Envelope("standard", "forward", "fwd.standard", 16, "M >= d**2, M >= 4",
                              _large), f"{DFE} Thm 2 (standard attention, restricted to M >= d^2)"),
@@ -401,6 +429,14 @@ CLAIMS: list[Claim] = [
                     Envelope("small-cache-stable", "forward", "fwd.square_tiling.upper", 21,
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{SY} form; the stable storage (+2n² + 2n⌈n/B⌉ words) is ours"),
+    _envelope_claim("cnt.fused_resident.forward",
+                    Envelope("fused-resident", "forward", "fwd.square_tiling.upper", 11,
+                             "d <= n and d**2/4 <= M <= d**2", _middle),
+                    f"{SY} form; fused-resident is ours (attnio.algorithms.resident_fused)"),
+    _envelope_claim("cnt.fused_resident.backward",
+                    Envelope("fused-resident", "backward", "bwd.alg6.upper", 11,
+                             "d <= n and d**2/4 <= M <= d**2", _middle),
+                    f"{LI} form; fused-resident is ours (attnio.algorithms.resident_fused)"),
     _envelope_claim("cnt.alg6.backward",
                     Envelope("small-cache", "backward", "bwd.alg6.upper", 24,
                              "d <= n and 64 <= M <= d**2", _small(64)), LI),
@@ -431,6 +467,16 @@ CLAIMS: list[Claim] = [
                       Comparison("flash1", "standard", "backward", "8*d**2 <= M <= n*d",
                                  lambda n, d, M: 8 * d * d <= M <= n * d),
                       f"{DFE} Thm 5, executed (cmp.flash_vs_standard compares the forms)"),
+    _comparison_claim("cmp.executed.split_vs_flash2",
+                      Comparison("flash2-split", "flash2", "backward", "d >= 8 and M <= n*d/4",
+                                 lambda n, d, M: d >= 8 and 4 * M <= n * d),
+                      "attnio.algorithms.split_backward (ours) vs FlashAttention-2's backward "
+                      "(Dao 2023, arXiv 2307.08691, Alg. 2), executed"),
+    *[_comparison_claim(f"cmp.executed.resident_vs_fused.{pass_}",
+                        Comparison("fused-resident", "small-cache-fused", pass_,
+                                   "8 <= d <= n and d**2 <= M <= 2*d**2", _resident_range),
+                        "attnio.algorithms.resident_fused vs attnio.algorithms.small_cache_fused "
+                        "(both ours), executed") for pass_ in ("forward", "backward")],
 ]
 
 _TWIN = "planted false twin"
@@ -492,6 +538,17 @@ FALSE_TWINS: list[Claim] = [
                                  lambda n, d, M: d * d <= M <= n * d),
                       f"{_TWIN} (cmp.flash_vs_standard's range M >= d^2 read as the executed "
                       "algorithms')", twin_of="cmp.executed.flash1_vs_standard"),
+    _comparison_claim("cmp.executed.split_vs_flash2.twin_whole_range",
+                      Comparison("flash2-split", "flash2", "backward", "M <= n*d",
+                                 lambda n, d, M: M <= n * d),
+                      f"{_TWIN} (the split read as never worse than FlashAttention-2)",
+                      twin_of="cmp.executed.split_vs_flash2"),
+    _comparison_claim("cmp.executed.resident_vs_fused.backward.twin_half_d2",
+                      Comparison("fused-resident", "small-cache-fused", "backward",
+                                 "8 <= d <= n and d**2/2 <= M <= d**2",
+                                 lambda n, d, M: 8 <= d <= n and d * d <= 2 * M <= 2 * d * d),
+                      f"{_TWIN} (the crossover of n = 4096, d = 64 read as every n's)",
+                      twin_of="cmp.executed.resident_vs_fused.backward"),
 ]
 
 if __name__ == "__main__":

@@ -201,7 +201,7 @@ def check_booktabs(text: str, columns: int) -> list[str]:
 @pytest.mark.parametrize("argv, columns", [
     (["bounds", "--n", "4096", "--d", "64", "--M", "2048", "--latex"], 5),
     (["simulate", "--n", "256", "--d", "16", "--M", "64,256", "--pass", "forward", "--latex"], 6),
-    (["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex"], 6),
+    (["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex"], 7),
     (["verify", "--only", "sym.dominance.*", "--latex"], 5),
 ])
 def test_latex_is_a_booktabs_tabular(argv: list[str], columns: int, capsys) -> None:

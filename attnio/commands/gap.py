@@ -80,7 +80,7 @@ from attnio.validation import (
     warn_outside_admissible,
 )
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "residue_cell"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -202,10 +202,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def residue_cell(row: dict[str, Any]) -> str:
+    """``bound_factor×algorithm_factor`` of a row's ``residue``
+    (:func:`attnio.bounds.gap_residue.gap_residue`; their product is the ratio), or ``—``.
+
+    >>> residue_cell({"residue": {"bound_factor": 3.317, "algorithm_factor": 2.61}})
+    '3.32×2.61'
+    """
+    residue = row.get("residue")
+    if not residue:
+        return "—"
+    return f"{residue['bound_factor']:.2f}×{residue['algorithm_factor']:.2f}"
+
+
 def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
               width: int | None = None) -> str:
     """The rows of a gap payload as a table (:func:`attnio.tables.render_table`): M, lower
-    bound, best algorithm, best io, ratio, route. An algorithm omitted at a size (no tile
+    bound, best algorithm, best io, ratio, bound×alg (the ratio's two factors,
+    :func:`residue_cell`), route. An algorithm omitted at a size (no tile
     fits) is a footnote under the table, keyed ``[k]`` on the best-algorithm cell; ``width``
     wraps the route column and the footnotes (None: full width). ``fmt="latex"``: a booktabs
     tabular, the footnotes as ``%`` comment lines under it."""
@@ -222,11 +236,12 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
         best.append(cell)
     columns = [number_column([r["M"] for r in rows]),
                number_column([r["lower_bound"] for r in rows]), best, number_column([r["best_io"] for r in rows]),
-               [f"{r['ratio']:.2f}" for r in rows],
+               [f"{r['ratio']:.2f}" for r in rows], [residue_cell(r) for r in rows],
                [f"{r['route']} [{r['claim_id']}]" for r in rows]]
-    table = render_table(["M", "lower bound", "best algorithm", "best io", "ratio", "route"],
-                         list(zip(*columns)), fmt=fmt, max_width=width, wrap=[5],
-                         align=["right", "right", "left", "right", "right", "left"])
+    table = render_table(["M", "lower bound", "best algorithm", "best io", "ratio",
+                          "bound×alg", "route"],
+                         list(zip(*columns)), fmt=fmt, max_width=width, wrap=[6],
+                         align=["right", "right", "left", "right", "right", "right", "left"])
     lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
         return "\n".join([table, *(f"% {line}" for line in lines)])

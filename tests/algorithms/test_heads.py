@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from attnio.algorithms.heads import count_flash2_gqa, count_heads, simulate_heads, validate_heads
+from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import ALGORITHMS, count
 from attnio.bounds.heads import multihead_lower_bound
 from attnio.exceptions import InvalidInputError
 
-PASS_ALGS = [(a, p) for a in ALGORITHMS for p in ("forward", "backward")
-             if a != "flash1-published"
-             and not (p == "forward" and a == "small-cache-dx")
-             and not (p == "backward" and a == "square-tiling")]
+PASS_ALGS = [(a, p) for a in ALGORITHMS for p in get_algorithm(a).passes
+             if a != "flash1-published"]
 
 
 @pytest.mark.parametrize("algorithm, pass_", PASS_ALGS)
@@ -64,8 +63,6 @@ _SHAPES = [(1, 1, 1), (2, 4, 4), (1, 8, 2), (2, 8, 1), (1, 32, 8), (3, 6, 3)]
 
 @pytest.mark.parametrize("pass_", ["forward", "backward"])
 def test_stacked_bound_between_compulsory_floor_and_every_algorithm(pass_: str) -> None:
-    from attnio.algorithms.registry import get_algorithm
-
     allowed = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
     algs = [a for a, p in PASS_ALGS if p == pass_
             and get_algorithm(a).computation(pass_) in allowed] + ["flash2-gqa"]
