@@ -28,7 +28,8 @@ ceilings, the row vectors and the space the tiles share. Read the two factors as
 * **bound factor** :math:`R/LB` — how far the bound lies below every product of the
   computation at the classical constant. Two causes, both the bound's: it charges only
   :math:`p` of the :math:`P` products (``charged_products``: those with two input operands —
-  forward Q·Kᵀ; ``recompute`` Q·Kᵀ and dO·Vᵀ; ``given-scores`` dO·Vᵀ; 0 on the compulsory
+  forward Q·Kᵀ; ``recompute`` Q·Kᵀ and dO·Vᵀ; ``given-scores`` dO·Vᵀ, and dS·K on its witnessed
+  route; 0 on the compulsory
   route), and it charges them at its own constant (about :math:`0.7\,n^2d/\sqrt M` per product
   for :math:`M \ll d^2` against the classical :math:`2n^2d/\sqrt M`). A bound that charged more
   products, or a larger constant per product, lowers it (issue 26, item 1).
@@ -68,7 +69,8 @@ SQRT_BITS = 30
 #: Products (n×n×d each) of each computation class.
 PRODUCTS = {"forward": 2, "recompute": 5, "given-scores": 4}
 
-#: Products the segment route charges in each class (two input operands).
+#: Products the segment route charges in each class (two input operands; the witnessed route of
+#: the given-scores class charges 2: :func:`charged_products`).
 CHARGED_PRODUCTS = {"forward": 1, "recompute": 2, "given-scores": 1}
 
 
@@ -94,9 +96,14 @@ def charged_products(pass_: str, route: str, claim_id: str) -> int:
     2
     >>> charged_products("forward", "compulsory", "gap.compulsory")
     0
+    >>> charged_products("backward", "given-scores: segment products (dO·Vᵀ + dS·K, ...)",
+    ...                  "gap.witnessed_route")
+    2
     """
     if claim_id == "gap.compulsory":
         return 0
+    if claim_id == "gap.witnessed_route":  # dO·Vᵀ and dS·K (bounds/attention.py)
+        return 2
     if claim_id != "gap.segment_route":
         return 1
     computation = "forward" if pass_ == "forward" else route.split(":", 1)[0]
