@@ -18,10 +18,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload
-from attnio.proofs.attention_routes import CLAIMS, FALSE_TWINS
+from attnio.proofs.attention_routes import CLAIMS as ROUTE_CLAIMS
+from attnio.proofs.attention_routes import FALSE_TWINS as ROUTE_TWINS
 from attnio.proofs.registry import CheckContext
+from attnio.proofs.witnessed_route import CLAIMS as WITNESSED_CLAIMS
+from attnio.proofs.witnessed_route import FALSE_TWINS as WITNESSED_TWINS
 from attnio.reporting.gap_figure import gap_figure_png
 from attnio.safe_io import write_bytes, write_text
+
+#: The claims listed in the note: the segment routes' and the witnessed route's.
+CLAIMS = ROUTE_CLAIMS + WITNESSED_CLAIMS
+FALSE_TWINS = ROUTE_TWINS + WITNESSED_TWINS
 
 ROOT = Path(__file__).resolve().parents[1]
 N, D = 4096, 64
@@ -154,6 +161,7 @@ def _twin_text(twin, verdict) -> str:
 #: Sections of notes/gap.md written by hand (heading → the generated heading they precede, or
 #: None for the end of the note): kept as they are when the note is regenerated.
 HAND_WRITTEN: dict[str, str | None] = {
+    "### The witnessed route": "### Claims (`attnio verify --only gap`)",
     "### Many heads": "### Claims (`attnio verify --only gap`)",
     "## The sandwich as a property": None,
 }
@@ -284,8 +292,10 @@ def main() -> None:
         "counted (that only lowers the bound).",
         "* **segment products** and **segment products + compulsory rest** (ours): see the "
         "proof below. Forward: Q·Kᵀ (n²d products); "
-        "`recompute`: Q·Kᵀ and dO·Vᵀ (2n²d); `given-scores`: dO·Vᵀ only (n²d). The products "
-        "dV = PᵀdO, dQ = dS·K, dK = dSᵀQ have a computed operand and are not charged.",
+        "`recompute`: Q·Kᵀ and dO·Vᵀ (2n²d); `given-scores`: dO·Vᵀ (n²d), and on its "
+        "**witnessed route** (issue 26, item 1; below) dO·Vᵀ and dQ = dS·K (2n²d). The "
+        "products dV = PᵀdO and dK = dSᵀQ, and every gradient product of `recompute`, have a "
+        "computed operand and are not charged.",
         "* **Saha–Ye level-1**: `attnio.proofs.explicit_bounds` (n²d²/(4(M + d²)) − M) on "
         "Q·Kᵀ, for the forward and `recompute` classes; never the best route here (the segment "
         "route is about 4× larger for M ≥ d²).",
@@ -391,10 +401,13 @@ def main() -> None:
         "",
         "## Limits",
         "",
-        "* The segment route charges only products with two input operands; the three "
-        "gradient products (and O = PV in the forward pass) have a computed operand and are "
-        "not charged. Above M ≈ d²/2 the binding class is `recompute` (FlashAttention's "
-        "computation), whose bound is about 2n²d²/M + 4nd; the ratio is largest there.",
+        "* The segment route charges only products with two input operands, plus dS·K in the "
+        "given-scores class, whose dS entries are witnessed by the given scores (the witnessed "
+        "route); the other gradient products (and O = PV in the forward pass) have a computed "
+        "operand and are not charged. Above M ≈ d²/2 the binding class is `recompute` "
+        "(FlashAttention's computation), whose bound is about 2n²d²/M + 4nd and charges none "
+        "of its three gradient products (their operand P has no input of its own there: it is "
+        "recomputed from Q, K); the ratio is largest there.",
         "* What stops issue 26's targets (from the `bound × algorithm` column):",
         _what_stops("backward", payloads["backward"]),
         _what_stops("forward", payloads["forward"]),
