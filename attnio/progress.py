@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterable, Iterator, TextIO, TypeVar
+from typing import Callable, Iterable, Iterator, TextIO, TypeVar
 
 from tqdm.auto import tqdm
 
@@ -95,7 +95,8 @@ class StageStatus:
     * there is **no ETA**: stage durations differ by orders of magnitude, so any estimate would
       be known to be wrong. ``[k/N]`` counts stages, not time.
 
-    ``ATTNIO_PROGRESS=0`` (or ``enabled=False``) silences it.
+    ``ATTNIO_PROGRESS=0`` (or ``enabled=False``) silences it; ``announce=False`` keeps only
+    the periodic lines (a stage that ends within the interval prints nothing).
 
     >>> import io
     >>> stream = io.StringIO()
@@ -110,8 +111,9 @@ class StageStatus:
 
     def __init__(self, prog: str, total: int | None = None, *, stream: TextIO | None = None,
                  enabled: bool | None = None, interval: float | None = None,
-                 on_terminal: bool | None = None) -> None:
+                 on_terminal: bool | None = None, announce: bool = True) -> None:
         self.prog = prog
+        self.announce = announce  # False: no start / end lines, only the periodic ones
         self.total = total
         self.stream = stream if stream is not None else sys.stderr
         env = os.environ.get("ATTNIO_PROGRESS")
@@ -124,6 +126,7 @@ class StageStatus:
         self._index = 0
         self._name: str | None = None
         self._detail = ""
+        self._describe: Callable[[], str] | None = None
         self._started = 0.0
         self._last_line = time.monotonic()
         self._lock = threading.Lock()
@@ -139,7 +142,10 @@ class StageStatus:
             self._index += 1
             self._name, self._detail, self._started = name, "", time.monotonic()
             label = self._label()
-        self._print(f"{label} …")
+        if self.announce:
+            self._print(f"{label} …")
+        else:
+            self._last_line = time.monotonic()
         self._ensure_thread()
         try:
             yield self
@@ -147,12 +153,19 @@ class StageStatus:
             with self._lock:
                 seconds = time.monotonic() - self._started
                 self._name = None
-            self._print(f"{label} done in {seconds:.1f} s")
+            if self.announce:
+                self._print(f"{label} done in {seconds:.1f} s")
 
     def detail(self, text: str) -> None:
         """Say what the current stage is busy with (e.g. the claim being checked)."""
         with self._lock:
             self._detail = " ".join(str(text).split())[:120]
+
+    def follow(self, describe: Callable[[], str] | None) -> None:
+        """Read the detail from ``describe()`` at each status line (e.g. a solver's phase and
+        bracket, which change without telling anyone); ``None`` stops following."""
+        with self._lock:
+            self._describe = describe
 
     def close(self) -> None:
         """Stop the background thread (idempotent)."""
@@ -206,6 +219,11 @@ class StageStatus:
                 if self._name is None or now - self._last_line < period:
                     continue
                 self._last_line = now
+                if self._describe is not None:
+                    try:
+                        self._detail = " ".join(str(self._describe()).split())[:120]
+                    except Exception:  # a status line must never break the command
+                        pass
                 line = (f"{self._label().replace(': ', ': still in ', 1)} "
                         f"({now - self._started:.0f} s"
                         + (f"; {self._detail}" if self._detail else "") + ")")

@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import sys
 import time
@@ -105,6 +106,7 @@ from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
+from attnio.progress import StageStatus
 from attnio.results import Status, overall_verdict
 from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
@@ -321,13 +323,28 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     # algorithm schedules are built first and the solver gets what is left (it reads the
     # clock in every phase of its own)
     started = time.monotonic()
-    recompute = not args.no_recompute
-    certified = None
-    costs: dict[str, int] = {}
     # on Ctrl-C the bracket so far is kept, whatever phase the instance is in (before the
     # search: the compulsory I/O or nothing, and no schedule yet)
     progress = AnytimeProgress()
     every_route: dict[str, Any] = {}  # the costly routes' answer, if anytime calls them
+    # off a terminal (CI logs, pipes) a long instance says what runs: a status line every
+    # ATTNIO_STATUS_INTERVAL seconds with the solver's phase and bracket (on a terminal the
+    # instances' progress bar does it; ATTNIO_PROGRESS=0 silences both)
+    status = StageStatus("attnio pebble", announce=False, enabled=(
+        os.environ.get("ATTNIO_PROGRESS") != "0" and not sys.stderr.isatty()))
+    status.follow(lambda: f"{progress.phase}; {progress.lower_bound} <= Q <= "
+                          f"{progress.upper_bound if progress.upper_bound is not None else '?'}")
+    with status, status.stage(f"M={M}, {G.number_of_nodes()} vertices"):
+        return _solve_staged(G, M, args, started, progress, every_route)
+
+
+def _solve_staged(G: nx.DiGraph, M: int, args: argparse.Namespace, started: float,
+                  progress: AnytimeProgress, every_route: dict[str, Any]
+                  ) -> tuple[PebbleResult, dict, dict | None]:
+    """The body of :func:`_solve`, inside its status stage."""
+    recompute = not args.no_recompute
+    certified = None
+    costs: dict[str, int] = {}
 
     def costly_routes(seconds: float) -> tuple[int, str] | None:
         # every certified route (the sub-DAG exact solve last), within the seconds anytime

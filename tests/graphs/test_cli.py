@@ -228,3 +228,25 @@ def test_an_instance_never_started_shows_its_lower_bound_only() -> None:
                                 "instance started)")
     cut = PebbleResult.undecided(192, 616, "time limit 1 s reached")
     assert _line(cut, 16) == "M=16: undecided, 192 <= Q <= 616 (time limit 1 s reached)"
+
+
+def test_a_long_instance_says_what_runs_off_a_terminal(monkeypatch,
+                                                       capsys: pytest.CaptureFixture) -> None:
+    """Off a terminal (stderr is captured here) a status line names the instance, the solver's
+    phase and its bracket every ATTNIO_STATUS_INTERVAL seconds; stdout keeps the result."""
+    monkeypatch.setenv("ATTNIO_STATUS_INTERVAL", "0.2")
+    monkeypatch.delenv("ATTNIO_PROGRESS", raising=False)
+    code = main(["pebble", "--builtin", "matmul:3x3x2", "--cache", "4", "--time-limit", "1.5"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.startswith("M=4: undecided")
+    lines = [line for line in err.splitlines() if "still in" in line]
+    assert lines and all(line.startswith("attnio pebble: still in [1] M=4, 45 vertices (")
+                         and " <= Q <= " in line for line in lines), err
+    assert "attnio pebble" not in out
+
+
+def test_a_quick_instance_prints_no_status_line(monkeypatch,
+                                                capsys: pytest.CaptureFixture) -> None:
+    monkeypatch.delenv("ATTNIO_PROGRESS", raising=False)
+    assert main(["pebble", "--builtin", "matmul:1x2x1", "--cache", "3"]) == 0
+    assert capsys.readouterr().err == ""
