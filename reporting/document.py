@@ -98,8 +98,21 @@ def spans(cell: Inline) -> list[Span]:
 
 
 def md_inline(spans: Sequence[Span]) -> str:
-    out = []
+    """Markdown of inline spans. Adjacent spans of one style are merged first: two code spans
+    side by side would otherwise print two backticks in a row, which Markdown reads as the
+    delimiter of one span (two strong spans likewise print four asterisks).
+
+    >>> md_inline([("x", "code"), ("y", "code"), (" and ", ""), ("z", "strong")])
+    '`xy` and **z**'
+    """
+    merged: list[tuple[str, str]] = []
     for text, style in spans:
+        if merged and merged[-1][1] == style and style:
+            merged[-1] = (merged[-1][0] + text, style)
+        else:
+            merged.append((text, style))
+    out = []
+    for text, style in merged:
         if style == "code":
             out.append("`" + text.replace("`", "'") + "`")
         elif style == "strong":
