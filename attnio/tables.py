@@ -259,18 +259,18 @@ def latex_escape(text: Any) -> str:
 
 def latex_number(cell: str) -> LatexMath:
     r"""A printed number cell (:func:`number_column`) in math mode: thousands separated by
-    thin spaces, ``m.mmmmme±EE`` as ``m.mmmmm 	imes 10^{E}``, a trailing ``*`` as a
+    thin spaces, ``m.mmmmme±EE`` as ``m.mmmmm \times 10^{E}``, a trailing ``*`` as a
     superscript; any other cell escaped as text.
 
     >>> print(latex_number("34,078,720"), latex_number("2.37266e+07*"), latex_number("-"))
-    $34\,078\,720$ $2.37266 	imes 10^{7}{}^{*}$ -
+    $34\,078\,720$ $2.37266 \times 10^{7}{}^{*}$ -
     """
     text, mark = (cell[:-1], "{}^{*}") if cell.endswith("*") else (cell, "")
     kind = number_format(text)
     if kind is None:
         return LatexMath(latex_escape(cell))
     mantissa, _, exponent = text.partition("e")
-    body = mantissa.replace(",", r"\,") + (rf" 	imes 10^{{{int(exponent)}}}" if exponent else "")
+    body = mantissa.replace(",", r"\,") + (rf" \times 10^{{{int(exponent)}}}" if exponent else "")
     return LatexMath(f"${body}{mark}$")
 
 

@@ -264,3 +264,11 @@ def test_latex_compiles_with_pdflatex(argv: list[str], tmp_path: Path, capsys) -
     done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_latex_numbers_in_scientific_form_use_times() -> None:
+    """A tab had replaced the backslash of \\times: the PDF showed "2.37266imes10^7"."""
+    from attnio.tables import latex_number
+
+    assert str(latex_number("2.37266e+07*")) == r"$2.37266 \times 10^{7}{}^{*}$"
+    assert "\t" not in str(latex_number("1.5e-03"))
