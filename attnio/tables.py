@@ -54,7 +54,7 @@ from typing import Any, Iterable, Sequence
 
 from tabulate import tabulate
 
-__all__ = ["render_table", "markdown_cell", "number_cell", "number_column", "number_format",
+__all__ = ["render_table", "latex_notes", "markdown_cell", "number_cell", "number_column", "number_format",
            "mixed_number_columns", "fit_text", "latex_escape", "latex_number", "LatexMath",
            "FORMATS", "TERMINAL_COLUMNS"]
 
@@ -272,6 +272,22 @@ def latex_number(cell: str) -> LatexMath:
     mantissa, _, exponent = text.partition("e")
     body = mantissa.replace(",", r"\,") + (rf" \times 10^{{{int(exponent)}}}" if exponent else "")
     return LatexMath(f"${body}{mark}$")
+
+
+def latex_notes(lines: Sequence[str]) -> str:
+    r"""A table's footnotes (``[k] text``) as LaTeX text that shows in the document, below
+    the table in a small font ('%' comments would be dropped by LaTeX). Empty for no notes.
+
+    >>> print(latex_notes(["[1] 50% of M", "[2] a_b"]))
+    {\footnotesize
+    [1] 50\% of M\par
+    [2] a\_b\par}
+    """
+    if not lines:
+        return ""
+    body = [f"{latex_escape(line)}\\par" for line in lines]
+    body[-1] += "}"
+    return "\n".join(["{\\footnotesize", *body])
 
 
 def _latex_cell(cell: Any) -> str:

@@ -182,8 +182,16 @@ def test_a_missing_extra_is_exit_2_one_line_before_any_work(tmp_path: Path) -> N
 def check_booktabs(text: str, columns: int) -> list[str]:
     """The structure of a booktabs tabular: one begin/end, \\toprule, \\midrule, \\bottomrule
     in that order, ``columns`` column letters, every row ``columns - 1`` unescaped ``&`` (math
-    spans aside) ending in ``\\\\``, no unescaped ``_``, ``%`` or ``#`` outside math."""
+    spans aside) ending in ``\\\\``, no unescaped ``_``, ``%`` or ``#`` outside math; after
+    the tabular, the footnotes as a ``{\\footnotesize ... \\par}`` block, each escaped."""
     lines = [ln for ln in text.splitlines() if not ln.startswith("%")]
+    end = lines.index(r"\end{tabular}")
+    lines, notes = lines[:end + 1], lines[end + 1:]
+    if notes:  # the footnotes, as text LaTeX shows (tables.latex_notes)
+        assert notes[0] == r"{\footnotesize" and notes[-1].endswith(r"\par}"), notes
+        for note in notes[1:]:
+            assert note.endswith((r"\par", r"\par}")) and note.startswith("["), note
+            assert not re.search(r"(?<!\\)[_%#&]", re.sub(r"\$[^$]*\$", "", note)), note
     assert lines[0].startswith(r"\begin{tabular}{") and lines[-1] == r"\end{tabular}"
     spec = re.match(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", lines[0]).group(1)
     assert len(re.findall(r"p\{[^}]*\}|[lcr]", spec)) == columns
@@ -272,3 +280,16 @@ def test_latex_numbers_in_scientific_form_use_times() -> None:
 
     assert str(latex_number("2.37266e+07*")) == r"$2.37266 \times 10^{7}{}^{*}$"
     assert "\t" not in str(latex_number("1.5e-03"))
+
+
+def test_latex_footnotes_show_in_the_document(capsys) -> None:
+    """The notes follow the tabular as text (a '%' comment would be dropped by LaTeX); the
+    structural check rejects a note with a raw underscore (its false twin)."""
+    assert main(["gap", "--n", "4096", "--d", "64", "--M", "64", "--latex"]) == 0
+    out = capsys.readouterr().out
+    notes = out.split(r"\end{tabular}", 1)[1]
+    assert notes.strip().startswith(r"{\footnotesize") and "[1] M=64:" in notes
+    assert not any(line.startswith("%") for line in out.splitlines())
+    check_booktabs(out, 7)
+    with pytest.raises(AssertionError):
+        check_booktabs(out.replace("flash2-split omitted", "flash2_split omitted"), 7)

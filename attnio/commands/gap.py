@@ -71,7 +71,7 @@ from attnio.provenance import provenance
 from attnio.reporting.gap_figure import plot_gap
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
-from attnio.tables import fit_text, number_column, render_table
+from attnio.tables import fit_text, latex_notes, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     size_action,
@@ -244,7 +244,7 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
                          align=["right", "right", "left", "right", "right", "right", "left"])
     lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
-        return "\n".join([table, *(f"% {line}" for line in lines)])
+        return "\n".join([table, latex_notes(lines)]) if lines else table
     return "\n".join([table, *(fit_text(line, width, indent="    ") for line in lines)])
 
 

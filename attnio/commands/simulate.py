@@ -86,7 +86,7 @@ from attnio.provenance import provenance
 from attnio.reporting.io_curves import io_curves_from_runs, plot_io_curves
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
-from attnio.tables import fit_text, number_column, render_table
+from attnio.tables import fit_text, latex_notes, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     describe,
@@ -461,7 +461,7 @@ def runs_table(payload: dict[str, Any], execute: bool, *, fmt: str = "plain",
                                 *(["right", "right", "center", "center"] if execute else [])])
     lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
-        return "\n".join([table, *(f"% {line}" for line in lines)])
+        return "\n".join([table, latex_notes(lines)]) if lines else table
     if execute and width is not None:
         lines.append("c.f. = the counts equal the closed form (=) or not (≠); tol = every "
                      "output within tolerance")
