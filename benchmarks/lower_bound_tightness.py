@@ -127,6 +127,8 @@ def summary(rows: list[dict], key: str = "LB", title: str = "") -> tuple[str, di
 def plot(rows: list[dict], path: Path) -> bytes:
     from matplotlib.figure import Figure
 
+    from attnio.reporting.figure_quality import check_figure, place_legend
+
     fig = Figure(figsize=(7.5, 6.0), dpi=120, layout="constrained")
     ax = fig.add_subplot(1, 1, 1)
     top = max(r["OPT"] for r in rows) * 1.08
@@ -153,7 +155,10 @@ def plot(rows: list[dict], path: Path) -> bytes:
     ax.set_ylabel("lower bound")
     ax.set_title("Certified lower bound vs exact optimum, sandwich rows (default + deep)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    place_legend(ax, fontsize=8)
+    verdict = check_figure(fig)  # legend off the data, titled, labelled (reporting/figure_quality)
+    if not verdict.proved:
+        raise SystemExit(f"{path.name}: the figure has defects: {verdict.detail}")
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=120)
     return buf.getvalue()
