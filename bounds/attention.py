@@ -89,7 +89,7 @@ Examples
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
 >>> b.value, b.route, b.claim_id
-(43829248, 'given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
+(52006912, 'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
 >>> best_lower_bound("forward", 4096, 64, 262144).route
 'compulsory'
 """
@@ -349,9 +349,10 @@ def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
     witnesses (:math:`W_{ij}`) or :math:`dO` with the two charged products. The compulsory
     rest (segments cut counting only the I/O on the two products' operands, witnesses and
     trees): :math:`Q` and :math:`O` read, :math:`dK` and :math:`dV` written, :math:`4nd`. The
-    witness lemma is argued here and in notes/gap.md, not machine-checked; the algebra is
-    (the claims above), and claim ``gap.below_algorithms`` checks the route against the exact
-    count of every given-scores algorithm. **Valid for the given-scores class only**; the
+    witness lemma is argued here and in notes/gap.md, and checked exhaustively on the smallest
+    DAG of its shape (claim ``gap.witness_lemma``); the algebra is machine-checked (the claims
+    above), and claim ``gap.below_algorithms`` checks the route against the exact count of
+    every given-scores algorithm. **Valid for the given-scores class only**; the
     gap table's ``any`` takes the smaller class maximum, so it never compares this bound with
     a FlashAttention count.
 

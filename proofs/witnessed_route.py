@@ -8,15 +8,18 @@ to :math:`n - 1` leaves) — lies between the proved cell bounds with that :math
 (``gap.face_algebra``, ``gap.cell_bound`` and ``gap.superadditive`` are proved for any
 :math:`k \ge 0`), and that the route is :math:`\max_L L(\lceil 2n^2d/cap(L)\rceil - 1)` (and
 that + 4nd). The witness lemma (each :math:`dS_{ij}` red in a segment has a vertex of its private
-chain red at the start or read) is argued in the route's docstring and notes/gap.md, not
-machine-checked; ``gap.below_algorithms`` compares the route with every given-scores
-algorithm's exact count. False twin: the cap of partial depth :math:`d - 1` (too small for the
-:math:`n`-inner product).
+chain red at the start or read) is argued in the route's docstring and notes/gap.md, and
+``gap.witness_lemma`` checks it exhaustively on the smallest DAG of its shape (every legal
+schedule prefix by the game's validator, every segment); ``gap.below_algorithms`` compares the
+route with every given-scores algorithm's exact count. False twins: the cap of partial depth
+:math:`d - 1` (too small for the :math:`n`-inner product), the chain without its middle vertex.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
+
+import networkx as nx
 
 from attnio.bounds.attention import (
     SEGMENT_MULTIPLES,
@@ -24,6 +27,8 @@ from attnio.bounds.attention import (
     segment_product_cap,
     witnessed_routes,
 )
+from attnio.exceptions import IllegalMoveError
+from attnio.graphs.game import replay
 from attnio.proofs.attention_routes import _EXACT, _cell_bound_ge, _cell_bound_le, _claim
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -75,10 +80,82 @@ def _witnessed_check(ctx: CheckContext, *,
                                     nontrivial_instances=nontrivial))
 
 
+def witness_dag() -> nx.DiGraph:
+    """The smallest DAG with the shape of the lemma: the given score A and a row statistic L
+    give P = A/L; P and X (the rest of dS's inputs) give dS, the output here."""
+    G = nx.DiGraph([("A", "P"), ("L", "P"), ("P", "dS"), ("X", "dS")])
+    G.graph["outputs"] = ["dS"]
+    return G
+
+
+def _legal(G: nx.DiGraph, moves: list, M: int) -> bool:
+    """A legal prefix of a schedule, by the game's own validator (attnio.graphs.game.replay):
+    every move legal; only the final 'outputs end blue' rule may be unmet."""
+    try:
+        replay(G, moves, M)
+    except IllegalMoveError as err:
+        return err.rule == "outputs-blue" and err.index == len(moves)
+    return True
+
+
+def _witness_lemma_check(ctx: CheckContext, *, chain: Sequence[str] = ("A", "P", "dS"),
+                         depth: int = 6, M: int = 4) -> Verdict:
+    r"""The witness lemma, exhaustively on :func:`witness_dag`: for every legal move sequence
+    of at most ``depth`` moves with ``M`` red pebbles (legality by the game's validator) and
+    every segment of it ending at its last move, if ``chain[-1]`` (dS) is red at some time in
+    the segment, some vertex of ``chain`` is red at the segment's start or read in it. The
+    twin drops P from the chain (A, dS): P red at the start of a segment that computes dS
+    refutes it."""
+    G = witness_dag()
+    target, members = chain[-1], set(chain)
+    kinds = ("read", "write", "compute", "delete")
+    checked = nontrivial = 0
+    stack: list[list[tuple[str, str]]] = [[]]
+    while stack:
+        moves = stack.pop()
+        red_sets: list[frozenset[str]] = [frozenset()]  # before each move, then after the last
+        red: set[str] = set()
+        for kind, v in moves:
+            if kind in ("read", "compute"):
+                red.add(v)
+            elif kind == "delete":
+                red.discard(v)
+            red_sets.append(frozenset(red))
+        for start in range(len(moves)):
+            checked += 1
+            segment = moves[start:]
+            if not any(target in r for r in red_sets[start:]):
+                continue
+            nontrivial += 1
+            if members & red_sets[start] or any(k == "read" and v in members
+                                               for k, v in segment):
+                continue
+            return Refuted({"moves": moves, "segment_start": start, "chain": list(chain)},
+                           f"{target} is red in the segment from move {start}, yet no vertex "
+                           f"of {list(chain)} was red at its start or read in it")
+        if len(moves) < depth:
+            for v in sorted(G):
+                for kind in kinds:
+                    extended = moves + [(kind, v)]
+                    if _legal(G, extended, M):
+                        stack.append(extended)
+    return Proved(f"{checked} (schedule prefix, segment) pairs of ≤ {depth} moves, M = {M}: "
+                  f"{nontrivial} with {target} red in the segment, each witnessed",
+                  evidence=Evidence("exhaustive", instances=checked,
+                                    nontrivial_instances=nontrivial))
+
+
 CLAIMS: list[Claim] = [
+    _claim("gap.witness_lemma",
+           "witness lemma of the witnessed route: on a DAG with the chain A → P → dS (P = A/L, "
+           "dS from P and X), in every legal schedule prefix of ≤ 6 moves with M = 4 and every "
+           "segment of it, if dS is red at some time in the segment then A, P or dS is red at "
+           "the segment's start or read in it",
+           "exhaustive over move sequences; legality by attnio.graphs.game.replay", _EXACT,
+           _witness_lemma_check),
     _claim("gap.witnessed_route",
            "given-scores class (each dS_ij has a private chain to the given entry (i, j); "
-           "witness lemma in notes/gap.md, argued, not machine-checked): Q ≥ max over L = t·M "
+           "witness lemma in notes/gap.md, claim gap.witness_lemma): Q ≥ max over L = t·M "
            "of L(⌈2n²d/F_(n−1)(L)⌉ − 1) (+ 4nd) — dO·Vᵀ and dS·K share one budget; the cap "
            "of partial depth n − 1 checked against the proved cell bounds, the route's value "
            "recomputed",
@@ -87,6 +164,11 @@ CLAIMS: list[Claim] = [
 ]
 
 FALSE_TWINS: list[Claim] = [
+    _claim("gap.twin.witness_chain_without_P",
+           "the witness lemma with P dropped from the chain (A, dS): a chain whose middle vertex "
+           "is missing", "exhaustive over move sequences", _EXACT,
+           lambda ctx: _witness_lemma_check(ctx, chain=("A", "dS")),
+           twin_of="gap.witness_lemma", expect_reason="yet no vertex"),
     _claim("gap.twin.witnessed_narrow_cap",
            "the witnessed route with the cap of partial depth d − 1 (a partial pair of dS·K "
            "holds up to n − 1 leaves, not d − 1)", "cap vs proved cell bounds", _EXACT,

@@ -21,12 +21,24 @@ pytestmark = pytest.mark.trust
 CTX = CheckContext()
 
 
-def test_the_claim_is_proved_and_its_twin_refuted() -> None:
-    (claim,) = CLAIMS
-    assert claim.id == "gap.witnessed_route" and claim.check_fn(CTX).proved
-    (twin,) = FALSE_TWINS
-    verdict = twin.check_fn(CTX)
-    assert verdict.verdict == "refuted" and "below a proved cell bound" in verdict.detail
+def test_the_claims_are_proved_and_their_twins_refuted() -> None:
+    assert [c.id for c in CLAIMS] == ["gap.witness_lemma", "gap.witnessed_route"]
+    for claim in CLAIMS:
+        assert claim.check_fn(CTX).proved, claim.id
+    reasons = {t.id: t.check_fn(CTX) for t in FALSE_TWINS}
+    assert reasons["gap.twin.witnessed_narrow_cap"].verdict == "refuted"
+    assert "below a proved cell bound" in reasons["gap.twin.witnessed_narrow_cap"].detail
+    chain = reasons["gap.twin.witness_chain_without_P"]
+    assert chain.verdict == "refuted" and "no vertex of ['A', 'dS']" in chain.detail
+
+
+def test_the_witness_lemma_counts_the_instances_that_could_fail() -> None:
+    from attnio.proofs.witnessed_route import _witness_lemma_check
+
+    verdict = _witness_lemma_check(CTX)
+    assert verdict.evidence.nontrivial_instances == 120  # dS red in the segment
+    # too short to compute dS: nothing could fail, so the registry calls it vacuous
+    assert _witness_lemma_check(CTX, depth=4).evidence.nontrivial_instances == 0
 
 
 def test_a_route_that_is_not_the_maximum_over_L_is_refuted(monkeypatch) -> None:
