@@ -440,7 +440,7 @@ def selection(name: str, pass_: str) -> tuple[str, ...]:
     registry order.
 
     >>> selection("gap", "forward")
-    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused')
+    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused', 'fused-resident')
     """
     if name not in SELECTIONS:
         raise InvalidInputError(f"selection={name!r} is unknown; known: {', '.join(SELECTIONS)}")

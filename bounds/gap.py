@@ -31,7 +31,7 @@ Examples
 --------
 >>> row = gap_rows("backward", 4096, 64, [1024])[0]
 >>> row["lower_bound"], row["route"], row["best_algorithm"]
-(43829248, 'given-scores: segment products (dO·Vᵀ), L = 2M + compulsory rest', 'small-cache-fused')
+(52006912, 'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest', 'small-cache-fused')
 >>> row["best_io"] == min(row["algorithms"].values()), row["ratio"] >= 1
 (True, True)
 >>> gap_rows("forward", 64, 8, [16])[0]["omitted"]["flash1"][:25]

@@ -62,7 +62,7 @@ import networkx as nx
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute
-from attnio.graphs.lower_bounds.subdag import ancestor_subdag, solve_subdag
+from attnio.graphs.lower_bounds.subdag import ancestor_subdag, solved_subdags
 from attnio.results import Proved, Refuted, Status, Verdict
 
 __all__ = ["covering_lp_bound", "check_covering_lp", "exact_dual_weights",
@@ -193,12 +193,10 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`.
 
     >>> from attnio.graphs.dags import matmul_dag
-    >>> r = covering_lp_bound(matmul_dag(2, 1, 2), 4)       # exact optimum 12
-    >>> r.value, len(r.certificate["members"])
-    (12, 4)
+    >>> r = covering_lp_bound(matmul_dag(2, 2, 2), 4)       # exact optimum 17
+    >>> r.value, r.certificate["objective"], len(r.certificate["members"])
+    (14, '40/3', 4)
     """
-    from attnio.graphs.exact import min_cache_size
-
     validate_cache_size(M)
     dl = as_deadline(deadline)
     if outputs is not None:
@@ -207,22 +205,17 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     inputs, outs, N, need = must_compute(G)
     compulsory = sorted(need) + sorted(outs)
     members: list[dict[str, Any]] = []
-    for T in candidate_members(G, outs, max_vertices=max_vertices, max_members=max_members,
-                               deadline=dl):
-        H = ancestor_subdag(G, T)
-        if M < min_cache_size(H):
-            continue
-        try:
-            dl.check()
-            res = solve_subdag(H, M, dl.seconds(solve_seconds))
-        except TimeLimitReached:
-            if not members:
-                raise
-            break
-        _, _, _, need_H = must_compute(H)
-        # a member whose optimum is its compulsory I/O adds nothing the unit weights lack
-        if res.verdict is Status.OPTIMAL and res.io > len(need_H) + len(T):
-            members.append({"outputs": T, "vertices": sorted(H), "Q_H": int(res.io)})
+    candidates = candidate_members(G, outs, max_vertices=max_vertices, max_members=max_members,
+                                   deadline=dl)
+    try:
+        for T, H, res in solved_subdags(G, M, candidates, solve_seconds, dl):
+            _, _, _, need_H = must_compute(H)
+            # a member whose optimum is its compulsory I/O adds nothing the unit weights lack
+            if res.io > len(need_H) + len(T):
+                members.append({"outputs": T, "vertices": sorted(H), "Q_H": int(res.io)})
+    except TimeLimitReached:
+        if not members:
+            raise
     if not members:
         return BoundRecord("sub-dag-lp", 0, False,
                            f"no set of outputs with an ancestral closure of <= {max_vertices} "

@@ -20,7 +20,7 @@ with the plain baseline (:func:`attnio.graphs.baseline.plain_optimal`), an indep
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 import networkx as nx
 
@@ -62,6 +62,27 @@ def solve_subdag(H: nx.DiGraph, M: int, seconds: float | None) -> Any:
     quiet: dict[str, Any] = ({"progress": False} if "progress" in resolve_method("auto").options()
                              else {})
     return solve(H, M, time_limit=seconds, **quiet)
+
+
+def solved_subdags(G: nx.DiGraph, M: int, candidates: Iterable[list[str]], seconds: float,
+                   deadline: Deadline) -> Iterator[tuple[list[str], nx.DiGraph, Any]]:
+    """``(outputs T, H_T, optimal result)`` for each candidate set of outputs whose ancestral
+    closure H_T has a schedule with M pebbles and is solved exactly within ``seconds`` (or the
+    time left); a closure the engine does not settle is skipped. Past ``deadline``:
+    :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached` (the caller keeps what it
+    has). Routes 6 and 7 share it."""
+    from attnio.graphs.exact import min_cache_size
+
+    for chosen in candidates:
+        H = ancestor_subdag(G, chosen)
+        if M < min_cache_size(H):
+            continue
+        deadline.check()
+        res = solve_subdag(H, M, deadline.seconds(seconds))
+        if res.verdict is Status.OPTIMAL:
+            yield chosen, H, res
+        else:
+            deadline.check()  # cut by the deadline: stop; else the next candidate
 
 
 def ancestor_subdag(G: nx.DiGraph, outs: list[str]) -> nx.DiGraph:
@@ -141,33 +162,23 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     >>> r.value, r.certificate["H_outputs"], r.certificate["Q_H"]
     (10, ['O[0,0]'], 8)
     """
-    from attnio.graphs.exact import min_cache_size
-
     validate_cache_size(M)
     dl = as_deadline(deadline)
     inputs, outs, N, need = must_compute(G)
     best: BoundRecord | None = None
-    for chosen in _candidate_output_sets(G, outs, max_vertices, max_candidates, dl):
-        H = ancestor_subdag(G, chosen)
-        if M < min_cache_size(H):
-            continue
-        try:
-            dl.check()
-            res = solve_subdag(H, M, dl.seconds(time_limit))
-            if res.verdict is not Status.OPTIMAL:
-                dl.check()
-                continue
+    candidates = _candidate_output_sets(G, outs, max_vertices, max_candidates, dl)
+    try:
+        for chosen, H, res in solved_subdags(G, M, candidates, time_limit, dl):
             rest = outside_moves(G, M, frozenset(H), dl)
-        except TimeLimitReached:
-            if best is None:
-                raise
-            break
-        value = (res.io + rest["window_reads"] + len(rest["inputs_outside"])
-                 + rest["forced_moves"] + len(rest["output_writes_outside"]))
-        if best is None or value > best.value:
-            cert = {"H_outputs": chosen, "H_vertices": H.number_of_nodes(), "Q_H": res.io,
-                    **rest}
-            best = BoundRecord("sub-dag-exact", value, True, None, cert)
+            value = (res.io + rest["window_reads"] + len(rest["inputs_outside"])
+                     + rest["forced_moves"] + len(rest["output_writes_outside"]))
+            if best is None or value > best.value:
+                cert = {"H_outputs": chosen, "H_vertices": H.number_of_nodes(),
+                        "Q_H": res.io, **rest}
+                best = BoundRecord("sub-dag-exact", value, True, None, cert)
+    except TimeLimitReached:
+        if best is None:
+            raise
     if best is None:
         return BoundRecord("sub-dag-exact", 0, False,
                            f"no output set with an ancestral closure of ≤ {max_vertices} "
