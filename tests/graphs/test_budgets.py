@@ -129,10 +129,13 @@ def test_time_indexed_model_unknown_is_undecided(z3_unknown) -> None:
 
 def test_an_undecided_sub_dag_is_no_bound(monkeypatch) -> None:
     # the route only counts sub-DAGs solved exactly; a starved search contributes nothing
-    real = exact_module.solve_optimal
+    # (whichever engine the slot picks: the routes solve through subdag.solve_subdag)
+    import attnio.graphs.lower_bounds.subdag as subdag_module
+    from attnio.graphs.engines import solve
+
     assert subdag_exact_bound(SMALL, 3).value == 7
-    monkeypatch.setattr(exact_module, "solve_optimal",
-                        lambda *a, **k: real(*a, **{**k, "max_states": 1}))
+    monkeypatch.setattr(subdag_module, "solve_subdag",
+                        lambda H, M, seconds: solve(H, M, time_limit=seconds, max_states=1))
     record = subdag_exact_bound(SMALL, 3)
     assert (record.applies, record.value) == (False, 0)
 
