@@ -68,6 +68,14 @@ def test_weights_with_a_load_above_one_are_rejected(record_m4) -> None:
     members = [{**m, "weight": "1"} for m in record_m4.certificate["members"]]
     verdict = check_covering_lp(MATMUL, 4, forged(record_m4, members=members))
     assert verdict.verdict == "refuted" and "load exceeds 1" in verdict.detail
+    # just above 1: some vertex lies in three members, so weights 34/100 load it 51/50
+    members = [{**m, "weight": "34/100"} for m in record_m4.certificate["members"]]
+    verdict = check_covering_lp(MATMUL, 4, forged(record_m4, members=members, unit_weights={}))
+    assert verdict.verdict == "refuted" and verdict.counterexample["load"] == "51/50"
+    # exactly 1 is feasible (the value must then be the ceiling of the new objective: 12)
+    members = [{**m, "weight": "1/3"} for m in record_m4.certificate["members"]]
+    exact = dataclasses.replace(forged(record_m4, members=members, unit_weights={}), value=12)
+    assert check_covering_lp(MATMUL, 4, exact).proved
 
 
 def test_a_negative_weight_is_rejected(record_m4) -> None:
