@@ -43,7 +43,7 @@ __all__ = ["CORE", "EXTRAS", "missing", "missing_core", "installed", "require"]
 CORE: dict[str, str] = {
     "sympy": "sympy", "z3-solver": "z3", "cvc5": "cvc5", "networkx": "networkx",
     "numpy": "numpy", "tqdm": "tqdm", "tabulate": "tabulate", "pydot": "pydot",
-    "shtab": "shtab",
+    "shtab": "shtab", "highspy": "highspy",
 }
 
 #: extra → the top-level modules attnio imports from its distributions.
