@@ -62,8 +62,12 @@ import networkx as nx
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
 from attnio.graphs.lower_bounds.records import BoundRecord, must_compute
-from attnio.graphs.lower_bounds.subdag import ancestor_subdag, solved_subdags
-from attnio.results import Proved, Refuted, Status, Verdict
+from attnio.graphs.lower_bounds.subdag import (
+    ancestor_subdag,
+    resolve_for_checker,
+    solved_subdags,
+)
+from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["covering_lp_bound", "check_covering_lp", "exact_dual_weights",
            "MAX_MEMBER_VERTICES", "MAX_MEMBERS"]
@@ -241,8 +245,6 @@ def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord,
     sets of non-input outputs whose optimum the plain baseline reproduces, weights are
     non-negative fractions with every vertex's load at most 1, unit weights sit on needed
     inputs and outputs only, and the value is the ceiling of the recomputed objective."""
-    from attnio.graphs.baseline import plain_optimal
-
     dl = as_deadline(deadline)
     inputs = frozenset(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
@@ -252,20 +254,13 @@ def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord,
     objective = Fraction(0)
     for m in cert["members"]:
         T = list(m["outputs"])
-        if not T or any(o not in outs for o in T):
-            return Refuted({"outputs": T}, "a member's outputs must be non-input outputs of G")
         weight = Fraction(m["weight"])
         if weight < 0:
             return Refuted({"weight": m["weight"]}, "a negative weight")
-        H = ancestor_subdag(G, T)
-        if H.number_of_nodes() > 2 * MAX_MEMBER_VERTICES:
-            return Refuted({"vertices": H.number_of_nodes()}, "a member too large to re-solve")
-        dl.check()
-        plain = plain_optimal(H, M, time_limit=dl.seconds(120), max_states=3_000_000)
-        if plain.verdict is not Status.OPTIMAL:
-            dl.check()  # cut by the deadline: undecided; else rejected
-            return Refuted({"outputs": T}, f"the plain baseline does not settle Q(H): "
-                                           f"{plain.verdict}")
+        resolved = resolve_for_checker(G, M, T, outs, 2 * MAX_MEMBER_VERTICES, dl)
+        if isinstance(resolved, Refuted):
+            return resolved
+        H, plain = resolved
         if plain.io != m["Q_H"]:
             return Refuted({"outputs": T, "claimed": m["Q_H"], "plain": plain.io},
                            f"Q(H) re-solved by the plain baseline is {plain.io}")

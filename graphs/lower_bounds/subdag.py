@@ -186,27 +186,41 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
     return best
 
 
-def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
-                  deadline: Deadline | None = None) -> Verdict:
+def resolve_for_checker(G: nx.DiGraph, M: int, chosen: list[str], outs: list[str],
+                        max_vertices: int, deadline: Deadline) -> tuple[nx.DiGraph, Any] | Refuted:
+    """For the checkers of routes 6 and 7: ``(H_T, the plain baseline's optimal result)`` for
+    a claimed set T of outputs, or Refuted when T is not a set of non-input outputs of G, H_T
+    has more than ``max_vertices`` vertices, or the baseline does not settle Q(H_T) (past
+    ``deadline``: :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`, i.e.
+    undecided, never a pass)."""
     from attnio.graphs.baseline import plain_optimal
 
+    if not chosen or any(o not in outs for o in chosen):
+        return Refuted({"H_outputs": chosen}, "H's outputs must be non-input outputs of G")
+    H = ancestor_subdag(G, chosen)
+    if H.number_of_nodes() > max_vertices:
+        return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
+    deadline.check()
+    plain = plain_optimal(H, M, time_limit=deadline.seconds(120), max_states=3_000_000)
+    if plain.verdict is not Status.OPTIMAL:
+        deadline.check()
+        return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
+                                              f"{plain.verdict}")
+    return H, plain
+
+
+def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
+                  deadline: Deadline | None = None) -> Verdict:
     dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
     computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
     chosen = list(cert["H_outputs"])
-    if not chosen or any(o not in outs for o in chosen):
-        return Refuted({"H_outputs": chosen}, "H's outputs must be non-input outputs of G")
-    H = ancestor_subdag(G, chosen)
-    if H.number_of_nodes() > 2 * MAX_SUBDAG_VERTICES:
-        return Refuted({"H_vertices": H.number_of_nodes()}, "H too large to re-solve")
-    dl.check()
-    plain = plain_optimal(H, M, time_limit=dl.seconds(120), max_states=3_000_000)
-    if plain.verdict is not Status.OPTIMAL:
-        dl.check()  # cut by the deadline: undecided (never a pass); else rejected, as before
-        return Refuted({"H_outputs": chosen}, f"the plain baseline does not settle Q(H): "
-                                              f"{plain.verdict}")
+    resolved = resolve_for_checker(G, M, chosen, outs, 2 * MAX_SUBDAG_VERTICES, dl)
+    if isinstance(resolved, Refuted):
+        return resolved
+    H, plain = resolved
     if plain.io != cert["Q_H"]:
         return Refuted({"claimed": cert["Q_H"], "plain": plain.io},
                        f"Q(H) re-solved by the plain baseline is {plain.io}")
