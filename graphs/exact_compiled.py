@@ -313,6 +313,10 @@ def solve_optimal_compiled(
         # (loading numba's disk cache takes ~0.3-1.4 s: then the kernel runs)
         return solve_optimal(G, M, time_limit=time_limit, **reference)
 
+    # at most the n relevant vertices can hold useful red pebbles, so Q(G, M) = Q(G, min(M,
+    # n + 1)); the kernel's int64 arithmetic needs M bounded (M = 10**260 overflowed it), and a
+    # schedule legal with fewer red pebbles is legal with M
+    M = min(M, inst.n + 1)
     search = PebbleSearch(inst, M, recompute)
     n = inst.n
     sym_deadline = math.inf if time_limit is None else start_time + time_limit / 2

@@ -244,3 +244,13 @@ def test_memo_of_h_returns_exactly_h_even_when_rows_collide() -> None:
     memo[s, 3] += u(1)  # planted: a wrong value under the right key
     assert (K.cached_heuristic(*args, R, B, C, scratch, tmask, timp, memo)
             != K.heuristic(*args, R, B, C, scratch, tmask, timp))
+
+
+def test_a_huge_cache_is_clamped_before_the_kernel() -> None:
+    """M = 10**40 overflowed the kernel's int64 (a traceback from `attnio lower-bound` once the
+    sub-DAG routes solved through the slot); more red pebbles than relevant vertices never
+    help, so the answer is the one at M = n + 1: the compulsory I/O of matmul 2x2x2."""
+    from attnio.graphs.exact_compiled import solve_optimal_compiled
+
+    got = solve_optimal_compiled(matmul_dag(2, 2, 2), 10**40, time_limit=60)
+    assert got.verdict == "optimal" and got.io == 12
