@@ -326,7 +326,6 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     # on Ctrl-C the bracket so far is kept, whatever phase the instance is in (before the
     # search: the compulsory I/O or nothing, and no schedule yet)
     progress = AnytimeProgress()
-    every_route: dict[str, Any] = {}  # the costly routes' answer, if anytime calls them
     # off a terminal (CI logs, pipes) a long instance says what runs: a status line every
     # ATTNIO_STATUS_INTERVAL seconds with the solver's phase and bracket (on a terminal the
     # instances' progress bar does it; ATTNIO_PROGRESS=0 silences both)
@@ -335,13 +334,13 @@ def _solve(G: nx.DiGraph, M: int, args: argparse.Namespace
     status.follow(lambda: f"{progress.phase}; {progress.lower_bound} <= Q <= "
                           f"{progress.upper_bound if progress.upper_bound is not None else '?'}")
     with status, status.stage(f"M={M}, {G.number_of_nodes()} vertices"):
-        return _solve_staged(G, M, args, started, progress, every_route)
+        return _solve_staged(G, M, args, started, progress)
 
 
 def _solve_staged(G: nx.DiGraph, M: int, args: argparse.Namespace, started: float,
-                  progress: AnytimeProgress, every_route: dict[str, Any]
-                  ) -> tuple[PebbleResult, dict, dict | None]:
+                  progress: AnytimeProgress) -> tuple[PebbleResult, dict, dict | None]:
     """The body of :func:`_solve`, inside its status stage."""
+    every_route: dict[str, Any] = {}  # the costly routes' answer, if anytime calls them
     recompute = not args.no_recompute
     certified = None
     costs: dict[str, int] = {}
