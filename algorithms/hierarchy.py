@@ -239,7 +239,8 @@ class Hierarchy(JsonFields):
         return out
 
 
-def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[str]]:
+def device_hierarchy(device: str, dtype: str = "bf16", scope: str = "sm"
+                     ) -> tuple[Hierarchy, list[str]]:
     """The hierarchy of one SM (CU) of a device of the table (:mod:`attnio.symbolic.devices`).
 
     Levels: register file + shared memory of one SM (one level; the register file is larger
@@ -247,11 +248,17 @@ def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[
     chip-scope level with a published capacity (L2, Infinity Cache), then DRAM (unbounded).
     Returns the hierarchy and notes on levels left out (capacity not published).
 
+    ``scope="block"``: the fastest level is instead the shared memory one thread block may
+    allocate (the advisor level's ``bytes_per_block``; the register file left out), the most
+    one kernel's block can hold as its cache (``attnio bounds --device D --scope block``).
+
     >>> h, notes = device_hierarchy("h100", "bf16")
     >>> [(lvl.name, lvl.capacity) for lvl in h.levels]
     [('registers + shared memory', 247808), ('L2', 26214400), ('HBM', None)]
     >>> device_hierarchy("b200")[1]
     ['L2 left out: not published (the technical brief and datasheets give no L2 size)']
+    >>> device_hierarchy("h100", "bf16", scope="block")[0].levels[0]
+    MemoryLevel(name='shared memory per block', capacity=116224, bandwidth=None)
     """
     from attnio.algorithms.advisor import DTYPE_BYTES
 
@@ -262,10 +269,16 @@ def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[
                                 f"{', '.join(DTYPE_BYTES)}")
     width = DTYPE_BYTES[key]
     notes: list[str] = []
+    if scope not in ("sm", "block"):
+        raise InvalidInputError(f"scope={scope!r} must be 'sm' or 'block'")
     per_unit = [lvl for lvl in spec.levels[:-1] if lvl.scope == "per-unit"]
     on_chip = sum(lvl.bytes.value for lvl in per_unit if lvl.bytes.value is not None)
     rows: list[tuple[str, int | None, int | float | None]] = [
         (" + ".join(lvl.name for lvl in per_unit), on_chip // width, None)]
+    if scope == "block":
+        per_block = spec.level(spec.advisor_level).bytes_per_block
+        assert per_block is not None and per_block.value is not None  # validated table
+        rows = [(f"{spec.advisor_level} per block", per_block.value // width, None)]
     for lvl in spec.levels[:-1]:
         if lvl.scope == "per-unit":
             continue
@@ -275,7 +288,8 @@ def device_hierarchy(device: str, dtype: str = "bf16") -> tuple[Hierarchy, list[
         rows.append((lvl.name, lvl.bytes.value // width, lvl.bandwidth.value))
     dram = spec.levels[-1]
     rows.append((dram.name, None, dram.bandwidth.value))
-    return Hierarchy.from_words(rows, width, f"{spec.id} {key} (one {spec.unit_name})"), notes
+    where = f"one {spec.unit_name}" if scope == "sm" else "one thread block"
+    return Hierarchy.from_words(rows, width, f"{spec.id} {key} ({where})"), notes
 
 
 Counter = Callable[[int], SimulationResult]

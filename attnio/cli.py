@@ -40,6 +40,7 @@ SUBCOMMANDS: dict[str, str] = {
     "simulate": "attnio.commands.simulate",
     "pebble": "attnio.commands.pebble",
     "gap": "attnio.commands.gap",
+    "advise": "attnio.commands.advise",
     "lower-bound": "attnio.commands.lower_bound",
     "report": "attnio.commands.report",
 }

@@ -311,19 +311,27 @@ def _natural_widths(header: Sequence[str], body: Sequence[Sequence[str]]) -> lis
                  for line in str(cell).split("\n")] or [0]) for i in range(len(header))]
 
 
+def _wrap_cell(text: str, width: int) -> str:
+    """``text`` wrapped at spaces to ``width`` columns, each of its lines on its own; a word
+    longer than ``width`` (an identifier, a number) stays whole, never cut."""
+    return "\n".join(part for line in text.split("\n") for part in (textwrap.wrap(
+        line, width, break_long_words=False, break_on_hyphens=False) or [""]))
+
+
 def _fitted(header: Sequence[str], body: Sequence[Sequence[str]], wrap: Sequence[int],
             max_width: int, options: dict[str, Any]) -> str:
-    """The plain table with the columns in ``wrap`` capped at one common width (tabulate's
-    ``maxcolwidths``, at least :data:`_MIN_WRAPPED`), the cap lowered until the table fits
-    ``max_width`` or reaches the minimum."""
+    """The plain table with the columns in ``wrap`` wrapped at spaces to one common width (at
+    least :data:`_MIN_WRAPPED`; an identifier or number longer than that stays whole), the
+    width lowered until the table fits ``max_width`` or reaches the minimum."""
     natural = _natural_widths(header, body)
     wrapped = [i for i in wrap if 0 <= i < len(header)]
     cap = max([natural[i] for i in wrapped] or [0])
     while True:
-        widths = [cap if i in wrapped and natural[i] > cap else None for i in range(len(header))]
-        capped: dict[str, Any] = ({"maxcolwidths": widths, "maxheadercolwidths": widths}
-                                  if any(widths) else {})
-        text = tabulate(body, headers=header, **options, **capped)
+        cells = [[_wrap_cell(cell, cap) if i in wrapped and natural[i] > cap else cell
+                  for i, cell in enumerate(row)] for row in body]
+        titles = [_wrap_cell(t, cap) if i in wrapped and natural[i] > cap else t
+                  for i, t in enumerate(header)]
+        text = tabulate(cells, headers=titles, **options)
         excess = max(map(len, text.splitlines() or [""])) - max_width
         if excess <= 0 or cap <= _MIN_WRAPPED:
             return text

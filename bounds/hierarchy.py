@@ -38,22 +38,24 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from attnio.algorithms.advisor import classify_regime
-from attnio.algorithms.heads import count_heads, simulate_heads, validate_heads
+from attnio.algorithms.heads import simulate_heads, validate_heads
 from attnio.algorithms.hierarchy import (
     LEVEL_ALGORITHMS,
-    Boundary,
     Counter,
     Hierarchy,
     transfer_seconds,
 )
+from attnio.algorithms.instance import Instance
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import SimulationResult, count, simulate
+from attnio.bounds.instance_bounds import level_rows
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
 from attnio.tables import fit_text, number_column, render_table
-from attnio.validation import positive_int
 
-__all__ = ["bottleneck", "boundary_lower_bound", "format_levels", "hierarchy_counts", "levels_report", "multihead_gap_payload"]
+__all__ = ["bottleneck", "boundary_lower_bound", "format_levels", "hierarchy_counts",
+           "instance_gap_rows", "levels_from_rows", "levels_report", "multihead_gap_payload"]
 
 
 def boundary_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
@@ -120,10 +122,54 @@ def bottleneck(rows: list[dict[str, Any]], key: str = "seconds") -> int | None:
     return max(timed)[1] if timed else None
 
 
+def levels_from_rows(instance: Instance, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The per-level JSON of ``attnio bounds --device/--hierarchy`` from
+    :func:`attnio.bounds.instance_bounds.level_rows` (the one computation): per boundary the
+    capacity, regime, certified lower bound of the whole instance (mask and heads included),
+    every algorithm's exact count (``algorithms``; those with no run under ``omitted`` with
+    the reason) and the best one; and the bottleneck boundaries."""
+    assert instance.hierarchy is not None  # levels are the boundaries of a hierarchy
+    bounds = {b.index: b for b in instance.hierarchy.boundaries()}
+    levels: list[dict[str, Any]] = []
+    for row in rows:
+        b = bounds[row["index"]]
+        lb = row["lower_bound"]
+        levels.append({
+            "boundary": b.index, "above": b.above, "below": b.below,
+            "capacity_words": b.M, "capacity_bytes": b.M * instance.hierarchy.word_bytes,
+            "bandwidth_bytes_per_s": b.bandwidth, "regime": row["regime"],
+            "d_squared": row["d_squared"],
+            "lower_bound_words": lb["value"], "lower_bound_route": lb["route"],
+            "lower_bound_claim": lb["claim_id"],
+            "lower_bound_seconds": transfer_seconds(lb["value"], instance.hierarchy.word_bytes,
+                                                    b),
+            "best_algorithm": row["best_algorithm"], "best_words": row["best_io"],
+            "best_seconds": transfer_seconds(row["best_io"], instance.hierarchy.word_bytes, b),
+            "algorithms": {e["algorithm"]: e["io"] for e in row["algorithms"]
+                           if e["io"] is not None},
+            "omitted": {e["algorithm"]: e["not_applicable"] for e in row["algorithms"]
+                        if e["io"] is None},
+        })
+
+    def slowest(key: str) -> int | None:
+        timed = [(lvl[key], lvl["boundary"]) for lvl in levels if lvl[key] is not None]
+        return max(timed)[1] if timed else None
+
+    return {"hierarchy": instance.hierarchy.to_json(), "pass": instance.pass_, "n": instance.n,
+            "d": instance.d, "batch": instance.batch, "heads": instance.heads,
+            "kv_heads": instance.kv_heads,
+            "mask": None if instance.mask is None else instance.mask.label, "levels": levels,
+            "bottleneck_boundary": slowest("best_seconds"),
+            "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
+
+
 def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: int = 1,
-                  heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
+                  heads: int = 1, kv_heads: int | None = None,
+                  mask: Mask | None = None) -> dict[str, Any]:
     """Per boundary: capacity M_i, regime, lower bound (words, seconds), every algorithm's
-    exact count, the best one (words, seconds); and the bottleneck boundaries.
+    exact count (the ``levels`` selection), the best one (words, seconds); and the bottleneck
+    boundaries — for B·H heads in B·G groups and ``mask`` (every head), whole
+    (:func:`levels_from_rows` of :func:`attnio.bounds.instance_bounds.level_rows`).
 
     >>> h = Hierarchy.from_words([("smem", 2048, None), ("hbm", None, 10**12)])
     >>> r = levels_report(h, "backward", 1024, 64, heads=4, kv_heads=2)
@@ -131,48 +177,9 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
     >>> lvl["regime"], lvl["best_algorithm"], lvl["best_words"] >= lvl["lower_bound_words"]
     ('small-cache', 'small-cache-fused', True)
     """
-
-    batch, heads, kv = validate_heads(batch, heads, kv_heads)
-    levels: list[dict[str, Any]] = []
-    for b in hierarchy.boundaries():
-
-        regime, _ = classify_regime(b.M, d)
-        lower, route = boundary_lower_bound(pass_, n, d, b.M, batch=batch, heads=heads,
-                                            kv_heads=kv)
-        algorithms: dict[str, int] = {}
-        omitted: dict[str, str] = {}
-        for name in LEVEL_ALGORITHMS[pass_]:
-            try:
-                algorithms[name] = count_heads(name, pass_, n, d, b.M, batch=batch,
-                                               heads=heads, kv_heads=kv).io
-            except InfeasibleError as exc:  # no tile set fits this level: reported
-                omitted[name] = " ".join(str(exc).split())
-        best = min(algorithms, key=lambda k: algorithms[k]) if algorithms else None
-        def seconds(words: int | None, b: Boundary = b) -> float | None:
-            return transfer_seconds(words, hierarchy.word_bytes, b)
-
-        best_words = algorithms[best] if best else None
-        if best_words is not None and best_words < lower:  # pragma: no cover - would refute
-            raise AssertionError(f"lower bound {lower} exceeds {best} ({best_words})")
-        levels.append({
-            "boundary": b.index, "above": b.above, "below": b.below,
-            "capacity_words": b.M, "capacity_bytes": b.M * hierarchy.word_bytes,
-            "bandwidth_bytes_per_s": b.bandwidth, "regime": regime, "d_squared": d * d,
-            "lower_bound_words": lower, "lower_bound_route": route,
-            "lower_bound_seconds": seconds(lower),
-            "best_algorithm": best, "best_words": best_words,
-            "best_seconds": seconds(best_words),
-            "algorithms": algorithms, "omitted": omitted,
-        })
-
-    def slowest(key: str) -> int | None:
-        timed = [(lvl[key], lvl["boundary"]) for lvl in levels if lvl[key] is not None]
-        return max(timed)[1] if timed else None
-
-    return {"hierarchy": hierarchy.to_json(), "pass": pass_, "n": n, "d": d, "batch": batch,
-            "heads": heads, "kv_heads": kv, "levels": levels,
-            "bottleneck_boundary": slowest("best_seconds"),
-            "bottleneck_boundary_lower_bound": slowest("lower_bound_seconds")}
+    instance = Instance.build(n, d, pass_=pass_, hierarchy=hierarchy, batch=batch,
+                              heads=heads, kv_heads=kv_heads, mask=mask)
+    return levels_from_rows(instance, level_rows(instance, LEVEL_ALGORITHMS[pass_]))
 
 
 def format_levels(report: dict[str, Any], *, width: int | None = None) -> str:
@@ -215,17 +222,13 @@ def format_levels(report: dict[str, Any], *, width: int | None = None) -> str:
                       fit_text(lines[2], width, indent="  ")])
 
 
-def _claim_of(route: str) -> str:
-    """The claim a stacked route instantiates (its name ends in the route)."""
-    return "heads.stacked_compulsory" if route.endswith("compulsory") else "heads.stacked_segment"
-
-
 def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,
-                          heads: int = 1, kv_heads: int | None = None) -> dict[str, Any]:
-    """``attnio gap``'s document for B·H heads in G groups: one bounded level per M
-    (:func:`levels_report`; the stacked lower bound of :func:`boundary_lower_bound`), rows
-    shaped as :func:`attnio.bounds.gap.gap_rows`' (``claim_id``: ``heads.stacked_segment``
-    or ``heads.stacked_compulsory``, the binding route's).
+                          heads: int = 1, kv_heads: int | None = None,
+                          mask: Mask | None = None) -> dict[str, Any]:
+    """``attnio gap``'s document for B·H heads in G groups and/or a mask: one row per M from
+    :func:`attnio.bounds.instance_bounds.level_rows` (the certified bound of the whole
+    instance, the ``levels`` selection's counts), shaped as :func:`attnio.bounds.gap.gap_rows`'
+    rows (an algorithm with no run under ``omitted`` with the reason).
 
     >>> p = multihead_gap_payload("backward", 256, 16, [1024], heads=4, kv_heads=2)
     >>> row = p["rows"][0]
@@ -233,24 +236,34 @@ def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batc
     ((4, 2), True)
     """
 
+    instance = Instance.build(n, d, pass_=pass_, M=list(Ms), batch=batch, heads=heads,
+                              kv_heads=kv_heads, mask=mask)
+    return {"rows": instance_gap_rows(instance, LEVEL_ALGORITHMS[pass_]), "pass": pass_,
+            "n": n, "d": d, "tune": False, "batch": instance.batch, "heads": instance.heads,
+            "kv_heads": instance.kv_heads,
+            "mask": None if mask is None else mask.label, **provenance()}
+
+
+def instance_gap_rows(instance: Instance, algorithms: tuple[str, ...] | None = None
+                      ) -> list[dict[str, Any]]:
+    """One gap row per cache level of ``instance`` (:func:`attnio.bounds.gap.gap_rows`'
+    shape: ``M``, ``lower_bound``, ``route``, ``claim_id``, ``algorithms``, ``omitted``,
+    ``best_algorithm``, ``best_io``, ``ratio``; plus ``level``). A level at which no
+    algorithm runs is left out; none at all is an InvalidInputError."""
     rows: list[dict[str, Any]] = []
-    kv = None
-    for M in Ms:
-        one = Hierarchy.from_words([("fast", positive_int("M", M), None),
-                                    ("slow", None, None)])
-        rep = levels_report(one, pass_, n, d, batch=batch, heads=heads, kv_heads=kv_heads)
-        kv = rep["kv_heads"]
-        lvl = rep["levels"][0]
+    for lvl in level_rows(instance, algorithms):
         if lvl["best_algorithm"] is None:
             continue
-        rows.append({"M": M, "lower_bound": lvl["lower_bound_words"],
-                     "route": lvl["lower_bound_route"],
-                     "claim_id": _claim_of(lvl["lower_bound_route"]),
-                     "algorithms": lvl["algorithms"], "best_algorithm": lvl["best_algorithm"],
-                     "best_io": lvl["best_words"],
-                     "ratio": lvl["best_words"] / lvl["lower_bound_words"],
-                     "omitted": lvl["omitted"]})
+        lb = lvl["lower_bound"]
+        rows.append({"M": lvl["M"], "level": lvl["level"], "lower_bound": lb["value"],
+                     "route": lb["route"], "claim_id": lb["claim_id"],
+                     "algorithms": {e["algorithm"]: e["io"] for e in lvl["algorithms"]
+                                    if e["io"] is not None},
+                     "best_algorithm": lvl["best_algorithm"], "best_io": lvl["best_io"],
+                     "ratio": lvl["ratio"],
+                     "omitted": {e["algorithm"]: e["not_applicable"]
+                                 for e in lvl["algorithms"] if e["io"] is None}})
     if not rows:
-        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
-    return {"rows": rows, "pass": pass_, "n": n, "d": d, "tune": False, "batch": batch,
-            "heads": heads, "kv_heads": kv, **provenance()}
+        raise InvalidInputError(f"no algorithm of the {instance.pass_} pass fits any M of the "
+                                "sweep")
+    return rows

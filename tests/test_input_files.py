@@ -215,7 +215,7 @@ def test_transfer_times_stay_finite_or_are_refused(tmp_path: Path) -> None:
     ("simulate", ["--algorithm", "flash2", "--mask", "window:٣"], "window W='٣'"),
     ("bounds", ["--scope", "block"], "--scope block needs --device"),
     ("bounds", ["--scope", "sm"], "--scope sm needs --device"),
-    ("bounds", ["--dtype", "fp32"], "needs --device"),
+    ("bounds", ["--dtype", "fp33"], "dtype='fp33' is unknown"),
 ])
 def test_flags_follow_one_rule(command: str, args: list[str], fragment: str) -> None:
     result = _attnio([command, "--n", "64", "--d", "8", "--M", "64", *args])

@@ -137,6 +137,13 @@ def test_simulate(extra: list[str], verdict: str, capsys: pytest.CaptureFixture[
     assert doc["verdict"] == verdict and doc["runs"]
 
 
+def test_advise(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = assert_document(*_run(["advise", "--n", "64", "--d", "8", "--M", "64,256", "--mask",
+                                 "causal", "--heads", "2", "--dtype", "fp16", "--json"], capsys),
+                          "advise", "advise")
+    assert doc["verdict"] == "computed" and len(doc["levels"]) == 2
+
+
 def test_gap(capsys: pytest.CaptureFixture[str]) -> None:
     doc = assert_document(*_run(["gap", "--n", "64", "--d", "8", "--M", "256", "--json"],
                                 capsys), "gap", "gap")

@@ -61,34 +61,33 @@ from typing import Any
 import sympy as sp
 
 from attnio.algorithms.advisor import (
-    DEVICES,
-    DTYPE_BYTES,
     LARGE_CACHE_ALGORITHM,
     SMALL_CACHE_ALGORITHM,
-    advise,
     classify_regime,
     predicted_io_ratio,
     recommended_algorithm,
 )
-from attnio.algorithms.heads import add_heads_arguments, heads_from_args
-from attnio.algorithms.hierarchy import Hierarchy, device_hierarchy
-from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args
+from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS
+from attnio.algorithms.instance import Instance
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.simulation import count
-from attnio.bounds.heads import stacked_compulsory, stacked_lower_bound
-from attnio.bounds.hierarchy import format_levels, levels_report
-from attnio.bounds.masks import mask_run_fields
+from attnio.bounds.heads import stacked_compulsory
+from attnio.bounds.hierarchy import levels_from_rows
+from attnio.bounds.instance_bounds import instance_lower_bound, level_rows
+from attnio.bounds.masks import mask_run_fields, masked_compulsory_io
+from attnio.commands.instance_flags import add_instance_arguments, instance_from_args
+from attnio.commands.instance_tables import levels_summary
 from attnio.exceptions import InvalidInputError
 from attnio.flags import (
-    add_cache_size_arguments,
     add_latex_argument,
     add_wide_argument,
     check_latex_target,
     emit_latex,
     table_width,
 )
-from attnio.input_files import read_json_file
 from attnio.output import print_document
 from attnio.symbolic.crossovers import crossover
+from attnio.symbolic.devices import find_device
 from attnio.symbolic.evaluate import catalogue_values, default_instance
 from attnio.tables import (
     LatexMath,
@@ -99,11 +98,8 @@ from attnio.tables import (
     render_table,
 )
 from attnio.validation import (
-    describe,
     json_float,
     one_line,
-    parse_positive_int,
-    size_action,
     warn_outside_admissible,
 )
 
@@ -113,80 +109,74 @@ DENSE_NOTE = ("sparse and matmul bounds are evaluated at the dense instance "
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``bounds`` subcommand."""
+    """Add the ``bounds`` subcommand (the instance flags of
+    :mod:`attnio.commands.instance_flags`, one cache size)."""
     parser = subparsers.add_parser(
         "bounds", help="every I/O bound at (n, d, M), the regime, crossover and advice",
-        description="Evaluate the bound catalogue at one instance. Give --M (words) or "
-                    "--device/--dtype. Sparse/matmul bounds use Z_in = n*d, Z_QK = n**2, "
-                    "m = p = n, k = d.")
-    parser.add_argument("--n", "--seq", dest="n", required=True, action=size_action("n"),
-                        help="sequence length (positive integer)")
-    parser.add_argument("--d", "--head-dim", dest="d", required=True, action=size_action("d"),
-                        help="head dimension (positive integer)")
-
-    add_cache_size_arguments(parser, command="bounds", sweep=False, help="cache size in words")
-    parser.add_argument("--device", help=f"instead of --M: one of {', '.join(DEVICES)}")
-    parser.add_argument("--dtype", help=f"with --device: one of {', '.join(DTYPE_BYTES)} "
-                                        "(default bf16)")
-    parser.add_argument("--scope", choices=("sm", "block"), default=None,
-                        help="with --device: fast memory per SM/core or per thread block "
-                             "(default sm)")
-    parser.add_argument("--hierarchy", metavar="FILE.json",
-                        help="instead of --M/--device: a memory hierarchy file (levels fastest "
-                             "first; see notes/hardware.md); prints the per-level table")
-
-    add_heads_arguments(parser)
-    parser.add_argument("--pass", dest="pass_", choices=("forward", "backward"),
-                        default="backward", help="pass of the per-level table (default backward)")
+        description="Evaluate the bound catalogue at one instance. Give --M (words), "
+                    "--device (the device's levels; --dtype, --scope) or --hierarchy FILE. "
+                    "Sparse/matmul bounds use Z_in = n*d, Z_QK = n**2, m = p = n, k = d. "
+                    "Terms: attnio explain TERM.")
+    add_instance_arguments(parser, command="bounds", sweep=False)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     add_latex_argument(out, what="the bound table (bound, pass, expression, source, value)")
     add_wide_argument(parser)
-
-    add_mask_argument(parser)
     parser.set_defaults(handler=run)
     return parser
 
 
-def _positive_int(name: str, text: str | None) -> int:
-    if text is None:
-        raise InvalidInputError(f"{name}=None must be a positive integer")
-    return parse_positive_int(name, text)
-
-
 def bounds_report(n: int, d: int, M: int | None = None, device: str | None = None,
-                  dtype: str | None = None, scope: str = "sm", mask: Any = None) -> dict[str, Any]:
+                  dtype: str | None = None, scope: str | None = None, mask: Any = None, *,
+                  instance: Instance | None = None) -> dict[str, Any]:
     """Everything ``attnio bounds`` prints, as a JSON-ready dict.
+
+    The catalogue, the regime and the crossovers are evaluated at ONE cache size: ``M``, or
+    with ``device`` the first boundary of its hierarchy
+    (:func:`attnio.algorithms.hierarchy.device_hierarchy`: one SM's registers + shared
+    memory, or with ``scope="block"`` one thread block's shared memory) — the same M as the
+    first row of the per-level table. ``instance`` (an
+    :class:`~attnio.algorithms.instance.Instance`) replaces the other arguments.
+
+    ``recommended_algorithm`` is the catalogue's asymptotic pick for the regime (Thm 1.1,
+    constants 1); ``counted_best`` is the algorithm with the fewest counted words at this M
+    for the whole instance (mask and heads included), from
+    :func:`attnio.bounds.instance_bounds.level_rows` — the figure ``attnio advise`` prints.
 
     Raises
     ------
     InvalidInputError
-        Bad sizes, unknown device/dtype, both or neither of ``M`` and ``device``.
+        Bad sizes, unknown device/dtype, none or several sources of the cache size.
 
     Examples
     --------
     >>> r = bounds_report(1024, 128, 8192)
     >>> r["regime"], r["recommended_algorithm"], r["crossover"]["sparse"]
     ('small-cache', 'small-cache', 'Z_in**2/Z_QK')
+    >>> r["counted_best"]["algorithm"]
+    'small-cache-fused'
     """
-    if (M is None) == (device is None):
-        raise InvalidInputError("give exactly one of --M (cache words) and --device")
-    if dtype is not None and device is None:
-        raise InvalidInputError(f"dtype={dtype} needs --device (with --M the size is in words)")
+    if instance is None:
+        instance = Instance.build(n, d, M=None if M is None else [M], device=device,
+                                  dtype=dtype, scope=scope, mask=mask)
+    n, d, M = instance.n, instance.d, instance.levels[0].M
     device_info = None
-    if device is not None:
-        advice = advise(device, d, dtype or "bf16", n=n, scope=scope)  # type: ignore[arg-type]
-        M = advice.M
-        device_info = {"name": advice.device.name, "description": advice.device.description,
-                       "dtype": advice.dtype, "scope": scope, "fast_memory":
-                       advice.device.fast_memory, "source": advice.device.source}
-    assert M is not None  # invariant: set by --M or by the advisor
-    instance = default_instance(n, d, M)
+    if instance.device is not None:
+        spec = find_device(instance.device)
+        first = instance.hierarchy.levels[0] if instance.hierarchy is not None else None
+        device_info = {"name": instance.device, "description": spec.name,
+                       "dtype": instance.dtype, "scope": instance.scope,
+                       "word_bytes": instance.word_bytes,
+                       "fast_memory": None if first is None else first.name,
+                       "M_words": M,
+                       "source": "; ".join(spec.cite(lvl.bytes) for lvl in spec.levels
+                                           if lvl.scope == "per-unit")}
+    point = default_instance(n, d, M)
     regime, cross_value = classify_regime(M, d)
     derived = {"backward": crossover("bwd.tight"), "forward": crossover("fwd.tight"),
                "sparse": crossover("sparse.lower")}
     at_instance = {
-        key: str(sp.simplify(c.solution.subs({s: instance[s.name]
+        key: str(sp.simplify(c.solution.subs({s: point[s.name]
                                               for s in c.solution.free_symbols})))
         for key, c in derived.items()
     }
@@ -200,8 +190,10 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
             "in_range": ev.in_range, "asymptotic": b.asymptotic,
             "reconstructed": b.reconstructed, "source": b.source, "model": b.model,
         })
+    at_M = level_rows(instance.with_sizes([M]))[0]
     return {
-        "instance": instance,
+        "instance": {**point, **{k: v for k, v in instance.to_json().items()
+                                 if k not in ("n", "d")}},
         "instance_note": DENSE_NOTE,
         "device": device_info,
         "regime": regime,
@@ -211,11 +203,25 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
         "crossover_at_instance": at_instance,
         "d_squared": cross_value,
         "recommended_algorithm": recommended_algorithm(regime),
-        "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": json_float(ratio)},
+        "recommended_algorithm_meaning": CATALOGUE_PICK,
+        "counted_best": {"algorithm": at_M["best_algorithm"], "io": at_M["best_io"],
+                         "bytes": at_M["best_bytes"], "pass": instance.pass_,
+                         "meaning": "fewest counted words at this M for the whole instance "
+                                    "(mask, heads), every registered algorithm of the pass"},
+        "io_ratio_flash_over_alg6": {"value": str(ratio), "value_float": json_float(ratio),
+                                     "meaning": "catalogue formulas bwd.flash1.upper / "
+                                                "bwd.alg6.upper, constants 1 (asymptotic)"},
         "simulated_io_ratio_flash_over_alg6": _simulated_ratio(n, d, M),
         "bounds": bounds,
-        **({} if mask is None else {"sparse_mask": _sparse_mask(mask, n, d, M)}),
+        **({} if instance.mask is None else
+           {"sparse_mask": _sparse_mask(instance.mask, n, d, M)}),
     }
+
+
+#: What ``recommended_algorithm`` of ``attnio bounds`` means (printed with it).
+CATALOGUE_PICK = ("the catalogue's asymptotic pick for the regime (Thm 1.1: FlashAttention for "
+                  "M >= d**2, Algorithm 6 below; constants 1) — not a count; counted_best and "
+                  "`attnio advise` give the algorithm with the fewest counted words")
 
 
 def _sparse_mask(mask: Any, n: int, d: int, M: int) -> dict[str, Any]:
@@ -239,7 +245,9 @@ def _simulated_ratio(n: int, d: int, M: int) -> dict[str, Any] | None:
         small = count(SMALL_CACHE_ALGORITHM, "backward", n, d, M).io
     except InvalidInputError:
         return None
-    return {"flash1_io": flash, "small_cache_io": small, "value_float": json_float(flash / small)}
+    return {"flash1_io": flash, "small_cache_io": small, "value_float": json_float(flash / small),
+            "meaning": "exact counts of flash1 / small-cache backward at this M (one head, "
+                       "no mask; attnio simulate)"}
 
 
 def _table(report: dict[str, Any], width: int | None = None) -> str:
@@ -248,22 +256,29 @@ def _table(report: dict[str, Any], width: int | None = None) -> str:
     the expression column (None: full width)."""
     inst = report["instance"]
     rel = {"large-cache": ">", "small-cache": "<", "crossover": "="}[report["regime"]]
-    lines = [f"attnio bounds: n={inst['n']} d={inst['d']} M={inst['M']} words"]
+    lines = [f"attnio bounds: {inst['description']}",
+             f"catalogue evaluated at M = {inst['M']:,} words"]
     if report["device"]:
         dev = report["device"]
-        lines[0] += f" ({dev['name']}, {dev['dtype']}, {dev['fast_memory']}, scope {dev['scope']})"
+        lines[1] += (f" ({dev['fast_memory']} of {dev['name']}, {dev['dtype']}: the first "
+                     "row of the per-level table)")
     c = report["crossover"]
+    best = report["counted_best"]
+    sim = report["simulated_io_ratio_flash_over_alg6"]
     lines += [
-        f"regime: {report['regime']} (M {rel} d**2 = {report['d_squared']}); "
-        f"recommended algorithm: {report['recommended_algorithm']}",
+        f"regime: {report['regime']} (M {rel} d**2 = {report['d_squared']:,}); theory's pick "
+        f"(Thm 1.1, constants 1): {report['recommended_algorithm']}; counted best at this M "
+        f"({best['pass']}, this instance): " + (
+            f"{best['algorithm']}, {best['io']:,} words" if best["algorithm"] else "none fits")
+        + " (attnio advise)",
         f"crossover (derived): backward M = {c['backward']}, forward M = {c['forward']}, "
         f"sparse M = {c['sparse']}",
-        f"FlashAttention / Algorithm 6 predicted I/O: "
-        f"{report['io_ratio_flash_over_alg6']['value_float']:.4g} (catalogue constants); "
-        + (f"{report['simulated_io_ratio_flash_over_alg6']['value_float']:.4g} counted by "
-           "`attnio simulate` (flash1 / small-cache)"
-           if report["simulated_io_ratio_flash_over_alg6"] else
-           "FlashAttention-1 has no tile that fits this M"),
+        "FlashAttention-1 / Algorithm 6 backward I/O: "
+        f"{report['io_ratio_flash_over_alg6']['value_float']:.4g} by the catalogue formulas "
+        "(constants 1, asymptotic); " + (
+            f"{sim['value_float']:.4g} counted (exact, one head, no mask)" if sim else
+            "not counted: FlashAttention-1 has no tile that fits this M")
+        + " — they differ by the constants the formulas leave out",
         f"note: {report['instance_note']}; * = instance outside the bound's admissible range",
     ]
     for key in ("masked", "dense") if report.get("sparse_mask") else ():
@@ -276,7 +291,7 @@ def _table(report: dict[str, Any], width: int | None = None) -> str:
                          "none (nothing kept)" if v["sparse_crossover"] is None
                          else _float_cell(v["sparse_crossover"]))
                      + f"; this mask, certified: forward >= {own['forward']['value']:,}, "
-                       f"backward >= {own['backward']['value']:,}")
+                       f"backward >= {own['backward']['value']:,} (one head)")
     other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
     values = bound_column(report["bounds"])
     table = render_table(
@@ -324,20 +339,27 @@ def latex_table(report: dict[str, Any]) -> str:
             + table + "\n")
 
 
-def _heads_fields(n: int, d: int, M: int, batch: int, heads: int, kv: int) -> dict[str, Any]:
+def _heads_fields(instance: Instance, M: int) -> dict[str, Any]:
     """With B·H > 1 heads: the catalogue stays one head's (``bounds_scope``), and
-    ``heads_lower_bound`` gives, per pass, the exact stacked lower bound for all B·H query
-    heads in B·G K/V groups (:mod:`attnio.proofs.stacked_heads`)."""
+    ``heads_lower_bound`` gives, per pass, the certified lower bound for all B·H query heads
+    in B·G K/V groups with the instance's mask (:func:`attnio.bounds.instance_bounds.
+    instance_lower_bound`: the stacked bound, or the per-mask bound of every head)."""
 
     out: dict[str, Any] = {}
+    b, h, kv = instance.batch, instance.heads, instance.kv_heads
     for pass_ in ("forward", "backward"):
-        b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
-        out[pass_] = {"value": b.value, "route": b.route, "claim_id": b.claim_id,
-                      "compulsory": stacked_compulsory(pass_, n, d, batch=batch, heads=heads,
-                                                       kv_heads=kv)}
+        inst = instance.with_pass(pass_)
+        bound = instance_lower_bound(inst, M)
+        mask = inst.sparse_mask
+        compulsory = (stacked_compulsory(pass_, inst.n, inst.d, batch=b, heads=h, kv_heads=kv)
+                      if mask is None else
+                      masked_compulsory_io(pass_, mask, inst.n, inst.d, batch=b, heads=h,
+                                           kv_heads=kv))
+        out[pass_] = {"value": bound.value, "route": bound.route, "claim_id": bound.claim_id,
+                      "compulsory": compulsory}
+    where = "" if instance.mask is None else f", mask {instance.mask.label} on every head"
     return {"bounds_scope": "one head (the catalogue's formulas); heads_lower_bound is for "
-                            f"all B*H = {batch * heads} query heads in B*G = {batch * kv} "
-                            "K/V groups",
+                            f"all B*H = {b * h} query heads in B*G = {b * kv} K/V groups{where}",
             "heads_lower_bound": out}
 
 
@@ -350,9 +372,11 @@ def _float_cell(entry: dict[str, Any]) -> str:
 
 
 def _heads_lines(report: dict[str, Any], width: int | None = None) -> str:
+    mask = report["instance"].get("mask")
     intro = (f"heads: batch={report['batch']} heads={report['heads']} "
-             f"kv_heads={report['kv_heads']} — the table above is ONE head's catalogue; "
-             "lower bound for all heads (exact, every schedule):")
+             f"kv_heads={report['kv_heads']}" + (f", mask {mask} on every head" if mask else "")
+             + " — the table above is ONE head's catalogue; certified lower bound for all "
+             "heads (exact, every schedule):")
     entries = list(report["heads_lower_bound"].items())
     table = render_table(
         ["pass", "lower bound (words)", "compulsory", "route [claim]"],
@@ -366,49 +390,26 @@ def _heads_lines(report: dict[str, Any], width: int | None = None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``attnio bounds``; exit 0 (bad input raises InvalidInputError → exit 2)."""
-    n = _positive_int("n", args.n)
-    d = _positive_int("d", args.d)
-    M = None if args.M is None else _positive_int("M", args.M)
-    if args.scope is not None and args.device is None:  # like --dtype: never ignored
-        raise InvalidInputError(f"--scope {args.scope} needs --device (with --M the size is "
-                                "in words; a --hierarchy file names its own levels)")
     check_latex_target(args)  # refuse a bad --latex target before any work
-
-    mask = mask_from_args(args)
-    if mask is not None:
-        mask.check(n)
-
-    batch, heads, kv_heads = heads_from_args(args)
-    hierarchy: Hierarchy | None = None
-    hierarchy_notes: list[str] = []
-    if args.hierarchy is not None:
-        if M is not None or args.device is not None:
-            raise InvalidInputError("give exactly one of --M, --device and --hierarchy")
-        hierarchy = Hierarchy.from_json(read_json_file(args.hierarchy, what="hierarchy file"),
-                                        label=f"hierarchy file {describe(args.hierarchy, 60)}")
-        M = hierarchy.boundaries()[0].M
-    elif args.device is not None:
-        hierarchy, hierarchy_notes = device_hierarchy(args.device, args.dtype or "bf16")
-    report = bounds_report(n, d, M, device=args.device, dtype=args.dtype,
-                           scope=args.scope or "sm", mask=mask)
-    levels = None
-    if hierarchy is not None:
-        levels = levels_report(hierarchy, args.pass_, n, d, batch=batch, heads=heads,
-                               kv_heads=kv_heads)
-        levels["notes"] = hierarchy_notes
-    report.update(batch=batch, heads=heads, kv_heads=kv_heads)
-    if (batch, heads, kv_heads) != (1, 1, 1):
-        report.update(_heads_fields(n, d, report["instance"]["M"], batch, heads, kv_heads))
-        for entry in report["bounds"]:
-            entry["scope"] = "one head"
-    if levels is not None:
-        report["hierarchy"] = levels.pop("hierarchy")
-        report["levels_pass"] = levels.pop("pass")
-        report["levels"] = levels.pop("levels")
+    instance = instance_from_args(args)
+    report = bounds_report(instance.n, instance.d, instance=instance)
+    M = report["instance"]["M"]
+    rows = None
+    if instance.has_hierarchy:
+        rows = level_rows(instance, LEVEL_ALGORITHMS[instance.pass_])
+        levels = levels_from_rows(instance, rows)
+        report["hierarchy"] = levels["hierarchy"]
+        report["levels_pass"] = levels["pass"]
+        report["levels"] = levels["levels"]
         report["bottleneck_boundary"] = levels["bottleneck_boundary"]
         report["bottleneck_boundary_lower_bound"] = levels["bottleneck_boundary_lower_bound"]
-        report["hierarchy_notes"] = hierarchy_notes
-    warn_outside_admissible("bounds", n, d, [report["instance"]["M"]])
+        report["hierarchy_notes"] = list(instance.hierarchy_notes)
+    report.update(batch=instance.batch, heads=instance.heads, kv_heads=instance.kv_heads)
+    if instance.multi_head:
+        report.update(_heads_fields(instance, M))
+        for entry in report["bounds"]:
+            entry["scope"] = "one head"
+    warn_outside_admissible("bounds", instance.n, instance.d, [M])
     if args.json:
         print_document("bounds", "computed", report)
     elif args.latex is not None:
@@ -419,11 +420,20 @@ def run(args: argparse.Namespace) -> int:
         if "heads_lower_bound" in report:
             print()
             print(_heads_lines(report, width))
-        if levels is not None:
+        if rows is not None:
             print()
-            print(format_levels({**levels, "hierarchy": report["hierarchy"],
-                                 "pass": report["levels_pass"], "levels": report["levels"]},
-                                width=width))
-            for note in hierarchy_notes:
+            print(fit_text(f"memory hierarchy: {report['hierarchy']['label']}, "
+                           f"{instance.pass_} pass, this instance ({instance.word_bytes}-byte "
+                           "words; M = the capacity above each boundary; best = fewest counted "
+                           "words):", width, indent="  "))
+            print(levels_summary(instance, rows, width=width))
+            bn = report["bottleneck_boundary"]
+            print(fit_text("bottleneck: " + (
+                "unknown (no bandwidth published below any boundary)" if bn is None else
+                f"boundary {bn} ({report['levels'][bn]['above']} | "
+                f"{report['levels'][bn]['below']}), the best algorithm's time; time = bytes / "
+                "bandwidth, no overlap") + "; every algorithm per level: attnio advise",
+                width, indent="  "))
+            for note in instance.hierarchy_notes:
                 print(fit_text(f"note: {note}", width, indent="  "))
     return 0

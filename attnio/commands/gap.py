@@ -45,15 +45,15 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from attnio.algorithms.heads import add_heads_arguments, heads_from_args
-from attnio.algorithms.simulation import PASSES, validate_size
+from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS
+from attnio.algorithms.instance import Instance
 from attnio.algorithms.tuning import TimeLimitReached
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, gap_rows
-from attnio.bounds.hierarchy import multihead_gap_payload
+from attnio.bounds.hierarchy import instance_gap_rows
+from attnio.commands.instance_flags import add_instance_arguments, instance_from_args
 from attnio.exceptions import InvalidInputError
 from attnio.extras import require
 from attnio.flags import (
-    add_cache_size_arguments,
     add_latex_argument,
     add_parallel_arguments,
     add_time_limit_argument,
@@ -74,7 +74,6 @@ from attnio.safe_io import write_bytes
 from attnio.tables import fit_text, latex_notes, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
-    size_action,
     validate_output_path,
     validate_time_limit,
     warn_outside_admissible,
@@ -84,26 +83,21 @@ __all__ = ["register", "run", "residue_cell"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add the ``gap`` subcommand."""
+    """Add the ``gap`` subcommand (the instance flags of :mod:`attnio.commands.instance_flags`)."""
     parser = subparsers.add_parser(
         "gap",
         help="best explicit lower bound vs every algorithm's exact I/O, and their ratio",
         description=(
-            "For each fast-memory size M: the best explicit-constant I/O lower bound (an exact "
-            "int, its route and the claim it instantiates), every algorithm's exact I/O, the "
-            "cheapest algorithm and the ratio cheapest / lower bound."
+            "For each fast-memory size M (--M, --M-geom, or the levels of --device / "
+            "--hierarchy): the certified lower bound of the whole instance (mask and heads "
+            "included; an exact int, its route and claim), every algorithm's exact I/O, the "
+            "cheapest algorithm and io/LB = cheapest / lower bound. Terms: attnio explain TERM."
         ),
     )
-    parser.add_argument("--n", required=True, action=size_action("n"), help="sequence length n")
-    parser.add_argument("--d", required=True, action=size_action("d"), help="head dimension d")
-    add_cache_size_arguments(parser, command="gap", required=True,
-                             help="fast-memory sizes in words")
-    parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
-                        help="forward or backward pass (default backward)")
+    add_instance_arguments(parser, command="gap", sweep=True)
     parser.add_argument("--tune", action="store_true",
-                        help="block sizes by exact integer search for the least I/O under M")
-
-    add_heads_arguments(parser)
+                        help="block sizes by exact integer search for the least I/O under M "
+                             "(one head, no mask)")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     add_latex_argument(out, what="the gap table", force=False)
@@ -150,36 +144,43 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio gap``; exit 0, or 1 when ``--time-limit`` cut the sweep."""
     time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    n, d = validate_size("n", args.n), validate_size("d", args.d)
-    Ms = args.M
+    instance = instance_from_args(args)
+    n, d, Ms = instance.n, instance.d, list(instance.Ms)
     warn_outside_admissible("gap", n, d, Ms)
     parallel = parallel_options(args)
+    whole = instance.multi_head or instance.sparse_mask is not None
+    if whole and args.tune:
+        raise InvalidInputError("--tune cannot apply with --batch/--heads/--kv-heads or a "
+                                "--mask that drops entries: it searches the block sizes of "
+                                "unmasked single-head runs only")
+    if whole and is_parallel(parallel):
+        raise InvalidInputError("--workers/--scheduler cannot apply with --batch/--heads/"
+                                "--kv-heads or a --mask that drops entries: that sweep runs "
+                                "serially (closed forms, one row per M)")
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
         plot_target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
         require("plots", "--plot")  # matplotlib: exit 2 before any work
     check_latex_target(args)
 
-    batch, heads, kv_heads = heads_from_args(args)
+    pass_ = instance.pass_
     stopped: TimeLimitReached | None = None
     payload: dict[str, Any]
-    with _progress_bar(len(Ms) * len(GAP_ALGORITHMS.get(args.pass_, ()))) as step:
-        if (batch, heads, kv_heads) == (1, 1, 1) and is_parallel(parallel):
-            payload, stopped = _parallel_sweep(args.pass_, n, d, Ms, args.tune, deadline,
-                                               parallel)
-            payload.update(batch=1, heads=1, kv_heads=1)
-        elif (batch, heads, kv_heads) == (1, 1, 1):
+    with _progress_bar(len(Ms) * len(GAP_ALGORITHMS.get(pass_, ()))) as step:
+        if not whole and is_parallel(parallel):
+            payload, stopped = _parallel_sweep(pass_, n, d, Ms, args.tune, deadline, parallel)
+        elif not whole:
             try:
-                payload = gap_payload(args.pass_, n, d, Ms, tune=args.tune, deadline=deadline,
+                payload = gap_payload(pass_, n, d, Ms, tune=args.tune, deadline=deadline,
                                       on_step=step)
             except TimeLimitReached as exc:
-                stopped, payload = exc, _partial_payload(args.pass_, n, d, args.tune, exc.rows)
-            payload.update(batch=1, heads=1, kv_heads=1)
-        elif args.tune:
-            raise InvalidInputError("--tune takes no --batch/--heads/--kv-heads")
+                stopped, payload = exc, _partial_payload(pass_, n, d, args.tune, exc.rows)
         else:
-            payload, stopped = _multihead(args.pass_, n, d, Ms, batch, heads, kv_heads,
-                                          deadline, step, multihead_gap_payload)
+            payload, stopped = _whole_instance(instance, deadline, step)
+    payload.update(batch=instance.batch, heads=instance.heads, kv_heads=instance.kv_heads,
+                   mask=None if instance.mask is None else instance.mask.label,
+                   instance=instance.to_json())
+    _add_levels_and_bytes(instance, payload["rows"])
     payload["time_limit"] = None
     if time_limit is not None:
         payload["time_limit"] = {"seconds": time_limit, "reached": stopped is not None,
@@ -187,19 +188,57 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None and payload["rows"]:  # before anything is printed; format: extension
 
         figure = render_figure(lambda: plot_gap([payload]), plot_target)
-        write_bytes(plot_target, figure, overwrite=args.force)
+        print(f"wrote {write_bytes(plot_target, figure, overwrite=args.force)}")
     if args.json:  # figures only; a sweep cut short is undecided (exit 1)
         print_document("gap", "computed" if stopped is None else "undecided", payload)
     elif args.latex is not None:
         emit_latex(args, gap_table(payload, fmt="latex"))
     else:
-        print(gap_table(payload, width=table_width(args)))
+        width = table_width(args)
+        print(fit_text(f"attnio gap: {instance.describe()}", width, indent="  "))
+        print(gap_table(payload, width=width))
     if stopped is not None:
         sys.stdout.flush()
         print(f"attnio gap: time limit {time_limit:g} s reached; {stopped.done} of "
               f"{stopped.total} sizes done", file=sys.stderr)
         return 1
     return 0
+
+
+def _add_levels_and_bytes(instance: Instance, rows: list[dict[str, Any]]) -> None:
+    """Name each row's level (device or hierarchy) and add bytes (with a dtype): the same
+    instance figures as ``attnio advise``."""
+    names = {lvl.M: lvl.name for lvl in instance.levels}
+    for row in rows:
+        if instance.has_hierarchy:
+            row["level"] = names.get(row["M"])
+        row["io_over_lower_bound"] = row["ratio"]
+        if instance.word_bytes is not None:
+            row["lower_bound_bytes"] = instance.to_bytes(row["lower_bound"])
+            row["best_bytes"] = instance.to_bytes(row["best_io"])
+
+
+def _whole_instance(instance: Instance, deadline: float | None, step: Callable[[str], None]
+                    ) -> tuple[dict[str, Any], Any]:
+    """The sweep of a masked or multi-head instance one M at a time
+    (:func:`attnio.bounds.hierarchy.instance_gap_rows`: the certified bound of the whole
+    instance, the ``levels`` selection's counts), the deadline read between sizes."""
+    rows: list[dict[str, Any]] = []
+    algorithms = LEVEL_ALGORITHMS[instance.pass_]
+    for done, level in enumerate(instance.levels):
+        if deadline is not None and time.monotonic() >= deadline:
+            stopped = TimeLimitReached()
+            stopped.rows, stopped.done, stopped.total = rows, done, len(instance.levels)
+            return _partial_payload(instance.pass_, instance.n, instance.d, False, rows), stopped
+        step(f"M={level.M}: whole instance")
+        try:
+            rows += instance_gap_rows(instance.with_sizes([level.M]), algorithms)
+        except InvalidInputError:  # no algorithm fits this M (the sizes are checked above)
+            continue
+    if not rows:
+        raise InvalidInputError(f"no algorithm of the {instance.pass_} pass fits any M of the "
+                                "sweep")
+    return _partial_payload(instance.pass_, instance.n, instance.d, False, rows), None
 
 
 def residue_cell(row: dict[str, Any]) -> str:
@@ -217,12 +256,13 @@ def residue_cell(row: dict[str, Any]) -> str:
 
 def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
               width: int | None = None) -> str:
-    """The rows of a gap payload as a table (:func:`attnio.tables.render_table`): M, lower
-    bound, best algorithm, best io, ratio, bound×alg (the ratio's two factors,
-    :func:`residue_cell`), route. An algorithm omitted at a size (no tile
-    fits) is a footnote under the table, keyed ``[k]`` on the best-algorithm cell; ``width``
+    """The rows of a gap payload as a table (:func:`attnio.tables.render_table`): M (and the
+    level of a device or hierarchy), LB words (the certified lower bound of the instance),
+    best algorithm, io words (its counted I/O), LB bytes and io bytes (with a dtype), io/LB,
+    bound×alg (io/LB's two factors, :func:`residue_cell`), route. An algorithm with no run at
+    a size is a footnote ``[k]`` (``name n/a: reason``) on the best-algorithm cell; ``width``
     wraps the route column and the footnotes (None: full width). ``fmt="latex"``: a booktabs
-    tabular, the footnotes as ``%`` comment lines under it."""
+    tabular, the footnotes as text under it. Terms: ``attnio explain TERM``."""
 
     rows = payload["rows"]
     notes: list[str] = []
@@ -231,18 +271,37 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
         cell = row["best_algorithm"]
         if row["omitted"]:
             notes.append(f"M={row['M']:,}: " + "; ".join(
-                f"{name} omitted ({reason})" for name, reason in row["omitted"].items()))
+                f"{name} n/a: {reason}" for name, reason in row["omitted"].items()))
             cell += f" [{len(notes)}]"
         best.append(cell)
+    header = ["M", "LB words", "best algorithm", "io words"]
     columns = [number_column([r["M"] for r in rows]),
-               number_column([r["lower_bound"] for r in rows]), best, number_column([r["best_io"] for r in rows]),
-               [f"{r['ratio']:.2f}" for r in rows], [residue_cell(r) for r in rows],
-               [f"{r['route']} [{r['claim_id']}]" for r in rows]]
-    table = render_table(["M", "lower bound", "best algorithm", "best io", "ratio",
-                          "bound×alg", "route"],
-                         list(zip(*columns)), fmt=fmt, max_width=width, wrap=[6],
-                         align=["right", "right", "left", "right", "right", "right", "left"])
-    lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
+               number_column([r["lower_bound"] for r in rows]), best,
+               number_column([r["best_io"] for r in rows])]
+    align = ["right", "right", "left", "right"]
+    if any(r.get("level") for r in rows):
+        header.insert(0, "level")
+        columns.insert(0, [r.get("level") or "" for r in rows])
+        align.insert(0, "left")
+    if any("best_bytes" in r for r in rows):
+        header += ["LB bytes", "io bytes"]
+        columns += [number_column([r.get("lower_bound_bytes") for r in rows]),
+                    number_column([r.get("best_bytes") for r in rows])]
+        align += ["right", "right"]
+    routes = [f"{r['route']} [{r['claim_id']}]" for r in rows]
+    keys: dict[str, str] = {}
+    if width is not None:  # a terminal: each route once, under the table, keyed r1, r2, …
+        for route in routes:
+            keys.setdefault(route, f"r{len(keys) + 1}")
+    header += ["io/LB", "bound×alg", "route"]
+    columns += [[f"{r['ratio']:.2f}" for r in rows], [residue_cell(r) for r in rows],
+                [keys.get(route, route) for route in routes]]
+    align += ["right", "right", "left"]
+    wrap = [len(header) - 1] + ([0] if header[0] == "level" else [])
+    table = render_table(header, list(zip(*columns)), fmt=fmt, max_width=width, wrap=wrap,
+                         align=align)
+    lines = [f"{key}: {route}" for route, key in keys.items()]
+    lines += [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
         return "\n".join([table, latex_notes(lines)]) if lines else table
     return "\n".join([table, *(fit_text(line, width, indent="    ") for line in lines)])
@@ -292,32 +351,3 @@ def _parallel_sweep(pass_: str, n: int, d: int, Ms: list[int], tune: bool,
         raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep "
                                 f"({'; '.join(reasons[:3])})")
     return _partial_payload(pass_, n, d, tune, rows), None
-
-
-def _multihead(pass_: str, n: int, d: int, Ms: list[int], batch: int, heads: int,
-               kv_heads: int | None, deadline: float | None, step: Callable[[str], None],
-               multihead_gap_payload: Callable[..., dict[str, Any]]) -> tuple[dict, Any]:
-    """The multi-head sweep one M at a time, the deadline read between sizes."""
-
-    if deadline is None:
-        step(f"{len(Ms)} sizes, {batch}×{heads} heads")
-        return multihead_gap_payload(pass_, n, d, Ms, batch=batch, heads=heads,
-                                     kv_heads=kv_heads), None
-    payload: dict[str, Any] | None = None
-    rows: list = []
-    for done, M in enumerate(Ms):
-        if time.monotonic() >= deadline:
-            stopped = TimeLimitReached()
-            stopped.rows, stopped.done, stopped.total = rows, done, len(Ms)
-            base = payload or _partial_payload(pass_, n, d, False, [])
-            return {**base, "rows": rows}, stopped
-        step(f"M={M}: {batch}×{heads} heads")
-        try:
-            payload = multihead_gap_payload(pass_, n, d, [M], batch=batch, heads=heads,
-                                            kv_heads=kv_heads)
-        except InvalidInputError:  # no algorithm fits this M (the sizes are checked above)
-            continue
-        rows += payload["rows"]
-    if payload is None or not rows:
-        raise InvalidInputError(f"no algorithm of the {pass_} pass fits any M of the sweep")
-    return {**payload, "rows": rows}, None

@@ -48,30 +48,26 @@ import csv
 import sys
 from typing import Any
 
-from attnio.algorithms.heads import (
-    add_heads_arguments,
-    heads_from_args,
-    simulate_heads,
-    validate_heads,
-)
-from attnio.algorithms.masks import Mask, add_mask_argument, mask_from_args
+from attnio.algorithms.heads import simulate_heads, validate_heads
+from attnio.algorithms.instance import Instance
+from attnio.algorithms.masks import Mask
+from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import (
     ALGORITHMS,
     BOUND_IDS,
     MASKED_ALGORITHMS,
-    PASSES,
     SimulationResult,
     catalogue_value,
     find_crossovers,
     simulate,
     validate_execute_budget,
 )
-from attnio.bounds.heads import multihead_lower_bound
+from attnio.bounds.instance_bounds import CLASSES, instance_lower_bound
 from attnio.bounds.masks import mask_run_fields
+from attnio.commands.instance_flags import add_instance_arguments, instance_from_args
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 from attnio.extras import require
 from attnio.flags import (
-    add_cache_size_arguments,
     add_latex_argument,
     add_parallel_arguments,
     add_wide_argument,
@@ -92,10 +88,8 @@ from attnio.validation import (
     describe,
     geometric_sizes,
     json_float,
-    parse_positive_int,
     parse_seed,
     parse_sizes,
-    size_action,
     validate_output_path,
     warn_outside_admissible,
 )
@@ -118,17 +112,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
             "FLOPs, peak fast-memory words, the symbolic catalogue's bound and io/bound."
         ),
     )
-    parser.add_argument("--n", required=True, action=size_action("n"),
-                        help="sequence length n (positive integer)")
-    parser.add_argument("--d", required=True, action=size_action("d"),
-                        help="head dimension d (positive integer)")
-    add_cache_size_arguments(parser, command="simulate", required=True,
-                             help="fast-memory sizes in words")
+    add_instance_arguments(parser, command="simulate", sweep=True)
     parser.add_argument("--algorithm", default="all", metavar="NAMES",
-                        help="comma-separated names or 'all' (every algorithm with the pass): "
-                             + ", ".join(ALGORITHMS))
-    parser.add_argument("--pass", dest="pass_", choices=PASSES, default="backward",
-                        help="forward or backward pass (default backward)")
+                        help="comma-separated names or 'all' (every registered algorithm with "
+                             "the pass; one that cannot run on the instance is a row n/a with "
+                             "the reason): " + ", ".join(ALGORITHMS))
     parser.add_argument("--tune", action="store_true",
                         help="block sizes by exact integer search for the least I/O under M")
     parser.add_argument("--crossover", metavar="A,B",
@@ -146,9 +134,6 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                            "MAX_EXECUTE_BYTES = 1 GiB)")
     parser.add_argument("--seed", default="0",
                         help="input seed for --execute (0 <= SEED <= 2**64 - 1)")
-    add_mask_argument(parser)
-
-    add_heads_arguments(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON on stdout")
     out.add_argument("--csv", action="store_true", help="print CSV on stdout")
@@ -181,19 +166,19 @@ def parse_cache_sizes(text: str, *, geometric: bool) -> list[int]:
     return geometric_sizes("--M-geom", text)
 
 
-def parse_algorithms(text: str, pass_: str, *, masked: bool = False) -> list[str]:
-    """Comma-separated names (or ``all``: every registered algorithm that has the pass, and a
-    masked schedule when ``masked``, in registry order), each checked against the registry.
+def parse_algorithms(text: str, pass_: str) -> list[str]:
+    """Comma-separated names (or ``all``: every registered algorithm that has the pass, in
+    registry order — none dropped for a mask or heads: an algorithm that cannot run on the
+    instance gets a row ``n/a`` with the reason), each checked against the registry.
 
     >>> "small-cache-fused" in parse_algorithms("all", "backward")
     True
-    >>> "small-cache-dx" in parse_algorithms("all", "backward", masked=True)
-    False
+    >>> "flash2-split" in parse_algorithms("all", "backward")
+    True
     """
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
-        return [name for name in ALGORITHMS if (name, pass_) in BOUND_IDS
-                and (not masked or name in MASKED_ALGORITHMS)]
+        return [name for name in ALGORITHMS if (name, pass_) in BOUND_IDS]
     for name in names:
         if name not in ALGORITHMS:
             raise InvalidInputError(
@@ -237,6 +222,7 @@ def _row(result: SimulationResult, mask: Mask | None = None) -> dict[str, Any]:
         for key in ("max_absolute_error", "error_scale", "atol", "rtol"):
             row[key] = json_float(getattr(result, key))
         row["within_tolerance"] = result.within_tolerance
+    row["io_over_own_formula"] = row["ratio"]
     if mask is not None:
         # sparse_class_bound is a worst case over masks and is never compared with a run;
         # mask_ratio divides by this mask's certified bound, for the run's B·H query heads
@@ -294,6 +280,8 @@ def runs_payload(
             feasible += 1
         elif kind == "overflow":
             runs.append(_empty_row(name, pass_, n, d, M, overflow=value))
+        elif kind == "na":
+            runs.append(_empty_row(name, pass_, n, d, M, not_applicable=value))
         else:  # no tile of this algorithm fits this M
             first_error = first_error or value
             runs.append(_empty_row(name, pass_, n, d, M, infeasible=str(value)))
@@ -318,25 +306,47 @@ def runs_payload(
 
 def _run_pair(job: tuple) -> tuple[str, Any]:
     """One (algorithm, M) run — what a serial sweep or a Dask worker computes: ``("row",
-    row)``, ``("overflow", message)`` (the tiles overflow M) or ``("infeasible", message)``
-    (no tile fits M: the exception, raised by the caller if no pair of the sweep runs)."""
+    row)``, ``("overflow", message)`` (the tiles overflow M), ``("na", reason)`` (no masked
+    schedule for a mask that drops entries) or ``("infeasible", message)`` (no tile fits M:
+    the exception, raised by the caller if no pair of the sweep runs)."""
 
     name, pass_, n, d, M, execute, seed, tune, mask, batch, heads, kv = job
     multi = (batch, heads, kv) != (1, 1, 1)
+    run_mask = mask
+    if mask is not None and name not in MASKED_ALGORITHMS:
+        if mask.z_qk(n) != n * n:
+            return "na", f"no masked schedule ({name} skips no tile)"
+        run_mask = None  # a mask that keeps every entry: the unmasked run is the same run
     try:
         result = (simulate_heads(name, pass_, n, d, M, batch=batch, heads=heads,
-                                 kv_heads=kv, execute=execute, seed=seed, mask=mask)
+                                 kv_heads=kv, execute=execute, seed=seed, mask=run_mask)
                   if multi else
                   simulate(name, pass_, n, d, M, execute=execute, seed=seed, tune=tune,
-                           mask=mask))
+                           mask=run_mask))
     except CacheOverflowError as exc:
         return "overflow", str(exc)
     except InvalidInputError as exc:
         return "infeasible", exc
     row = _row(result, mask)
-    if multi and mask is None:  # the stacked lower bound of all B·H heads
-        row["lower_bound"], row["lower_bound_route"] = multihead_lower_bound(
-            pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
+    instance = Instance.build(n, d, pass_=pass_, M=[M], batch=batch, heads=heads,
+                              kv_heads=kv, mask=mask)
+    # the certified bounds of the whole instance (mask, heads): every algorithm of the pass
+    # (lower_bound, the figure of `attnio gap` and `advise`) and the run's own class
+    anyb = instance_lower_bound(instance, M)
+    row.update(lower_bound=anyb.value, lower_bound_route=anyb.route,
+               lower_bound_claim=anyb.claim_id,
+               io_over_lower_bound=json_float(row["io"] / anyb.value) if anyb.value else None)
+    cls = get_algorithm(name).computation(pass_)
+    if cls in CLASSES[pass_]:
+        own = instance_lower_bound(instance, M, cls)
+        row["class_lower_bound"] = {"value": own.value, "route": own.route,
+                                    "claim_id": own.claim_id, "computation": cls}
+        row["io_over_class_bound"] = json_float(row["io"] / own.value) if own.value else None
+    else:
+        row["class_lower_bound"] = {"value": None, "route": None, "claim_id": None,
+                                    "computation": cls}
+        row["io_over_class_bound"] = None
+        row["io_over_lower_bound"] = None  # a different output (dL/dX): never compared
     return "row", row
 
 
@@ -349,12 +359,16 @@ def _empty_row(name: str, pass_: str, n: int, d: int, M: int, **reason: str) -> 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio simulate``; exit 1 if an executed run fails its checks."""
-    n, d = parse_positive_int("n", args.n), parse_positive_int("d", args.d)
+    instance = instance_from_args(args)
+    n, d, Ms = instance.n, instance.d, list(instance.Ms)
     seed = parse_seed(args.seed)
-    Ms = args.M
     warn_outside_admissible("simulate", n, d, Ms)
     parallel = parallel_options(args)
-    names = parse_algorithms(args.algorithm, args.pass_, masked=args.mask is not None)
+    if args.tune and (instance.multi_head or instance.sparse_mask is not None):
+        raise InvalidInputError("--tune cannot apply with --batch/--heads/--kv-heads or a "
+                                "--mask that drops entries: it searches the block sizes of "
+                                "unmasked single-head runs only")
+    names = parse_algorithms(args.algorithm, instance.pass_)
     pair = None if args.crossover is None else parse_crossover(args.crossover, names)
     if args.plot is not None:  # refuse a bad target (even an empty one) before any work
         validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force, what="--plot")
@@ -362,14 +376,17 @@ def run(args: argparse.Namespace) -> int:
     check_latex_target(args)
     if args.execute:
         validate_execute_budget(n, d)
-    mask = mask_from_args(args)
-    if mask is not None:
-        mask.check(n)
-
-    batch, heads, kv_heads = heads_from_args(args)
-    payload = runs_payload(names, args.pass_, n, d, Ms, execute=args.execute, seed=seed,
-                           tune=getattr(args, "tune", False), crossover_pair=pair, mask=mask,
-                           batch=batch, heads=heads, kv_heads=kv_heads, **parallel)
+    payload = runs_payload(names, instance.pass_, n, d, Ms, execute=args.execute, seed=seed,
+                           tune=getattr(args, "tune", False), crossover_pair=pair,
+                           mask=instance.mask, batch=instance.batch, heads=instance.heads,
+                           kv_heads=instance.kv_heads, **parallel)
+    payload["instance"] = instance.to_json()
+    levels = {lvl.M: lvl.name for lvl in instance.levels}
+    for r in payload["runs"]:
+        if instance.has_hierarchy:
+            r["level"] = levels.get(r["M"])
+        if instance.word_bytes is not None:
+            r["bytes"] = instance.to_bytes(r["io"])
     if args.plot is not None:  # drawn before anything is printed: a plot error leaves no table
         plot_runs(payload, n=n, d=d, path=args.plot, overwrite=args.force)
     failed = [r for r in payload["runs"] if r.get("closed_form_match") is False
@@ -392,6 +409,7 @@ def run(args: argparse.Namespace) -> int:
         emit_latex(args, runs_table(payload, args.execute, fmt="latex"))
     else:
         width = table_width(args)
+        print(fit_text(f"attnio simulate: {instance.describe()}", width, indent="  "))
         print(runs_table(payload, args.execute, width=width))
         print(fit_text(_crossover_line(payload), width, indent="  "))
         for line in _mask_lines(payload):
@@ -427,24 +445,38 @@ def _sci(value: float | None) -> str:
 
 def runs_table(payload: dict[str, Any], execute: bool, *, fmt: str = "plain",
                width: int | None = None) -> str:
-    """The runs as a table (:func:`attnio.tables.render_table`): algorithm, M, io, flops,
-    peak, ratio (and with ``execute`` the errors, tolerance and closed-form match), one
-    number format per column. A run that could not be made (its tiles overflow M, or none
-    fits) is marked ``[k]`` and explained in a footnote under the table (``%`` comment lines
-    under a ``fmt="latex"`` tabular); ``width`` wraps the footnotes (None: full width)."""
-    header = ["algorithm", "M", "io", "flops", "peak", "ratio",
-              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else [])]
+    """The runs as a table (:func:`attnio.tables.render_table`): algorithm, M, io words (and
+    io bytes with a dtype), flops, peak, io/LB(class) (counted io ÷ the certified lower bound
+    of the algorithm's computation class for the whole instance), io/own O(·) (counted io ÷
+    the algorithm's own upper-bound formula with constant 1: a constant factor, not a distance
+    from the optimum) and with ``execute`` the errors, tolerance and closed-form match; one
+    number format per column. A run that could not be made (its tiles overflow M, none fits,
+    or no masked schedule) is ``[k]`` with its reason in a footnote under the table (text
+    under a ``fmt="latex"`` tabular); ``width`` wraps the footnotes (None: full width).
+    Terms: ``attnio explain TERM``."""
     runs = payload["runs"]
+    with_bytes = any("bytes" in r for r in runs)
+    header = ["algorithm", "M", "io words", *(["io bytes"] if with_bytes else []), "flops",
+              "peak", "io/LB(class)", "io/own O(·)",
+              *(["rel.err", "abs.err", "tol", "closed-form"] if execute else [])]
     notes: list[str] = []
     names = []
     for r in runs:
-        kind = "overflow" if r.get("overflow") else "infeasible" if r.get("infeasible") else None
+        kind = ("overflow" if r.get("overflow") else "infeasible" if r.get("infeasible")
+                else "n/a" if r.get("not_applicable") else None)
         if kind is not None:
-            notes.append(f"{r['algorithm']} at M={r['M']:,}: {kind}: {r[kind]}")
+            reason = r.get("not_applicable") or r.get(kind)
+            notes.append(f"{r['algorithm']} at M={r['M']:,}: n/a: "
+                         + ("" if kind == "n/a" else f"{kind}: ") + f"{reason}")
         names.append(r["algorithm"] + (f" [{len(notes)}]" if kind else ""))
     columns = [names, number_column([r["M"] for r in runs]),
-               number_column([r["io"] for r in runs]), number_column([r["flops"] for r in runs]),
+               number_column([r["io"] for r in runs], missing="n/a"),
+               *([number_column([r.get("bytes") for r in runs], missing="n/a")]
+                 if with_bytes else []),
+               number_column([r["flops"] for r in runs]),
                number_column([r["peak_fast_words"] for r in runs]),
+               ["-" if r.get("io_over_class_bound") is None
+                else f"{r['io_over_class_bound']:.3f}" for r in runs],
                ["-" if r["ratio"] is None else f"{r['ratio']:.3f}" for r in runs]]
     if execute:
         made = [r["io"] is not None for r in runs]
@@ -456,8 +488,13 @@ def runs_table(payload: dict[str, Any], execute: bool, *, fmt: str = "plain",
                      for r, ok in zip(runs, made)]]
     if execute and width is not None:  # the one header too wide for 100 columns: a legend
         header[-1] = "c.f."
+    if width is not None:  # a terminal: the FLOPs (not I/O) are in --wide, --json and --csv
+        dropped = ["flops", *(["io/own O(·)"] if execute else [])]
+        for name in dropped:
+            i = header.index(name)
+            del header[i], columns[i]
     table = render_table(header, list(zip(*columns)), fmt=fmt,
-                         align=["left", *["right"] * 5,
+                         align=["left", *["right"] * (len(header) - 1 - (4 if execute else 0)),
                                 *(["right", "right", "center", "center"] if execute else [])])
     lines = [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
@@ -465,6 +502,12 @@ def runs_table(payload: dict[str, Any], execute: bool, *, fmt: str = "plain",
     if execute and width is not None:
         lines.append("c.f. = the counts equal the closed form (=) or not (≠); tol = every "
                      "output within tolerance")
+    if width is not None:
+        lines += ["", "io/LB(class) = io / the certified lower bound of the algorithm's class"
+                  + ("" if execute else "; io/own O(·) = io / its own upper-bound formula with "
+                     "constant 1 (not a distance from the optimum)")
+                  + f"; {'io/own O(·), ' if execute else ''}FLOPs: --wide (terms: attnio "
+                  "explain TERM)"]
     return "\n".join([table, *(fit_text(line, width, indent="    ") for line in lines)])
 
 
@@ -514,4 +557,4 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
     require("plots", "--plot")
 
     figure = render_figure(lambda: plot_io_curves(io_curves_from_runs(payload, n=n, d=d)), target)
-    write_bytes(target, figure, overwrite=overwrite)
+    print(f"wrote {write_bytes(target, figure, overwrite=overwrite)}")

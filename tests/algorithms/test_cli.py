@@ -198,11 +198,19 @@ def test_masked_json_runs_carry_mask_sizes_and_sparse_bound(
     text = capsys.readouterr().out
     assert code == 0 and "NaN" not in text and "Infinity" not in text
     runs = json.loads(text)["runs"]
-    # 'all' with a mask: every algorithm with a masked schedule; the published FA-1 blocks
-    # overflow M here (a row that says so)
+    # 'all' with a mask: every registered algorithm of the pass (issue 34); those with no
+    # masked schedule are rows n/a with the reason; the published FA-1 blocks overflow M here
+    # (a row that says so)
+    from attnio.algorithms.registry import algorithm_names
+    from attnio.algorithms.simulation import MASKED_ALGORITHMS
+
+    assert [r["algorithm"] for r in runs] == list(algorithm_names("backward"))
     assert [r["algorithm"] for r in runs if r.get("overflow")] == ["flash1-published"]
+    assert {r["algorithm"] for r in runs if r.get("not_applicable")} == \
+        set(algorithm_names("backward")) - MASKED_ALGORITHMS
     for run in runs:
-        if run.get("overflow"):
+        if run.get("overflow") or run.get("not_applicable"):
+            assert run["io"] is None
             continue
         assert run["mask"] == "window:5" and run["closed_form_match"] is True
         assert (run["Z_in"], run["Z_QK"]) == (185, 5 * 6 // 2 + 32 * 5)

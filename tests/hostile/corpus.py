@@ -574,7 +574,9 @@ def cases() -> list[Case]:
                                              "--sparse-operands", "Q,X"], cls="specs")
     add("bounds-scope-without-device", [*BOUNDS, "--M", "64", "--scope", "block"],
         cls="flag combinations")
-    add("bounds-dtype-without-device", [*BOUNDS, "--M", "64", "--dtype", "bf16"],
+    add("bounds-unknown-dtype-with-M", [*BOUNDS, "--M", "64", "--dtype", "bf17"],
+        cls="flag combinations")
+    add("bounds-dtype-with-M-is-bytes", [*BOUNDS, "--M", "64", "--dtype", "bf16"], codes=(0,),
         cls="flag combinations")
     add("bounds-M-and-device", [*BOUNDS, "--M", "64", "--device", "a100"],
         cls="flag combinations")

@@ -42,7 +42,10 @@ def test_exact_values(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_device_mode(capsys: pytest.CaptureFixture[str]) -> None:
     report = _json(capsys, ["--n", "4096", "--d", "128", "--device", "a100", "--dtype", "bf16"])
-    assert report["instance"]["M"] == 83968 and report["regime"] == "large-cache"
+    # issue 34: one M per level, the first boundary's (one SM's registers + shared memory:
+    # (262144 + 167936) bytes / 2) — the same M as the per-level table's first row
+    assert report["instance"]["M"] == 215040 == report["levels"][0]["capacity_words"]
+    assert report["regime"] == "large-cache"
     assert report["device"]["name"] == "a100" and "CUDA" in report["device"]["source"]
     block = _json(capsys, ["--n", "4096", "--d", "128", "--device", "gtx1060", "--dtype", "fp32",
                            "--scope", "block"])
@@ -75,7 +78,7 @@ def test_warning_outside_flash_range(capsys: pytest.CaptureFixture[str]) -> None
     (["--n", "4", "--d", "3", "--device", "a100", "--dtype", "int3"], "dtype='int3' is unknown"),
     (["--n", "4", "--d", "3"], "give exactly one of --M"),
     (["--n", "4", "--d", "3", "--M", "4", "--device", "a100"], "give exactly one of --M"),
-    (["--n", "4", "--d", "3", "--M", "4", "--dtype", "bf16"], "needs --device"),
+    (["--n", "4", "--d", "3", "--M", "4", "--dtype", "bf17"], "dtype='bf17' is unknown"),
 ])
 def test_bad_input_exit_2_one_line(capsys: pytest.CaptureFixture[str], argv: list[str],
                                    needle: str) -> None:
