@@ -41,6 +41,7 @@ SUBCOMMANDS: dict[str, str] = {
     "pebble": "attnio.commands.pebble",
     "gap": "attnio.commands.gap",
     "advise": "attnio.commands.advise",
+    "explain": "attnio.commands.explain",
     "lower-bound": "attnio.commands.lower_bound",
     "report": "attnio.commands.report",
 }

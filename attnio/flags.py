@@ -320,7 +320,8 @@ def add_latex_argument(parser: Any, *, what: str = "the table",
     output formats) and, with ``force``, ``--force`` on the parser of that group."""
     parser.add_argument("--latex", nargs="?", const="-", metavar="FILE.tex",
                         help=f"{what} as a booktabs tabular on stdout, or written to FILE.tex "
-                             "(needs \\usepackage{booktabs})")
+                             "(needs \\usepackage{booktabs,graphicx}; a table wider than the "
+                             "text is scaled down to it)")
     if force:
         owner = getattr(parser, "_container", parser)  # a group registers on its parser
         owner.add_argument("--force", action="store_true",

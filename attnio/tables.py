@@ -56,6 +56,7 @@ from tabulate import tabulate
 
 __all__ = ["render_table", "latex_notes", "markdown_cell", "number_cell", "number_column", "number_format",
            "mixed_number_columns", "fit_text", "latex_escape", "latex_number", "LatexMath",
+           "latex_fit", "latex_prose", "LATEX_FIT_OPEN", "LATEX_FIT_CLOSE",
            "FORMATS", "TERMINAL_COLUMNS"]
 
 #: fmt -> tabulate's tablefmt: ``plain`` (header, dashes, columns; without a header just the
@@ -274,6 +275,40 @@ def latex_number(cell: str) -> LatexMath:
     return LatexMath(f"${body}{mark}$")
 
 
+#: The two lines :func:`latex_fit` puts around a tabular (a test strips them to read it).
+LATEX_FIT_OPEN = "{\\setbox0=\\hbox{%"
+LATEX_FIT_CLOSE = ("}\\ifdim\\wd0>\\linewidth\\setbox0=\\hbox{\\resizebox{\\linewidth}{!}{\\box0}}"
+                   "\\fi\\ifdim\\dimexpr\\ht0+\\dp0\\relax>0.9\\textheight\\setbox0=\\hbox{"
+                   "\\resizebox*{!}{0.9\\textheight}{\\box0}}\\fi\\noindent\\box0\\par}")
+
+
+def latex_fit(tabular: str) -> str:
+    r"""A ``tabular`` that never runs past the text width: typeset in a box, printed as is
+    when it fits ``\linewidth`` and scaled down to it (graphicx's ``\resizebox``) when it does
+    not — every number whole, prose columns (``p{}``) wrapped first. Needs
+    ``\usepackage{graphicx}`` (and booktabs for the rules).
+
+    >>> print(latex_fit("\\begin{tabular}{l}\nx\\\\\n\\end{tabular}"))
+    {\setbox0=\hbox{%
+    \begin{tabular}{l}
+    x\\
+    \end{tabular}%
+    }\ifdim\wd0>\linewidth\setbox0=\hbox{\resizebox{\linewidth}{!}{\box0}}\fi\ifdim\dimexpr\ht0+\dp0\relax>0.9\textheight\setbox0=\hbox{\resizebox*{!}{0.9\textheight}{\box0}}\fi\noindent\box0\par}
+    """
+    return "\n".join([LATEX_FIT_OPEN, tabular.rstrip("\n") + "%", LATEX_FIT_CLOSE])
+
+
+def latex_prose(text: Any) -> LatexMath:
+    r"""A prose cell for a ``p{}`` column: escaped, in ``\footnotesize``, a line break allowed
+    after every ``/`` (a long path or URL wraps instead of running over the column).
+
+    >>> print(latex_prose("Math/Lean.lean §3"))
+    {\footnotesize Math/\allowbreak{}Lean.lean \S{} 3}
+    """
+    return LatexMath("{\\footnotesize " + latex_escape(" ".join(str(text).split())).replace(
+        "/", "/\\allowbreak{}") + "}")
+
+
 def latex_notes(lines: Sequence[str]) -> str:
     r"""A table's footnotes (``[k] text``) as LaTeX text that shows in the document, below
     the table in a small font ('%' comments would be dropped by LaTeX). Empty for no notes.
@@ -385,10 +420,10 @@ def render_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], *, fmt: s
         titles = [_latex_cell(t) for t in titles]
         options["tablefmt"] = _booktabs()
         text = tabulate(body, headers=titles, **options)
-        if latex_columns is None:
-            return text
-        first, _, rest = text.partition("\n")
-        return "\\begin{tabular}{" + latex_columns + "}\n" + rest
+        if latex_columns is not None:
+            first, _, rest = text.partition("\n")
+            text = "\\begin{tabular}{" + latex_columns + "}\n" + rest
+        return latex_fit(text)
     elif max_width is not None and wrap and show_header:
         return _fitted(titles, body, wrap, max_width, options)
     if show_header:

@@ -53,7 +53,7 @@ from attnio.parallel import map_instances
 from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.registry import CheckContext, Claim
 from attnio.results import Refuted, Undecided, Verdict, overall_verdict
-from attnio.tables import render_table
+from attnio.tables import latex_prose, render_table
 
 __all__ = [
     "ClaimResult",
@@ -314,9 +314,11 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
         rows.append((r.claim.id, r.claim.source, evidence, verdict, f"{r.verdict.seconds:.3f}",
                      bool(r.claim.reconstructed)))
     if fmt != "plain" or width is None:
-        return render_table(headers, [[*row[:1], row[1] + (" [R]" if row[5] else ""), *row[2:5]]
+        return render_table(headers, [[*row[:1], (latex_prose if fmt == "latex" else str)(
+                                          row[1] + (" [R]" if row[5] else "")), *row[2:5]]
                                       for row in rows], fmt=fmt,
-                            align=["left"] * 4 + ["right"])
+                            align=["left"] * 4 + ["right"],
+                            latex_columns="lp{5cm}llr" if fmt == "latex" else None)
     others = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers[:4])]
     room = max(12, width - sum(others) + others[1] - 2 * 3 - len(" [R]"))
     while True:  # tabulate pads a header by 2: clip further by what the first try overshot;

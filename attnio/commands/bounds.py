@@ -27,7 +27,7 @@ Usage::
 * ``--latex`` prints a booktabs ``tabular`` (bound id, pass, expression, source, value;
   :func:`latex_table`) instead of the text table; ``--latex FILE.tex`` writes it to that file
   through :mod:`attnio.safe_io` (an existing file only with ``--force``). The document needs
-  ``\usepackage{booktabs}``.
+  ``\usepackage{booktabs,graphicx}`` (a table wider than the text is scaled down to it).
 * Bad input — a non-integer or non-positive n, d or M, more than
   :data:`attnio.validation.MAX_INT_DIGITS` digits, an unknown device or dtype, both or
   neither of ``--M`` / ``--device``, ``--dtype`` or ``--scope`` without ``--device``, a
@@ -94,6 +94,7 @@ from attnio.tables import (
     fit_text,
     latex_escape,
     latex_number,
+    latex_prose,
     number_column,
     render_table,
 )
@@ -154,7 +155,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
     >>> r["regime"], r["recommended_algorithm"], r["crossover"]["sparse"]
     ('small-cache', 'small-cache', 'Z_in**2/Z_QK')
     >>> r["counted_best"]["algorithm"]
-    'small-cache-fused'
+    'fused-resident'
     """
     if instance is None:
         instance = Instance.build(n, d, M=None if M is None else [M], device=device,
@@ -319,23 +320,25 @@ def latex_table(report: dict[str, Any]) -> str:
 
     Five columns; ``\toprule``/``\midrule``/``\bottomrule``; every text cell passes through
     :func:`attnio.tables.latex_escape`, the expression is sympy's LaTeX in math mode. A value
-    marked ``*`` lies outside the bound's admissible range. Needs ``\usepackage{booktabs}``.
+    marked ``*`` lies outside the bound's admissible range. Needs
+    ``\usepackage{booktabs,graphicx}``.
 
     >>> table = latex_table(bounds_report(64, 8, 128))
-    >>> print(table.splitlines()[1])
+    >>> print(table.splitlines()[2])
     \begin{tabular}{lllp{5cm}r}
-    >>> table.count(r"\midrule"), table.rstrip().endswith(r"\end{tabular}")
+    >>> table.count(r"\midrule"), r"\end{tabular}" in table
     (1, True)
     """
     inst = report["instance"]
     rows = [[LatexMath(r"\texttt{" + latex_escape(b["id"]) + "}"), b["pass"],
-             LatexMath(f"${b['latex']}$"), b["source"], latex_number(value)]
+             LatexMath(f"${b['latex']}$"), latex_prose(b["source"]), latex_number(value)]
             for b, value in zip(report["bounds"], bound_column(report["bounds"]))]
     table = render_table(["Bound", "Pass", "Expression", "Source", "Value"], rows, fmt="latex",
                          align=["left", "left", "left", "left", "right"],
                          latex_columns="lllp{5cm}r")
     return (f"% attnio bounds: n={inst['n']}, d={inst['d']}, M={inst['M']} words; "
-            f"regime {report['regime']}; * = outside the admissible range; needs booktabs\n"
+            f"regime {report['regime']}; * = outside the admissible range; needs "
+            "\\usepackage{booktabs,graphicx}\n"
             + table + "\n")
 
 

@@ -71,7 +71,7 @@ from attnio.provenance import provenance
 from attnio.reporting.gap_figure import plot_gap
 from attnio.reporting.style import render_figure
 from attnio.safe_io import write_bytes
-from attnio.tables import fit_text, latex_notes, number_column, render_table
+from attnio.tables import fit_text, latex_notes, latex_prose, number_column, render_table
 from attnio.validation import (
     PLOT_SUFFIXES,
     validate_output_path,
@@ -295,11 +295,13 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
             keys.setdefault(route, f"r{len(keys) + 1}")
     header += ["io/LB", "bound×alg", "route"]
     columns += [[f"{r['ratio']:.2f}" for r in rows], [residue_cell(r) for r in rows],
-                [keys.get(route, route) for route in routes]]
+                [keys.get(route, route) if fmt != "latex" else latex_prose(route)
+                 for route in routes]]
     align += ["right", "right", "left"]
     wrap = [len(header) - 1] + ([0] if header[0] == "level" else [])
+    spec = "".join({"left": "l", "right": "r"}[a] for a in align[:-1]) + "p{4.5cm}"
     table = render_table(header, list(zip(*columns)), fmt=fmt, max_width=width, wrap=wrap,
-                         align=align)
+                         align=align, latex_columns=spec if fmt == "latex" else None)
     lines = [f"{key}: {route}" for route, key in keys.items()]
     lines += [f"[{k}] {note}" for k, note in enumerate(notes, 1)]
     if fmt == "latex":
