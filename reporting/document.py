@@ -14,13 +14,14 @@ Sections build blocks; renderers never compute anything. Markdown tables are pri
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence, Union
 
 from attnio.tables import render_table
 
 __all__ = ["Span", "Inline", "Paragraph", "Bullets", "Table", "FigureBlock", "Preformatted",
-           "Block", "Section", "ReportDocument", "plain", "spans", "md_inline", "md_block",
+           "Block", "Section", "ReportDocument", "plain", "spans", "md_inline", "md_escape", "md_block",
            "render_markdown"]
 
 #: A piece of inline text with a style: ``""`` plain, ``"code"``, ``"strong"`` or ``"em"``.
@@ -97,13 +98,42 @@ def spans(cell: Inline) -> list[Span]:
     return plain(cell) if isinstance(cell, str) else cell
 
 
+def md_escape(text: str) -> str:
+    r"""Prose as Markdown that renders as written (issue 34: ``M = d**2, fwd.tight at M = d**2``
+    must not turn the text between the two ``**`` bold in the HTML report). Outside the
+    backtick code spans that prose uses on purpose (```attnio bounds```), a ``*`` or ``_`` that
+    could pair with another into emphasis (two or more of them) is backslash-escaped; a lone
+    one cannot pair, and stays as written.
+
+    >>> md_escape("M = d**2, fwd.tight at M = d**2; see `a**b`")
+    'M = d\\*\\*2, fwd.tight at M = d\\*\\*2; see `a**b`'
+    >>> md_escape("3.40787e+07*"), md_escape("small_cache and x_y")
+    ('3.40787e+07*', 'small\\_cache and x\\_y')
+    """
+    parts = re.split(r"(`[^`]*`)", text)
+    prose = "".join(part for part in parts if not part.startswith("`"))
+    out = []
+    for part in parts:
+        if part.startswith("`") and part.endswith("`") and len(part) > 1:
+            out.append(part)
+            continue
+        for mark in "*_":
+            if prose.count(mark) >= 2:
+                part = part.replace(mark, "\\" + mark)
+        out.append(part)
+    return "".join(out)
+
+
 def md_inline(spans: Sequence[Span]) -> str:
-    """Markdown of inline spans. Adjacent spans of one style are merged first: two code spans
-    side by side would otherwise print two backticks in a row, which Markdown reads as the
-    delimiter of one span (two strong spans likewise print four asterisks).
+    """Markdown of inline spans; the text of every span but code is escaped
+    (:func:`md_escape`). Adjacent spans of one style are merged first: two code spans side by
+    side would otherwise print two backticks in a row, which Markdown reads as the delimiter of
+    one span (two strong spans likewise print four asterisks).
 
     >>> md_inline([("x", "code"), ("y", "code"), (" and ", ""), ("z", "strong")])
     '`xy` and **z**'
+    >>> md_inline([("M = d**2", "")]) == "M = d" + chr(92) + "*" + chr(92) + "*2"
+    True
     """
     merged: list[tuple[str, str]] = []
     for text, style in spans:
@@ -116,11 +146,11 @@ def md_inline(spans: Sequence[Span]) -> str:
         if style == "code":
             out.append("`" + text.replace("`", "'") + "`")
         elif style == "strong":
-            out.append(f"**{text}**")
+            out.append(f"**{md_escape(text)}**")
         elif style == "em":
-            out.append(f"*{text}*")
+            out.append(f"*{md_escape(text)}*")
         else:
-            out.append(text)
+            out.append(md_escape(text))
     return "".join(out)
 
 

@@ -448,7 +448,7 @@ def _head_blocks(result: ReportResult, facts: dict[str, Any], *, n: int, d: int,
     summary.append([(f"Regime at n = {n:,}, d = {d}", "strong"), (": " + "; ".join(regimes), "")])
     crossover_spans: list[Span] = [("Key crossovers", "strong"), (": ", "")]
     derived = facts.get("crossovers") or {}
-    parts = [f"{bid} at M = {sol}" for bid, sol in derived.items()
+    parts = [f"{bid} at M = `{sol}`" for bid, sol in derived.items()
              if bid in ("bwd.tight", "fwd.tight", "sparse.lower")]
     if parts:
         crossover_spans.append(("derived " + ", ".join(parts)

@@ -34,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "explain", help="what a word printed by attnio means (the glossary)",
         description="Define a term printed by attnio's tables and verdicts; without TERM, "
                     "list every term.")
-    parser.add_argument("term", nargs="?", metavar="TERM", help="a column header or word")
+    term = parser.add_argument("term", nargs="?", metavar="TERM",
+                               help="a column header or word")
+    term.complete_values = terms()  # type: ignore[attr-defined]  # one-word terms complete
     parser.add_argument("--markdown", action="store_true",
                         help="print the whole glossary as Markdown (notes/glossary.md)")
     add_wide_argument(parser)

@@ -188,7 +188,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None and payload["rows"]:  # before anything is printed; format: extension
 
         figure = render_figure(lambda: plot_gap([payload]), plot_target)
-        print(f"wrote {write_bytes(plot_target, figure, overwrite=args.force)}")
+        # stdout holds the answer (a table, or JSON): the writer's line goes to stderr
+        print(f"wrote {write_bytes(plot_target, figure, overwrite=args.force)}",
+              file=sys.stderr)
     if args.json:  # figures only; a sweep cut short is undecided (exit 1)
         print_document("gap", "computed" if stopped is None else "undecided", payload)
     elif args.latex is not None:

@@ -64,9 +64,10 @@ def add_instance_arguments(parser: argparse.ArgumentParser, *, command: str, swe
                         default="backward", help="forward or backward pass (default backward)")
     add_cache_size_arguments(parser, command=command, sweep=sweep,
                              help="fast-memory size(s) M in words")
-    parser.add_argument("--device", metavar="NAME",
+    device = parser.add_argument("--device", metavar="NAME",
                         help="instead of --M: the cache sizes of NAME's memory hierarchy, one "
                              f"per boundary (one of {', '.join(DEVICE_NAMES)})")
+    device.complete_values = DEVICE_NAMES  # type: ignore[attr-defined]  # attnio.completion
     parser.add_argument("--scope", choices=SCOPES, default=None,
                         help="with --device: the fastest level is one SM's registers + shared "
                              "memory (sm, the default) or one thread block's shared memory "
@@ -74,10 +75,11 @@ def add_instance_arguments(parser: argparse.ArgumentParser, *, command: str, swe
     parser.add_argument("--hierarchy", metavar="FILE.json",
                         help="instead of --M/--device: a memory hierarchy file (levels fastest "
                              "first, notes/hardware.md); one cache size per boundary")
-    parser.add_argument("--dtype", metavar="DTYPE", default=None,
+    dtype = parser.add_argument("--dtype", metavar="DTYPE", default=None,
                         help=f"one of {', '.join(DTYPE_BYTES)}: "
                              "bytes per word; every I/O figure is also shown in bytes "
                              "(with --device: default bf16)")
+    dtype.complete_values = tuple(DTYPE_BYTES)  # type: ignore[attr-defined]
     add_heads_arguments(parser)
     add_mask_argument(parser)
     parser.set_defaults(instance_command=command, instance_required_size=required_size)

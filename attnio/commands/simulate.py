@@ -113,10 +113,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         ),
     )
     add_instance_arguments(parser, command="simulate", sweep=True)
-    parser.add_argument("--algorithm", default="all", metavar="NAMES",
+    algorithm = parser.add_argument("--algorithm", default="all", metavar="NAMES",
                         help="comma-separated names or 'all' (every registered algorithm with "
                              "the pass; one that cannot run on the instance is a row n/a with "
                              "the reason): " + ", ".join(ALGORITHMS))
+    algorithm.complete_values = ("all", *ALGORITHMS)  # type: ignore[attr-defined]
     parser.add_argument("--tune", action="store_true",
                         help="block sizes by exact integer search for the least I/O under M")
     parser.add_argument("--crossover", metavar="A,B",
@@ -557,4 +558,5 @@ def plot_runs(payload: dict[str, Any], *, n: int, d: int, path: str,
     require("plots", "--plot")
 
     figure = render_figure(lambda: plot_io_curves(io_curves_from_runs(payload, n=n, d=d)), target)
-    print(f"wrote {write_bytes(target, figure, overwrite=overwrite)}")
+    # stdout holds the answer (a table, or JSON): the writer's line goes to stderr
+    print(f"wrote {write_bytes(target, figure, overwrite=overwrite)}", file=sys.stderr)

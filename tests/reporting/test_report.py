@@ -166,7 +166,7 @@ def test_markdown_opens_with_the_summary_and_figures_and_ends_with_the_verify_ta
     # regime at each chosen M (d² = 256): below, at and above the crossover
     assert "M = 64: small-cache (M < d² = 256)" in summary
     assert "M = 1,024: large-cache (M > d² = 256), theory picks FlashAttention" in summary
-    assert "bwd.tight at M = d**2" in summary and "measured by the simulator" in summary
+    assert "bwd.tight at M = `d**2`" in summary and "measured by the simulator" in summary
     assert "sympy " in summary and "z3 " in summary and "networkx " in summary
     # the rerun below proves the marker lets attnio replace its own files, and only them
     (out / "notes.txt").write_text("the user's notes")
