@@ -311,19 +311,59 @@ def sandwich_point(pass_: str, n: int, d: int, M: int, *, mask: "Mask | None" = 
             for r in mask_lower_bound_routes(pass_, mask_for, n, d, M, cls):
                 against(f"mask_bounds.mask_lower_bound_routes({cls})", r.route, r.value,
                         members)
+    # ---- the whole instance, mask × heads together (issue 35): the one bound that attnio
+    # advise, gap, bounds --heads and simulate print, against every count of the instance ----
+    _whole_instance(res, pass_, n, d, M, mask, batch, heads, kv)
     # ---- the hierarchy: per boundary, bound ≤ the words moved across it --------------------
-    if levels is not None and mask is None:
-        _hierarchy(res, pass_, n, d, levels, batch, heads, kv)
+    if levels is not None:
+        _hierarchy(res, pass_, n, d, levels, batch, heads, kv, mask)
     return res
 
 
+def _whole_instance(res: PointResult, pass_: str, n: int, d: int, M: int, mask: "Mask | None",
+                    batch: int, heads: int, kv: int) -> None:
+    """:func:`attnio.bounds.instance_bounds.instance_lower_bound` (every class and ``any``)
+    against :func:`attnio.algorithms.instance.count_instance` of every algorithm of the pass,
+    and :func:`~attnio.bounds.instance_bounds.level_rows` (which refuses a refuted bound)."""
+    from attnio.algorithms.instance import Instance, NotApplicable, count_instance
+    from attnio.bounds.instance_bounds import (
+        CLASSES,
+        comparable,
+        instance_lower_bound,
+        level_rows,
+    )
+
+    inst = Instance.build(n, d, pass_=pass_, M=[M], batch=batch, heads=heads, kv_heads=kv,
+                          mask=mask)
+    counted = {}
+    for name in algorithm_names(pass_):
+        result = count_instance(inst, name, M)
+        if not isinstance(result, NotApplicable):
+            counted[name] = result.io
+    anyb = instance_lower_bound(inst, M)
+    for name, io in counted.items():
+        if comparable(name, pass_):
+            res.add(Comparison("instance_bounds.instance_lower_bound(any) (attnio advise, gap, "
+                               "bounds --heads, simulate)", anyb.route, anyb.value, name, io))
+    for cls in CLASSES[pass_]:
+        own = instance_lower_bound(inst, M, cls)
+        for name, io in counted.items():
+            if REGISTRY[name].computation(pass_) == cls:
+                res.add(Comparison(f"instance_bounds.instance_lower_bound({cls})", own.route,
+                                   own.value, name, io))
+    try:
+        level_rows(inst)
+    except AssertionError as exc:
+        res.fail("instance_bounds.level_rows (attnio advise)", exc)
+
+
 def _hierarchy(res: PointResult, pass_: str, n: int, d: int, levels: Sequence[int],
-               batch: int, heads: int, kv: int) -> None:
+               batch: int, heads: int, kv: int, mask: "Mask | None" = None) -> None:
     from attnio.bounds.hierarchy import hierarchy_counts, levels_report
 
     h = Hierarchy.from_words([*((f"L{i}", c, None) for i, c in enumerate(levels)),
                               ("slow", None, None)])
-    for name in algorithm_names(pass_):
+    for name in algorithm_names(pass_) if mask is None else ():
         try:
             rows = hierarchy_counts(name, pass_, n, d, h, batch=batch, heads=heads,
                                     kv_heads=kv)
@@ -335,7 +375,8 @@ def _hierarchy(res: PointResult, pass_: str, n: int, d: int, levels: Sequence[in
                                    f"(M={row['M']})", row["lower_bound_route"],
                                    row["lower_bound_words"], name, row["words"]))
     try:
-        report = levels_report(h, pass_, n, d, batch=batch, heads=heads, kv_heads=kv)
+        report = levels_report(h, pass_, n, d, batch=batch, heads=heads, kv_heads=kv,
+                               mask=mask)
     except AssertionError as exc:
         res.fail("hierarchy.levels_report", exc)
         return

@@ -333,3 +333,24 @@ def test_the_dx_bound_is_compared_with_the_dx_computation_only() -> None:
     assert (value, count("standard", "backward", 1, 16, 15).io) == (832, 214)
     assert value <= count("small-cache-dx", "backward", 1, 16, 15).io
     assert not sandwich_point("backward", 1, 16, 15).violations
+
+
+def test_the_whole_instance_bound_is_checked_with_mask_and_heads(monkeypatch) -> None:
+    """Issue 35: with both --mask and --heads, `attnio bounds` printed the dense stacked
+    bound (25,984 backward at n=64, d=8, M=64, window:1, H=4, G=1) above flash2-gqa's
+    executed 17,152. The property now checks the one whole-instance bound; its false twin —
+    the dense bound put back in its place — is caught."""
+    from attnio.bounds import instance_bounds
+    from attnio.bounds.heads import stacked_lower_bound
+
+    args = dict(mask=Mask.window(1), heads=4, kv_heads=1, catalogue=False, gap=False)
+    assert sandwich_point("backward", 64, 8, 64, **args).violations == []
+
+    def dense(instance, M, computation="any"):  # ignores the mask: the bug of issue 35
+        return stacked_lower_bound(instance.pass_, instance.n, instance.d, M,
+                                   batch=instance.batch, heads=instance.heads,
+                                   kv_heads=instance.kv_heads, computation=computation)
+
+    monkeypatch.setattr(instance_bounds, "instance_lower_bound", dense)
+    found = sandwich_point("backward", 64, 8, 64, **args).violations
+    assert any("25984" in v and "17152" in v for v in found), found
