@@ -40,6 +40,7 @@ first ones); a size not finished is dropped as in the serial run. The multi-head
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -49,6 +50,7 @@ from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS
 from attnio.algorithms.instance import Instance
 from attnio.algorithms.tuning import TimeLimitReached
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, gap_rows
+from attnio.bounds.gap_worst import worst_ratio
 from attnio.bounds.hierarchy import instance_gap_rows
 from attnio.commands.instance_flags import add_instance_arguments, instance_from_args
 from attnio.exceptions import InvalidInputError
@@ -95,6 +97,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         ),
     )
     add_instance_arguments(parser, command="gap", sweep=True)
+    parser.add_argument("--no-worst", dest="worst", action="store_false",
+                        help="skip the exact worst ratio over every integer M between the "
+                             "smallest and the largest size of the sweep")
     parser.add_argument("--tune", action="store_true",
                         help="block sizes by exact integer search for the least I/O under M "
                              "(one head, no mask)")
@@ -144,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``attnio gap``; exit 0, or 1 when ``--time-limit`` cut the sweep."""
     time_limit = validate_time_limit(getattr(args, "time_limit", None), "--time-limit")
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    instance = instance_from_args(args)
+    instance = instance_from_args(args, default_sizes=True)
     n, d, Ms = instance.n, instance.d, list(instance.Ms)
     warn_outside_admissible("gap", n, d, Ms)
     parallel = parallel_options(args)
@@ -180,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
     payload.update(batch=instance.batch, heads=instance.heads, kv_heads=instance.kv_heads,
                    mask=None if instance.mask is None else instance.mask.label,
                    instance=instance.to_json())
+    payload["worst"], worst_note = None, None
+    if stopped is None:
+        payload["worst"], worst_note, stopped = _worst(instance, args, whole, deadline)
     _add_levels_and_bytes(instance, payload["rows"])
     payload["time_limit"] = None
     if time_limit is not None:
@@ -199,12 +207,51 @@ def run(args: argparse.Namespace) -> int:
         width = table_width(args)
         print(fit_text(f"attnio gap: {instance.describe()}", width, indent="  "))
         print(gap_table(payload, width=width))
+        print(fit_text(worst_line(payload["worst"], worst_note), width, indent="  "))
     if stopped is not None:
         sys.stdout.flush()
-        print(f"attnio gap: time limit {time_limit:g} s reached; {stopped.done} of "
-              f"{stopped.total} sizes done", file=sys.stderr)
+        what = (f"{stopped.done} of {stopped.total} sizes done" if payload["worst"] is None
+                and worst_note is None else "the exact worst ratio not found")
+        print(f"attnio gap: time limit {time_limit:g} s reached; {what}", file=sys.stderr)
         return 1
     return 0
+
+
+def _worst(instance: Instance, args: argparse.Namespace, whole: bool,
+           deadline: float | None) -> tuple[dict[str, Any] | None, str | None, Any]:
+    """The exact worst ratio over every integer M in [smallest, largest size of the sweep]
+    (:func:`attnio.bounds.gap_worst.worst_ratio`), or None with why not (``--no-worst``,
+    ``--tune``, the levels of a device, one size); third: a TimeLimitReached or None."""
+    if not args.worst:
+        return None, "skipped (--no-worst)", None
+    if args.tune:
+        return None, "n/a with --tune (the tuned blocks are searched per M)", None
+    if instance.has_hierarchy:
+        return None, "n/a: the levels of a memory hierarchy are the only sizes", None
+    lo, hi = min(instance.Ms), max(instance.Ms)
+    if lo == hi:
+        return None, None, None
+    algorithms = LEVEL_ALGORITHMS[instance.pass_] if whole else GAP_ALGORITHMS[instance.pass_]
+    with _progress_bar(len(algorithms) + 1) as step:
+        try:
+            found = worst_ratio(instance, lo, hi, algorithms=algorithms, deadline=deadline,
+                                on_step=lambda text: step(f"exact worst: {text}"))
+        except TimeLimitReached as exc:
+            return None, "not found: the time limit passed during the search", exc
+    return found.to_json(), None, None
+
+
+def worst_line(worst: dict[str, Any] | None, note: str | None) -> str:
+    """The line under the gap table: the exact worst ratio over every integer M of the
+    sweep's range, where it lies and how it was found (or why it is not there)."""
+    if worst is None:
+        return f"worst io/LB over every M: {note}" if note else ""
+    return (f"worst io/LB over every integer M in [{worst['lo']:,}, {worst['hi']:,}]: "
+            f"{worst['ratio']:.2f} at M = {worst['M']:,} ({worst['best_algorithm']} "
+            f"{worst['best_io']:,} words; LB {worst['lower_bound']:,}: {worst['route']}) — "
+            f"exact: {worst['plateaus']:,} block-size plateaus of {len(worst['algorithms'])} "
+            f"algorithms, {worst['evaluated']:,} bounds evaluated by branch and bound; the "
+            "rows above are a grid")
 
 
 def _add_levels_and_bytes(instance: Instance, rows: list[dict[str, Any]]) -> None:
@@ -267,15 +314,23 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
     tabular, the footnotes as text under it. Terms: ``attnio explain TERM``."""
 
     rows = payload["rows"]
-    notes: list[str] = []
-    best = []
+    # one footnote per distinct set of reasons (the M in a reason made generic), listing its M
+    notes_by_text: dict[str, list[int]] = {}
+    keys: list[str | None] = []
     for row in rows:
-        cell = row["best_algorithm"]
-        if row["omitted"]:
-            notes.append(f"M={row['M']:,}: " + "; ".join(
-                f"{name} n/a: {reason}" for name, reason in row["omitted"].items()))
-            cell += f" [{len(notes)}]"
-        best.append(cell)
+        if not row["omitted"]:
+            keys.append(None)
+            continue
+        text = "; ".join(f"{name} n/a: {re.sub(r'^M=[0-9]+ ', 'M ', reason)}"
+                         for name, reason in row["omitted"].items())
+        notes_by_text.setdefault(text, []).append(row["M"])
+        keys.append(text)
+    order = list(notes_by_text)
+    notes = [("M=" + ", ".join(f"{M:,}" for M in Ms) if len(Ms) <= 3 else
+              f"M={Ms[0]:,} … {Ms[-1]:,} ({len(Ms)} sizes)") + f": {text}"
+             for text, Ms in notes_by_text.items()]
+    best = [row["best_algorithm"] + ("" if key is None else f" [{order.index(key) + 1}]")
+            for row, key in zip(rows, keys)]
     header = ["M", "LB words", "best algorithm", "io words"]
     columns = [number_column([r["M"] for r in rows]),
                number_column([r["lower_bound"] for r in rows]), best,

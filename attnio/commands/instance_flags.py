@@ -45,7 +45,8 @@ from attnio.flags import add_cache_size_arguments
 from attnio.input_files import read_json_file
 from attnio.validation import describe, size_action
 
-__all__ = ["add_instance_arguments", "instance_from_args", "refuse", "given", "DEVICE_NAMES"]
+__all__ = ["add_instance_arguments", "instance_from_args", "refuse", "given", "DEVICE_NAMES",
+           "default_sweep"]
 
 #: Every device name ``--device`` accepts (ids and aliases; shell completion lists them).
 DEVICE_NAMES: tuple[str, ...] = tuple(sorted(DEVICES))
@@ -102,7 +103,24 @@ def refuse(args: argparse.Namespace, dests: tuple[str, ...], why: str) -> None:
             raise InvalidInputError(f"{flag} cannot apply here: {why}")
 
 
-def instance_from_args(args: argparse.Namespace) -> Instance:
+def default_sweep(n: int, d: int) -> list[int]:
+    """The sizes a sweep takes when no --M/--device/--hierarchy is given (``attnio gap``):
+    the powers of two and their midpoints 3·2^k in d ≤ M ≤ n·d (FlashAttention's range), and
+    both ends.
+
+    >>> default_sweep(64, 8)
+    [8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512]
+    """
+    top = n * d
+    values = {d, top}
+    k = 0
+    while 2 ** k <= top:
+        values |= {2 ** k, 3 * 2 ** k}
+        k += 1
+    return sorted(M for M in values if d <= M <= top)
+
+
+def instance_from_args(args: argparse.Namespace, *, default_sizes: bool = False) -> Instance:
     """The one :class:`~attnio.algorithms.instance.Instance` of the parsed flags, validated.
 
     Raises
@@ -121,6 +139,8 @@ def instance_from_args(args: argparse.Namespace) -> Instance:
     M: Any = args.M
     if M is not None and not isinstance(M, list):
         M = [M]
+    if (default_sizes and M is None and args.device is None and args.hierarchy is None):
+        M = default_sweep(int(n), int(d))
     batch, heads, kv_heads = heads_from_args(args)
     return Instance.build(n, d, pass_=args.pass_, M=M, device=args.device, dtype=args.dtype,
                           scope=args.scope, hierarchy=hierarchy, batch=batch, heads=heads,
