@@ -137,6 +137,11 @@ def test_simulate(extra: list[str], verdict: str, capsys: pytest.CaptureFixture[
     assert doc["verdict"] == verdict and doc["runs"]
 
 
+def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = assert_document(*_run(["explain", "io/LB", "--json"], capsys), "explain", "explain")
+    assert list(doc["terms"]) == ["io/LB"]
+
+
 def test_advise(capsys: pytest.CaptureFixture[str]) -> None:
     doc = assert_document(*_run(["advise", "--n", "64", "--d", "8", "--M", "64,256", "--mask",
                                  "causal", "--heads", "2", "--dtype", "fp16", "--json"], capsys),
@@ -177,7 +182,8 @@ def test_pebble_undecided(capsys: pytest.CaptureFixture[str]) -> None:
                                  "--time-limit", "0.01", "--json"], capsys), "pebble", "pebble")
     [instance] = doc["instances"]
     assert doc["verdict"] == instance["verdict"] == "undecided"
-    assert instance["lower"] <= instance["upper"]
+    # on a busy machine the 0.01 s may pass before any schedule is found: no upper end yet
+    assert instance["upper"] is None or instance["lower"] <= instance["upper"]
     assert_keys(instance, "pebble/instances")
 
 

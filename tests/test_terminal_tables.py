@@ -80,7 +80,7 @@ def test_gap_explains_an_omitted_algorithm_under_the_table(capsys) -> None:
     out = capsys.readouterr().out
     table_rows = [ln for ln in out.splitlines() if not ln.startswith(("[", "    "))]
     assert not any("n/a" in ln for ln in table_rows)
-    assert "small-cache-fused [1]" in out and "\n[1] M=64: flash1 n/a: M=64 is too small" \
+    assert "small-cache-fused [1]" in out and "\n[1] M=64: flash1 n/a: M is too small" \
         in out
 
 

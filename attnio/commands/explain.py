@@ -22,7 +22,8 @@ import difflib
 
 from attnio.exceptions import InvalidInputError
 from attnio.flags import add_wide_argument, table_width
-from attnio.glossary import GLOSSARY, explain, glossary_markdown, terms
+from attnio.glossary import GLOSSARY, explain, glossary_markdown, lookup, terms
+from attnio.output import print_document
 from attnio.validation import describe
 
 __all__ = ["register", "run"]
@@ -37,8 +38,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     term = parser.add_argument("term", nargs="?", metavar="TERM",
                                help="a column header or word")
     term.complete_values = terms()  # type: ignore[attr-defined]  # one-word terms complete
-    parser.add_argument("--markdown", action="store_true",
-                        help="print the whole glossary as Markdown (notes/glossary.md)")
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--markdown", action="store_true",
+                     help="print the whole glossary as Markdown (notes/glossary.md)")
+    out.add_argument("--json", action="store_true",
+                     help="print {term: definition} (one term, or every term) as JSON")
     add_wide_argument(parser)
     parser.set_defaults(handler=run)
     return parser
@@ -49,15 +53,23 @@ def run(args: argparse.Namespace) -> int:
     if args.markdown:
         print(glossary_markdown(), end="")
         return 0
+    if args.json:
+        chosen = terms() if args.term is None else [_found(args.term)]
+        print_document("explain", "computed", {"terms": {t: GLOSSARY[t] for t in chosen}})
+        return 0
     if args.term is None:
         for term in terms():
             print(term)
         return 0
-    try:
-        print(explain(args.term, table_width(args)))
-    except KeyError:
-        close = difflib.get_close_matches(args.term, list(GLOSSARY), n=3, cutoff=0.4)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; attnio explain lists them"
-        raise InvalidInputError(f"term {describe(args.term, 60)} is not in the glossary"
-                                f"{hint}") from None
+    print(explain(_found(args.term), table_width(args)))
     return 0
+
+
+def _found(term: str) -> str:
+    """The glossary term ``term`` names; InvalidInputError (exit 2) with close terms if none."""
+    found = lookup(term)
+    if found is None:
+        close = difflib.get_close_matches(term, list(GLOSSARY), n=3, cutoff=0.4)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; attnio explain lists them"
+        raise InvalidInputError(f"term {describe(term, 60)} is not in the glossary{hint}")
+    return found
