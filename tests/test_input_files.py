@@ -31,7 +31,8 @@ from attnio.validation import MAX_INT_DIGITS
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONPATH": str(ROOT)}
-TIMEOUT = 30  # seconds; a refusal takes well under 3 s idle, a FIFO used to block for ever
+TIMEOUT = 120  # seconds: a hang guard only (a refusal takes well under 3 s idle, a FIFO used
+# to block for ever; at a load average of 16 a 4 s command took over 30 s)
 HIERARCHY = {"dtype": "bf16", "levels": [
     {"name": "smem", "capacity_bytes": 65536, "bandwidth_bytes_per_s": None},
     {"name": "hbm", "capacity_bytes": None, "bandwidth_bytes_per_s": 2e12}]}
@@ -245,7 +246,10 @@ def test_pebble_time_limit_is_not_overrun_by_late_phases() -> None:
                       "--json"])
     assert result.returncode == 1, result.stderr[-600:]  # undecided, with the bracket
     [answer] = json.loads(result.stdout)["instances"]
-    assert answer["verdict"] == "undecided" and answer["detail"] == "time limit 0.1 s reached"
+    assert answer["verdict"] == "undecided"
+    if answer["detail"] == "time limit reached before this instance started":
+        return  # a busy machine spent the 0.1 s before the search began: nothing to bracket
+    assert answer["detail"] == "time limit 0.1 s reached"
     assert answer["lower"] <= answer["upper"] and answer["moves"]
     # the certified window bound still runs at the deadline: above the compulsory I/O
     from attnio.commands.pebble import parse_builtin
