@@ -649,7 +649,9 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     """
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
-    difference = sp.simplify(lhs - rhs)
+    # sympy reasons with the declared assumptions, never the symbols' own flags
+    declared = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
+    difference = sp.simplify((lhs - rhs).xreplace(declared))
     if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
                                                hypotheses, timeout):
         return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
