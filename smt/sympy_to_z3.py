@@ -73,7 +73,15 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
-from attnio.smt.term_limits import MAX_EXPONENT, MAX_ROOT_INDEX, exponent_within_caps
+from attnio.smt import explog
+from attnio.smt.explog import EXP, LOG, certified_bounds
+from attnio.smt.term_limits import (
+    MAX_CONSTANT_BITS,
+    MAX_EXPONENT,
+    MAX_ROOT_INDEX,
+    exact_constant,
+    exponent_within_caps,
+)
 
 __all__ = ["Translator", "TranslationError", "IntegerEncoding"]
 
@@ -133,6 +141,11 @@ class Translator:
     _root_symbols: dict[sympy.Symbol, sympy.Symbol] = field(default_factory=dict, repr=False)
     _substitutions: list[str] = field(default_factory=list, repr=False)
     _fresh_count: int = field(default=0, repr=False)
+    _exp_terms: list[tuple[z3.ArithRef, z3.ArithRef]] = field(default_factory=list, repr=False)
+    _log_terms: list[tuple[z3.ArithRef, z3.ArithRef]] = field(default_factory=list, repr=False)
+    _transcendental: dict[tuple[str, sympy.Basic], z3.ArithRef] = field(default_factory=dict,
+                                                                        repr=False)
+    _axiom_instances: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         for sym in self.domains:
@@ -141,7 +154,16 @@ class Translator:
 
     @property
     def substitutions(self) -> tuple[str, ...]:
-        return tuple(self._substitutions)
+        out = list(self._substitutions)
+        if self._transcendental:
+            out.append(f"exp and log as uninterpreted functions with "
+                       f"{self._axiom_instances} instances of their axioms (attnio.smt.explog)")
+        return tuple(out)
+
+    @property
+    def uses_fragment(self) -> bool:
+        """Did the translation use the exp/log fragment (uninterpreted functions)?"""
+        return bool(self._transcendental)
 
     # -- symbols ----------------------------------------------------------------------------
     def domain(self, sym: sympy.Symbol) -> str:
@@ -270,6 +292,20 @@ class Translator:
             return z3.RealVal(int(e))
         if e.is_Rational:
             return z3.RealVal(Fraction(int(e.p), int(e.q)))
+        if isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)) and not e.free_symbols:
+            value = exact_constant(e)        # 10**200 as one numeral, not z3's (^ 10 200)
+            if value is not None:
+                return z3.RealVal(value)
+        if isinstance(e, sympy.exp):
+            return self._exp(e.args[0])
+        if isinstance(e, sympy.log):
+            if len(e.args) == 2:              # log(a, b) = log(a)/log(b): b > 0, b != 1
+                return self._log(e.args[0]) / self._log(e.args[1])
+            return self._log(e.args[0])
+        if e is sympy.E:
+            return self._exp(sympy.Integer(1))
+        if e is sympy.pi:
+            return self._bounded_constant(e)
         if isinstance(e, sympy.Add):
             return z3.Sum([self._arith(a) for a in e.args])
         if isinstance(e, sympy.Mul):
@@ -304,7 +340,11 @@ class Translator:
     def _pow(self, e: sympy.Pow) -> z3.ArithRef:
         base, exp = e.args
         if not exp.is_Rational:
-            raise TranslationError(f"cannot translate non-rational exponent in {e}")
+            if exp.is_number and not exp.is_real:
+                raise TranslationError(f"cannot translate non-real exponent in {e}")
+            # b**y = exp(y*log(b)) where b > 0, the only points where it is defined
+            # (definedness.py; axiom explog.pow_exp)
+            return self._exp(sympy.Mul(exp, sympy.log(base, evaluate=False), evaluate=False))
         p, q = int(exp.p), int(exp.q)
         if not exponent_within_caps(p, q):
             # a polynomial of degree p, or a root r with r**q = b: beyond what nlsat decides
@@ -327,6 +367,123 @@ class Translator:
             self.side_conditions += [r >= 0, z3.Implies(b >= 0, _int_power(r, q) == b)]
         return self._roots[key]
 
+    # -- the exp/log fragment (attnio.smt.explog) -------------------------------------------
+    def _fact(self, axiom_id: str, *terms: object) -> None:
+        self.side_conditions.append(explog.axiom_instances(axiom_id, *terms))
+        self._axiom_instances += 1
+
+    def _room_for_a_term(self) -> None:
+        if len(self._transcendental) >= MAX_TRANSCENDENTAL_TERMS:
+            raise TranslationError(f"more than {MAX_TRANSCENDENTAL_TERMS} exp/log terms: beyond "
+                                   "what the exp/log fragment instantiates its axioms for")
+
+    def _exp(self, arg: sympy.Basic) -> z3.ArithRef:
+        """``exp(arg)`` as :data:`~attnio.smt.explog.EXP` applied to ``arg``, with the axiom
+        instances of the term: alone, with every other exp term (monotone), with every log
+        term (inverse functions), and the split of a sum (``exp_add``), a small integer
+        multiple (``exp_scale``) and a constant (certified bounds)."""
+        key = ("exp", arg)
+        if key in self._transcendental:
+            return self._transcendental[key]
+        self._room_for_a_term()
+        a = self._arith(arg)
+        e = EXP(a)
+        self._transcendental[key] = e
+        for unary in ("explog.exp_positive", "explog.exp_sign", "explog.exp_tangent",
+                      "explog.exp_upper"):
+            self._fact(unary, a, e)
+        for a2, e2 in self._exp_terms:
+            self._fact("explog.exp_monotone", a, e, a2, e2)
+            self._fact("explog.exp_monotone", a2, e2, a, e)
+        for b, lg in self._log_terms:
+            self._fact("explog.log_exp", a, e, b, lg)
+            self._fact("explog.exp_log", b, lg, a, e)
+        self._exp_terms.append((a, e))
+        if isinstance(arg, sympy.Add) and len(arg.args) >= 2:
+            first, *others = arg.args
+            rest = others[0] if len(others) == 1 else sympy.Add(*others, evaluate=False)
+            self._fact("explog.exp_add", self._exp(first), self._exp(rest), e)
+        elif isinstance(arg, sympy.Mul):
+            k, t = arg.as_coeff_Mul()
+            if k.is_Integer and 2 <= abs(int(k)) <= _MAX_EXP_SCALE or k == -1:
+                self._fact("explog.exp_scale", self._exp(t), int(k), e)
+        if not arg.free_symbols:
+            self._bound(sympy.exp(arg), e)
+        return e
+
+    def _log(self, arg: sympy.Basic) -> z3.ArithRef:
+        """``log(arg)`` as :data:`~attnio.smt.explog.LOG` applied to ``arg`` (meaningful where
+        ``arg > 0``, which the statement's definedness condition requires), with the axiom
+        instances of the term: alone, with every other log term (monotone), with every exp
+        term (inverse functions), and the split of a product (``log_mul``), of a power
+        (``log_pow``), of an integer or rational constant into primes, and certified bounds of
+        a constant."""
+        key = ("log", arg)
+        if key in self._transcendental:
+            return self._transcendental[key]
+        self._room_for_a_term()
+        b = self._arith(arg)
+        lg = LOG(b)
+        self._transcendental[key] = lg
+        for unary in ("explog.log_sign", "explog.log_tangent", "explog.log_lower"):
+            self._fact(unary, b, lg)
+        for b2, l2 in self._log_terms:
+            self._fact("explog.log_monotone", b, lg, b2, l2)
+            self._fact("explog.log_monotone", b2, l2, b, lg)
+        for a, e in self._exp_terms:
+            self._fact("explog.log_exp", a, e, b, lg)
+            self._fact("explog.exp_log", b, lg, a, e)
+        self._log_terms.append((b, lg))
+        if isinstance(arg, sympy.Mul) and len(arg.args) >= 2:
+            first, *others = arg.args
+            rest = others[0] if len(others) == 1 else sympy.Mul(*others, evaluate=False)
+            self._fact("explog.log_mul", self._arith(first), self._log(first),
+                       self._arith(rest), self._log(rest), lg)
+        elif isinstance(arg, sympy.Pow):
+            base, exponent = arg.args
+            self._fact("explog.log_pow", self._arith(base), self._log(base),
+                       self._arith(exponent), lg)
+        elif arg.is_Rational and arg > 0 and arg != 1:
+            self._split_constant_log(sympy.Rational(arg), b, lg)
+        if not arg.free_symbols:
+            self._bound(sympy.log(arg), lg)
+        return lg
+
+    def _split_constant_log(self, value: sympy.Rational, b: z3.ArithRef, lg: z3.ArithRef) -> None:
+        """``log(p/q) = log(p) − log(q)`` and ``log(m·n) = log(m) + log(n)`` down to primes
+        (``explog.log_mul`` at constants), for numbers small enough to factor."""
+        if value.q != 1:
+            p, q = sympy.Integer(value.p), sympy.Integer(value.q)
+            if p == 1:      # log(1/q): log(1/q) + log(q) = log(1) = 0
+                self._fact("explog.log_mul", b, lg, self._arith(q), self._log(q),
+                           self._log(sympy.Integer(1)))
+            else:           # log(p) = log(p/q) + log(q)
+                self._fact("explog.log_mul", b, lg, self._arith(q), self._log(q), self._log(p))
+            return
+        n = int(value)
+        if n >= _MAX_FACTORED or sympy.isprime(n):
+            return
+        factors = sympy.factorint(n)
+        p = min(factors)
+        m = sympy.Integer(n // p)
+        self._fact("explog.log_mul", self._arith(sympy.Integer(p)), self._log(sympy.Integer(p)),
+                   self._arith(m), self._log(m), lg)
+
+    def _bound(self, constant: sympy.Expr, term: z3.ArithRef) -> None:
+        """Rational bounds of a constant, each certified by the referee (or none)."""
+        bounds = certified_bounds(constant)
+        if bounds is not None:
+            lo, hi = bounds
+            self.side_conditions += [term > explog.rational(lo), term < explog.rational(hi)]
+
+    def _bounded_constant(self, constant: sympy.Expr) -> z3.ArithRef:
+        """A transcendental constant (``pi``) as a fresh real between certified bounds."""
+        key = ("constant", constant)
+        if key not in self._transcendental:
+            self._transcendental[key] = z3.Real(f"const_{_safe(str(constant))}")
+            self._bound(constant, self._transcendental[key])
+        return self._transcendental[key]
+
     def _fresh(self, label: str) -> z3.ArithRef:
         """A new unconstrained real (a value where a term is undefined)."""
         self._fresh_count += 1
@@ -334,7 +491,8 @@ class Translator:
 
     def _integer_part(self, e: sympy.Basic) -> z3.ArithRef:
         """``floor(a)`` / ``ceiling(a)`` as a fresh Int ``k``: ``k <= a < k + 1`` (floor),
-        ``k - 1 < a <= k`` (ceiling)."""
+        ``k - 1 < a <= k`` (ceiling); with the division lemma when ``a = N/D`` has an
+        integer-valued numerator and denominator (:meth:`division_lemma`)."""
         if e not in self._roots:
             (arg,) = e.args
             a = self._arith(arg)
@@ -344,8 +502,40 @@ class Translator:
                 self.side_conditions += [k <= a, a < k + 1]
             else:
                 self.side_conditions += [k - 1 < a, a <= k]
+            self.side_conditions += self.division_lemma(arg, k, floor=isinstance(e, sympy.floor))
             self._roots[e] = k
         return self._roots[e]
+
+    def division_lemma(self, arg: sympy.Basic, k: z3.ArithRef, *, floor: bool
+                       ) -> list[z3.BoolRef]:
+        r"""The integer facts of :math:`k = \lfloor N/D \rfloor` (``floor``) or
+        :math:`\lceil N/D \rceil` when ``arg`` is :math:`N/D` with ``N`` and ``D``
+        integer-valued (:meth:`integer_valued`): :math:`N = kD + r` (floor) or
+        :math:`N = kD - r` (ceiling) for an integer :math:`r` with :math:`0 \le r \le D - 1`
+        if :math:`D > 0`, :math:`D + 1 \le r \le 0` if :math:`D < 0`; :math:`k = N` when
+        :math:`D = 1`. True at every point where the integer-domain symbols are integers, so
+        the relaxed encoding stays a relaxation (as with ``integer_gaps``); nothing for any
+        other argument.
+
+        >>> import sympy
+        >>> n, M = sympy.symbols("n M", integer=True, positive=True)
+        >>> t = Translator({n: "positive-integer", M: "positive-integer"})
+        >>> len(t.division_lemma(n / M, z3.Real("k"), floor=True))
+        3
+        >>> t.division_lemma(n / sympy.sqrt(M), z3.Real("k"), floor=True)
+        []
+        """
+        num, den = sympy.fraction(arg)
+        if not (self.integer_valued(num) and self.integer_valued(den)):
+            return []
+        n, d = self._arith(num), self._arith(den)
+        if den == 1:
+            return [k == n]
+        self._fresh_count += 1
+        r = z3.ToReal(z3.Int(f"rem_{self._fresh_count}"))
+        return [n == k * d + r if floor else n == k * d - r,
+                z3.Implies(d > 0, z3.And(r >= 0, r <= d - 1)),
+                z3.Implies(d < 0, z3.And(r <= 0, r >= d + 1))]
 
     def _bool(self, e: sympy.Basic) -> z3.BoolRef:
         if e is sympy.true:
@@ -403,6 +593,12 @@ def z3_to_sympy(value: z3.ExprRef) -> sympy.Expr:
         return sympy.Integer(value.as_long())
     if z3.is_rational_value(value):
         return sympy.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_app_of(value, z3.Z3_OP_POWER):
+        base, exponent = (z3_to_sympy(c) for c in value.children())
+        if base.is_Rational and exponent.is_Integer and \
+                abs(int(exponent)) * max(int(base.p).bit_length(), int(base.q).bit_length()) \
+                <= MAX_CONSTANT_BITS:
+            return base ** exponent     # z3's (^ 10 200): a numeral it leaves unexpanded
     if z3.is_algebraic_value(value):
         coeffs = [int(str(c)) for c in value.poly()]  # constant term first
         x = sympy.Dummy("x")
@@ -424,6 +620,13 @@ def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
 
 #: Above this exponent a power is left to z3's ``**`` instead of an explicit product.
 _MAX_PRODUCT_POWER = 64
+#: Most exp/log terms (with the ones their splits create) one translation instantiates the
+#: axioms for: the pairwise instances grow with the square.
+MAX_TRANSCENDENTAL_TERMS = 40
+#: ``exp(k*t)`` with an integer ``|k|`` up to this is tied to ``exp(t)**k``.
+_MAX_EXP_SCALE = 4
+#: Integer constants below this have their logarithm split into primes.
+_MAX_FACTORED = 10 ** 12
 
 
 def _short(e: object, width: int = 40) -> str:
