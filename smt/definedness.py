@@ -18,6 +18,7 @@ Terms (each also needs its arguments defined):
 :math:`b^{x}`, :math:`x` not a      :math:`b > 0`
 rational constant
 :math:`\log a`                      :math:`a > 0`
+:math:`\log_b a` (``log(a, b)``)     :math:`a > 0`, :math:`b > 0`, :math:`b \ne 1`
 :math:`\tan a`                      :math:`\cos a \ne 0`
 ``Piecewise``                       the conditions up to the first true one are defined, one
                                     of them is true, and that branch's value is defined
@@ -153,8 +154,12 @@ def term_definedness(e: sp.Basic) -> sp.Basic:
             parts.append(_relation(sp.Gt, base, sp.Integer(0)))
         return _conj(parts)
     if isinstance(e, sp.log):
-        (arg,) = e.args
-        return _conj([term_definedness(arg), _relation(sp.Gt, arg, sp.Integer(0))])
+        arg, *base = e.args
+        parts = [term_definedness(arg), _relation(sp.Gt, arg, sp.Integer(0))]
+        for b in base:          # log(a, b) = log(a)/log(b): b > 0 and b != 1
+            parts += [term_definedness(b), _relation(sp.Gt, b, sp.Integer(0)),
+                      _relation(sp.Ne, b, sp.Integer(1))]
+        return _conj(parts)
     if isinstance(e, sp.tan):
         (arg,) = e.args
         return _conj([term_definedness(arg), _relation(sp.Ne, sp.cos(arg), sp.Integer(0))])

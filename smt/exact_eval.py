@@ -23,7 +23,8 @@ variables) and evaluated here, exactly:
 * :func:`evaluate` gives a statement's value at a point under the partial-function semantics
   of :mod:`attnio.smt.definedness` — ``"true"``, ``"false"``, ``"undefined"`` (a square
   root or non-integer power of a negative number, a division by zero, the logarithm of a
-  non-positive number, no ``Piecewise`` branch applying) or ``"unknown"`` (a sign it cannot
+  non-positive number or to a base that is not positive or is 1, no ``Piecewise`` branch
+  applying) or ``"unknown"`` (a sign it cannot
   certify, a number too large to evaluate). ``And``/``Or``/``Not``/``Xor``/``Equivalent`` are
   undefined when any argument is; ``Implies(A, B)`` is true where ``A`` is false, whatever
   ``B``. :func:`truth_at` is the same as ``True`` / ``False`` / ``None`` (undefined or unknown);
@@ -331,11 +332,18 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
     if isinstance(e, sp.Pow):
         return _power(*args)
     if isinstance(e, sp.log):
-        s = sign_of(args[0])
-        if s is None:
-            raise _Undetermined()
-        if s != 1:
-            raise _Undefined()          # the logarithm of a non-positive number
+        for i, arg in enumerate(args):  # log(a) and log(a, b) = log(a)/log(b)
+            s = sign_of(arg)
+            if s is None:
+                raise _Undetermined()
+            if s != 1:
+                raise _Undefined()      # the logarithm of a non-positive number
+            if i == 1:
+                one = sign_of(arg - 1)
+                if one is None:
+                    raise _Undetermined()
+                if one == 0:
+                    raise _Undefined()  # base 1: log(a, 1) = log(a)/0
     if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
         raise _Undefined()              # a pole
     out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)

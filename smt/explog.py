@@ -25,6 +25,7 @@ own statement with sympy's calculus, never with the bridge that uses it:
 ``explog.exp_sign``        :math:`e^x > 1 \iff x > 0`, :math:`e^x < 1 \iff x < 0`, :math:`e^0=1`
 ``explog.exp_monotone``    :math:`x < y \Rightarrow e^x < e^y`
 ``explog.exp_tangent``     :math:`e^x \ge 1 + x`, strictly for :math:`x \ne 0`
+``explog.exp_tangent_one`` :math:`e^x \ge e\,x`, strictly for :math:`x \ne 1` (the tangent at 1)
 ``explog.exp_upper``       :math:`x < 1 \Rightarrow e^x (1 - x) \le 1`, strictly for :math:`x \ne 0`
 ``explog.exp_add``         :math:`e^{x+y} = e^x e^y`
 ``explog.exp_scale``       :math:`e^{kx} = (e^x)^k` for an integer :math:`k`
@@ -34,6 +35,8 @@ own statement with sympy's calculus, never with the bridge that uses it:
                            x < 1`, :math:`\log 1 = 0`
 ``explog.log_monotone``    :math:`0 < x < y \Rightarrow \log x < \log y`
 ``explog.log_tangent``     :math:`x > 0 \Rightarrow \log x \le x - 1`, strictly for :math:`x \ne 1`
+``explog.log_tangent_e``   :math:`x > 0 \Rightarrow \log x \le x/e`, strictly for :math:`x \ne e`
+                           (the tangent at :math:`e`: :math:`\log_2 n \le n`)
 ``explog.log_lower``       :math:`x > 0 \Rightarrow x \log x \ge x - 1` (:math:`\log x \ge 1 -
                            1/x`), strictly for :math:`x \ne 1`
 ``explog.log_mul``         :math:`x, y > 0 \Rightarrow \log(xy) = \log x + \log y`
@@ -162,14 +165,15 @@ def _increasing(axiom_id: str, f: str, domains: Mapping[str, str], interval: str
 
 def _valley(axiom_id: str, big: str, small: str, c: str, domains: Mapping[str, str],
             guard: str | None, interval: str, twin: str,
-            instance: Callable[..., z3.BoolRef]) -> Axiom:
+            instance: Callable[..., z3.BoolRef],
+            arguments: tuple[str, ...] = ("a", "e")) -> Axiom:
     """``big ≥ small``, strictly for ``x ≠ c``, where ``guard`` holds (``interval`` is the
     declared domain of x cut by the guard): ``g = big − small`` has its only zero at ``c``."""
     body = f"And({big} >= {small}, Implies(Ne(x, {c}), {big} > {small}))"
     statement = body if guard is None else f"Implies({guard}, {body})"
     return Axiom(axiom_id, statement, domains,
                  ("valley", f"({big}) - ({small})", "x", interval, c, guard), twin, domains,
-                 ("a", "e"), instance)
+                 arguments, instance)
 
 
 def _identity(axiom_id: str, lhs: str, rhs: str, domains: Mapping[str, str], twin: str,
@@ -191,6 +195,10 @@ AXIOMS: tuple[Axiom, ...] = (
     _valley("explog.exp_tangent", "exp(x)", "1 + x", "0", _R, None, _REALS,
             "exp(x) >= 1 + x + x**2/2",
             lambda a, e: z3.And(e >= 1 + a, z3.Implies(a != 0, e > 1 + a))),
+    _valley("explog.exp_tangent_one", "exp(x)", "E*x", "1", _R, None, _REALS,
+            "exp(x) >= 3*x",
+            lambda a, e, big_e: z3.And(e >= big_e * a, z3.Implies(a != 1, e > big_e * a)),
+            ("a", "e", "E")),
     _valley("explog.exp_upper", "1", "exp(x)*(1 - x)", "0", _R, "x < 1",
             "Interval.open(-oo, 1)", "Implies(x < 1, exp(x)*(1 - x/2) <= 1)",
             lambda a, e: z3.Implies(a < 1, z3.And(1 >= e * (1 - a),
@@ -217,6 +225,11 @@ AXIOMS: tuple[Axiom, ...] = (
     _valley("explog.log_tangent", "x - 1", "log(x)", "1", _P, None, "Interval.open(0, oo)",
             "log(x) <= (x - 1)/2",
             lambda b, g: z3.Implies(b > 0, z3.And(b - 1 >= g, z3.Implies(b != 1, b - 1 > g)))),
+    _valley("explog.log_tangent_e", "x/E", "log(x)", "E", _P, None, "Interval.open(0, oo)",
+            "log(x) <= x/3",
+            lambda b, g, big_e: z3.Implies(b > 0, z3.And(b >= g * big_e,
+                                                         z3.Implies(b != big_e, b > g * big_e))),
+            ("b", "g", "E")),
     _valley("explog.log_lower", "log(x)*x", "x - 1", "1", _P, None, "Interval.open(0, oo)",
             "log(x)*x**2 >= x**2 - 1",
             lambda b, g: z3.Implies(b > 0, z3.And(g * b >= b - 1,

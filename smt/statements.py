@@ -99,6 +99,12 @@ _FUNCTIONS: dict[str, Any] = {
     )
 }
 _FUNCTIONS.update({"True": sp.true, "False": sp.false})
+# Spellings researchers type: ln is log, log2 and log10 are log(a, 2) and log(a, 10).
+_FUNCTIONS.update({
+    "ln": lambda a, **_: sp.log(a, evaluate=False),
+    "log2": lambda a, **_: sp.log(a, 2, evaluate=False),
+    "log10": lambda a, **_: sp.log(a, 10, evaluate=False),
+})
 # Connectives stay as written: sympy would fold Or(1/x > 0, 1/x <= 0) to True — hiding
 # that the statement is undefined at x = 0 — and decide Xor(x > 0, x <= 0) itself.
 _FUNCTIONS.update({
@@ -106,7 +112,10 @@ _FUNCTIONS.update({
     for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
 # The functions that evaluate their arguments: built through term_limits' checks.
 _EVALUATING = ("Min", "Max", "sqrt", "root", "Rational", "Integer", "Abs", "Piecewise", "floor",
-               "ceiling", "cos", "sin", "tan", "exp", "log")
+               "ceiling", "cos", "sin", "tan", "exp", "log", "ln", "log2", "log10")
+# Implication arrows people type for Implies (a SyntaxError, or a character refused, without
+# this hint).
+_ARROWS = ("=>", "->", "⇒", "→", "⟹")
 # A decimal literal, scientific notation included (read as an exact rational, not a word).
 _DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
@@ -125,7 +134,9 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     Scientific notation is exact too: ``1e308*10`` is ``10**309``. ``True`` and ``False`` are
     the boolean constants inside a statement (``Piecewise((x, x > 0), (-x, True))``); a
     statement that *is* a constant (``true``) is refused: it has no relation to prove.
-    ``^`` is refused: in sympy syntax it is exclusive-or, not a power. Exponents, root
+    ``^`` is refused: in sympy syntax it is exclusive-or, not a power; so are the arrows
+    ``=>``, ``->`` and ``⇒`` (write ``Implies(A, B)``). ``ln`` is ``log``, ``log2`` and
+    ``log10`` the logarithms ``log(a, 2)`` and ``log(a, 10)``. Exponents, root
     indices, constants and number literals are capped while the terms are built
     (:mod:`attnio.smt.term_limits`: ``n**(10**8)`` and ``root(n, 10**9)`` are input
     errors naming the exponent and the cap, never a polynomial of that degree), and a
@@ -151,6 +162,12 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     attnio.exceptions.InvalidInputError: symbol 'x' is not declared: add --var x:DOMAIN (one of real, positive, nonnegative, integer, positive-integer, nonnegative-integer)
     >>> parse_statement("Eq(0.1 + 0.2, 0.3)", {})[0]
     Eq(1/10 + 1/5, 3/10)
+    >>> parse_statement("x > 1 => x > 0", {"x": "real"})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: STATEMENT uses '=>': write an implication as Implies(A, B), e.g. Implies(x > 1, x**2 > 1)
+    >>> parse_statement("log2(8) <= ln(x)", {"x": "positive"})[0]
+    log(8, 2) <= log(x)
     >>> parse_statement("2^3 >= 8", {})
     Traceback (most recent call last):
     ...
@@ -163,6 +180,10 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     if len(text) > _MAX_STATEMENT_CHARS:
         raise InvalidInputError(f"STATEMENT has {len(text)} characters; the limit is "
                                 f"{_MAX_STATEMENT_CHARS}")
+    arrow = next((a for a in _ARROWS if a in text), None)
+    if arrow is not None:
+        raise InvalidInputError(f"STATEMENT uses {arrow!r}: write an implication as "
+                                "Implies(A, B), e.g. Implies(x > 1, x**2 > 1)")
     bad = sorted(set(ch for ch in text if not _ALLOWED_TEXT.match(ch)))
     if bad or "__" in text:
         shown = "".join(bad[:10]) or "__"

@@ -399,6 +399,10 @@ class Translator:
             self._fact("explog.log_exp", a, e, b, lg)
             self._fact("explog.exp_log", b, lg, a, e)
         self._exp_terms.append((a, e))
+        if not arg.free_symbols:
+            self._bound(sympy.exp(arg), e)
+        if arg != 1:    # the tangent at 1 needs e itself: exp(1), registered once
+            self._fact("explog.exp_tangent_one", a, e, self._exp(sympy.Integer(1)))
         if isinstance(arg, sympy.Add) and len(arg.args) >= 2:
             first, *others = arg.args
             rest = others[0] if len(others) == 1 else sympy.Add(*others, evaluate=False)
@@ -407,8 +411,6 @@ class Translator:
             k, t = arg.as_coeff_Mul()
             if k.is_Integer and 2 <= abs(int(k)) <= _MAX_EXP_SCALE or k == -1:
                 self._fact("explog.exp_scale", self._exp(t), int(k), e)
-        if not arg.free_symbols:
-            self._bound(sympy.exp(arg), e)
         return e
 
     def _log(self, arg: sympy.Basic) -> z3.ArithRef:
@@ -434,6 +436,9 @@ class Translator:
             self._fact("explog.log_exp", a, e, b, lg)
             self._fact("explog.exp_log", b, lg, a, e)
         self._log_terms.append((b, lg))
+        if not arg.free_symbols:
+            self._bound(sympy.log(arg), lg)
+        self._fact("explog.log_tangent_e", b, lg, self._exp(sympy.Integer(1)))
         if isinstance(arg, sympy.Mul) and len(arg.args) >= 2:
             first, *others = arg.args
             rest = others[0] if len(others) == 1 else sympy.Mul(*others, evaluate=False)
@@ -445,8 +450,6 @@ class Translator:
                        self._arith(exponent), lg)
         elif arg.is_Rational and arg > 0 and arg != 1:
             self._split_constant_log(sympy.Rational(arg), b, lg)
-        if not arg.free_symbols:
-            self._bound(sympy.log(arg), lg)
         return lg
 
     def _split_constant_log(self, value: sympy.Rational, b: z3.ArithRef, lg: z3.ArithRef) -> None:
