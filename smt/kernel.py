@@ -79,6 +79,7 @@ from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.smt.definedness import antecedent_contexts, definedness
 from attnio.smt.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
 from attnio.smt.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, run_isolated
+from attnio.smt.obvious_points import DEFAULT_LIMIT, obvious_points
 from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check, solver_versions, to_smt2
 from attnio.smt.statements import (
     _ASSUMPTIONS,
@@ -91,8 +92,10 @@ from attnio.smt.statements import (
     declared_domain,
     parse_statement,
     symbol_for,
+    value_text,
 )
 from attnio.smt.sympy_to_z3 import Translator
+from attnio.smt.term_limits import exact_constant
 from attnio.smt.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
 
 __all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement", "prove_statement",
@@ -175,6 +178,13 @@ class _Problem:
     def has_integers(self) -> bool:
         return any("integer" in dom for dom in self.doms.values())
 
+    @property
+    def transcendental(self) -> bool:
+        """Does the statement use the exp/log fragment (exp, log, e, a symbolic exponent)?"""
+        return bool(self.statement.has(sp.exp, sp.log, sp.E)) or any(
+            not p.exp.is_Rational and exact_constant(p.exp) is None
+            for p in self.statement.atoms(sp.Pow))
+
 
 #: What the referee may say of a solver's point. Only "counterexample" refutes; a point that
 #: is "outside" a domain, where the statement is "true" or "undefined", is certainly not a
@@ -191,9 +201,9 @@ def _referee(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
     for sym, dom in doms.items():
         inside = in_domain(point[sym], dom)
         if inside is False:
-            return "outside", f"{sym} = {point[sym]} is not in its declared domain {dom}"
+            return "outside", f"{sym} = {value_text(point[sym])} is not in its declared domain {dom}"
         if inside is None:
-            return "unknown", f"{sym} = {point[sym]} is not shown in its declared domain {dom}"
+            return "unknown", f"{sym} = {value_text(point[sym])} is not shown in its declared domain {dom}"
     value = evaluate(statement, point)
     if value == "false":
         return "counterexample", ""
@@ -268,6 +278,37 @@ def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
     return tuple(out)
 
 
+#: Obvious points tried before z3 for a statement of the exp/log fragment (z3's models of
+#: the uninterpreted exp and log are rarely real points); all of DEFAULT_LIMIT before giving up.
+_FIRST_POINTS = 96
+#: The detail of a counterexample found among the obvious points.
+_OBVIOUS = ("counterexample among the obvious points (small values, the edges of the domains "
+            "and of the definedness conditions), checked by exact evaluation")
+
+
+def _obvious_counterexample(problem: _Problem, limit: int, clock: _Clock | None = None
+                            ) -> dict[sp.Symbol, sp.Expr] | None:
+    """The first obvious point (:mod:`attnio.smt.obvious_points`) where the referee finds the
+    statement defined and false, or None."""
+    for point in obvious_points([problem.statement, problem.defined], problem.doms,
+                                limit=limit):
+        if clock is not None:
+            clock.left()
+        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+            return point
+    return None
+
+
+def _obvious_witness(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
+                     clock: _Clock, limit: int = _FIRST_POINTS) -> bool:
+    """Is some obvious point of the domains a model of every formula (checked exactly)?"""
+    for point in obvious_points(formulas, doms, limit=limit):
+        clock.left()
+        if all(truth_at(f, point) is True for f in formulas):
+            return True
+    return False
+
+
 def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
                  clock: _Clock) -> str:
     """Is some point of the declared domains a model of every formula? ``"sat"`` only for a
@@ -293,7 +334,10 @@ def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
             if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
                     all(truth_at(f, candidate) is True for f in formulas):
                 return "sat"
-    return "unknown"
+        if t.uses_fragment:
+            break           # a model of the uninterpreted exp/log proves nothing: look around
+    # the model was no witness (not integral, or not a real point of exp/log): obvious points
+    return "sat" if _obvious_witness(formulas, doms, clock) else "unknown"
 
 
 def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
@@ -362,7 +406,7 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
     ...                 {"n": "positive-integer", "d": "positive-integer"}).where_defined
     '-d + n >= 0'
     >>> prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"}).reason
-    'vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: a proof would show nothing'
+    'vacuous: the antecedent And(x > 1, x < 0) holds at no point of the declared domains: a proof would show nothing'
     """
     if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
             and 0 < timeout < float("inf")):
@@ -426,6 +470,10 @@ def _constant(problem: _Problem) -> Verdict:
 
 
 def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
+    if problem.transcendental:
+        point = _obvious_counterexample(problem, _FIRST_POINTS, clock)
+        if point is not None:
+            return Refuted(_show(point), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
     notes: list[str] = []
     if problem.has_integers:
         notes.append("integers relaxed to reals with their bounds: a proof there holds for every "
@@ -466,8 +514,8 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         else:
             notes.append(f"exact encoding: {exact.reason or 'z3 unknown'}")
     if deciding is None:
-        return Undecided("z3 could not decide the statement" + _detail(notes, subs),
-                         evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+        return _before_giving_up(problem, clock,
+                                 "z3 could not decide the statement" + _detail(notes, subs))
     if deciding.excluded:
         notes.append(f"{len(deciding.excluded)} point(s) excluded after exact evaluation "
                      f"showed they are no counterexample: " + "; ".join(deciding.excluded))
@@ -492,6 +540,20 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
                      _detail(notes, subs), evidence)
 
 
+def _before_giving_up(problem: _Problem, clock: _Clock, why: str) -> Verdict:
+    """The last tries when z3 could not decide: every obvious point, and for an identity of
+    the exp/log fragment sympy's rewriting (:func:`_identity_by_sympy`); else Undecided."""
+    point = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
+    if point is not None:
+        return Refuted(_show(point), f"{_OBVIOUS} ({why})", evidence=Evidence("exact-arithmetic"))
+    if problem.transcendental:
+        verdict = _identity_route(problem, clock)
+        if verdict is not None:
+            return verdict
+    return Undecided(why + "; no counterexample among the obvious points",
+                     evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+
+
 def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
               evidence: Evidence) -> Verdict:
     """A proof, once it is shown not to be vacuous; with its definedness condition."""
@@ -501,10 +563,13 @@ def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
     checked = ("; antecedents satisfiable where defined (checked)" if problem.contexts
                else "; no antecedent")
     where = _where_defined(problem, clock)
-    if where is not None:
-        how += f"; where defined: {where}"
-    return Proved(how + checked + detail, evidence=evidence,
-                  where_defined=None if where is None else where.split(" (")[0])
+    if where is None:
+        return Proved(how + checked + detail, evidence=evidence)
+    condition, point = where
+    how += f"; where defined: {condition}" + (
+        f" (undefined e.g. at {_show(point)})" if point is not None else
+        " (no point of the domains was shown undefined, and none was ruled out)")
+    return Proved(how + checked + detail, evidence=evidence, where_defined=condition)
 
 
 def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
@@ -528,46 +593,82 @@ def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
     return None
 
 
-def _where_defined(problem: _Problem, clock: _Clock) -> str | None:
+def _where_defined(problem: _Problem, clock: _Clock
+                   ) -> tuple[str, dict[sp.Symbol, sp.Expr] | None] | None:
     """None when the statement is defined at every point of its domains; else its
-    definedness condition (the parts the domains do not already imply), with an undefined
-    point when exact evaluation confirms one."""
+    definedness condition (the parts the domains do not already imply, in the syntax
+    ``attnio prove`` reads) with a point of the domains where exact evaluation shows it
+    undefined — or with None when no such point was found and none was ruled out."""
     if problem.defined is sp.true:
         return None
-    t = Translator(problem.doms, integers="relaxed")
-    undefined = z3.Not(t.rel(problem.defined))
-    status, model, _ = _z3_check([*t.side_conditions, undefined], clock.left())
-    if status == "unsat":
+    found, point = _undefined_point(problem, clock)
+    if found == "none":
         return None
     parts = problem.defined.args if isinstance(problem.defined, sp.And) else (problem.defined,)
     kept = [c for c in parts if _satisfiable([sp.Not(c)], problem.doms, clock) != "unsat"]
-    condition = " & ".join(_pretty(c) for c in (kept or [problem.defined]))
-    if model is not None:
+    kept = kept or [problem.defined]
+    condition = kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
+    return _pretty(condition), point
+
+
+def _undefined_point(problem: _Problem, clock: _Clock
+                     ) -> tuple[str, dict[sp.Symbol, sp.Expr] | None]:
+    """``("none", None)`` when z3 shows the statement defined at every point of the domains
+    (over the reals, then over the integers); ``("point", p)`` for a point ``p`` of the
+    domains where exact evaluation finds it undefined; else ``("unknown", None)``."""
+    doms = problem.doms
+    for integers in (("relaxed", "exact") if problem.has_integers else ("relaxed",)):
+        t = Translator(doms, integers=integers)  # type: ignore[arg-type]
+        undefined = z3.Not(t.rel(problem.defined))
+        status, model, _ = _z3_check(
+            [*t.side_conditions, undefined],
+            clock.left(EXACT_INTEGER_TIMEOUT_S if integers == "exact" else None),
+            isolated=integers == "exact")
+        if status == "unsat":
+            return "none", None
+        if model is None:
+            continue
         point = t.point(model)
-        if all(in_domain(point[s], dom) is True for s, dom in problem.doms.items()) and \
-                evaluate(problem.statement, point) == "undefined":
-            return f"{condition} (undefined e.g. at {_show(point)})"
-    return condition
+        for candidate in [point, *(_near_integer_points(point, doms) if problem.has_integers
+                                   else ())]:
+            if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
+                    evaluate(problem.statement, candidate) == "undefined":
+                return "point", candidate
+        if t.uses_fragment:
+            break
+    for candidate in obvious_points([problem.statement, problem.defined], doms,
+                                    limit=_FIRST_POINTS):
+        clock.left()
+        if evaluate(problem.statement, candidate) == "undefined":
+            return "point", candidate
+    return "unknown", None
 
 
 def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
     """Statements SMT arithmetic cannot express (``exp``, ``log``, trigonometric functions of
     symbols): an identity by sympy under proved positivity, or a counterexample on a grid of
     domain points by exact evaluation; otherwise Undecided."""
+    verdict = _identity_route(problem, clock)
+    if verdict is not None:
+        return verdict
+    counterexample = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
+    if counterexample is not None:
+        return Refuted(_show(counterexample), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
+    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
+                     f"obvious points of the declared domains")
+
+
+def _identity_route(problem: _Problem, clock: _Clock) -> Verdict | None:
+    """An equation (the goal, or the consequent of nested ``Implies``, whose antecedents join
+    the hypotheses) decided by :func:`_identity_by_sympy`; None when it is no equation or
+    sympy does not reach 0."""
     goal, hypotheses = problem.goal, list(problem.hypotheses)
     while isinstance(goal, sp.Implies):     # Implies(A, Eq(...)): A joins the hypotheses
         hypotheses.append(goal.args[0])
         goal = goal.args[1]
-    if isinstance(goal, sp.Eq):
-        verdict = _identity_by_sympy(problem, goal, hypotheses, clock)
-        if verdict is not None:
-            return verdict
-    counterexample = _grid_counterexample(problem)
-    if counterexample is not None:
-        return Refuted(_show(counterexample), "counterexample on the grid of domain points, "
-                       "checked by exact evaluation", evidence=Evidence("exact-arithmetic"))
-    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
-                     f"grid points of the declared domains")
+    if not isinstance(goal, sp.Eq):
+        return None
+    return _identity_by_sympy(problem, goal, hypotheses, clock)
 
 
 def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.Basic],
@@ -599,16 +700,6 @@ def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.B
     if positive:
         how += f" (with {', '.join(positive)} > 0 proved from the hypotheses)"
     return _conclude(problem, clock, how, "", Evidence("sympy-canonical"))
-
-
-def _grid_counterexample(problem: _Problem) -> dict[sp.Symbol, sp.Expr] | None:
-    syms = list(problem.doms)
-    grids = [_GRID_VALUES[problem.doms[s]] for s in syms]
-    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
-        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
-        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
-            return point
-    return None
 
 
 # ---------------------------------------------------------------------------- identities

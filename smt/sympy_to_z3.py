@@ -339,6 +339,10 @@ class Translator:
 
     def _pow(self, e: sympy.Pow) -> z3.ArithRef:
         base, exp = e.args
+        if not exp.is_Rational and not exp.free_symbols:
+            value = exact_constant(exp)      # 10**8 written unevaluated is a rational too
+            if value is not None:
+                exp = sympy.Rational(value.numerator, value.denominator)
         if not exp.is_Rational:
             if exp.is_number and not exp.is_real:
                 raise TranslationError(f"cannot translate non-real exponent in {e}")
