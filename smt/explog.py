@@ -26,6 +26,7 @@ own statement with sympy's calculus, never with the bridge that uses it:
 ``explog.exp_monotone``    :math:`x < y \Rightarrow e^x < e^y`
 ``explog.exp_tangent``     :math:`e^x \ge 1 + x`, strictly for :math:`x \ne 0`
 ``explog.exp_tangent_one`` :math:`e^x \ge e\,x`, strictly for :math:`x \ne 1` (the tangent at 1)
+``explog.exp_taylor2``     :math:`x \ge 0 \Rightarrow e^x \ge 1 + x + x^2/2`, strictly for :math:`x > 0`
 ``explog.exp_upper``       :math:`x < 1 \Rightarrow e^x (1 - x) \le 1`, strictly for :math:`x \ne 0`
 ``explog.exp_add``         :math:`e^{x+y} = e^x e^y`
 ``explog.exp_scale``       :math:`e^{kx} = (e^x)^k` for an integer :math:`k`
@@ -37,6 +38,8 @@ own statement with sympy's calculus, never with the bridge that uses it:
 ``explog.log_tangent``     :math:`x > 0 \Rightarrow \log x \le x - 1`, strictly for :math:`x \ne 1`
 ``explog.log_tangent_e``   :math:`x > 0 \Rightarrow \log x \le x/e`, strictly for :math:`x \ne e`
                            (the tangent at :math:`e`: :math:`\log_2 n \le n`)
+``explog.log_taylor2``     :math:`x \ge 1 \Rightarrow \log x \ge (x-1) - (x-1)^2/2`, strictly
+                           for :math:`x > 1` (:math:`\log(1+t) \ge t - t^2/2`, :math:`t \ge 0`)
 ``explog.log_lower``       :math:`x > 0 \Rightarrow x \log x \ge x - 1` (:math:`\log x \ge 1 -
                            1/x`), strictly for :math:`x \ne 1`
 ``explog.log_mul``         :math:`x, y > 0 \Rightarrow \log(xy) = \log x + \log y`
@@ -68,8 +71,8 @@ Examples
 'proved'
 >>> r = check_axiom(AXIOMS_BY_ID["explog.exp_tangent"], twin=True); r.verdict, r.counterexample
 ('refuted', {'x': '-1'})
->>> lo, hi = certified_bounds(sp.log(2)); print(lo.evalf(21), hi.evalf(21))
-0.693147180559945309400 0.693147180559945309430
+>>> lo, hi = certified_bounds(sp.log(2)); print(lo.evalf(22), hi.evalf(22))
+0.6931471805599453094103 0.6931471805599453094242
 """
 
 from __future__ import annotations
@@ -104,9 +107,12 @@ class Axiom:
 
     ``proof`` is one of
 
-    * ``("valley", g, x, interval, c)`` — ``g(c) = 0`` exactly and ``g'`` is negative on the
-      interval left of ``c``, positive right of it (sympy's ``solveset``): so ``g ≥ 0`` on the
-      interval and ``g > 0`` off ``c`` (the mean value theorem);
+    * ``("valley", g, x, interval, c, guard)`` — ``g(c) = 0`` exactly and ``g'`` is negative
+      on the interval left of ``c``, positive right of it (sympy's ``solveset``): so ``g ≥ 0``
+      on the interval and ``g > 0`` off ``c`` (the mean value theorem);
+    * ``("rising", g, x, interval, c, guard)`` — the interval is ``[c, ∞)``, ``g`` and its
+      first derivatives vanish at ``c`` and the next one is positive on ``(c, ∞)``
+      (``solveset``): integrating back, ``g > 0`` on ``(c, ∞)`` (Taylor's bounds);
     * ``("increasing", f, x, interval)`` — ``f' ≤ 0`` nowhere on the interval
       (``solveset`` is empty): ``f`` strictly increasing there;
     * ``("through", f, x, interval, c, value)`` — increasing as above and ``f(c) = value``
@@ -166,13 +172,14 @@ def _increasing(axiom_id: str, f: str, domains: Mapping[str, str], interval: str
 def _valley(axiom_id: str, big: str, small: str, c: str, domains: Mapping[str, str],
             guard: str | None, interval: str, twin: str,
             instance: Callable[..., z3.BoolRef],
-            arguments: tuple[str, ...] = ("a", "e")) -> Axiom:
+            arguments: tuple[str, ...] = ("a", "e"), kind: str = "valley") -> Axiom:
     """``big ≥ small``, strictly for ``x ≠ c``, where ``guard`` holds (``interval`` is the
-    declared domain of x cut by the guard): ``g = big − small`` has its only zero at ``c``."""
+    declared domain of x cut by the guard): ``g = big − small`` has its only zero at ``c``
+    (``kind="rising"``: ``c`` is the interval's left end, where ``g`` starts rising)."""
     body = f"And({big} >= {small}, Implies(Ne(x, {c}), {big} > {small}))"
     statement = body if guard is None else f"Implies({guard}, {body})"
     return Axiom(axiom_id, statement, domains,
-                 ("valley", f"({big}) - ({small})", "x", interval, c, guard), twin, domains,
+                 (kind, f"({big}) - ({small})", "x", interval, c, guard), twin, domains,
                  arguments, instance)
 
 
@@ -199,6 +206,11 @@ AXIOMS: tuple[Axiom, ...] = (
             "exp(x) >= 3*x",
             lambda a, e, big_e: z3.And(e >= big_e * a, z3.Implies(a != 1, e > big_e * a)),
             ("a", "e", "E")),
+    _valley("explog.exp_taylor2", "exp(x)", "1 + x + x**2/2", "0", _R, "x >= 0",
+            "Interval(0, oo)", "Implies(x >= 0, exp(x) >= 1 + x + x**2)",
+            lambda a, e: z3.Implies(a >= 0, z3.And(e >= 1 + a + a * a / 2,
+                                                   z3.Implies(a != 0, e > 1 + a + a * a / 2))),
+            kind="rising"),
     _valley("explog.exp_upper", "1", "exp(x)*(1 - x)", "0", _R, "x < 1",
             "Interval.open(-oo, 1)", "Implies(x < 1, exp(x)*(1 - x/2) <= 1)",
             lambda a, e: z3.Implies(a < 1, z3.And(1 >= e * (1 - a),
@@ -230,6 +242,12 @@ AXIOMS: tuple[Axiom, ...] = (
             lambda b, g, big_e: z3.Implies(b > 0, z3.And(b >= g * big_e,
                                                          z3.Implies(b != big_e, b > g * big_e))),
             ("b", "g", "E")),
+    _valley("explog.log_taylor2", "log(x)", "(x - 1) - (x - 1)**2/2", "1", _P, "x >= 1",
+            "Interval(1, oo)", "Implies(x >= 1, log(x) >= x - 1 - (x - 1)**2/4)",
+            lambda b, g: z3.Implies(b >= 1, z3.And(g >= (b - 1) - (b - 1) * (b - 1) / 2,
+                                                   z3.Implies(b != 1,
+                                                              g > (b - 1) - (b - 1) * (b - 1) / 2))),
+            ("b", "g"), kind="rising"),
     _valley("explog.log_lower", "log(x)*x", "x - 1", "1", _P, None, "Interval.open(0, oo)",
             "log(x)*x**2 >= x**2 - 1",
             lambda b, g: z3.Implies(b > 0, z3.And(g * b >= b - 1,
@@ -262,7 +280,7 @@ _LARGEST_BOUNDED = 10 ** 60
 
 
 def certified_bounds(c: sp.Expr) -> tuple[sp.Rational, sp.Rational] | None:
-    """Rationals ``lo < c < hi`` (``hi − lo`` about 2·10⁻²⁰), each inequality
+    """Rationals ``lo < c < hi`` (``hi − lo`` about 2·10⁻²⁰·|c|), each inequality
     certified by the referee's :func:`~attnio.smt.exact_eval.sign_of`; None when either
     cannot be (then the bridge adds no bound: weaker, never wrong).
 
@@ -278,13 +296,11 @@ def certified_bounds(c: sp.Expr) -> tuple[sp.Rational, sp.Rational] | None:
         value = c.evalf(BOUND_DIGITS + 10, strict=True)
     except Exception:  # not a real number, or evalf cannot guarantee the digits
         return None
-    if not value.is_Float or abs(value) > _LARGEST_BOUNDED:
+    if not value.is_Float or value == 0 or abs(value) > _LARGEST_BOUNDED:
         return None     # a rational (exact already), not real, or too large to be useful
-    approx = sp.Rational(value)
-    margin = sp.Rational(1, 10 ** BOUND_DIGITS)
-    scale = 10 ** BOUND_DIGITS
-    lo = sp.Rational(int(sp.floor(approx * scale)) - 1, scale)
-    hi = lo + 2 * margin + sp.Rational(1, scale)
+    approx = sp.Rational(str(value))
+    margin = abs(approx) / 10 ** BOUND_DIGITS           # relative: exp(-1000) is 5e-435
+    lo, hi = approx - margin, approx + margin
     if sign_of(c - lo) == 1 and sign_of(hi - c) == 1:
         return lo, hi
     return None
@@ -337,7 +353,7 @@ def _recipe(proof: tuple, doms: Mapping[sp.Symbol, str]) -> str | None:
         return None
     x, domain = names[args[1]], _interval(args[2])
     expected = _DOMAIN_SETS[declared[args[1]]]
-    if kind == "valley" and args[4] is not None:
+    if kind in ("valley", "rising") and args[4] is not None:
         expected = sp.Intersection(expected, sp.solveset(read(args[4]), x, sp.S.Reals))
     if domain != expected:
         return None
@@ -353,6 +369,21 @@ def _recipe(proof: tuple, doms: Mapping[sp.Symbol, str]) -> str | None:
         if sign_of(f.subs(x, c) - value) != 0:
             return None
         return why + f"; {args[0]} = {value} at {args[1]} = {c} exactly"
+    if kind == "rising":
+        g, c = read(args[0]), read(args[3])
+        right = sp.Intersection(domain, sp.Interval.open(c, sp.oo))
+        if sp.Interval(c, sp.oo) != domain:
+            return None
+        derivative = g
+        for order in range(_MAX_RISING_ORDER + 1):
+            if sign_of(derivative.subs(x, c)) != 0:
+                return None
+            derivative = sp.diff(derivative, x)
+            if sp.solveset(derivative > 0, x, right) == right:
+                return (f"g = {args[0]} and its first {order} derivative(s) are 0 at "
+                        f"{args[1]} = {c}, and g^({order + 1}) = {derivative} > 0 right of "
+                        f"it (solveset): integrating {order + 1} time(s), g > 0 on {right}")
+        return None
     if kind == "valley":
         g, c = read(args[0]), read(args[3])
         derivative = sp.diff(g, x)
@@ -368,6 +399,8 @@ def _recipe(proof: tuple, doms: Mapping[sp.Symbol, str]) -> str | None:
 
 
 _DOMAIN_SETS = {"real": sp.S.Reals, "positive": sp.Interval.open(0, sp.oo)}
+#: The highest derivative the "rising" recipe looks at.
+_MAX_RISING_ORDER = 3
 _ASSUMED = {"real": {"real": True}, "positive": {"positive": True},
             "integer": {"integer": True}}
 

@@ -225,6 +225,7 @@ def _query(problem: _Problem, integers: str, gaps: bool = False
     t = Translator(problem.doms, integers=integers, integer_gaps=gaps)  # type: ignore[arg-type]
     parts = [t.rel(problem.defined), *(t.rel(h) for h in problem.hypotheses),
              z3.Not(t.rel(problem.goal))]
+    t.anchor(problem.statement)       # exp/log axioms at the statement's constants
     return t, [*t.side_conditions, *parts]
 
 
@@ -257,6 +258,11 @@ def _search(problem: _Problem, integers: str, clock: _Clock, cap: float | None, 
             return _Answer("unknown", point, tuple(assertions), (),
                            f"z3's counterexample {_show(point)} was rejected: {why}",
                            tuple(excluded)), t
+        repaired = t.repaired_point(model, point) if t.uses_fragment else None
+        if repaired is not None and \
+                _referee(problem.statement, problem.doms, repaired)[0] == "counterexample":
+            return _Answer("repaired", repaired, tuple(assertions), (), "",
+                           tuple(excluded)), t
         excluded.append(f"{_show(point)}: {why}")
         assertions.append(_block(t, model, problem.doms))
     return _Answer("unknown", None, tuple(assertions), (),
@@ -281,6 +287,9 @@ def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
 #: Obvious points tried before z3 for a statement of the exp/log fragment (z3's models of
 #: the uninterpreted exp and log are rarely real points); all of DEFAULT_LIMIT before giving up.
 _FIRST_POINTS = 96
+#: The detail of a counterexample found by moving z3's model to the real exp and log.
+_REPAIRED = ("counterexample found by moving z3's model to where the real exp and log take "
+             "the values it gave them, checked by exact evaluation")
 #: The detail of a counterexample found among the obvious points.
 _OBVIOUS = ("counterexample among the obvious points (small values, the edges of the domains "
             "and of the definedness conditions), checked by exact evaluation")
@@ -483,6 +492,10 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
                          clock.left() / 2 if problem.has_integers else None)
     subs = list(t.substitutions)
     deciding: _Answer | None = None
+    if relaxed.status == "repaired":
+        assert relaxed.point is not None
+        return Refuted(_show(relaxed.point), _REPAIRED + _detail(notes, subs),
+                       evidence=Evidence("exact-arithmetic"))
     if relaxed.status in ("unsat", "sat"):
         deciding = relaxed
     elif relaxed.status == "outside":
@@ -490,6 +503,10 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({relaxed.reason})")
         # the relaxation again, with the integer gaps of integer-valued relations
         gapped, t = _search(problem, "relaxed", clock, clock.left() / 2, gaps=True)
+        if gapped.status == "repaired":
+            assert gapped.point is not None
+            return Refuted(_show(gapped.point), _REPAIRED + _detail(notes, subs),
+                           evidence=Evidence("exact-arithmetic"))
         if gapped.status in ("unsat", "sat"):
             deciding = gapped
             notes.append("integer gaps of integer-valued relations added")
@@ -509,6 +526,10 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         exact, t = _search(problem, "exact", clock, EXACT_INTEGER_TIMEOUT_S)
         notes.append("integers as z3 Int")
         subs = list(t.substitutions)
+        if exact.status == "repaired":
+            assert exact.point is not None
+            return Refuted(_show(exact.point), _REPAIRED + _detail(notes, subs),
+                           evidence=Evidence("exact-arithmetic"))
         if exact.status in ("unsat", "sat"):
             deciding = exact
         else:

@@ -394,7 +394,7 @@ class Translator:
         e = EXP(a)
         self._transcendental[key] = e
         for unary in ("explog.exp_positive", "explog.exp_sign", "explog.exp_tangent",
-                      "explog.exp_upper"):
+                      "explog.exp_taylor2", "explog.exp_upper"):
             self._fact(unary, a, e)
         for a2, e2 in self._exp_terms:
             self._fact("explog.exp_monotone", a, e, a2, e2)
@@ -431,7 +431,8 @@ class Translator:
         b = self._arith(arg)
         lg = LOG(b)
         self._transcendental[key] = lg
-        for unary in ("explog.log_sign", "explog.log_tangent", "explog.log_lower"):
+        for unary in ("explog.log_sign", "explog.log_tangent", "explog.log_taylor2",
+                      "explog.log_lower"):
             self._fact(unary, b, lg)
         for b2, l2 in self._log_terms:
             self._fact("explog.log_monotone", b, lg, b2, l2)
@@ -452,9 +453,62 @@ class Translator:
             base, exponent = arg.args
             self._fact("explog.log_pow", self._arith(base), self._log(base),
                        self._arith(exponent), lg)
+            if exponent.is_Integer and exponent % 2 == 0:
+                # f**k = |f|**k for an even k: log(f**k) = k log|f| wherever f != 0
+                magnitude = sympy.Abs(base, evaluate=False)
+                self._fact("explog.log_pow", self._arith(magnitude), self._log(magnitude),
+                           self._arith(exponent), lg)
         elif arg.is_Rational and arg > 0 and arg != 1:
             self._split_constant_log(sympy.Rational(arg), b, lg)
         return lg
+
+    def anchor(self, formula: sympy.Basic) -> None:
+        """Instances at the statement's own constants: when ``formula`` uses ``log``, the
+        logarithm of each positive rational constant it mentions (``n >= 10**200`` then gives
+        ``log(n) >= log(10**200) > 460.5`` by monotonicity); when it uses ``exp``, the
+        exponential of each constant of size at most :data:`_MAX_EXP_ANCHOR`. True facts
+        about terms the statement does not contain: adding them only ever helps a proof."""
+        kinds = {kind for kind, _ in self._transcendental}
+        if not kinds & {"exp", "log"}:
+            return
+        uses_log = formula.has(sympy.log)
+        uses_exp = formula.has(sympy.exp) or any(
+            not p.exp.is_Rational and p.exp.free_symbols for p in formula.atoms(sympy.Pow))
+        for constant in _constants_of(formula)[:_MAX_ANCHORS]:
+            value = exact_constant(constant)
+            if value is None or value in (0, 1, -1):
+                continue
+            if uses_log and value > 0:
+                self._log(constant)
+            if uses_exp and abs(value) <= _MAX_EXP_ANCHOR:
+                self._exp(constant)
+
+    def repaired_point(self, model: z3.ModelRef, point: Mapping[sympy.Symbol, sympy.Expr]
+                       ) -> dict[sympy.Symbol, sympy.Expr] | None:
+        """``point`` with each declared symbol ``x`` that occurs as ``log(x)`` or ``exp(x)``
+        moved to where the *real* function takes the value z3's model gave the uninterpreted
+        one (``x = exp(L)`` for ``log(x) = L``, ``x = log(E)`` for ``exp(x) = E > 0``, as
+        30-digit rationals); None when no symbol can be moved. A candidate only: the kernel
+        judges it by exact evaluation."""
+        out = dict(point)
+        moved = False
+        for (kind, arg), term in self._transcendental.items():
+            if kind not in ("exp", "log") or arg not in self.domains:
+                continue
+            value = z3_to_sympy(model.eval(term, model_completion=True))
+            target = sympy.exp(value) if kind == "log" else (
+                sympy.log(value) if value.is_positive else None)
+            if target is None:
+                continue
+            try:
+                approx = target.evalf(30)
+                if not approx.is_Float:
+                    continue
+                out[arg] = sympy.Rational(str(approx))
+            except (TypeError, ValueError):
+                continue
+            moved = True
+        return out if moved else None
 
     def _split_constant_log(self, value: sympy.Rational, b: z3.ArithRef, lg: z3.ArithRef) -> None:
         """``log(p/q) = log(p) − log(q)`` and ``log(m·n) = log(m) + log(n)`` down to primes
@@ -634,6 +688,31 @@ MAX_TRANSCENDENTAL_TERMS = 40
 _MAX_EXP_SCALE = 4
 #: Integer constants below this have their logarithm split into primes.
 _MAX_FACTORED = 10 ** 12
+
+
+#: Constants of a statement the exp/log axioms are instantiated at (at most).
+_MAX_ANCHORS = 8
+#: ``exp(c)`` is an anchor only for ``|c|`` up to this (``exp(10**6)`` has no useful bounds).
+_MAX_EXP_ANCHOR = 1000
+
+
+def _constants_of(formula: sympy.Basic) -> list[sympy.Basic]:
+    """The maximal rational constant subterms of ``formula`` (``10**200`` whole, as written),
+    each once, in the order met."""
+    out: list[sympy.Basic] = []
+
+    def walk(node: sympy.Basic) -> None:
+        if isinstance(node, sympy.Expr) and not node.free_symbols and \
+                exact_constant(node) is not None:
+            if node not in out:
+                out.append(node)
+            return
+        for child in node.args:
+            if isinstance(child, sympy.Basic):
+                walk(child)
+
+    walk(formula)
+    return out
 
 
 def _short(e: object, width: int = 40) -> str:
