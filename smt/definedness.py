@@ -45,6 +45,32 @@ What a verdict means under these rules (:func:`attnio.smt.kernel.prove_statement
   antecedent (of an ``Implies`` in a positive position, or the hypotheses) holds at no point
   where the statement is defined: a proof would show nothing.
 
+A ``Piecewise`` does **not fall through** a condition that is undefined: in
+``Piecewise((1, sqrt(x) > 1), (0, True))`` the point ``x = -1`` is undefined (the first
+condition means nothing there), not 0 — sound (no verdict rests on a value the statement
+does not have), and the same in the bridge and the referee.
+
+Side conditions
+---------------
+Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``definedness.division`` — :math:`b^{k}`, :math:`k < 0`, needs :math:`b \ne 0`.
+* ``definedness.roots`` — :math:`b^{p/q}` needs :math:`b \ge 0` (:math:`b > 0` for
+  :math:`p < 0`), odd :math:`q` included.
+* ``definedness.real-powers`` — :math:`b^{x}` with a symbolic or irrational exponent needs
+  :math:`b > 0`.
+* ``definedness.logarithms`` — ``log(a)`` needs :math:`a > 0`.
+* ``definedness.log-base`` — ``log(a, b)`` needs :math:`b > 0` and :math:`b \ne 1` too.
+* ``definedness.tan`` — ``tan(a)`` needs :math:`\cos a \ne 0`.
+* ``definedness.piecewise-in-order`` — branches in order, no fall-through an undefined
+  condition, no branch applying is undefined.
+* ``definedness.strict-connectives`` — ``And`` / ``Or`` / ``Not`` / ``Xor`` / ``Equivalent``
+  are undefined where any argument is.
+* ``definedness.guarded-implies`` — ``Implies(A, B)`` needs ``B`` defined only where ``A``
+  holds.
+* ``definedness.positive-antecedents`` — an antecedent counts for vacuity only in a positive
+  position (not under ``Not``, ``Xor``, ``Equivalent``).
+
 Examples
 --------
 >>> import sympy as sp

@@ -32,6 +32,26 @@ variables) and evaluated here, exactly:
 * :func:`in_domain` checks that a value lies in a declared domain
   (:data:`~attnio.smt.kernel.DOMAINS`).
 
+Side conditions
+---------------
+Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``referee.zero-is-exact`` — zero is decided by a theorem (minimal polynomial, Baker,
+  Lindemann–Weierstrass), never by digits: a difference below every working precision that no
+  theorem shows zero has no sign.
+* ``referee.signs-from-guaranteed-digits`` — a nonzero sign comes from
+  ``evalf(strict=True)``, which refuses digits it cannot guarantee.
+* ``referee.logs-over-a-coprime-base`` — logarithms of integers are compared over primes and
+  pairwise coprime cofactors (trial division, then gcd splitting); never over factors that
+  share one.
+* ``referee.undefined-is-undefined`` — a root or non-integer power of a negative number, a
+  division by zero, a logarithm of a non-positive number or to the base 1, no ``Piecewise``
+  branch: undefined, never false.
+* ``referee.too-large-is-unknown`` — a number beyond :data:`MAX_EXACT_BITS` or the caps is
+  unknown, never approximated.
+* ``referee.domains-exactly`` — an integer domain needs an exact integer, a positive one an
+  exact positive sign.
+
 Examples
 --------
 >>> import sympy as sp

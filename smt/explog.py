@@ -151,22 +151,24 @@ def _positive(axiom_id: str, f: str, twin: str, instance: Callable[..., z3.BoolR
 
 
 def _through(axiom_id: str, f: str, domains: Mapping[str, str], interval: str, c: str,
-             value: str, twin: str, instance: Callable[..., z3.BoolRef]) -> Axiom:
+             value: str, twin: str, instance: Callable[..., z3.BoolRef],
+             arguments: tuple[str, ...] = ("a", "e")) -> Axiom:
     """``f`` strictly increasing on ``interval`` (the declared domain of x) through
     ``f(c) = value``: the sign of ``f - value`` is the sign of ``x - c``."""
     statement = (f"And(Implies(x > {c}, {f} > {value}), Implies(x < {c}, {f} < {value}), "
                  f"Implies(Eq(x, {c}), Eq({f}, {value})))")
     return Axiom(axiom_id, statement, domains, ("through", f, "x", interval, c, value),
-                 twin, domains, ("a", "e"), instance)
+                 twin, domains, arguments, instance)
 
 
 def _increasing(axiom_id: str, f: str, domains: Mapping[str, str], interval: str, twin: str,
-                instance: Callable[..., z3.BoolRef]) -> Axiom:
+                instance: Callable[..., z3.BoolRef],
+                arguments: tuple[str, ...] = ("a1", "e1", "a2", "e2")) -> Axiom:
     """``x < y ⇒ f(x) < f(y)`` on ``interval`` (the declared domain of x and y)."""
     at_y = re.sub(r"\bx\b", "y", f)
     statement = f"Implies(x < y, {f} < {at_y})"
     return Axiom(axiom_id, statement, domains, ("increasing", f, "x", interval), twin,
-                 domains, ("a1", "e1", "a2", "e2"), instance)
+                 domains, arguments, instance)
 
 
 def _valley(axiom_id: str, big: str, small: str, c: str, domains: Mapping[str, str],
@@ -230,13 +232,16 @@ AXIOMS: tuple[Axiom, ...] = (
              "Implies(x > 1, log(x) > 1)",
              lambda b, g: z3.Implies(b > 0, z3.And(z3.Implies(b > 1, g > 0),
                                                    z3.Implies(b < 1, g < 0),
-                                                   z3.Implies(b == 1, g == 0)))),
+                                                   z3.Implies(b == 1, g == 0))),
+             ("b", "g")),
     _increasing("explog.log_monotone", "log(x)", _PP, "Interval.open(0, oo)",
                 "Implies(x <= y, log(x) < log(y))",
-                lambda b1, l1, b2, l2: z3.Implies(z3.And(b1 > 0, b1 < b2), l1 < l2)),
+                lambda b1, l1, b2, l2: z3.Implies(z3.And(b1 > 0, b1 < b2), l1 < l2),
+                ("b1", "l1", "b2", "l2")),
     _valley("explog.log_tangent", "x - 1", "log(x)", "1", _P, None, "Interval.open(0, oo)",
             "log(x) <= (x - 1)/2",
-            lambda b, g: z3.Implies(b > 0, z3.And(b - 1 >= g, z3.Implies(b != 1, b - 1 > g)))),
+            lambda b, g: z3.Implies(b > 0, z3.And(b - 1 >= g, z3.Implies(b != 1, b - 1 > g))),
+            ("b", "g")),
     _valley("explog.log_tangent_e", "x/E", "log(x)", "E", _P, None, "Interval.open(0, oo)",
             "log(x) <= x/3",
             lambda b, g, big_e: z3.Implies(b > 0, z3.And(b >= g * big_e,
@@ -251,7 +256,8 @@ AXIOMS: tuple[Axiom, ...] = (
     _valley("explog.log_lower", "log(x)*x", "x - 1", "1", _P, None, "Interval.open(0, oo)",
             "log(x)*x**2 >= x**2 - 1",
             lambda b, g: z3.Implies(b > 0, z3.And(g * b >= b - 1,
-                                                  z3.Implies(b != 1, g * b > b - 1)))),
+                                                  z3.Implies(b != 1, g * b > b - 1))),
+            ("b", "g")),
     _identity("explog.log_mul", "log(x*y)", "log(x) + log(y)", _PP,
               "Eq(log(x + y), log(x) + log(y))", _PP, ("b1", "l1", "b2", "l2", "l12"),
               lambda b1, l1, b2, l2, l12: z3.Implies(z3.And(b1 > 0, b2 > 0), l12 == l1 + l2)),

@@ -1,45 +1,45 @@
 r"""The proof kernel: one code path from a sympy statement to Proved / Refuted / Undecided.
 
 ``attnio verify`` (every algebra claim, through :func:`attnio.proofs.algebra.z3_claim`) and
-``attnio prove`` (a user's own statement) both call :func:`prove_statement`. The kernel's
-rules, each one a defect it closes:
+``attnio prove`` (a user's own statement) both call :func:`prove_statement`.
 
-1. **Domains come from declarations.** Every free symbol has a domain (:data:`DOMAINS`) given
-   by the caller (``domains=``, ``--var n:positive-integer``) or by its sympy assumptions
-   (``Symbol("n", positive=True, integer=True)``). A symbol with neither is
-   :class:`~attnio.exceptions.InvalidInputError`, never a silent assumption; a symbol's *name*
-   is never consulted.
-2. **Integers are integers.** An integer domain is first relaxed to the reals with its bound
-   (``n ≥ 1``): a proof there is a proof for the integers. A counterexample of the relaxation
-   that is not integral sends the statement to the exact encoding (z3 ``Int``), and, if that
-   is inconclusive, to a bounded search of integer points near the relaxed model.
-3. **Changes of variables only where declared.** ``M = s²`` is applied only to a symbol whose
-   declared domain is nonnegative and which occurs under a square root
-   (:mod:`attnio.smt.sympy_to_z3`); the verdict's detail names every substitution.
-4. **Partial functions have one semantics** (:mod:`attnio.smt.definedness`): a square
-   root, a division, a logarithm or a non-integer power brings its definedness condition;
-   every query asks z3 for a counterexample *where the statement is defined*, and a proof of a
-   statement undefined at some domain point says so (``Proved.where_defined``).
-5. **Refuted means a checked counterexample.** The solver's model is mapped back to the
-   original symbols and evaluated in the original sympy statement *exactly*
-   (:mod:`attnio.smt.exact_eval`): it must lie in every declared domain and make
-   hypotheses ⇒ goal defined and false. A model the referee shows is no counterexample (the
-   statement is true or undefined there, or it is not integral) is excluded and z3 asked
-   again, a few rounds; a model it cannot judge makes the answer Undecided.
-6. **No vacuous proofs.** A proof is Undecided "vacuous" when the statement is defined nowhere
-   in its domains, or when an antecedent — the hypotheses, or ``A`` of any ``Implies(A, B)``
-   in a positive position — holds at no point where the statement is defined.
-7. **A second solver.** Every z3 Proved / Refuted is re-checked by cvc5 on the same SMT-LIB
-   problem (:func:`cvc5_check`). A disagreement is Undecided and names both answers; cvc5's
-   ``unknown`` is recorded, not counted as agreement; a problem cvc5 cannot take is ``n/a``.
-8. **Statements without symbols are arithmetic.** They are decided by exact evaluation
-   (evidence ``exact-arithmetic``), e.g. :math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} +
-   \cos\frac{3\pi}{7} = \frac12` or :math:`\log 8 = 3\log 2`.
-9. **What SMT cannot express** (``exp``, ``log`` of symbols) is decided by sympy — an
-   identity rewritten to 0 with the positivity it needs proved first — or refuted on a grid
-   of domain points by exact evaluation; otherwise Undecided.
-10. **One time limit per call.** ``timeout`` bounds the whole decision; ``isolate=True`` makes
-    it hard (a child process, sympy included), as ``attnio prove`` does.
+Side conditions
+---------------
+The kernel's rules, each one a defect it closes; each has a planted violation in
+``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``kernel.declared-domains`` — every free symbol has a domain (:data:`DOMAINS`) from the
+  caller (``domains=``, ``--var``) or its sympy assumptions; none is an input error, a *name*
+  is never consulted.
+* ``kernel.declaration-beats-flags`` — a declaration overrides the symbol's own sympy flags,
+  wherever sympy reasons too (the identity route, :func:`check_identity`'s ``simplify``).
+* ``kernel.integers-are-integers`` — an integer domain is relaxed to the reals with its bound
+  (a proof there holds for the integers); a relaxed model that is not integral is no
+  counterexample: the integer gaps, the integer points next to it, then z3 ``Int`` decide.
+* ``kernel.refuted-is-refereed`` — a Refuted is a point re-evaluated *exactly* in the original
+  statement (:mod:`attnio.smt.exact_eval`): in every domain, the statement defined and false.
+* ``kernel.rejected-models-are-excluded`` — a model the referee shows is no counterexample is
+  excluded and z3 asked again (:data:`_ROUNDS` times); one it cannot judge is Undecided.
+* ``kernel.undefined-never-refutes`` — every query asks for a counterexample *where the
+  statement is defined* (:mod:`attnio.smt.definedness`).
+* ``kernel.no-vacuous-proofs`` — defined nowhere, or an antecedent (the hypotheses, ``A`` of an
+  ``Implies(A, B)`` in a positive position) true nowhere it is defined: Undecided "vacuous".
+* ``kernel.a-witness-is-defined-and-true`` — the point that shows an antecedent satisfiable
+  makes every formula exactly *true* (undefined is not true).
+* ``kernel.where-defined-has-a-point`` — "proved where defined (C)" only when a point of the
+  domains is undefined (shown, or not ruled out); C in the syntax ``attnio prove`` reads.
+* ``kernel.solvers-agree`` — cvc5 re-checks every z3 answer; a disagreement is Undecided,
+  cvc5's ``unknown`` / ``n/a`` recorded, never counted as agreement.
+* ``kernel.out-of-time-is-undecided`` — ``timeout`` bounds the whole call (``isolate=True``:
+  a child process killed at it, sympy included); past it, Undecided.
+* ``kernel.identity-positivity-is-strict`` — outside SMT, an identity is rewritten by sympy
+  with ``x > 0`` assumed only once ``x > 0`` — not ``x >= 0`` — is proved.
+* ``kernel.obvious-points-are-refereed`` — the obvious points
+  (:mod:`attnio.smt.obvious_points`; first for the exp/log fragment, then before any
+  Undecided) and a z3 model moved to the real exp/log refute only through the referee.
+* ``kernel.constants-by-exact-arithmetic`` — a statement without symbols is decided by exact
+  evaluation alone (:math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} + \cos\frac{3\pi}{7}
+  = \frac12`, :math:`\log_2 8 = 3`).
 
 Every verdict carries :class:`~attnio.results.Evidence` (kind and the solvers' answers).
 
@@ -58,18 +58,15 @@ Examples
 >>> prove_statement("Eq(sqrt(5 + 2*sqrt(6)), sqrt(2) + sqrt(3))", {}).verdict
 'proved'
 
-The kernel is the trusted base of every verdict; its stages after parsing (exact grid, z3,
-cvc5, the referee that re-evaluates every counterexample) are kept in one file so that what can
-make a verdict Proved reads in one place. Parsing and declared domains, which need no solver,
-are :mod:`attnio.smt.statements`.
+What can make a verdict Proved reads in this one file; parsing and declared domains are
+:mod:`attnio.smt.statements`, identities :mod:`attnio.smt.identities`.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 import z3
@@ -77,9 +74,15 @@ import z3
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.smt.definedness import antecedent_contexts, definedness
-from attnio.smt.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
+from attnio.smt.exact_eval import evaluate, in_domain, truth_at
+from attnio.smt.identities import check_identity
 from attnio.smt.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, run_isolated
-from attnio.smt.obvious_points import DEFAULT_LIMIT, obvious_points
+from attnio.smt.obvious_points import (
+    DEFAULT_LIMIT,
+    near_integer_points,
+    obvious_points,
+    obvious_witness,
+)
 from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check, solver_versions, to_smt2
 from attnio.smt.statements import (
     _ASSUMPTIONS,
@@ -105,8 +108,6 @@ DEFAULT_TIMEOUT_S = 20.0
 #: z3's limit for the exact integer encoding (nonlinear integer arithmetic is undecidable; a
 #: timeout there is Undecided, never a pass).
 EXACT_INTEGER_TIMEOUT_S = 5.0
-#: Integer points tried near a relaxed counterexample when the exact encoding is inconclusive.
-_NEAR_POINTS = 729
 
 # ------------------------------------------------------------------------------ solvers
 @dataclass(frozen=True)
@@ -308,16 +309,6 @@ def _obvious_counterexample(problem: _Problem, limit: int, clock: _Clock | None 
     return None
 
 
-def _obvious_witness(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
-                     clock: _Clock, limit: int = _FIRST_POINTS) -> bool:
-    """Is some obvious point of the domains a model of every formula (checked exactly)?"""
-    for point in obvious_points(formulas, doms, limit=limit):
-        clock.left()
-        if all(truth_at(f, point) is True for f in formulas):
-            return True
-    return False
-
-
 def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
                  clock: _Clock) -> str:
     """Is some point of the declared domains a model of every formula? ``"sat"`` only for a
@@ -338,7 +329,7 @@ def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
         if model is None:
             continue
         point = t.point(model)
-        candidates = [point, *(_near_integer_points(point, doms) if has_integers else ())]
+        candidates = [point, *(near_integer_points(point, doms) if has_integers else ())]
         for candidate in candidates:
             if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
                     all(truth_at(f, candidate) is True for f in formulas):
@@ -346,23 +337,7 @@ def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
         if t.uses_fragment:
             break           # a model of the uninterpreted exp/log proves nothing: look around
     # the model was no witness (not integral, or not a real point of exp/log): obvious points
-    return "sat" if _obvious_witness(formulas, doms, clock) else "unknown"
-
-
-def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
-                         ) -> Iterable[dict[sp.Symbol, sp.Expr]]:
-    """Integer points around a relaxed model (floor − 1 … floor + 2 of each integer coordinate)."""
-    choices = []
-    for sym, dom in doms.items():
-        value = point[sym]
-        if "integer" not in dom:
-            choices.append([value])
-            continue
-        base = int(sp.floor(value))
-        choices.append([sp.Integer(v) for v in sorted({base - 1, base, base + 1, base + 2})])
-    syms = list(doms)
-    for combo in itertools.islice(itertools.product(*choices), _NEAR_POINTS):
-        yield dict(zip(syms, combo))
+    return "sat" if obvious_witness(formulas, doms, clock.left, limit=_FIRST_POINTS) else "unknown"
 
 
 def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None = None, *,
@@ -517,7 +492,7 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         if relaxed.point is not None:
             # Integer points next to the relaxed model, checked exactly, before any integer
             # search (z3's nonlinear integer arithmetic may ignore its time limit).
-            for point in _near_integer_points(relaxed.point, problem.doms):
+            for point in near_integer_points(relaxed.point, problem.doms):
                 if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
                     return Refuted(_show(point), "counterexample found among the integer "
                                    "points next to z3's relaxed model; checked by exact "
@@ -650,7 +625,7 @@ def _undefined_point(problem: _Problem, clock: _Clock
         if model is None:
             continue
         point = t.point(model)
-        for candidate in [point, *(_near_integer_points(point, doms) if problem.has_integers
+        for candidate in [point, *(near_integer_points(point, doms) if problem.has_integers
                                    else ())]:
             if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
                     evaluate(problem.statement, candidate) == "undefined":
@@ -721,86 +696,3 @@ def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.B
     if positive:
         how += f" (with {', '.join(positive)} > 0 proved from the hypotheses)"
     return _conclude(problem, clock, how, "", Evidence("sympy-canonical"))
-
-
-# ---------------------------------------------------------------------------- identities
-_GRID_VALUES = {
-    "real": (1, 2, 3, -1, sp.Rational(1, 2), 5, 7, -2),
-    "positive": (1, 2, 3, sp.Rational(1, 2), 5, 7, sp.Rational(3, 2)),
-    "nonnegative": (1, 2, 3, 0, 5, 7, sp.Rational(1, 2)),
-    "integer": (1, 2, 3, -1, 5, 7, 0, -2),
-    "positive-integer": (1, 2, 3, 5, 7, 4, 11),
-    "nonnegative-integer": (1, 2, 3, 0, 5, 7, 4),
-}
-_GRID_POINTS = 512
-
-
-def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None = None, *,
-                   hypotheses: Sequence[sp.Basic] = (), timeout: float = DEFAULT_TIMEOUT_S,
-                   second_solver: bool = True) -> Verdict:
-    """Decide ``lhs == rhs`` for every point of the declared domains satisfying ``hypotheses``.
-
-    1. ``simplify(lhs - rhs) == 0`` is a proof (evidence ``sympy-canonical``); ``!= 0`` only
-       means sympy gave up.
-    2. Otherwise points of the domains are tried and the difference is evaluated *exactly*
-       there (:func:`~attnio.smt.exact_eval.sign_of`): a nonzero value is a counterexample
-       (evidence ``exact-arithmetic``). This comes before the solvers: it is cheap, and it
-       keeps false identities away from nonlinear integer search.
-    3. Then the kernel decides ``Eq(lhs, rhs)`` (:func:`prove_statement`: SMT, an exactly
-       checked counterexample); if it cannot, the answer is Undecided.
-
-    Examples
-    --------
-    >>> n, d = sp.symbols("n d", positive=True, integer=True)
-    >>> check_identity(d**2 * n / d, n * d).evidence.kind
-    'sympy-canonical'
-    >>> r = check_identity(d**2, d**2 / 2); r.verdict, r.counterexample["d"]
-    ('refuted', '1')
-    >>> check_identity(sp.cos(sp.pi/7) - sp.cos(2*sp.pi/7) + sp.cos(3*sp.pi/7), sp.Rational(1, 2)).verdict
-    'proved'
-    """
-    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-    doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
-    # sympy reasons with the declared assumptions, never the symbols' own flags
-    declared = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
-    difference = sp.simplify((lhs - rhs).xreplace(declared))
-    if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
-                                               hypotheses, timeout):
-        return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
-                      evidence=Evidence("sympy-canonical"))
-    # (a difference that simplifies to 0 where the sides are undefined somewhere, such as
-    # x/x = 1 at x = 0, goes on to the kernel, which says where it holds)
-    syms = list(doms)
-    grids = [_GRID_VALUES[doms[s]] for s in syms]
-    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
-        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
-        if not all(truth_at(h, point) is True for h in hypotheses):
-            continue
-        a, b = value_at(lhs, point), value_at(rhs, point)
-        if a is None or b is None:
-            continue
-        if sign_of(a - b) not in (0, None):
-            return Refuted({**_show(point), "lhs": str(a), "rhs": str(b)},
-                           f"{lhs} != {rhs} at this point (exact evaluation)",
-                           evidence=Evidence("exact-arithmetic"))
-    verdict = prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms, hypotheses=hypotheses,
-                              timeout=timeout, second_solver=second_solver)
-    if not isinstance(verdict, Undecided):
-        return verdict
-    return Undecided(f"simplify left {difference}; the solvers: {verdict.reason}; no point of "
-                     f"the grid separates the two sides")
-
-
-def _defined_throughout(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
-                        hypotheses: Sequence[sp.Basic], timeout: float) -> bool:
-    """Is ``statement`` defined at every point of the domains satisfying ``hypotheses``
-    (proved by the kernel when its definedness condition is not literally true)?"""
-    try:
-        condition = definedness(statement)
-    except TranslationError:          # a function with no definedness rule (gamma, ...)
-        return False
-    if condition == sp.true:
-        return True
-    verdict = prove_statement(condition, doms, hypotheses=hypotheses, timeout=timeout,
-                              second_solver=False)
-    return isinstance(verdict, Proved) and verdict.where_defined is None

@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Sequence
 
 import sympy as sp
 
-from attnio.smt.exact_eval import in_domain
+from attnio.smt.exact_eval import in_domain, truth_at
 
-__all__ = ["obvious_points", "values_for", "critical_expressions", "DEFAULT_LIMIT"]
+__all__ = ["obvious_points", "values_for", "critical_expressions", "near_integer_points",
+           "obvious_witness", "DEFAULT_LIMIT", "NEAR_POINTS"]
 
 #: Points tried at most by default.
 DEFAULT_LIMIT = 512
@@ -182,3 +183,47 @@ def obvious_points(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str], 
                    key=lambda idx: (max(idx), sum(idx), idx))
     for idx in order[:limit]:
         yield {s: values[i] for s, values, i in zip(syms, lists, idx)}
+
+
+def obvious_witness(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
+                    tick: Callable[[], object] = lambda: None, *,
+                    limit: int = DEFAULT_LIMIT) -> bool:
+    """Is some obvious point of the domains a model of every formula — each *true* there by
+    exact evaluation (undefined is not true)? ``tick`` is called before each point (the
+    kernel's clock, which raises when the time is up).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> obvious_witness([x > 3, x < 4], {x: "real"}), obvious_witness([x > 3, x < 3], {x: "real"})
+    (True, False)
+    """
+    for point in obvious_points(formulas, doms, limit=limit):
+        tick()
+        if all(truth_at(f, point) is True for f in formulas):
+            return True
+    return False
+
+
+#: Integer points tried near a relaxed counterexample (at most).
+NEAR_POINTS = 729
+
+
+def near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
+                        ) -> Iterable[dict[sp.Symbol, sp.Expr]]:
+    """Integer points around a relaxed model: ``floor − 1 … floor + 2`` of each coordinate of
+    an integer-domain symbol (the others as they are), at most :data:`NEAR_POINTS`.
+
+    >>> n = sp.Symbol("n")
+    >>> [p[n] for p in near_integer_points({n: sp.Rational(5, 2)}, {n: "integer"})]
+    [1, 2, 3, 4]
+    """
+    choices = []
+    for sym, dom in doms.items():
+        value = point[sym]
+        if "integer" not in dom:
+            choices.append([value])
+            continue
+        base = int(sp.floor(value))
+        choices.append([sp.Integer(v) for v in sorted({base - 1, base, base + 1, base + 2})])
+    syms = list(doms)
+    for combo in itertools.islice(itertools.product(*choices), NEAR_POINTS):
+        yield dict(zip(syms, combo))

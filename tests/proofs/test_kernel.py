@@ -10,8 +10,9 @@ import z3
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted, Undecided
-from attnio.smt import kernel, statements
+from attnio.smt import identities, kernel, statements
 from attnio.smt.kernel import check_identity, declared_domain, parse_statement, prove_statement
+from attnio.smt.obvious_points import near_integer_points
 
 pytestmark = pytest.mark.trust
 
@@ -532,7 +533,7 @@ def test_identity_grid_skips_points_where_a_side_is_undefined() -> None:
 
 def test_identity_grid_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     # one grid point (x = 1, where both sides agree): the counterexample comes from the solver
-    monkeypatch.setattr(kernel, "_GRID_POINTS", 1)
+    monkeypatch.setattr(identities, "_GRID_POINTS", 1)
     v = check_identity(_X, sp.Abs(_X), {_X: "real"})
     assert isinstance(v, Refuted) and v.evidence is not None
     assert v.evidence.kind != "exact-arithmetic"
@@ -683,10 +684,10 @@ def test_the_referee_says_why_a_point_is_no_counterexample() -> None:
 
 def test_integer_points_around_a_relaxed_model() -> None:
     n, m, x = sp.Symbol("n"), sp.Symbol("m"), sp.Symbol("x")
-    points = list(kernel._near_integer_points(
+    points = list(near_integer_points(
         {n: sp.Rational(5, 2), x: sp.Rational(1, 3)}, {n: "positive-integer", x: "real"}))
     assert points == [{n: v, x: sp.Rational(1, 3)} for v in (1, 2, 3, 4)]
-    two = list(kernel._near_integer_points({n: sp.Rational(-1, 2), m: sp.Integer(7)},
+    two = list(near_integer_points({n: sp.Rational(-1, 2), m: sp.Integer(7)},
                                            {n: "integer", m: "integer"}))
     assert len(two) == 16 and two[0] == {n: -2, m: 6} and two[-1] == {n: 1, m: 9}
 
