@@ -260,6 +260,12 @@ def test_twin__bridge_division_lemma_needs_integer_parts() -> None:
     w = prove_statement("Eq(ceiling(n/M), floor((n + M - 1)/M))",
                         {"n": "positive-integer", "M": "positive-integer"})
     assert isinstance(w, Proved), w                                # issue 38, with the lemma
+    # the remainder ranges over all of 0 .. D - 1 (a lemma with r <= D - 2 proves these)
+    for text, domain in [("Implies(Eq(floor(n/2), 0), Eq(n, 0))", "nonnegative-integer"),
+                         ("Implies(Eq(ceiling(n/3), 1), n >= 2)", "positive-integer"),
+                         ("Implies(Eq(floor(n/(-2)), -1), Eq(n, 2))", "positive-integer")]:
+        u = prove_statement(text, {"n": domain})
+        assert isinstance(u, Refuted), (text, u)
 
 
 def test_twin__bridge_integer_gaps_need_integer_sides() -> None:
@@ -414,6 +420,10 @@ def test_twin__explog_axioms_are_proved() -> None:
                     "exp(x) >= 1 + 3*x", {"x": "real"}, ("a", "e"), lambda a, e: e >= 1 + 2 * a)
     v = check_axiom(planted)
     assert not isinstance(v, Proved), v                  # false at x = 1/2, where e^x < 2
+    # a twin false only off the grid (at x = -3, e^-3 < 81/1000) has no recipe: not Proved
+    far = Axiom("explog.far", "exp(x) > 0", {"x": "real"}, ("positive", "exp(x)"),
+                "exp(x) >= x**4/1000", {"x": "real"}, ("a", "e"), lambda a, e: e > 0)
+    assert isinstance(check_axiom(far, twin=True), Undecided)
 
 
 def _to_sympy(e: z3.ExprRef, names: dict[str, sp.Expr]) -> sp.Basic:
@@ -475,15 +485,34 @@ def _samples(arguments: tuple[str, ...]) -> list[dict[str, sp.Expr]]:
     return out
 
 
+#: A log argument and its term, where the real log is undefined: the UF's value there is
+#: anything, so an instance must hold whatever it is (a guard ``b > 0`` must not be lost).
+_OUTSIDE = ((sp.Integer(-1), sp.Integer(7)), (sp.Integer(0), sp.Integer(-7)))
+_LOG_PAIRS = (("b", "g"), ("b1", "l1"), ("b2", "l2"))
+
+
+def _with_undefined_logs(samples: list[dict[str, sp.Expr]]) -> list[dict[str, sp.Expr]]:
+    out = list(samples)
+    for values in samples[:3]:
+        for arg, term in _LOG_PAIRS:
+            if arg in values:
+                out += [{**values, arg: b, term: g} for b, g in _OUTSIDE]
+                if "a" in values:           # an exp term at that very value: exp(log b)
+                    out += [{**values, arg: b, term: g, "a": g, "e": sp.exp(g)}
+                            for b, g in _OUTSIDE]
+    return out
+
+
 def instance_holds(axiom: Axiom) -> bool:
-    """Does ``axiom.instance`` hold at the real values of its arguments (exact referee)?"""
+    """Does ``axiom.instance`` hold at the real values of its arguments (exact referee), and
+    at any value of a log term whose argument is not positive?"""
     if axiom.arguments == ("e", "k", "ek"):
         return all(_holds(axiom.instance(z3.Real("e"), k, z3.Real("ek")),
                           {"e": sp.exp(a), "ek": sp.exp(k * a)})
                    for k in (-1, 2, 3) for a in _A)
     if not axiom.arguments:
         return True                                  # pow_exp: a translation rule, no instance
-    samples = _samples(axiom.arguments)
+    samples = _with_undefined_logs(_samples(axiom.arguments))
     assert samples, axiom.arguments
     formula = axiom.instance(*(z3.Real(name) for name in axiom.arguments))
     return all(_holds(formula, values) for values in samples)
@@ -499,6 +528,9 @@ def test_twin__explog_instances_match_statements() -> None:
     wrong = Axiom("explog.wrong", "exp(x) >= 1 + x", {"x": "real"}, (), "", {}, ("a", "e"),
                   lambda a, e: e >= 1 + 2 * a)               # coded with the wrong slope
     assert not instance_holds(wrong)
+    unguarded = Axiom("explog.unguarded", "Eq(exp(log(x)), x)", {"x": "positive"}, (), "", {},
+                      ("b", "g", "a", "e"), lambda b, g, a, e: z3.Implies(a == g, e == b))
+    assert not instance_holds(unguarded)                     # exp(log(-1)) = -1: no
 
 
 def test_twin__explog_constant_bounds_are_certified(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -525,3 +557,14 @@ def test_twin__explog_models_are_refereed(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kernel, "_z3_check", spurious)
     v = prove_statement("exp(x) >= 1 + x + x**2/2", {"x": "nonnegative"})
     assert not isinstance(v, Refuted), v
+
+
+def test_a_counterexample_prints_as_its_own_radical() -> None:
+    """value_text picks the radical inside an isolating interval, not the first root sympy
+    lists: 1 - sqrt(2) and 1 + sqrt(2) are both roots of x**2 - 2x - 1."""
+    from attnio.smt.statements import value_text
+
+    t = sp.Dummy("t")
+    assert value_text(sp.CRootOf(t ** 2 - 2 * t - 1, 0)) == "1 - sqrt(2)"
+    assert value_text(sp.CRootOf(t ** 2 - 2 * t - 1, 1)) == "1 + sqrt(2)"
+    assert value_text(sp.CRootOf(t ** 3 - 2, 0)) == "2**(1/3)"
