@@ -97,9 +97,6 @@ __all__ = ["EXP", "LOG", "Axiom", "AXIOMS", "AXIOMS_BY_ID", "check_axiom", "cert
 EXP = z3.Function("exp_uf", z3.RealSort(), z3.RealSort())
 LOG = z3.Function("log_uf", z3.RealSort(), z3.RealSort())
 
-Term = z3.ArithRef
-
-
 @dataclass(frozen=True)
 class Axiom:
     """One axiom schema: its statement (``attnio prove`` syntax, with ``domains``), how
@@ -269,7 +266,7 @@ AXIOMS: tuple[Axiom, ...] = (
 AXIOMS_BY_ID = {a.id: a for a in AXIOMS}
 
 
-def _int_power(b: Term, k: int) -> Term:
+def _int_power(b: z3.ArithRef, k: int) -> z3.ArithRef:
     return z3.RealVal(1) if k == 0 else (b if k == 1 else z3.Product([b] * k))
 
 
