@@ -641,9 +641,9 @@ def _undefined_point(problem: _Problem, clock: _Clock
 
 
 def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
-    """Statements SMT arithmetic cannot express (``exp``, ``log``, trigonometric functions of
-    symbols): an identity by sympy under proved positivity, or a counterexample on a grid of
-    domain points by exact evaluation; otherwise Undecided."""
+    """Statements outside SMT and the exp/log fragment (trigonometric functions of symbols):
+    an identity by sympy under proved positivity, or a counterexample among the obvious
+    points by exact evaluation; otherwise Undecided."""
     verdict = _identity_route(problem, clock)
     if verdict is not None:
         return verdict

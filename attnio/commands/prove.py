@@ -4,11 +4,13 @@ r"""``attnio prove`` — check a researcher's own statement with the same kernel
 
     $ attnio prove "Implies(M >= d**2, (n**2*d**2 + n*d**3)/M <= (n**2*d + n*d**2)/sqrt(M))" \
           --var n:positive-integer --var d:positive-integer --var M:positive-integer
-    proved: hypotheses ∧ ¬statement is unsat; ...
+    proved: true at every point of the declared domains (...)
 
 STATEMENT uses sympy syntax (``And``, ``Or``, ``Implies``, ``Min``, ``Max``, ``sqrt``,
-``floor``, ``ceiling``, ``exp``, ``log``, ``Piecewise``, ``Eq``, ``Rational``, ``True``, ...;
-powers are ``**`` — ``^`` is refused, it means exclusive-or in sympy; decimals are exact,
+``floor``, ``ceiling``, ``exp``, ``log`` — ``log(a, b)``, ``ln``, ``log2``, ``log10`` too —
+``Piecewise``, ``Eq``, ``Rational``, ``True``, ...; powers are ``**`` — ``^`` is refused, it
+means exclusive-or in sympy; an implication is ``Implies(A, B)`` — ``=>``, ``->``, ``⇒`` are
+refused with that hint; decimals are exact,
 ``0.1`` is 1/10 and ``1e308*10`` is 10**309). Every free symbol must be declared once with
 ``--var NAME:DOMAIN``, DOMAIN one of :data:`~attnio.smt.kernel.DOMAINS`; an undeclared
 symbol, or one declared twice (``--var n:positive --var 'n :real'``), is exit 2, naming it.
