@@ -6,6 +6,12 @@ room builds on it (notes/extending.md, "The floors").
 * :mod:`attnio.smt.kernel`       — :func:`prove_statement`, the one proof kernel of
   ``attnio verify`` and ``attnio prove`` (declared domains, exact counterexamples, z3 + cvc5);
 * :mod:`attnio.smt.sympy_to_z3`  — the bridge: sympy → z3 / SMT-LIB with declared domains;
+* :mod:`attnio.smt.explog`, :mod:`attnio.smt.explog_terms` — the exp/log fragment: exp and
+  log as uninterpreted functions, the true axioms that constrain them (each a claim), and
+  their instances at a statement's terms;
+* :mod:`attnio.smt.obvious_points` — where a counterexample is looked for first (0, ±1, the
+  edges of the domains and of the definedness conditions);
+* :mod:`attnio.smt.identities`   — :func:`~attnio.smt.identities.check_identity`;
 * :mod:`attnio.smt.exact_eval`   — the referee: exact evaluation of a statement at a point;
 * :mod:`attnio.smt.definedness`  — the one semantics of partial functions and ``Implies``;
 * :mod:`attnio.smt.term_limits`  — caps on exponents, root indices and numbers;

@@ -18,6 +18,7 @@ Terms (each also needs its arguments defined):
 :math:`b^{x}`, :math:`x` not a      :math:`b > 0`
 rational constant
 :math:`\log a`                      :math:`a > 0`
+:math:`\log_b a` (``log(a, b)``)     :math:`a > 0`, :math:`b > 0`, :math:`b \ne 1`
 :math:`\tan a`                      :math:`\cos a \ne 0`
 ``Piecewise``                       the conditions up to the first true one are defined, one
                                     of them is true, and that branch's value is defined
@@ -43,6 +44,32 @@ What a verdict means under these rules (:func:`attnio.smt.kernel.prove_statement
 * **Undecided "vacuous"** — the statement is defined nowhere in the declared domains, or an
   antecedent (of an ``Implies`` in a positive position, or the hypotheses) holds at no point
   where the statement is defined: a proof would show nothing.
+
+A ``Piecewise`` does **not fall through** a condition that is undefined: in
+``Piecewise((1, sqrt(x) > 1), (0, True))`` the point ``x = -1`` is undefined (the first
+condition means nothing there), not 0 — sound (no verdict rests on a value the statement
+does not have), and the same in the bridge and the referee.
+
+Side conditions
+---------------
+Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``definedness.division`` — :math:`b^{k}`, :math:`k < 0`, needs :math:`b \ne 0`.
+* ``definedness.roots`` — :math:`b^{p/q}` needs :math:`b \ge 0` (:math:`b > 0` for
+  :math:`p < 0`), odd :math:`q` included.
+* ``definedness.real-powers`` — :math:`b^{x}` with a symbolic or irrational exponent needs
+  :math:`b > 0`.
+* ``definedness.logarithms`` — ``log(a)`` needs :math:`a > 0`.
+* ``definedness.log-base`` — ``log(a, b)`` needs :math:`b > 0` and :math:`b \ne 1` too.
+* ``definedness.tan`` — ``tan(a)`` needs :math:`\cos a \ne 0`.
+* ``definedness.piecewise-in-order`` — branches in order, no fall-through an undefined
+  condition, no branch applying is undefined.
+* ``definedness.strict-connectives`` — ``And`` / ``Or`` / ``Not`` / ``Xor`` / ``Equivalent``
+  are undefined where any argument is.
+* ``definedness.guarded-implies`` — ``Implies(A, B)`` needs ``B`` defined only where ``A``
+  holds.
+* ``definedness.positive-antecedents`` — an antecedent counts for vacuity only in a positive
+  position (not under ``Not``, ``Xor``, ``Equivalent``).
 
 Examples
 --------
@@ -153,8 +180,12 @@ def term_definedness(e: sp.Basic) -> sp.Basic:
             parts.append(_relation(sp.Gt, base, sp.Integer(0)))
         return _conj(parts)
     if isinstance(e, sp.log):
-        (arg,) = e.args
-        return _conj([term_definedness(arg), _relation(sp.Gt, arg, sp.Integer(0))])
+        arg, *base = e.args
+        parts = [term_definedness(arg), _relation(sp.Gt, arg, sp.Integer(0))]
+        for b in base:          # log(a, b) = log(a)/log(b): b > 0 and b != 1
+            parts += [term_definedness(b), _relation(sp.Gt, b, sp.Integer(0)),
+                      _relation(sp.Ne, b, sp.Integer(1))]
+        return _conj(parts)
     if isinstance(e, sp.tan):
         (arg,) = e.args
         return _conj([term_definedness(arg), _relation(sp.Ne, sp.cos(arg), sp.Integer(0))])

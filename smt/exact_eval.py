@@ -23,13 +23,34 @@ variables) and evaluated here, exactly:
 * :func:`evaluate` gives a statement's value at a point under the partial-function semantics
   of :mod:`attnio.smt.definedness` — ``"true"``, ``"false"``, ``"undefined"`` (a square
   root or non-integer power of a negative number, a division by zero, the logarithm of a
-  non-positive number, no ``Piecewise`` branch applying) or ``"unknown"`` (a sign it cannot
+  non-positive number or to a base that is not positive or is 1, no ``Piecewise`` branch
+  applying) or ``"unknown"`` (a sign it cannot
   certify, a number too large to evaluate). ``And``/``Or``/``Not``/``Xor``/``Equivalent`` are
   undefined when any argument is; ``Implies(A, B)`` is true where ``A`` is false, whatever
   ``B``. :func:`truth_at` is the same as ``True`` / ``False`` / ``None`` (undefined or unknown);
   ``None`` never becomes a verdict other than Undecided;
 * :func:`in_domain` checks that a value lies in a declared domain
   (:data:`~attnio.smt.kernel.DOMAINS`).
+
+Side conditions
+---------------
+Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``referee.zero-is-exact`` — zero is decided by a theorem (minimal polynomial, Baker,
+  Lindemann–Weierstrass), never by digits: a difference below every working precision that no
+  theorem shows zero has no sign.
+* ``referee.signs-from-guaranteed-digits`` — a nonzero sign comes from
+  ``evalf(strict=True)``, which refuses digits it cannot guarantee.
+* ``referee.logs-over-a-coprime-base`` — logarithms of integers are compared over primes and
+  pairwise coprime cofactors (trial division, then gcd splitting); never over factors that
+  share one.
+* ``referee.undefined-is-undefined`` — a root or non-integer power of a negative number, a
+  division by zero, a logarithm of a non-positive number or to the base 1, no ``Piecewise``
+  branch: undefined, never false.
+* ``referee.too-large-is-unknown`` — a number beyond :data:`MAX_EXACT_BITS` or the caps is
+  unknown, never approximated.
+* ``referee.domains-exactly`` — an integer domain needs an exact integer, a positive one an
+  exact positive sign.
 
 Examples
 --------
@@ -54,6 +75,7 @@ False
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Literal, Mapping
 
@@ -196,20 +218,78 @@ def _log_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
         if sign_of(atom.args[0]) != 1:
             return None, []
     expanded = sp.expand(sp.expand_log(value))     # every argument is > 0: sympy expands
+    atoms = list(expanded.atoms(sp.log))
+    if any(len(a.args) != 1 or not a.args[0].is_Integer for a in atoms):
+        return None, []
+    factored = {a: _coprime_factors(int(a.args[0])) for a in atoms}
+    # Trial division leaves cofactors above _TRIAL_DIVISION unfactored. The logarithms of
+    # pairwise coprime integers > 1 are linearly independent over Q (unique factorization),
+    # so the cofactors are refined into a coprime base (gcd splitting) and stand for
+    # themselves.
+    large = {n for factors in factored.values() for n in factors if n > _TRIAL_DIVISION}
+    base = _coprime_base(large)
     primes: dict[int, sp.Symbol] = {}
     replace: dict[sp.Basic, sp.Expr] = {}
-    for atom in expanded.atoms(sp.log):
-        (arg,) = atom.args
-        if not arg.is_Integer:
-            return None, []
-        replace[atom] = sp.Add(*(power * primes.setdefault(prime, sp.Dummy())
-                                 for prime, power in sp.factorint(int(arg)).items()))
+    for atom, factors in factored.items():
+        terms = []
+        for factor, power in factors.items():
+            for element, count in (_over_base(factor, base) if factor > _TRIAL_DIVISION
+                                   else {factor: 1}).items():
+                terms.append(power * count * primes.setdefault(element, sp.Dummy()))
+        replace[atom] = sp.Add(*terms)
     out = expanded.xreplace(replace)
     basis = list(primes.values())
     if out.has(sp.pi):
         basis.append(sp.Dummy())
         out = out.xreplace({sp.pi: basis[-1]})
     return out, basis
+
+
+#: Integers are factored by trial division up to this bound only (sympy's full factorint of
+#: a 100-digit integer with two large prime factors takes minutes).
+_TRIAL_DIVISION = 10 ** 5
+
+
+def _coprime_factors(n: int) -> dict[int, int]:
+    """``n`` as primes up to :data:`_TRIAL_DIVISION` with their powers, and at most one
+    cofactor free of them (prime or not).
+
+    >>> _coprime_factors(360), _coprime_factors(2 * (10**20 + 39))
+    ({2: 3, 3: 2, 5: 1}, {2: 1, 100000000000000000039: 1})
+    """
+    return dict(sp.factorint(n, limit=_TRIAL_DIVISION, use_rho=False, use_pm1=False,
+                             use_ecm=False))
+
+
+def _coprime_base(numbers: set[int]) -> set[int]:
+    """Pairwise coprime integers > 1 over which every one of ``numbers`` is a product
+    (repeated gcd splitting).
+
+    >>> sorted(_coprime_base({6, 10, 9}))
+    [2, 3, 5]
+    """
+    base = {n for n in numbers if n > 1}
+    while True:
+        pair = next(((a, b) for a, b in itertools.combinations(sorted(base), 2)
+                     if math.gcd(a, b) > 1), None)
+        if pair is None:
+            return base
+        a, b = pair
+        g = math.gcd(a, b)
+        base -= {a, b}
+        base |= {n for n in (g, a // g, b // g) if n > 1}
+
+
+def _over_base(n: int, base: set[int]) -> dict[int, int]:
+    """``n`` as powers of the elements of a coprime base that ``n`` is a product over."""
+    out: dict[int, int] = {}
+    for element in sorted(base):
+        while n % element == 0:
+            n //= element
+            out[element] = out.get(element, 0) + 1
+    if n != 1:
+        raise ValueError("not a product over the base")     # never, by construction
+    return out
 
 
 def _exp_basis(value: sp.Expr) -> tuple[sp.Expr | None, list[sp.Symbol]]:
@@ -331,11 +411,18 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
     if isinstance(e, sp.Pow):
         return _power(*args)
     if isinstance(e, sp.log):
-        s = sign_of(args[0])
-        if s is None:
-            raise _Undetermined()
-        if s != 1:
-            raise _Undefined()          # the logarithm of a non-positive number
+        for i, arg in enumerate(args):  # log(a) and log(a, b) = log(a)/log(b)
+            s = sign_of(arg)
+            if s is None:
+                raise _Undetermined()
+            if s != 1:
+                raise _Undefined()      # the logarithm of a non-positive number
+            if i == 1:
+                one = sign_of(arg - 1)
+                if one is None:
+                    raise _Undetermined()
+                if one == 0:
+                    raise _Undefined()  # base 1: log(a, 1) = log(a)/0
     if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
         raise _Undefined()              # a pole
     out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)

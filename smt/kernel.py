@@ -1,45 +1,45 @@
 r"""The proof kernel: one code path from a sympy statement to Proved / Refuted / Undecided.
 
 ``attnio verify`` (every algebra claim, through :func:`attnio.proofs.algebra.z3_claim`) and
-``attnio prove`` (a user's own statement) both call :func:`prove_statement`. The kernel's
-rules, each one a defect it closes:
+``attnio prove`` (a user's own statement) both call :func:`prove_statement`.
 
-1. **Domains come from declarations.** Every free symbol has a domain (:data:`DOMAINS`) given
-   by the caller (``domains=``, ``--var n:positive-integer``) or by its sympy assumptions
-   (``Symbol("n", positive=True, integer=True)``). A symbol with neither is
-   :class:`~attnio.exceptions.InvalidInputError`, never a silent assumption; a symbol's *name*
-   is never consulted.
-2. **Integers are integers.** An integer domain is first relaxed to the reals with its bound
-   (``n ≥ 1``): a proof there is a proof for the integers. A counterexample of the relaxation
-   that is not integral sends the statement to the exact encoding (z3 ``Int``), and, if that
-   is inconclusive, to a bounded search of integer points near the relaxed model.
-3. **Changes of variables only where declared.** ``M = s²`` is applied only to a symbol whose
-   declared domain is nonnegative and which occurs under a square root
-   (:mod:`attnio.smt.sympy_to_z3`); the verdict's detail names every substitution.
-4. **Partial functions have one semantics** (:mod:`attnio.smt.definedness`): a square
-   root, a division, a logarithm or a non-integer power brings its definedness condition;
-   every query asks z3 for a counterexample *where the statement is defined*, and a proof of a
-   statement undefined at some domain point says so (``Proved.where_defined``).
-5. **Refuted means a checked counterexample.** The solver's model is mapped back to the
-   original symbols and evaluated in the original sympy statement *exactly*
-   (:mod:`attnio.smt.exact_eval`): it must lie in every declared domain and make
-   hypotheses ⇒ goal defined and false. A model the referee shows is no counterexample (the
-   statement is true or undefined there, or it is not integral) is excluded and z3 asked
-   again, a few rounds; a model it cannot judge makes the answer Undecided.
-6. **No vacuous proofs.** A proof is Undecided "vacuous" when the statement is defined nowhere
-   in its domains, or when an antecedent — the hypotheses, or ``A`` of any ``Implies(A, B)``
-   in a positive position — holds at no point where the statement is defined.
-7. **A second solver.** Every z3 Proved / Refuted is re-checked by cvc5 on the same SMT-LIB
-   problem (:func:`cvc5_check`). A disagreement is Undecided and names both answers; cvc5's
-   ``unknown`` is recorded, not counted as agreement; a problem cvc5 cannot take is ``n/a``.
-8. **Statements without symbols are arithmetic.** They are decided by exact evaluation
-   (evidence ``exact-arithmetic``), e.g. :math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} +
-   \cos\frac{3\pi}{7} = \frac12` or :math:`\log 8 = 3\log 2`.
-9. **What SMT cannot express** (``exp``, ``log`` of symbols) is decided by sympy — an
-   identity rewritten to 0 with the positivity it needs proved first — or refuted on a grid
-   of domain points by exact evaluation; otherwise Undecided.
-10. **One time limit per call.** ``timeout`` bounds the whole decision; ``isolate=True`` makes
-    it hard (a child process, sympy included), as ``attnio prove`` does.
+Side conditions
+---------------
+The kernel's rules, each one a defect it closes; each has a planted violation in
+``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``kernel.declared-domains`` — every free symbol has a domain (:data:`DOMAINS`) from the
+  caller (``domains=``, ``--var``) or its sympy assumptions; none is an input error, a *name*
+  is never consulted.
+* ``kernel.declaration-beats-flags`` — a declaration overrides the symbol's own sympy flags,
+  wherever sympy reasons too (the identity route, :func:`check_identity`'s ``simplify``).
+* ``kernel.integers-are-integers`` — an integer domain is relaxed to the reals with its bound
+  (a proof there holds for the integers); a relaxed model that is not integral is no
+  counterexample: the integer gaps, the integer points next to it, then z3 ``Int`` decide.
+* ``kernel.refuted-is-refereed`` — a Refuted is a point re-evaluated *exactly* in the original
+  statement (:mod:`attnio.smt.exact_eval`): in every domain, the statement defined and false.
+* ``kernel.rejected-models-are-excluded`` — a model the referee shows is no counterexample is
+  excluded and z3 asked again (:data:`_ROUNDS` times); one it cannot judge is Undecided.
+* ``kernel.undefined-never-refutes`` — every query asks for a counterexample *where the
+  statement is defined* (:mod:`attnio.smt.definedness`).
+* ``kernel.no-vacuous-proofs`` — defined nowhere, or an antecedent (the hypotheses, ``A`` of an
+  ``Implies(A, B)`` in a positive position) true nowhere it is defined: Undecided "vacuous".
+* ``kernel.a-witness-is-defined-and-true`` — the point that shows an antecedent satisfiable
+  makes every formula exactly *true* (undefined is not true).
+* ``kernel.where-defined-has-a-point`` — "proved where defined (C)" only when a point of the
+  domains is undefined (shown, or not ruled out); C in the syntax ``attnio prove`` reads.
+* ``kernel.solvers-agree`` — cvc5 re-checks every z3 answer; a disagreement is Undecided,
+  cvc5's ``unknown`` / ``n/a`` recorded, never counted as agreement.
+* ``kernel.out-of-time-is-undecided`` — ``timeout`` bounds the whole call (``isolate=True``:
+  a child process killed at it, sympy included); past it, Undecided.
+* ``kernel.identity-positivity-is-strict`` — outside SMT, an identity is rewritten by sympy
+  with ``x > 0`` assumed only once ``x > 0`` — not ``x >= 0`` — is proved.
+* ``kernel.obvious-points-are-refereed`` — the obvious points
+  (:mod:`attnio.smt.obvious_points`; first for the exp/log fragment, then before any
+  Undecided) and a z3 model moved to the real exp/log refute only through the referee.
+* ``kernel.constants-by-exact-arithmetic`` — a statement without symbols is decided by exact
+  evaluation alone (:math:`\cos\frac{\pi}{7} - \cos\frac{2\pi}{7} + \cos\frac{3\pi}{7}
+  = \frac12`, :math:`\log_2 8 = 3`).
 
 Every verdict carries :class:`~attnio.results.Evidence` (kind and the solvers' answers).
 
@@ -58,18 +58,15 @@ Examples
 >>> prove_statement("Eq(sqrt(5 + 2*sqrt(6)), sqrt(2) + sqrt(3))", {}).verdict
 'proved'
 
-The kernel is the trusted base of every verdict; its stages after parsing (exact grid, z3,
-cvc5, the referee that re-evaluates every counterexample) are kept in one file so that what can
-make a verdict Proved reads in one place. Parsing and declared domains, which need no solver,
-are :mod:`attnio.smt.statements`.
+What can make a verdict Proved reads in this one file; parsing and declared domains are
+:mod:`attnio.smt.statements`, identities :mod:`attnio.smt.identities`.
 """
 
 from __future__ import annotations
 
-import itertools
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import sympy as sp
 import z3
@@ -77,8 +74,15 @@ import z3
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.smt.definedness import antecedent_contexts, definedness
-from attnio.smt.exact_eval import evaluate, in_domain, sign_of, truth_at, value_at
+from attnio.smt.exact_eval import evaluate, in_domain, truth_at
+from attnio.smt.identities import check_identity
 from attnio.smt.isolation import MEMORY_LIMIT_BYTES, HardLimitReached, run_isolated
+from attnio.smt.obvious_points import (
+    DEFAULT_LIMIT,
+    near_integer_points,
+    obvious_points,
+    obvious_witness,
+)
 from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check, solver_versions, to_smt2
 from attnio.smt.statements import (
     _ASSUMPTIONS,
@@ -91,8 +95,10 @@ from attnio.smt.statements import (
     declared_domain,
     parse_statement,
     symbol_for,
+    value_text,
 )
 from attnio.smt.sympy_to_z3 import Translator
+from attnio.smt.term_limits import exact_constant
 from attnio.smt.z3tools import WATCHDOG_GRACE_S, check_sat, check_sat_isolated
 
 __all__ = ["DOMAINS", "declared_domain", "symbol_for", "parse_statement", "prove_statement",
@@ -102,8 +108,6 @@ DEFAULT_TIMEOUT_S = 20.0
 #: z3's limit for the exact integer encoding (nonlinear integer arithmetic is undecidable; a
 #: timeout there is Undecided, never a pass).
 EXACT_INTEGER_TIMEOUT_S = 5.0
-#: Integer points tried near a relaxed counterexample when the exact encoding is inconclusive.
-_NEAR_POINTS = 729
 
 # ------------------------------------------------------------------------------ solvers
 @dataclass(frozen=True)
@@ -175,6 +179,13 @@ class _Problem:
     def has_integers(self) -> bool:
         return any("integer" in dom for dom in self.doms.values())
 
+    @property
+    def transcendental(self) -> bool:
+        """Does the statement use the exp/log fragment (exp, log, e, a symbolic exponent)?"""
+        return bool(self.statement.has(sp.exp, sp.log, sp.E)) or any(
+            not p.exp.is_Rational and exact_constant(p.exp) is None
+            for p in self.statement.atoms(sp.Pow))
+
 
 #: What the referee may say of a solver's point. Only "counterexample" refutes; a point that
 #: is "outside" a domain, where the statement is "true" or "undefined", is certainly not a
@@ -191,9 +202,9 @@ def _referee(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
     for sym, dom in doms.items():
         inside = in_domain(point[sym], dom)
         if inside is False:
-            return "outside", f"{sym} = {point[sym]} is not in its declared domain {dom}"
+            return "outside", f"{sym} = {value_text(point[sym])} is not in its declared domain {dom}"
         if inside is None:
-            return "unknown", f"{sym} = {point[sym]} is not shown in its declared domain {dom}"
+            return "unknown", f"{sym} = {value_text(point[sym])} is not shown in its declared domain {dom}"
     value = evaluate(statement, point)
     if value == "false":
         return "counterexample", ""
@@ -215,6 +226,7 @@ def _query(problem: _Problem, integers: str, gaps: bool = False
     t = Translator(problem.doms, integers=integers, integer_gaps=gaps)  # type: ignore[arg-type]
     parts = [t.rel(problem.defined), *(t.rel(h) for h in problem.hypotheses),
              z3.Not(t.rel(problem.goal))]
+    t.anchor(problem.statement)       # exp/log axioms at the statement's constants
     return t, [*t.side_conditions, *parts]
 
 
@@ -247,6 +259,11 @@ def _search(problem: _Problem, integers: str, clock: _Clock, cap: float | None, 
             return _Answer("unknown", point, tuple(assertions), (),
                            f"z3's counterexample {_show(point)} was rejected: {why}",
                            tuple(excluded)), t
+        repaired = t.repaired_point(model, point) if t.uses_fragment else None
+        if repaired is not None and \
+                _referee(problem.statement, problem.doms, repaired)[0] == "counterexample":
+            return _Answer("repaired", repaired, tuple(assertions), (), "",
+                           tuple(excluded)), t
         excluded.append(f"{_show(point)}: {why}")
         assertions.append(_block(t, model, problem.doms))
     return _Answer("unknown", None, tuple(assertions), (),
@@ -266,6 +283,30 @@ def _pins(model: z3.ModelRef | None) -> tuple[z3.BoolRef, ...]:
         if z3.is_int_value(value) or z3.is_rational_value(value):
             out.append(decl() == value)
     return tuple(out)
+
+
+#: Obvious points tried before z3 for a statement of the exp/log fragment (z3's models of
+#: the uninterpreted exp and log are rarely real points); all of DEFAULT_LIMIT before giving up.
+_FIRST_POINTS = 96
+#: The detail of a counterexample found by moving z3's model to the real exp and log.
+_REPAIRED = ("counterexample found by moving z3's model to where the real exp and log take "
+             "the values it gave them, checked by exact evaluation")
+#: The detail of a counterexample found among the obvious points.
+_OBVIOUS = ("counterexample among the obvious points (small values, the edges of the domains "
+            "and of the definedness conditions), checked by exact evaluation")
+
+
+def _obvious_counterexample(problem: _Problem, limit: int, clock: _Clock | None = None
+                            ) -> dict[sp.Symbol, sp.Expr] | None:
+    """The first obvious point (:mod:`attnio.smt.obvious_points`) where the referee finds the
+    statement defined and false, or None."""
+    for point in obvious_points([problem.statement, problem.defined], problem.doms,
+                                limit=limit):
+        if clock is not None:
+            clock.left()
+        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
+            return point
+    return None
 
 
 def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
@@ -288,28 +329,15 @@ def _satisfiable(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
         if model is None:
             continue
         point = t.point(model)
-        candidates = [point, *(_near_integer_points(point, doms) if has_integers else ())]
+        candidates = [point, *(near_integer_points(point, doms) if has_integers else ())]
         for candidate in candidates:
             if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
                     all(truth_at(f, candidate) is True for f in formulas):
                 return "sat"
-    return "unknown"
-
-
-def _near_integer_points(point: Mapping[sp.Symbol, sp.Expr], doms: Mapping[sp.Symbol, str]
-                         ) -> Iterable[dict[sp.Symbol, sp.Expr]]:
-    """Integer points around a relaxed model (floor − 1 … floor + 2 of each integer coordinate)."""
-    choices = []
-    for sym, dom in doms.items():
-        value = point[sym]
-        if "integer" not in dom:
-            choices.append([value])
-            continue
-        base = int(sp.floor(value))
-        choices.append([sp.Integer(v) for v in sorted({base - 1, base, base + 1, base + 2})])
-    syms = list(doms)
-    for combo in itertools.islice(itertools.product(*choices), _NEAR_POINTS):
-        yield dict(zip(syms, combo))
+        if t.uses_fragment:
+            break           # a model of the uninterpreted exp/log proves nothing: look around
+    # the model was no witness (not integral, or not a real point of exp/log): obvious points
+    return "sat" if obvious_witness(formulas, doms, clock.left, limit=_FIRST_POINTS) else "unknown"
 
 
 def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None = None, *,
@@ -362,7 +390,7 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
     ...                 {"n": "positive-integer", "d": "positive-integer"}).where_defined
     '-d + n >= 0'
     >>> prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"}).reason
-    'vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: a proof would show nothing'
+    'vacuous: the antecedent And(x > 1, x < 0) holds at no point of the declared domains: a proof would show nothing'
     """
     if not (isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
             and 0 < timeout < float("inf")):
@@ -426,6 +454,10 @@ def _constant(problem: _Problem) -> Verdict:
 
 
 def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
+    if problem.transcendental:
+        point = _obvious_counterexample(problem, _FIRST_POINTS, clock)
+        if point is not None:
+            return Refuted(_show(point), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
     notes: list[str] = []
     if problem.has_integers:
         notes.append("integers relaxed to reals with their bounds: a proof there holds for every "
@@ -435,6 +467,10 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
                          clock.left() / 2 if problem.has_integers else None)
     subs = list(t.substitutions)
     deciding: _Answer | None = None
+    if relaxed.status == "repaired":
+        assert relaxed.point is not None
+        return Refuted(_show(relaxed.point), _REPAIRED + _detail(notes, subs),
+                       evidence=Evidence("exact-arithmetic"))
     if relaxed.status in ("unsat", "sat"):
         deciding = relaxed
     elif relaxed.status == "outside":
@@ -442,6 +478,10 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({relaxed.reason})")
         # the relaxation again, with the integer gaps of integer-valued relations
         gapped, t = _search(problem, "relaxed", clock, clock.left() / 2, gaps=True)
+        if gapped.status == "repaired":
+            assert gapped.point is not None
+            return Refuted(_show(gapped.point), _REPAIRED + _detail(notes, subs),
+                           evidence=Evidence("exact-arithmetic"))
         if gapped.status in ("unsat", "sat"):
             deciding = gapped
             notes.append("integer gaps of integer-valued relations added")
@@ -452,7 +492,7 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         if relaxed.point is not None:
             # Integer points next to the relaxed model, checked exactly, before any integer
             # search (z3's nonlinear integer arithmetic may ignore its time limit).
-            for point in _near_integer_points(relaxed.point, problem.doms):
+            for point in near_integer_points(relaxed.point, problem.doms):
                 if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
                     return Refuted(_show(point), "counterexample found among the integer "
                                    "points next to z3's relaxed model; checked by exact "
@@ -461,13 +501,17 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         exact, t = _search(problem, "exact", clock, EXACT_INTEGER_TIMEOUT_S)
         notes.append("integers as z3 Int")
         subs = list(t.substitutions)
+        if exact.status == "repaired":
+            assert exact.point is not None
+            return Refuted(_show(exact.point), _REPAIRED + _detail(notes, subs),
+                           evidence=Evidence("exact-arithmetic"))
         if exact.status in ("unsat", "sat"):
             deciding = exact
         else:
             notes.append(f"exact encoding: {exact.reason or 'z3 unknown'}")
     if deciding is None:
-        return Undecided("z3 could not decide the statement" + _detail(notes, subs),
-                         evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+        return _before_giving_up(problem, clock,
+                                 "z3 could not decide the statement" + _detail(notes, subs))
     if deciding.excluded:
         notes.append(f"{len(deciding.excluded)} point(s) excluded after exact evaluation "
                      f"showed they are no counterexample: " + "; ".join(deciding.excluded))
@@ -492,6 +536,20 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
                      _detail(notes, subs), evidence)
 
 
+def _before_giving_up(problem: _Problem, clock: _Clock, why: str) -> Verdict:
+    """The last tries when z3 could not decide: every obvious point, and for an identity of
+    the exp/log fragment sympy's rewriting (:func:`_identity_by_sympy`); else Undecided."""
+    point = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
+    if point is not None:
+        return Refuted(_show(point), f"{_OBVIOUS} ({why})", evidence=Evidence("exact-arithmetic"))
+    if problem.transcendental:
+        verdict = _identity_route(problem, clock)
+        if verdict is not None:
+            return verdict
+    return Undecided(why + "; no counterexample among the obvious points",
+                     evidence=Evidence("smt-forall", solvers={"z3": "undecided"}))
+
+
 def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
               evidence: Evidence) -> Verdict:
     """A proof, once it is shown not to be vacuous; with its definedness condition."""
@@ -501,10 +559,13 @@ def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
     checked = ("; antecedents satisfiable where defined (checked)" if problem.contexts
                else "; no antecedent")
     where = _where_defined(problem, clock)
-    if where is not None:
-        how += f"; where defined: {where}"
-    return Proved(how + checked + detail, evidence=evidence,
-                  where_defined=None if where is None else where.split(" (")[0])
+    if where is None:
+        return Proved(how + checked + detail, evidence=evidence)
+    condition, point = where
+    how += f"; where defined: {condition}" + (
+        f" (undefined e.g. at {_show(point)})" if point is not None else
+        " (no point of the domains was shown undefined, and none was ruled out)")
+    return Proved(how + checked + detail, evidence=evidence, where_defined=condition)
 
 
 def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
@@ -528,46 +589,82 @@ def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
     return None
 
 
-def _where_defined(problem: _Problem, clock: _Clock) -> str | None:
+def _where_defined(problem: _Problem, clock: _Clock
+                   ) -> tuple[str, dict[sp.Symbol, sp.Expr] | None] | None:
     """None when the statement is defined at every point of its domains; else its
-    definedness condition (the parts the domains do not already imply), with an undefined
-    point when exact evaluation confirms one."""
+    definedness condition (the parts the domains do not already imply, in the syntax
+    ``attnio prove`` reads) with a point of the domains where exact evaluation shows it
+    undefined — or with None when no such point was found and none was ruled out."""
     if problem.defined is sp.true:
         return None
-    t = Translator(problem.doms, integers="relaxed")
-    undefined = z3.Not(t.rel(problem.defined))
-    status, model, _ = _z3_check([*t.side_conditions, undefined], clock.left())
-    if status == "unsat":
+    found, point = _undefined_point(problem, clock)
+    if found == "none":
         return None
     parts = problem.defined.args if isinstance(problem.defined, sp.And) else (problem.defined,)
     kept = [c for c in parts if _satisfiable([sp.Not(c)], problem.doms, clock) != "unsat"]
-    condition = " & ".join(_pretty(c) for c in (kept or [problem.defined]))
-    if model is not None:
+    kept = kept or [problem.defined]
+    condition = kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
+    return _pretty(condition), point
+
+
+def _undefined_point(problem: _Problem, clock: _Clock
+                     ) -> tuple[str, dict[sp.Symbol, sp.Expr] | None]:
+    """``("none", None)`` when z3 shows the statement defined at every point of the domains
+    (over the reals, then over the integers); ``("point", p)`` for a point ``p`` of the
+    domains where exact evaluation finds it undefined; else ``("unknown", None)``."""
+    doms = problem.doms
+    for integers in (("relaxed", "exact") if problem.has_integers else ("relaxed",)):
+        t = Translator(doms, integers=integers)  # type: ignore[arg-type]
+        undefined = z3.Not(t.rel(problem.defined))
+        status, model, _ = _z3_check(
+            [*t.side_conditions, undefined],
+            clock.left(EXACT_INTEGER_TIMEOUT_S if integers == "exact" else None),
+            isolated=integers == "exact")
+        if status == "unsat":
+            return "none", None
+        if model is None:
+            continue
         point = t.point(model)
-        if all(in_domain(point[s], dom) is True for s, dom in problem.doms.items()) and \
-                evaluate(problem.statement, point) == "undefined":
-            return f"{condition} (undefined e.g. at {_show(point)})"
-    return condition
+        for candidate in [point, *(near_integer_points(point, doms) if problem.has_integers
+                                   else ())]:
+            if all(in_domain(candidate[s], dom) is True for s, dom in doms.items()) and \
+                    evaluate(problem.statement, candidate) == "undefined":
+                return "point", candidate
+        if t.uses_fragment:
+            break
+    for candidate in obvious_points([problem.statement, problem.defined], doms,
+                                    limit=_FIRST_POINTS):
+        clock.left()
+        if evaluate(problem.statement, candidate) == "undefined":
+            return "point", candidate
+    return "unknown", None
 
 
 def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
-    """Statements SMT arithmetic cannot express (``exp``, ``log``, trigonometric functions of
-    symbols): an identity by sympy under proved positivity, or a counterexample on a grid of
-    domain points by exact evaluation; otherwise Undecided."""
+    """Statements outside SMT and the exp/log fragment (trigonometric functions of symbols):
+    an identity by sympy under proved positivity, or a counterexample among the obvious
+    points by exact evaluation; otherwise Undecided."""
+    verdict = _identity_route(problem, clock)
+    if verdict is not None:
+        return verdict
+    counterexample = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
+    if counterexample is not None:
+        return Refuted(_show(counterexample), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
+    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
+                     f"obvious points of the declared domains")
+
+
+def _identity_route(problem: _Problem, clock: _Clock) -> Verdict | None:
+    """An equation (the goal, or the consequent of nested ``Implies``, whose antecedents join
+    the hypotheses) decided by :func:`_identity_by_sympy`; None when it is no equation or
+    sympy does not reach 0."""
     goal, hypotheses = problem.goal, list(problem.hypotheses)
     while isinstance(goal, sp.Implies):     # Implies(A, Eq(...)): A joins the hypotheses
         hypotheses.append(goal.args[0])
         goal = goal.args[1]
-    if isinstance(goal, sp.Eq):
-        verdict = _identity_by_sympy(problem, goal, hypotheses, clock)
-        if verdict is not None:
-            return verdict
-    counterexample = _grid_counterexample(problem)
-    if counterexample is not None:
-        return Refuted(_show(counterexample), "counterexample on the grid of domain points, "
-                       "checked by exact evaluation", evidence=Evidence("exact-arithmetic"))
-    return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
-                     f"grid points of the declared domains")
+    if not isinstance(goal, sp.Eq):
+        return None
+    return _identity_by_sympy(problem, goal, hypotheses, clock)
 
 
 def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.Basic],
@@ -599,94 +696,3 @@ def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.B
     if positive:
         how += f" (with {', '.join(positive)} > 0 proved from the hypotheses)"
     return _conclude(problem, clock, how, "", Evidence("sympy-canonical"))
-
-
-def _grid_counterexample(problem: _Problem) -> dict[sp.Symbol, sp.Expr] | None:
-    syms = list(problem.doms)
-    grids = [_GRID_VALUES[problem.doms[s]] for s in syms]
-    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
-        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
-        if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
-            return point
-    return None
-
-
-# ---------------------------------------------------------------------------- identities
-_GRID_VALUES = {
-    "real": (1, 2, 3, -1, sp.Rational(1, 2), 5, 7, -2),
-    "positive": (1, 2, 3, sp.Rational(1, 2), 5, 7, sp.Rational(3, 2)),
-    "nonnegative": (1, 2, 3, 0, 5, 7, sp.Rational(1, 2)),
-    "integer": (1, 2, 3, -1, 5, 7, 0, -2),
-    "positive-integer": (1, 2, 3, 5, 7, 4, 11),
-    "nonnegative-integer": (1, 2, 3, 0, 5, 7, 4),
-}
-_GRID_POINTS = 512
-
-
-def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None = None, *,
-                   hypotheses: Sequence[sp.Basic] = (), timeout: float = DEFAULT_TIMEOUT_S,
-                   second_solver: bool = True) -> Verdict:
-    """Decide ``lhs == rhs`` for every point of the declared domains satisfying ``hypotheses``.
-
-    1. ``simplify(lhs - rhs) == 0`` is a proof (evidence ``sympy-canonical``); ``!= 0`` only
-       means sympy gave up.
-    2. Otherwise points of the domains are tried and the difference is evaluated *exactly*
-       there (:func:`~attnio.smt.exact_eval.sign_of`): a nonzero value is a counterexample
-       (evidence ``exact-arithmetic``). This comes before the solvers: it is cheap, and it
-       keeps false identities away from nonlinear integer search.
-    3. Then the kernel decides ``Eq(lhs, rhs)`` (:func:`prove_statement`: SMT, an exactly
-       checked counterexample); if it cannot, the answer is Undecided.
-
-    Examples
-    --------
-    >>> n, d = sp.symbols("n d", positive=True, integer=True)
-    >>> check_identity(d**2 * n / d, n * d).evidence.kind
-    'sympy-canonical'
-    >>> r = check_identity(d**2, d**2 / 2); r.verdict, r.counterexample["d"]
-    ('refuted', '1')
-    >>> check_identity(sp.cos(sp.pi/7) - sp.cos(2*sp.pi/7) + sp.cos(3*sp.pi/7), sp.Rational(1, 2)).verdict
-    'proved'
-    """
-    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-    doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
-    difference = sp.simplify(lhs - rhs)
-    if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
-                                               hypotheses, timeout):
-        return Proved(f"simplify(({lhs}) - ({rhs})) == 0",
-                      evidence=Evidence("sympy-canonical"))
-    # (a difference that simplifies to 0 where the sides are undefined somewhere, such as
-    # x/x = 1 at x = 0, goes on to the kernel, which says where it holds)
-    syms = list(doms)
-    grids = [_GRID_VALUES[doms[s]] for s in syms]
-    for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
-        point = {s: sp.sympify(v) for s, v in zip(syms, values)}
-        if not all(truth_at(h, point) is True for h in hypotheses):
-            continue
-        a, b = value_at(lhs, point), value_at(rhs, point)
-        if a is None or b is None:
-            continue
-        if sign_of(a - b) not in (0, None):
-            return Refuted({**_show(point), "lhs": str(a), "rhs": str(b)},
-                           f"{lhs} != {rhs} at this point (exact evaluation)",
-                           evidence=Evidence("exact-arithmetic"))
-    verdict = prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms, hypotheses=hypotheses,
-                              timeout=timeout, second_solver=second_solver)
-    if not isinstance(verdict, Undecided):
-        return verdict
-    return Undecided(f"simplify left {difference}; the solvers: {verdict.reason}; no point of "
-                     f"the grid separates the two sides")
-
-
-def _defined_throughout(statement: sp.Basic, doms: Mapping[sp.Symbol, str],
-                        hypotheses: Sequence[sp.Basic], timeout: float) -> bool:
-    """Is ``statement`` defined at every point of the domains satisfying ``hypotheses``
-    (proved by the kernel when its definedness condition is not literally true)?"""
-    try:
-        condition = definedness(statement)
-    except TranslationError:          # a function with no definedness rule (gamma, ...)
-        return False
-    if condition == sp.true:
-        return True
-    verdict = prove_statement(condition, doms, hypotheses=hypotheses, timeout=timeout,
-                              second_solver=False)
-    return isinstance(verdict, Proved) and verdict.where_defined is None

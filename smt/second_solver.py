@@ -24,19 +24,25 @@ import re
 __all__ = ["cvc5_answer", "z3_answer", "logic_of", "milliseconds"]
 
 _INT_SORT = re.compile(r"\bInt\b")
+_FUNCTION = re.compile(r"\(declare-fun \S+ \(\s*[^)\s]")
 
 
 def logic_of(smt2: str) -> str:
-    """``QF_NIRA`` when the problem declares an integer, else ``QF_NRA``.
+    """``QF_NIRA`` when the problem declares an integer, else ``QF_NRA``; with ``UF`` when it
+    declares a function (the exp/log fragment's uninterpreted ``exp_uf`` and ``log_uf``).
 
     The logic matters both ways: with ``ALL`` cvc5 does not use its complete NRA procedure
     (cylindrical algebraic coverings) and times out on x² ≥ 2x − 1; with ``QF_NRA`` it
-    rejects every integer problem (and the check would silently be "n/a").
+    rejects every integer problem, and every problem with a function (the check would
+    silently be "n/a").
 
     >>> logic_of("(declare-fun k () Int)"), logic_of("(declare-fun Interval () Real)")
     ('QF_NIRA', 'QF_NRA')
+    >>> logic_of("(declare-fun x () Real)(declare-fun exp_uf (Real) Real)")
+    'QF_UFNRA'
     """
-    return "QF_NIRA" if _INT_SORT.search(smt2) else "QF_NRA"
+    uf = "UF" if _FUNCTION.search(smt2) else ""
+    return f"QF_{uf}NIRA" if _INT_SORT.search(smt2) else f"QF_{uf}NRA"
 
 
 def milliseconds(timeout_s: float) -> int:

@@ -20,7 +20,8 @@ from attnio.exceptions import InvalidInputError
 from attnio.smt.definedness import as_written
 from attnio.smt.term_limits import checked_namespace, validate_number_literals
 
-__all__ = ["DOMAINS", "declared_domain", "declared_domains", "symbol_for", "parse_statement"]
+__all__ = ["DOMAINS", "declared_domain", "declared_domains", "symbol_for", "parse_statement",
+           "statement_text", "value_text"]
 
 #: The domains a symbol may be declared in.
 DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
@@ -99,6 +100,12 @@ _FUNCTIONS: dict[str, Any] = {
     )
 }
 _FUNCTIONS.update({"True": sp.true, "False": sp.false})
+# Spellings researchers type: ln is log, log2 and log10 are log(a, 2) and log(a, 10).
+_FUNCTIONS.update({
+    "ln": lambda a, **_: sp.log(a, evaluate=False),
+    "log2": lambda a, **_: sp.log(a, 2, evaluate=False),
+    "log10": lambda a, **_: sp.log(a, 10, evaluate=False),
+})
 # Connectives stay as written: sympy would fold Or(1/x > 0, 1/x <= 0) to True — hiding
 # that the statement is undefined at x = 0 — and decide Xor(x > 0, x <= 0) itself.
 _FUNCTIONS.update({
@@ -106,7 +113,10 @@ _FUNCTIONS.update({
     for cls in (sp.And, sp.Or, sp.Not, sp.Implies, sp.Equivalent, sp.Xor)})
 # The functions that evaluate their arguments: built through term_limits' checks.
 _EVALUATING = ("Min", "Max", "sqrt", "root", "Rational", "Integer", "Abs", "Piecewise", "floor",
-               "ceiling", "cos", "sin", "tan", "exp", "log")
+               "ceiling", "cos", "sin", "tan", "exp", "log", "ln", "log2", "log10")
+# Implication arrows people type for Implies (a SyntaxError, or a character refused, without
+# this hint).
+_ARROWS = ("=>", "->", "⇒", "→", "⟹")
 # A decimal literal, scientific notation included (read as an exact rational, not a word).
 _DECIMAL = re.compile(r"(?<![A-Za-z_0-9])\d+\.?\d*(?:[eE][+-]?\d+)?|(?<![A-Za-z_0-9])\.\d+(?:[eE][+-]?\d+)?")
 # Relations stay unevaluated, so that sympy never decides a statement before the kernel does.
@@ -125,7 +135,9 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     Scientific notation is exact too: ``1e308*10`` is ``10**309``. ``True`` and ``False`` are
     the boolean constants inside a statement (``Piecewise((x, x > 0), (-x, True))``); a
     statement that *is* a constant (``true``) is refused: it has no relation to prove.
-    ``^`` is refused: in sympy syntax it is exclusive-or, not a power. Exponents, root
+    ``^`` is refused: in sympy syntax it is exclusive-or, not a power; so are the arrows
+    ``=>``, ``->`` and ``⇒`` (write ``Implies(A, B)``). ``ln`` is ``log``, ``log2`` and
+    ``log10`` the logarithms ``log(a, 2)`` and ``log(a, 10)``. Exponents, root
     indices, constants and number literals are capped while the terms are built
     (:mod:`attnio.smt.term_limits`: ``n**(10**8)`` and ``root(n, 10**9)`` are input
     errors naming the exponent and the cap, never a polynomial of that degree), and a
@@ -151,6 +163,12 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     attnio.exceptions.InvalidInputError: symbol 'x' is not declared: add --var x:DOMAIN (one of real, positive, nonnegative, integer, positive-integer, nonnegative-integer)
     >>> parse_statement("Eq(0.1 + 0.2, 0.3)", {})[0]
     Eq(1/10 + 1/5, 3/10)
+    >>> parse_statement("x > 1 => x > 0", {"x": "real"})
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: STATEMENT uses '=>': write an implication as Implies(A, B), e.g. Implies(x > 1, x**2 > 1)
+    >>> parse_statement("log2(8) <= ln(x)", {"x": "positive"})[0]
+    log(8, 2) <= log(x)
     >>> parse_statement("2^3 >= 8", {})
     Traceback (most recent call last):
     ...
@@ -163,6 +181,10 @@ def parse_statement(text: str, domains: Mapping[str, str]) -> tuple[sp.Basic, di
     if len(text) > _MAX_STATEMENT_CHARS:
         raise InvalidInputError(f"STATEMENT has {len(text)} characters; the limit is "
                                 f"{_MAX_STATEMENT_CHARS}")
+    arrow = next((a for a in _ARROWS if a in text), None)
+    if arrow is not None:
+        raise InvalidInputError(f"STATEMENT uses {arrow!r}: write an implication as "
+                                "Implies(A, B), e.g. Implies(x > 1, x**2 > 1)")
     bad = sorted(set(ch for ch in text if not _ALLOWED_TEXT.match(ch)))
     if bad or "__" in text:
         shown = "".join(bad[:10]) or "__"
@@ -225,24 +247,91 @@ def _short(text: str, width: int = 120) -> str:
 
 
 def _show(point: Mapping[sp.Symbol, sp.Expr]) -> dict[str, str]:
-    return {str(k): str(v) for k, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
+    return {str(k): value_text(v) for k, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
 
 
-def _pretty(e: sp.Basic) -> str:
-    """A condition for people: its arithmetic evaluated (``x - 1*1`` → ``x - 1``), its
-    relations and connectives left as they are (sympy must not decide them)."""
+def value_text(value: sp.Expr) -> str:
+    """An exact value as a person writes it: a real algebraic number of degree at most 4 (z3's
+    models arrive as ``CRootOf``) as radicals when sympy finds them, else its ``CRootOf``.
+    The radical is the root only if it lies in a rational interval where the polynomial has
+    exactly one real root (``Poly.count_roots``): exact, never a numerical match.
+
+    >>> x = sp.Dummy("x")
+    >>> value_text(sp.CRootOf(x**2 - 2*x - 1, 1)), value_text(sp.Rational(3, 4))
+    ('1 + sqrt(2)', '3/4')
+    >>> value_text(sp.CRootOf(x**5 - x - 1, 0))       # no radicals exist
+    'CRootOf(_x**5 - _x - 1, 0)'
+    """
+    if not isinstance(value, sp.CRootOf):
+        return str(value)
+    try:
+        return str(_as_radical(value))
+    except Exception:   # a display helper never decides anything: the CRootOf is exact too
+        return str(value)
+
+
+def _as_radical(value: sp.CRootOf) -> sp.Expr:
+    from attnio.smt.exact_eval import sign_of
+
+    poly = value.poly
+    if poly.degree() > 4:
+        return value
+    width = sp.Rational(1, 10 ** 30)
+    centre = value.eval_rational(dx=width / 4, dy=width / 4)
+    lo, hi = centre - width, centre + width
+    if poly.count_roots(lo, hi) != 1:
+        return value
+    for root in sp.roots(poly, multiple=True):
+        if root.has(sp.I) or root.has(sp.CRootOf):
+            continue
+        if sign_of(root - lo) == 1 and sign_of(hi - root) == 1:
+            return root
+    return value
+
+
+class _StatementPrinter(sp.printing.str.StrPrinter):
+    """sympy's printer with the connectives as the calls ``attnio prove`` parses (``And(a,
+    b)``, not ``a & b``, which Python reads with other precedences)."""
+
+    def _connective(self, e: sp.Basic) -> str:
+        return f"{type(e).__name__}({', '.join(self._print(a) for a in e.args)})"
+
+    _print_And = _print_Or = _print_Not = _print_Implies = _print_Xor = _connective
+    _print_Equivalent = _connective
+
+    def _print_BooleanTrue(self, e: sp.Basic) -> str:
+        return "True"
+
+    def _print_BooleanFalse(self, e: sp.Basic) -> str:
+        return "False"
+
+
+def statement_text(e: sp.Basic) -> str:
+    """A condition or statement as ``attnio prove`` reads it back: its arithmetic evaluated
+    (``x - 1*1`` → ``x - 1``), its relations and connectives kept as they are (sympy must not
+    decide them) and printed as calls (``And(x > 0, Ne(log(x), 0))``).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> statement_text(sp.And(x - 1 >= 0, sp.Ne(x, 3), evaluate=False))
+    'And(Ne(x, 3), x - 1 >= 0)'
+    >>> statement_text(sp.Implies(x > 0, as_written(sp.Not, x < -1)))
+    'Implies(x > 0, Not(x < -1))'
+    """
     def rebuild(node: sp.Basic) -> sp.Basic:
         if isinstance(node, sp.core.relational.Relational):
             return node.func(rebuild(node.lhs), rebuild(node.rhs), evaluate=False)
         if isinstance(node, sp.logic.boolalg.BooleanFunction):
-            return node.func(*(rebuild(a) for a in node.args), evaluate=False)
+            return as_written(node.func, *(rebuild(a) for a in node.args))
         if isinstance(node, sp.Expr) and node.args:
             return node.func(*(rebuild(a) for a in node.args))
         return node
     try:
-        return str(rebuild(e))
+        return _StatementPrinter().doprint(rebuild(e))
     except Exception:   # a display helper never decides anything: fall back to the raw form
-        return str(e)
+        return _StatementPrinter().doprint(e)
+
+
+_pretty = statement_text
 
 
 def _detail(notes: Sequence[str], subs: Sequence[str]) -> str:

@@ -43,11 +43,39 @@ polynomial of that degree.
 
 Division by zero is z3's (an unconstrained value), excluded the same way. ``floor(e)`` and
 ``ceiling(e)`` become a fresh z3 ``Int`` :math:`k` with :math:`k \le e < k + 1` (resp.
-:math:`k - 1 < e \le k`). ``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms (a
+:math:`k - 1 < e \le k`), plus the division lemma :math:`N = kD \pm r`,
+:math:`0 \le |r| < |D|` when :math:`e = N/D` has integer-valued parts
+(:meth:`Translator.division_lemma`). ``Min`` / ``Max`` / ``Piecewise`` become ``If`` terms (a
 ``Piecewise`` without a final ``True`` branch ends in a fresh unconstrained value: where no
 branch applies it is undefined); relations become atoms; ``And`` / ``Or`` / ``Not`` /
-``Implies`` / ``Equivalent`` / ``Xor`` the z3 connectives. ``exp``, ``log`` and the
-trigonometric functions have no SMT translation (:class:`TranslationError`).
+``Implies`` / ``Equivalent`` / ``Xor`` the z3 connectives. A constant written with ``+``,
+``×`` and integer powers is one exact numeral (``10**200``, up to the caps). ``exp``, ``log``
+(``log(a, b) = log(a)/log(b)``), ``E``, a power with a symbolic exponent
+(``b**y = exp(y log b)``) and ``pi`` are the exp/log fragment
+(:mod:`attnio.smt.explog_terms`); the trigonometric functions of symbols have no SMT
+translation (:class:`TranslationError`).
+
+Side conditions
+---------------
+Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust tier):
+
+* ``bridge.square-root-needs-a-lower-bound`` — ``M = s²`` only for a symbol declared
+  nonnegative (an ``integer`` has no lower bound; an exact ``Int`` is never squared).
+* ``bridge.only-square-roots-become-squares`` — only an exponent with denominator 2 is read
+  through ``s``; a fourth root is a root variable of its own.
+* ``bridge.a-root-is-free-below-zero`` — a root variable is ``≥ 0`` and its power equals the
+  base only where the base is ``≥ 0``: nothing is claimed of a negative base.
+* ``bridge.each-floor-its-own-integer`` — every ``floor`` / ``ceiling`` term is a fresh integer.
+* ``bridge.division-lemma-needs-integer-parts`` — the division lemma only when numerator and
+  denominator are integer-valued at every integer point.
+* ``bridge.integer-gaps-need-integer-sides`` — ``t ≤ -1 ∨ t = 0 ∨ t ≥ 1`` only for a relation
+  whose two sides are integer-valued.
+* ``bridge.no-branch-is-free`` — a ``Piecewise`` without a final ``True`` branch ends in a
+  fresh value, never in its last branch's value.
+* ``bridge.exponents-within-caps`` — an exponent or root index beyond the caps is a
+  :class:`TranslationError`, never a polynomial of that degree.
+* ``bridge.constants-are-exact`` — a constant is its exact numeral (no float: a binary float
+  is a :class:`TranslationError`), and z3's values are read back exactly.
 
 Examples
 --------
@@ -73,7 +101,14 @@ import sympy
 import z3
 
 from attnio.exceptions import TranslationError
-from attnio.smt.term_limits import MAX_EXPONENT, MAX_ROOT_INDEX, exponent_within_caps
+from attnio.smt.explog_terms import ExpLogTerms
+from attnio.smt.term_limits import (
+    MAX_CONSTANT_BITS,
+    MAX_EXPONENT,
+    MAX_ROOT_INDEX,
+    exact_constant,
+    exponent_within_caps,
+)
 
 __all__ = ["Translator", "TranslationError", "IntegerEncoding"]
 
@@ -86,7 +121,7 @@ _STRICT = {"positive"}
 
 
 @dataclass
-class Translator:
+class Translator(ExpLogTerms):
     """Stateful sympy → z3 translator: one z3 variable per sympy symbol, shared across calls.
 
     Parameters
@@ -133,6 +168,11 @@ class Translator:
     _root_symbols: dict[sympy.Symbol, sympy.Symbol] = field(default_factory=dict, repr=False)
     _substitutions: list[str] = field(default_factory=list, repr=False)
     _fresh_count: int = field(default=0, repr=False)
+    _exp_terms: list[tuple[z3.ArithRef, z3.ArithRef]] = field(default_factory=list, repr=False)
+    _log_terms: list[tuple[z3.ArithRef, z3.ArithRef]] = field(default_factory=list, repr=False)
+    _transcendental: dict[tuple[str, sympy.Basic], z3.ArithRef] = field(default_factory=dict,
+                                                                        repr=False)
+    _axiom_instances: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         for sym in self.domains:
@@ -141,7 +181,12 @@ class Translator:
 
     @property
     def substitutions(self) -> tuple[str, ...]:
-        return tuple(self._substitutions)
+        out = list(self._substitutions)
+        if self._transcendental:
+            out.append(f"exp and log as uninterpreted functions with "
+                       f"{self._axiom_instances} instances of their axioms (attnio.smt.explog)")
+        return tuple(out)
+
 
     # -- symbols ----------------------------------------------------------------------------
     def domain(self, sym: sympy.Symbol) -> str:
@@ -270,6 +315,20 @@ class Translator:
             return z3.RealVal(int(e))
         if e.is_Rational:
             return z3.RealVal(Fraction(int(e.p), int(e.q)))
+        if isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)) and not e.free_symbols:
+            value = exact_constant(e)        # 10**200 as one numeral, not z3's (^ 10 200)
+            if value is not None:
+                return z3.RealVal(value)
+        if isinstance(e, sympy.exp):
+            return self._exp(e.args[0])
+        if isinstance(e, sympy.log):
+            if len(e.args) == 2:              # log(a, b) = log(a)/log(b): b > 0, b != 1
+                return self._log(e.args[0]) / self._log(e.args[1])
+            return self._log(e.args[0])
+        if e is sympy.E:
+            return self._exp(sympy.Integer(1))
+        if e is sympy.pi:
+            return self._bounded_constant(e)
         if isinstance(e, sympy.Add):
             return z3.Sum([self._arith(a) for a in e.args])
         if isinstance(e, sympy.Mul):
@@ -303,8 +362,16 @@ class Translator:
 
     def _pow(self, e: sympy.Pow) -> z3.ArithRef:
         base, exp = e.args
+        if not exp.is_Rational and not exp.free_symbols:
+            value = exact_constant(exp)      # 10**8 written unevaluated is a rational too
+            if value is not None:
+                exp = sympy.Rational(value.numerator, value.denominator)
         if not exp.is_Rational:
-            raise TranslationError(f"cannot translate non-rational exponent in {e}")
+            if exp.is_number and not exp.is_real:
+                raise TranslationError(f"cannot translate non-real exponent in {e}")
+            # b**y = exp(y*log(b)) where b > 0, the only points where it is defined
+            # (definedness.py; axiom explog.pow_exp)
+            return self._exp(sympy.Mul(exp, sympy.log(base, evaluate=False), evaluate=False))
         p, q = int(exp.p), int(exp.q)
         if not exponent_within_caps(p, q):
             # a polynomial of degree p, or a root r with r**q = b: beyond what nlsat decides
@@ -334,7 +401,8 @@ class Translator:
 
     def _integer_part(self, e: sympy.Basic) -> z3.ArithRef:
         """``floor(a)`` / ``ceiling(a)`` as a fresh Int ``k``: ``k <= a < k + 1`` (floor),
-        ``k - 1 < a <= k`` (ceiling)."""
+        ``k - 1 < a <= k`` (ceiling); with the division lemma when ``a = N/D`` has an
+        integer-valued numerator and denominator (:meth:`division_lemma`)."""
         if e not in self._roots:
             (arg,) = e.args
             a = self._arith(arg)
@@ -344,8 +412,40 @@ class Translator:
                 self.side_conditions += [k <= a, a < k + 1]
             else:
                 self.side_conditions += [k - 1 < a, a <= k]
+            self.side_conditions += self.division_lemma(arg, k, floor=isinstance(e, sympy.floor))
             self._roots[e] = k
         return self._roots[e]
+
+    def division_lemma(self, arg: sympy.Basic, k: z3.ArithRef, *, floor: bool
+                       ) -> list[z3.BoolRef]:
+        r"""The integer facts of :math:`k = \lfloor N/D \rfloor` (``floor``) or
+        :math:`\lceil N/D \rceil` when ``arg`` is :math:`N/D` with ``N`` and ``D``
+        integer-valued (:meth:`integer_valued`): :math:`N = kD + r` (floor) or
+        :math:`N = kD - r` (ceiling) for an integer :math:`r` with :math:`0 \le r \le D - 1`
+        if :math:`D > 0`, :math:`D + 1 \le r \le 0` if :math:`D < 0`; :math:`k = N` when
+        :math:`D = 1`. True at every point where the integer-domain symbols are integers, so
+        the relaxed encoding stays a relaxation (as with ``integer_gaps``); nothing for any
+        other argument.
+
+        >>> import sympy
+        >>> n, M = sympy.symbols("n M", integer=True, positive=True)
+        >>> t = Translator({n: "positive-integer", M: "positive-integer"})
+        >>> len(t.division_lemma(n / M, z3.Real("k"), floor=True))
+        3
+        >>> t.division_lemma(n / sympy.sqrt(M), z3.Real("k"), floor=True)
+        []
+        """
+        num, den = sympy.fraction(arg)
+        if not (self.integer_valued(num) and self.integer_valued(den)):
+            return []
+        n, d = self._arith(num), self._arith(den)
+        if den == 1:
+            return [k == n]
+        self._fresh_count += 1
+        r = z3.ToReal(z3.Int(f"rem_{self._fresh_count}"))
+        return [n == k * d + r if floor else n == k * d - r,
+                z3.Implies(d > 0, z3.And(r >= 0, r <= d - 1)),
+                z3.Implies(d < 0, z3.And(r <= 0, r >= d + 1))]
 
     def _bool(self, e: sympy.Basic) -> z3.BoolRef:
         if e is sympy.true:
@@ -403,6 +503,12 @@ def z3_to_sympy(value: z3.ExprRef) -> sympy.Expr:
         return sympy.Integer(value.as_long())
     if z3.is_rational_value(value):
         return sympy.Rational(value.numerator_as_long(), value.denominator_as_long())
+    if z3.is_app_of(value, z3.Z3_OP_POWER):
+        base, exponent = (z3_to_sympy(c) for c in value.children())
+        if base.is_Rational and exponent.is_Integer and \
+                abs(int(exponent)) * max(int(base.p).bit_length(), int(base.q).bit_length()) \
+                <= MAX_CONSTANT_BITS:
+            return base ** exponent     # z3's (^ 10 200): a numeral it leaves unexpanded
     if z3.is_algebraic_value(value):
         coeffs = [int(str(c)) for c in value.poly()]  # constant term first
         x = sympy.Dummy("x")
@@ -424,8 +530,6 @@ def _int_power(b: z3.ArithRef, p: int) -> z3.ArithRef:
 
 #: Above this exponent a power is left to z3's ``**`` instead of an explicit product.
 _MAX_PRODUCT_POWER = 64
-
-
 def _short(e: object, width: int = 40) -> str:
     text = str(e)
     return text if len(text) <= width else text[: width - 1] + "…"

@@ -62,7 +62,8 @@ from attnio.exceptions import InvalidInputError
 from attnio.validation import MAX_INT_DIGITS
 
 __all__ = ["MAX_EXPONENT", "MAX_ROOT_INDEX", "MAX_CONSTANT_BITS", "MAX_LITERAL_DIGITS",
-           "validate_number_literals", "validate_power", "checked_namespace", "exponent_within_caps"]
+           "validate_number_literals", "validate_power", "checked_namespace", "exponent_within_caps",
+           "exact_constant"]
 
 #: Largest |p| of an integer exponent ``b**p``, and of the numerator of ``b**(p/q)``.
 MAX_EXPONENT = 1000
@@ -152,6 +153,21 @@ def _rational(e: sp.Basic) -> Fraction | None:
             return None                   # 0**-1: undefined, not a number
         return base ** int(exponent)
     return None
+
+
+def exact_constant(e: sp.Basic) -> Fraction | None:
+    """The exact value of a rational constant written with ``+``, ``×`` and integer powers
+    (``10**200``, ``Mul(1, Pow(3, -1))``) when it has at most :data:`MAX_CONSTANT_BITS` bits,
+    else None (a symbol, ``pi``, ``sqrt(2)``, or a constant too large to compute).
+
+    >>> exact_constant(sp.Pow(10, 200, evaluate=False)) == 10**200
+    True
+    >>> exact_constant(sp.Pow(2, 10**9, evaluate=False)) is None, exact_constant(sp.sqrt(2))
+    (True, None)
+    """
+    if e.free_symbols or _bits(e) > MAX_CONSTANT_BITS:
+        return None
+    return _rational(e)
 
 
 def exponent_within_caps(p: int, q: int) -> bool:

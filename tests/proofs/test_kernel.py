@@ -10,8 +10,9 @@ import z3
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
 from attnio.results import Proved, Refuted, Undecided
-from attnio.smt import kernel, statements
+from attnio.smt import identities, kernel, statements
 from attnio.smt.kernel import check_identity, declared_domain, parse_statement, prove_statement
+from attnio.smt.obvious_points import near_integer_points
 
 pytestmark = pytest.mark.trust
 
@@ -73,6 +74,8 @@ def test_a_counterexample_that_does_not_falsify_is_undecided(monkeypatch: pytest
         return "sat", s.model(), ""
 
     monkeypatch.setattr(kernel, "_z3_check", lying_solver)
+    # (the obvious points would find x = 1/2 before giving up: they are tested elsewhere)
+    monkeypatch.setattr(kernel, "_obvious_counterexample", lambda *args, **kwargs: None)
     v = prove_statement("x >= 1", {"x": "positive"})
     assert isinstance(v, Undecided) and "TRUE there" in v.reason
     monkeypatch.setattr(kernel, "_z3_check", real_check)
@@ -306,6 +309,7 @@ def _models(*values: str):  # noqa: ANN202 - a fake z3 that answers these models
 
 def test_a_rejected_model_is_excluded_and_z3_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 20: x + 1/x >= 2 stayed undecided because z3 picked x = 0 and gave up."""
+    monkeypatch.setattr(kernel, "_obvious_counterexample", lambda *args, **kwargs: None)
     monkeypatch.setattr(kernel, "_z3_check", _models("5"))      # true at x = 5
     v = prove_statement("x >= 1", {"x": "positive"})
     assert isinstance(v, Refuted) and sp.sympify(v.counterexample["x"]) < 1
@@ -335,7 +339,7 @@ def test_the_blocking_clause_excludes_exactly_the_model() -> None:
 def test_vacuity_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     v = prove_statement("Implies(And(x > 1, x < 0), Eq(x, 5))", {"x": "real"})
     assert isinstance(v, Undecided) and v.reason == (
-        "vacuous: the antecedent (x > 1) & (x < 0) holds at no point of the declared domains: "
+        "vacuous: the antecedent And(x > 1, x < 0) holds at no point of the declared domains: "
         "a proof would show nothing")
     v = prove_statement("sqrt(-1 - x**2) >= 0", {"x": "real"})
     assert v.reason.startswith("vacuous: the statement is defined at no point")
@@ -428,16 +432,23 @@ def test_constant_statements() -> None:
 
 
 def test_statements_smt_cannot_express() -> None:
-    v = prove_statement("Eq(exp(x), 1)", {"x": "real"})
+    # trigonometric functions of symbols are outside SMT and the exp/log fragment (issue 38)
+    v = prove_statement("Eq(cos(x), 1)", {"x": "real"})
     assert isinstance(v, Refuted) and v.evidence.kind == "exact-arithmetic"
-    assert "grid of domain points" in v.detail
-    v = prove_statement("Eq(log(x*y), log(x) + log(y))", {"x": "real", "y": "real"})
+    assert v.detail.startswith("counterexample among the obvious points")
+    v = prove_statement("Eq(log(x*y)*(sin(x)**2 + cos(x)**2), log(x) + log(y))",
+                        {"x": "real", "y": "real"})
     assert isinstance(v, Proved) and v.evidence.kind == "sympy-canonical"
     assert "x, y > 0 proved from the hypotheses" in v.detail and v.where_defined
-    v = prove_statement("exp(x) > 0", {"x": "real"})
+    v = prove_statement("sin(x)**2 <= 1", {"x": "real"})
     assert isinstance(v, Undecided) and "not expressible in SMT arithmetic" in v.reason
-    v = prove_statement("Eq(log(log(x)), 0)", {"x": "real"})    # definedness not expressible
-    assert isinstance(v, Refuted) or "not expressible" in v.detail
+    # exp and log of symbols are the exp/log fragment: decided by SMT (issue 38)
+    v = prove_statement("Eq(exp(x), 1)", {"x": "real"})
+    assert isinstance(v, Refuted) and v.evidence.kind in ("smt-forall", "exact-arithmetic")
+    v = prove_statement("exp(x) > 0", {"x": "real"})
+    assert isinstance(v, Proved) and v.where_defined is None
+    v = prove_statement("Eq(log(log(x)), 0)", {"x": "real"})
+    assert isinstance(v, Refuted)
 
 
 def test_cvc5_checks_integer_problems_too() -> None:
@@ -522,17 +533,18 @@ def test_identity_grid_skips_points_where_a_side_is_undefined() -> None:
 
 def test_identity_grid_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     # one grid point (x = 1, where both sides agree): the counterexample comes from the solver
-    monkeypatch.setattr(kernel, "_GRID_POINTS", 1)
+    monkeypatch.setattr(identities, "_GRID_POINTS", 1)
     v = check_identity(_X, sp.Abs(_X), {_X: "real"})
     assert isinstance(v, Refuted) and v.evidence is not None
     assert v.evidence.kind != "exact-arithmetic"
 
 
 def test_identity_through_the_solvers_uses_the_second_solver_by_default() -> None:
-    v = check_identity(_X, sp.Abs(_X), {_X: "nonnegative"})
+    # (a nonnegative x would let simplify decide: |x| = x under the declared assumptions)
+    v = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X >= 0])
     assert isinstance(v, Proved) and v.evidence is not None
     assert v.evidence.solvers.get("cvc5") == "proved", v.evidence
-    w = check_identity(_X, sp.Abs(_X), {_X: "nonnegative"}, second_solver=False)
+    w = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X >= 0], second_solver=False)
     assert w.evidence is not None and "cvc5" not in w.evidence.solvers
 
 
@@ -672,10 +684,10 @@ def test_the_referee_says_why_a_point_is_no_counterexample() -> None:
 
 def test_integer_points_around_a_relaxed_model() -> None:
     n, m, x = sp.Symbol("n"), sp.Symbol("m"), sp.Symbol("x")
-    points = list(kernel._near_integer_points(
+    points = list(near_integer_points(
         {n: sp.Rational(5, 2), x: sp.Rational(1, 3)}, {n: "positive-integer", x: "real"}))
     assert points == [{n: v, x: sp.Rational(1, 3)} for v in (1, 2, 3, 4)]
-    two = list(kernel._near_integer_points({n: sp.Rational(-1, 2), m: sp.Integer(7)},
+    two = list(near_integer_points({n: sp.Rational(-1, 2), m: sp.Integer(7)},
                                            {n: "integer", m: "integer"}))
     assert len(two) == 16 and two[0] == {n: -2, m: 6} and two[-1] == {n: 1, m: 9}
 
@@ -747,10 +759,10 @@ def test_isolated_calls_out_of_time_or_memory_are_undecided(monkeypatch: pytest.
 
 
 def test_beyond_smt_the_reason_names_what_could_not_be_expressed() -> None:
-    v = prove_statement("exp(x) > x**3 - 10**9", {"x": "real"}, timeout=5)
+    v = prove_statement("sin(x) > x**3 - 10**9", {"x": "real"}, timeout=5)
     assert isinstance(v, Undecided)
     assert v.reason.startswith("not expressible in SMT arithmetic (")
-    assert "exp" in v.reason.split(";")[0]
+    assert "sin" in v.reason.split(";")[0]
 
 
 _ALL_DOMAINS = "real, positive, nonnegative, integer, positive-integer, nonnegative-integer"
@@ -815,7 +827,8 @@ def test_check_identity_passes_its_time_limit_on(monkeypatch: pytest.MonkeyPatch
         return Undecided("spy")
 
     monkeypatch.setattr(kernel, "prove_statement", spy)
-    check_identity(_X, sp.Abs(_X), {_X: "nonnegative"}, timeout=7.5, second_solver=False)
+    check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X >= 0], timeout=7.5,
+                   second_solver=False)
     assert seen["timeout"] == 7.5 and seen["second_solver"] is False
 
 
