@@ -47,10 +47,11 @@ attnio before 0.2 is read too). ``--method`` picks the exact engine
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
 
-``--dag`` reads attnio's DAG JSON, networkx node-link JSON or Graphviz DOT (``.dot``, ``.gv``;
-:mod:`attnio.graphs.dagio`, :mod:`attnio.graphs.dotio`).
-``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
-``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
+``--dag`` reads attnio's DAG JSON, networkx node-link JSON, Graphviz DOT (``.dot``, ``.gv``)
+or HyperDAG (``.hdag``, the OneStopParallel / HyperDAG_DB format; :mod:`attnio.graphs.dagio`,
+:mod:`attnio.graphs.dotio`, :mod:`attnio.graphs.hdagio`).
+``--export-dag FILE`` writes the DAG as node-link JSON (``.json``), Graphviz DOT (``.dot``,
+``.gv``) or HyperDAG (``.hdag``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
 ``--cache`` nothing is solved.
 
 ``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
@@ -130,7 +131,7 @@ MAX_BUILTIN_VERTICES = 200_000
 #: Default ``--solver-time-limit`` of one instance (seconds).
 DEFAULT_INSTANCE_SECONDS = 60.0
 #: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
-EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot"}
+EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot", ".hdag": "hdag"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -140,7 +141,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--dag", metavar="FILE", nargs="+",
                         help='FILE.json {"nodes": [...], "edges": [[u, v], ...], "outputs": '
-                             "[...]}, node-link JSON, or FILE.dot / FILE.gv (several files: one "
+                             "[...]}, node-link JSON, FILE.dot / FILE.gv or a HyperDAG "
+                             "FILE.hdag (several files: one "
                              "instance per file and cache size)")
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
@@ -161,7 +163,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              max_count=MAX_CACHE_SIZES, limit_name="MAX_CACHE_SIZES",
                              help="red pebbles (required unless only --export-dag is asked)")
     parser.add_argument("--export-dag", metavar="FILE",
-                        help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
+                        help="write the DAG: node-link JSON (.json), DOT (.dot, .gv) or "
+                             "HyperDAG (.hdag)")
     parser.add_argument("--force", action="store_true",
                         help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
