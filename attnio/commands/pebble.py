@@ -10,6 +10,8 @@ Usage::
     attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
     attnio pebble --dag A.json B.json --M LO:HI [--workers N | --scheduler ADDRESS]
     attnio pebble --builtin matmul:2x2x2 --M-geom 4:32:4 --time-limit 30
+    attnio pebble --einsum "ij,jk->ik" --sizes i=2,j=2,k=2 --M 4 --show
+    attnio pebble --dag peer.hdag --M 5 --method sat --certify proofs/
 
 ``--time-limit S`` (seconds, >= 0; default none) is the whole call's budget: no instance starts
 after it and each instance stops at it (an instance not started is undecided, reason
@@ -97,6 +99,7 @@ from attnio.graphs.dags import (
     shown_count,
     size_floor,
 )
+from attnio.graphs.einsum import einsum_dag, parse_sizes_spec
 from attnio.graphs.engines import METHODS, resolve_method
 from attnio.graphs.exact import (
     validate_exact_size,
@@ -144,9 +147,15 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                              "[...]}, node-link JSON, FILE.dot / FILE.gv or a HyperDAG "
                              "FILE.hdag (several files: one "
                              "instance per file and cache size)")
+    source.add_argument("--einsum", metavar="PROGRAM",
+                        help='an einsum chain with --sizes: "ij,jk->ik", or statements like '
+                             '"S[ij] = Q[ia] K[ja]; P[ij] = softmax_j(S[ij]); O[ia] = P[ij] '
+                             'V[ja]" (attnio.graphs.einsum)')
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    parser.add_argument("--sizes", metavar="i=N,j=N,...",
+                        help="the index letters' sizes of --einsum")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
                         help="validate this schedule on --dag instead of solving")
     parser.add_argument("--show", action="store_true",
@@ -551,6 +560,9 @@ def run(args: argparse.Namespace) -> int:
     solver_limit = getattr(args, "solver_time_limit", DEFAULT_INSTANCE_SECONDS)
     recompute = not args.no_recompute
     # every cheap check before the (possibly large) graph is read or built
+    if (args.sizes is None) != (getattr(args, "einsum", None) is None):
+        raise InvalidInputError("--einsum and --sizes go together (--sizes i=2,j=2,... gives "
+                                "the size of each index letter)")
     if args.cache is None:
         if args.export_dag is None:
             raise InvalidInputError("--cache M is required (unless only --export-dag is asked)")
@@ -583,6 +595,8 @@ def run(args: argparse.Namespace) -> int:
     parallel = parallel_options(args)
     if args.dag is not None:
         graphs = [(path, load_dag(path)) for path in args.dag]
+    elif args.einsum is not None:
+        graphs = [("einsum", einsum_dag(args.einsum, parse_sizes_spec(args.sizes)))]
     else:
         graphs = [(args.builtin, parse_builtin(args.builtin))]
     if args.export_dag is not None:
