@@ -92,8 +92,8 @@ class CertificateError(ValueError):
 
 @dataclass(frozen=True)
 class CheckResult:
-    """``accepted``; ``reason`` (the claim proved, or the first condition that failed);
-    ``complete`` is False when a DRAT proof could not be checked here."""
+    """``accepted``; ``reason`` (the claim, or the first failed condition); ``complete``
+    False when a DRAT proof could not be checked here."""
 
     accepted: bool
     reason: str
@@ -112,19 +112,11 @@ class Dag:
     inputs: frozenset[str]
     outputs: tuple[str, ...]
 
-    @property
-    def non_inputs(self) -> tuple[str, ...]:
-        return tuple(v for v in self.vertices if v not in self.inputs)
-
-
-def _fail(message: str) -> CertificateError:
-    return CertificateError(message)
-
 
 def _int(data: dict[str, Any], key: str, low: int = 0) -> int:
     value = data.get(key)
     if type(value) is not int or value < low:
-        raise _fail(f"{key}={value!r} must be an integer >= {low}")
+        raise CertificateError(f"{key}={value!r} must be an integer >= {low}")
     return value
 
 
@@ -136,20 +128,20 @@ def parse_dag(data: Any) -> Dag:
     ('a', 'b')
     """
     if not isinstance(data, dict):
-        raise _fail("dag must be an object with nodes and edges")
+        raise CertificateError("dag must be an object with nodes and edges")
     nodes, edges = data.get("nodes"), data.get("edges")
     if not isinstance(nodes, list) or not all(isinstance(v, str) for v in nodes):
-        raise _fail("dag.nodes must be a list of strings")
+        raise CertificateError("dag.nodes must be a list of strings")
     if len(set(nodes)) != len(nodes) or len(nodes) > MAX_VERTICES:
-        raise _fail(f"dag.nodes must be distinct, at most {MAX_VERTICES}")
+        raise CertificateError(f"dag.nodes must be distinct, at most {MAX_VERTICES}")
     known = set(nodes)
     preds: dict[str, set[str]] = {v: set() for v in nodes}
     if not isinstance(edges, list):
-        raise _fail("dag.edges must be a list of [u, v] pairs")
+        raise CertificateError("dag.edges must be a list of [u, v] pairs")
     for e in edges:
         if (not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e)
                 or e[0] not in known or e[1] not in known or e[0] == e[1]):
-            raise _fail(f"dag edge {str(e)[:60]} is not a pair of distinct known vertices")
+            raise CertificateError(f"dag edge {str(e)[:60]} is not a pair of distinct known vertices")
         preds[e[1]].add(e[0])
     succs: dict[str, set[str]] = {v: set() for v in nodes}
     for v, ps in preds.items():
@@ -161,7 +153,7 @@ def parse_dag(data: Any) -> Dag:
     if (not isinstance(outputs, list) or not all(isinstance(o, str) and o in known
                                                  for o in outputs)
             or len(set(outputs)) != len(outputs)):
-        raise _fail("dag.outputs must be a list of distinct vertices")
+        raise CertificateError("dag.outputs must be a list of distinct vertices")
     # acyclic (Kahn), then the ancestors of the outputs
     indegree = {v: len(preds[v]) for v in nodes}
     ready = [v for v in nodes if indegree[v] == 0]
@@ -174,7 +166,7 @@ def parse_dag(data: Any) -> Dag:
             if indegree[w] == 0:
                 ready.append(w)
     if seen != len(nodes):
-        raise _fail("dag has a cycle")
+        raise CertificateError("dag has a cycle")
     keep: set[str] = set()
     stack = list(outputs)
     while stack:
@@ -213,7 +205,7 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
         outputs = [v for v in nodes if v not in has_succ]
     inputs = {v for v in nodes if not preds[v]}
     if not isinstance(moves, list):
-        raise _fail("moves must be a list of [kind, vertex] pairs")
+        raise CertificateError("moves must be a list of [kind, vertex] pairs")
     red: set[str] = set()
     blue = set(inputs)
     computed: set[str] = set()
@@ -222,36 +214,36 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
         if (not isinstance(move, list) or len(move) != 2
                 or move[0] not in ("read", "write", "compute", "delete")
                 or not isinstance(move[1], str) or move[1] not in nodes):
-            raise _fail(f"move {i} {str(move)[:60]} is not [kind, vertex]")
+            raise CertificateError(f"move {i} {str(move)[:60]} is not [kind, vertex]")
         kind, v = move
         if kind == "read":
             if v not in blue:
-                raise _fail(f"move {i} reads {v!r}, which is not blue")
+                raise CertificateError(f"move {i} reads {v!r}, which is not blue")
             red.add(v)
             cost += 1
         elif kind == "write":
             if v not in red:
-                raise _fail(f"move {i} writes {v!r}, which is not red")
+                raise CertificateError(f"move {i} writes {v!r}, which is not red")
             blue.add(v)
             cost += 1
         elif kind == "compute":
             if v in inputs:
-                raise _fail(f"move {i} computes the input {v!r}")
+                raise CertificateError(f"move {i} computes the input {v!r}")
             if not preds[v] <= red:
-                raise _fail(f"move {i} computes {v!r} without every predecessor red")
+                raise CertificateError(f"move {i} computes {v!r} without every predecessor red")
             if not recompute and v in computed:
-                raise _fail(f"move {i} computes {v!r} a second time (one-shot)")
+                raise CertificateError(f"move {i} computes {v!r} a second time (one-shot)")
             computed.add(v)
             red.add(v)
         else:
             if v not in red:
-                raise _fail(f"move {i} deletes {v!r}, which is not red")
+                raise CertificateError(f"move {i} deletes {v!r}, which is not red")
             red.discard(v)
         if len(red) > M:
-            raise _fail(f"move {i} leaves {len(red)} red pebbles > M={M}")
+            raise CertificateError(f"move {i} leaves {len(red)} red pebbles > M={M}")
     for o in outputs:
         if o not in blue:
-            raise _fail(f"after {len(moves)} moves output {o!r} is not blue")
+            raise CertificateError(f"after {len(moves)} moves output {o!r} is not blue")
     return cost
 
 
@@ -313,7 +305,7 @@ class Encoding:
     def __init__(self, dag: Dag, horizon: int) -> None:
         self.dag, self.T = dag, horizon
         self.V = dag.vertices
-        self.N = dag.non_inputs
+        self.N = tuple(v for v in self.V if v not in dag.inputs)
         self.vi = {v: i for i, v in enumerate(self.V)}
         self.ni = {v: i for i, v in enumerate(self.N)}
         nV, nN, T = len(self.V), len(self.N), horizon
@@ -325,22 +317,22 @@ class Encoding:
         self._a = self._cp + T * nN
         self.num_vars = self._a + T - 1
 
-    def r(self, v: str, t: int) -> int:
+    def r(self, v: str, t: int) -> int:  # red after step t
         return self._r + t * len(self.V) + self.vi[v]
 
-    def b(self, v: str, t: int) -> int:
+    def b(self, v: str, t: int) -> int:  # blue after step t
         return self._b + t * len(self.N) + self.ni[v]
 
-    def rd(self, v: str, t: int) -> int:
+    def rd(self, v: str, t: int) -> int:  # read at step t
         return self._rd + (t - 1) * len(self.V) + self.vi[v]
 
-    def wr(self, v: str, t: int) -> int:
+    def wr(self, v: str, t: int) -> int:  # write at step t
         return self._wr + (t - 1) * len(self.N) + self.ni[v]
 
-    def cp(self, v: str, t: int) -> int:
+    def cp(self, v: str, t: int) -> int:  # compute at step t
         return self._cp + (t - 1) * len(self.N) + self.ni[v]
 
-    def a(self, t: int) -> int:
+    def a(self, t: int) -> int:  # step t has a move
         return self._a + t - 1
 
     def new_var(self) -> int:
@@ -463,15 +455,9 @@ def encode(dag: Dag, M: int, bound: int | None, horizon: int, recompute: bool = 
 
 
 def _needed_inputs(dag: Dag) -> set[str]:
-    targets = [o for o in dag.outputs if o not in dag.inputs]
-    need: set[str] = set()
-    stack = list(targets)
-    while stack:
-        v = stack.pop()
-        if v not in need:
-            need.add(v)
-            stack.extend(dag.preds[v])
-    return need & dag.inputs
+    # every kept vertex is an ancestor of an output, so an input with a kept successor is an
+    # ancestor of a non-input output
+    return {i for i in dag.inputs if dag.succs[i]}
 
 
 def dimacs_text(num_vars: int, clauses: Iterable[list[int]]) -> str:
@@ -496,28 +482,28 @@ def parse_dimacs(text: str) -> tuple[int, list[list[int]]]:
             continue
         if words[0] == "p":
             if header is not None or len(words) != 4 or words[1] != "cnf":
-                raise _fail("the CNF has a malformed or second 'p cnf' line")
+                raise CertificateError("the CNF has a malformed or second 'p cnf' line")
             try:
                 header = (int(words[2]), int(words[3]))
             except ValueError:
-                raise _fail("the CNF's 'p cnf' line has a non-integer") from None
+                raise CertificateError("the CNF's 'p cnf' line has a non-integer") from None
             continue
         if header is None:
-            raise _fail("the CNF has clauses before its 'p cnf' line")
+            raise CertificateError("the CNF has clauses before its 'p cnf' line")
         for w in words:
             try:
                 lit = int(w)
             except ValueError:
-                raise _fail(f"the CNF has a non-integer literal {w[:20]!r}") from None
+                raise CertificateError(f"the CNF has a non-integer literal {w[:20]!r}") from None
             if lit == 0:
                 clauses.append(current)
                 current = []
             elif abs(lit) > header[0]:
-                raise _fail(f"the CNF's literal {lit} exceeds its {header[0]} variables")
+                raise CertificateError(f"the CNF's literal {lit} exceeds its {header[0]} variables")
             else:
                 current.append(lit)
     if header is None or current or len(clauses) != header[1]:
-        raise _fail("the CNF is not complete DIMACS (header, clause count, final 0)")
+        raise CertificateError("the CNF is not complete DIMACS (header, clause count, final 0)")
     return header[0], clauses
 
 
@@ -545,19 +531,19 @@ def check_drat(cnf_text: str, proof_text: str) -> bool:
 
 def _read(base: Path, name: Any, what: str) -> str:
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise _fail(f"{what} must be a file name beside the certificate")
+        raise CertificateError(f"{what} must be a file name beside the certificate")
     path = base / name
     try:
         with open(path, "rb") as handle:
             raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise _fail(f"cannot read {what} {name}: {exc.strerror or exc}") from None
+        raise CertificateError(f"cannot read {what} {name}: {exc.strerror or exc}") from None
     if len(raw) > MAX_FILE_BYTES:
-        raise _fail(f"{what} {name} is larger than {MAX_FILE_BYTES} bytes")
+        raise CertificateError(f"{what} {name} is larger than {MAX_FILE_BYTES} bytes")
     try:
         return raw.decode("ascii")
     except UnicodeDecodeError:
-        raise _fail(f"{what} {name} is not ASCII text") from None
+        raise CertificateError(f"{what} {name} is not ASCII text") from None
 
 
 def _check_sat(cert: dict[str, Any], dag: Dag, M: int, recompute: bool, base: Path | None,
@@ -565,18 +551,17 @@ def _check_sat(cert: dict[str, Any], dag: Dag, M: int, recompute: bool, base: Pa
     lower = _int(cert, "lower", 1)
     horizon = _int(cert, "horizon", 1)
     if horizon > MAX_HORIZON:
-        raise _fail(f"horizon={horizon} is above {MAX_HORIZON}")
+        raise CertificateError(f"horizon={horizon} is above {MAX_HORIZON}")
     need = required_horizon(dag, lower - 1, recompute)
     if horizon < need:
         return CheckResult(False, f"horizon={horizon} is below the {need} steps the horizon "
                                   f"lemma needs for cost <= {lower - 1}")
     if base is None:
-        raise _fail("a sat-refutation is checked from its file (the CNF and proof beside it)")
+        raise CertificateError("a sat-refutation is checked from its file (the CNF and proof beside it)")
     cnf_text = _read(base, cert.get("cnf"), "cnf")
-    for key, text in (("cnf_sha256", cnf_text),):
-        if cert.get(key) is not None and cert[key] != hashlib.sha256(
-                text.encode()).hexdigest():
-            return CheckResult(False, f"{key} does not match the file")
+    if cert.get("cnf_sha256") is not None and cert["cnf_sha256"] != hashlib.sha256(
+            cnf_text.encode()).hexdigest():
+        return CheckResult(False, "cnf_sha256 does not match the file")
     num_vars, clauses = parse_dimacs(cnf_text)
     enc, expected = encode(dag, M, lower - 1, horizon, recompute)
     if num_vars != enc.num_vars or _clause_key(clauses) != _clause_key(expected):
@@ -611,14 +596,14 @@ def check_certificate(cert: Any, base: str | Path | None = None, *, run_drat: bo
     CheckResult(accepted=False, reason='the schedule costs 2, not io=3', complete=True)
     """
     if not isinstance(cert, dict):
-        raise _fail("a certificate is a JSON object")
+        raise CertificateError("a certificate is a JSON object")
     kind = cert.get("kind")
     if kind not in CERTIFICATE_KINDS:
-        raise _fail(f"kind={str(kind)[:40]!r} is not one of {', '.join(CERTIFICATE_KINDS)}")
+        raise CertificateError(f"kind={str(kind)[:40]!r} is not one of {', '.join(CERTIFICATE_KINDS)}")
     M = _int(cert, "M", 1)
     recompute = cert.get("recompute")
     if not isinstance(recompute, bool):
-        raise _fail("recompute must be true or false")
+        raise CertificateError("recompute must be true or false")
     dag = parse_dag(cert.get("dag"))
     where = None if base is None else Path(base)
     if kind == "schedule":
@@ -645,7 +630,7 @@ def check_certificate(cert: Any, base: str | Path | None = None, *, run_drat: bo
     for end in ("upper", "lower_proof"):
         part = cert.get(end)
         if not isinstance(part, dict):
-            raise _fail(f"an optimum certificate needs an object {end}")
+            raise CertificateError(f"an optimum certificate needs an object {end}")
         if part.get("dag") is not None and part["dag"] != cert["dag"]:
             return CheckResult(False, f"{end} is for another DAG")
         for key in ("M", "recompute"):
@@ -655,7 +640,7 @@ def check_certificate(cert: Any, base: str | Path | None = None, *, run_drat: bo
     upper, lower_cert = parts
     if upper.get("kind") != "schedule" or lower_cert.get("kind") not in (
             "compulsory", "sat-refutation"):
-        raise _fail("an optimum's upper is a schedule and its lower_proof compulsory or "
+        raise CertificateError("an optimum's upper is a schedule and its lower_proof compulsory or "
                     "sat-refutation")
     io = _int(cert, "io")
     if upper.get("io") != io or lower_cert.get("lower") != io:
@@ -678,9 +663,9 @@ def check_file(path: str | Path, *, run_drat: bool = True) -> CheckResult:
     try:
         cert = json.loads(text)
     except (ValueError, RecursionError):
-        raise _fail(f"{path.name} is not JSON") from None
+        raise CertificateError(f"{path.name} is not JSON") from None
     if not isinstance(cert, dict) or cert.get("format") != CERTIFICATE_FORMAT:
-        raise _fail(f"{path.name} is not an attnio pebbling certificate "
+        raise CertificateError(f"{path.name} is not an attnio pebbling certificate "
                     f"(format {CERTIFICATE_FORMAT})")
     return check_certificate(cert, path.parent, run_drat=run_drat)
 
@@ -699,12 +684,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in files:
         try:
             result = check_file(name, run_drat=run_drat)
-        except CertificateError as exc:
-            print(f"{name}: error: {exc}", file=sys.stderr)
-            codes.append(2)
-            continue
-        except RecursionError:
-            print(f"{name}: error: nested too deeply", file=sys.stderr)
+        except (CertificateError, RecursionError) as exc:
+            print(f"{name}: error: {exc or 'nested too deeply'}", file=sys.stderr)
             codes.append(2)
             continue
         status = ("accepted" if result.accepted and result.complete

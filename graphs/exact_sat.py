@@ -48,7 +48,16 @@ from typing import Any, Callable, Iterable, Sequence
 
 import networkx as nx
 
-from attnio.check import Dag, encode, parse_dag, required_horizon
+from attnio.check import (
+    Dag,
+    Encoding,
+    compulsory_io,
+    dimacs_text,
+    encode,
+    parse_dag,
+    required_horizon,
+    topological_order,
+)
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
@@ -92,8 +101,6 @@ def decode(dag: Dag, true: set[int], horizon: int) -> list[Move]:
     Step t becomes: delete what was red after t - 1 and is not after t, then the reads, the
     computes in topological order (one may use another of the same step), the writes.
     """
-    from attnio.check import Encoding, topological_order
-
     enc = Encoding(dag, horizon)
     order = [v for v in topological_order(dag) if v not in dag.inputs]
     moves: list[Move] = []
@@ -150,8 +157,6 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     (3, '0')
     """
     from pysat.solvers import Solver
-
-    from attnio.check import dimacs_text
 
     dag = parse_dag(dag_certificate_data(G, outputs))
     horizon = max(1, required_horizon(dag, bound, recompute))
@@ -230,10 +235,8 @@ def solve_sat(
     if not sat_available():
         raise InvalidInputError("method='sat' needs python-sat (not installed): install "
                                 "attnio[sat] (pip install 'attnio[sat]')")
-    from pysat.card import EncType, ITotalizer  # noqa: F401
+    from pysat.card import ITotalizer
     from pysat.solvers import Solver
-
-    from attnio.check import compulsory_io
 
     validate_digraph(G)
     validate_cache_size(M)

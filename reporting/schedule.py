@@ -32,6 +32,7 @@ from attnio.graphs.game import game_inputs, game_outputs, replay
 from attnio.reporting.figure_quality import place_legend
 from attnio.reporting.style import headroom, new_figure, save_png
 from attnio.results import Status
+from attnio.tables import render_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -229,8 +230,6 @@ def timeline_text(data: ScheduleTimeline, *, width: int | None = None) -> str:
          2  compute  b           2/2             1
          3  write    b           2/2             2
     """
-    from attnio.tables import render_table
-
     rows = [(step, kind, vertex, f"{red}/{data.M}", io)
             for step, kind, vertex, red, io in timeline_rows(data)]
     title = (f"{data.name}: {data.kind} at M = {data.M} ({len(data.moves)} moves, "

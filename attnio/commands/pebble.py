@@ -113,7 +113,10 @@ from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
 from attnio.progress import StageStatus
+from attnio.reporting.schedule import plot_schedule, timeline_from_graph, timeline_text
+from attnio.reporting.style import render_figure
 from attnio.results import Status, overall_verdict
+from attnio.safe_io import write_bytes
 from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
@@ -478,26 +481,20 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
 
 def _show_and_plot(G: nx.DiGraph, moves: list, M: int, args: argparse.Namespace, *,
                    kind: str, label: str) -> None:
-    """``--show`` (a text timeline, not with --json) and ``--plot FILE`` of one schedule,
-    drawn by :mod:`attnio.reporting.schedule` after the game's validator replayed it."""
+    """``--show`` (a text timeline; not with --json) and ``--plot FILE`` of one schedule
+    (:mod:`attnio.reporting.schedule`, after the game's validator replayed it)."""
     if not moves or not (args.show or args.plot):
         return
-    from attnio.reporting.schedule import plot_schedule, timeline_from_graph, timeline_text
-
     timeline = timeline_from_graph(G, moves, M, label, kind=kind,
                                    recompute=not args.no_recompute)
     if args.show and not args.json:
         print(timeline_text(timeline, width=table_width(args)))
     if args.plot:
-        from attnio.reporting.style import render_figure
-        from attnio.safe_io import write_bytes
-
         target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                       what="--plot")
         write_bytes(target, render_figure(lambda: plot_schedule(timeline), target),
                     overwrite=args.force)
-        if not args.json:
-            print(f"wrote {target}")
+        print(f"wrote {target}", file=sys.stderr if args.json else sys.stdout)
 
 
 def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: bool,
@@ -526,12 +523,11 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
 
 
 #: How a text line names the kind of an instance's lower-end proof.
-_PROOF_WORDS = {
-    "compulsory": "proved by counting (compulsory I/O; python -m attnio.check checks it)",
-    "sat-refutation": "proved by a SAT refutation with a DRAT proof (python -m attnio.check)",
-    "search": "shown by attnio's exhaustive search only (no proof file)",
-    "none": "not proved (the instance is not decided)",
-}
+_PROOF_WORDS = {"compulsory": "proved by counting (compulsory I/O; python -m attnio.check)",
+                "sat-refutation": "proved by a SAT refutation with a DRAT proof (python -m "
+                                  "attnio.check)",
+                "search": "shown by attnio's exhaustive search only (no proof file)",
+                "none": "not proved (the instance is not decided)"}
 
 
 def _certify_folder(path: str) -> os.PathLike[str]:
