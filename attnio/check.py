@@ -3,48 +3,33 @@ r"""Standalone checker of attnio's pebbling certificates: ``python -m attnio.che
 This module imports nothing from the rest of attnio (only the Python standard library, and
 the independent DRAT checker ``dratify`` when it is installed), so a referee can read it
 whole, or re-implement it from ``notes/pebbling.md`` ("Proof files"), without trusting
-attnio's search. It checks three claims about the red–blue pebble game (Hong & Kung 1981;
+attnio's search. It checks claims about the red–blue pebble game (Hong & Kung 1981;
 inputs are exactly the sources and start blue, outputs end blue, at most ``M`` red
-pebbles, cost = reads + writes, ``Q(G, M)`` the least cost of a complete schedule):
+pebbles, cost = reads + writes, ``Q(G, M)`` the least cost of a complete schedule), by kind:
 
 ``schedule``
-    ``Q(G, M) <= io``: the moves are replayed by :func:`replay` (its own implementation of
-    the game) and cost exactly ``io``.
+    ``Q(G, M) <= io``: :func:`replay` (its own implementation of the game) replays the moves
+    at cost exactly ``io``.
 ``compulsory``
-    ``Q(G, M) >= lower`` with ``lower`` at most the compulsory I/O: every input that is an
-    ancestor of a non-input output is read at least once and every non-input output is
-    written at least once (a non-input first becomes red by a compute, so every non-input
-    ancestor of an output is computed, which needs its predecessors red).
+    ``Q(G, M) >= lower``, ``lower`` at most the compulsory I/O (:func:`compulsory_io`).
 ``sat-refutation``
-    ``Q(G, M) >= lower``: the CNF file is exactly :func:`encode` of ``(G, M, lower - 1,
-    horizon, recompute)`` — regenerated here and compared clause by clause — with
-    ``horizon >= required_horizon(...)``, and a DRAT proof that the CNF is unsatisfiable is
-    accepted by an independent checker (``dratify``; or any DRAT checker such as drat-trim
-    by hand: the CNF and proof are plain DIMACS / DRAT text).
-
-An ``optimum`` certificate holds one upper (a schedule) and one lower certificate for the same
-DAG, ``M`` and variant; it is accepted when both are and ``io == lower``: then
-``Q(G, M) = io``.
+    ``Q(G, M) >= lower``: the CNF file is :func:`encode` of ``(G, M, lower - 1, horizon,
+    recompute, symmetries)`` — regenerated here, compared clause by clause — with ``horizon
+    >= required_horizon``, each listed symmetry an automorphism, and ``dratify`` (or any DRAT
+    checker, e.g. drat-trim by hand) accepts the DRAT proof that the CNF is unsatisfiable.
+``optimum``
+    an upper (schedule) and a lower certificate for the same DAG, ``M`` and variant that
+    meet: ``Q(G, M) = io``.
 
 The encoding (the lemma that makes a refutation a proof)
 -------------------------------------------------------
-Time steps ``t = 1..T``; step ``t`` is: free deletions of red pebbles, then any number of
-reads, computes and writes whose preconditions hold on the state after step ``t - 1``.
-Variables: ``r(v,t)`` red after step ``t`` and ``b(v,t)`` blue (non-inputs only; inputs are
-always blue), ``t = 0..T``; ``rd(v,t)``, ``wr(v,t)``, ``cp(v,t)`` the moves of step ``t``
-(``wr`` and ``cp`` on non-inputs only); ``a(t)`` "step t has a move". Clauses: see
-:func:`encode`. Every satisfying assignment decodes to a legal schedule of cost
-``sum rd + wr <= B`` (per step: deletions, reads, computes, writes; the red count only
-grows inside a step and ends at ``<= M``). Conversely (**horizon lemma**, RECONSTRUCTED for
-attnio, proof in notes/pebbling.md): a schedule of cost ``<= B`` can be put in a normal form —
-no read or compute of a red vertex, no write of a blue one, no move on a vertex that is not
-an ancestor of an output, every computed pebble used (by a compute of a successor or a write
-of the vertex) before it is deleted — at no greater cost; in it a non-input ``v`` is computed
-at most ``c(v) = 1 + sum_{w in succ(v)} c(w)`` times (each compute maps to the first use of
-its pebble, and ``v`` is written at most once), and only once one-shot. So it has at most
-``B + sum_v c(v)`` moves that are not deletions and fits ``T = required_horizon`` steps of one
-move each (idle steps at the end). Hence "the CNF is unsatisfiable" implies
-``Q(G, M) >= B + 1``.
+:func:`encode` is a time-indexed CNF over normal-form schedules (its docstring lists the
+clauses). Every model decodes to a legal schedule; conversely (**horizon lemma**,
+RECONSTRUCTED for attnio, proof in notes/pebbling.md) every schedule of cost ``<= B`` has a
+normal form of no greater cost in which a non-input ``v`` is computed at most
+``c(v) = 1 + sum_{w in succ(v)} c(w)`` times (once one-shot) and every step has a compute,
+so it fits ``T = required_horizon = sum_v c(v)`` steps. Hence "the CNF is unsatisfiable"
+implies ``Q(G, M) >= B + 1``.
 
 Exit codes of ``python -m attnio.check FILE``: 0 accepted, 1 rejected (the first failed
 condition is printed), 2 unreadable or malformed file, 3 well formed and every part attnio
@@ -56,34 +41,30 @@ Examples
 >>> check_certificate({"kind": "schedule", "dag": dag, "M": 3, "recompute": True, "io": 3,
 ...     "moves": [["read", "a"], ["read", "b"], ["compute", "c"], ["write", "c"]]}).accepted
 True
->>> check_certificate({"kind": "compulsory", "dag": dag, "M": 3, "recompute": True,
-...                    "lower": 4}).reason
-'lower=4 is above the compulsory I/O 3 (2 inputs read, 1 outputs written)'
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 __all__ = ["CERTIFICATE_FORMAT", "CERTIFICATE_KINDS", "Dag", "CheckResult", "CertificateError",
-           "parse_dag", "topological_order", "replay", "compulsory_io", "compute_bounds", "required_horizon",
-           "Encoding", "encode", "dimacs_text", "parse_dimacs", "check_certificate",
-           "check_file", "drat_checker_available", "check_drat", "main"]
+           "parse_dag", "topological_order", "replay", "compulsory_io", "compute_bounds",
+           "required_horizon", "Encoding", "encode", "check_symmetry", "dimacs_text",
+           "parse_dimacs", "check_certificate", "check_file", "drat_checker_available",
+           "check_drat", "main"]
 
 #: The ``format`` field of every certificate file.
 CERTIFICATE_FORMAT = "attnio-pebbling-certificate/1"
 #: The certificate kinds this checker knows.
 CERTIFICATE_KINDS = ("schedule", "compulsory", "sat-refutation", "optimum")
-#: Largest file read (bytes): a CNF or DRAT file of a tiny DAG is well below it.
-MAX_FILE_BYTES = 512 * 1024 * 1024
-#: Largest DAG (vertices) and horizon the checker accepts.
-MAX_VERTICES = 10_000
-MAX_HORIZON = 100_000
+#: Largest file read (bytes), DAG (vertices), horizon (steps), list of symmetries.
+MAX_FILE_BYTES, MAX_VERTICES, MAX_HORIZON, MAX_SYMMETRIES = 1 << 30, 10_000, 100_000, 256
 
 
 class CertificateError(ValueError):
@@ -102,9 +83,8 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class Dag:
-    """A DAG restricted to the ancestors of its outputs (the only vertices a normal-form
-    schedule touches): ``vertices`` sorted, ``preds``/``succs`` within them, ``inputs`` the
-    sources, ``outputs`` the named outputs (default: the sinks)."""
+    """A DAG on the ancestors of its outputs (all a normal-form schedule touches): vertices
+    sorted, preds/succs within them, inputs = sources, outputs (default: the sinks)."""
 
     vertices: tuple[str, ...]
     preds: dict[str, tuple[str, ...]]
@@ -116,13 +96,14 @@ class Dag:
 def _int(data: dict[str, Any], key: str, low: int = 0) -> int:
     value = data.get(key)
     if type(value) is not int or value < low:
-        raise CertificateError(f"{key}={value!r} must be an integer >= {low}")
+        raise CertificateError(f"{key}={str(value)[:40]!r} must be an integer >= {low}")
     return value
 
 
-def parse_dag(data: Any) -> Dag:
+def parse_dag(data: Any, whole: bool = False) -> Dag:
     """The certificate's ``dag`` object (``nodes``, ``edges``, optional ``outputs``) as a
-    :class:`Dag` over the ancestors of the outputs; CertificateError if malformed or cyclic.
+    :class:`Dag` over the ancestors of the outputs (every vertex if ``whole``);
+    CertificateError if malformed or cyclic.
 
     >>> parse_dag({"nodes": ["a", "b", "x"], "edges": [["a", "b"]], "outputs": ["b"]}).vertices
     ('a', 'b')
@@ -141,7 +122,7 @@ def parse_dag(data: Any) -> Dag:
     for e in edges:
         if (not isinstance(e, list) or len(e) != 2 or not all(isinstance(x, str) for x in e)
                 or e[0] not in known or e[1] not in known or e[0] == e[1]):
-            raise CertificateError(f"dag edge {str(e)[:60]} is not a pair of distinct known vertices")
+            raise CertificateError(f"dag edge {str(e)[:60]} is not two distinct known vertices")
         preds[e[1]].add(e[0])
     succs: dict[str, set[str]] = {v: set() for v in nodes}
     for v, ps in preds.items():
@@ -154,19 +135,13 @@ def parse_dag(data: Any) -> Dag:
                                                  for o in outputs)
             or len(set(outputs)) != len(outputs)):
         raise CertificateError("dag.outputs must be a list of distinct vertices")
-    # acyclic (Kahn), then the ancestors of the outputs
-    indegree = {v: len(preds[v]) for v in nodes}
-    ready = [v for v in nodes if indegree[v] == 0]
-    seen = 0
-    while ready:
-        u = ready.pop()
-        seen += 1
-        for w in succs[u]:
-            indegree[w] -= 1
-            if indegree[w] == 0:
-                ready.append(w)
-    if seen != len(nodes):
+    full = Dag(vertices=tuple(sorted(nodes)), preds={v: tuple(sorted(p)) for v, p in preds.items()},
+               succs={v: tuple(sorted(w)) for v, w in succs.items()},
+               inputs=frozenset(v for v in nodes if not preds[v]), outputs=tuple(outputs))
+    if len(topological_order(full)) != len(nodes):
         raise CertificateError("dag has a cycle")
+    if whole:
+        return full
     keep: set[str] = set()
     stack = list(outputs)
     while stack:
@@ -186,24 +161,12 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
     """Replay ``moves`` on the whole DAG ``dag_data``; return the cost or raise
     CertificateError naming the first illegal move (the rules of the game, module docstring).
 
-    >>> d = {"nodes": ["a", "b"], "edges": [["a", "b"]]}
-    >>> replay(d, [["read", "a"], ["compute", "b"], ["write", "b"]], 2)
-    2
-    >>> replay(d, [["read", "a"], ["compute", "b"]], 2)
+    >>> replay({"nodes": ["a", "b"], "edges": [["a", "b"]]}, [["read", "a"], ["compute", "b"]], 2)
     Traceback (most recent call last):
-    ...
     attnio.check.CertificateError: after 2 moves output 'b' is not blue
     """
-    parse_dag(dag_data)  # well formed and acyclic
-    nodes = set(dag_data["nodes"])
-    preds: dict[str, set[str]] = {v: set() for v in nodes}
-    for u, v in dag_data["edges"]:
-        preds[v].add(u)
-    outputs = dag_data.get("outputs")
-    if outputs is None:
-        has_succ = {u for u, _ in dag_data["edges"]}
-        outputs = [v for v in nodes if v not in has_succ]
-    inputs = {v for v in nodes if not preds[v]}
+    dag = parse_dag(dag_data, whole=True)  # well formed and acyclic
+    preds, inputs = dag.preds, dag.inputs
     if not isinstance(moves, list):
         raise CertificateError("moves must be a list of [kind, vertex] pairs")
     red: set[str] = set()
@@ -213,7 +176,7 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
     for i, move in enumerate(moves):
         if (not isinstance(move, list) or len(move) != 2
                 or move[0] not in ("read", "write", "compute", "delete")
-                or not isinstance(move[1], str) or move[1] not in nodes):
+                or not isinstance(move[1], str) or move[1] not in preds):
             raise CertificateError(f"move {i} {str(move)[:60]} is not [kind, vertex]")
         kind, v = move
         if kind == "read":
@@ -229,7 +192,7 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
         elif kind == "compute":
             if v in inputs:
                 raise CertificateError(f"move {i} computes the input {v!r}")
-            if not preds[v] <= red:
+            if not set(preds[v]) <= red:
                 raise CertificateError(f"move {i} computes {v!r} without every predecessor red")
             if not recompute and v in computed:
                 raise CertificateError(f"move {i} computes {v!r} a second time (one-shot)")
@@ -241,7 +204,7 @@ def replay(dag_data: Any, moves: Any, M: int, recompute: bool = True) -> int:
             red.discard(v)
         if len(red) > M:
             raise CertificateError(f"move {i} leaves {len(red)} red pebbles > M={M}")
-    for o in outputs:
+    for o in dag.outputs:
         if o not in blue:
             raise CertificateError(f"after {len(moves)} moves output {o!r} is not blue")
     return cost
@@ -258,27 +221,25 @@ def compulsory_io(dag: Dag) -> tuple[int, int]:
 
 
 def compute_bounds(dag: Dag, recompute: bool = True) -> dict[str, int]:
-    """``c(v)``: how often a normal-form schedule computes the non-input ``v`` at most
-    (horizon lemma, module docstring): 1 one-shot, else ``1 + sum of c(w)`` over the
-    successors ``w``.
+    """``c(v)``, the most computes of the non-input ``v`` in a normal-form schedule (horizon
+    lemma): 1 one-shot, else ``1 + sum of c(w)`` over the successors ``w``.
 
     >>> compute_bounds(parse_dag({"nodes": ["a", "b", "c"], "edges": [["a", "b"], ["b", "c"]],
     ...                           "outputs": ["b", "c"]}))
     {'c': 1, 'b': 2}
     """
     bound: dict[str, int] = {}
-    order = topological_order(dag)
-    for v in reversed(order):
+    for v in reversed(topological_order(dag)):
         if v in dag.inputs:
             continue
         bound[v] = 1 if not recompute else 1 + sum(bound[w] for w in dag.succs[v])
     return bound
 
 
-def required_horizon(dag: Dag, bound: int, recompute: bool = True) -> int:
-    """Steps that hold every normal-form schedule of cost <= ``bound``:
-    ``bound + sum_v c(v)`` (:func:`compute_bounds`)."""
-    return bound + sum(compute_bounds(dag, recompute).values())
+def required_horizon(dag: Dag, recompute: bool = True) -> int:
+    """Steps that hold every normal-form schedule, whatever its cost: ``sum_v c(v)``
+    (:func:`compute_bounds`; every step has a compute), at least 1."""
+    return max(1, sum(compute_bounds(dag, recompute).values()))
 
 
 def topological_order(dag: Dag) -> list[str]:
@@ -316,22 +277,19 @@ class Encoding:
         self._cp = self._wr + T * nN
         self._a = self._cp + T * nN
         self.num_vars = self._a + T - 1
+        self.extras: list[int] = []  # the extra I/O's literals, set by encode()
 
+    # the numbering, one accessor a line (1-based DIMACS ids)
     def r(self, v: str, t: int) -> int:  # red after step t
         return self._r + t * len(self.V) + self.vi[v]
-
     def b(self, v: str, t: int) -> int:  # blue after step t
         return self._b + t * len(self.N) + self.ni[v]
-
     def rd(self, v: str, t: int) -> int:  # read at step t
         return self._rd + (t - 1) * len(self.V) + self.vi[v]
-
     def wr(self, v: str, t: int) -> int:  # write at step t
         return self._wr + (t - 1) * len(self.N) + self.ni[v]
-
     def cp(self, v: str, t: int) -> int:  # compute at step t
         return self._cp + (t - 1) * len(self.N) + self.ni[v]
-
     def a(self, t: int) -> int:  # step t has a move
         return self._a + t - 1
 
@@ -361,96 +319,107 @@ class Encoding:
             clauses.append([-x[i], -s[i - 1][k - 1]])
         clauses.append([-x[n - 1], -s[n - 2][k - 1]])
 
-    def cost_literals(self) -> list[int]:
-        """Every read and write variable, step by step (the cost counter's inputs)."""
-        lits: list[int] = []
-        for t in range(1, self.T + 1):
-            lits.extend(self.rd(v, t) for v in self.V)
-            lits.extend(self.wr(v, t) for v in self.N)
-        return lits
 
-
-def encode(dag: Dag, M: int, bound: int | None, horizon: int, recompute: bool = True
-           ) -> tuple[Encoding, list[list[int]]]:
+def encode(dag: Dag, M: int, bound: int | None, horizon: int, recompute: bool = True,
+           symmetries: Sequence[Mapping[str, str]] = ()) -> tuple[Encoding, list[list[int]]]:
     """The CNF "a normal-form schedule of ``dag`` with at most ``M`` red pebbles, cost <=
     ``bound``, in ``horizon`` steps exists" (module docstring; ``bound=None``: cost free).
 
-    A step t is: deletions, then reads, then computes in topological order (a compute may use
-    a vertex read or computed earlier in the same step), then writes; the red count only
-    grows inside a step, so ``<= M`` after every step is the red limit. Clauses, for every
-    step t = 1..T and vertex v (``wr``, ``cp``, ``b`` on non-inputs only):
+    A step t is: deletions, reads, computes in topological order (one may use a vertex read
+    or computed before it in the step), writes; the red count only grows inside a step, so
+    ``<= M`` after each step is the red limit. Clauses for t = 1..T and each vertex v
+    (``wr``, ``cp``, ``b`` on non-inputs only):
 
-    1. ``r(v,t) -> r(v,t-1) | rd(v,t) | cp(v,t)`` (red appears by a read or a compute);
-    2. ``rd(v,t) -> r(v,t)``, ``rd(v,t) -> -r(v,t-1)``, ``rd(v,t) -> b(v,t-1)``, and
-       ``rd(v,t) -> OR_{w in succ(v)} cp(w,t)`` (reads just in time);
-    3. ``cp(v,t) -> r(v,t)``, ``cp(v,t) -> -r(v,t-1)``, ``cp(v,t) -> r(u,t)`` for each
-       predecessor u;
-    4. ``wr(v,t) -> r(v,t)``, ``wr(v,t) -> -b(v,t-1)``, and for
-       t < T ``wr(v,t) -> -r(v,t+1)`` (writes just before the pebble goes);
+    1. ``r(v,t) -> r(v,t-1) | rd(v,t) | cp(v,t)``;
+    2. ``rd(v,t)`` implies ``r(v,t)``, ``-r(v,t-1)``, ``b(v,t-1)`` and
+       ``OR_{w in succ(v)} cp(w,t)`` (reads just in time);
+    3. ``cp(v,t)`` implies ``r(v,t)``, ``-r(v,t-1)`` and ``r(u,t)`` for each predecessor u;
+    4. ``wr(v,t)`` implies ``r(v,t)``, ``-b(v,t-1)`` and, t < T, ``-r(v,t+1)`` (a write in
+       the pebble's last step);
     5. ``b(v,t) <-> b(v,t-1) | wr(v,t)``;
     6. at most M of ``r(., t)`` (sequential counter);
-    7. ``a(t) -> OR(moves of t)``; every move of step t + 1 implies ``a(t)`` (idle steps only
-       at the end) and, for t + 1 >= 2, ``a(t+1) -> OR_u (r(u,t) & -r(u,t+1))`` written with
-       ``d(u,t+1)``: ``d -> r(u,t)``, ``d -> -r(u,t+1)`` (every step after the first starts
-       with a deletion: steps are maximal);
-    8. ``OR_t rd(i,t)`` for each input i that is an ancestor of a non-input output,
-       ``OR_t cp(v,t)`` for each non-input v;
-    then ``-r(v,0)``, ``-b(v,0)``, ``b(o,T)`` for the non-input outputs; one-shot: at most one
-    ``cp(v, .)`` per v; last, at most ``bound`` of the reads and writes (the cost).
-    The ``d(u,t)`` variables are allocated step by step right after ``a(.)``, before every
-    counter.
+    7. each move of step t implies ``a(t)``; ``a(t) -> OR_v cp(v,t)``; ``a(t+1) -> a(t)``;
+       for t >= 2 ``a(t) -> OR_u d(u,t)`` with ``d(u,t) -> r(u,t-1)``, ``d(u,t) -> -r(u,t)``
+       (every step has a compute and, after the first, starts with a deletion);
+    8. ``OR_t rd(i,t)`` for each needed input (one with a successor), ``OR_t cp(v,t)`` for
+       each non-input;
+    9. per automorphism in ``symmetries`` (:func:`check_symmetry`): lex-leader clauses,
+       "``rb`` (t-major, inputs sorted) is lexicographically at most its image";
+    10. ``cp(o,t) -> wr(o,t)`` for each non-input output without successors;
+    then ``-r(v,0)``, ``-b(v,0)``, ``b(o,T)`` for non-input outputs, and one-shot at most one
+    ``cp(v, .)`` per v. **Cost** = compulsory I/O (every needed input read, every non-input
+    output written once) + extras: ``rb(i,t)`` "i read at a step <= t" (``rd(i,t) ->
+    rb(i,t)``, ``rb(i,t-1) -> rb(i,t)``), ``x(i,t)`` (``rd(i,t) & rb(i,t-1) -> x(i,t)``); the
+    extras are, step by step, ``x(i,t)`` (t >= 2), ``rd(v,t)`` (non-inputs), ``wr(v,t)``
+    (non-inputs that are not outputs); last, at most ``bound - compulsory`` extras (the empty
+    clause if negative). New variables after ``a(.)``: ``d(u,t)`` (t = 2..T, u in V),
+    ``rb(i,t)`` (t = 1..T), ``x(i,t)`` (t = 2..T; needed inputs sorted), then family 9's
+    "equal so far" variables and the counters, in clause order.
 
     >>> d = parse_dag({"nodes": ["a", "b"], "edges": [["a", "b"]]})
     >>> enc, clauses = encode(d, 2, 1, 3)
     >>> enc.num_vars, len(clauses)
-    (39, 103)
+    (36, 97)
     """
     enc = Encoding(dag, horizon)
     T, V, N = horizon, enc.V, enc.N
-    cl: list[list[int]] = []
-    cl.extend([-enc.r(v, 0)] for v in V)
-    cl.extend([-enc.b(v, 0)] for v in N)
+    cl: list[list[int]] = [[-enc.r(v, 0)] for v in V] + [[-enc.b(v, 0)] for v in N]
     dvars = {(u, t): enc.new_var() for t in range(2, T + 1) for u in V}
+    needed = sorted(_needed_inputs(dag))
+    rb = {(i, t): enc.new_var() for t in range(1, T + 1) for i in needed}
+    xs = {(i, t): enc.new_var() for t in range(2, T + 1) for i in needed}
+    for t in range(1, T + 1):
+        for i in needed:
+            cl.append([-enc.rd(i, t), rb[i, t]])
+            if t >= 2:
+                cl += [[-rb[i, t - 1], rb[i, t]], [-enc.rd(i, t), -rb[i, t - 1], xs[i, t]]]
+                enc.extras.append(xs[i, t])
+        enc.extras += [enc.rd(v, t) for v in N] + [enc.wr(v, t) for v in N
+                                                   if v not in dag.outputs]
+    for sym in symmetries:  # 9 (Crawford et al. 1996): sound for any set of automorphisms,
+        equal: list[int] = []  # the least vector of a schedule's orbit satisfies each one
+        for t in range(1, T + 1):
+            for xk, yk in ((rb[i, t], rb[sym.get(i, i), t]) for i in needed):
+                if xk != yk:  # equal[-1:]: "equal so far" (none at the first difference)
+                    e, pre = enc.new_var(), [-p for p in equal[-1:]]
+                    cl += [[*pre, -xk, yk], [*pre, -xk, -yk, e], [*pre, xk, yk, e]]
+                    equal = [e]
     for t in range(1, T + 1):
         for v in V:
             r, r0, rd = enc.r(v, t), enc.r(v, t - 1), enc.rd(v, t)
             uses = [enc.cp(w, t) for w in dag.succs[v]]
+            cl += [[-rd, r], [-rd, -r0], [-rd, *uses], [-rd, enc.a(t)]]
             if v in dag.inputs:
                 cl.append([-r, r0, rd])
-                cl.extend([[-rd, r], [-rd, -r0], [-rd, *uses]])
                 continue
             b, b0, wr, cp = enc.b(v, t), enc.b(v, t - 1), enc.wr(v, t), enc.cp(v, t)
-            cl.append([-r, r0, rd, cp])
-            cl.extend([[-rd, r], [-rd, -r0], [-rd, b0], [-rd, *uses]])
-            cl.extend([[-cp, r], [-cp, -r0]])
-            cl.extend([-cp, enc.r(u, t)] for u in dag.preds[v])
-            cl.extend([[-wr, r], [-wr, -b0]])
+            cl += [[-r, r0, rd, cp], [-rd, b0], [-cp, r], [-cp, -r0], [-cp, enc.a(t)]]
+            cl += [[-cp, enc.r(u, t)] for u in dag.preds[v]]
+            cl += [[-wr, r], [-wr, -b0], [-wr, enc.a(t)], [-b0, b], [-wr, b], [-b, b0, wr]]
             if t < T:
                 cl.append([-wr, -enc.r(v, t + 1)])
-            cl.extend([[-b0, b], [-wr, b], [-b, b0, wr]])
         enc.at_most([enc.r(v, t) for v in V], M, cl)
-    for t in range(1, T + 1):
-        moves = [enc.rd(v, t) for v in V] + [enc.wr(v, t) for v in N] + [
-            enc.cp(v, t) for v in N]
-        cl.append([-enc.a(t), *moves])
-        if t < T:
-            nxt = [enc.rd(v, t + 1) for v in V] + [enc.wr(v, t + 1) for v in N] + [
-                enc.cp(v, t + 1) for v in N]
-            cl.extend([-x, enc.a(t)] for x in nxt)
+        cl.append([-enc.a(t), *(enc.cp(v, t) for v in N)])
         if t >= 2:
+            cl.append([-enc.a(t), enc.a(t - 1)])
             cl.append([-enc.a(t), *(dvars[u, t] for u in V)])
             for u in V:
-                cl.extend([[-dvars[u, t], enc.r(u, t - 1)], [-dvars[u, t], -enc.r(u, t)]])
-    for i in sorted(_needed_inputs(dag)):
-        cl.append([enc.rd(i, t) for t in range(1, T + 1)])
-    for v in N:
-        cl.append([enc.cp(v, t) for t in range(1, T + 1)])
-    cl.extend([enc.b(o, T)] for o in dag.outputs if o not in dag.inputs)
+                cl += [[-dvars[u, t], enc.r(u, t - 1)], [-dvars[u, t], -enc.r(u, t)]]
+    cl += [[enc.rd(i, t) for t in range(1, T + 1)] for i in needed]
+    cl += [[enc.cp(v, t) for t in range(1, T + 1)] for v in N]
+    cl += [[enc.b(o, T)] for o in dag.outputs if o not in dag.inputs]
+    for o in dag.outputs:  # 10: a sink output's pebble has no other use; computed once
+        if o not in dag.inputs and not dag.succs[o]:
+            cl += [[-enc.cp(o, t), enc.wr(o, t)] for t in range(1, T + 1)]
     if not recompute:
         for v in N:
             enc.at_most([enc.cp(v, t) for t in range(1, T + 1)], 1, cl)
     if bound is not None:
-        enc.at_most(enc.cost_literals(), bound, cl)
+        spare = bound - sum(compulsory_io(dag))
+        if spare < 0:
+            cl.append([])
+        else:
+            enc.at_most(enc.extras, spare, cl)
     return enc, cl
 
 
@@ -458,6 +427,32 @@ def _needed_inputs(dag: Dag) -> set[str]:
     # every kept vertex is an ancestor of an output, so an input with a kept successor is an
     # ancestor of a non-input output
     return {i for i in dag.inputs if dag.succs[i]}
+
+
+def check_symmetry(dag: Dag, sym: Any) -> str:
+    """Why ``sym`` (vertex -> image, unlisted vertices fixed) is not an automorphism of the
+    kept DAG — a bijection mapping edges to edges, inputs to inputs, outputs to outputs —
+    or "" when it is.
+
+    >>> d = parse_dag({"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]]})
+    >>> check_symmetry(d, {"a": "b", "b": "a"}), check_symmetry(d, {"a": "c", "c": "a"})
+    ('', "it changes the in-degree of 'a'")"""
+    if not isinstance(sym, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and k in dag.preds and v in dag.preds
+            for k, v in sym.items()):
+        return "it is not a map between kept vertices"
+    image = {v: sym.get(v, v) for v in dag.vertices}
+    if len(set(image.values())) != len(image):
+        return "it is not a bijection"
+    for v in dag.vertices:
+        for u in dag.preds[v]:
+            if image[u] not in dag.preds[image[v]]:
+                return f"it maps the edge {(u, v)} to a non-edge"
+        if len(dag.preds[v]) != len(dag.preds[image[v]]):
+            return f"it changes the in-degree of {v!r}"
+    if {image[o] for o in dag.outputs} != set(dag.outputs):
+        return "it does not map the outputs onto the outputs"
+    return ""
 
 
 def dimacs_text(num_vars: int, clauses: Iterable[list[int]]) -> str:
@@ -473,36 +468,31 @@ def parse_dimacs(text: str) -> tuple[int, list[list[int]]]:
     >>> parse_dimacs("c x\\np cnf 2 1\\n1 -2 0\\n")
     (2, [[1, -2]])
     """
-    header: tuple[int, int] | None = None
+    header: list[int] = []
     clauses: list[list[int]] = []
     current: list[int] = []
     for line in text.splitlines():
         words = line.split()
         if not words or words[0] == "c":
             continue
-        if words[0] == "p":
-            if header is not None or len(words) != 4 or words[1] != "cnf":
-                raise CertificateError("the CNF has a malformed or second 'p cnf' line")
-            try:
-                header = (int(words[2]), int(words[3]))
-            except ValueError:
-                raise CertificateError("the CNF's 'p cnf' line has a non-integer") from None
-            continue
-        if header is None:
-            raise CertificateError("the CNF has clauses before its 'p cnf' line")
-        for w in words:
-            try:
-                lit = int(w)
-            except ValueError:
-                raise CertificateError(f"the CNF has a non-integer literal {w[:20]!r}") from None
-            if lit == 0:
-                clauses.append(current)
-                current = []
-            elif abs(lit) > header[0]:
-                raise CertificateError(f"the CNF's literal {lit} exceeds its {header[0]} variables")
-            else:
+        try:
+            if words[0] == "p":
+                if header or len(words) != 4 or words[1] != "cnf":
+                    raise CertificateError("the CNF has a malformed or second 'p cnf' line")
+                header = [int(words[2]), int(words[3])]
+                continue
+            if not header:
+                raise CertificateError("the CNF has clauses before its 'p cnf' line")
+            for lit in map(int, words):
+                if abs(lit) > header[0]:
+                    raise CertificateError(f"the CNF's literal {lit} exceeds its variables")
                 current.append(lit)
-    if header is None or current or len(clauses) != header[1]:
+                if lit == 0:
+                    clauses.append(current[:-1])
+                    current = []
+        except ValueError:
+            raise CertificateError("the CNF has a word that is not an integer") from None
+    if not header or current or len(clauses) != header[1]:
         raise CertificateError("the CNF is not complete DIMACS (header, clause count, final 0)")
     return header[0], clauses
 
@@ -512,19 +502,20 @@ def _clause_key(clauses: Iterable[list[int]]) -> list[tuple[int, ...]]:
 
 
 def drat_checker_available() -> bool:
-    """True when the independent DRAT checker ``dratify`` imports."""
-    try:
-        import dratify  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """True when the independent DRAT checker ``dratify`` can be imported."""
+    return importlib.util.find_spec("dratify") is not None
 
 
 def check_drat(cnf_text: str, proof_text: str) -> bool:
     """True when ``dratify`` (independent of attnio and of the SAT solver) accepts the DRAT
-    proof as a refutation of the CNF (the empty clause derived, every step RUP or RAT)."""
+    proof as a refutation of the CNF (the empty clause derived, every step RUP or RAT); its
+    Rust engine (cdclkit-native, ~15x faster) is used when installed."""
     import dratify
 
+    if importlib.util.find_spec("cdclkit_native") is not None:
+        import cdclkit_native
+
+        dratify.register_native(cdclkit_native)
     result = dratify.check_proof(dratify.parse_dimacs(cnf_text), proof_text)
     return bool(result.ok and result.reached_empty)
 
@@ -552,24 +543,30 @@ def _check_sat(cert: dict[str, Any], dag: Dag, M: int, recompute: bool, base: Pa
     horizon = _int(cert, "horizon", 1)
     if horizon > MAX_HORIZON:
         raise CertificateError(f"horizon={horizon} is above {MAX_HORIZON}")
-    need = required_horizon(dag, lower - 1, recompute)
+    need = required_horizon(dag, recompute)
     if horizon < need:
         return CheckResult(False, f"horizon={horizon} is below the {need} steps the horizon "
-                                  f"lemma needs for cost <= {lower - 1}")
+                                  "lemma needs")
     if base is None:
-        raise CertificateError("a sat-refutation is checked from its file (the CNF and proof beside it)")
+        raise CertificateError("a sat-refutation is checked from its file (CNF, proof beside)")
     cnf_text = _read(base, cert.get("cnf"), "cnf")
-    if cert.get("cnf_sha256") is not None and cert["cnf_sha256"] != hashlib.sha256(
-            cnf_text.encode()).hexdigest():
+    if cert.get("cnf_sha256") not in (None, hashlib.sha256(cnf_text.encode()).hexdigest()):
         return CheckResult(False, "cnf_sha256 does not match the file")
     num_vars, clauses = parse_dimacs(cnf_text)
-    enc, expected = encode(dag, M, lower - 1, horizon, recompute)
+    symmetries = cert.get("symmetries", [])
+    if not isinstance(symmetries, list) or len(symmetries) > MAX_SYMMETRIES:
+        raise CertificateError(f"symmetries must be a list of at most {MAX_SYMMETRIES} maps")
+    for sym in symmetries:
+        why = check_symmetry(dag, sym)
+        if why:
+            return CheckResult(False, f"a listed symmetry is not an automorphism: {why}")
+    enc, expected = encode(dag, M, lower - 1, horizon, recompute, symmetries)
     if num_vars != enc.num_vars or _clause_key(clauses) != _clause_key(expected):
+        variant = "recomputation" if recompute else "one-shot"
         return CheckResult(False, f"the CNF is not the encoding of M={M}, cost <= {lower - 1}, "
-                                  f"horizon {horizon} ({'recomputation' if recompute else 'one-shot'})")
+                                  f"horizon {horizon} ({variant})")
     proof_text = _read(base, cert.get("proof"), "proof")
-    if cert.get("proof_sha256") is not None and cert["proof_sha256"] != hashlib.sha256(
-            proof_text.encode()).hexdigest():
+    if cert.get("proof_sha256") not in (None, hashlib.sha256(proof_text.encode()).hexdigest()):
         return CheckResult(False, "proof_sha256 does not match the file")
     claim = f"Q >= {lower} (the encoding of cost <= {lower - 1} is unsatisfiable)"
     if not run_drat:
@@ -599,7 +596,8 @@ def check_certificate(cert: Any, base: str | Path | None = None, *, run_drat: bo
         raise CertificateError("a certificate is a JSON object")
     kind = cert.get("kind")
     if kind not in CERTIFICATE_KINDS:
-        raise CertificateError(f"kind={str(kind)[:40]!r} is not one of {', '.join(CERTIFICATE_KINDS)}")
+        raise CertificateError(f"kind={str(kind)[:40]!r} is not one of "
+                               f"{', '.join(CERTIFICATE_KINDS)}")
     M = _int(cert, "M", 1)
     recompute = cert.get("recompute")
     if not isinstance(recompute, bool):
@@ -640,8 +638,8 @@ def check_certificate(cert: Any, base: str | Path | None = None, *, run_drat: bo
     upper, lower_cert = parts
     if upper.get("kind") != "schedule" or lower_cert.get("kind") not in (
             "compulsory", "sat-refutation"):
-        raise CertificateError("an optimum's upper is a schedule and its lower_proof compulsory or "
-                    "sat-refutation")
+        raise CertificateError("an optimum's upper is a schedule and its lower_proof "
+                               "compulsory or sat-refutation")
     io = _int(cert, "io")
     if upper.get("io") != io or lower_cert.get("lower") != io:
         return CheckResult(False, f"the ends do not meet at io={io} (upper "
@@ -666,7 +664,7 @@ def check_file(path: str | Path, *, run_drat: bool = True) -> CheckResult:
         raise CertificateError(f"{path.name} is not JSON") from None
     if not isinstance(cert, dict) or cert.get("format") != CERTIFICATE_FORMAT:
         raise CertificateError(f"{path.name} is not an attnio pebbling certificate "
-                    f"(format {CERTIFICATE_FORMAT})")
+                               f"(format {CERTIFICATE_FORMAT})")
     return check_certificate(cert, path.parent, run_drat=run_drat)
 
 

@@ -6,17 +6,18 @@ standalone checker, so that the CNF a proof file refutes is regenerated there fr
 notes/pebbling.md, "Proof files") makes it exact with recomputation too: every schedule of
 cost :math:`\le B` has a normal form with at most
 
-.. math:: B + \sum_{v \notin I} c(v), \qquad c(v) = 1 + \sum_{w \in \mathrm{succ}(v)} c(w)
+.. math:: \sum_{v \notin I} c(v), \qquad c(v) = 1 + \sum_{w \in \mathrm{succ}(v)} c(w)
 
-moves that are not deletions (:math:`c(v) = 1` one-shot), so a CNF with that many steps is
+steps, each with a compute (:math:`c(v) = 1` one-shot), so a CNF with that many steps is
 unsatisfiable exactly when :math:`Q(G, M) > B`.
 
 =====================================  ==================================================
 function                               what it does
 =====================================  ==================================================
 :func:`solve_sat`                      the engine: :math:`Q(G, M)` by incremental SAT calls
-                                       on one solver — cost bounds as assumptions on a
-                                       totalizer (Bailleux–Boufkhad 2003), bisection
+                                       on one solver — bounds on the extra I/O as
+                                       assumptions on a totalizer (Bailleux–Boufkhad
+                                       2003), bisection
                                        between the lower bound and the best schedule;
                                        every model decoded and replayed
 :func:`refute`                         a DRAT refutation of "cost :math:`\le B`" on the
@@ -64,13 +65,43 @@ from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.validation import validate_digraph
 
-__all__ = ["SAT_SOLVER", "MAX_SAT_HORIZON", "sat_available", "dag_certificate_data",
+__all__ = ["SAT_SOLVER", "MAX_SAT_HORIZON", "MAX_SAT_SYMMETRIES", "dag_symmetries",
+           "sat_available", "dag_certificate_data",
            "solve_sat", "refute", "Refutation", "decode"]
 
 #: The python-sat solver of the engine and of the proofs.
 SAT_SOLVER = "glucose42"
 #: Largest horizon the engine builds (steps); past it the engine answers undecided.
 MAX_SAT_HORIZON = 4_000
+#: Most automorphisms given to the lex-leader clauses (attnio.check.encode, family 9).
+MAX_SAT_SYMMETRIES = 64
+
+
+def dag_symmetries(dag: Dag, limit: int = MAX_SAT_SYMMETRIES) -> list[dict[str, str]]:
+    """Automorphisms of the kept DAG (edges, outputs and inputs preserved; networkx's VF2),
+    as maps of the moved vertices, the identity left out, at most ``limit`` (in the order
+    VF2 finds them, which is deterministic for a given DAG).
+
+    >>> from attnio.check import parse_dag
+    >>> len(dag_symmetries(parse_dag(dag_certificate_data(nx.DiGraph([("a", "c"), ("b", "c")])))))
+    1
+    """
+    from networkx.algorithms.isomorphism import DiGraphMatcher
+
+    H = nx.DiGraph()
+    H.add_nodes_from(dag.vertices, output=False)
+    H.add_edges_from((u, v) for v in dag.vertices for u in dag.preds[v])
+    for o in dag.outputs:
+        H.nodes[o]["output"] = True
+    found: list[dict[str, str]] = []
+    matcher = DiGraphMatcher(H, H, node_match=lambda a, b: a["output"] == b["output"])
+    for mapping in matcher.isomorphisms_iter():
+        moved = {u: w for u, w in sorted(mapping.items()) if u != w}
+        if moved:
+            found.append(moved)
+            if len(found) >= limit:
+                break
+    return found
 
 
 def sat_available() -> bool:
@@ -128,6 +159,7 @@ class Refutation:
     cnf: str
     proof: str
     seconds: float
+    symmetries: list[dict[str, str]]
 
 
 def _timer(solver: Any, seconds: float | None) -> threading.Timer | None:
@@ -151,18 +183,19 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     schedule of cost <= bound exists and no refutation can).
 
     >>> import networkx as nx
-    >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
-    >>> ref = refute(G, 3, 2)
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> ref = refute(matmul_dag(1, 2, 1), 3, 6)
     >>> ref.horizon, ref.proof.splitlines()[-1]
-    (3, '0')
+    (5, '0')
     """
     from pysat.solvers import Solver
 
     dag = parse_dag(dag_certificate_data(G, outputs))
-    horizon = max(1, required_horizon(dag, bound, recompute))
+    horizon = required_horizon(dag, recompute)
     if horizon > MAX_SAT_HORIZON:
         return None
-    enc, clauses = encode(dag, M, bound, horizon, recompute)
+    symmetries = dag_symmetries(dag)
+    enc, clauses = encode(dag, M, bound, horizon, recompute, symmetries)
     started = time.monotonic()
     solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses, with_proof=True)
     timer = _timer(solver, time_limit)
@@ -172,13 +205,16 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
             return None
         if answer:
             raise ValueError(f"cost <= {bound} is satisfiable at M={M}: nothing to refute")
-        proof = "\n".join(solver.get_proof()) + "\n"
+        lines = solver.get_proof()
+        if not lines or lines[-1].strip() != "0":
+            lines.append("0")  # the empty clause, if the solver left it implicit
+        proof = "\n".join(lines) + "\n"
     finally:
         if timer is not None:
             timer.cancel()
         solver.delete()
     return Refutation(bound, horizon, dimacs_text(enc.num_vars, clauses), proof,
-                      time.monotonic() - started)
+                      time.monotonic() - started, symmetries)
 
 
 def _initial_schedule(G: nx.DiGraph, M: int, recompute: bool, outputs: Iterable[str] | None,
@@ -260,12 +296,12 @@ def solve_sat(
 
     if lower >= upper:
         return result(None)
-    horizon = required_horizon(dag, upper - 1, recompute)
+    horizon = required_horizon(dag, recompute)
     if horizon > MAX_SAT_HORIZON:
         return result(f"the SAT horizon {horizon} is above MAX_SAT_HORIZON={MAX_SAT_HORIZON}")
-    enc, clauses = encode(dag, M, None, horizon, recompute)
-    lits = enc.cost_literals()
-    totalizer = ITotalizer(lits=lits, ubound=upper, top_id=enc.num_vars)
+    enc, clauses = encode(dag, M, None, horizon, recompute, dag_symmetries(dag))
+    compulsory = reads + writes  # cost = compulsory + extras (attnio.check.encode)
+    totalizer = ITotalizer(lits=enc.extras, ubound=upper - compulsory, top_id=enc.num_vars)
     solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses + totalizer.cnf.clauses)
     try:
         while lower < upper:
@@ -274,8 +310,8 @@ def solve_sat(
             bound = (lower + upper - 1) // 2  # is there a schedule of cost <= bound?
             timer = _timer(solver, None if deadline is None else deadline - time.monotonic())
             try:
-                answer = solver.solve_limited(assumptions=[-totalizer.rhs[bound]],
-                                              expect_interrupt=True)
+                answer = solver.solve_limited(
+                    assumptions=[-totalizer.rhs[bound - compulsory]], expect_interrupt=True)
             finally:
                 if timer is not None:
                     timer.cancel()

@@ -123,6 +123,7 @@ def certify_optimum(G: nx.DiGraph, M: int, result: PebbleResult, folder: str | P
                                        overwrite=overwrite)
                 files += [cnf_path, drat_path]
                 lower = {"kind": "sat-refutation", "lower": io, "horizon": refutation.horizon,
+                         "symmetries": refutation.symmetries,
                          "cnf": cnf_path.name, "cnf_sha256": _sha(refutation.cnf),
                          "proof": drat_path.name, "proof_sha256": _sha(refutation.proof)}
                 kind, detail = "sat-refutation", ""
