@@ -156,7 +156,7 @@ def parse_program(text: str) -> list[Statement]:
                 statements.append(Statement(out, idx, "unary", func, (operand,)))
         elif binary:
             a, op, b = binary.groups()
-            operands = (_term(a, where), _term(b, where))
+            operands: tuple[tuple[str, str], ...] = (_term(a, where), _term(b, where))
             if not all(set(o[1]) <= set(idx) for o in operands):
                 raise InvalidInputError(f"{where}: an elementwise {op} sums nothing: every "
                                         "operand's letters must be on the left side")
@@ -196,7 +196,7 @@ def parse_sizes_spec(text: str) -> dict[str, int]:
 
 class _Build:
     def __init__(self) -> None:
-        self.G = nx.DiGraph()
+        self.G: nx.DiGraph = nx.DiGraph()
         self.tensors: dict[str, dict[tuple[int, ...], str]] = {}
         self.letters: dict[str, str] = {}
 
@@ -248,13 +248,14 @@ def einsum_dag(program: str, sizes: Mapping[str, int], *,
     # a cheap size estimate first: every entry of every statement, and its terms
     estimate = 0
     for s in statements:
-        entries = 1
+        count = 1
         for c in s.idx:
-            entries *= sizes[c]
-        summed = 1
+            count *= sizes[c]
+        per_entry = 1
         for c in {c for _, i in s.operands for c in i} - set(s.idx):
-            summed *= sizes[c]
-        estimate += entries * summed * (len(s.operands) + 1) * (3 if s.kind == "softmax" else 1)
+            per_entry *= sizes[c]
+        estimate += count * per_entry * (len(s.operands) + 1) * (3 if s.kind == "softmax"
+                                                                    else 1)
         if estimate > max_vertices:
             raise InvalidInputError(f"--einsum builds more than {max_vertices} vertices "
                                     "(MAX_EINSUM_VERTICES); use smaller --sizes")

@@ -88,7 +88,7 @@ def dag_symmetries(dag: Dag, limit: int = MAX_SAT_SYMMETRIES) -> list[dict[str, 
     """
     from networkx.algorithms.isomorphism import DiGraphMatcher
 
-    H = nx.DiGraph()
+    H: nx.DiGraph = nx.DiGraph()
     H.add_nodes_from(dag.vertices, output=False)
     H.add_edges_from((u, v) for v in dag.vertices for u in dag.preds[v])
     for o in dag.outputs:
@@ -135,7 +135,7 @@ def decode(dag: Dag, true: set[int], horizon: int) -> list[Move]:
     enc = Encoding(dag, horizon)
     order = [v for v in topological_order(dag) if v not in dag.inputs]
     moves: list[Move] = []
-    red = set()
+    red: set[str] = set()
     for t in range(1, horizon + 1):
         after = {v for v in dag.vertices if enc.r(v, t) in true}
         reads = [v for v in dag.vertices if enc.rd(v, t) in true]
@@ -220,12 +220,12 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
 def _initial_schedule(G: nx.DiGraph, M: int, recompute: bool, outputs: Iterable[str] | None,
                       incumbent: Sequence[Move] | None) -> tuple[int, list[Move]]:
     if incumbent:
-        moves = [tuple(m) for m in incumbent]
-        return replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves  # type: ignore[arg-type]
+        moves: list[Move] = [(str(kind), str(v)) for kind, v in incumbent]
+        return replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves
     from attnio.graphs.heuristic_schedule import heuristic_schedule
 
     found = heuristic_schedule(G, M, outputs=outputs, time_limit=None, max_evaluations=50)
-    moves = list(found.schedule)
+    moves = [(str(kind), str(v)) for kind, v in found.schedule]
     return replay(G, moves, M, recompute=recompute, outputs=outputs).io, moves
 
 

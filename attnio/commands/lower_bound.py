@@ -186,8 +186,8 @@ def summarise_certificate(record: BoundRecord) -> str:
                 f"{len(c['output_writes_outside'])} output writes")
     if record.route == "sub-dag-lp" and isinstance(c, dict) and isinstance(
             c.get("members"), list):
-        optima = sorted({m.get("Q_H") for m in c["members"] if isinstance(m, dict)
-                         and isinstance(m.get("Q_H"), int)})
+        optima: list[int] = sorted({m["Q_H"] for m in c["members"] if isinstance(m, dict)
+                                    and isinstance(m.get("Q_H"), int)})
         span = (f", Q_H {optima[0]}–{optima[-1]}" if len(optima) > 1
                 else f", Q_H {optima[0]}" if optima else "")
         return (f"{len(c['members'])} sub-DAG optima{span}, rational weights with every load "
