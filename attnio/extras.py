@@ -18,6 +18,9 @@ plots       matplotlib, markdown_it,     ``attnio report``, ``simulate/gap --plo
 notebooks   nbformat, nbclient,          running ``notebooks/`` (``jupyter nbconvert
             nbconvert, ipykernel,        --execute``); ipywidgets gives ``tqdm.auto`` its
             ipywidgets                   notebook bar
+sat         pysat, dratify               ``--method sat``, ``attnio pebble --certify`` SAT
+                                         proofs (python-sat) and their independent check
+                                         (dratify)
 dev         mypy, ruff                   the type checker and the linter (``.ci/run``)
 =========== ============================ ==============================================
 
@@ -26,7 +29,7 @@ line asks for what this install cannot do), so every command exits 2 with one li
 any work is printed.
 
 >>> sorted(EXTRAS)
-['dev', 'fast', 'notebooks', 'parallel', 'plots']
+['dev', 'fast', 'notebooks', 'parallel', 'plots', 'sat']
 >>> installed("parallel") in (True, False)
 True
 """
@@ -53,6 +56,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "plots": ("matplotlib", "markdown_it", "jinja2"),
     "notebooks": ("nbformat", "nbclient", "nbconvert", "ipykernel", "ipywidgets"),
     "dev": ("mypy", "ruff"),
+    "sat": ("pysat", "dratify"),
 }
 
 
@@ -70,7 +74,7 @@ def missing(extra: str) -> list[str]:
     >>> missing("nonsense")
     Traceback (most recent call last):
     ...
-    attnio.exceptions.InvalidInputError: extra='nonsense' is not one of dev, fast, notebooks, parallel, plots
+    attnio.exceptions.InvalidInputError: extra='nonsense' is not one of dev, fast, notebooks, parallel, plots, sat
     """
     return [name for name in _known(extra) if importlib.util.find_spec(name) is None]
 

@@ -1,5 +1,6 @@
-"""DAG and schedule files: attnio's JSON, networkx node-link JSON and Graphviz DOT (load/save,
-validated at the boundary; DOT itself is :mod:`attnio.graphs.dotio`).
+"""DAG and schedule files: attnio's JSON, networkx node-link JSON, Graphviz DOT and HyperDAG
+``.hdag`` (load/save, validated at the boundary; DOT itself is :mod:`attnio.graphs.dotio`,
+HyperDAG :mod:`attnio.graphs.hdagio`).
 
 attnio's DAG format (the ``attnio pebble --dag`` contract)::
 
@@ -72,6 +73,7 @@ from attnio.graphs.dotio import (  # dot_id: still importable from here, where i
     to_dot,
 )
 from attnio.graphs.game import MOVE_KINDS, Move
+from attnio.graphs.hdagio import HDAG_SUFFIXES, MAX_HDAG_FILE_BYTES, dag_data_from_hdag, to_hdag
 from attnio.input_files import read_json_file, read_text_file
 from attnio.safe_io import write_text
 from attnio.validation import MAX_INT_DIGITS, describe, positive_int, validate_digraph
@@ -89,7 +91,7 @@ __all__ = [
 ]
 
 #: ``save_dag`` formats: attnio's own JSON, networkx node-link JSON, Graphviz DOT.
-DAG_FORMATS = ("attnio", "node-link", "dot")
+DAG_FORMATS = ("attnio", "node-link", "dot", "hdag")
 #: Attributes whose JSON lists are tuples in memory (see :mod:`attnio.graphs.dags`).
 _TUPLE_ATTRIBUTES = ("index", "args")
 
@@ -380,6 +382,10 @@ def load_dag(path: str | Path, *, max_vertices: int | None = None,
         text = read_text_file(path, what="DOT file", max_bytes=MAX_DOT_FILE_BYTES,
                               limit_name="MAX_DOT_FILE_BYTES")
         data = dag_data_from_dot(text, f"DOT file {describe(str(path), 80)}")
+    elif Path(path).suffix.lower() in HDAG_SUFFIXES:
+        text = read_text_file(path, what="hyperDAG file", max_bytes=MAX_HDAG_FILE_BYTES,
+                              limit_name="MAX_HDAG_FILE_BYTES")
+        data = dag_data_from_hdag(text, f"hyperDAG file {describe(str(path), 80)}")
     else:
         data = _read_json(path, "DAG file")
     return dag_from_json(data, max_vertices=max_vertices, max_edges=max_edges,
@@ -397,11 +403,15 @@ def save_dag(G: nx.DiGraph, path: str | Path, *, format: str | None = None,
     JSON.
     """
     if format is None:
-        format = "dot" if Path(path).suffix.lower() in DOT_SUFFIXES else "attnio"
+        suffix = Path(path).suffix.lower()
+        format = ("dot" if suffix in DOT_SUFFIXES else "hdag" if suffix in HDAG_SUFFIXES
+                  else "attnio")
     if format not in DAG_FORMATS:
         raise InvalidInputError(f"format={describe(format)} must be one of {', '.join(DAG_FORMATS)}")
     if format == "dot":
         text = to_dot(G) + "\n"
+    elif format == "hdag":
+        text = to_hdag(G)
     else:
         data = dag_to_json(G) if format == "attnio" else dag_to_node_link(G)
         text = json.dumps(data, indent=1, allow_nan=False) + "\n"

@@ -24,6 +24,10 @@ method             engine
                    with recomputation its horizon is not proven sufficient, so it answers
                    ``undecided`` with ``upper`` = the least cost within the horizon
                    (:attr:`Engine.optimal_with_recomputation` is False)
+``"sat"``          :func:`attnio.graphs.exact_sat.solve_sat`: incremental SAT on the time-indexed
+                   CNF of :mod:`attnio.check` (exact with recomputation by its horizon lemma;
+                   the extra ``attnio[sat]``). Not in ``auto``: the compiled search is faster
+                   on every instance measured (notes/pebbling.md, "SAT engine")
 ``"auto"``         ``compiled`` when numba imports, else ``reference``
 =================  =========================================================================
 
@@ -54,7 +58,7 @@ Examples
 >>> solve(G, 3, method="fastest")
 Traceback (most recent call last):
 ...
-attnio.exceptions.InvalidInputError: method='fastest' is unknown; known methods: auto, compiled, reference, plain, time-indexed
+attnio.exceptions.InvalidInputError: method='fastest' is unknown; known methods: auto, compiled, reference, plain, time-indexed, sat
 """
 
 from __future__ import annotations
@@ -79,6 +83,12 @@ def _numba_available() -> bool:
     from attnio.graphs.exact_compiled import compiled_available
 
     return compiled_available()
+
+
+def _sat_available() -> bool:
+    from attnio.graphs.exact_sat import sat_available
+
+    return sat_available()
 
 
 def _z3_available() -> bool:
@@ -130,6 +140,9 @@ ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
            "z3 over a bounded horizon; optimal one-shot, an upper bound with recomputation",
            optimal_with_recomputation=False, budget_option="timeout", needs="z3-solver",
            available=_z3_available),
+    Engine("sat", "attnio.graphs.exact_sat.solve_sat",
+           "incremental SAT on the time-indexed CNF of attnio.check (horizon lemma: exact)",
+           needs="attnio[sat]", available=_sat_available),
 )}
 
 #: Every value ``method=`` accepts, ``"auto"`` first.

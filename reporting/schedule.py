@@ -2,8 +2,11 @@
 memory) pebble after each move, the red pebbles in use against M and the I/O so far.
 
 The report draws the exact optimum of the smallest instructive DAG (:data:`SMALLEST_DAG`);
-the schedule is replayed by :func:`attnio.graphs.game.replay` (which raises on an illegal
-move) before it is drawn.
+``attnio pebble --show`` prints the same timeline as text (:func:`timeline_text`: step, move,
+vertex, red pebbles, I/O so far) and ``attnio pebble --plot FILE`` draws it
+(:func:`plot_schedule`) for the user's own DAG and M — both from :func:`timeline_from_graph`,
+which replays the schedule through :func:`attnio.graphs.game.replay` (raising on an illegal
+move) before anything is shown.
 
 Examples
 --------
@@ -29,12 +32,14 @@ from attnio.graphs.game import game_inputs, game_outputs, replay
 from attnio.reporting.figure_quality import place_legend
 from attnio.reporting.style import headroom, new_figure, save_png
 from attnio.results import Status
+from attnio.tables import render_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-__all__ = ["ScheduleTimeline", "timeline_from_moves", "plot_schedule", "schedule_data",
-           "smallest_optimal_schedule", "SMALLEST_DAG"]
+__all__ = ["ScheduleTimeline", "timeline_from_moves", "timeline_from_graph", "timeline_rows",
+           "timeline_text", "plot_schedule", "schedule_data", "smallest_optimal_schedule",
+           "SMALLEST_DAG"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +48,8 @@ class ScheduleTimeline:
 
     ``vertices`` are the row labels (topological order); ``moves[t]`` is ``(kind, vertex)``
     with kind in {"read", "write", "compute", "delete"}; ``states[t][v]`` is the pebbling of
-    ``vertices[v]`` *after* move ``t``: 0 none, 1 red, 2 blue, 3 red and blue.
+    ``vertices[v]`` *after* move ``t``: 0 none, 1 red, 2 blue, 3 red and blue. ``kind``
+    names the schedule in titles ("optimal schedule", "schedule", "best schedule found").
     """
 
     name: str
@@ -54,6 +60,7 @@ class ScheduleTimeline:
     io: int
     inputs: tuple[str, ...] = ()
     outputs: tuple[str, ...] = ()
+    kind: str = "optimal schedule"
 
 
 def plot_schedule(data: ScheduleTimeline, path: str | Path | None = None) -> "Figure":
@@ -98,7 +105,7 @@ def plot_schedule(data: ScheduleTimeline, path: str | Path | None = None) -> "Fi
     ax.set_ylabel("vertex (inputs ▸, outputs ◂)")
     ax.set_xticks(range(-1, steps, max(1, steps // 25)))
     ax.tick_params(axis="x", labelbottom=False)
-    ax.set_title(f"{data.name}: optimal schedule at M = {data.M} ({steps} moves, I/O = {data.io})")
+    ax.set_title(f"{data.name}: {data.kind} at M = {data.M} ({steps} moves, I/O = {data.io})")
     # The key of the grid (pebble colours and move letters) below the panels: the grid fills
     # its axes, so a key inside it would hide cells.
     key = [Patch(color=cmap(1), label="red pebble (fast memory)"),
@@ -141,7 +148,7 @@ def _vertex_label(vertex: str, data: ScheduleTimeline) -> str:
 
 def timeline_from_moves(
     name: str, vertices: Sequence[str], moves: Sequence[tuple[str, str]], M: int,
-    inputs: Sequence[str], outputs: Sequence[str],
+    inputs: Sequence[str], outputs: Sequence[str], kind: str = "optimal schedule",
 ) -> ScheduleTimeline:
     """Track red/blue pebbles through ``moves`` (for drawing only — legality is the game's job).
 
@@ -154,23 +161,83 @@ def timeline_from_moves(
     state = [2 if v in set(inputs) else 0 for v in vertices]
     states: list[tuple[int, ...]] = []
     io = 0
-    for kind, vertex in moves:
+    for op, vertex in moves:
         i = index[vertex]
-        if kind == "read":
+        if op == "read":
             state[i] |= 1
             io += 1
-        elif kind == "write":
+        elif op == "write":
             state[i] |= 2
             io += 1
-        elif kind == "compute":
+        elif op == "compute":
             state[i] |= 1
-        elif kind == "delete":
+        elif op == "delete":
             state[i] &= 2  # deleting removes the red pebble (a blue one is never needed again)
         states.append(tuple(state))
     return ScheduleTimeline(name=name, M=M, vertices=tuple(vertices),
                             moves=tuple((str(k), str(v)) for k, v in moves),
                             states=tuple(states), io=io, inputs=tuple(inputs),
-                            outputs=tuple(outputs))
+                            outputs=tuple(outputs), kind=kind)
+
+
+def timeline_from_graph(graph: nx.DiGraph, moves: Sequence[tuple[str, str]], M: int,
+                        name: str = "DAG", *, kind: str = "optimal schedule",
+                        recompute: bool = True, outputs: Sequence[str] | None = None
+                        ) -> ScheduleTimeline:
+    """The timeline of ``moves`` on ``graph`` after the game's validator has replayed them
+    (:func:`attnio.graphs.game.replay` raises IllegalMoveError at an illegal move); rows in
+    topological order.
+
+    >>> G = nx.DiGraph([("a", "b")])
+    >>> timeline_from_graph(G, [("read", "a"), ("compute", "b"), ("write", "b")], 2).io
+    2
+    """
+    replay(graph, moves, M, recompute=recompute, outputs=outputs)
+    order = list(nx.lexicographical_topological_sort(graph))
+    return timeline_from_moves(name, order, [(op, v) for op, v in moves], M,
+                               inputs=game_inputs(graph), outputs=game_outputs(graph, outputs),
+                               kind=kind)
+
+
+def timeline_rows(data: ScheduleTimeline) -> list[tuple[int, str, str, int, int]]:
+    """One row per move: (step, move, vertex, red pebbles after it, I/O so far), ints exact.
+
+    >>> t = timeline_from_moves("toy", ["a", "b"], [("read", "a"), ("compute", "b"),
+    ...                          ("write", "b")], M=2, inputs=["a"], outputs=["b"])
+    >>> timeline_rows(t)
+    [(1, 'read', 'a', 1, 1), (2, 'compute', 'b', 2, 1), (3, 'write', 'b', 2, 2)]
+    """
+    rows = []
+    io = 0
+    for step, ((kind, vertex), state) in enumerate(zip(data.moves, data.states), start=1):
+        io += kind in ("read", "write")
+        rows.append((step, kind, vertex, sum(s & 1 for s in state), io))
+    return rows
+
+
+def timeline_text(data: ScheduleTimeline, *, width: int | None = None) -> str:
+    """The timeline as a text table (``attnio pebble --show``): a title line, then step,
+    move, vertex, red pebbles in use (of M) and I/O so far; vertex names are never cut
+    (a long name wraps whole in its column).
+
+    >>> t = timeline_from_moves("toy", ["a", "b"], [("read", "a"), ("compute", "b"),
+    ...                          ("write", "b")], M=2, inputs=["a"], outputs=["b"])
+    >>> print(timeline_text(t))
+    toy: optimal schedule at M = 2 (3 moves, I/O = 2)
+      step  move     vertex      red    I/O so far
+    ------  -------  --------  -----  ------------
+         1  read     a           1/2             1
+         2  compute  b           2/2             1
+         3  write    b           2/2             2
+    """
+    rows = [(step, kind, vertex, f"{red}/{data.M}", io)
+            for step, kind, vertex, red, io in timeline_rows(data)]
+    title = (f"{data.name}: {data.kind} at M = {data.M} ({len(data.moves)} moves, "
+             f"I/O = {data.io})")
+    table = render_table(["step", "move", "vertex", "red", "I/O so far"], rows,
+                         align=["right", "left", "left", "right", "right"], max_width=width,
+                         wrap=[2])
+    return f"{title}\n{table}"
 
 
 #: (m, k, p) of the matmul DAG whose optimal schedule the report draws: the dot product of
@@ -200,11 +267,9 @@ def schedule_data(graph: nx.DiGraph, M: int, name: str = "DAG", *,
         raise InfeasibleError(f"{name} at M={M}: no optimal schedule to draw "
                               f"({result.verdict}: {result.reason})")
     # The drawing trusts nothing: the schedule is replayed by the game's own validator first.
-    replayed = replay(graph, result.schedule, M)
-    assert replayed.io == result.io, (replayed.io, result.io)  # the solver's certificate
-    order = list(nx.lexicographical_topological_sort(graph))
-    return timeline_from_moves(name, order, [(op, v) for op, v in result.schedule], M,
-                               inputs=game_inputs(graph), outputs=game_outputs(graph))
+    timeline = timeline_from_graph(graph, result.schedule, M, name)
+    assert timeline.io == result.io, (timeline.io, result.io)  # the solver's certificate
+    return timeline
 
 
 def smallest_optimal_schedule(time_limit: float | None = None) -> ScheduleTimeline:

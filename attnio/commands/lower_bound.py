@@ -72,7 +72,6 @@ Examples
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 from contextlib import AbstractContextManager, nullcontext
@@ -108,7 +107,7 @@ from attnio.results import overall_verdict
 from attnio.tables import fit_text, render_table
 from attnio.validation import parse_sizes
 
-__all__ = ["register", "run", "summarise_certificate", "MAX_LOWER_BOUND_VERTICES",
+__all__ = ["register", "run", "summarise_certificate", "summarise_fields", "MAX_LOWER_BOUND_VERTICES",
            "MAX_LOWER_BOUND_EDGES", "DEFAULT_TIME_LIMIT"]
 
 #: Most vertices of a DAG ``attnio lower-bound`` accepts (exit 2 beyond; see the module
@@ -185,7 +184,39 @@ def summarise_certificate(record: BoundRecord) -> str:
                 f"outside H: {c['window_reads'] + len(c['inputs_outside'])} input reads, "
                 f"{c['forced_moves']} forced-spill moves, "
                 f"{len(c['output_writes_outside'])} output writes")
-    return json.dumps(c)[:120]
+    if record.route == "sub-dag-lp" and isinstance(c, dict) and isinstance(
+            c.get("members"), list):
+        optima: list[int] = sorted({m["Q_H"] for m in c["members"] if isinstance(m, dict)
+                                    and isinstance(m.get("Q_H"), int)})
+        span = (f", Q_H {optima[0]}–{optima[-1]}" if len(optima) > 1
+                else f", Q_H {optima[0]}" if optima else "")
+        return (f"{len(c['members'])} sub-DAG optima{span}, rational weights with every load "
+                f"<= 1 (the whole certificate: --json)")
+    return summarise_fields(c)
+
+
+def summarise_fields(certificate: Any) -> str:
+    """A certificate summarised by its fields, never cut inside a name or a number: a short
+    scalar shown whole (``key=value``), a list or object by its size, then where the whole
+    certificate is (issue 34: a JSON certificate was printed cut off mid-object).
+
+    >>> summarise_fields({"value": 12, "members": [1, 2, 3], "note": "x" * 80})
+    'value=12; members: 3 items; note: 80 characters (the whole certificate: --json)'
+    """
+    if not isinstance(certificate, dict):
+        return "see --json for the certificate"
+    parts = []
+    for key, value in certificate.items():
+        if isinstance(value, (list, tuple)):
+            parts.append(f"{key}: {len(value)} items")
+        elif isinstance(value, dict):
+            parts.append(f"{key}: {len(value)} fields")
+        elif isinstance(value, str) and len(value) > 30:
+            parts.append(f"{key}: {len(value)} characters")
+        else:
+            shown = str(value)
+            parts.append(f"{key}={shown}" if len(shown) <= 30 else f"{key}: {len(shown)} digits")
+    return "; ".join(parts) + " (the whole certificate: --json)"
 
 
 def _command_started() -> float:

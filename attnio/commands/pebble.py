@@ -10,6 +10,8 @@ Usage::
     attnio pebble --builtin matmul:2x2x2 --export-dag g.json [--force]   # or g.dot / g.gv
     attnio pebble --dag A.json B.json --M LO:HI [--workers N | --scheduler ADDRESS]
     attnio pebble --builtin matmul:2x2x2 --M-geom 4:32:4 --time-limit 30
+    attnio pebble --einsum "ij,jk->ik" --sizes i=2,j=2,k=2 --M 4 --show
+    attnio pebble --dag peer.hdag --M 5 --method sat --certify proofs/
 
 ``--time-limit S`` (seconds, >= 0; default none) is the whole call's budget: no instance starts
 after it and each instance stops at it (an instance not started is undecided, reason
@@ -47,10 +49,11 @@ attnio before 0.2 is read too). ``--method`` picks the exact engine
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
 
-``--dag`` reads attnio's DAG JSON, networkx node-link JSON or Graphviz DOT (``.dot``, ``.gv``;
-:mod:`attnio.graphs.dagio`, :mod:`attnio.graphs.dotio`).
-``--export-dag FILE`` writes the DAG as node-link JSON (``.json``) or Graphviz DOT (``.dot``,
-``.gv``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
+``--dag`` reads attnio's DAG JSON, networkx node-link JSON, Graphviz DOT (``.dot``, ``.gv``)
+or HyperDAG (``.hdag``, the OneStopParallel / HyperDAG_DB format; :mod:`attnio.graphs.dagio`,
+:mod:`attnio.graphs.dotio`, :mod:`attnio.graphs.hdagio`).
+``--export-dag FILE`` writes the DAG as node-link JSON (``.json``), Graphviz DOT (``.dot``,
+``.gv``) or HyperDAG (``.hdag``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
 ``--cache`` nothing is solved.
 
 ``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
@@ -76,6 +79,7 @@ from typing import Any
 import networkx as nx
 
 from attnio.exceptions import IllegalMoveError, InvalidInputError
+from attnio.extras import require
 from attnio.flags import (
     add_cache_size_arguments,
     add_parallel_arguments,
@@ -95,6 +99,7 @@ from attnio.graphs.dags import (
     shown_count,
     size_floor,
 )
+from attnio.graphs.einsum import einsum_dag, parse_sizes_spec
 from attnio.graphs.engines import METHODS, resolve_method
 from attnio.graphs.exact import (
     validate_exact_size,
@@ -103,14 +108,19 @@ from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import CERTIFIED_ALL_ROUTES_VERTICES, certified_lower_bound
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.pebble_result import PebbleResult
+from attnio.graphs.proof_files import certificate_stem, certify_optimum
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
 from attnio.progress import StageStatus
+from attnio.reporting.schedule import plot_schedule, timeline_from_graph, timeline_text
+from attnio.reporting.style import render_figure
 from attnio.results import Status, overall_verdict
+from attnio.safe_io import write_bytes
 from attnio.tables import fit_text, number_column, render_table
 from attnio.validation import (
     MAX_CACHE_SIZES,
+    PLOT_SUFFIXES,
     describe,
     parse_int_range,
     parse_positive_int,
@@ -127,7 +137,7 @@ MAX_BUILTIN_VERTICES = 200_000
 #: Default ``--solver-time-limit`` of one instance (seconds).
 DEFAULT_INSTANCE_SECONDS = 60.0
 #: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
-EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot"}
+EXPORT_SUFFIXES = {".json": "node-link", ".dot": "dot", ".gv": "dot", ".hdag": "hdag"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -137,18 +147,36 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--dag", metavar="FILE", nargs="+",
                         help='FILE.json {"nodes": [...], "edges": [[u, v], ...], "outputs": '
-                             "[...]}, node-link JSON, or FILE.dot / FILE.gv (several files: one "
+                             "[...]}, node-link JSON, FILE.dot / FILE.gv or a HyperDAG "
+                             "FILE.hdag (several files: one "
                              "instance per file and cache size)")
+    source.add_argument("--einsum", metavar="PROGRAM",
+                        help='an einsum chain with --sizes: "ij,jk->ik", or statements like '
+                             '"S[ij] = Q[ia] K[ja]; P[ij] = softmax_j(S[ij]); O[ia] = P[ij] '
+                             'V[ja]" (attnio.graphs.einsum)')
     source.add_argument("--builtin", metavar="SPEC",
                         help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
                              "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    parser.add_argument("--sizes", metavar="i=N,j=N,...",
+                        help="the index letters' sizes of --einsum")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
                         help="validate this schedule on --dag instead of solving")
+    parser.add_argument("--show", action="store_true",
+                        help="print the schedule (optimal, best found, or --replay's) as a "
+                             "timeline: step, move, vertex, red pebbles, I/O so far")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="draw that schedule (.png, .pdf, .svg; one DAG and one M; needs "
+                             "attnio[plots])")
+    parser.add_argument("--certify", metavar="DIR",
+                        help="write per instance the schedule and a lower-end proof that "
+                             "python -m attnio.check DIR/FILE.json checks (a SAT refutation "
+                             "with a DRAT proof needs attnio[sat])")
     add_cache_size_arguments(parser, command="pebble", dest="cache", aliases=("--cache",),
                              max_count=MAX_CACHE_SIZES, limit_name="MAX_CACHE_SIZES",
                              help="red pebbles (required unless only --export-dag is asked)")
     parser.add_argument("--export-dag", metavar="FILE",
-                        help="write the DAG: node-link JSON (.json) or DOT (.dot, .gv)")
+                        help="write the DAG: node-link JSON (.json), DOT (.dot, .gv) or "
+                             "HyperDAG (.hdag)")
     parser.add_argument("--force", action="store_true",
                         help="let --export-dag replace an existing file")
     parser.add_argument("--no-recompute", action="store_true", help="one-shot variant")
@@ -391,6 +419,16 @@ def _solve_staged(G: nx.DiGraph, M: int, args: argparse.Namespace, started: floa
     return result, costs, certified
 
 
+def _show_timeline(G: nx.DiGraph, result: PebbleResult, M: int, args: argparse.Namespace,
+                   label: str) -> None:
+    kind = "optimal schedule" if result.verdict == Status.OPTIMAL else "best schedule found"
+    saved, args.plot = args.plot, None  # --plot is drawn once, after every instance
+    try:
+        _show_and_plot(G, result.schedule, M, args, kind=kind, label=label)
+    finally:
+        args.plot = saved
+
+
 def _line(result: PebbleResult, M: int) -> str:
     if result.verdict == Status.OPTIMAL:
         return (f"M={M}: optimal I/O = {result.io} ({result.states_explored} states, "
@@ -437,7 +475,26 @@ def _replay(G: nx.DiGraph, M: int, args: argparse.Namespace) -> int:
     else:
         print(f"legal: io = {r.io} (reads {r.reads}, writes {r.writes}, "
               f"peak red {r.peak_red} <= M={M})")
+    _show_and_plot(G, moves, M, args, kind="schedule", label=args.replay)
     return 0
+
+
+def _show_and_plot(G: nx.DiGraph, moves: list, M: int, args: argparse.Namespace, *,
+                   kind: str, label: str) -> None:
+    """``--show`` (a text timeline; not with --json) and ``--plot FILE`` of one schedule
+    (:mod:`attnio.reporting.schedule`, after the game's validator replayed it)."""
+    if not moves or not (args.show or args.plot):
+        return
+    timeline = timeline_from_graph(G, moves, M, label, kind=kind,
+                                   recompute=not args.no_recompute)
+    if args.show and not args.json:
+        print(timeline_text(timeline, width=table_width(args)))
+    if args.plot:
+        target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+                                      what="--plot")
+        write_bytes(target, render_figure(lambda: plot_schedule(timeline), target),
+                    overwrite=args.force)
+        print(f"wrote {target}", file=sys.stderr if args.json else sys.stdout)
 
 
 def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: bool,
@@ -465,6 +522,32 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
     return table + ("" if width is None else "\nseconds per instance: --wide or --json")
 
 
+#: How a text line names the kind of an instance's lower-end proof.
+_PROOF_WORDS = {"compulsory": "proved by counting (compulsory I/O; python -m attnio.check)",
+                "sat-refutation": "proved by a SAT refutation with a DRAT proof (python -m "
+                                  "attnio.check)",
+                "search": "shown by attnio's exhaustive search only (no proof file)",
+                "none": "not proved (the instance is not decided)"}
+
+
+def _certify_folder(path: str) -> os.PathLike[str]:
+    """``--certify DIR``: an existing folder, or one created now (its parent must exist);
+    files already in it are never replaced unless --force."""
+    from pathlib import Path
+
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise InvalidInputError(f"--certify {describe(path, 80)} is not a folder")
+    if folder.is_symlink():
+        raise InvalidInputError(f"--certify {describe(path, 80)} is a symlink; name the folder")
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            raise InvalidInputError(f"--certify {describe(path, 80)}: its parent folder does "
+                                    "not exist")
+        folder.mkdir()
+    return folder
+
+
 def run(args: argparse.Namespace) -> int:
     resolve_method(args.method)  # --method compiled without numba: exit 2, "install attnio[fast]"
     # the clock starts once the engine is loaded (importing numba is set-up, not the work)
@@ -473,6 +556,9 @@ def run(args: argparse.Namespace) -> int:
     solver_limit = getattr(args, "solver_time_limit", DEFAULT_INSTANCE_SECONDS)
     recompute = not args.no_recompute
     # every cheap check before the (possibly large) graph is read or built
+    if (args.sizes is None) != (getattr(args, "einsum", None) is None):
+        raise InvalidInputError("--einsum and --sizes go together (--sizes i=2,j=2,... gives "
+                                "the size of each index letter)")
     if args.cache is None:
         if args.export_dag is None:
             raise InvalidInputError("--cache M is required (unless only --export-dag is asked)")
@@ -491,9 +577,22 @@ def run(args: argparse.Namespace) -> int:
     if args.export_dag is not None:
         validate_output_path(args.export_dag, suffixes=EXPORT_SUFFIXES, overwrite=args.force,
                           what="--export-dag")
+    if args.plot is not None:  # a bad target or a missing extra: exit 2 before any work
+        validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
+                             what="--plot")
+        require("plots", "--plot")
+        if (args.dag is not None and len(args.dag) > 1) or len(Ms) != 1:
+            raise InvalidInputError("--plot draws one schedule: one DAG and one cache size")
+    if args.certify is not None:
+        if args.replay is not None:
+            raise InvalidInputError("--certify writes proofs of solved instances, not of "
+                                    "--replay")
+        _certify_folder(args.certify)
     parallel = parallel_options(args)
     if args.dag is not None:
         graphs = [(path, load_dag(path)) for path in args.dag]
+    elif args.einsum is not None:
+        graphs = [("einsum", einsum_dag(args.einsum, parse_sizes_spec(args.sizes)))]
     else:
         graphs = [(args.builtin, parse_builtin(args.builtin))]
     if args.export_dag is not None:
@@ -523,6 +622,8 @@ def run(args: argparse.Namespace) -> int:
                 prefix = f"{label}: " if labelled else ""
                 print(fit_text(prefix + _line(done[i][0], M), table_width(args),
                                indent="  "), flush=True)
+                if args.show:
+                    _show_timeline(instances[i][1], done[i][0], M, args, label)
             printed[0] += 1
 
     interrupted = False
@@ -545,6 +646,24 @@ def run(args: argparse.Namespace) -> int:
         instances = instances[:len(outcomes)]
     rows = [(M, result, costs) for (_, _, M), (result, costs, _) in zip(instances, outcomes)]
     certified = [c for (_, _, c) in outcomes]
+    proofs: list[dict[str, Any] | None] = [None] * len(rows)
+    if args.certify is not None and not interrupted:
+        for i, ((label, G, M), (_, result, _)) in enumerate(zip(instances, rows)):
+            record = certify_optimum(G, M, result, args.certify, certificate_stem(label, M),
+                                     recompute=recompute, time_limit=solver_limit,
+                                     overwrite=args.force)
+            proofs[i] = record.to_json()
+            if not args.json:
+                for path in record.files:
+                    print(f"wrote {path}")
+                print(f"M={M}: lower end {_PROOF_WORDS[record.lower_proof]}"
+                      + (f" ({record.detail})" if record.detail else ""))
+    if args.plot is not None and rows and rows[0][1].schedule:
+        result = rows[0][1]
+        _show_and_plot(instances[0][1], result.schedule, rows[0][0],
+                       argparse.Namespace(**{**vars(args), "show": False}),
+                       kind=("optimal schedule" if result.verdict == Status.OPTIMAL
+                             else "best schedule found"), label=instances[0][0])
     # the code mirrors the document's verdict: 1 when undecided anywhere, or when no size
     # asked has a schedule at all (infeasible everywhere; a sweep of different answers is 0)
     worst = 1 if (any(result.verdict == Status.UNDECIDED for _, result, _ in rows)
@@ -560,6 +679,10 @@ def run(args: argparse.Namespace) -> int:
             # graphs/lower_bounds/, computed inside the instance's time limit (None for the
             # instance a Ctrl-C stopped before it was done, or a worker that died)
             obj["certified_lower_bound"] = cert
+        for obj, proof in zip(objects, proofs):
+            if args.certify is not None:
+                # which kind of proof the lower end has (graphs/proof_files.py)
+                obj["proof"] = proof
         print_document("pebble", overall_verdict(obj["verdict"] for obj in objects),
                        {"instances": objects, "interrupted": interrupted})
     elif args.table:

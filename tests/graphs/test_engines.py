@@ -41,8 +41,8 @@ MATMUL_222 = {3: 25, 4: 17, 5: 14}
 
 
 def test_registry_holds_the_genuine_engines_and_auto_first() -> None:
-    assert list(ENGINES) == ["compiled", "reference", "plain", "time-indexed"]
-    assert METHODS == ("auto", "compiled", "reference", "plain", "time-indexed")
+    assert list(ENGINES) == ["compiled", "reference", "plain", "time-indexed", "sat"]
+    assert METHODS == ("auto", "compiled", "reference", "plain", "time-indexed", "sat")
     for engine in ENGINES.values():
         assert {"recompute", "outputs"} <= set(engine.options()), engine.name
         assert engine.budget_option in engine.options(), engine.name
@@ -66,7 +66,7 @@ def test_an_unknown_method_names_itself_and_the_known_ones(method) -> None:
     with pytest.raises(InvalidInputError) as info:
         solve(BINARY, 3, method=method)
     assert str(info.value) == (f"method={method!r} is unknown; known methods: auto, compiled, "
-                               "reference, plain, time-indexed")
+                               "reference, plain, time-indexed, sat")
 
 
 def test_an_option_the_engine_does_not_take_is_refused() -> None:

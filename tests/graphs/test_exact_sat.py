@@ -1,0 +1,94 @@
+"""Tests of attnio.graphs.exact_sat (the SAT engine) and graphs/proof_files.py."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import networkx as nx
+import pytest
+
+from attnio.check import check_file
+from attnio.exceptions import InvalidInputError
+from attnio.graphs.dags import matmul_dag
+from attnio.graphs.engines import solve
+from attnio.graphs.exact_sat import dag_certificate_data, solve_sat
+from attnio.graphs.game import replay
+from attnio.graphs.indexed_dag import IndexedDAG
+from attnio.graphs.pebble_result import PebbleResult
+from attnio.graphs.proof_files import certificate_stem, certify_optimum
+
+pytestmark = pytest.mark.extra("sat")
+
+
+def _random_dag(n: int, p: float, seed: int) -> nx.DiGraph:
+    rng = random.Random(seed)
+    G = nx.DiGraph()
+    G.add_nodes_from(f"v{i}" for i in range(n))
+    G.add_edges_from((f"v{i}", f"v{j}") for j in range(n) for i in range(j) if rng.random() < p)
+    return G
+
+
+def test_sat_agrees_with_the_search_on_random_tiny_dags() -> None:
+    """SAT at cost Q decodes to a schedule that the game's validator replays, and the SAT
+    optimum equals the reference search's (ints, ==): 60 DAGs of 5-7 vertices x 2 cache
+    sizes x both variants = 240 instances (benchmarks/bench_sat.py --agree holds thousands)."""
+    compared = 0
+    for seed in range(60):
+        G = _random_dag(5 + seed % 3, 0.45, seed)
+        least = IndexedDAG(G).min_cache_size
+        for M in (least, least + 1):
+            for recompute in (True, False):
+                a = solve_sat(G, M, recompute=recompute, time_limit=60)
+                b = solve(G, M, method="reference", recompute=recompute, time_limit=60)
+                assert (a.verdict, a.upper) == (b.verdict, b.upper), (seed, M, recompute)
+                if a.verdict == "optimal":
+                    assert replay(G, a.schedule, M, recompute=recompute).io == a.io
+                compared += 1
+    assert compared == 240
+
+
+def test_named_outputs_and_irrelevant_vertices() -> None:
+    G = nx.DiGraph([("a", "x"), ("b", "x"), ("x", "y"), ("c", "z")])
+    G.graph["outputs"] = ["x"]
+    r = solve_sat(G, 3)
+    assert r.io == 3 and all(v not in ("y", "z", "c") for _, v in r.schedule)
+
+
+def test_a_time_limit_gives_an_undecided_bracket_with_a_replayed_schedule() -> None:
+    G = matmul_dag(2, 2, 2)
+    r = solve_sat(G, 4, time_limit=0.5)
+    assert r.verdict == "undecided" and r.lower <= 17 <= r.upper
+    assert replay(G, r.schedule, 4).io == r.upper
+
+
+def test_infeasible_and_the_compulsory_shortcut() -> None:
+    G = nx.DiGraph([("a", "c"), ("b", "c")])
+    assert solve_sat(G, 2).verdict == "infeasible"
+    assert solve_sat(matmul_dag(2, 2, 2), 7).io == 12  # = compulsory: no SAT call
+
+
+def test_certify_writes_files_the_checker_accepts(tmp_path) -> None:
+    G = matmul_dag(1, 2, 1)
+    record = certify_optimum(G, 3, solve_sat(G, 3), tmp_path, certificate_stem("mm:1x2x1", 3))
+    assert record.lower_proof == "sat-refutation"
+    assert [p.suffix for p in record.files] == [".json", ".cnf", ".drat"]
+    assert check_file(record.files[0]).accepted
+    with pytest.raises(InvalidInputError, match="refusing to overwrite"):  # never without --force
+        certify_optimum(G, 3, solve_sat(G, 3), tmp_path, "mm_1x2x1_M3")
+
+
+def test_an_undecided_or_uncertified_instance_writes_the_schedule_only(tmp_path) -> None:
+    G = matmul_dag(2, 2, 2)
+    r = solve(G, 4, method="reference")
+    record = certify_optimum(G, 4, r, tmp_path, "x", time_limit=0.2)
+    assert record.lower_proof == "search" and "time limit" in record.detail
+    cert = json.loads(record.files[0].read_text())
+    assert cert["kind"] == "schedule" and check_file(record.files[0]).accepted
+    undecided = PebbleResult.undecided(12, r.io, "budget", schedule=r.schedule)
+    assert certify_optimum(G, 4, undecided, tmp_path, "y").lower_proof == "none"
+
+
+def test_certificate_dag_data_is_sorted_and_names_outputs() -> None:
+    assert dag_certificate_data(nx.DiGraph([("b", "c"), ("a", "c")])) == {
+        "nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]], "outputs": ["c"]}
