@@ -105,6 +105,7 @@ from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
 from attnio.results import overall_verdict
 from attnio.tables import fit_text, render_table
+from attnio.commands.pebble import BUILTIN_EXAMPLES
 from attnio.validation import parse_sizes
 
 __all__ = ["register", "run", "summarise_certificate", "summarise_fields", "MAX_LOWER_BOUND_VERTICES",
@@ -131,9 +132,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     source.add_argument("--dag", metavar="FILE",
                         help='FILE.json {"nodes": [...], "edges": [[u, v], ...], "outputs": '
                              "[...]}, node-link JSON, or FILE.dot / FILE.gv")
-    source.add_argument("--builtin", metavar="SPEC",
-                        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
-                             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    builtin = source.add_argument(
+        "--builtin", metavar="SPEC",
+        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
+             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    builtin.complete_values = BUILTIN_EXAMPLES  # type: ignore[attr-defined]  # completion
     add_cache_size_arguments(parser, command="lower-bound", dest="cache", aliases=("--cache",),
                              sweep=False, required=True, help="red pebbles")
     add_time_limit_argument(parser, default=DEFAULT_TIME_LIMIT,

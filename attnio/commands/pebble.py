@@ -128,12 +128,17 @@ from attnio.validation import (
     validate_output_path,
 )
 
-__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
+__all__ = ["register", "run", "BUILTIN_EXAMPLES", "parse_builtin", "parse_cache_range", "result_to_json",
            "MAX_BUILTIN_VERTICES", "EXPORT_SUFFIXES"]
 
 #: Largest ``--builtin`` DAG (vertices) built at all; checked on the closed-form size
 #: (:func:`attnio.graphs.dags.expected_size`) before any vertex is allocated.
 MAX_BUILTIN_VERTICES = 200_000
+
+#: Example ``--builtin`` specs, offered by shell completion (``attnio --print-completion``).
+BUILTIN_EXAMPLES = ("matmul:2x2x2", "matmul:3x2x2", "matmul:2x2x2:chain", "matmul:2x2x2:fma",
+                    "attention-forward:n=2,d=1", "attention-forward:n=2,d=2",
+                    "attention-backward:n=2,d=1", "attention-backward:n=2,d=1,gradient=dX")
 #: Default ``--solver-time-limit`` of one instance (seconds).
 DEFAULT_INSTANCE_SECONDS = 60.0
 #: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
@@ -154,9 +159,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help='an einsum chain with --sizes: "ij,jk->ik", or statements like '
                              '"S[ij] = Q[ia] K[ja]; P[ij] = softmax_j(S[ij]); O[ia] = P[ij] '
                              'V[ja]" (attnio.graphs.einsum)')
-    source.add_argument("--builtin", metavar="SPEC",
-                        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
-                             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    builtin = source.add_argument(
+        "--builtin", metavar="SPEC",
+        help="matmul:MxKxP[:tree|chain|fma] | attention-forward:n=N,d=D | "
+             "attention-backward:n=N,d=D[,gradient=qkv|dX]")
+    builtin.complete_values = BUILTIN_EXAMPLES  # type: ignore[attr-defined]  # completion
     parser.add_argument("--sizes", metavar="i=N,j=N,...",
                         help="the index letters' sizes of --einsum")
     parser.add_argument("--replay", metavar="SCHEDULE.json",
