@@ -46,7 +46,12 @@ from attnio.input_files import read_json_file
 from attnio.validation import describe, size_action
 
 __all__ = ["add_instance_arguments", "instance_from_args", "refuse", "given", "DEVICE_NAMES",
-           "default_sweep"]
+           "default_sweep", "BUILTIN_EXAMPLES"]
+
+#: Example ``--builtin`` specs of ``pebble`` and ``lower-bound``, offered by shell completion.
+BUILTIN_EXAMPLES = ("matmul:2x2x2", "matmul:3x2x2", "matmul:2x2x2:chain", "matmul:2x2x2:fma",
+                    "attention-forward:n=2,d=1", "attention-forward:n=2,d=2",
+                    "attention-backward:n=2,d=1", "attention-backward:n=2,d=1,gradient=dX")
 
 #: Every device name ``--device`` accepts (ids and aliases; shell completion lists them).
 DEVICE_NAMES: tuple[str, ...] = tuple(sorted(DEVICES))

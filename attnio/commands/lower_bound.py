@@ -80,6 +80,7 @@ from typing import Any, Callable
 import networkx as nx
 
 from attnio import interrupts
+from attnio.commands.instance_flags import BUILTIN_EXAMPLES
 from attnio.commands.pebble import parse_builtin
 from attnio.exceptions import InvalidInputError
 from attnio.flags import (
@@ -105,7 +106,6 @@ from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
 from attnio.results import overall_verdict
 from attnio.tables import fit_text, render_table
-from attnio.commands.pebble import BUILTIN_EXAMPLES
 from attnio.validation import parse_sizes
 
 __all__ = ["register", "run", "summarise_certificate", "summarise_fields", "MAX_LOWER_BOUND_VERTICES",

@@ -78,6 +78,7 @@ from typing import Any
 
 import networkx as nx
 
+from attnio.commands.instance_flags import BUILTIN_EXAMPLES
 from attnio.exceptions import IllegalMoveError, InvalidInputError
 from attnio.extras import require
 from attnio.flags import (
@@ -128,17 +129,12 @@ from attnio.validation import (
     validate_output_path,
 )
 
-__all__ = ["register", "run", "BUILTIN_EXAMPLES", "parse_builtin", "parse_cache_range", "result_to_json",
+__all__ = ["register", "run", "parse_builtin", "parse_cache_range", "result_to_json",
            "MAX_BUILTIN_VERTICES", "EXPORT_SUFFIXES"]
 
 #: Largest ``--builtin`` DAG (vertices) built at all; checked on the closed-form size
 #: (:func:`attnio.graphs.dags.expected_size`) before any vertex is allocated.
 MAX_BUILTIN_VERTICES = 200_000
-
-#: Example ``--builtin`` specs, offered by shell completion (``attnio --print-completion``).
-BUILTIN_EXAMPLES = ("matmul:2x2x2", "matmul:3x2x2", "matmul:2x2x2:chain", "matmul:2x2x2:fma",
-                    "attention-forward:n=2,d=1", "attention-forward:n=2,d=2",
-                    "attention-backward:n=2,d=1", "attention-backward:n=2,d=1,gradient=dX")
 #: Default ``--solver-time-limit`` of one instance (seconds).
 DEFAULT_INSTANCE_SECONDS = 60.0
 #: ``--export-dag`` extension → format of :func:`attnio.graphs.dagio.save_dag`.
