@@ -18,10 +18,9 @@ after it and each instance stops at it (an instance not started is undecided, re
 ``time limit reached before this instance started``). ``--solver-time-limit S`` (> 0;
 default 60) bounds each instance (one DAG at one cache size) as a whole, never beyond the time
 left: the algorithm schedules are built first and the solver gets the rest, and reads the clock
-in every phase (``attnio.graphs.exact``). For one instance ``--time-limit S`` is what it was
-before issue 23 (then a per-instance limit). ``--workers N`` /
-``--scheduler ADDRESS`` solve the instances on Dask (``attnio.parallel``): same results, same
-order; an instance whose worker died twice is reported undecided with the reason.
+in every phase (``attnio.graphs.exact``). ``--workers N`` / ``--scheduler ADDRESS`` solve the
+instances on Dask (``attnio.parallel``): same results, same order; an instance whose worker
+died twice is reported undecided with the reason.
 
 Each instance is solved *anytime* (:mod:`attnio.graphs.anytime`): the compulsory I/O is the
 first lower bound, a heuristic schedule (:mod:`attnio.graphs.heuristic_schedule`) the first
