@@ -48,12 +48,9 @@ attnio before 0.2 is read too). ``--method`` picks the exact engine
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
 
-``--dag`` reads attnio's DAG JSON, networkx node-link JSON, Graphviz DOT (``.dot``, ``.gv``)
-or HyperDAG (``.hdag``, the OneStopParallel / HyperDAG_DB format; :mod:`attnio.graphs.dagio`,
-:mod:`attnio.graphs.dotio`, :mod:`attnio.graphs.hdagio`).
-``--export-dag FILE`` writes the DAG as node-link JSON (``.json``), Graphviz DOT (``.dot``,
-``.gv``) or HyperDAG (``.hdag``) through :mod:`attnio.safe_io` (an existing file only with ``--force``); without
-``--cache`` nothing is solved.
+``--dag`` reads and ``--export-dag FILE`` writes (atomically, an existing file only with
+``--force``; without ``--cache`` nothing is solved) attnio's DAG JSON / networkx node-link JSON,
+Graphviz DOT (``.dot``, ``.gv``) and HyperDAG (``.hdag``, OneStopParallel / HyperDAG_DB).
 
 ``--M`` (alias ``--cache``) is one value, a list ``V1,V2,...`` or a range ``LO:HI[:STEP]``
 (:func:`attnio.validation.parse_sizes`, the parser of every command); ``--M-geom LO:HI:COUNT``
