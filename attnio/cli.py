@@ -30,7 +30,7 @@ from attnio.completion import SHELLS, PrintCompletion
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.validation import deferred_warnings, one_line
 
-__all__ = ["main", "build_parser", "SUBCOMMANDS", "OneLineArgumentParser"]
+__all__ = ["main", "build_parser", "SUBCOMMANDS", "COMMAND_HELP", "OneLineArgumentParser"]
 
 # subcommand -> module that implements it (imported lazily so `attnio bounds` never pays for z3).
 SUBCOMMANDS: dict[str, str] = {
@@ -47,6 +47,25 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
+#: subcommand -> its one-line help: ``attnio --help`` and ``--version`` list the commands
+#: without importing them (a test checks each equals the help its module registers).
+COMMAND_HELP: dict[str, str] = {
+    "verify": "machine-check every claim (z3, exact search) and print a verdict table",
+    "prove": "prove or refute your own statement for all values of its declared symbols",
+    "bounds": "every I/O bound at (n, d, M), the regime, crossover and advice",
+    "simulate": "count or execute tiled attention algorithms under a two-level memory of M "
+                "words",
+    "pebble": "exact optimal red-blue pebbling of a DAG; replay a schedule",
+    "gap": "best explicit lower bound vs every algorithm's exact I/O, and their ratio",
+    "advise": "per memory level: every algorithm's counted I/O, the certified lower bound, "
+              "and the algorithm to run",
+    "explain": "what a word printed by attnio means (the glossary)",
+    "lower-bound": "certified lower bounds on the pebbling I/O of a DAG",
+    "report": "write a report (Markdown + PNGs, or one HTML file) with the figures, the "
+              "bound table and the verify table",
+}
+
+
 class OneLineArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line on stderr and exit code 2."""
 
@@ -54,8 +73,11 @@ class OneLineArgumentParser(argparse.ArgumentParser):
         self.exit(2, one_line(f"{self.prog}: error: {message}") + "\n")
 
 
-def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
-    """Build the top-level parser; ``names`` restricts which subcommands are imported."""
+def build_parser(names: Sequence[str] | None = None, *,
+                 stubs: bool = False) -> OneLineArgumentParser:
+    """Build the top-level parser; ``names`` restricts which subcommands are imported.
+    ``stubs``: every subcommand is registered by name and help only, nothing imported — for
+    ``attnio --version`` and ``attnio --help``, which must start at once (issue 40)."""
     parser = OneLineArgumentParser(
         prog="attnio",
         description="Machine-checkable I/O complexity of attention (arXiv 2410.09397 and its parents).",
@@ -68,6 +90,9 @@ def build_parser(names: Sequence[str] | None = None) -> OneLineArgumentParser:
                              "~/.local/share/bash-completion/completions/attnio")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in names if names is not None else SUBCOMMANDS:
+        if stubs:
+            sub.add_parser(name, help=COMMAND_HELP[name])
+            continue
         module = importlib.import_module(SUBCOMMANDS[name])
         module.register(sub)
     return parser
@@ -119,7 +144,10 @@ def _stdout_failed(prefix: str, exc: OSError) -> int:
 
 
 def _main(argv: list[str], names: list[str] | None, *, command_line: bool) -> int:
-    parser = build_parser(names)
+    # no subcommand named: --version, --help or an error — unless the completion script,
+    # which needs every flag of every command, is asked for
+    stubs = names is None and not any(a.startswith("--print-completion") for a in argv)
+    parser = build_parser(names, stubs=stubs)
     prefix = f"attnio {names[0]}" if names else "attnio"
     # a deprecated flag's line (attnio.flags) is held while parsing, printed once the command
     # has answered: bad input stays one line
