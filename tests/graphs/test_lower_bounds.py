@@ -213,11 +213,12 @@ def test_a_hong_kung_record_above_zero_is_rechecked() -> None:
 def test_check_certificate_passes_its_timeout_to_the_hong_kung_checker(monkeypatch) -> None:
     seen = []
 
-    def spy(G, M, record, timeout_ms, deadline=None):
+    def spy(G, M, record, *, deadline=None, timeout_ms):
         seen.append(timeout_ms)
         return Proved("spy")
 
-    monkeypatch.setattr(lower_bounds_module, "check_hong_kung", spy)
+    routes = lower_bounds_module.ROUTES
+    monkeypatch.setitem(routes, "hong-kung", dataclasses.replace(routes["hong-kung"], check=spy))
     record = BoundRecord("hong-kung", 2, True, None, {})
     assert check_certificate(FAN_IN, 1, record) == Proved("spy")
     assert check_certificate(FAN_IN, 1, record, timeout_ms=7) == Proved("spy")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from attnio.graphs.dags import matmul_dag
-from attnio.graphs.lower_bounds import BoundRecord
+from attnio.graphs.lower_bounds import ROUTES, BoundRecord, Deadline
 from attnio.proofs.certified_routes import (
     FALSE_TWINS,
     RouteOracles,
@@ -117,8 +119,7 @@ def test_optimum_exact_cached_and_none_when_infeasible() -> None:
 
 def test_route_records_dispatch_on_the_route() -> None:
     G = matmul_dag(1, 2, 1)
-    for route in ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
-                  "sub-dag-exact"):
+    for route in ROUTES:
         recs = _route_records(route, G, 4, CTX)
         assert recs and all(r.route.startswith(route) for r in recs), route
     assert _route_records("compulsory", G, 4, CTX)[0].value == 5   # 4 inputs read, 1 output written
@@ -212,10 +213,11 @@ def test_hong_kung_records_get_the_solver_budget(monkeypatch) -> None:
     import attnio.proofs.certified_routes as module
 
     seen = []
-    monkeypatch.setattr(module, "hong_kung_route",
-                        lambda G, M, **kw: seen.append(kw) or BoundRecord("hong-kung", 0, True))
+    spy = dataclasses.replace(ROUTES["hong-kung"], compute=lambda G, M, **kw: seen.append(kw)
+                              or [BoundRecord("hong-kung", 0, True)])
+    monkeypatch.setitem(ROUTES, "hong-kung", spy)
     module._route_records("hong-kung", matmul_dag(1, 1, 1), 3, CTX)
-    assert seen == [{"timeout_ms": 5_000}]
+    assert seen == [{"deadline": Deadline.never(), "timeout_ms": 5_000}]
 
 
 def test_an_infeasible_instance_does_not_stop_the_loop() -> None:
