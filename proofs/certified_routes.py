@@ -193,14 +193,21 @@ def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]
                   ctx: CheckContext, oracles: RouteOracles = RouteOracles()) -> Verdict:
     r"""The claim "route ≤ Q(G, M), certificate accepted" on every case ``(label, G, M)``.
 
-    Failure paths, each with a false twin (``lower_bounds.twin.path_*``):
+    Only the applying records of the route (named ``route_prefix…``) are compared. Each failure
+    path has a false twin in the claims (``lower_bounds.twin.path_*``) and one in the tests.
 
-    * a certificate the checker rejects → Refuted (the instance and the checker's reason);
-    * a certificate check that is itself undecided → Undecided;
-    * a record above the exact optimum → Refuted (record, optimum);
-    * an optimum not settled where a schedule exists (M ≥ least M) → Undecided;
-    * no record positive anywhere (a route that is zero everywhere checks nothing) → Undecided,
-      "vacuous".
+    Side conditions
+    ---------------
+    1. ``certificate-accepted``: the certificate checker accepts every record — a rejected
+       certificate is Refuted (the instance and the checker's reason).
+    2. ``certificate-decided``: the check itself is decided — an undecided check (a z3
+       unknown, a time limit) is Undecided, never a pass.
+    3. ``within-optimum``: every record is at most the exact optimum — one above is Refuted
+       (record, optimum).
+    4. ``optimum-settled``: the optimum is settled wherever a schedule exists (M ≥ the least
+       M) — otherwise Undecided.
+    5. ``non-vacuous``: some record is positive (a route that is 0 everywhere checks
+       nothing) — otherwise Undecided, "vacuous".
 
     Proved carries ``exhaustive`` evidence: the records checked, of which the positive ones are
     non-trivial (a record could exceed Q only where it is positive).

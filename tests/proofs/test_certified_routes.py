@@ -237,3 +237,45 @@ def test_a_skipped_record_does_not_stop_the_records() -> None:
 def test_a_record_equal_to_the_compulsory_io_is_not_above_it() -> None:
     v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(5)], "G2": [_rec(6)]}))
     assert v.proved and v.detail.endswith("positive on 2, above the compulsory I/O on 1")
+
+
+# ---- one planted violation per side condition of route_verdict ----------------------------------
+
+def test_twin__route_verdict__certificate_accepted() -> None:
+    records = {"G1": [_rec(7)], "G2": [_rec(6)]}
+    assert route_verdict("spill-windows", CASES, CTX, _oracles(records)).proved
+    v = route_verdict("spill-windows", CASES, CTX, _oracles(records, certify=lambda G, M, r, t:
+                                                            Refuted({}, "forged")))
+    assert isinstance(v, Refuted) and "certificate rejected: forged" in v.detail
+
+
+def test_twin__route_verdict__certificate_decided() -> None:
+    v = route_verdict("spill-windows", CASES, CTX, _oracles(
+        {"G1": [_rec(7)], "G2": [_rec(6)]},
+        certify=lambda G, M, r, t: Undecided("certificate not checked: time limit")))
+    assert isinstance(v, Undecided) and not v.proved
+
+
+def test_twin__route_verdict__within_optimum() -> None:
+    assert route_verdict("spill-windows", CASES, CTX,
+                         _oracles({"G1": [_rec(7)], "G2": [_rec(9)]})).proved      # = Q
+    v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(7)], "G2": [_rec(10)]}))
+    assert isinstance(v, Refuted) and (v.counterexample["bound"], v.counterexample["optimum"]) \
+        == (10, 9)
+
+
+def test_twin__route_verdict__optimum_settled() -> None:
+    records = {"G1": [_rec(7)], "G2": [_rec(6)]}
+    unsettled = _oracles(records, optimum=lambda G, M, s: None if G == "G2" else OPT[G, M])
+    assert isinstance(route_verdict("spill-windows", CASES, CTX, unsettled), Undecided)
+    # below the least M no schedule exists: nothing to settle there
+    infeasible = _oracles(records, optimum=lambda G, M, s: None if G == "G2" else OPT[G, M],
+                          least=5)
+    assert route_verdict("spill-windows", CASES, CTX, infeasible).proved
+
+
+def test_twin__route_verdict__non_vacuous() -> None:
+    v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(0)], "G2": [_rec(0)]}))
+    assert isinstance(v, Undecided) and "vacuous" in v.detail
+    assert route_verdict("spill-windows", CASES, CTX,
+                         _oracles({"G1": [_rec(0)], "G2": [_rec(1)]})).proved

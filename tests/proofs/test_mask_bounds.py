@@ -430,3 +430,91 @@ def test_the_brute_force_takes_the_largest_partial_pairs_first() -> None:
         assert steps == sorted(steps, reverse=True)
         mixed += len(set(steps)) > 1
     assert mixed > 0                 # entries whose partial pairs differ: the order matters
+
+
+# ---- one planted violation per side condition of _below_algorithms (mask.below_algorithms) -----
+
+BELOW = [("causal", 64, 4, 16)]
+
+
+def _least_io(pass_: str, mask: Mask, n: int, d: int, M: int, computation: str,
+              shape=None) -> int:
+    """The least exact count among the masked algorithms of one computation class."""
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    counts = [io for name, io in _masked_counts(pass_, mask, n, d, M, shape).items()
+              if computation_of(name, pass_) == computation]
+    return min(counts)
+
+
+def _planted(extra: int = 0, *, when=lambda pass_, heads: True, value=_least_io):
+    """A route function claiming the least count (+ ``extra`` where ``when`` holds)."""
+    from attnio.bounds.attention import GapBound
+
+    def routes(pass_, mask, n, d, M, computation, **heads):
+        shape = tuple(heads[k] for k in ("batch", "heads", "kv_heads")) if heads else None
+        least = value(pass_, mask, n, d, M, computation, shape)
+        return [GapBound(least + (extra if when(pass_, heads) else 0), "planted", "twin")]
+    return routes
+
+
+def _below(route_fn, grid=BELOW):
+    from attnio.proofs.mask_bounds import _below_algorithms
+
+    return _below_algorithms(CTX, route_fn=route_fn, grid=grid)
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__both_passes() -> None:
+    """Issue 36: a checker comparing the forward pass only missed a backward bound above the
+    backward counts."""
+    assert _below(_planted()).proved
+    verdict = _below(_planted(1, when=lambda pass_, heads: pass_ == "backward"))
+    assert verdict.verdict == "refuted" and verdict.counterexample["pass"] == "backward"
+    verdict = _below(_planted(1, when=lambda pass_, heads: pass_ == "forward"))
+    assert verdict.verdict == "refuted" and verdict.counterexample["pass"] == "forward"
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__every_algorithm() -> None:
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    def most(pass_, mask, n, d, M, computation, shape):
+        return max(io for name, io in _masked_counts(pass_, mask, n, d, M, shape).items()
+                   if computation_of(name, pass_) == computation)
+
+    verdict = _below(_planted(value=most))        # above every algorithm but the worst
+    assert verdict.verdict == "refuted"
+    io = verdict.counterexample["io"]
+    assert verdict.counterexample["bound"] > io
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__every_route() -> None:
+    from attnio.bounds.attention import GapBound
+
+    honest = _planted()
+
+    def two(*args, **heads):
+        first = honest(*args, **heads)[0]
+        return [first, GapBound(first.value + 1, "second", "twin")]
+
+    verdict = _below(two)
+    assert verdict.verdict == "refuted" and verdict.counterexample["route"] == "second"
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__route_within_count() -> None:
+    assert _below(_planted(0)).proved
+    verdict = _below(_planted(1))
+    assert verdict.verdict == "refuted"
+    assert verdict.counterexample["bound"] == verdict.counterexample["io"] + 1
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__stacked_heads() -> None:
+    grid = [("causal", 64, 4, 16, (2, 4, 2))]
+    assert _below(_planted(), grid=grid).proved
+    verdict = _below(_planted(1, when=lambda pass_, heads: bool(heads)), grid=grid)
+    assert verdict.verdict == "refuted" and verdict.counterexample["heads"] == 4
+    assert _below(_planted(1, when=lambda pass_, heads: bool(heads))).proved   # no heads: none
