@@ -26,6 +26,7 @@ from the test files, and checks that
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -79,6 +80,7 @@ def _sources() -> list[Path]:
     return out
 
 
+@functools.cache
 def documented_checkers() -> dict[tuple[str, str], list[tuple[int, str]]]:
     """(repository path, checker key) → its side conditions, for every docstring that has
     the section."""
@@ -99,14 +101,15 @@ def documented_checkers() -> dict[tuple[str, str], list[tuple[int, str]]]:
     return found
 
 
-def twin_tests() -> set[str]:
+@functools.cache
+def twin_tests() -> frozenset[str]:
     """Every ``test_twin__…`` function defined under tests/."""
     names = set()
     for path in (ROOT / "tests").rglob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef) and node.name.startswith("test_twin__"):
                 names.add(node.name)
-    return names
+    return frozenset(names)
 
 
 def twin_name(checker: str, condition: str) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -49,6 +50,7 @@ def _load_benchmark():
 BENCH = _load_benchmark()
 
 
+@functools.cache
 def _modules() -> dict[str, ast.Module]:
     return {p.relative_to(ROOT).as_posix(): ast.parse(p.read_text(encoding="utf-8"))
             for room in ROOMS for p in sorted((ROOT / room).rglob("*.py"))}
@@ -77,6 +79,7 @@ def _returns_verdict(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
                                             for t in VERDICT_TYPES)
 
 
+@functools.cache
 def required() -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
     """``(must be in TRUSTED, must be in TRUSTED or NOT_YET_MEASURED)``: (module, function)."""
     must, checkers = set(), set()

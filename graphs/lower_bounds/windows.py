@@ -311,7 +311,8 @@ def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: s
         seen |= set(T)
         allowed = 1 if set(T) & outs else 2
         if charge not in (1, 2) or charge > allowed:
-            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
+            return Refuted({"set": T, "charge": charge},
+                           f"charge {charge} is not 1 or 2, at most {allowed}")
         forced += charge
     return forced
 

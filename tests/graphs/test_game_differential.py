@@ -21,18 +21,24 @@ and a rule it breaks, or the same exact counts. Trust tier, derandomized.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
 import networkx as nx
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from attnio.exceptions import IllegalMoveError
 from attnio.graphs.game import MOVE_KINDS, RULES, replay, validate
 
 pytestmark = pytest.mark.trust
+
+#: Examples of the differential test (benchmarks/checker_soundness.py runs more, seeded by
+#: ATTNIO_SOUNDNESS_SEED; the trust tier derandomizes).
+EXAMPLES = int(os.environ.get("ATTNIO_VALIDATOR_EXAMPLES", "300"))
+_SEED = os.environ.get("ATTNIO_SOUNDNESS_SEED")
 
 #: What the differential test met (the benchmark prints it; a test below checks that every
 #: rule was exercised).
@@ -175,7 +181,13 @@ def move_sequences(draw: st.DrawFn, G: nx.DiGraph, M: int, recompute: bool) -> l
     return moves
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+def _settings(test):
+    test = settings(max_examples=EXAMPLES, deadline=None, derandomize=_SEED is None,
+                    database=None, suppress_health_check=list(HealthCheck))(test)
+    return test if _SEED is None else seed(int(_SEED))(test)
+
+
+@_settings
 @given(data=st.data())
 def test_validator_agrees_with_the_reference_on_random_move_sequences(data) -> None:
     G = data.draw(tiny_dags(), label="G")

@@ -54,7 +54,7 @@ from attnio.results import Status
 
 pytestmark = pytest.mark.trust
 
-EXAMPLES = int(os.environ.get("ATTNIO_SOUNDNESS_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("ATTNIO_SOUNDNESS_EXAMPLES", "80"))
 MAX_VERTICES = int(os.environ.get("ATTNIO_SOUNDNESS_VERTICES", "8"))
 _SEED = os.environ.get("ATTNIO_SOUNDNESS_SEED")
 #: Per route: examples, honest accepted, forgeries accepted / rejected, accepted with a
@@ -254,6 +254,43 @@ def _fix_lp(G, M, cert):
     return math.ceil(total)
 
 
+def _inside_h(G: nx.DiGraph, cert: dict[str, Any]) -> list[str]:
+    outs = [o for o in cert.get("H_outputs", []) if o in G]
+    return sorted(ancestor_subdag(G, outs)) if outs else []
+
+
+def _writes_inside_h(draw, G, M, cert):
+    """H's outputs counted again as writes outside H."""
+    cert["output_writes_outside"] = list(cert["output_writes_outside"]) + [
+        o for o in cert.get("H_outputs", []) if o in G]
+
+
+def _inputs_inside_h(draw, G, M, cert):
+    """H's inputs counted again as reads outside H."""
+    cert["inputs_outside"] = list(cert["inputs_outside"]) + [
+        v for v in _inside_h(G, cert) if G.in_degree(v) == 0]
+
+
+def _forced_inside_h(draw, G, M, cert):
+    """A spill set of H's own vertices (its spills are H's moves)."""
+    inside = set(_inside_h(G, cert))
+    for w in sorted(inside):
+        T = sorted(p for p in G.predecessors(w) if p in inside and G.in_degree(p) > 0)
+        if len(T) >= 2:
+            cert["forced_sets"] = list(cert["forced_sets"]) + [{"at": w, "set": T,
+                                                                "charge": 2}]
+            return
+
+
+def _covered_inputs(field: str) -> Op:
+    """The inputs the windows over U already read, listed again as outside U."""
+    def op(draw, G, M, cert):
+        covered = sorted({u for v in cert.get("U", []) if v in G for u in G.predecessors(v)
+                          if G.in_degree(u) == 0})
+        cert[field] = list(cert.get(field, [])) + covered
+    return op
+
+
 def _set_outputs_h(draw, G, M, cert):
     cert["H_outputs"] = draw(st.lists(st.sampled_from(sorted(G)), min_size=1, max_size=3,
                                       unique=True))
@@ -294,6 +331,52 @@ def _units_everywhere(draw, G, M, cert):
                             _vertex(draw, G): "1"}
 
 
+def _units_on_compulsory(draw, G, M, cert):
+    """Unit weight 1 on every needed input and non-input output (allowed vertices, but on top
+    of a member holding them the loads exceed 1)."""
+    _, outs, _, need = must_compute(G)
+    cert["unit_weights"] = {v: "1" for v in sorted(need) + outs}
+
+
+def _whole_dag(G: nx.DiGraph, M: int) -> dict[str, Any]:
+    """The certificate of the whole DAG as one member at weight 1 (value Q(G, M), valid): the
+    start of the forgeries where the route itself does not apply."""
+    cert: dict[str, Any] = {"members": [], "unit_weights": {}, "objective": "0"}
+    _whole_dag_member(None, G, M, cert)
+    return cert
+
+
+def _not_compulsory(G: nx.DiGraph) -> list[str]:
+    """Vertices no schedule needs to read or write: unneeded inputs, inner vertices."""
+    _, outs, _, need = must_compute(G)
+    return sorted(set(G) - set(need) - set(outs))
+
+
+def _unit_where_no_move_is_forced(draw, G, M, cert):
+    """A unit weight on a vertex no schedule needs to read or write (an unneeded input first)."""
+    spare = _not_compulsory(G)
+    if spare:
+        inputs = [v for v in spare if G.in_degree(v) == 0]
+        chosen = inputs[0] if inputs and draw(st.booleans()) else draw(st.sampled_from(spare))
+        cert["unit_weights"] = {**cert["unit_weights"], chosen: "1"}
+
+
+def _read_unneeded(draw, G, M, cert):
+    """An input no schedule needs to read (or, failing that, any vertex that is not one)."""
+    spare = _not_compulsory(G)
+    if spare:
+        inputs = [v for v in spare if G.in_degree(v) == 0]
+        cert["needed_inputs"] = list(cert["needed_inputs"]) + (inputs or spare)[:1]
+
+
+def _write_input_output(draw, G, M, cert):
+    """An output that is an input (blue from the start), or a vertex that is no output."""
+    outputs = G.graph.get("outputs") or [v for v in G if G.out_degree(v) == 0]
+    blue = [o for o in outputs if G.in_degree(o) == 0]
+    spare = [v for v in G if v not in outputs]
+    cert["written_outputs"] = list(cert["written_outputs"]) + (blue or spare)[:1]
+
+
 def _repartition(draw, G, M, cert):
     """A P and a partition into P parts (a random assignment of the vertices)."""
     names = sorted(G)
@@ -330,7 +413,8 @@ def _blank(**fields: Any) -> Callable[[nx.DiGraph, int], dict[str, Any]]:
 #: apply). Every registered route must have one (the recipe, notes/extending.md).
 FORGERS: dict[str, tuple[list[Op], Callable[..., int], Callable[..., dict[str, Any]]]] = {
     "compulsory": ([_add("needed_inputs"), _add("written_outputs"), _drop("needed_inputs"),
-                    _dup("needed_inputs")], _fix_compulsory,
+                    _dup("needed_inputs"), _read_unneeded, _write_input_output],
+                   _fix_compulsory,
                    _blank(needed_inputs=[], written_outputs=[])),
     "hong-kung": ([_repartition, _split_part, _bump("P", (1,))], _fix_hong_kung,
                   _blank(S=0, P=1, partition=[])),
@@ -339,11 +423,13 @@ FORGERS: dict[str, tuple[list[Op], Callable[..., int], Callable[..., dict[str, A
                       ["matmul", "attention-forward"])))], _fix_per_part,
                  _blank(kind="matmul", counted=1, part_bound=1, S=0)),
     "spill-windows": ([_add("U"), _drop("U"), _dup("U"), _add("inputs_outside_U"),
+                       _covered_inputs("inputs_outside_U"),
                        _dup("inputs_outside_U"), _add_forced("forced_sets"),
                        _bump("window_reads"), _bump("output_writes")], _fix_spill,
                       _blank(U=[], window_reads=0, inputs_outside_U=[], forced_sets=[],
                              output_writes=0)),
     "saturation-windows": ([_add("U"), _drop("U"), _add("inputs_outside_U"),
+                            _covered_inputs("inputs_outside_U"),
                             _dup("inputs_outside_U"),
                             _add_forced("saturating_sets", saturating=True),
                             _bump("reads_and_spills"), _bump("output_writes")],
@@ -353,12 +439,12 @@ FORGERS: dict[str, tuple[list[Op], Callable[..., int], Callable[..., dict[str, A
     "sub-dag-exact": ([_set_outputs_h, _claim_more_q_h, _add("U"), _add("inputs_outside"),
                        _dup("inputs_outside"), _add_forced("forced_sets"),
                        _add("output_writes_outside"), _dup("output_writes_outside"),
-                       _bump("window_reads")], _fix_subdag,
+                       _writes_inside_h, _inputs_inside_h, _forced_inside_h,
+                       _covered_inputs("inputs_outside"), _bump("window_reads")], _fix_subdag,
                       _blank(H_outputs=[], Q_H=0, U=[], window_reads=0, inputs_outside=[],
                              forced_sets=[], output_writes_outside=[])),
-    "sub-dag-lp": ([_add_member, _whole_dag_member, _reweigh, _add_unit, _units_everywhere],
-                   _fix_lp,
-                   _blank(members=[], unit_weights={}, objective="0")),
+    "sub-dag-lp": ([_add_member, _whole_dag_member, _reweigh, _add_unit, _units_on_compulsory,
+                    _units_everywhere, _unit_where_no_move_is_forced], _fix_lp, _whole_dag),
 }
 
 

@@ -185,7 +185,7 @@ def test_twin___le__root_part() -> None:
 
 
 @pytest.mark.trust
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=80, deadline=None, derandomize=True)
 @given(count=st.integers(0, 400), constant=st.integers(1, 30),
        r=st.fractions(0, 20, max_denominator=7), s=st.fractions(0, 60, max_denominator=7),
        M=st.integers(1, 500))
