@@ -71,7 +71,8 @@ def compulsory_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
 
 
 def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                     deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                     deadline: Deadline | None = None,
+                     timeout_ms: int | None = None) -> Verdict:
     """Re-verify a ``compulsory`` certificate (``needed_inputs``, ``written_outputs``) from G.
 
     The lists are read as sets (a vertex listed twice is one move).
@@ -419,7 +420,8 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
 
 
 def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                   deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                   deadline: Deadline | None = None,
+                   timeout_ms: int | None = None) -> Verdict:
     """Re-verify a ``per-part: <lemma>`` certificate (``kind``, ``counted``, ``part_bound``)
     from G: the counts are recounted on the DAG itself, never read from its metadata.
 

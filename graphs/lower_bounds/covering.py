@@ -240,7 +240,8 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
 
 
 def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                      deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                      deadline: Deadline | None = None,
+                      timeout_ms: int | None = None) -> Verdict:
     """Re-verify a ``sub-dag-lp`` certificate from G alone (module docstring), in exact
     :class:`~fractions.Fraction` arithmetic.
 

@@ -65,8 +65,10 @@ class Route:
         (one, or one per name of ``records``); past ``deadline`` it raises
         :class:`~attnio.exceptions.TimeLimitReached`.
     check : callable
-        ``check(G, M, record, *, deadline=None, timeout_ms=20_000) -> Verdict`` — the
-        independent checker: ``Proved`` only when the certificate re-verifies from G alone.
+        ``check(G, M, record, *, deadline=None, timeout_ms=...) -> Verdict`` — the
+        independent checker: ``Proved`` only when the certificate re-verifies from G alone
+        (``timeout_ms`` bounds each solver call of a checker that makes them; the others
+        take and ignore it).
         Its docstring lists its side conditions (a numbered ``Side conditions`` section, one
         ``key`` per condition), each with a planted violation in the tests.
     cost : str

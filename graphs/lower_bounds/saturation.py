@@ -256,7 +256,8 @@ def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
 
 
 def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                     deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                     deadline: Deadline | None = None,
+                     timeout_ms: int | None = None) -> Verdict:
     r"""Re-verify a ``saturation-windows`` certificate from G (module docstring, route 5);
     the DP minimum is recomputed by a second implementation.
 

@@ -224,7 +224,8 @@ def resolve_for_checker(G: nx.DiGraph, M: int, chosen: list[str], outs: list[str
 
 
 def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                 deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                 deadline: Deadline | None = None,
+                 timeout_ms: int | None = None) -> Verdict:
     r"""Re-verify a ``sub-dag-exact`` certificate from G (module docstring, route 6): Q(H) is
     re-solved by the plain baseline, the moves outside H are recounted.
 

@@ -318,7 +318,8 @@ def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: s
 
 
 def check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord, *,
-                        deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+                        deadline: Deadline | None = None,
+                        timeout_ms: int | None = None) -> Verdict:
     """Re-verify a ``spill-windows`` certificate from G (module docstring, route 4); the
     window minimum is recomputed by a second implementation (:func:`independent_window_min`).
 

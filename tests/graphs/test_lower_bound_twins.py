@@ -772,6 +772,7 @@ def test_twin__check_covering_lp__member_optimum() -> None:
 
 
 def test_twin__check_covering_lp__member_weight_nonnegative() -> None:
+    assert check_certificate(W, 3, _lp([(["c"], 3, "1"), (["c"], 3, "0")], {"a": "0"})).proved
     rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 3, "2"), (["c"], 3, "-1")], {}),
             above=False, why=Refuted({'weight': '-1'}, 'a negative weight'))
 

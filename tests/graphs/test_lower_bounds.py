@@ -352,3 +352,55 @@ def test_certified_bound_for_real_on_a_small_dag() -> None:
     assert type(got["value"]) is int
     assert certified_lower_bound(SMALL, 3, all_routes=False) == {
         "route": "compulsory", "value": 5, "routes_run": "bounded-cost (compulsory, per-part)"}
+
+
+# ---- a check cut by its deadline is undecided, never a pass (every searching checker) ---------
+
+_PAST = lower_bounds_module.Deadline(0.0)      # long expired
+
+
+def _expired_cases() -> list[tuple[str, nx.DiGraph, int, BoundRecord]]:
+    fans = nx.DiGraph([(f"x{p}_{i}", f"s{p}") for p in range(3) for i in range(3)])
+    cases = [("hong-kung", fans, 4, hong_kung_route(fans, 4))]
+    for route, M in (("spill-windows", 3), ("saturation-windows", 4), ("sub-dag-exact", 3),
+                     ("sub-dag-lp", 3)):
+        record = lower_bounds_module.ROUTES[route].compute(
+            SMALL, M, deadline=lower_bounds_module.Deadline.never(), timeout_ms=5_000)[0]
+        cases.append((route, SMALL, M, record))
+    # no window to compute (U empty): the forced-spill family is what reads the deadline
+    record = spill_windows_bound(SMALL, 3)
+    cert = dict(record.certificate, U=[], window_reads=0,
+                inputs_outside_U=["A[0,0]", "A[0,1]", "B[0,0]", "B[1,0]"])
+    cases.append(("spill-windows (forced sets)", SMALL, 3, dataclasses.replace(
+        record, certificate=cert)))
+    return cases
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("case", _expired_cases(), ids=lambda c: c[0])
+def test_a_check_past_its_deadline_is_undecided(case) -> None:
+    from attnio.graphs.lower_bounds.deadline import CHECK_TIME_LIMIT_REASON
+    from attnio.results import Undecided
+
+    _, G, M, record = case
+    assert check_certificate(G, M, record).proved
+    assert check_certificate(G, M, record, deadline=_PAST) == Undecided(CHECK_TIME_LIMIT_REASON)
+
+
+@pytest.mark.trust
+def test_the_hong_kung_checker_asks_z3_with_its_budget(monkeypatch) -> None:
+    import attnio.graphs.partitions as partitions
+
+    fans = nx.DiGraph([(f"x{p}_{i}", f"s{p}") for p in range(3) for i in range(3)])
+    record = hong_kung_route(fans, 4)
+    seen = []
+    real = partitions.min_partition_parts
+
+    def spy(G, S, *, timeout_ms, deadline=None):
+        seen.append((S, timeout_ms, deadline))
+        return real(G, S, timeout_ms=timeout_ms, deadline=deadline)
+
+    monkeypatch.setattr(partitions, "min_partition_parts", spy)
+    check = lower_bounds_module.ROUTES["hong-kung"].check
+    assert check(fans, 4, record).proved and check(fans, 4, record, timeout_ms=9).proved
+    assert seen == [(8, 20_000, None), (8, 9, None)]
