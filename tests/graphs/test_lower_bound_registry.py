@@ -217,3 +217,41 @@ def test_the_toy_routes_claim_is_checked_against_the_exact_optimum(
     monkeypatch.setitem(ROUTES, "toy-writes", loud)
     verdict = route_claims([loud])[0].check()
     assert verdict.verdict == "refuted" and "certificate rejected" in verdict.detail
+
+
+# ---- what the checkers decide with: the game's sets, and what counts as a bound ----------------
+
+def test_must_compute_names_each_set_of_the_game() -> None:
+    from attnio.graphs.lower_bounds import must_compute
+    from attnio.graphs.lower_bounds.records import vertices_to_compute
+
+    # a, b -> c -> d; x -> y (y unneeded); e -> c; outputs: c (inner), x (an input), d
+    G = nx.DiGraph([("a", "c"), ("b", "c"), ("c", "d"), ("x", "y"), ("e", "c")])
+    G.graph["outputs"] = ["c", "x", "d"]
+    inputs, outs, N, need = must_compute(G)
+    assert inputs == frozenset({"a", "b", "e", "x"})
+    assert outs == ["c", "d"]                       # x is blue from the start
+    assert N == frozenset({"c", "d"}) and need == frozenset({"a", "b", "e"})
+    assert must_compute(G, ["y"])[2:] == (frozenset({"y"}), frozenset({"x"}))
+    assert vertices_to_compute(G, ["d", "x"], {"a", "b", "e", "x"}) == frozenset({"c", "d"})
+    assert vertices_to_compute(G, [], {"a"}) == frozenset()
+    chain = nx.DiGraph([("p", "q"), ("q", "r"), ("r", "s")])
+    assert vertices_to_compute(chain, ["s"], {"p"}) == frozenset({"q", "r", "s"})
+
+
+def test_certified_route_says_what_the_time_limit_cut() -> None:
+    from attnio.graphs.lower_bounds import CertifiedRoute
+    from attnio.graphs.lower_bounds.deadline import CHECK_TIME_LIMIT_REASON, TIME_LIMIT_REASON
+    from attnio.results import Undecided
+
+    record = BoundRecord("spill-windows", 7, True)
+    assert CertifiedRoute(record, Undecided(CHECK_TIME_LIMIT_REASON)).cut_by_time
+    assert not CertifiedRoute(record, Undecided("z3 answered unknown")).cut_by_time
+    assert not CertifiedRoute(record, Refuted({}, CHECK_TIME_LIMIT_REASON)).cut_by_time
+    assert not CertifiedRoute(record, Proved()).cut_by_time
+    cut = BoundRecord("spill-windows", 0, False, TIME_LIMIT_REASON)
+    assert CertifiedRoute(cut, Proved("does not apply")).cut_by_time
+    assert not CertifiedRoute(BoundRecord("x", 0, False, "skipped"), Proved()).cut_by_time
+    assert CertifiedRoute(record, Refuted({}, "no")).refuted
+    assert not CertifiedRoute(record, Undecided("u")).refuted
+    assert not CertifiedRoute(record, Proved()).refuted

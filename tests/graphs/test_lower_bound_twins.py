@@ -723,7 +723,23 @@ def test_twin__resolve_for_checker__outputs_are_non_input_outputs() -> None:
             {"H_outputs": chosen}, "H's outputs must be non-input outputs of G"), chosen
 
 
+def _chain(n: int) -> nx.DiGraph:
+    return _dag([(f"v{i}", f"v{i + 1}") for i in range(n - 1)])      # Q = 2 at M = 2
+
+
 def test_twin__resolve_for_checker__size() -> None:
+    """The checkers re-solve a sub-DAG of at most twice the routes' own limit: 30 vertices for
+    sub-dag-exact, 28 for a member of sub-dag-lp."""
+    for n, ok in ((30, True), (31, False)):
+        record = _subdag(_chain(n), 2, [f"v{n - 1}"], 2, [], [], [], [])
+        verdict = check_certificate(_chain(n), 2, record)
+        assert verdict.proved if ok else verdict == Refuted({"H_vertices": n},
+                                                            "H too large to re-solve"), n
+    for n, ok in ((28, True), (29, False)):
+        record = _lp([([f"v{n - 1}"], 2, "1")], {})
+        verdict = check_certificate(_chain(n), 2, record)
+        assert verdict.proved if ok else verdict == Refuted({"H_vertices": n},
+                                                            "H too large to re-solve"), n
     assert not isinstance(resolve_for_checker(MM122, 3, [C], OUTS, 7, Deadline.never()),
                           Refuted)
     assert resolve_for_checker(MM122, 3, [C], OUTS, 6, Deadline.never()) == Refuted(

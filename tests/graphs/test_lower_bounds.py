@@ -404,3 +404,69 @@ def test_the_hong_kung_checker_asks_z3_with_its_budget(monkeypatch) -> None:
     check = lower_bounds_module.ROUTES["hong-kung"].check
     assert check(fans, 4, record).proved and check(fans, 4, record, timeout_ms=9).proved
     assert seen == [(8, 20_000, None), (8, 9, None)]
+
+
+@pytest.mark.trust
+def test_builtin_structure_confirms_a_declaration_by_the_structure() -> None:
+    """The per-part checker trusts sizes only once the DAG's structure confirms them: each
+    way a declaration can fail, and what an honest one returns (pinned)."""
+    from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
+    from attnio.graphs.lower_bounds import builtin_structure
+
+    plain = nx.DiGraph([("a", "c"), ("b", "c")])
+    assert builtin_structure(plain) == (None, {}, "needs a built-in matmul or attention DAG "
+                                        "(its sizes are part of the per-part lemma); this DAG "
+                                        "has no known builder")
+    plain.graph["builder"] = "fft"
+    assert builtin_structure(plain) == (None, {}, "needs a built-in matmul or attention DAG; "
+                                        "builder 'fft' has no per-part lemma")
+    M = matmul_dag(1, 2, 1)
+    sizes = {"m": 1, "k": 2, "p": 1, "summation": "tree"}
+    assert builtin_structure(M) == ("matmul", sizes, None)
+    assert builtin_structure(attention_forward_dag(2, 1)) == (
+        "attention-forward", {"n": 2, "d": 1, "summation": "tree", "mask": None}, None)
+    assert builtin_structure(attention_backward_dag(2, 1, "dX")) == (
+        "attention-backward", {"n": 2, "d": 1, "summation": "tree", "gradient": "dX",
+                               "mask": None}, None)
+
+    def declared(G: nx.DiGraph, **changes: object) -> nx.DiGraph:
+        H = G.copy()
+        H.graph["params"] = {**G.graph["params"], **changes}
+        return H
+
+    assert builtin_structure(declared(M, gradient="dX")) == ("matmul", sizes, None)
+    assert builtin_structure(declared(M, summation=None)) == (
+        "matmul", {"m": 1, "k": 2, "p": 1}, None)
+    masked = declared(attention_forward_dag(2, 1), mask="causal")
+    assert builtin_structure(masked) == (None, {}, "the per-part count assumes n² score "
+                                                   "entries (no mask)")
+    described = "graph.params {'m': 1, 'k': 2, 'p': 1, 'summation': 'tree'} do not describe " \
+                "this DAG: "
+    edge, op, name = M.copy(), M.copy(), nx.relabel_nodes(M, {"C[0,0]": "Z"})
+    edge.remove_edge("A[0,0]", "P[0,0,0]")
+    edge.add_edge("A[0,1]", "P[0,0,0]")
+    op.nodes["P[0,0,0]"]["op"] = "add"
+    wrong = {"builder": (_with(plain, builder=5), "graph.builder=5 must be a string"),
+             "params": (_with(M, params="x"), "graph.params='x' must be an object with the "
+                                              "matmul builder's sizes m, k, p"),
+             "size": (declared(M, k=0), "graph.params.k=0 must be a positive integer"),
+             "choice": (declared(M, summation="zip"), "graph.params.summation='zip' must be "
+                                                      "one of tree, chain, fma"),
+             "counts": (declared(M, p=2), "graph.params {'m': 1, 'k': 2, 'p': 2, 'summation': "
+                        "'tree'} do not describe this DAG: a matmul DAG with these sizes has "
+                        "12 vertices and 12 edges, this one 7 and 6"),
+             "edge": (edge, described + "the matmul DAG has edge ['A[0,0]', 'P[0,0,0]'], this "
+                                        "one does not"),
+             "op": (op, described + "vertex 'P[0,0,0]' has op='add', the matmul DAG 'mul'"),
+             "vertex": (name, described + "the matmul DAG has vertex 'C[0,0]', this one does "
+                                          "not")}
+    for label, (G, message) in wrong.items():
+        with pytest.raises(InvalidInputError) as info:
+            builtin_structure(G)
+        assert str(info.value) == message, label
+
+
+def _with(G: nx.DiGraph, **graph: object) -> nx.DiGraph:
+    H = G.copy()
+    H.graph.update(graph)
+    return H
