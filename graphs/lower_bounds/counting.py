@@ -95,7 +95,7 @@ def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord, *,
     outs = set(game_outputs(G))
     computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
-    reads, writes = set(cert.get("needed_inputs", ())), set(cert.get("written_outputs", ()))
+    reads, writes = set(cert["needed_inputs"]), set(cert["written_outputs"])
     for x in reads:
         if x not in inputs:
             return Refuted({"vertex": x}, f"{x!r} is not an input")
@@ -198,10 +198,10 @@ def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, *,
     dl = as_deadline(deadline)
     validate_hong_kung_hypotheses(G)
     cert = rec.certificate
-    P = cert.get("P")
+    P = cert["P"]
     if not isinstance(P, int) or rec.value != M * (P - 1):
         return Refuted({"value": rec.value, "P": P}, "value ≠ M·(P − 1)")
-    parts = [set(p) for p in cert.get("partition", [])]
+    parts = [set(p) for p in cert["partition"]]
     check = is_s_partition(G, parts, 2 * M)
     if not check.ok or len([p for p in parts if p]) != P:
         return Refuted({"P": P}, f"certificate partition rejected: {check.reason}")
@@ -440,11 +440,11 @@ def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord, *,
     validate_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
     cert = rec.certificate
     kind, sizes, why = builtin_structure(G)
-    if kind is None or cert.get("kind") != kind:
-        return Refuted({"kind": cert.get("kind")}, why or "certificate names another kind")
+    if kind is None or cert["kind"] != kind:
+        return Refuted({"kind": cert["kind"]}, why or "certificate names another kind")
     name = rec.route.removeprefix("per-part: ")
     counted, beta = _per_part_parameters(G, kind, sizes, name, M)
-    if (counted, beta) != (cert.get("counted"), cert.get("part_bound")):
+    if (counted, beta) != (cert["counted"], cert["part_bound"]):
         return Refuted({"counted": counted, "part_bound": beta},
                        f"recounted N = {counted}, β = {beta} differ from the certificate")
     value = partition_route_bound(counted, beta, M)

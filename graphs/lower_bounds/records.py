@@ -133,7 +133,7 @@ class Route:
 
     def not_computed(self, why: str) -> list[BoundRecord]:
         """The route's records when it did not run: value 0, ``why`` as the reason."""
-        return [BoundRecord(name, 0, False, why, {}) for name in self.record_names]
+        return [BoundRecord(name, 0, False, why) for name in self.record_names]
 
 
 # --------------------------------------------------------------------------------------------

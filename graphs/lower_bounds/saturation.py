@@ -306,7 +306,7 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord, *,
                 return Refuted({"vertex": a}, f"|pred({a}) ∪ T| = {size} < M")
             if (size == M) != (a in t["choices"]):
                 return Refuted({"vertex": a}, "choices must be exactly the a with equality")
-        if t["charge"] not in (1, 2) or t["charge"] > (1 if set(T) & set(outs) else 2):
+        if t["charge"] not in ((1,) if set(T) & set(outs) else (1, 2)):
             return Refuted({"set": T}, "charge too large")
     value = _independent_saturation_min(G, M, U, family, deadline=deadline)
     if value != cert["reads_and_spills"]:

@@ -309,10 +309,10 @@ def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: s
         if seen & set(T):
             return Refuted({"set": T}, "forced sets overlap")
         seen |= set(T)
-        allowed = 1 if set(T) & outs else 2
-        if charge not in (1, 2) or charge > allowed:
+        allowed = (1,) if set(T) & outs else (1, 2)   # a set holding an output: no write
+        if charge not in allowed:
             return Refuted({"set": T, "charge": charge},
-                           f"charge {charge} is not 1 or 2, at most {allowed}")
+                           f"charge {charge} is not 1 or 2, at most {allowed[-1]}")
         forced += charge
     return forced
 
@@ -346,29 +346,29 @@ def check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord, *,
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
     computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
-    U = list(cert.get("U", []))
+    U = list(cert["U"])
     if len(set(U)) != len(U):
         return Refuted({"U": U}, "U repeats a vertex")
     for v in U:
         if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
     window = independent_window_min(G, U, M, deadline=deadline)
-    if cert.get("window_reads") != window:
-        return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
+    if cert["window_reads"] != window:
+        return Refuted({"claimed": cert["window_reads"], "recomputed": window},
                        f"window minimum recomputed as {window}")
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
-    outside = list(cert.get("inputs_outside_U", []))
+    outside = list(cert["inputs_outside_U"])
     for x in outside:
         if x not in inputs or x in covered or not any(s in computed for s in G.successors(x)):
             return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
     if len(set(outside)) != len(outside):
         return Refuted({}, "inputs_outside_U repeats a vertex")
-    forced = verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs,
+    forced = verify_forced(G, M, cert["forced_sets"], set(outs), inputs,
                            deadline=deadline)
     if isinstance(forced, Refuted):
         return forced
     total = window + len(outside) + forced + len(outs)
-    if rec.value != total or cert.get("output_writes") != len(outs):
+    if rec.value != total or cert["output_writes"] != len(outs):
         return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
     return Proved(f"window reads {window} (recomputed), {len(outside)}"
                   f" inputs outside U, forced spills {forced}, output writes {len(outs)}")

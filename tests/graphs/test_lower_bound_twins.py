@@ -289,6 +289,24 @@ def test_twin__check_spill_windows__u_must_compute() -> None:
             why=Refuted({'vertex': 'y'}, "'y' is not a vertex that must be computed"))
 
 
+@pytest.mark.parametrize("size,M,want", [((2, 1, 2), 4, 4), ((3, 1, 3), 4, 6),
+                                          ((2, 2, 2), 4, 8), ((2, 1, 2), 3, 5),
+                                          ((3, 1, 3), 3, 10)])
+def test_the_checkers_window_minimum_is_the_routes(size, M, want) -> None:
+    """The second implementation (the checker's) equals the route's DP, where the slack
+    M − in-degree − 1 of a computation decides the count (with one pebble less of slack, as
+    at M − 1, the minimum is higher: 5, 10, 10)."""
+    from attnio.graphs.lower_bounds import choose_window_set, must_compute, window_reads_min
+
+    G = matmul_dag(*size)
+    inputs, _, N, _ = must_compute(G)
+    U = choose_window_set(G, N, inputs, M, 12)
+    assert independent_window_min(G, U, M) == window_reads_min(G, U, M)[0] == want
+    some = frozenset(sorted(inputs)[:2])
+    assert independent_window_min(G, U, M, uncounted=some) == \
+        window_reads_min(G, U, M, uncounted=some)[0] < want
+
+
 def test_twin__check_spill_windows__window_minimum() -> None:
     honest = spill_windows_bound(SMALL, 3)
     rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], [], [SMALL_SET], window=5),
@@ -508,6 +526,8 @@ def test_twin__check_saturation__choices_exact() -> None:
 def test_twin__check_saturation__charge() -> None:
     U = [P0, P1, C]
     honest = _saturation(SMALL, 4, U, [SAT_SET], [])
+    assert check_certificate(SMALL, 4, _saturation(SMALL, 4, U, [{**SAT_SET, "charge": 1}],
+                                                   [])).proved      # a charge may be lower
     rejects(SMALL, 4, honest, _saturation(SMALL, 4, U, [{**SAT_SET, "charge": 3}], []),
             above=False, why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'charge too large'))
     G = SMALL.copy()
@@ -702,6 +722,23 @@ def test_twin__check_subdag__value_is_sum(mm122_subdag) -> None:
             why=Refuted({'value': 14, 'recomputed': 12}, 'value ≠ 12'))
     rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=11), above=False,
             why=Refuted({'value': 11, 'recomputed': 12}, 'value ≠ 12'))
+
+
+def test_check_subdag_hands_its_deadline_to_each_phase(monkeypatch) -> None:
+    """With the re-solve of H done (planted: it reads no clock), an expired deadline stops the
+    window minimum, and — with no window to compute — the forced-spill family: Undecided."""
+    import attnio.graphs.lower_bounds.subdag as subdag
+    from attnio.graphs.lower_bounds.deadline import CHECK_TIME_LIMIT_REASON
+
+    solved = resolve_for_checker(MM122, 3, [C], OUTS, 30, Deadline.never())
+    monkeypatch.setattr(subdag, "resolve_for_checker", lambda *args: solved)
+    past = Deadline(0.0)
+    windowed = _bare(U=["P[0,1,0]", "P[0,1,1]"], outside=[], forced=[])
+    forced_only = _bare()
+    for record in (windowed, forced_only):
+        assert check_certificate(MM122, 3, record).proved
+        assert check_certificate(MM122, 3, record, deadline=past) == Undecided(
+            CHECK_TIME_LIMIT_REASON)
 
 
 # ---- resolve_for_checker (the sub-DAG re-solve of routes 6 and 7) -------------------------------

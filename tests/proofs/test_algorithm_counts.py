@@ -59,6 +59,7 @@ def test_the_issue_figure_is_the_counterexample_of_the_idealised_backward_bound(
     assert 1.8 < cx["ratio_to_bound"] < 2.0
 
 
+@pytest.mark.trust
 @pytest.mark.parametrize("bound_id", ["fwd.flash1.upper", "bwd.standard",
                                       "fwd.square_tiling.upper", "bwd.alg6.upper"])
 def test_form_parts_reassemble_the_catalogue_expression(bound_id: str) -> None:
@@ -206,9 +207,16 @@ def test_twin__envelope_check__count_within_bound(monkeypatch) -> None:
     assert verdict.proved and verdict.evidence.instances == 3
     _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + ((n, d, M) == POINTS[1]))
     verdict = _envelope().check()
-    assert isinstance(verdict, Refuted)
-    assert (verdict.counterexample["n"], verdict.counterexample["count"]) == (
-        64, exact[POINTS[1]] + 1)
+    bound = 16 * _bound("fwd.standard", *POINTS[1])
+    assert verdict == Refuted(
+        {"n": 64, "d": 8, "M": 128, "algorithm": "standard", "pass": "forward",
+         "count": exact[POINTS[1]] + 1, "bound": f"16*fwd.standard = {float(bound):,.1f}",
+         "ratio_to_bound": round((exact[POINTS[1]] + 1) / float(bound), 4),
+         "bound_exact": str(bound), "failing_points": 1,
+         "worst_ratio_count_over_form": round((exact[POINTS[1]] + 1) * 16 / float(bound), 3),
+         "worst_at": (64, 8, 128)},
+        "the exact count of standard forward exceeds 16*fwd.standard at 1 of 3 grid points "
+        "(planted)")
 
 
 @pytest.mark.trust
@@ -223,6 +231,8 @@ def test_twin__envelope_check__every_point(monkeypatch) -> None:
     # out of range is not an instance: a failure there does not count
     _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + (n == 16))
     assert _envelope(in_range=lambda n, d, M: n > 16).check().proved
+    assert _envelope(in_range=lambda n, d, M: M > 64).check().proved
+    assert isinstance(_envelope(in_range=lambda n, d, M: M < 128).check(), Refuted)
 
 
 @pytest.mark.trust
@@ -255,13 +265,21 @@ def test_twin__comparison_check__fast_not_above_slow(monkeypatch) -> None:
     assert verdict.proved and verdict.evidence.instances == 3
     _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 64))
     verdict = _comparison().check()
-    assert isinstance(verdict, Refuted) and verdict.counterexample["square-tiling"] == 1001
+    assert verdict == Refuted({"n": 64, "d": 8, "M": 128, "pass": "forward", "M_over_d2": 2.0,
+                               "square-tiling": 1001, "flash1": 1000, "failing_points": 1},
+                              "square-tiling moves more words than flash1 (forward) at 1 of 3 "
+                              "grid points (planted)")
 
 
 @pytest.mark.trust
 def test_twin__comparison_check__every_point(monkeypatch) -> None:
     _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 256))
     assert isinstance(_comparison().check(), Refuted)
+    only_large_M = A.Comparison("square-tiling", "flash1", "forward", "planted",
+                                lambda n, d, M: M > 128)
+    assert isinstance(only_large_M.check(), Refuted)
+    _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 16))
+    assert only_large_M.check().proved
     _plant(monkeypatch, lambda alg, n, d, M: None if (alg == "flash1" and n == 16) else 7)
     verdict = _comparison().check()
     assert verdict.proved and verdict.evidence.instances == 2
@@ -271,3 +289,12 @@ def test_twin__comparison_check__every_point(monkeypatch) -> None:
 def test_twin__comparison_check__non_vacuous(monkeypatch) -> None:
     _plant(monkeypatch, lambda alg, n, d, M: None if alg == "flash1" else 1)
     assert isinstance(_comparison().check(), Undecided)
+
+
+@pytest.mark.trust
+def test_count_is_the_registry_counter_or_none_where_the_tiles_do_not_fit() -> None:
+    assert A._count("flash1", "forward", 4096, 64, 768) == \
+        get_algorithm("flash1").counter("forward")(4096, 64, 768).io
+    assert A._count("flash1", "forward", 16, 8, 4) is None          # 4 words: no tile fits
+    assert A._count("square-tiling", "forward", 16, 8, 4) == \
+        get_algorithm("square-tiling").counter("forward")(16, 8, 4).io

@@ -345,6 +345,8 @@ def test_routes_consistent_reports_exactly() -> None:
     assert v.counterexample == {"mask": "causal", "pass": "forward", "n": 16, "d": 1, "M": 3,
                                 "value": 48, "max_L": 45}
     assert v.detail == "the masked segment route is not max_L L(⌈N/cap⌉ − 1)"
+    v = _routes_consistent(CTX, grid=[("forward", 16, 1, 3)])       # the dense route + 3 masks
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (4, 4)
     v = _routes_consistent(CTX, route_fn=lambda *a, **k: [], grid=[("forward", 16, 1, 3)])
     assert v.counterexample == {"pass": "forward", "n": 16, "d": 1, "M": 3,
                                 "computation": "forward", "masked": [], "dense": [64, 84, 116]}
@@ -501,6 +503,16 @@ def test_twin___below_algorithms__every_route() -> None:
 
     verdict = _below(two)
     assert verdict.verdict == "refuted" and verdict.counterexample["route"] == "second"
+
+
+@pytest.mark.trust
+def test_below_algorithms_counts_the_comparisons_and_the_positive_routes() -> None:
+    from attnio.bounds.attention import GapBound
+
+    one = _below(lambda *a, **k: [GapBound(1, "one", "x"), GapBound(0, "zero", "x")])
+    assert one.proved and one.evidence.instances == 2 * one.evidence.nontrivial_instances > 0
+    assert one.detail == (f"{one.evidence.instances} (route, masked algorithm, mask, size) "
+                          "comparisons, exact integers")
 
 
 @pytest.mark.trust
