@@ -4,7 +4,7 @@ Issue 36's red team found mutants of the trusted core that ``pytest -m trust`` d
 each a wrong answer a user would see. This script applies each of them, one at a time, to a
 scratch copy of the checkout and runs the trust tier there (``-x``: it stops at the first
 failure); a mutant is *killed* when the tier fails. With ``--only FILE`` the tier is replaced
-by one test file — e.g. the soundness property alone::
+by some test files — e.g. the soundness property alone::
 
     $ python3 benchmarks/named_survivors.py                    # each mutant vs the trust tier
     $ python3 benchmarks/named_survivors.py --only tests/graphs/test_lower_bound_soundness.py
@@ -107,11 +107,10 @@ def copy_checkout(dest: Path) -> None:
         shutil.copy2(src, target, follow_symlinks=False)
 
 
-def run_tier(scratch: Path, only: str | None) -> tuple[bool, str]:
+def run_tier(scratch: Path, only: list[str] | None) -> tuple[bool, str]:
     """``(passed, first failing test)`` of the trust tier (or of ``only``) in ``scratch``."""
     args = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
-            "-o", "addopts=--import-mode=importlib", "-m", "trust",
-            only if only else "tests"]
+            "-o", "addopts=--import-mode=importlib", "-m", "trust", *(only or ["tests"])]
     env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run(args, cwd=scratch, env=env, capture_output=True, text=True)
     failed = re.findall(r"^FAILED (\S+)", done.stdout, re.M)
@@ -120,8 +119,9 @@ def run_tier(scratch: Path, only: str | None) -> tuple[bool, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", metavar="TEST_FILE",
-                        help="run this test file (its trust tests) instead of the whole tier")
+    parser.add_argument("--only", metavar="TEST_FILE", nargs="+",
+                        help="run these test files (their trust tests) instead of the whole "
+                             "tier")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="attnio-survivors-"))
     try:
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{'killed  ' if not ok else 'SURVIVED'}  {mutant.name}"
                   + (f"\n          by {detail}" if not ok else ""), flush=True)
         print(f"\n{killed} of {len(MUTANTS)} killed ({time.strftime('%Y-%m-%d')}"
-              + (f", {args.only} only" if args.only else ", pytest -m trust") + ")")
+              + (f", {' '.join(args.only)} only" if args.only else ", pytest -m trust") + ")")
         return 0 if killed == len(MUTANTS) else 1
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

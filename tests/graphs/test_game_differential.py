@@ -143,6 +143,27 @@ def _legal_moves(G: nx.DiGraph, state: dict[str, set], M: int, recompute: bool) 
     return sorted(moves)
 
 
+def _illegal_moves(G: nx.DiGraph, state: dict[str, set], M: int) -> list:
+    """Moves that break a rule in the state reached, most of them in a way a validator that
+    remembered the past instead of the present would let through: a read of a vertex computed
+    but never written, a write or a delete of a pebble deleted earlier, a compute whose parent
+    was red once, a second compute (one-shot), an input computed, a read or compute at the
+    red limit."""
+    red, blue, computed = state["red"], state["blue"], state["computed"]
+    out = [("read", v) for v in sorted(computed - blue)]
+    out += [("write", v) for v in sorted(computed - red)]
+    out += [("delete", v) for v in sorted(set(G) - red)]
+    out += [("compute", v) for v in sorted(G) if G.in_degree(v) == 0]
+    out += [("compute", v) for v in sorted(G) if G.in_degree(v) > 0
+            and not all(u in red for u in G.predecessors(v))]
+    out += [("compute", v) for v in sorted(computed)]                # illegal one-shot
+    if len(red) >= M:
+        out += [("read", v) for v in sorted(blue - red)]
+        out += [("compute", v) for v in sorted(G) if v not in red and G.in_degree(v) > 0
+                and all(u in red for u in G.predecessors(v))]
+    return out
+
+
 @st.composite
 def move_sequences(draw: st.DrawFn, G: nx.DiGraph, M: int, recompute: bool) -> list[Any]:
     """Mostly legal moves (the state is tracked by the rules above), with every kind of
@@ -155,11 +176,11 @@ def move_sequences(draw: st.DrawFn, G: nx.DiGraph, M: int, recompute: bool) -> l
         legal = _legal_moves(G, state, M, recompute)
         if legal and draw(st.integers(0, 9)) < 8:
             move = draw(st.sampled_from(legal))
-        else:  # any pair, a planted violation of one rule, or not a move at all
-            again = sorted(state["computed"]) or names
+        else:  # a planted violation of one rule, any pair, or not a move at all
+            planted = _illegal_moves(G, state, M)
             move = draw(st.one_of(
+                *([st.sampled_from(planted)] if planted else []),
                 st.tuples(st.sampled_from(MOVE_KINDS), st.sampled_from(names)),
-                st.tuples(st.just("compute"), st.sampled_from(again)),
                 st.sampled_from([("load", names[0]), ("read", "nowhere"), ("read",),
                                  ("compute", names[-1], "x"), "read v0", None])))
         moves.append(move)
