@@ -78,9 +78,10 @@ def test_route_of_finds_the_owner_of_a_record_name() -> None:
     for name in ("per-part", "per-part: other", "Compulsory", "", "sub-dag"):
         assert route_of(name) is None, name
     assert get_route("sub-dag-lp") is ROUTES["sub-dag-lp"]
-    with pytest.raises(InvalidInputError, match="route 'x' is unknown; known routes: "
-                                                "compulsory, hong-kung"):
-        get_route("x")
+    for name in ("x", ["x"], None):
+        with pytest.raises(InvalidInputError, match=re.escape(f"route {name!r} is unknown; "
+                                                              "known routes: compulsory, ")):
+            get_route(name)
 
 
 def test_a_route_record_refuses_an_unknown_cost_or_switch() -> None:
@@ -202,6 +203,7 @@ def test_a_toy_route_registered_by_the_recipe_runs_everywhere(toy: Route) -> Non
     # step 3: its claims come from the record, and hold on a tier of two instances
     claims = route_claims([toy])
     assert [c.id for c in claims] == ["lower_bounds.toy_writes", "lower_bounds.toy_writes_deep"]
+    assert [c.tier for c in claims] == ["default", "deep"]
     assert claims[0].source == "folklore (one write per output)"
     assert not claims[0].reconstructed
 
@@ -209,10 +211,12 @@ def test_a_toy_route_registered_by_the_recipe_runs_everywhere(toy: Route) -> Non
 def test_the_toy_routes_claim_is_checked_against_the_exact_optimum(
         toy: Route, monkeypatch: pytest.MonkeyPatch) -> None:
     small = [("matmul 1x2x1", SMALL, 3), ("matmul 1x1x1", matmul_dag(1, 1, 1), 3)]
-    monkeypatch.setattr(certified_routes_module, "_instances", lambda tier: tuple(small))
-    claim = route_claims([toy])[0]
-    verdict = claim.check()
-    assert verdict.proved and verdict.evidence.instances == 2
+    tiers = {"default": tuple(small), "deep": tuple(small[:1])}
+    monkeypatch.setattr(certified_routes_module, "_instances", tiers.__getitem__)
+    default, deep = route_claims([toy])
+    verdict = default.check()
+    assert verdict.proved and verdict.evidence.instances == 2        # the default tier's
+    assert deep.check().evidence.instances == 1                      # the deep tier's
     # a toy that claims one write too many is refuted by its checker through the claim
     loud = dataclasses.replace(toy, compute=lambda G, M, **kw: [dataclasses.replace(
         _toy_bound(G, M), value=_toy_bound(G, M).value + 1)])

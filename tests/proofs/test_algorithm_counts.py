@@ -144,7 +144,7 @@ def test_the_printed_blocks_overflow_M(key) -> None:
 # The claims' checkers are run on a planted grid with planted counts (monkeypatched), so each
 # rule is tested on its own, fast, whatever the schedules count today.
 
-POINTS = [(16, 8, 64), (64, 8, 128), (256, 8, 512)]
+POINTS = [(16, 8, 64), (64, 8, 100), (256, 8, 512)]   # M/d² = 1, 1.5625, 8
 
 
 def _bound(bound_id: str, n: int, d: int, M: int) -> Fraction:
@@ -204,17 +204,26 @@ def test_twin__envelope_check__count_within_bound(monkeypatch) -> None:
     exact = {p: int(16 * _bound("fwd.standard", *p)) for p in POINTS}
     _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M])
     verdict = _envelope().check()
-    assert verdict.proved and verdict.evidence.instances == 3
+    assert verdict.proved and (verdict.evidence.kind, verdict.evidence.instances,
+                               verdict.evidence.nontrivial_instances) == ("exhaustive", 3, 3)
+    assert verdict.detail == ("3 grid points (0 where the tiles do not fit skipped); max "
+                              "count/fwd.standard = 16.000 at (n, d, M) = (16, 8, 64) <= 16")
+    _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + 500 * (n == 256))
+    far = _envelope().check().counterexample
+    assert far["worst_ratio_count_over_form"] == round((exact[256, 8, 512] + 500) * 16
+                                                       / float(16 * _bound("fwd.standard", 256,
+                                                                           8, 512)), 3)
+    assert far["worst_ratio_count_over_form"] != round(far["worst_ratio_count_over_form"])
     _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + ((n, d, M) == POINTS[1]))
     verdict = _envelope().check()
     bound = 16 * _bound("fwd.standard", *POINTS[1])
     assert verdict == Refuted(
-        {"n": 64, "d": 8, "M": 128, "algorithm": "standard", "pass": "forward",
+        {"n": 64, "d": 8, "M": 100, "algorithm": "standard", "pass": "forward",
          "count": exact[POINTS[1]] + 1, "bound": f"16*fwd.standard = {float(bound):,.1f}",
          "ratio_to_bound": round((exact[POINTS[1]] + 1) / float(bound), 4),
          "bound_exact": str(bound), "failing_points": 1,
          "worst_ratio_count_over_form": round((exact[POINTS[1]] + 1) * 16 / float(bound), 3),
-         "worst_at": (64, 8, 128)},
+         "worst_at": (64, 8, 100)},
         "the exact count of standard forward exceeds 16*fwd.standard at 1 of 3 grid points "
         "(planted)")
 
@@ -233,6 +242,9 @@ def test_twin__envelope_check__every_point(monkeypatch) -> None:
     assert _envelope(in_range=lambda n, d, M: n > 16).check().proved
     assert _envelope(in_range=lambda n, d, M: M > 64).check().proved
     assert isinstance(_envelope(in_range=lambda n, d, M: M < 128).check(), Refuted)
+    assert isinstance(_envelope(in_range=lambda n, d, M: d * d == M).check(),   # n = 16 only
+                      Refuted)
+    assert _envelope(in_range=lambda n, d, M: n > 2 * d).check().proved          # n = 64, 256
 
 
 @pytest.mark.trust
@@ -242,7 +254,9 @@ def test_twin__envelope_check__nonnegative_parts(monkeypatch) -> None:
     env = A.Envelope("flash1", "forward", "fwd.large_explicit.lower", 1, "planted",
                      lambda n, d, M: True)
     verdict = env.check()
-    assert isinstance(verdict, Undecided) and "negative part" in verdict.detail
+    assert verdict == Undecided("fwd.large_explicit.lower splits into r = -32, s = 0 at (n, d, "
+                                "M) = (16, 8, 64): a negative part; the exact comparison "
+                                "assumes r, s >= 0")
 
 
 @pytest.mark.trust
@@ -265,7 +279,7 @@ def test_twin__comparison_check__fast_not_above_slow(monkeypatch) -> None:
     assert verdict.proved and verdict.evidence.instances == 3
     _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 64))
     verdict = _comparison().check()
-    assert verdict == Refuted({"n": 64, "d": 8, "M": 128, "pass": "forward", "M_over_d2": 2.0,
+    assert verdict == Refuted({"n": 64, "d": 8, "M": 100, "pass": "forward", "M_over_d2": 1.5625,
                                "square-tiling": 1001, "flash1": 1000, "failing_points": 1},
                               "square-tiling moves more words than flash1 (forward) at 1 of 3 "
                               "grid points (planted)")
@@ -278,11 +292,16 @@ def test_twin__comparison_check__every_point(monkeypatch) -> None:
     only_large_M = A.Comparison("square-tiling", "flash1", "forward", "planted",
                                 lambda n, d, M: M > 128)
     assert isinstance(only_large_M.check(), Refuted)
+    by_d = A.Comparison("square-tiling", "flash1", "forward", "planted",
+                        lambda n, d, M: d * d < M and n > d)
+    assert isinstance(by_d.check(), Refuted)
     _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 16))
     assert only_large_M.check().proved
     _plant(monkeypatch, lambda alg, n, d, M: None if (alg == "flash1" and n == 16) else 7)
     verdict = _comparison().check()
-    assert verdict.proved and verdict.evidence.instances == 2
+    assert verdict == A.Proved("2 grid points, count(square-tiling) <= count(flash1) (1 where "
+                               "a tile set does not fit skipped)", evidence=A.Evidence(
+                                   "exhaustive", instances=2, nontrivial_instances=2))
 
 
 @pytest.mark.trust
