@@ -76,16 +76,18 @@ def main(argv: list[str] | None = None) -> int:
               + f" {float(sound.WORST[route]):12.3f} {time.process_time() - started:7.1f}",
               flush=True)
     started = time.process_time()
+    disagree = False
     try:
         game.test_validator_agrees_with_the_reference_on_random_move_sequences()
     except AssertionError as exc:
         failed += 1
+        disagree = True
         print(f"validator: DISAGREEMENT {exc}", file=sys.stderr)
     seen = game.SEEN
     rules = ", ".join(f"{rule} {seen[rule]}" for rule in game.RULES)
     print(f"\nvalidator vs reference: {args.validator_examples} sequences, {seen['legal']} legal, "
           f"{seen['illegal']} illegal (rules broken: {rules}); "
-          f"{'agree' if not failed else 'DISAGREE'} "
+          f"{'DISAGREE' if disagree else 'agree'} "
           f"({time.process_time() - started:.1f} CPU s)")
     return 1 if failed else 0
 

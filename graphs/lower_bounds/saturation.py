@@ -271,11 +271,14 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord, *,
     5. ``set-saturating``: :math:`|\mathrm{pred}(a) \cup T| \ge M` for every a ∈ T.
     6. ``choices-exact``: ``choices`` are exactly the a ∈ T with equality.
     7. ``charge``: every charge is 1 or 2, and 1 when T holds an output.
-    8. ``dp-minimum``: ``reads_and_spills`` is the DP minimum over U and the sets, recomputed.
-    9. ``outside-needed-inputs``: ``inputs_outside_U`` are distinct inputs, none a
-       predecessor of a vertex of U, each with a successor in N.
-    10. ``output-writes``: ``output_writes`` = |O*|.
-    11. ``value-is-sum``: value = reads and spills + |inputs outside U| + |O*|.
+    8. ``sets-in-u``: every set's w and members are in U (its case (b), the saturated event,
+       is an event of the DP only then; without it a set would always be charged — issue 36's
+       soundness sweep found 7 > Q = 5 on matmul 1×2×1, M = 4).
+    9. ``dp-minimum``: ``reads_and_spills`` is the DP minimum over U and the sets, recomputed.
+    10. ``outside-needed-inputs``: ``inputs_outside_U`` are distinct inputs, none a
+        predecessor of a vertex of U, each with a successor in N.
+    11. ``output-writes``: ``output_writes`` = |O*|.
+    12. ``value-is-sum``: value = reads and spills + |inputs outside U| + |O*|.
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> G = matmul_dag(3, 1, 3)
@@ -308,6 +311,9 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord, *,
                 return Refuted({"vertex": a}, "choices must be exactly the a with equality")
         if t["charge"] not in ((1,) if set(T) & set(outs) else (1, 2)):
             return Refuted({"set": T}, "charge too large")
+        if not {w, *T} <= set(U):
+            return Refuted({"at": w, "set": T}, "a set's vertex and members must be in U (its "
+                                                "saturated event is one of the DP's)")
     value = _independent_saturation_min(G, M, U, family, deadline=deadline)
     if value != cert["reads_and_spills"]:
         return Refuted({"claimed": cert["reads_and_spills"], "recomputed": value},

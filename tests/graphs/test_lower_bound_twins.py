@@ -537,6 +537,18 @@ def test_twin__check_saturation__charge() -> None:
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'charge too large'))
 
 
+def test_twin__check_saturation__sets_in_u() -> None:
+    """Issue 36's soundness sweep (benchmarks/checker_soundness.py, seed 0): with C[0,0] left
+    out of U the DP cannot take the saturated event, charges the set, and claimed 7 > Q = 5."""
+    honest = _saturation(SMALL, 4, [P0, P1, C], [SAT_SET], [])
+    twin = _saturation(SMALL, 4, [P0, P1], [SAT_SET], [])
+    assert twin.value == 7
+    rejects(SMALL, 4, honest, twin, above=True,
+            why=Refuted({"at": C, "set": [P0, P1]}, "a set's vertex and members must be in U "
+                                                    "(its saturated event is one of the DP's)"))
+    rejects(SMALL, 4, honest, _saturation(SMALL, 4, [P0, C], [SAT_SET], []), above=False)
+
+
 def test_twin__check_saturation__dp_minimum() -> None:
     honest = saturation_windows_bound(SMALL, 4)
     cert = honest.certificate
