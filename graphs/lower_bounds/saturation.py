@@ -84,7 +84,8 @@ def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
 
 def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str, Any]],
                       room_delta: int = 0) -> dict[str, Any]:
-    """The data both DP implementations share (recomputed from G by each)."""
+    """The data both DP implementations share (recomputed from G by each); the saturated
+    events each derives on its own."""
     inputs = set(game_inputs(G))
     idx = {v: i for i, v in enumerate(U)}
     return {
@@ -93,9 +94,6 @@ def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str
         "anc": [frozenset(a for a in nx.ancestors(G, v) if a in idx) for v in U],
         "vbase": [frozenset(G.predecessors(v)) | {v} for v in U],
         "room": [M + room_delta - len((set(G.predecessors(v)) | {v}) - inputs) for v in U],
-        "events": [{a: (frozenset(G.predecessors(a)) | set(t["set"]),
-                        frozenset(u for u in G.predecessors(a) if u in inputs),
-                        frozenset(t["set"]) - {a}) for a in t["choices"]} for t in family],
     }
 
 
@@ -114,7 +112,12 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     """
     dl = as_deadline(deadline)
     m = _saturation_model(G, M, U, family, room_delta)
-    pin, anc, vbase, room, events = m["pin"], m["anc"], m["vbase"], m["room"], m["events"]
+    pin, anc, vbase, room = m["pin"], m["anc"], m["vbase"], m["room"]
+    inputs = m["inputs"]
+    # the saturated events of each set (the checker's recursion derives them on its own)
+    events = [{a: (frozenset(G.predecessors(a)) | set(t["set"]),
+                   frozenset(u for u in G.predecessors(a) if u in inputs),
+                   frozenset(t["set"]) - {a}) for a in t["choices"]} for t in family]
     idx = m["idx"]
     nV, items = len(U), len(U) + len(family)
     w_of = [idx.get(t["at"]) for t in family]

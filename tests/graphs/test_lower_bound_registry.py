@@ -243,6 +243,10 @@ def test_must_compute_names_each_set_of_the_game() -> None:
     assert vertices_to_compute(G, [], {"a"}) == frozenset()
     chain = nx.DiGraph([("p", "q"), ("q", "r"), ("r", "s")])
     assert vertices_to_compute(chain, ["s"], {"p"}) == frozenset({"q", "r", "s"})
+    # x is reached twice (an output and y's predecessor): the search passes over the second
+    # visit and goes on to w
+    two = nx.DiGraph([("a", "w"), ("b", "x"), ("x", "y")])
+    assert vertices_to_compute(two, ["w", "x", "y"], {"a", "b"}) == frozenset({"w", "x", "y"})
 
 
 def test_certified_route_says_what_the_time_limit_cut() -> None:

@@ -530,3 +530,94 @@ def test_twin___below_algorithms__stacked_heads() -> None:
     verdict = _below(_planted(1, when=lambda pass_, heads: bool(heads)), grid=grid)
     assert verdict.verdict == "refuted" and verdict.counterexample["heads"] == 4
     assert _below(_planted(1, when=lambda pass_, heads: bool(heads))).proved   # no heads: none
+
+
+# ---- pins of what mutants of bounds/masks.py and proofs/mask_bounds.py changed silently --------
+# (benchmarks/mutation.py, issue 36's run, seed 13)
+
+@pytest.mark.trust
+def test_the_best_bound_over_classes_sees_the_heads() -> None:
+    stacked = best_mask_lower_bound("backward", Mask.causal(), 64, 4, 16, batch=2, heads=4,
+                                    kv_heads=2)
+    assert stacked.value == 27968 and stacked.route.startswith("recompute: ")
+    assert best_mask_lower_bound("backward", Mask.causal(), 64, 4, 16).value == 3744
+
+
+@pytest.mark.trust
+def test_run_fields_name_both_passes_with_the_heads() -> None:
+    from attnio.bounds.masks import CLASS_BOUND_SCOPE
+
+    f = mask_run_fields(Mask.causal(), 64, 4, 16, heads=4, kv_heads=2)
+    who = "this mask, 4 query heads, 2 K/V heads, every schedule (certified; notes/sparse.md)"
+    assert f["mask_lower_bound"] == {
+        "forward": {"value": 6976, "route": "segment products (kept Q·Kᵀ, 4 heads), L = 2M + "
+                                            "compulsory rest",
+                    "claim_id": "mask.routes_consistent", "computation": "any", "scope": who},
+        "backward": {"value": 13984, "route": "recompute: segment products (kept Q·Kᵀ + "
+                                              "dO·Vᵀ, 4 heads), L = 2M + compulsory rest",
+                     "claim_id": "mask.routes_consistent", "computation": "any",
+                     "scope": who}}
+    assert f["sparse_crossover"] == {"value": "2048/65", "value_float": 2048 / 65}
+    empty = sparse_bound_values(Mask.from_array(np.zeros((4, 4), dtype=bool)), 4, 2, 4)
+    assert empty == {"mask": "array:4x4", "Z_in": 8, "Z_QK": 0,
+                     "sparse_class_bound": {"value": "0", "value_float": 0.0,
+                                            "scope": CLASS_BOUND_SCOPE},
+                     "sparse_crossover": None}
+
+
+@pytest.mark.trust
+def test_refused_sizes_are_named() -> None:
+    with pytest.raises(InvalidInputError, match="^n=0 must be a positive integer$"):
+        mask_lower_bound_routes("forward", Mask.causal(), 0, 4, 16, "forward")
+    with pytest.raises(InvalidInputError, match="^M=0 must be a positive integer$"):
+        masked_segment_route(10, 4, 0)
+
+
+@pytest.mark.trust
+def test_masked_counts_are_the_algorithms_counts_with_the_gqa_one_for_heads() -> None:
+    from attnio.algorithms.heads import GQA_ALGORITHMS, count_heads
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    mask = Mask.causal()
+    single = _masked_counts("forward", mask, 256, 8, 64)
+    assert all(io == count(name, "forward", 256, 8, 64, mask=mask).io
+               for name, io in single.items())
+    stacked = _masked_counts("forward", mask, 256, 8, 64, (2, 4, 2))
+    assert set(GQA_ALGORITHMS) <= set(stacked) and set(single) <= set(stacked)
+    assert all(io == count_heads(name, "forward", 256, 8, 64, batch=2, heads=4, kv_heads=2,
+                                 mask=mask).io for name, io in stacked.items())
+
+
+@pytest.mark.trust
+def test_routes_consistent_proves_with_its_detail() -> None:
+    from attnio.proofs.mask_bounds import _routes_consistent
+
+    v = _routes_consistent(CTX, grid=[("forward", 16, 1, 3)])
+    assert v.detail == ("4 comparisons: dense routes reproduced at full; masked segment route "
+                        "= max_L L(⌈N/cap⌉ − 1) exactly")
+
+
+@pytest.mark.trust
+def test_the_segment_check_tries_every_length_up_to_4M() -> None:
+    """A cap wrong at L = 3M only is caught: each multiple t = 1, 2, 3, 4 is tried."""
+    from attnio.proofs.mask_bounds import _segment_subset_check
+
+    grid = [((2, 2), "causal", 1)]
+    assert _segment_subset_check(CTX, grid=grid).proved
+    wrong_at_3 = lambda d, M, L: 0 if L == 3 * M else 10**6   # noqa: E731
+    verdict = _segment_subset_check(CTX, cap=wrong_at_3, grid=grid)
+    assert verdict.verdict == "refuted" and verdict.counterexample["L"] == 3
+
+
+@pytest.mark.trust
+def test_a_claim_record_carries_what_it_is_given() -> None:
+    from attnio.proofs.mask_bounds import _claim
+
+    def check(ctx):
+        return None
+
+    claim = _claim("x.y", "s", "f", check, twin_of="x", expect_reason="why")
+    assert (claim.id, claim.statement, claim.formal, claim.check_fn, claim.twin_of,
+            claim.expect, claim.expect_reason, claim.family, claim.evidence_kind,
+            claim.reconstructed) == ("x.y", "s", "f", check, "x", "refuted", "why",
+                                     "mask_bounds", "exhaustive", True)
