@@ -621,3 +621,23 @@ def test_a_claim_record_carries_what_it_is_given() -> None:
             claim.expect, claim.expect_reason, claim.family, claim.evidence_kind,
             claim.reconstructed) == ("x.y", "s", "f", check, "x", "refuted", "why",
                                      "mask_bounds", "exhaustive", True)
+
+
+@pytest.mark.trust
+def test_run_fields_of_one_algorithm_see_the_kv_groups() -> None:
+    grouped = mask_run_fields(Mask.causal(), 64, 4, 16, "backward", "flash2", heads=4,
+                              kv_heads=2)["mask_lower_bound"]
+    alone = mask_run_fields(Mask.causal(), 64, 4, 16, "backward", "flash2",
+                            heads=4)["mask_lower_bound"]
+    assert (grouped["value"], alone["value"]) == (13984, 15008)
+    assert grouped["scope"] == ("this mask, 4 query heads, 2 K/V heads, every schedule "
+                                "(certified; notes/sparse.md)")
+
+
+@pytest.mark.trust
+def test_the_witnessed_route_names_its_segment_length() -> None:
+    from attnio.bounds.attention import witnessed_routes
+
+    name = "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M"
+    assert [(r.value, r.route) for r in witnessed_routes(256, 8, 64)] == [
+        (69632, name), (77824, name + " + compulsory rest")]
