@@ -309,16 +309,17 @@ def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord, *,
 
 
 def describe_covering_lp(cert: dict[str, Any]) -> str:
-    """One line of a ``sub-dag-lp`` certificate.
+    """One line of a ``sub-dag-lp`` certificate (its members and weights are in ``--json``).
 
     >>> from attnio.graphs.dags import matmul_dag
     >>> describe_covering_lp(covering_lp_bound(matmul_dag(1, 2, 1), 3).certificate)
-    'LP over 1 sub-DAG optima Q(H) = 7 (re-solved by the plain baseline) and 0 unit weights on compulsory moves: objective 7'
+    '1 sub-DAG optima, Q_H 7, rational weights with every load <= 1 (the whole certificate: --json)'
     """
-    optima = ", ".join(str(m["Q_H"]) for m in cert["members"])
-    return (f"LP over {len(cert['members'])} sub-DAG optima Q(H) = {optima} (re-solved by the "
-            f"plain baseline) and {len(cert['unit_weights'])} unit weights on compulsory "
-            f"moves: objective {cert['objective']}")
+    optima = sorted({m["Q_H"] for m in cert["members"]})
+    span = (f", Q_H {optima[0]}–{optima[-1]}" if len(optima) > 1
+            else f", Q_H {optima[0]}" if optima else "")
+    return (f"{len(cert['members'])} sub-DAG optima{span}, rational weights with every load "
+            f"<= 1 (the whole certificate: --json)")
 
 
 def _covering_lp_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
