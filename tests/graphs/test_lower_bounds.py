@@ -127,6 +127,7 @@ def test_subdag_does_not_apply_when_every_closure_is_too_big() -> None:
     assert not rec.applies and rec.value == 0 and rec.why_not
 
 
+@pytest.mark.trust
 def test_saturation_windows_exact_on_matmul_3x1x3() -> None:
     G = matmul_dag(3, 1, 3)
     rec = saturation_windows_bound(G, 4)
@@ -367,6 +368,8 @@ def _expired_cases() -> list[tuple[str, nx.DiGraph, int, BoundRecord]]:
         record = lower_bounds_module.ROUTES[route].compute(
             SMALL, M, deadline=lower_bounds_module.Deadline.never(), timeout_ms=5_000)[0]
         cases.append((route, SMALL, M, record))
+    # no forced set (M = 4): the window minimum is what reads the deadline
+    cases.append(("spill-windows (window)", SMALL, 4, spill_windows_bound(SMALL, 4)))
     # no window to compute (U empty): the forced-spill family is what reads the deadline
     record = spill_windows_bound(SMALL, 3)
     cert = dict(record.certificate, U=[], window_reads=0,
@@ -470,3 +473,55 @@ def _with(G: nx.DiGraph, **graph: object) -> nx.DiGraph:
     H = G.copy()
     H.graph.update(graph)
     return H
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("size,M,value", [((3, 1, 3), 4, 17), ((1, 2, 2), 4, 8),
+                                          ((2, 1, 2), 4, 8), ((3, 1, 3), 5, 15)])
+def test_saturation_windows_values_pinned(size, M, value) -> None:
+    """Where the room M − |pred(v) ∪ {v} non-inputs| decides the count (3×1×3 at M = 4: with
+    more room the route would claim less, 15)."""
+    record = saturation_windows_bound(matmul_dag(*size), M)
+    assert record.value == value and check_certificate(matmul_dag(*size), M, record).proved
+
+
+@pytest.mark.trust
+def test_per_part_counts_the_attention_products_on_the_dag() -> None:
+    from attnio.graphs.dags import attention_forward_dag
+    from attnio.graphs.lower_bounds import per_part_routes
+
+    records = {r.route: r for r in per_part_routes(attention_forward_dag(4, 2), 3)}
+    level1 = records["per-part: Saha-Ye level-1"]
+    assert (level1.certificate["counted"], level1.certificate["part_bound"]) == (48, 63)
+    assert check_certificate(attention_forward_dag(4, 2), 3, level1).proved
+
+
+@pytest.mark.trust
+def test_a_long_declaration_is_shown_cut_at_80_characters() -> None:
+    from attnio.graphs.lower_bounds import builtin_structure
+
+    G = matmul_dag(1, 2, 1)
+    G.graph["params"] = {"m": 1, "k": 2, "p": 2, "summation": "tree", "note": "x" * 90}
+    with pytest.raises(InvalidInputError) as info:
+        builtin_structure(G)
+    assert str(info.value) == (
+        "graph.params {'m': 1, 'k': 2, 'p': 2, 'summation': '…" + "x" * 38 + "'} do not "
+        "describe this DAG: a matmul DAG with these sizes has 12 vertices and 12 edges, this "
+        "one 7 and 6")
+
+
+@pytest.mark.trust
+def test_the_checkers_re_solve_with_a_bounded_plain_search(monkeypatch) -> None:
+    import attnio.graphs.baseline as baseline
+
+    seen = []
+    real = baseline.plain_optimal
+
+    def spy(H, M, **kw):
+        seen.append(kw["max_states"])
+        return real(H, M, **kw)
+
+    monkeypatch.setattr(baseline, "plain_optimal", spy)
+    record = lower_bounds_module.ROUTES["sub-dag-exact"].compute(
+        SMALL, 3, deadline=lower_bounds_module.Deadline.never(), timeout_ms=5_000)[0]
+    assert check_certificate(SMALL, 3, record).proved and seen == [3_000_000]

@@ -144,7 +144,7 @@ def test_the_printed_blocks_overflow_M(key) -> None:
 # The claims' checkers are run on a planted grid with planted counts (monkeypatched), so each
 # rule is tested on its own, fast, whatever the schedules count today.
 
-POINTS = [(16, 8, 64), (64, 8, 100), (256, 8, 512)]   # M/d² = 1, 1.5625, 8
+POINTS = [(16, 8, 64), (64, 8, 65), (256, 8, 512)]   # M/d² = 1, 1.015625, 8
 
 
 def _bound(bound_id: str, n: int, d: int, M: int) -> Fraction:
@@ -155,9 +155,14 @@ def _bound(bound_id: str, n: int, d: int, M: int) -> Fraction:
 
 
 def _plant(monkeypatch, counts) -> None:
-    """Grid = POINTS; ``counts(algorithm, n, d, M)`` the planted exact count (None: no fit)."""
+    """Grid = POINTS; ``counts(algorithm, n, d, M)`` the planted exact count (None: no fit) of
+    the forward pass (every planted claim here is about it)."""
+    def count(alg, pass_, n, d, M):
+        assert pass_ == "forward", pass_
+        return counts(alg, n, d, M)
+
     monkeypatch.setattr(A, "grid", lambda: iter(POINTS))
-    monkeypatch.setattr(A, "_count", lambda alg, pass_, n, d, M: counts(alg, n, d, M))
+    monkeypatch.setattr(A, "_count", count)
 
 
 def _envelope(constant: int = 16, in_range=lambda n, d, M: True) -> A.Envelope:
@@ -218,12 +223,12 @@ def test_twin__envelope_check__count_within_bound(monkeypatch) -> None:
     verdict = _envelope().check()
     bound = 16 * _bound("fwd.standard", *POINTS[1])
     assert verdict == Refuted(
-        {"n": 64, "d": 8, "M": 100, "algorithm": "standard", "pass": "forward",
+        {"n": 64, "d": 8, "M": 65, "algorithm": "standard", "pass": "forward",
          "count": exact[POINTS[1]] + 1, "bound": f"16*fwd.standard = {float(bound):,.1f}",
          "ratio_to_bound": round((exact[POINTS[1]] + 1) / float(bound), 4),
          "bound_exact": str(bound), "failing_points": 1,
          "worst_ratio_count_over_form": round((exact[POINTS[1]] + 1) * 16 / float(bound), 3),
-         "worst_at": (64, 8, 100)},
+         "worst_at": (64, 8, 65)},
         "the exact count of standard forward exceeds 16*fwd.standard at 1 of 3 grid points "
         "(planted)")
 
@@ -233,6 +238,10 @@ def test_twin__envelope_check__every_point(monkeypatch) -> None:
     exact = {p: int(16 * _bound("fwd.standard", *p)) for p in POINTS}
     _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + ((n, d, M) == POINTS[-1]))
     assert isinstance(_envelope().check(), Refuted)
+    _plant(monkeypatch, lambda alg, n, d, M: exact[n, d, M] + (n > 16))
+    verdict = _envelope().check()
+    assert verdict.counterexample["failing_points"] == 2 and verdict.detail.endswith(
+        "at 2 of 3 grid points (planted)")
     # a point where the tiles do not fit is skipped, the others still compared
     _plant(monkeypatch, lambda alg, n, d, M: None if n == 16 else exact[n, d, M])
     verdict = _envelope().check()
@@ -279,7 +288,7 @@ def test_twin__comparison_check__fast_not_above_slow(monkeypatch) -> None:
     assert verdict.proved and verdict.evidence.instances == 3
     _plant(monkeypatch, lambda alg, n, d, M: 1000 + (alg == "square-tiling" and n == 64))
     verdict = _comparison().check()
-    assert verdict == Refuted({"n": 64, "d": 8, "M": 100, "pass": "forward", "M_over_d2": 1.5625,
+    assert verdict == Refuted({"n": 64, "d": 8, "M": 65, "pass": "forward", "M_over_d2": 1.0156,
                                "square-tiling": 1001, "flash1": 1000, "failing_points": 1},
                               "square-tiling moves more words than flash1 (forward) at 1 of 3 "
                               "grid points (planted)")

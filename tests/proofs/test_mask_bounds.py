@@ -14,7 +14,12 @@ import pytest
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import algorithm_names, get_algorithm
 from attnio.algorithms.simulation import count, simulate
-from attnio.bounds.attention import compulsory_io, computation_of, lower_bound_routes
+from attnio.bounds.attention import (
+    compulsory_io,
+    computation_of,
+    lower_bound_routes,
+    segment_product_cap,
+)
 from attnio.bounds.masks import (
     best_mask_lower_bound,
     mask_bound_fields,
@@ -641,3 +646,15 @@ def test_the_witnessed_route_names_its_segment_length() -> None:
     name = "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M"
     assert [(r.value, r.route) for r in witnessed_routes(256, 8, 64)] == [
         (69632, name), (77824, name + " + compulsory rest")]
+
+
+@pytest.mark.trust
+def test_the_twins_are_what_they_say() -> None:
+    """The planted variants of the claims, pinned: the cap over 3 (at least 1) and the dense
+    segment route alone."""
+    from attnio.proofs.mask_bounds import _cap_dense_pairs_over_mask, _twin_dense_segment
+
+    assert [_cap_dense_pairs_over_mask(1, 1, 1), _cap_dense_pairs_over_mask(1, 2, 2)] == [1, 1]
+    assert _cap_dense_pairs_over_mask(8, 64, 128) == segment_product_cap(8, 64, 128) // 3
+    assert _twin_dense_segment("forward", Mask.causal(), 16, 2, 8, "forward") == \
+        lower_bound_routes("forward", 16, 2, 8, "forward")[1:2]
