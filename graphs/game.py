@@ -227,11 +227,30 @@ def replay(
         ``G`` not a DiGraph, ``M`` not a positive int, ``moves`` not a list, a cyclic graph,
         an unknown or repeated output.
 
+    Side conditions
+    ---------------
+    Each is a rule of :data:`RULES` (the ``rule`` of the :class:`IllegalMoveError`), checked
+    at every move, in the order of the moves:
+
+    1. ``unknown-kind``: a move is a pair ``(kind, vertex)`` with ``kind`` one of
+       :data:`MOVE_KINDS`.
+    2. ``unknown-vertex``: its vertex is a vertex of ``G``.
+    3. ``read-needs-blue``: a read is of a vertex that carries a blue pebble now.
+    4. ``write-needs-red``: a write is of a vertex that carries a red pebble now (a pebble
+       deleted earlier is gone).
+    5. ``compute-input``: no input is computed.
+    6. ``compute-needs-red-parents``: a compute finds a red pebble on every predecessor.
+    7. ``one-shot``: with ``recompute=False``, no vertex is computed twice.
+    8. ``delete-needs-red``: a delete removes a red pebble that is there.
+    9. ``red-limit``: after every move (a read and a compute alike) at most M red pebbles lie
+       on the graph.
+    10. ``outputs-blue``: after the last move every output carries a blue pebble.
+
     Notes
     -----
     A read of a vertex that is already red, a write of one already blue and (with
     recomputation) a compute of one already red are legal no-ops of the game and are counted;
-    only solvers avoid them.
+    only solvers avoid them. ``peak_red`` is the most red pebbles after any move.
 
     Examples
     --------
@@ -332,11 +351,15 @@ def validate(
     ('refuted', 'outputs-blue')
     >>> validate(G, [("read", "a"), ("compute", "b"), ("write", "b")], 2, claimed_io=1).verdict
     'refuted'
+    >>> validate(G, [None], 2).counterexample       # a malformed move is data, not a crash
+    {'index': 0, 'rule': 'unknown-kind', 'move': None}
     """
+    moves = validate_moves(moves)
     try:
         result = replay(G, moves, M, recompute=recompute, outputs=outputs)
     except IllegalMoveError as exc:
-        move = list(moves[exc.index]) if exc.index is not None and exc.index < len(moves) else None
+        bad = moves[exc.index] if exc.index is not None and exc.index < len(moves) else None
+        move = list(bad) if isinstance(bad, (tuple, list)) else bad   # a malformed move as is
         return Refuted({"index": exc.index, "rule": exc.rule, "move": move}, str(exc))
     if claimed_io is not None and result.io != claimed_io:
         return Refuted({"claimed_io": claimed_io, "replayed_io": result.io},

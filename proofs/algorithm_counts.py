@@ -207,7 +207,19 @@ def form_parts(bound_id: str) -> tuple[Callable[..., Fraction], Callable[..., Fr
 
 
 def _le(count: int, constant: int, r: Fraction, s: Fraction, M: int) -> bool:
-    """count ≤ constant·(r + s/√M), exactly (r, s ≥ 0)."""
+    r"""count ≤ constant·(r + s/√M), exactly (r, s ≥ 0), in integers and fractions only.
+
+    Side conditions
+    ---------------
+    1. ``rational-part``: with s = 0 the answer is count ≤ constant·r — one word more is
+       false.
+    2. ``root-part``: otherwise count − constant·r ≤ constant·s/√M, compared squared as
+       :math:`(\text{count} - c\,r)^2 M \le c^2 s^2` (√M divides s: a square root of M on
+       the other side would compare with s·√M).
+
+    >>> _le(12, 1, Fraction(0), Fraction(24), 4), _le(13, 1, Fraction(0), Fraction(24), 4)
+    (True, False)
+    """
     excess = count - constant * r
     if excess <= 0:
         return True
@@ -242,6 +254,18 @@ class Envelope:
     in_range: Range
 
     def check(self, ctx: CheckContext | None = None) -> Verdict:
+        """Proved when every grid point in range where the algorithm runs meets the bound.
+
+        Side conditions
+        ---------------
+        1. ``count-within-bound``: count ≤ constant·form exactly (:func:`_le`) at every such
+           point — one word above refutes, naming the point.
+        2. ``every-point``: every grid point in range where the algorithm runs is compared (a
+           point where its tiles do not fit M is skipped and counted as such).
+        3. ``nonnegative-parts``: the form splits as r + s/√M with r, s ≥ 0 at each point
+           (the comparison squares) — otherwise Undecided, never compared.
+        4. ``non-vacuous``: at least one point is compared — otherwise Undecided.
+        """
         r_of, s_of = form_parts(self.bound_id)
         checked = unfit = failures = 0
         first: dict | None = None
@@ -303,6 +327,16 @@ class Comparison:
     in_range: Range
 
     def check(self, ctx: CheckContext | None = None) -> Verdict:
+        """Proved when ``fast`` moves at most as many words as ``slow`` at every grid point in
+        range where both run.
+
+        Side conditions
+        ---------------
+        1. ``fast-not-above-slow``: count(fast) ≤ count(slow) at every such point — one word
+           more refutes, naming the point.
+        2. ``every-point``: every grid point in range where both run is compared.
+        3. ``non-vacuous``: at least one point is compared — otherwise Undecided.
+        """
         checked = unfit = failures = 0
         first: dict | None = None
         for n, d, M in grid():

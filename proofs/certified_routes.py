@@ -55,22 +55,20 @@ from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, ma
 from attnio.graphs.exact import min_cache_size, solve_optimal
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import (
+    ROUTES,
     BoundRecord,
+    Deadline,
+    Route,
     ancestor_subdag,
     check_certificate,
     choose_window_set,
     compulsory_bound,
     covering_lp_bound,
     forced_spill_sets,
-    hong_kung_route,
     must_compute,
     outside_moves,
-    per_part_routes,
     saturating_sets,
     saturation_reads_min,
-    saturation_windows_bound,
-    spill_windows_bound,
-    subdag_exact_bound,
     window_reads_min,
 )
 from attnio.graphs.partitions import min_partition_parts
@@ -78,7 +76,7 @@ from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Status, Undecided, Verdict
 
 __all__ = ["CLAIMS", "FALSE_TWINS", "default_instances", "deep_instances", "random_instance",
-           "RouteOracles", "route_verdict"]
+           "RouteOracles", "route_verdict", "route_claims", "route_cases"]
 
 
 def random_instance(seed: int, n: int) -> nx.DiGraph:
@@ -164,20 +162,9 @@ def _instances(tier: str) -> tuple[tuple[str, nx.DiGraph, int], ...]:
 
 
 def _route_records(route: str, G: nx.DiGraph, M: int, ctx: CheckContext) -> list:
-    """Only the records of one route (the claims check each route on its own)."""
-    if route == "compulsory":
-        return [compulsory_bound(G, M)]
-    if route == "hong-kung":
-        return [hong_kung_route(G, M, timeout_ms=ctx.z3_timeout_ms)]
-    if route == "per-part":
-        return per_part_routes(G, M)
-    if route == "spill-windows":
-        return [spill_windows_bound(G, M)]
-    if route == "saturation-windows":
-        return [saturation_windows_bound(G, M)]
-    if route == "sub-dag-lp":
-        return [covering_lp_bound(G, M)]
-    return [subdag_exact_bound(G, M)]
+    """Only the records of one route (the claims check each route on its own): its registered
+    ``compute``, with the solver budget of ``ctx`` and no deadline."""
+    return ROUTES[route].compute(G, M, deadline=Deadline.never(), timeout_ms=ctx.z3_timeout_ms)
 
 
 @dataclass(frozen=True)
@@ -206,14 +193,21 @@ def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]
                   ctx: CheckContext, oracles: RouteOracles = RouteOracles()) -> Verdict:
     r"""The claim "route ≤ Q(G, M), certificate accepted" on every case ``(label, G, M)``.
 
-    Failure paths, each with a false twin (``lower_bounds.twin.path_*``):
+    Only the applying records of the route (named ``route_prefix…``) are compared. Each failure
+    path has a false twin in the claims (``lower_bounds.twin.path_*``) and one in the tests.
 
-    * a certificate the checker rejects → Refuted (the instance and the checker's reason);
-    * a certificate check that is itself undecided → Undecided;
-    * a record above the exact optimum → Refuted (record, optimum);
-    * an optimum not settled where a schedule exists (M ≥ least M) → Undecided;
-    * no record positive anywhere (a route that is zero everywhere checks nothing) → Undecided,
-      "vacuous".
+    Side conditions
+    ---------------
+    1. ``certificate-accepted``: the certificate checker accepts every record — a rejected
+       certificate is Refuted (the instance and the checker's reason).
+    2. ``certificate-decided``: the check itself is decided — an undecided check (a z3
+       unknown, a time limit) is Undecided, never a pass.
+    3. ``within-optimum``: every record is at most the exact optimum — one above is Refuted
+       (record, optimum).
+    4. ``optimum-settled``: the optimum is settled wherever a schedule exists (M ≥ the least
+       M) — otherwise Undecided.
+    5. ``non-vacuous``: some record is positive (a route that is 0 everywhere checks
+       nothing) — otherwise Undecided, "vacuous".
 
     Proved carries ``exhaustive`` evidence: the records checked, of which the positive ones are
     non-trivial (a record could exceed Q only where it is positive).
@@ -255,15 +249,16 @@ def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]
 SUBDAG_DEFAULT_MAX_VERTICES = 10
 
 
-def _route_cases(route_prefix: str, tier: str,
-                 instances: Callable[[str], Iterable[tuple[str, nx.DiGraph, int]]] | None = None
-                 ) -> list[tuple[str, nx.DiGraph, int]]:
-    """The instances of a route's claim: its tier's; the sub-DAG route's default tier keeps
-    the DAGs of ≤ :data:`SUBDAG_DEFAULT_MAX_VERTICES` vertices (its checker re-solves the
-    sub-DAG), its deep tier takes the rest. ``instances(tier)`` replaces the tiers (tests)."""
+def route_cases(route: Route, tier: str,
+                instances: Callable[[str], Iterable[tuple[str, nx.DiGraph, int]]] | None = None
+                ) -> list[tuple[str, nx.DiGraph, int]]:
+    """The instances of a route's claim: its tier's; a route of cost class ``exact`` (its
+    checker re-solves sub-DAGs with the plain baseline) keeps in its default tier the DAGs of
+    ≤ :data:`SUBDAG_DEFAULT_MAX_VERTICES` vertices, its deep tier takes the rest.
+    ``instances(tier)`` replaces the tiers (tests)."""
     tiers = instances or _instances
     cases = list(tiers(tier))
-    if route_prefix not in ("sub-dag-exact", "sub-dag-lp"):
+    if route.cost != "exact":
         return cases
     small = SUBDAG_DEFAULT_MAX_VERTICES
     if tier == "default":
@@ -271,34 +266,22 @@ def _route_cases(route_prefix: str, tier: str,
     return cases + [c for c in tiers("default") if c[1].number_of_nodes() > small]
 
 
-def _route_check(route_prefix: str, tier: str) -> Callable[[CheckContext], Verdict]:
+def _route_cases(route_prefix: str, tier: str,
+                 instances: Callable[[str], Iterable[tuple[str, nx.DiGraph, int]]] | None = None
+                 ) -> list[tuple[str, nx.DiGraph, int]]:
+    """:func:`route_cases` of the registered route ``route_prefix``."""
+    return route_cases(ROUTES[route_prefix], tier, instances)
+
+
+def _route_check(route: Route | str, tier: str) -> Callable[[CheckContext], Verdict]:
+    chosen = ROUTES[route] if isinstance(route, str) else route
+
     def check(ctx: CheckContext) -> Verdict:
-        return route_verdict(route_prefix, _route_cases(route_prefix, tier), ctx)
+        return route_verdict(chosen.name, route_cases(chosen, tier), ctx)
     return check
 
 
-_SOURCES = {
-    "compulsory": "folklore (every needed input read, every output written once); game "
-                  "conventions of attnio.graphs.game",
-    "hong-kung": "Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8 (inputs = "
-                 "sources)",
-    "per-part": "Hong–Kung 1981 Lemma 3.1 + per-part lemmas (attnio.proofs.partition_lemmas; "
-                "Saha–Ye Lemma 3.3 RECONSTRUCTED)",
-    "spill-windows": "attnio (notes/lower_bounds.md); RECONSTRUCTED from Hong–Kung's red-pebble "
-                     "counting and the exact solver's space pairs (graphs/exact.py)",
-    "saturation-windows": "attnio (notes/lower_bounds.md): route 4 with the red inputs tracked "
-                          "and saturated events; RECONSTRUCTED from the exact solver's space "
-                          "pairs (graphs/exact.py)",
-    "sub-dag-exact": "attnio (notes/lower_bounds.md): restriction of a schedule to an ancestral "
-                     "sub-DAG (the exact solver's reduction R4, graphs/exact.py) + route 4 "
-                     "outside it",
-    "sub-dag-lp": "attnio (graphs/lower_bounds/covering.py): the restriction lemma of "
-                  "sub-dag-exact for several sub-DAGs, combined by weak LP duality (HiGHS, "
-                  "exact rational weights)",
-}
-
-
-def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
+def _claim(route: Route, tier: str, check: Callable[[CheckContext], Verdict], *,
            twin_of: str | None = None, id: str | None = None,
            statement: str | None = None, evidence_kind: str = "exhaustive",
            expect: str = "refuted", expect_reason: str = "") -> Claim:
@@ -306,25 +289,31 @@ def _claim(route: str, tier: str, check: Callable[[CheckContext], Verdict], *,
              "outputs)" if tier == "default" else
              "the deep tier (matmul 2x2x2, 3x1x4, 1x8x1, 1x4x2, attention n=2, d=1)")
     return Claim(
-        id=id or f"lower_bounds.{route.replace('-', '_')}{'' if tier == 'default' else '_deep'}",
-        statement=statement or (f"route {route} ≤ exact optimum Q(G, M) (recomputation "
+        id=id or f"{claim_id(route)}{'' if tier == 'default' else '_deep'}",
+        statement=statement or (f"route {route.name} ≤ exact optimum Q(G, M) (recomputation "
                                 f"allowed, hence also one-shot) on every instance of {where}; "
                                 f"every certificate accepted by its checker"),
         formal="value(G, M) ≤ Q(G, M), exact ints; check_certificate(...) is Proved",
-        source=_SOURCES[route], method="exact A* pebbling + independent certificate checker",
-        family="lower_bounds", check_fn=check,
-        reconstructed=route in ("per-part", "spill-windows", "saturation-windows",
-                                "sub-dag-exact", "sub-dag-lp"),
+        source=route.source, method="exact A* pebbling + independent certificate checker",
+        family="lower_bounds", check_fn=check, reconstructed=route.reconstructed,
         tier=tier, twin_of=twin_of, evidence_kind=evidence_kind,  # type: ignore[arg-type]
         expect=expect, expect_reason=expect_reason)  # type: ignore[arg-type]
 
 
-CLAIMS: list[Claim] = [
-    _claim(route, tier, _route_check(route, tier))
-    for tier in ("default", "deep") for route in ("compulsory", "hong-kung", "per-part",
-                                                  "spill-windows", "saturation-windows",
-                                                  "sub-dag-exact", "sub-dag-lp")
-]
+def claim_id(route: Route) -> str:
+    """The id of a route's (default-tier) claim: ``lower_bounds.<name with _ for ->``."""
+    return f"lower_bounds.{route.name.replace('-', '_')}"
+
+
+def route_claims(routes: Iterable[Route]) -> list[Claim]:
+    """One claim per route and tier (default, deep): every record of the route at most the
+    exact optimum on the tier's instances, every certificate accepted by its checker."""
+    routes = list(routes)
+    return [_claim(route, tier, _route_check(route, tier))
+            for tier in ("default", "deep") for route in routes]
+
+
+CLAIMS: list[Claim] = route_claims(ROUTES.values())
 
 
 # --------------------------------------------------------------------------------------------
@@ -470,7 +459,7 @@ def _twin(id: str, route: str, statement: str, check: Callable[[CheckContext], V
           **kw: str) -> Claim:
     """A twin refuted on one concrete DAG by the exact optimum (evidence ``search``), or — with
     ``evidence_kind`` / ``expect`` — a planted input of :func:`route_verdict`."""
-    return _claim(route, "default", check, twin_of=f"lower_bounds.{route.replace('-', '_')}",
+    return _claim(ROUTES[route], "default", check, twin_of=claim_id(ROUTES[route]),
                   id=f"lower_bounds.twin.{id}", statement=statement,
                   **{"evidence_kind": "search", **kw})
 

@@ -158,7 +158,18 @@ def _masked_counts(pass_: str, mask: "Mask", n: int, d: int, M: int,
 def _below_algorithms(ctx: CheckContext, *,
                       route_fn: Callable[..., list[GapBound]] = mask_lower_bound_routes,
                       grid: list | None = None) -> Verdict:
-    """Every route of a masked algorithm's class ≤ its exact masked count, on the grid."""
+    """Every route of a masked algorithm's class ≤ its exact masked count, on the grid.
+
+    Side conditions
+    ---------------
+    1. ``both-passes``: the forward and the backward pass are each compared.
+    2. ``every-algorithm``: every masked algorithm of the pass is compared with the routes of
+       its computation class (a route above one algorithm's count refutes).
+    3. ``every-route``: every route of the class is compared.
+    4. ``route-within-count``: route ≤ the exact count — one word above refutes.
+    5. ``stacked-heads``: on the stacked-head cases the routes for (batch, heads, kv_heads)
+       are compared with the counts over the stacked heads.
+    """
     checked = nontrivial = 0
     cases: list[tuple[str, int, int, int, tuple[int, int, int] | None]] = (
         [(*c, None) for c in _BELOW_GRID] + [(*c, s) for c in _BELOW_HEADS_GRID

@@ -101,6 +101,7 @@ from attnio.graphs.lower_bounds import (
     builtin_structure,
     certified_routes,
     least_cache_size,
+    route_of,
 )
 from attnio.output import print_document
 from attnio.progress import StageStatus, progress_enabled
@@ -154,48 +155,19 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def summarise_certificate(record: BoundRecord) -> str:
-    """One line describing a record's certificate.
+    """One line describing a record's certificate: its registered route's ``describe``
+    (:data:`attnio.graphs.lower_bounds.ROUTES`).
 
     >>> summarise_certificate(BoundRecord("compulsory", 3, True, None,
     ...     {"reads": 2, "writes": 1}))
     '2 needed inputs read + 1 non-input outputs written'
     """
-    c = record.certificate
     if not record.applies:
         return "—"
-    if record.route == "compulsory":
-        return f"{c['reads']} needed inputs read + {c['writes']} non-input outputs written"
-    if record.route == "hong-kung":
-        return (f"P(G, {c['S']}) = {c['P']} ({c['detail']}); certificate partition with "
-                f"{len(c['partition'])} parts")
-    if record.route.startswith("per-part"):
-        return (f"{c['counted']} counted vertices, ≤ {c['part_bound']} per part of a "
-                f"{2 * c['S']}-partition")
-    if record.route == "spill-windows":
-        return (f"input reads {c['input_reads']} (window DP over |U| = {len(c['U'])} first "
-                f"computations + {len(c['inputs_outside_U'])} inputs outside U), "
-                f"{len(c['forced_sets'])} forced-spill sets = {c['forced_moves']} moves, "
-                f"{c['output_writes']} output writes")
-    if record.route == "saturation-windows":
-        return (f"input reads + spills {c['reads_and_spills']} (DP over |U| = {len(c['U'])} "
-                f"first computations and {len(c['saturating_sets'])} saturating sets) + "
-                f"{len(c['inputs_outside_U'])} inputs outside U + {c['output_writes']} output "
-                f"writes")
-    if record.route == "sub-dag-exact":
-        return (f"Q(H) = {c['Q_H']} on the ancestral closure H of {len(c['H_outputs'])} "
-                f"outputs ({c['H_vertices']} vertices, re-solved by the plain baseline); "
-                f"outside H: {c['window_reads'] + len(c['inputs_outside'])} input reads, "
-                f"{c['forced_moves']} forced-spill moves, "
-                f"{len(c['output_writes_outside'])} output writes")
-    if record.route == "sub-dag-lp" and isinstance(c, dict) and isinstance(
-            c.get("members"), list):
-        optima: list[int] = sorted({m["Q_H"] for m in c["members"] if isinstance(m, dict)
-                                    and isinstance(m.get("Q_H"), int)})
-        span = (f", Q_H {optima[0]}–{optima[-1]}" if len(optima) > 1
-                else f", Q_H {optima[0]}" if optima else "")
-        return (f"{len(c['members'])} sub-DAG optima{span}, rational weights with every load "
-                f"<= 1 (the whole certificate: --json)")
-    return summarise_fields(c)
+    route = route_of(record.route)
+    if route is None:  # not a registered route's record: its certificate by its fields
+        return summarise_fields(record.certificate)
+    return route.describe(record.certificate)
 
 
 def summarise_fields(certificate: Any) -> str:

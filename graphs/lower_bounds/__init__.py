@@ -33,9 +33,12 @@ the code (the long form is notes/lower_bounds.md):
 * ``sub-dag-lp`` (new) — :mod:`.covering`: sub-DAG optima combined by LP duality (HiGHS),
   exact rational weights in the certificate.
 
-:class:`BoundRecord` and :func:`must_compute` are in :mod:`.records`; this module runs every
-route (:func:`lower_bounds`), picks the best and dispatches the checkers
-(:func:`check_certificate`). Every name keeps its import path ``attnio.graphs.lower_bounds``.
+:class:`BoundRecord`, :class:`Route` and :func:`must_compute` are in :mod:`.records`; each
+route module defines its :class:`Route` record (its compute, its checker, its cost class, its
+source, its one-line description), and :mod:`.registry` collects them in :data:`ROUTES`. This
+module runs every registered route (:func:`lower_bounds`), picks the best and dispatches each
+record to its route's checker (:func:`check_certificate`) — by registry lookup, never by
+matching route names. Every name keeps its import path ``attnio.graphs.lower_bounds``.
 
 Examples
 --------
@@ -61,16 +64,12 @@ import networkx as nx
 from attnio.exceptions import AttnioError, InvalidInputError
 from attnio.graphs.game import game_inputs, validate_cache_size
 from attnio.graphs.lower_bounds.counting import (
-    PER_PART_NAMES,
     builtin_structure,
-    check_compulsory,
-    check_hong_kung,
-    check_per_part,
     compulsory_bound,
     hong_kung_route,
     per_part_routes,
 )
-from attnio.graphs.lower_bounds.covering import check_covering_lp, covering_lp_bound
+from attnio.graphs.lower_bounds.covering import covering_lp_bound
 from attnio.graphs.lower_bounds.deadline import (
     CHECK_TIME_LIMIT_REASON,
     TIME_LIMIT_REASON,
@@ -78,17 +77,13 @@ from attnio.graphs.lower_bounds.deadline import (
     TimeLimitReached,
     as_deadline,
 )
-from attnio.graphs.lower_bounds.records import (
-    ROUTES,
-    BoundRecord,
-    must_compute,
-)
+from attnio.graphs.lower_bounds.records import BoundRecord, Route, must_compute
+from attnio.graphs.lower_bounds.registry import ROUTES, get_route, route_of
 
 # Re-exported so that their import path stays attnio.graphs.lower_bounds (as before the split):
-# the limits, and the private helpers proofs/certified_routes.py builds its false twins from.
+# the limits, and the helpers proofs/certified_routes.py builds its false twins from.
 from attnio.graphs.lower_bounds.saturation import (
     MAX_SATURATION_STATES,  # noqa: F401
-    check_saturation,
     saturating_sets,
     saturation_reads_min,
     saturation_windows_bound,
@@ -96,14 +91,12 @@ from attnio.graphs.lower_bounds.saturation import (
 from attnio.graphs.lower_bounds.subdag import (  # noqa: F401
     MAX_SUBDAG_VERTICES,  # noqa: F401
     ancestor_subdag,
-    check_subdag,
     outside_moves,
     subdag_exact_bound,
 )
 from attnio.graphs.lower_bounds.windows import (
     MAX_WINDOW_STATES,  # noqa: F401
     MAX_WINDOW_VERTICES,  # noqa: F401
-    check_spill_windows,
     choose_window_set,  # noqa: F401
     forced_spill_sets,
     spill_windows_bound,
@@ -113,7 +106,10 @@ from attnio.results import Proved, Refuted, Undecided, Verdict
 
 __all__ = [
     "BoundRecord",
+    "Route",
     "ROUTES",
+    "route_of",
+    "get_route",
     "compulsory_bound",
     "hong_kung_route",
     "per_part_routes",
@@ -147,41 +143,27 @@ __all__ = [
 
 
 #: The routes in the order :func:`lower_bounds` runs and reports them (``per-part`` gives two
-#: records).
-ROUTE_PHASES = ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
-                "sub-dag-exact", "sub-dag-lp")
-#: The routes that search (exponential in the worst case): under a deadline they share the
-#: time left evenly; ``compulsory`` and ``per-part`` are linear in the DAG and may use all of it.
-SEARCHING_PHASES = frozenset({"hong-kung", "spill-windows", "saturation-windows",
-                              "sub-dag-exact", "sub-dag-lp"})
-
-
-def _not_computed(phase: str, why: str) -> list[BoundRecord]:
-    names = ([f"per-part: {n}" for n in PER_PART_NAMES] if phase == "per-part" else [phase])
-    return [BoundRecord(name, 0, False, why, {}) for name in names]
+#: records): the registry's order.
+ROUTE_PHASES = tuple(ROUTES)
+#: The first linear route (compulsory): it runs even past the deadline — linear, always
+#: affordable, the floor every other bound is compared with.
+_FLOOR = next(route for route in ROUTES.values() if not route.searching)
 
 
 def route_phases(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000, hong_kung: bool = True,
-                 subdag: bool = True, windows: bool = True) -> list[tuple[str, Callable[[Deadline], list[BoundRecord]]]]:
-    """``(phase name, run(deadline) -> records)`` for each entry of :data:`ROUTE_PHASES`
-    (a skipped route's ``run`` returns its "skipped" record at once)."""
-    def skipped(phase: str, flag: str) -> Callable[[Deadline], list[BoundRecord]]:
-        return lambda _dl: _not_computed(phase, f"skipped ({flag}=False)")
+                 subdag: bool = True, windows: bool = True
+                 ) -> list[tuple[Route, Callable[[Deadline], list[BoundRecord]]]]:
+    """``(route, run(deadline) -> records)`` for each registered route (:data:`ROUTES`, in
+    order); a route whose :attr:`Route.switch` keyword is False is skipped: its ``run``
+    returns its "skipped" records at once."""
+    flags = {"hong_kung": hong_kung, "subdag": subdag, "windows": windows}
 
-    return [
-        ("compulsory", lambda dl: [compulsory_bound(G, M)]),
-        ("hong-kung", (lambda dl: [hong_kung_route(G, M, timeout_ms=timeout_ms, deadline=dl)])
-         if hong_kung else skipped("hong-kung", "hong_kung")),
-        ("per-part", lambda dl: per_part_routes(G, M, deadline=dl)),
-        ("spill-windows", (lambda dl: [spill_windows_bound(G, M, deadline=dl)])
-         if windows else skipped("spill-windows", "windows")),
-        ("saturation-windows", (lambda dl: [saturation_windows_bound(G, M, deadline=dl)])
-         if windows else skipped("saturation-windows", "windows")),
-        ("sub-dag-exact", (lambda dl: [subdag_exact_bound(G, M, deadline=dl)])
-         if subdag else skipped("sub-dag-exact", "subdag")),
-        ("sub-dag-lp", (lambda dl: [covering_lp_bound(G, M, deadline=dl)])
-         if subdag else skipped("sub-dag-lp", "subdag")),
-    ]
+    def phase(route: Route) -> Callable[[Deadline], list[BoundRecord]]:
+        if route.switch is not None and not flags[route.switch]:
+            return lambda _dl: route.not_computed(f"skipped ({route.switch}=False)")
+        return lambda dl: route.compute(G, M, deadline=dl, timeout_ms=timeout_ms)
+
+    return [(route, phase(route)) for route in ROUTES.values()]
 
 
 def _prepare(G: nx.DiGraph, M: int, outputs: Iterable[str] | None) -> nx.DiGraph:
@@ -213,32 +195,44 @@ def lower_bounds(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
     phases = route_phases(G, M, timeout_ms=timeout_ms, hong_kung=hong_kung, subdag=subdag,
                           windows=windows)
     records: list[BoundRecord] = []
-    searching = [phase for phase, _ in phases if phase in SEARCHING_PHASES]
-    for phase, run in phases:
+    searching = [route for route, _ in phases if route.searching]
+    for route, run in phases:
         left = len(searching)
-        if phase in searching:
-            searching.remove(phase)
+        if route.searching:
+            searching.remove(route)
         try:
-            phase_dl = dl.share(left) if phase in SEARCHING_PHASES else dl
-            if phase != "compulsory":  # linear and always affordable: the floor
+            phase_dl = dl.share(left) if route.searching else dl
+            if route is not _FLOOR:  # the first linear route is always affordable: the floor
                 phase_dl.check()
             records.extend(run(phase_dl))
         except TimeLimitReached:
-            records.extend(_not_computed(phase, TIME_LIMIT_REASON))
+            records.extend(route.not_computed(TIME_LIMIT_REASON))
     return records
 
 
 @dataclass(frozen=True, slots=True)
 class CertifiedRoute:
-    """A route's record, its checker's verdict, and whether it counts as a bound: only an
-    applicable record whose certificate re-verified (``Proved``) does."""
+    """A route's record, its checker's verdict, and whether it counts as a bound.
+
+    Side conditions (of :attr:`certified`)
+    ---------------------------------------
+    1. ``applies``: the record applies (a record that does not apply is never a bound, even
+       with a ``Proved`` verdict: its value 0 is what the checker proved).
+    2. ``proved``: the verdict is ``Proved`` — a ``Refuted`` certificate, and an
+       ``Undecided`` one (a check cut by its time limit, a solver's unknown), are not.
+
+    >>> rec = BoundRecord("compulsory", 3, True)
+    >>> CertifiedRoute(rec, Proved()).certified, CertifiedRoute(rec, Undecided("t")).certified
+    (True, False)
+    """
 
     record: BoundRecord
     verdict: Verdict
 
     @property
     def certified(self) -> bool:
-        return self.record.applies and self.verdict.proved
+        """Does the record count as a bound? (Both side conditions hold.)"""
+        return self.record.applies and self.verdict.verdict == "proved"
 
     @property
     def refuted(self) -> bool:
@@ -279,41 +273,41 @@ def certified_routes(G: nx.DiGraph, M: int, *, deadline: Deadline | None = None,
     phases = route_phases(G, M, timeout_ms=timeout_ms)
     done: dict[str, list[CertifiedRoute]] = {}
 
-    def attempt(phase: str, run: Callable[[Deadline], list[BoundRecord]], left: int,
+    def attempt(route: Route, run: Callable[[Deadline], list[BoundRecord]], left: int,
                 label: str, kept: list[BoundRecord] | None = None) -> None:
-        searching = phase in SEARCHING_PHASES
         with (stage(label) if stage is not None else nullcontext()):
             if kept is not None:
                 records = kept
             else:
                 try:
-                    phase_dl = dl.share(left) if searching else dl
-                    if phase != "compulsory":  # linear and always affordable: the floor
+                    phase_dl = dl.share(left) if route.searching else dl
+                    if route is not _FLOOR:  # the first linear route: the floor
                         phase_dl.check()
                     records = run(phase_dl)
                 except TimeLimitReached:
-                    records = _not_computed(phase, TIME_LIMIT_REASON)
+                    records = route.not_computed(TIME_LIMIT_REASON)
                 if records_hook is not None:
-                    records = records_hook(phase, records)
+                    records = records_hook(route.name, records)
             if detail is not None and any(r.applies for r in records):
                 detail("checking its certificate")
-            check_dl = dl.share(left - 1) if searching else dl
-            done[phase] = [CertifiedRoute(rec, check_certificate(
+            check_dl = dl.share(left - 1) if route.searching else dl
+            done[route.name] = [CertifiedRoute(rec, check_certificate(
                 G, M, rec, timeout_ms=timeout_ms, deadline=check_dl)) for rec in records]
 
-    searching_left = sum(1 for phase, _ in phases if phase in SEARCHING_PHASES)
-    for phase, run in phases:
-        attempt(phase, run, 2 * searching_left, phase)
-        searching_left -= phase in SEARCHING_PHASES
-    retry = [(phase, run) for phase, run in phases
-             if phase in SEARCHING_PHASES and any(c.cut_by_time for c in done[phase])]
-    for i, (phase, run) in enumerate(retry):
+    searching_left = sum(1 for route, _ in phases if route.searching)
+    for route, run in phases:
+        attempt(route, run, 2 * searching_left, route.name)
+        searching_left -= route.searching
+    retry = [(route, run) for route, run in phases
+             if route.searching and any(c.cut_by_time for c in done[route.name])]
+    for i, (route, run) in enumerate(retry):
         if dl.expired():
             break
-        cut_route = any(c.record.why_not == TIME_LIMIT_REASON for c in done[phase])
-        kept = None if cut_route else [c.record for c in done[phase]]
-        attempt(phase, run, 2 * (len(retry) - i), f"{phase} (again, with the time left)", kept)
-    return [c for phase, _ in phases for c in done[phase]]
+        cut_route = any(c.record.why_not == TIME_LIMIT_REASON for c in done[route.name])
+        kept = None if cut_route else [c.record for c in done[route.name]]
+        attempt(route, run, 2 * (len(retry) - i), f"{route.name} (again, with the time left)",
+                kept)
+    return [c for route, _ in phases for c in done[route.name]]
 
 
 def least_cache_size(G: nx.DiGraph) -> tuple[int, str | None]:
@@ -345,10 +339,19 @@ def best_bound(records: list[BoundRecord]) -> BoundRecord:
 
 def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
                       timeout_ms: int = 20_000, deadline: Deadline | None = None) -> Verdict:
-    """Re-verify ``record``'s certificate on ``G`` from scratch: ``Proved`` or ``Refuted``
-    (``Undecided`` when ``deadline`` passes first, or a solver budget runs out: never a pass).
+    """Re-verify ``record``'s certificate on ``G`` from scratch with its route's checker
+    (``route.check`` of the registered route that owns the record's name): ``Proved`` or
+    ``Refuted`` (``Undecided`` when ``deadline`` passes first, or a solver budget runs out:
+    never a pass).
 
-    A record that does not apply must have value 0.
+    Side conditions
+    ---------------
+    1. ``not-applying-is-zero``: a record that does not apply claims value 0 (and is then
+       Proved without a checker).
+    2. ``known-route``: an applying record names a registered route's record.
+    3. ``route-checker``: the route's own checker accepts the certificate; a certificate it
+       cannot read (a missing key, a wrong type) is Refuted, a check cut by ``deadline``
+       Undecided.
 
     >>> import networkx as nx
     >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
@@ -361,26 +364,15 @@ def check_certificate(G: nx.DiGraph, M: int, record: BoundRecord, *,
         if record.value != 0:
             return Refuted({"value": record.value}, "a route that does not apply claims > 0")
         return Proved(f"does not apply ({record.why_not}); value 0")
+    route = route_of(record.route)
+    if route is None:
+        return Refuted({"route": record.route}, f"unknown route {record.route!r}")
     try:
-        if record.route == "compulsory":
-            return check_compulsory(G, M, record, None)
-        if record.route == "hong-kung":
-            return check_hong_kung(G, M, record, timeout_ms, deadline)
-        if record.route.startswith("per-part: "):
-            return check_per_part(G, M, record)
-        if record.route == "spill-windows":
-            return check_spill_windows(G, M, record, None, deadline)
-        if record.route == "sub-dag-exact":
-            return check_subdag(G, M, record, deadline)
-        if record.route == "saturation-windows":
-            return check_saturation(G, M, record, deadline)
-        if record.route == "sub-dag-lp":
-            return check_covering_lp(G, M, record, deadline)
+        return route.check(G, M, record, deadline=deadline, timeout_ms=timeout_ms)
     except TimeLimitReached:
         return Undecided(CHECK_TIME_LIMIT_REASON)
     except (AttnioError, KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         return Refuted({"route": record.route}, f"certificate unusable: {exc}")
-    return Refuted({"route": record.route}, f"unknown route {record.route!r}")
 
 
 #: Largest DAG (vertices) on which :func:`certified_lower_bound` runs every route by default;

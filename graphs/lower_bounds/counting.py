@@ -31,12 +31,18 @@ import networkx as nx
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
+from attnio.graphs.lower_bounds.records import (
+    BoundRecord,
+    Route,
+    must_compute,
+    vertices_to_compute,
+)
 from attnio.results import Proved, Refuted, Verdict
 from attnio.validation import describe, positive_int
 
 __all__ = ["compulsory_bound", "hong_kung_route", "per_part_routes", "builtin_structure",
-           "MAX_HONG_KUNG_VERTICES"]
+           "check_compulsory", "check_hong_kung", "check_per_part", "MAX_HONG_KUNG_VERTICES",
+           "COMPULSORY", "HONG_KUNG", "PER_PART", "ROUTES"]
 
 #: Largest DAG (vertices) on which the ``hong-kung`` route runs z3. Its greedy partition costs
 #: one max-flow per vertex and its encoding one bounded-set encoding per part, neither
@@ -64,13 +70,32 @@ def compulsory_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None
     return BoundRecord("compulsory", len(need) + len(outs), True, None, cert)
 
 
-def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
-                      outputs: Iterable[str] | None) -> Verdict:
+def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                     deadline: Deadline | None = None,
+                     timeout_ms: int | None = None) -> Verdict:
+    """Re-verify a ``compulsory`` certificate (``needed_inputs``, ``written_outputs``) from G.
+
+    The lists are read as sets (a vertex listed twice is one move).
+
+    Side conditions
+    ---------------
+    1. ``read-is-input``: every vertex of ``needed_inputs`` is an input (a source).
+    2. ``read-is-needed``: every vertex of ``needed_inputs`` has a successor in N (a vertex
+       every schedule computes); an input that feeds only unneeded vertices need never be read.
+    3. ``write-is-output``: every vertex of ``written_outputs`` is an output.
+    4. ``write-is-not-input``: no vertex of ``written_outputs`` is an input (an input output
+       is blue from the start: it needs no write).
+    5. ``value-is-count``: value = |needed_inputs| + |written_outputs| (as sets).
+
+    >>> G = nx.DiGraph([("a", "c"), ("b", "c")])
+    >>> check_compulsory(G, 3, compulsory_bound(G, 3)).proved
+    True
+    """
     inputs = set(game_inputs(G))
-    outs = set(game_outputs(G, outputs))
+    outs = set(game_outputs(G))
     computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
-    reads, writes = set(cert.get("needed_inputs", ())), set(cert.get("written_outputs", ()))
+    reads, writes = set(cert["needed_inputs"]), set(cert["written_outputs"])
     for x in reads:
         if x not in inputs:
             return Refuted({"vertex": x}, f"{x!r} is not an input")
@@ -83,6 +108,26 @@ def check_compulsory(G: nx.DiGraph, M: int, rec: BoundRecord,
         return Refuted({"value": rec.value}, f"value {rec.value} ≠ {len(reads)} + {len(writes)}")
     return Proved(f"{len(reads)} needed inputs read + {len(writes)} outputs written")
 
+
+def describe_compulsory(cert: dict[str, Any]) -> str:
+    """One line of a ``compulsory`` certificate.
+
+    >>> describe_compulsory({"reads": 2, "writes": 1})
+    '2 needed inputs read + 1 non-input outputs written'
+    """
+    return f"{cert['reads']} needed inputs read + {cert['writes']} non-input outputs written"
+
+
+def _compulsory_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                        timeout_ms: int) -> list[BoundRecord]:
+    return [compulsory_bound(G, M)]
+
+
+COMPULSORY = Route(
+    "compulsory", compute=_compulsory_records, check=check_compulsory, cost="linear",
+    source="folklore (every needed input read, every output written once); game conventions "
+           "of attnio.graphs.game",
+    reconstructed=False, describe=describe_compulsory)
 
 
 # --------------------------------------------------------------------------------------------
@@ -127,8 +172,23 @@ def hong_kung_route(G: nx.DiGraph, M: int, *, timeout_ms: int = 20_000,
     return BoundRecord("hong-kung", M * (part.value - 1), True, None, cert)
 
 
-def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
-                     deadline: Deadline | None = None) -> Verdict:
+def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                    deadline: Deadline | None = None, timeout_ms: int = 20_000) -> Verdict:
+    """Re-verify a ``hong-kung`` certificate (``P``, ``partition``) from G: a fresh z3 run
+    must refute every 2M-partition with P − 1 parts (each z3 call gets ``timeout_ms`` or the
+    time left before ``deadline``; an unknown is never a pass).
+
+    Side conditions
+    ---------------
+    1. ``hypotheses``: HK Lemma 3.1's hypotheses hold on G (outputs = the sinks, no
+       isolated vertex; raises InvalidInputError otherwise, which
+       :func:`~attnio.graphs.lower_bounds.check_certificate` reports as Refuted).
+    2. ``value-is-formula``: ``P`` is an int and value = M·(P − 1).
+    3. ``partition-valid``: the certificate's partition is a 2M-partition of G.
+    4. ``partition-has-p-parts``: it has exactly P non-empty parts.
+    5. ``p-is-least``: a fresh z3 run finds no 2M-partition with fewer than P parts
+       (P ≤ 1 needs none: the bound is then 0).
+    """
     from attnio.graphs.partitions import (
         is_s_partition,
         min_partition_parts,
@@ -138,10 +198,10 @@ def check_hong_kung(G: nx.DiGraph, M: int, rec: BoundRecord, timeout_ms: int,
     dl = as_deadline(deadline)
     validate_hong_kung_hypotheses(G)
     cert = rec.certificate
-    P = cert.get("P")
+    P = cert["P"]
     if not isinstance(P, int) or rec.value != M * (P - 1):
         return Refuted({"value": rec.value, "P": P}, "value ≠ M·(P − 1)")
-    parts = [set(p) for p in cert.get("partition", [])]
+    parts = [set(p) for p in cert["partition"]]
     check = is_s_partition(G, parts, 2 * M)
     if not check.ok or len([p for p in parts if p]) != P:
         return Refuted({"P": P}, f"certificate partition rejected: {check.reason}")
@@ -286,10 +346,6 @@ def _reference_dag(kind: str, sizes: tuple[tuple[str, Any], ...]) -> nx.DiGraph:
                                   summation=got.get("summation", "tree"))
 
 
-def _builtin_kind(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | None]:
-    return builtin_structure(G)
-
-
 def per_part_routes(G: nx.DiGraph, M: int, *,
                     deadline: Deadline | None = None) -> list[BoundRecord]:
     """The per-part counting routes of :mod:`attnio.proofs.explicit_bounds`, on a DAG whose
@@ -363,18 +419,32 @@ def _per_part_parameters(G: nx.DiGraph, kind: str, sizes: dict[str, Any], name: 
     return len(level1), sy_part_bound(2 * M, depth, tree)
 
 
-def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
+def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                   deadline: Deadline | None = None,
+                   timeout_ms: int | None = None) -> Verdict:
+    """Re-verify a ``per-part: <lemma>`` certificate (``kind``, ``counted``, ``part_bound``)
+    from G: the counts are recounted on the DAG itself, never read from its metadata.
+
+    Side conditions
+    ---------------
+    1. ``hypotheses``: HK Lemma 3.1's hypotheses hold on G (the lemmas go through it).
+    2. ``builtin-confirmed``: G declares a built-in builder whose sizes rebuild exactly G
+       (:func:`builtin_structure`), and the certificate's ``kind`` is that builder's.
+    3. ``recount``: ``counted`` and ``part_bound`` equal N and β(2M) counted on G for the
+       record's lemma.
+    4. ``value-is-formula``: value = M·(⌈N/β⌉ − 1), floored at 0.
+    """
     from attnio.graphs.lower_bounds.explicit import partition_route_bound
     from attnio.graphs.partitions import validate_hong_kung_hypotheses
 
     validate_hong_kung_hypotheses(G)  # the route goes through HK Lemma 3.1
     cert = rec.certificate
     kind, sizes, why = builtin_structure(G)
-    if kind is None or cert.get("kind") != kind:
-        return Refuted({"kind": cert.get("kind")}, why or "certificate names another kind")
+    if kind is None or cert["kind"] != kind:
+        return Refuted({"kind": cert["kind"]}, why or "certificate names another kind")
     name = rec.route.removeprefix("per-part: ")
     counted, beta = _per_part_parameters(G, kind, sizes, name, M)
-    if (counted, beta) != (cert.get("counted"), cert.get("part_bound")):
+    if (counted, beta) != (cert["counted"], cert["part_bound"]):
         return Refuted({"counted": counted, "part_bound": beta},
                        f"recounted N = {counted}, β = {beta} differ from the certificate")
     value = partition_route_bound(counted, beta, M)
@@ -382,3 +452,49 @@ def check_per_part(G: nx.DiGraph, M: int, rec: BoundRecord) -> Verdict:
         return Refuted({"value": rec.value, "recomputed": value}, "value differs")
     return Proved(f"N = {counted} counted vertices recounted, β(2M) = {beta}: "
                   f"{M}·(⌈{counted}/{beta}⌉ − 1) = {value}")
+
+
+def describe_hong_kung(cert: dict[str, Any]) -> str:
+    """One line of a ``hong-kung`` certificate.
+
+    >>> describe_hong_kung({"S": 2, "P": 3, "detail": "z3", "partition": [[1], [2], [3]]})
+    'P(G, 2) = 3 (z3); certificate partition with 3 parts'
+    """
+    return (f"P(G, {cert['S']}) = {cert['P']} ({cert['detail']}); certificate partition with "
+            f"{len(cert['partition'])} parts")
+
+
+def describe_per_part(cert: dict[str, Any]) -> str:
+    """One line of a ``per-part`` certificate.
+
+    >>> describe_per_part({"counted": 8, "part_bound": 11, "S": 4})
+    '8 counted vertices, ≤ 11 per part of a 8-partition'
+    """
+    return (f"{cert['counted']} counted vertices, ≤ {cert['part_bound']} per part of a "
+            f"{2 * cert['S']}-partition")
+
+
+def _hong_kung_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                       timeout_ms: int) -> list[BoundRecord]:
+    return [hong_kung_route(G, M, timeout_ms=timeout_ms, deadline=deadline)]
+
+
+def _per_part_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                      timeout_ms: int) -> list[BoundRecord]:
+    return per_part_routes(G, M, deadline=deadline)
+
+
+HONG_KUNG = Route(
+    "hong-kung", compute=_hong_kung_records, check=check_hong_kung, cost="search",
+    source="Hong–Kung 1981 Lemma 3.1 = Saha–Ye arXiv 2402.07443 Lemma 2.8 (inputs = sources)",
+    reconstructed=False, describe=describe_hong_kung, switch="hong_kung")
+
+PER_PART = Route(
+    "per-part", compute=_per_part_records, check=check_per_part, cost="linear",
+    source="Hong–Kung 1981 Lemma 3.1 + per-part lemmas (attnio.proofs.partition_lemmas; "
+           "Saha–Ye Lemma 3.3 RECONSTRUCTED)",
+    reconstructed=True, describe=describe_per_part,
+    records=tuple(f"per-part: {name}" for name in PER_PART_NAMES))
+
+#: The routes of this module, in the order they run (:mod:`attnio.graphs.lower_bounds.registry`).
+ROUTES = (COMPULSORY, HONG_KUNG, PER_PART)

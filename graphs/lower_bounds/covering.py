@@ -61,7 +61,7 @@ import networkx as nx
 
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, must_compute
+from attnio.graphs.lower_bounds.records import BoundRecord, Route, must_compute
 from attnio.graphs.lower_bounds.subdag import (
     ancestor_subdag,
     resolve_for_checker,
@@ -70,7 +70,7 @@ from attnio.graphs.lower_bounds.subdag import (
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["covering_lp_bound", "check_covering_lp", "exact_dual_weights",
-           "MAX_MEMBER_VERTICES", "MAX_MEMBERS"]
+           "MAX_MEMBER_VERTICES", "MAX_MEMBERS", "SUB_DAG_LP", "ROUTES"]
 
 #: Most vertices of one member's sub-DAG (its optimum is re-solved by the plain baseline).
 MAX_MEMBER_VERTICES = 14
@@ -239,12 +239,32 @@ def covering_lp_bound(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = Non
     return BoundRecord("sub-dag-lp", value, True, None, cert)
 
 
-def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord,
-                      deadline: Deadline | None = None) -> Verdict:
-    """Re-verify a ``sub-dag-lp`` certificate from G alone (module docstring): members are
-    sets of non-input outputs whose optimum the plain baseline reproduces, weights are
-    non-negative fractions with every vertex's load at most 1, unit weights sit on needed
-    inputs and outputs only, and the value is the ceiling of the recomputed objective."""
+def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                      deadline: Deadline | None = None,
+                      timeout_ms: int | None = None) -> Verdict:
+    """Re-verify a ``sub-dag-lp`` certificate from G alone (module docstring), in exact
+    :class:`~fractions.Fraction` arithmetic.
+
+    Side conditions
+    ---------------
+    1. ``member-outputs``: every member's ``outputs`` T passes
+       :func:`~attnio.graphs.lower_bounds.subdag.resolve_for_checker` (a non-empty set of
+       non-input outputs whose closure H_T has at most 2·:data:`MAX_MEMBER_VERTICES`
+       vertices and an optimum the plain baseline settles).
+    2. ``member-optimum``: every member's ``Q_H`` is the plain baseline's Q(H_T, M).
+    3. ``member-weight-nonnegative``: every member's weight z_T ≥ 0.
+    4. ``unit-on-compulsory``: unit weights sit only on needed inputs and non-input
+       outputs (the vertices every schedule moves at least once).
+    5. ``unit-weight-nonnegative``: every unit weight u_v ≥ 0.
+    6. ``load``: every vertex's load — the weights of the members whose H_T holds it plus its
+       unit weight — is at most 1.
+    7. ``value-is-ceiling``: value = ⌈Σ z_T·Q_H + Σ u_v⌉, recomputed.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> check_covering_lp(G, 3, covering_lp_bound(G, 3)).proved
+    True
+    """
     dl = as_deadline(deadline)
     inputs = frozenset(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
@@ -286,3 +306,32 @@ def check_covering_lp(G: nx.DiGraph, M: int, rec: BoundRecord,
     return Proved(f"{len(cert['members'])} sub-DAG optima re-solved by the plain baseline; "
                   f"weights dual feasible (every load <= 1, exact); "
                   f"ceil({objective}) = {math.ceil(objective)}")
+
+
+def describe_covering_lp(cert: dict[str, Any]) -> str:
+    """One line of a ``sub-dag-lp`` certificate (its members and weights are in ``--json``).
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> describe_covering_lp(covering_lp_bound(matmul_dag(1, 2, 1), 3).certificate)
+    '1 sub-DAG optima, Q_H 7, rational weights with every load <= 1 (the whole certificate: --json)'
+    """
+    optima = sorted({m["Q_H"] for m in cert["members"]})
+    span = (f", Q_H {optima[0]}–{optima[-1]}" if len(optima) > 1
+            else f", Q_H {optima[0]}" if optima else "")
+    return (f"{len(cert['members'])} sub-DAG optima{span}, rational weights with every load "
+            f"<= 1 (the whole certificate: --json)")
+
+
+def _covering_lp_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                         timeout_ms: int) -> list[BoundRecord]:
+    return [covering_lp_bound(G, M, deadline=deadline)]
+
+
+SUB_DAG_LP = Route(
+    "sub-dag-lp", compute=_covering_lp_records, check=check_covering_lp, cost="exact",
+    source="attnio (graphs/lower_bounds/covering.py): the restriction lemma of sub-dag-exact "
+           "for several sub-DAGs, combined by weak LP duality (HiGHS, exact rational weights)",
+    reconstructed=True, describe=describe_covering_lp, switch="subdag")
+
+#: The routes of this module (:mod:`attnio.graphs.lower_bounds.registry`).
+ROUTES = (SUB_DAG_LP,)

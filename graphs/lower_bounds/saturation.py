@@ -22,11 +22,16 @@ import networkx as nx
 
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
+from attnio.graphs.lower_bounds.records import (
+    BoundRecord,
+    Route,
+    must_compute,
+    vertices_to_compute,
+)
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["saturating_sets", "saturation_reads_min", "saturation_windows_bound",
-           "MAX_SATURATION_STATES"]
+           "check_saturation", "MAX_SATURATION_STATES", "SATURATION_WINDOWS", "ROUTES"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -79,7 +84,8 @@ def saturating_sets(G: nx.DiGraph, M: int, outputs: Iterable[str] | None = None,
 
 def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str, Any]],
                       room_delta: int = 0) -> dict[str, Any]:
-    """The data both DP implementations share (recomputed from G by each)."""
+    """The data both DP implementations share (recomputed from G by each); the saturated
+    events each derives on its own."""
     inputs = set(game_inputs(G))
     idx = {v: i for i, v in enumerate(U)}
     return {
@@ -88,9 +94,6 @@ def _saturation_model(G: nx.DiGraph, M: int, U: list[str], family: list[dict[str
         "anc": [frozenset(a for a in nx.ancestors(G, v) if a in idx) for v in U],
         "vbase": [frozenset(G.predecessors(v)) | {v} for v in U],
         "room": [M + room_delta - len((set(G.predecessors(v)) | {v}) - inputs) for v in U],
-        "events": [{a: (frozenset(G.predecessors(a)) | set(t["set"]),
-                        frozenset(u for u in G.predecessors(a) if u in inputs),
-                        frozenset(t["set"]) - {a}) for a in t["choices"]} for t in family],
     }
 
 
@@ -109,7 +112,12 @@ def saturation_reads_min(G: nx.DiGraph, M: int, U: list[str], family: list[dict[
     """
     dl = as_deadline(deadline)
     m = _saturation_model(G, M, U, family, room_delta)
-    pin, anc, vbase, room, events = m["pin"], m["anc"], m["vbase"], m["room"], m["events"]
+    pin, anc, vbase, room = m["pin"], m["anc"], m["vbase"], m["room"]
+    inputs = m["inputs"]
+    # the saturated events of each set (the checker's recursion derives them on its own)
+    events = [{a: (frozenset(G.predecessors(a)) | set(t["set"]),
+                   frozenset(u for u in G.predecessors(a) if u in inputs),
+                   frozenset(t["set"]) - {a}) for a in t["choices"]} for t in family]
     idx = m["idx"]
     nV, items = len(U), len(U) + len(family)
     w_of = [idx.get(t["at"]) for t in family]
@@ -250,8 +258,36 @@ def _independent_saturation_min(G: nx.DiGraph, M: int, U: list[str],
     return 0 if value >= 1 << 40 else value
 
 
-def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
-                      deadline: Deadline | None = None) -> Verdict:
+def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                     deadline: Deadline | None = None,
+                     timeout_ms: int | None = None) -> Verdict:
+    r"""Re-verify a ``saturation-windows`` certificate from G (module docstring, route 5);
+    the DP minimum is recomputed by a second implementation.
+
+    Side conditions
+    ---------------
+    1. ``u-must-compute``: every vertex of U is in N.
+    2. ``set-distinct-disjoint``: every saturating set T has at least 2 vertices, none listed
+       twice, and the sets are pairwise disjoint.
+    3. ``at-must-compute``: every set's w is in N.
+    4. ``set-non-input-predecessors``: every member of T is a non-input predecessor of w.
+    5. ``set-saturating``: :math:`|\mathrm{pred}(a) \cup T| \ge M` for every a ∈ T.
+    6. ``choices-exact``: ``choices`` are exactly the a ∈ T with equality.
+    7. ``charge``: every charge is 1 or 2, and 1 when T holds an output.
+    8. ``sets-in-u``: every set's w and members are in U (its case (b), the saturated event,
+       is an event of the DP only then; without it a set would always be charged — issue 36's
+       soundness sweep found 7 > Q = 5 on matmul 1×2×1, M = 4).
+    9. ``dp-minimum``: ``reads_and_spills`` is the DP minimum over U and the sets, recomputed.
+    10. ``outside-needed-inputs``: ``inputs_outside_U`` are distinct inputs, none a
+        predecessor of a vertex of U, each with a successor in N.
+    11. ``output-writes``: ``output_writes`` = |O*|.
+    12. ``value-is-sum``: value = reads and spills + |inputs outside U| + |O*|.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(3, 1, 3)
+    >>> check_saturation(G, 4, saturation_windows_bound(G, 4)).proved
+    True
+    """
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
     computed = vertices_to_compute(G, outs, inputs)
@@ -276,8 +312,11 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
                 return Refuted({"vertex": a}, f"|pred({a}) ∪ T| = {size} < M")
             if (size == M) != (a in t["choices"]):
                 return Refuted({"vertex": a}, "choices must be exactly the a with equality")
-        if t["charge"] not in (1, 2) or t["charge"] > (1 if set(T) & set(outs) else 2):
+        if t["charge"] not in ((1,) if set(T) & set(outs) else (1, 2)):
             return Refuted({"set": T}, "charge too large")
+        if not {w, *T} <= set(U):
+            return Refuted({"at": w, "set": T}, "a set's vertex and members must be in U (its "
+                                                "saturated event is one of the DP's)")
     value = _independent_saturation_min(G, M, U, family, deadline=deadline)
     if value != cert["reads_and_spills"]:
         return Refuted({"claimed": cert["reads_and_spills"], "recomputed": value},
@@ -293,3 +332,31 @@ def check_saturation(G: nx.DiGraph, M: int, rec: BoundRecord,
         return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
     return Proved(f"reads + spills {value} (recomputed by a second DP), {len(outside)} inputs "
                   f"outside U, {len(outs)} output writes")
+
+
+def describe_saturation(cert: dict[str, Any]) -> str:
+    """One line of a ``saturation-windows`` certificate.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> describe_saturation(saturation_windows_bound(matmul_dag(1, 2, 1), 3).certificate)
+    'input reads + spills 6 (DP over |U| = 3 first computations and 1 saturating sets) + 0 inputs outside U + 1 output writes'
+    """
+    return (f"input reads + spills {cert['reads_and_spills']} (DP over |U| = {len(cert['U'])} "
+            f"first computations and {len(cert['saturating_sets'])} saturating sets) + "
+            f"{len(cert['inputs_outside_U'])} inputs outside U + {cert['output_writes']} output "
+            f"writes")
+
+
+def _saturation_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                        timeout_ms: int) -> list[BoundRecord]:
+    return [saturation_windows_bound(G, M, deadline=deadline)]
+
+
+SATURATION_WINDOWS = Route(
+    "saturation-windows", compute=_saturation_records, check=check_saturation, cost="search",
+    source="attnio (notes/lower_bounds.md): route 4 with the red inputs tracked and saturated "
+           "events; RECONSTRUCTED from the exact solver's space pairs (graphs/exact.py)",
+    reconstructed=True, describe=describe_saturation, switch="windows")
+
+#: The routes of this module (:mod:`attnio.graphs.lower_bounds.registry`).
+ROUTES = (SATURATION_WINDOWS,)

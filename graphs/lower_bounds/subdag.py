@@ -27,7 +27,12 @@ import networkx as nx
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.indexed_dag import relevant_vertices
 from attnio.graphs.lower_bounds.deadline import Deadline, TimeLimitReached, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
+from attnio.graphs.lower_bounds.records import (
+    BoundRecord,
+    Route,
+    must_compute,
+    vertices_to_compute,
+)
 from attnio.graphs.lower_bounds.windows import (
     MAX_WINDOW_VERTICES,
     forced_spill_sets,
@@ -38,7 +43,8 @@ from attnio.graphs.lower_bounds.windows import (
 )
 from attnio.results import Proved, Refuted, Status, Verdict
 
-__all__ = ["subdag_exact_bound", "MAX_SUBDAG_VERTICES"]
+__all__ = ["subdag_exact_bound", "check_subdag", "resolve_for_checker", "ancestor_subdag",
+           "outside_moves", "solved_subdags", "MAX_SUBDAG_VERTICES", "SUB_DAG_EXACT", "ROUTES"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,10 +195,18 @@ def subdag_exact_bound(G: nx.DiGraph, M: int, *, max_vertices: int = MAX_SUBDAG_
 def resolve_for_checker(G: nx.DiGraph, M: int, chosen: list[str], outs: list[str],
                         max_vertices: int, deadline: Deadline) -> tuple[nx.DiGraph, Any] | Refuted:
     """For the checkers of routes 6 and 7: ``(H_T, the plain baseline's optimal result)`` for
-    a claimed set T of outputs, or Refuted when T is not a set of non-input outputs of G, H_T
-    has more than ``max_vertices`` vertices, or the baseline does not settle Q(H_T) (past
-    ``deadline``: :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`, i.e.
-    undecided, never a pass)."""
+    a claimed set T of outputs, or Refuted (past ``deadline``:
+    :class:`~attnio.graphs.lower_bounds.deadline.TimeLimitReached`, i.e. undecided, never a
+    pass).
+
+    Side conditions
+    ---------------
+    1. ``outputs-nonempty``: T names at least one vertex.
+    2. ``outputs-are-non-input-outputs``: every vertex of T is in ``outs`` (the non-input
+       outputs of G).
+    3. ``size``: H_T has at most ``max_vertices`` vertices.
+    4. ``settled``: the plain baseline settles Q(H_T, M) (optimal) within its budget.
+    """
     from attnio.graphs.baseline import plain_optimal
 
     if not chosen or any(o not in outs for o in chosen):
@@ -209,8 +223,39 @@ def resolve_for_checker(G: nx.DiGraph, M: int, chosen: list[str], outs: list[str
     return H, plain
 
 
-def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
-                  deadline: Deadline | None = None) -> Verdict:
+def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                 deadline: Deadline | None = None,
+                 timeout_ms: int | None = None) -> Verdict:
+    r"""Re-verify a ``sub-dag-exact`` certificate from G (module docstring, route 6): Q(H) is
+    re-solved by the plain baseline, the moves outside H are recounted.
+
+    Side conditions
+    ---------------
+    1. ``h-outputs``: ``H_outputs`` passes :func:`resolve_for_checker` (a non-empty set of
+       non-input outputs whose closure H has at most 2·:data:`MAX_SUBDAG_VERTICES` vertices
+       and an optimum the plain baseline settles).
+    2. ``q-h``: ``Q_H`` is the plain baseline's Q(H, M).
+    3. ``u-must-compute``: every vertex of U is in N.
+    4. ``window-minimum``: ``window_reads`` is the window minimum over U with the inputs in H
+       not counted (they are H's moves), recomputed.
+    5. ``outside-is-input``: every vertex of ``inputs_outside`` is an input.
+    6. ``outside-not-covered``: none of them is a predecessor of a vertex of U.
+    7. ``outside-not-in-h``: none of them is in H (its read is one of H's moves).
+    8. ``outside-is-needed``: each of them has a successor in N.
+    9. ``outside-distinct``: none of them is listed twice.
+    10. ``forced-family``: ``forced_sets`` passes
+        :func:`~attnio.graphs.lower_bounds.windows.verify_forced` with no member in H.
+    11. ``writes-are-outputs``: every vertex of ``output_writes_outside`` is a non-input output.
+    12. ``writes-outside-h``: none of them is in H (its write is one of H's moves).
+    13. ``writes-distinct``: none of them is listed twice.
+    14. ``value-is-sum``: value = Q(H) + window reads + |inputs outside| + forced charges +
+        |output writes outside|.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> check_subdag(G, 3, subdag_exact_bound(G, 3)).proved
+    True
+    """
     dl = as_deadline(deadline)
     inputs = set(game_inputs(G))
     outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
@@ -230,7 +275,7 @@ def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
         if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
     window = independent_window_min(G, U, M, uncounted=frozenset(inputs & Hset),
-                                     deadline=dl)
+                                    deadline=dl)
     if window != cert["window_reads"]:
         return Refuted({"claimed": cert["window_reads"], "recomputed": window},
                        "window minimum differs")
@@ -241,7 +286,7 @@ def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
             or not any(s in computed for s in G.successors(x)) for x in outside):
         return Refuted({"inputs_outside": outside}, "not distinct needed inputs outside H, U")
     forced = verify_forced(G, M, cert["forced_sets"], set(outs), inputs, exclude=Hset,
-                            deadline=dl)
+                           deadline=dl)
     if isinstance(forced, Refuted):
         return forced
     writes = cert["output_writes_outside"]
@@ -253,3 +298,32 @@ def check_subdag(G: nx.DiGraph, M: int, rec: BoundRecord,
     return Proved(f"Q(H) = {plain.io} re-solved by the plain baseline ({len(H)} vertices); "
                   f"outside H: window reads {window}, {len(outside)} inputs outside U, "
                   f"forced spills {forced}, {len(writes)} output writes")
+
+
+def describe_subdag(cert: dict[str, Any]) -> str:
+    """One line of a ``sub-dag-exact`` certificate.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> describe_subdag(subdag_exact_bound(matmul_dag(1, 2, 1), 3).certificate)
+    'Q(H) = 7 on the ancestral closure H of 1 outputs (7 vertices, re-solved by the plain baseline); outside H: 0 input reads, 0 forced-spill moves, 0 output writes'
+    """
+    return (f"Q(H) = {cert['Q_H']} on the ancestral closure H of {len(cert['H_outputs'])} "
+            f"outputs ({cert['H_vertices']} vertices, re-solved by the plain baseline); "
+            f"outside H: {cert['window_reads'] + len(cert['inputs_outside'])} input reads, "
+            f"{cert['forced_moves']} forced-spill moves, "
+            f"{len(cert['output_writes_outside'])} output writes")
+
+
+def _subdag_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                    timeout_ms: int) -> list[BoundRecord]:
+    return [subdag_exact_bound(G, M, deadline=deadline)]
+
+
+SUB_DAG_EXACT = Route(
+    "sub-dag-exact", compute=_subdag_records, check=check_subdag, cost="exact",
+    source="attnio (notes/lower_bounds.md): restriction of a schedule to an ancestral sub-DAG "
+           "(the exact solver's reduction R4, graphs/exact.py) + route 4 outside it",
+    reconstructed=True, describe=describe_subdag, switch="subdag")
+
+#: The routes of this module (:mod:`attnio.graphs.lower_bounds.registry`).
+ROUTES = (SUB_DAG_EXACT,)

@@ -46,11 +46,17 @@ import networkx as nx
 
 from attnio.graphs.game import game_inputs, game_outputs, validate_cache_size
 from attnio.graphs.lower_bounds.deadline import Deadline, as_deadline
-from attnio.graphs.lower_bounds.records import BoundRecord, must_compute, vertices_to_compute
+from attnio.graphs.lower_bounds.records import (
+    BoundRecord,
+    Route,
+    must_compute,
+    vertices_to_compute,
+)
 from attnio.results import Proved, Refuted, Verdict
 
 __all__ = ["window_reads_min", "forced_spill_sets", "spill_windows_bound",
-           "MAX_WINDOW_VERTICES", "MAX_WINDOW_STATES"]
+           "independent_window_min", "verify_forced", "check_spill_windows",
+           "MAX_WINDOW_VERTICES", "MAX_WINDOW_STATES", "SPILL_WINDOWS", "ROUTES"]
 
 #: Most vertices the window DP orders (its state count grows with the antichains of U).
 MAX_WINDOW_VERTICES = 16
@@ -262,7 +268,26 @@ def independent_window_min(G: nx.DiGraph, U: list[str], M: int,
 def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: set[str],
                    exclude: frozenset[str] = frozenset(),
                    deadline: Deadline | None = None) -> int | Refuted:
-    """Re-verify a forced-spill family; its total charge, or Refuted."""
+    r"""Re-verify a forced-spill family ``[{"at": w, "set": T, "charge"}, ...]`` (module
+    docstring, 2.); its total charge, or Refuted. ``exclude`` (route 6: the sub-DAG H) holds
+    vertices no set may contain.
+
+    Side conditions
+    ---------------
+    1. ``at-must-compute``: every w is in N (every schedule computes it).
+    2. ``set-distinct``: every T has at least 2 vertices, none listed twice.
+    3. ``set-non-input-predecessors``: every member of T is a non-input predecessor of w.
+    4. ``set-outside-exclude``: no member of T is in ``exclude``.
+    5. ``set-exceeds-m``: :math:`|\mathrm{pred}(a) \cup T| > M` for every a ∈ T.
+    6. ``sets-disjoint``: the sets are pairwise disjoint.
+    7. ``charge``: every charge is 1 or 2, and 1 when T holds an output.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> family = forced_spill_sets(G, 3)
+    >>> verify_forced(G, 3, family, {"C[0,0]"}, {"A[0,0]", "A[0,1]", "B[0,0]", "B[1,0]"})
+    2
+    """
     dl = as_deadline(deadline)
     computed = vertices_to_compute(G, outs, inputs)
     seen: set[str] = set()
@@ -284,42 +309,94 @@ def verify_forced(G: nx.DiGraph, M: int, family: list, outs: set[str], inputs: s
         if seen & set(T):
             return Refuted({"set": T}, "forced sets overlap")
         seen |= set(T)
-        allowed = 1 if set(T) & outs else 2
-        if charge not in (1, 2) or charge > allowed:
-            return Refuted({"set": T, "charge": charge}, f"charge {charge} > {allowed}")
+        allowed = (1,) if set(T) & outs else (1, 2)   # a set holding an output: no write
+        if charge not in allowed:
+            return Refuted({"set": T, "charge": charge},
+                           f"charge {charge} is not 1 or 2, at most {allowed[-1]}")
         forced += charge
     return forced
 
 
-def check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord,
-                         outputs: Iterable[str] | None,
-                         deadline: Deadline | None = None) -> Verdict:
+def check_spill_windows(G: nx.DiGraph, M: int, rec: BoundRecord, *,
+                        deadline: Deadline | None = None,
+                        timeout_ms: int | None = None) -> Verdict:
+    """Re-verify a ``spill-windows`` certificate from G (module docstring, route 4); the
+    window minimum is recomputed by a second implementation (:func:`independent_window_min`).
+
+    Side conditions
+    ---------------
+    1. ``u-distinct``: U lists no vertex twice.
+    2. ``u-must-compute``: every vertex of U is in N.
+    3. ``window-minimum``: ``window_reads`` is the window minimum over U, recomputed.
+    4. ``outside-is-input``: every vertex of ``inputs_outside_U`` is an input.
+    5. ``outside-not-covered``: none of them is a predecessor of a vertex of U (those reads
+       are counted by the windows).
+    6. ``outside-is-needed``: each of them has a successor in N.
+    7. ``outside-distinct``: none of them is listed twice.
+    8. ``forced-family``: ``forced_sets`` passes :func:`verify_forced`.
+    9. ``output-writes``: ``output_writes`` = |O*|.
+    10. ``value-is-sum``: value = window reads + |inputs outside U| + forced charges + |O*|.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> check_spill_windows(G, 3, spill_windows_bound(G, 3)).proved
+    True
+    """
     inputs = set(game_inputs(G))
-    outs = [o for o in dict.fromkeys(game_outputs(G, outputs)) if o not in inputs]
+    outs = [o for o in dict.fromkeys(game_outputs(G)) if o not in inputs]
     computed = vertices_to_compute(G, outs, inputs)
     cert = rec.certificate
-    U = list(cert.get("U", []))
+    U = list(cert["U"])
     if len(set(U)) != len(U):
         return Refuted({"U": U}, "U repeats a vertex")
     for v in U:
         if v not in computed:
             return Refuted({"vertex": v}, f"{v!r} is not a vertex that must be computed")
     window = independent_window_min(G, U, M, deadline=deadline)
-    if cert.get("window_reads") != window:
-        return Refuted({"claimed": cert.get("window_reads"), "recomputed": window},
+    if cert["window_reads"] != window:
+        return Refuted({"claimed": cert["window_reads"], "recomputed": window},
                        f"window minimum recomputed as {window}")
     covered = {u for v in U for u in G.predecessors(v) if u in inputs}
-    for x in cert.get("inputs_outside_U", []):
+    outside = list(cert["inputs_outside_U"])
+    for x in outside:
         if x not in inputs or x in covered or not any(s in computed for s in G.successors(x)):
             return Refuted({"vertex": x}, f"{x!r} is not a needed input outside pred(U)")
-    if len(set(cert.get("inputs_outside_U", []))) != len(cert.get("inputs_outside_U", [])):
+    if len(set(outside)) != len(outside):
         return Refuted({}, "inputs_outside_U repeats a vertex")
-    forced = verify_forced(G, M, cert.get("forced_sets", []), set(outs), inputs,
-                            deadline=deadline)
+    forced = verify_forced(G, M, cert["forced_sets"], set(outs), inputs,
+                           deadline=deadline)
     if isinstance(forced, Refuted):
         return forced
-    total = window + len(cert.get("inputs_outside_U", [])) + forced + len(outs)
-    if rec.value != total or cert.get("output_writes") != len(outs):
+    total = window + len(outside) + forced + len(outs)
+    if rec.value != total or cert["output_writes"] != len(outs):
         return Refuted({"value": rec.value, "recomputed": total}, f"value ≠ {total}")
-    return Proved(f"window reads {window} (recomputed), {len(cert.get('inputs_outside_U', []))}"
+    return Proved(f"window reads {window} (recomputed), {len(outside)}"
                   f" inputs outside U, forced spills {forced}, output writes {len(outs)}")
+
+
+def describe_spill_windows(cert: dict[str, Any]) -> str:
+    """One line of a ``spill-windows`` certificate.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> describe_spill_windows(spill_windows_bound(matmul_dag(1, 2, 1), 3).certificate)
+    'input reads 4 (window DP over |U| = 3 first computations + 0 inputs outside U), 1 forced-spill sets = 2 moves, 1 output writes'
+    """
+    return (f"input reads {cert['input_reads']} (window DP over |U| = {len(cert['U'])} first "
+            f"computations + {len(cert['inputs_outside_U'])} inputs outside U), "
+            f"{len(cert['forced_sets'])} forced-spill sets = {cert['forced_moves']} moves, "
+            f"{cert['output_writes']} output writes")
+
+
+def _spill_windows_records(G: nx.DiGraph, M: int, *, deadline: Deadline,
+                           timeout_ms: int) -> list[BoundRecord]:
+    return [spill_windows_bound(G, M, deadline=deadline)]
+
+
+SPILL_WINDOWS = Route(
+    "spill-windows", compute=_spill_windows_records, check=check_spill_windows, cost="search",
+    source="attnio (notes/lower_bounds.md); RECONSTRUCTED from Hong–Kung's red-pebble "
+           "counting and the exact solver's space pairs (graphs/exact.py)",
+    reconstructed=True, describe=describe_spill_windows, switch="windows")
+
+#: The routes of this module (:mod:`attnio.graphs.lower_bounds.registry`).
+ROUTES = (SPILL_WINDOWS,)

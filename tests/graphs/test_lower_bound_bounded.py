@@ -110,7 +110,7 @@ def test_a_route_out_of_time_is_reported_and_never_a_bound(
     def slow(G, M, **kwargs):
         raise TimeLimitReached("time limit reached")
 
-    monkeypatch.setattr(lower_bounds_module, "spill_windows_bound", slow)
+    _replace_compute(monkeypatch, "spill-windows", slow)
     assert main(["lower-bound", "--builtin", "matmul:1x2x1", "--M", "3"]) == 1
     out = capsys.readouterr().out
     assert re.search(r"^spill-windows +0  not computed: time limit", out, re.M), out
@@ -340,14 +340,21 @@ def test_per_part_needs_outputs_equal_to_the_sinks() -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def _replace_compute(monkeypatch: pytest.MonkeyPatch, name: str, compute) -> None:
+    """Plant ``compute`` as the registered route ``name``'s (the registry is the one place
+    every command and library call finds a route)."""
+    routes = lower_bounds_module.ROUTES
+    monkeypatch.setitem(routes, name, dataclasses.replace(routes[name], compute=compute))
+
+
 def _plant_wrong_spill_windows(monkeypatch: pytest.MonkeyPatch) -> None:
-    honest = lower_bounds_module.spill_windows_bound
+    honest = lower_bounds_module.ROUTES["spill-windows"].compute
 
     def planted(G, M, **kwargs):
-        rec = honest(G, M, **kwargs)
-        return dataclasses.replace(rec, value=rec.value + 1000)   # far above Q(G, M)
+        return [dataclasses.replace(rec, value=rec.value + 1000)   # far above Q(G, M)
+                for rec in honest(G, M, **kwargs)]
 
-    monkeypatch.setattr(lower_bounds_module, "spill_windows_bound", planted)
+    _replace_compute(monkeypatch, "spill-windows", planted)
 
 
 def test_a_refuted_route_is_flagged_and_excluded_from_best(

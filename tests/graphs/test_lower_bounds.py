@@ -127,6 +127,7 @@ def test_subdag_does_not_apply_when_every_closure_is_too_big() -> None:
     assert not rec.applies and rec.value == 0 and rec.why_not
 
 
+@pytest.mark.trust
 def test_saturation_windows_exact_on_matmul_3x1x3() -> None:
     G = matmul_dag(3, 1, 3)
     rec = saturation_windows_bound(G, 4)
@@ -213,11 +214,12 @@ def test_a_hong_kung_record_above_zero_is_rechecked() -> None:
 def test_check_certificate_passes_its_timeout_to_the_hong_kung_checker(monkeypatch) -> None:
     seen = []
 
-    def spy(G, M, record, timeout_ms, deadline=None):
+    def spy(G, M, record, *, deadline=None, timeout_ms):
         seen.append(timeout_ms)
         return Proved("spy")
 
-    monkeypatch.setattr(lower_bounds_module, "check_hong_kung", spy)
+    routes = lower_bounds_module.ROUTES
+    monkeypatch.setitem(routes, "hong-kung", dataclasses.replace(routes["hong-kung"], check=spy))
     record = BoundRecord("hong-kung", 2, True, None, {})
     assert check_certificate(FAN_IN, 1, record) == Proved("spy")
     assert check_certificate(FAN_IN, 1, record, timeout_ms=7) == Proved("spy")
@@ -351,3 +353,175 @@ def test_certified_bound_for_real_on_a_small_dag() -> None:
     assert type(got["value"]) is int
     assert certified_lower_bound(SMALL, 3, all_routes=False) == {
         "route": "compulsory", "value": 5, "routes_run": "bounded-cost (compulsory, per-part)"}
+
+
+# ---- a check cut by its deadline is undecided, never a pass (every searching checker) ---------
+
+_PAST = lower_bounds_module.Deadline(0.0)      # long expired
+
+
+def _expired_cases() -> list[tuple[str, nx.DiGraph, int, BoundRecord]]:
+    fans = nx.DiGraph([(f"x{p}_{i}", f"s{p}") for p in range(3) for i in range(3)])
+    cases = [("hong-kung", fans, 4, hong_kung_route(fans, 4))]
+    for route, M in (("spill-windows", 3), ("saturation-windows", 4), ("sub-dag-exact", 3),
+                     ("sub-dag-lp", 3)):
+        record = lower_bounds_module.ROUTES[route].compute(
+            SMALL, M, deadline=lower_bounds_module.Deadline.never(), timeout_ms=5_000)[0]
+        cases.append((route, SMALL, M, record))
+    # no forced set (M = 4): the window minimum is what reads the deadline
+    cases.append(("spill-windows (window)", SMALL, 4, spill_windows_bound(SMALL, 4)))
+    # no window to compute (U empty): the forced-spill family is what reads the deadline
+    record = spill_windows_bound(SMALL, 3)
+    cert = dict(record.certificate, U=[], window_reads=0,
+                inputs_outside_U=["A[0,0]", "A[0,1]", "B[0,0]", "B[1,0]"])
+    cases.append(("spill-windows (forced sets)", SMALL, 3, dataclasses.replace(
+        record, certificate=cert)))
+    return cases
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("case", _expired_cases(), ids=lambda c: c[0])
+def test_a_check_past_its_deadline_is_undecided(case) -> None:
+    from attnio.graphs.lower_bounds.deadline import CHECK_TIME_LIMIT_REASON
+    from attnio.results import Undecided
+
+    _, G, M, record = case
+    assert check_certificate(G, M, record).proved
+    assert check_certificate(G, M, record, deadline=_PAST) == Undecided(CHECK_TIME_LIMIT_REASON)
+
+
+@pytest.mark.trust
+def test_the_hong_kung_checker_asks_z3_with_its_budget(monkeypatch) -> None:
+    import attnio.graphs.partitions as partitions
+
+    fans = nx.DiGraph([(f"x{p}_{i}", f"s{p}") for p in range(3) for i in range(3)])
+    record = hong_kung_route(fans, 4)
+    seen = []
+    real = partitions.min_partition_parts
+
+    def spy(G, S, *, timeout_ms, deadline=None):
+        seen.append((S, timeout_ms, deadline))
+        return real(G, S, timeout_ms=timeout_ms, deadline=deadline)
+
+    monkeypatch.setattr(partitions, "min_partition_parts", spy)
+    check = lower_bounds_module.ROUTES["hong-kung"].check
+    assert check(fans, 4, record).proved and check(fans, 4, record, timeout_ms=9).proved
+    assert seen == [(8, 20_000, None), (8, 9, None)]
+
+
+@pytest.mark.trust
+def test_builtin_structure_confirms_a_declaration_by_the_structure() -> None:
+    """The per-part checker trusts sizes only once the DAG's structure confirms them: each
+    way a declaration can fail, and what an honest one returns (pinned)."""
+    from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
+    from attnio.graphs.lower_bounds import builtin_structure
+
+    plain = nx.DiGraph([("a", "c"), ("b", "c")])
+    assert builtin_structure(plain) == (None, {}, "needs a built-in matmul or attention DAG "
+                                        "(its sizes are part of the per-part lemma); this DAG "
+                                        "has no known builder")
+    plain.graph["builder"] = "fft"
+    assert builtin_structure(plain) == (None, {}, "needs a built-in matmul or attention DAG; "
+                                        "builder 'fft' has no per-part lemma")
+    M = matmul_dag(1, 2, 1)
+    sizes = {"m": 1, "k": 2, "p": 1, "summation": "tree"}
+    assert builtin_structure(M) == ("matmul", sizes, None)
+    assert builtin_structure(attention_forward_dag(2, 1)) == (
+        "attention-forward", {"n": 2, "d": 1, "summation": "tree", "mask": None}, None)
+    assert builtin_structure(attention_backward_dag(2, 1, "dX")) == (
+        "attention-backward", {"n": 2, "d": 1, "summation": "tree", "gradient": "dX",
+                               "mask": None}, None)
+
+    def declared(G: nx.DiGraph, **changes: object) -> nx.DiGraph:
+        H = G.copy()
+        H.graph["params"] = {**G.graph["params"], **changes}
+        return H
+
+    assert builtin_structure(declared(M, gradient="dX")) == ("matmul", sizes, None)
+    assert builtin_structure(declared(M, summation=None)) == (
+        "matmul", {"m": 1, "k": 2, "p": 1}, None)
+    masked = declared(attention_forward_dag(2, 1), mask="causal")
+    assert builtin_structure(masked) == (None, {}, "the per-part count assumes n² score "
+                                                   "entries (no mask)")
+    described = "graph.params {'m': 1, 'k': 2, 'p': 1, 'summation': 'tree'} do not describe " \
+                "this DAG: "
+    edge, op, name = M.copy(), M.copy(), nx.relabel_nodes(M, {"C[0,0]": "Z"})
+    edge.remove_edge("A[0,0]", "P[0,0,0]")
+    edge.add_edge("A[0,1]", "P[0,0,0]")
+    op.nodes["P[0,0,0]"]["op"] = "add"
+    wrong = {"builder": (_with(plain, builder=5), "graph.builder=5 must be a string"),
+             "params": (_with(M, params="x"), "graph.params='x' must be an object with the "
+                                              "matmul builder's sizes m, k, p"),
+             "size": (declared(M, k=0), "graph.params.k=0 must be a positive integer"),
+             "choice": (declared(M, summation="zip"), "graph.params.summation='zip' must be "
+                                                      "one of tree, chain, fma"),
+             "counts": (declared(M, p=2), "graph.params {'m': 1, 'k': 2, 'p': 2, 'summation': "
+                        "'tree'} do not describe this DAG: a matmul DAG with these sizes has "
+                        "12 vertices and 12 edges, this one 7 and 6"),
+             "edge": (edge, described + "the matmul DAG has edge ['A[0,0]', 'P[0,0,0]'], this "
+                                        "one does not"),
+             "op": (op, described + "vertex 'P[0,0,0]' has op='add', the matmul DAG 'mul'"),
+             "vertex": (name, described + "the matmul DAG has vertex 'C[0,0]', this one does "
+                                          "not")}
+    for label, (G, message) in wrong.items():
+        with pytest.raises(InvalidInputError) as info:
+            builtin_structure(G)
+        assert str(info.value) == message, label
+
+
+def _with(G: nx.DiGraph, **graph: object) -> nx.DiGraph:
+    H = G.copy()
+    H.graph.update(graph)
+    return H
+
+
+@pytest.mark.trust
+@pytest.mark.parametrize("size,M,value", [((3, 1, 3), 4, 17), ((1, 2, 2), 4, 8),
+                                          ((2, 1, 2), 4, 8), ((3, 1, 3), 5, 15)])
+def test_saturation_windows_values_pinned(size, M, value) -> None:
+    """Where the room M − |pred(v) ∪ {v} non-inputs| decides the count (3×1×3 at M = 4: with
+    more room the route would claim less, 15)."""
+    record = saturation_windows_bound(matmul_dag(*size), M)
+    assert record.value == value and check_certificate(matmul_dag(*size), M, record).proved
+
+
+@pytest.mark.trust
+def test_per_part_counts_the_attention_products_on_the_dag() -> None:
+    from attnio.graphs.dags import attention_forward_dag
+    from attnio.graphs.lower_bounds import per_part_routes
+
+    records = {r.route: r for r in per_part_routes(attention_forward_dag(4, 2), 3)}
+    level1 = records["per-part: Saha-Ye level-1"]
+    assert (level1.certificate["counted"], level1.certificate["part_bound"]) == (48, 63)
+    assert check_certificate(attention_forward_dag(4, 2), 3, level1).proved
+
+
+@pytest.mark.trust
+def test_a_long_declaration_is_shown_cut_at_80_characters() -> None:
+    from attnio.graphs.lower_bounds import builtin_structure
+
+    G = matmul_dag(1, 2, 1)
+    G.graph["params"] = {"m": 1, "k": 2, "p": 2, "summation": "tree", "note": "x" * 90}
+    with pytest.raises(InvalidInputError) as info:
+        builtin_structure(G)
+    assert str(info.value) == (
+        "graph.params {'m': 1, 'k': 2, 'p': 2, 'summation': '…" + "x" * 38 + "'} do not "
+        "describe this DAG: a matmul DAG with these sizes has 12 vertices and 12 edges, this "
+        "one 7 and 6")
+
+
+@pytest.mark.trust
+def test_the_checkers_re_solve_with_a_bounded_plain_search(monkeypatch) -> None:
+    import attnio.graphs.baseline as baseline
+
+    seen = []
+    real = baseline.plain_optimal
+
+    def spy(H, M, **kw):
+        seen.append(kw["max_states"])
+        return real(H, M, **kw)
+
+    monkeypatch.setattr(baseline, "plain_optimal", spy)
+    record = lower_bounds_module.ROUTES["sub-dag-exact"].compute(
+        SMALL, 3, deadline=lower_bounds_module.Deadline.never(), timeout_ms=5_000)[0]
+    assert check_certificate(SMALL, 3, record).proved and seen == [3_000_000]

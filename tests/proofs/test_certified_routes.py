@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from attnio.graphs.dags import matmul_dag
-from attnio.graphs.lower_bounds import BoundRecord
+from attnio.graphs.lower_bounds import ROUTES, BoundRecord, Deadline
 from attnio.proofs.certified_routes import (
     FALSE_TWINS,
     RouteOracles,
@@ -117,8 +119,7 @@ def test_optimum_exact_cached_and_none_when_infeasible() -> None:
 
 def test_route_records_dispatch_on_the_route() -> None:
     G = matmul_dag(1, 2, 1)
-    for route in ("compulsory", "hong-kung", "per-part", "spill-windows", "saturation-windows",
-                  "sub-dag-exact"):
+    for route in ROUTES:
         recs = _route_records(route, G, 4, CTX)
         assert recs and all(r.route.startswith(route) for r in recs), route
     assert _route_records("compulsory", G, 4, CTX)[0].value == 5   # 4 inputs read, 1 output written
@@ -212,10 +213,11 @@ def test_hong_kung_records_get_the_solver_budget(monkeypatch) -> None:
     import attnio.proofs.certified_routes as module
 
     seen = []
-    monkeypatch.setattr(module, "hong_kung_route",
-                        lambda G, M, **kw: seen.append(kw) or BoundRecord("hong-kung", 0, True))
+    spy = dataclasses.replace(ROUTES["hong-kung"], compute=lambda G, M, **kw: seen.append(kw)
+                              or [BoundRecord("hong-kung", 0, True)])
+    monkeypatch.setitem(ROUTES, "hong-kung", spy)
     module._route_records("hong-kung", matmul_dag(1, 1, 1), 3, CTX)
-    assert seen == [{"timeout_ms": 5_000}]
+    assert seen == [{"deadline": Deadline.never(), "timeout_ms": 5_000}]
 
 
 def test_an_infeasible_instance_does_not_stop_the_loop() -> None:
@@ -235,3 +237,45 @@ def test_a_skipped_record_does_not_stop_the_records() -> None:
 def test_a_record_equal_to_the_compulsory_io_is_not_above_it() -> None:
     v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(5)], "G2": [_rec(6)]}))
     assert v.proved and v.detail.endswith("positive on 2, above the compulsory I/O on 1")
+
+
+# ---- one planted violation per side condition of route_verdict ----------------------------------
+
+def test_twin__route_verdict__certificate_accepted() -> None:
+    records = {"G1": [_rec(7)], "G2": [_rec(6)]}
+    assert route_verdict("spill-windows", CASES, CTX, _oracles(records)).proved
+    v = route_verdict("spill-windows", CASES, CTX, _oracles(records, certify=lambda G, M, r, t:
+                                                            Refuted({}, "forged")))
+    assert isinstance(v, Refuted) and "certificate rejected: forged" in v.detail
+
+
+def test_twin__route_verdict__certificate_decided() -> None:
+    v = route_verdict("spill-windows", CASES, CTX, _oracles(
+        {"G1": [_rec(7)], "G2": [_rec(6)]},
+        certify=lambda G, M, r, t: Undecided("certificate not checked: time limit")))
+    assert isinstance(v, Undecided) and not v.proved
+
+
+def test_twin__route_verdict__within_optimum() -> None:
+    assert route_verdict("spill-windows", CASES, CTX,
+                         _oracles({"G1": [_rec(7)], "G2": [_rec(9)]})).proved      # = Q
+    v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(7)], "G2": [_rec(10)]}))
+    assert isinstance(v, Refuted) and (v.counterexample["bound"], v.counterexample["optimum"]) \
+        == (10, 9)
+
+
+def test_twin__route_verdict__optimum_settled() -> None:
+    records = {"G1": [_rec(7)], "G2": [_rec(6)]}
+    unsettled = _oracles(records, optimum=lambda G, M, s: None if G == "G2" else OPT[G, M])
+    assert isinstance(route_verdict("spill-windows", CASES, CTX, unsettled), Undecided)
+    # below the least M no schedule exists: nothing to settle there
+    infeasible = _oracles(records, optimum=lambda G, M, s: None if G == "G2" else OPT[G, M],
+                          least=5)
+    assert route_verdict("spill-windows", CASES, CTX, infeasible).proved
+
+
+def test_twin__route_verdict__non_vacuous() -> None:
+    v = route_verdict("spill-windows", CASES, CTX, _oracles({"G1": [_rec(0)], "G2": [_rec(0)]}))
+    assert isinstance(v, Undecided) and "vacuous" in v.detail
+    assert route_verdict("spill-windows", CASES, CTX,
+                         _oracles({"G1": [_rec(0)], "G2": [_rec(1)]})).proved

@@ -14,7 +14,12 @@ import pytest
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import algorithm_names, get_algorithm
 from attnio.algorithms.simulation import count, simulate
-from attnio.bounds.attention import compulsory_io, computation_of, lower_bound_routes
+from attnio.bounds.attention import (
+    compulsory_io,
+    computation_of,
+    lower_bound_routes,
+    segment_product_cap,
+)
 from attnio.bounds.masks import (
     best_mask_lower_bound,
     mask_bound_fields,
@@ -345,6 +350,8 @@ def test_routes_consistent_reports_exactly() -> None:
     assert v.counterexample == {"mask": "causal", "pass": "forward", "n": 16, "d": 1, "M": 3,
                                 "value": 48, "max_L": 45}
     assert v.detail == "the masked segment route is not max_L L(⌈N/cap⌉ − 1)"
+    v = _routes_consistent(CTX, grid=[("forward", 16, 1, 3)])       # the dense route + 3 masks
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (4, 4)
     v = _routes_consistent(CTX, route_fn=lambda *a, **k: [], grid=[("forward", 16, 1, 3)])
     assert v.counterexample == {"pass": "forward", "n": 16, "d": 1, "M": 3,
                                 "computation": "forward", "masked": [], "dense": [64, 84, 116]}
@@ -430,3 +437,224 @@ def test_the_brute_force_takes_the_largest_partial_pairs_first() -> None:
         assert steps == sorted(steps, reverse=True)
         mixed += len(set(steps)) > 1
     assert mixed > 0                 # entries whose partial pairs differ: the order matters
+
+
+# ---- one planted violation per side condition of _below_algorithms (mask.below_algorithms) -----
+
+BELOW = [("causal", 64, 4, 16)]
+
+
+def _least_io(pass_: str, mask: Mask, n: int, d: int, M: int, computation: str,
+              shape=None) -> int:
+    """The least exact count among the masked algorithms of one computation class."""
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    counts = [io for name, io in _masked_counts(pass_, mask, n, d, M, shape).items()
+              if computation_of(name, pass_) == computation]
+    return min(counts)
+
+
+def _planted(extra: int = 0, *, when=lambda pass_, heads: True, value=_least_io):
+    """A route function claiming the least count (+ ``extra`` where ``when`` holds)."""
+    from attnio.bounds.attention import GapBound
+
+    def routes(pass_, mask, n, d, M, computation, **heads):
+        shape = tuple(heads[k] for k in ("batch", "heads", "kv_heads")) if heads else None
+        least = value(pass_, mask, n, d, M, computation, shape)
+        return [GapBound(least + (extra if when(pass_, heads) else 0), "planted", "twin")]
+    return routes
+
+
+def _below(route_fn, grid=BELOW):
+    from attnio.proofs.mask_bounds import _below_algorithms
+
+    return _below_algorithms(CTX, route_fn=route_fn, grid=grid)
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__both_passes() -> None:
+    """Issue 36: a checker comparing the forward pass only missed a backward bound above the
+    backward counts."""
+    assert _below(_planted()).proved
+    verdict = _below(_planted(1, when=lambda pass_, heads: pass_ == "backward"))
+    assert verdict.verdict == "refuted" and verdict.counterexample["pass"] == "backward"
+    verdict = _below(_planted(1, when=lambda pass_, heads: pass_ == "forward"))
+    assert verdict.verdict == "refuted" and verdict.counterexample["pass"] == "forward"
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__every_algorithm() -> None:
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    def most(pass_, mask, n, d, M, computation, shape):
+        return max(io for name, io in _masked_counts(pass_, mask, n, d, M, shape).items()
+                   if computation_of(name, pass_) == computation)
+
+    verdict = _below(_planted(value=most))        # above every algorithm but the worst
+    assert verdict.verdict == "refuted"
+    io = verdict.counterexample["io"]
+    assert verdict.counterexample["bound"] > io
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__every_route() -> None:
+    from attnio.bounds.attention import GapBound
+
+    honest = _planted()
+
+    def two(*args, **heads):
+        first = honest(*args, **heads)[0]
+        return [first, GapBound(first.value + 1, "second", "twin")]
+
+    verdict = _below(two)
+    assert verdict.verdict == "refuted" and verdict.counterexample["route"] == "second"
+
+
+@pytest.mark.trust
+def test_below_algorithms_counts_the_comparisons_and_the_positive_routes() -> None:
+    from attnio.bounds.attention import GapBound
+
+    one = _below(lambda *a, **k: [GapBound(1, "one", "x"), GapBound(0, "zero", "x")])
+    assert one.proved and one.evidence.instances == 2 * one.evidence.nontrivial_instances > 0
+    assert one.detail == (f"{one.evidence.instances} (route, masked algorithm, mask, size) "
+                          "comparisons, exact integers")
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__route_within_count() -> None:
+    assert _below(_planted(0)).proved
+    verdict = _below(_planted(1))
+    assert verdict.verdict == "refuted"
+    assert verdict.counterexample["bound"] == verdict.counterexample["io"] + 1
+
+
+@pytest.mark.trust
+def test_twin___below_algorithms__stacked_heads() -> None:
+    grid = [("causal", 64, 4, 16, (2, 4, 2))]
+    assert _below(_planted(), grid=grid).proved
+    verdict = _below(_planted(1, when=lambda pass_, heads: bool(heads)), grid=grid)
+    assert verdict.verdict == "refuted" and verdict.counterexample["heads"] == 4
+    assert _below(_planted(1, when=lambda pass_, heads: bool(heads))).proved   # no heads: none
+
+
+# ---- pins of what mutants of bounds/masks.py and proofs/mask_bounds.py changed silently --------
+# (benchmarks/mutation.py, issue 36's run, seed 13)
+
+@pytest.mark.trust
+def test_the_best_bound_over_classes_sees_the_heads() -> None:
+    stacked = best_mask_lower_bound("backward", Mask.causal(), 64, 4, 16, batch=2, heads=4,
+                                    kv_heads=2)
+    assert stacked.value == 27968 and stacked.route.startswith("recompute: ")
+    assert best_mask_lower_bound("backward", Mask.causal(), 64, 4, 16).value == 3744
+
+
+@pytest.mark.trust
+def test_run_fields_name_both_passes_with_the_heads() -> None:
+    from attnio.bounds.masks import CLASS_BOUND_SCOPE
+
+    f = mask_run_fields(Mask.causal(), 64, 4, 16, heads=4, kv_heads=2)
+    who = "this mask, 4 query heads, 2 K/V heads, every schedule (certified; notes/sparse.md)"
+    assert f["mask_lower_bound"] == {
+        "forward": {"value": 6976, "route": "segment products (kept Q·Kᵀ, 4 heads), L = 2M + "
+                                            "compulsory rest",
+                    "claim_id": "mask.routes_consistent", "computation": "any", "scope": who},
+        "backward": {"value": 13984, "route": "recompute: segment products (kept Q·Kᵀ + "
+                                              "dO·Vᵀ, 4 heads), L = 2M + compulsory rest",
+                     "claim_id": "mask.routes_consistent", "computation": "any",
+                     "scope": who}}
+    assert f["sparse_crossover"] == {"value": "2048/65", "value_float": 2048 / 65}
+    empty = sparse_bound_values(Mask.from_array(np.zeros((4, 4), dtype=bool)), 4, 2, 4)
+    assert empty == {"mask": "array:4x4", "Z_in": 8, "Z_QK": 0,
+                     "sparse_class_bound": {"value": "0", "value_float": 0.0,
+                                            "scope": CLASS_BOUND_SCOPE},
+                     "sparse_crossover": None}
+
+
+@pytest.mark.trust
+def test_refused_sizes_are_named() -> None:
+    with pytest.raises(InvalidInputError, match="^n=0 must be a positive integer$"):
+        mask_lower_bound_routes("forward", Mask.causal(), 0, 4, 16, "forward")
+    with pytest.raises(InvalidInputError, match="^M=0 must be a positive integer$"):
+        masked_segment_route(10, 4, 0)
+
+
+@pytest.mark.trust
+def test_masked_counts_are_the_algorithms_counts_with_the_gqa_one_for_heads() -> None:
+    from attnio.algorithms.heads import GQA_ALGORITHMS, count_heads
+    from attnio.proofs.mask_bounds import _masked_counts
+
+    mask = Mask.causal()
+    single = _masked_counts("forward", mask, 256, 8, 64)
+    assert all(io == count(name, "forward", 256, 8, 64, mask=mask).io
+               for name, io in single.items())
+    stacked = _masked_counts("forward", mask, 256, 8, 64, (2, 4, 2))
+    assert set(GQA_ALGORITHMS) <= set(stacked) and set(single) <= set(stacked)
+    assert all(io == count_heads(name, "forward", 256, 8, 64, batch=2, heads=4, kv_heads=2,
+                                 mask=mask).io for name, io in stacked.items())
+
+
+@pytest.mark.trust
+def test_routes_consistent_proves_with_its_detail() -> None:
+    from attnio.proofs.mask_bounds import _routes_consistent
+
+    v = _routes_consistent(CTX, grid=[("forward", 16, 1, 3)])
+    assert v.detail == ("4 comparisons: dense routes reproduced at full; masked segment route "
+                        "= max_L L(⌈N/cap⌉ − 1) exactly")
+
+
+@pytest.mark.trust
+def test_the_segment_check_tries_every_length_up_to_4M() -> None:
+    """A cap wrong at L = 3M only is caught: each multiple t = 1, 2, 3, 4 is tried."""
+    from attnio.proofs.mask_bounds import _segment_subset_check
+
+    grid = [((2, 2), "causal", 1)]
+    assert _segment_subset_check(CTX, grid=grid).proved
+    wrong_at_3 = lambda d, M, L: 0 if L == 3 * M else 10**6   # noqa: E731
+    verdict = _segment_subset_check(CTX, cap=wrong_at_3, grid=grid)
+    assert verdict.verdict == "refuted" and verdict.counterexample["L"] == 3
+
+
+@pytest.mark.trust
+def test_a_claim_record_carries_what_it_is_given() -> None:
+    from attnio.proofs.mask_bounds import _claim
+
+    def check(ctx):
+        return None
+
+    claim = _claim("x.y", "s", "f", check, twin_of="x", expect_reason="why")
+    assert (claim.id, claim.statement, claim.formal, claim.check_fn, claim.twin_of,
+            claim.expect, claim.expect_reason, claim.family, claim.evidence_kind,
+            claim.reconstructed) == ("x.y", "s", "f", check, "x", "refuted", "why",
+                                     "mask_bounds", "exhaustive", True)
+
+
+@pytest.mark.trust
+def test_run_fields_of_one_algorithm_see_the_kv_groups() -> None:
+    grouped = mask_run_fields(Mask.causal(), 64, 4, 16, "backward", "flash2", heads=4,
+                              kv_heads=2)["mask_lower_bound"]
+    alone = mask_run_fields(Mask.causal(), 64, 4, 16, "backward", "flash2",
+                            heads=4)["mask_lower_bound"]
+    assert (grouped["value"], alone["value"]) == (13984, 15008)
+    assert grouped["scope"] == ("this mask, 4 query heads, 2 K/V heads, every schedule "
+                                "(certified; notes/sparse.md)")
+
+
+@pytest.mark.trust
+def test_the_witnessed_route_names_its_segment_length() -> None:
+    from attnio.bounds.attention import witnessed_routes
+
+    name = "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M"
+    assert [(r.value, r.route) for r in witnessed_routes(256, 8, 64)] == [
+        (69632, name), (77824, name + " + compulsory rest")]
+
+
+@pytest.mark.trust
+def test_the_twins_are_what_they_say() -> None:
+    """The planted variants of the claims, pinned: the cap over 3 (at least 1) and the dense
+    segment route alone."""
+    from attnio.proofs.mask_bounds import _cap_dense_pairs_over_mask, _twin_dense_segment
+
+    assert [_cap_dense_pairs_over_mask(1, 1, 1), _cap_dense_pairs_over_mask(1, 2, 2)] == [1, 1]
+    assert _cap_dense_pairs_over_mask(8, 64, 128) == segment_product_cap(8, 64, 128) // 3
+    assert _twin_dense_segment("forward", Mask.causal(), 16, 2, 8, "forward") == \
+        lower_bound_routes("forward", 16, 2, 8, "forward")[1:2]
