@@ -316,21 +316,21 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
     rows = payload["rows"]
     # one footnote per distinct set of reasons (the M in a reason made generic), listing its M
     notes_by_text: dict[str, list[int]] = {}
-    keys: list[str | None] = []
+    note_keys: list[str | None] = []
     for row in rows:
         if not row["omitted"]:
-            keys.append(None)
+            note_keys.append(None)
             continue
         text = "; ".join(f"{name} n/a: {re.sub(r'^M=[0-9]+ ', 'M ', reason)}"
                          for name, reason in row["omitted"].items())
         notes_by_text.setdefault(text, []).append(row["M"])
-        keys.append(text)
+        note_keys.append(text)
     order = list(notes_by_text)
     notes = [("M=" + ", ".join(f"{M:,}" for M in Ms) if len(Ms) <= 3 else
               f"M={Ms[0]:,} … {Ms[-1]:,} ({len(Ms)} sizes)") + f": {text}"
              for text, Ms in notes_by_text.items()]
     best = [row["best_algorithm"] + ("" if key is None else f" [{order.index(key) + 1}]")
-            for row, key in zip(rows, keys)]
+            for row, key in zip(rows, note_keys)]
     header = ["M", "LB words", "best algorithm", "io words"]
     columns = [number_column([r["M"] for r in rows]),
                number_column([r["lower_bound"] for r in rows]), best,
