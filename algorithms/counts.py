@@ -456,7 +456,7 @@ def count_small_cache_fused_backward(n: int, d: int, M: int,
     :class:`~attnio.exceptions.CacheOverflowError`.
 
     >>> count_small_cache_fused_backward(4096, 64, 1024).io
-    316297216
+    315887616
     """
     from attnio.algorithms.small_cache_fused import (
         fused_block_sizes,

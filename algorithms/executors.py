@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping, Optional
 import numpy as np
 
 from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
+from attnio.algorithms.lean_flash import lean_backward, lean_forward
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import (
     ForwardResult,
@@ -57,7 +58,7 @@ from attnio.algorithms.standard import standard_backward, standard_forward
 __all__ = ["Executor", "Prepare", "attention_inputs", "dx_inputs", "run_standard_forward", "run_standard_backward", "run_flash1_forward",
            "run_flash1_backward", "run_flash2_forward", "run_flash2_backward",
            "run_flash2_split_backward", "run_fused_resident_forward",
-           "run_fused_resident_backward",
+           "run_fused_resident_backward", "run_lean_forward", "run_lean_backward",
            "run_square_tiling_forward", "run_small_cache_backward",
            "run_small_cache_fused_forward", "run_small_cache_fused_backward",
            "run_small_cache_dx", "run_small_cache_stable_forward",
@@ -280,6 +281,8 @@ run_flash2_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_backward(mem, **_flash_blocks(b), **kw))
 run_flash2_split_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_split_backward(mem, **b, **kw))
+run_lean_forward = _forward(lambda mem, b, kw: lean_forward(mem, **b, **kw))
+run_lean_backward = _backward(_keep_logsumexp, lambda mem, b, kw: lean_backward(mem, **b, **kw))
 run_fused_resident_forward = _forward(
     lambda mem, b, kw: fused_resident_forward(mem, **b, **kw))
 run_fused_resident_backward = _backward(

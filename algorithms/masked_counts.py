@@ -258,7 +258,7 @@ def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Ma
         pass2 = Counts(Td * gt.total(lambda r, c: r)
                        + untransposed.total(lambda r, c: r * Td + d), n * d,
                        untransposed.total(lambda r, c: 2 * r * d + r * Td),
-                       _max_over(untransposed, lambda r, c: r * c2 + 2 * r + c2, floor))
+                       _max_over(untransposed, lambda r, c: r * c2 + r + c2 + 1, floor))
         return sequence_counts(pass1, pass2, block_sizes=sides)
     pieces = scaled_pieces(mask, n, r2, c1)
     pass1 = Counts(g1.total(lambda r, c: d * (r + c) + r * c + 2 * r),

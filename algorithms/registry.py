@@ -35,6 +35,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
+from attnio.algorithms.lean_flash import count_lean, count_masked_lean, lean_block_sizes
 from attnio.algorithms.resident_fused import (
     count_fused_resident,
     count_masked_fused_resident,
@@ -90,7 +91,8 @@ class BlockRule:
     :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; ``"split"`` — the exact
     search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only);
     ``"resident"`` — the exact search of
-    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`.
+    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`; ``"lean"`` — the exact
+    search of :func:`~attnio.algorithms.lean_flash.lean_block_sizes`.
 
     >>> BlockRule("square").blocks("forward", 64, 8, 256)
     {'B': 8}
@@ -113,6 +115,8 @@ class BlockRule:
             return split_block_sizes(n, d, M)
         if self.kind == "resident":
             return resident_block_sizes(n, d, M, pass_)
+        if self.kind == "lean":
+            return lean_block_sizes(n, d, M, pass_)
         return fused_block_sizes(n, d, M, pass_)
 
     def q_outer(self, pass_: str) -> bool:
@@ -262,6 +266,11 @@ def _dict_blocks(fn: Callable[..., counts.Counts]) -> Counter:
 def _resident_counter(pass_: str, n: int, d: int, M: int,
                       blocks: Mapping[str, int] | None = None) -> counts.Counts:
     return count_fused_resident(pass_, n, d, M, blocks)
+
+
+def _lean_counter(pass_: str, n: int, d: int, M: int,
+                  blocks: Mapping[str, int] | None = None) -> counts.Counts:
+    return count_lean(pass_, n, d, M, blocks)
 
 
 def _fixed(fn: Callable[[int, int, int], counts.Counts]) -> Counter:
@@ -426,6 +435,22 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         masked_counters={"backward": count_masked_flash2_split_backward},
         **_finite("P = exp(S - L) from the forward's logsumexp L", ("backward",))),
     AlgorithmSpec(
+        "flash2-lean",
+        "FlashAttention-2's loop orders with the fewest resident words (ours): no score tile "
+        "(each update recomputes its scores), streamed rows one at a time where smaller; the "
+        "backward is flash2-split's, its dQ pass first and forming D; blocks by exact search",
+        _FLASH_BOUNDS,
+        {"forward": "FlashAttention-2, lean (ours)", "backward": "FlashAttention-2, lean (ours)"},
+        "#aec7e8",
+        counters={p: partial(_lean_counter, p) for p in PASSES},
+        executors={"forward": executors.run_lean_forward,
+                   "backward": executors.run_lean_backward},
+        block_rule=BlockRule("lean"), tunable=True, backward_computation="recompute",
+        selections=_both(("gap", "levels")),
+        masked_counters={p: partial(count_masked_lean, p) for p in PASSES},
+        **_finite({"forward": _ONLINE + "; writes L = m + log l",
+                   "backward": "P = exp(S - L) from the forward's logsumexp L"})),
+    AlgorithmSpec(
         "small-cache-stable",
         "small-cache with stable storage (ours): the forward stores A = exp(tau QK^T - m) with "
         "the row maxima m (tile maxima + one rescaling sweep, +2n^2 + 2n ceil(n/B) words); the "
@@ -507,7 +532,7 @@ def selection(name: str, pass_: str) -> tuple[str, ...]:
     registry order.
 
     >>> selection("gap", "forward")
-    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused', 'fused-resident')
+    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused', 'fused-resident', 'flash2-lean')
     """
     if name not in SELECTIONS:
         raise InvalidInputError(f"selection={name!r} is unknown; known: {', '.join(SELECTIONS)}")

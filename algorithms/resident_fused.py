@@ -20,17 +20,17 @@ words):
 **Forward** (:func:`fused_resident_forward`):
 
 1. For each key block J (:math:`c = \min(b_1, n)` rows, :math:`w = b_1`): load :math:`K_J`;
-   for each query row i (with a kept entry in J) load :math:`q_i`, form
-   :math:`s = \tau q_iK_J^\mathsf{T}`, its maximum :math:`t_{iJ}` and
-   :math:`a = \exp(s - t_{iJ})`; store a into :math:`A_{iJ}` and :math:`t_{iJ}` into t.
-   Peak :math:`cd + d + c + 1`.
+   for each query row i (with a kept entry in J) load :math:`q_i`, form the maximum
+   :math:`t_{iJ}` of :math:`s = \tau q_iK_J^\mathsf{T}`, then each
+   :math:`a_{ij} = \exp(s_{ij} - t_{iJ})` (its score recomputed) and store it, one word at a
+   time; store :math:`t_{iJ}`. Peak :math:`cd + d + 2`.
 2. O = PV, r₂×c₂ output tiles: per output tile the row block's running maximum m and sum ℓ
    (FlashAttention's online rescaling over the key blocks): per key block J load
    :math:`t_{IJ}` (r₂ words), rescale O and ℓ to :math:`m' = \max(m, t_{IJ})`, form
-   :math:`f = \exp(t_{IJ} - m')`; stream a column of A (r₂ words) and a row of V (c₂ words)
-   per key, :math:`O \mathrel{+}= (a_j\circ f)v_j`, :math:`\ell \mathrel{+}= a_j\circ f`;
-   :math:`O \leftarrow O/\ell`; the first column tile stores :math:`L_I = m + \log\ell`.
-   Peak :math:`r_2c_2 + 4r_2 + c_2`.
+   :math:`f = \exp(t_{IJ} - m')`; per key stream a row of V (c₂ words) and the column of A
+   (r₂ words) one word at a time, :math:`O_{i\cdot} \mathrel{+}= a_{ij}f_iv_j`,
+   :math:`\ell_i \mathrel{+}= a_{ij}f_i`; :math:`O \leftarrow O/\ell`; the first column
+   tile stores :math:`L_I = m + \log\ell`. Peak :math:`r_2c_2 + 3r_2 + c_2 + 1`.
 
 **Backward** (:func:`fused_resident_backward`):
 
@@ -54,7 +54,7 @@ Exact counts (:func:`count_fused_resident`, equal to the executed ones, ``==``, 
 refinement_pieces` ``(n, b₁, w)``):
 
 * forward: reads :math:`nd + T_wnd + T_d(c_2)(n^2 + nT_w) + nd\,T_n(r_2)`, writes
-  :math:`n^2 + nT_w + nd + n`, FLOPs :math:`2n^2d + 3n^2 + nT_w(d + 9T_d(c_2)) +
+  :math:`n^2 + nT_w + nd + n`, FLOPs :math:`4n^2d + 3n^2 + nT_w(d + 9T_d(c_2)) +
   n^2(2d + 3T_d(c_2)) + nd + 2n`;
 * backward: reads :math:`2nd + nd + T_n(b_1)\,n(d + 2) + n^2 + nR + 2(n^2T_d(c_2) +
   nd\,T_n(r_2))`, writes :math:`n + nd + n^2 + 2nd`, FLOPs :math:`2nd + 4n^2d + 4n^2 + 2nR +
@@ -68,6 +68,10 @@ So for :math:`M \ge d^2` (:math:`c_2 = d`) about :math:`(n^2d^2/M + n^2) + (n^2 
 n^2d^2/M)` forward (pass 1 + products) and :math:`(2n^2d^2/M + 2n^2) + 2(n^2 + n^2d^2/M)`
 backward, against small-cache-fused's :math:`4n^2d/\sqrt M + n^2` and
 :math:`8n^2d/\sqrt M + 3n^2`.
+
+A word streamed on its own (pass 1's stores, pass 2's column of A) moves once, as its vector
+would; a vector held resident takes room from the blocks (the two-level memory charges words
+moved, not steps).
 
 Block sizes (:func:`resident_block_sizes`, exact): forward, the largest fitting :math:`b_1`
 (the I/O falls with :math:`T_n(b_1)`) and for the products every :math:`c_2` of a distinct
@@ -145,7 +149,7 @@ def resident_peaks(pass_: str, n: int, d: int, blocks_: Mapping[str, int]) -> di
     """
     c, r2, c2 = min(blocks_["b1"], n), min(blocks_["r2"], n), min(blocks_["c2"], d)
     if _check_pass(pass_) == "forward":
-        return {"pass 1": c * d + d + c + 1, "products": r2 * c2 + 4 * r2 + c2}
+        return {"pass 1": c * d + d + 2, "products": r2 * c2 + 3 * r2 + c2 + 1}
     return {"D": count_rowsum_product(n, d, blocks_["B"]).peak_fast_words,
             "pass 1": 2 * c * d + d + c + 1, "products": r2 * c2 + r2 + c2}
 
@@ -183,11 +187,12 @@ def resident_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dic
         raise CacheTooSmallError(f"M={M} is too small for fused-resident {pass_}: it needs "
                                  f"{need} words at d={d}")
     B = isqrt(M // 4)
-    w = _largest(1, n, lambda b: b * d + d + b + 1 <= M)  # the forward's key block
-    extra = 4 if pass_ == "forward" else 1  # words per row of the product tile beyond r2·c2
+    w = _largest(1, n, lambda b: b * d + d + 2 <= M)  # the forward's key block
+    # the product tile's words beyond r2·c2: forward m, ℓ, f (3 per row) + a word of A
+    extra, word = (3, 1) if pass_ == "forward" else (1, 0)
     best: tuple[int, int, int, int] | None = None
     for c in trip_count_sides(d, M):
-        r = min(n, (M - c) // (c + extra))
+        r = min(n, (M - c - word) // (c + extra))
         if r < 1:
             break
         Td = ceil_div(d, c)
@@ -210,7 +215,7 @@ def _count(pass_: str, n: int, d: int, b: Mapping[str, int]) -> Counts:
     peak = max(resident_peaks(pass_, n, d, b).values())
     sizes = tuple((k, b[k]) for k in _SIDES[pass_])
     if pass_ == "forward":
-        pass1 = Counts(n * d + T1 * n * d, n * n + n * T1, 2 * n * n * d + 3 * n * n, 0)
+        pass1 = Counts(n * d + T1 * n * d, n * n + n * T1, 4 * n * n * d + 3 * n * n, 0)
         pass2 = Counts(Td * (n * n + n * T1) + n * d * Tr, n * d + n,
                        n * T1 * (d + 9 * Td) + n * n * (2 * d + 3 * Td) + n * d + 2 * n, 0)
         total = pass1.then(pass2)
@@ -273,13 +278,13 @@ def count_masked_fused_resident(pass_: str, n: int, d: int, M: int, mask: "Mask"
         stored = tile_classes(mask, n, r2, c)   # (row block, stored block) pairs
         cols = tile_classes(mask, n, r2, 1)     # (row block, key) pairs
         pass1 = Counts(n * d + rows.total(lambda r, cc: d), rows.total(lambda r, cc: cc + 1),
-                       rows.total(lambda r, cc: 2 * cc * d + 3 * cc),
-                       peak(rows, lambda r, cc: cc * d + d + cc + 1, c * d))
+                       rows.total(lambda r, cc: 4 * cc * d + 3 * cc),
+                       peak(rows, lambda r, cc: cc * d + d + 2, c * d))
         pass2 = Counts(Td * stored.total(lambda r, cc: r) + cols.total(lambda r, cc: r * Td + d),
                        n * d + n,
                        stored.total(lambda r, cc: r * d + 9 * r * Td)
                        + cols.total(lambda r, cc: 2 * r * d + 3 * r * Td) + n * d + 2 * n,
-                       peak(cols, lambda r, cc: r * c2 + 4 * r + c2, r2 * c2 + 2 * r2))
+                       peak(cols, lambda r, cc: r * c2 + 3 * r + c2 + 1, r2 * c2 + 2 * r2))
         total = pass1.then(pass2)
         return Counts(total.reads, total.writes, total.flops, total.peak_fast_words, sizes)
     pieces = scaled_pieces(mask, n, c, b["w"])
@@ -328,15 +333,22 @@ def fused_resident_forward(mem: TwoLevelMemory, *, B: int, b1: int, r2: int, c2:
                 continue
             row = slice(i, i + 1)
             mem.load("q_i", "Q", (row, slice(None)))
-            mem.allocate("a", (1, c))
-            mem.compute("a", ("q_i", "K_J"), lambda q, k, kp=keep: _scores_row(q, k, kp, tau),
-                        flops=2 * c * d)
             mem.allocate("t_iJ", (1, 1))
-            mem.compute("t_iJ", ("a",), lambda s: s.max(axis=1, keepdims=True), flops=c)
-            mem.compute("a", ("a", "t_iJ"), lambda s, t: np.exp(s - t), flops=2 * c)
-            mem.store("a", "A", (row, keys))
+            mem.compute("t_iJ", ("q_i", "K_J"),
+                        lambda q, k, kp=keep: _scores_row(q, k, kp, tau).max(axis=1,
+                                                                             keepdims=True),
+                        flops=2 * c * d + c)
+            for jj in range(c):  # a = exp(s − t) one word at a time (the score recomputed,
+                # by the same arithmetic as the maximum's: the row's largest a is exactly 1)
+                mem.allocate("a", (1, 1))
+                mem.compute("a", ("q_i", "K_J", "t_iJ"),
+                            lambda q, k, t, jj=jj, kp=keep: np.exp(
+                                _scores_row(q, k, kp, tau)[:, jj:jj + 1] - t),
+                            flops=2 * d + 2)
+                mem.store("a", "A", (row, slice(j0 + jj, j0 + jj + 1)))
+                mem.free("a")
             mem.store("t_iJ", "t", (row, slice(J, J + 1)))
-            mem.free("q_i", "a", "t_iJ")
+            mem.free("q_i", "t_iJ")
         mem.free("K_J")
     for i0, r in blocks(n, r2):
         rows = slice(i0, i0 + r)
@@ -365,15 +377,20 @@ def fused_resident_forward(mem: TwoLevelMemory, *, B: int, b1: int, r2: int, c2:
                             lambda t, m: score_scale(t[:, 0], m)[:, None], flops=2 * r)
                 for k in (range(w) if keep is None else np.flatnonzero(keep.any(axis=0))):
                     one = slice(j0 + int(k), j0 + int(k) + 1)
-                    kj = None if keep is None else keep[:, int(k):int(k) + 1]
-                    mem.load("a_j", "A", (rows, one))
                     mem.load("v_j", "V", (one, cols))
-                    mem.compute("a_j", ("a_j", "f_IJ"), lambda a, f, kj=kj: _zero_masked(a * f, kj),
-                                flops=r)
-                    mem.compute("O_IL", ("O_IL", "a_j", "v_j"), lambda o, a, v: o + a @ v,
-                                flops=2 * r * c)
-                    mem.compute("l_I", ("l_I", "a_j"), lambda lv, a: lv + a[:, 0], flops=2 * r)
-                    mem.free("a_j", "v_j")
+                    for s in range(r):  # the column of A one word at a time
+                        live = keep is None or bool(keep[s, int(k)])  # masked: may be unset
+                        mem.load("a_sj", "A", (slice(i0 + s, i0 + s + 1), one))
+                        mem.compute("O_IL", ("O_IL", "a_sj", "f_IJ", "v_j"),
+                                    lambda o, a, f, v, s=s, lv=live: _add_row(
+                                        o, s, (a[0, 0] * f[s, 0] if lv else 0.0) * v[0]),
+                                    flops=2 * c + 1)
+                        mem.compute("l_I", ("l_I", "a_sj", "f_IJ"),
+                                    lambda ell, a, f, s=s, lv=live: _add_row(
+                                        ell, s, a[0, 0] * f[s, 0] if lv else 0.0),
+                                    flops=2)
+                        mem.free("a_sj")
+                    mem.free("v_j")
                 mem.free("f_IJ")
             mem.compute("O_IL", ("O_IL", "l_I"), _divide_rows, flops=r * c)
             mem.store("O_IL", "O", (rows, cols))
@@ -381,6 +398,12 @@ def fused_resident_forward(mem: TwoLevelMemory, *, B: int, b1: int, r2: int, c2:
                 mem.compute("l_I", ("l_I", "m_I"), _logsumexp, flops=2 * r)
                 mem.store("l_I", "L", rows)
             mem.free("O_IL", "m_I", "l_I")
+
+
+def _add_row(m: np.ndarray, row: int, value: np.ndarray | float) -> np.ndarray:
+    out = m.copy()
+    out[row] += value
+    return out
 
 
 def _divide_rows(o: np.ndarray, ell: np.ndarray) -> np.ndarray:

@@ -35,9 +35,9 @@ of ℓ.
    vector stays resident during the tiles: peak :math:`\max(r_1c_1 + r_1 + c_1, 3r_1)`,
    below the unstable schedule's :math:`r_1c_1 + 2r_1 + c_1`.
 2. *Pass 2*, O = PV with r₂×c₂ output tiles: per column block J load :math:`g_{IJ}` (r₂
-   words); stream a column of A (r₂ words) and a row of V (c₂ words) per key,
-   :math:`O \mathrel{+}= (a_j\circ g_{IJ})v_j` (already normalised). Peak
-   :math:`r_2c_2 + 2r_2 + c_2`.
+   words); per key stream a row of V (c₂ words) and the column of A (r₂ words) one word at
+   a time, :math:`O_{i\cdot} \mathrel{+}= a_{ij}g_{iJ}v_j` (already normalised: no
+   division). Peak :math:`r_2c_2 + r_2 + c_2 + 1`.
 
 **Backward** (:func:`small_cache_fused_backward`; slow Q, K, V, O, dO and the forward's A, g
 → dQ, dK, dV): the computation of the reconstructed Algorithm 6
@@ -69,8 +69,9 @@ Exact counts (:func:`attnio.algorithms.counts.count_small_cache_fused_forward`,
 Against the unstable storage (issue 26) at the same sides: forward
 :math:`+nT_n(c_1)(4 + T_d(c_2)) - n` words, backward :math:`+nT_d(c_2)(R - T_n(r_2))` — about
 :math:`(4 + T_d)n^2/\sqrt M` and :math:`T_dn^2/\sqrt M` words on :math:`\approx
-4n^2d/\sqrt M + n^2` and :math:`8n^2d/\sqrt M + 3n^2`; the forward's product tile holds
-one more vector (g), the first passes one fewer (notes/algorithms_io.md has the figures).
+4n^2d/\sqrt M + n^2` and :math:`8n^2d/\sqrt M + 3n^2`; the first passes hold one row
+vector fewer and the forward's streamed column goes one word at a time, which pays back part
+of it (notes/algorithms_io.md has the figures).
 
 Block sizes (:func:`fused_block_sizes`, exact): every side of a distinct trip count with the
 largest fitting partner, both passes of the forward searched jointly (they share the term
@@ -78,6 +79,11 @@ largest fitting partner, both passes of the forward searched jointly (they share
 fitting :math:`r_1`, and for the products every :math:`c_2` of a distinct trip count with
 the :math:`r_2` of least I/O (:func:`aligned_side`: the trip count and the alignment of the
 key blocks with the stored ones). Admissible: M ≥ 4 (both passes).
+
+Words in a tile's column are streamed one at a time (pass 2) and the first passes hold no row
+vector beside their tile: the two-level memory charges words moved, and a word streamed on
+its own moves once, like the column it belongs to, while a resident vector takes room from
+the tiles.
 
 Masks (``mask``, True = keep; ``tau`` the softmax scale): tiles and streamed vectors with no
 kept entry are skipped (no I/O, no FLOPs); masked entries get P = 0; a fully masked row has
@@ -301,11 +307,11 @@ def fused_peaks(pass_: str, n: int, d: int, r1: int, c1: int, r2: int, c2: int
     """(pass 1, pass 2 / products) peak resident words at these sides (clipped to n, d).
 
     >>> fused_peaks("forward", 4096, 64, 29, 32, 30, 32)
-    (989, 1052)
+    (989, 1023)
     """
     r1, c1, r2, c2 = min(r1, n), min(c1, n), min(r2, n), min(c2, d)
     if pass_ == "forward":
-        return max(r1 * c1 + r1 + c1, 3 * r1), r2 * c2 + 2 * r2 + c2
+        return max(r1 * c1 + r1 + c1, 3 * r1), r2 * c2 + r2 + c2 + 1
     return r1 * c1 + r1 + c1, r2 * c2 + r2 + c2 + 1
 
 
@@ -369,7 +375,7 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
     :func:`aligned_side`. Ties go to the squarer tile, then the smaller r.
 
     >>> fused_block_sizes(4096, 64, 1024)
-    {'B': 16, 'r1': 31, 'c1': 30, 'r2': 30, 'c2': 32}
+    {'B': 16, 'r1': 30, 'c1': 32, 'r2': 30, 'c2': 32}
 
     Raises
     ------
@@ -380,7 +386,8 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
         raise CacheTooSmallError(f"M={M} is too small for small-cache-fused: needs M >= 4")
     B = isqrt(M // 4)
     pass1 = _pass1_candidates(n, M)
-    fwd2 = _product_candidates(n, d, M, extra=1)
+    fwd2 = [(r, c) for c in trip_count_sides(d, M)
+            if (r := min(n, (M - c - 1) // (c + 1))) >= 1]
     best: tuple[int, int, int, int, int, int, int] | None = None
     for r1, c1 in pass1:
         io1 = forward_pass1_io(n, d, r1, c1)
@@ -500,13 +507,16 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
                 mem.load("f_IJ", "g", (rows, slice(J, J + 1)))
                 for j in _kept_columns(keep, j0, w):
                     one = slice(j, j + 1)
-                    kj = None if keep is None else keep[:, j - j0:j - j0 + 1]
-                    mem.load("a_j", "A", (rows, one))
                     mem.load("v_j", "V", (one, cols))
-                    mem.compute("O_IL", ("O_IL", "a_j", "f_IJ", "v_j"),
-                                lambda o, a, f, v, kj=kj: o + _zero_masked(a * f, kj) @ v,
-                                flops=2 * r * c + r)
-                    mem.free("a_j", "v_j")
+                    for s in range(r):  # the column of A one word at a time
+                        live = keep is None or bool(keep[s, j - j0])  # masked: may be unset
+                        mem.load("a_sj", "A", (slice(i0 + s, i0 + s + 1), one))
+                        mem.compute("O_IL", ("O_IL", "a_sj", "f_IJ", "v_j"),
+                                    lambda o, a, f, v, s=s, lv=live: _add_row(
+                                        o, s, (a[0, 0] * f[s, 0] if lv else 0.0) * v[0]),
+                                    flops=2 * c + 1)
+                        mem.free("a_sj")
+                    mem.free("v_j")
                 mem.free("f_IJ")
             mem.store("O_IL", "O", (rows, cols))
             mem.free("O_IL")
@@ -623,6 +633,12 @@ def small_cache_fused_backward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int,
                        scales=("g", min(c1, mem.slow["A"].shape[0])))
     stationary_product(mem, "dS", "K", "dQ", r2, c2, trans_left=False, mask=mask)
     stationary_product(mem, "dS", "Q", "dK", r2, c2, trans_left=True, mask=mask)
+
+
+def _add_row(m: np.ndarray, row: int, value: np.ndarray | float) -> np.ndarray:
+    out = m.copy()
+    out[row] += value
+    return out
 
 
 def _kept_columns(keep: np.ndarray | None, j0: int, width: int) -> range | list[int]:

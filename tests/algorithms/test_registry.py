@@ -69,7 +69,7 @@ def declared_gaps(spec: AlgorithmSpec) -> list[str]:
             gaps.append(f"{field} name passes it lacks: {sorted(extra)}")
     for names in spec.selections.values():
         gaps += [f"unknown selection {s!r}" for s in names if s not in SELECTIONS]
-    if spec.block_rule.kind not in ("square", "flash", "fused", "resident", "split"):
+    if spec.block_rule.kind not in ("square", "flash", "fused", "resident", "split", "lean"):
         gaps.append(f"block rule {spec.block_rule.kind!r}")
     if spec.backward_computation not in COMPUTATIONS:
         gaps.append(f"computation {spec.backward_computation!r}")

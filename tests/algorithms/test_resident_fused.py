@@ -102,7 +102,7 @@ def test_outputs_equal_the_reference(pass_: str, n: int, d: int, M: int) -> None
             np.testing.assert_allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)
             A, t, L = block_maxima_scores(tau * (x["Q"] @ x["K"].T), blocks["b1"])
             np.testing.assert_allclose(mem.slow["A"], A, rtol=1e-12, atol=1e-300)
-            np.testing.assert_allclose(mem.slow["t"], t, rtol=1e-14)
+            np.testing.assert_allclose(mem.slow["t"], t, rtol=1e-12)
             np.testing.assert_allclose(mem.slow["L"], L, rtol=1e-12)
             assert 0.0 <= mem.slow["A"].min() and mem.slow["A"].max() == 1.0
         else:
@@ -162,7 +162,7 @@ def test_the_memory_model_refuses_blocks_over_M() -> None:
         _run("backward", n, d, M, wide)
     with pytest.raises(CacheOverflowError):
         count_fused_resident("backward", n, d, M, wide)
-    tall = {"B": 3, "b1": 1, "r2": 5, "c2": 4}  # forward product tile: 20 + 20 + 4 = 44 > 40
+    tall = {"B": 3, "b1": 1, "r2": 6, "c2": 4}  # forward product tile: 24 + 18 + 4 + 1 > 40
     with pytest.raises(CacheOverflowError):
         _run("forward", n, d, M, tall)
 
@@ -200,11 +200,11 @@ def test_the_block_search_is_optimal_by_brute_force(pass_: str, n: int, d: int, 
 def test_at_real_sizes_it_moves_fewer_words_than_the_cheapest_before() -> None:
     """n = 4096, d = 64 (notes/gap.md): below small-cache-fused and FlashAttention-2 from
     M = 1,536 to 8,192 (backward) and 1,536 to 4,096 (forward); the stable storage costs
-    +0.4 % (backward) and +1.5 % (forward) at M = 4,096 over the unstable counts of issue 26
+    +0.4 % (backward) and +1.2 % (forward) at M = 4,096 over the unstable counts of issue 26
     (139,767,808 and 69,472,256: notes/algorithms_io.md)."""
     n, d = 4096, 64
     assert count_fused_resident("backward", n, d, 4096).io == 140_312_576
-    assert count_fused_resident("forward", n, d, 4096).io == 70_545_408
+    assert count_fused_resident("forward", n, d, 4096).io == 70_283_264
     assert count_small_cache_fused_backward(n, d, 4096).io == 173_281_280
     for M in (1536, 2048, 3072, 4096, 6144, 8192):
         ours = count_fused_resident("backward", n, d, M).io

@@ -149,16 +149,16 @@ def test_smaller_constant_than_algorithm_6_and_square_tiling(M: int) -> None:
 
 def test_what_stability_costs_at_real_sizes() -> None:
     """n = 4096, d = 64 (notes/algorithms_io.md): against the unstable counts of issue 26 the
-    stable forward moves at most 2.5 % more; the backward about as much (its first pass holds
+    stable forward moves at most 1.5 % more; the backward about as much (its first pass holds
     one row vector fewer, which pays for the stored scales)."""
     n, d = 4096, 64
     before = {1024: (157_298_688, 316_223_488), 4096: (85_991_424, 173_293_568)}
-    now = {1024: (160_432_128, 315_887_616), 4096: (87_293_952, 173_281_280)}
+    now = {1024: (159_121_408, 315_887_616), 4096: (87_031_808, 173_281_280)}
     for M, (fwd, bwd) in before.items():
         f = count_small_cache_fused_forward(n, d, M).io
         b = count_small_cache_fused_backward(n, d, M).io
         assert (f, b) == now[M]
-        assert fwd < f < 1.025 * fwd and 0.998 * bwd < b < 1.002 * bwd
+        assert fwd < f < 1.015 * fwd and 0.998 * bwd < b < 1.002 * bwd
 
 
 def test_too_small_cache() -> None:
