@@ -12,8 +12,10 @@ carries the absolute error and the tolerance verdict of :func:`compare_outputs`)
 executors first place what the algorithm's forward pass leaves in slow memory (``P`` for the
 standard algorithm, ``l``, ``m`` for FA-1, ``L`` for FA-2, ``A = exp(τQKᵀ)`` and ``ℓ = A·1``
 for Saha–Ye / Algorithm 6, ``A = exp(τQKᵀ − m)`` and ``ℓ = A·1`` for the stable forward of
-``small-cache-stable``). ``mask`` (a boolean n×n array) and ``tau`` reach only the
-executors of masked algorithms; the others take neither.
+``small-cache-stable``, A on stored key blocks with their block scales g (``small-cache-fused``)
+or block maxima t and the logsumexp L (``fused-resident``)). ``mask`` (a boolean n×n array)
+reaches only the executors of masked algorithms; ``tau`` scales the logits of every one
+(``small-cache-dx``: X).
 
 Which executor runs which algorithm is stated once, in :mod:`attnio.algorithms.registry`
 (``executors``); :func:`attnio.algorithms.simulation.simulate` calls it. This module imports

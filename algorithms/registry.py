@@ -317,6 +317,9 @@ _BLOCK_MAXIMA = {"forward": "stores A = exp(tau S - t) with the row maxima t of 
                             "block and L = logsumexp: every exponent <= 0",
                  "backward": "forms P = A exp(t - L) from the stored block maxima t and "
                              "logsumexp L: every exponent <= 0"}
+_BLOCK_SCALES = {"forward": "stores A = exp(tau S - u), u the logsumexp of each tile row, and "
+                            "the block scales g = exp(u - L) <= 1: every exponent <= 0",
+                 "backward": "forms P = A g from the stored block scales g (no exponent)"}
 
 
 def _finite(why: Mapping[str, str] | str, passes: tuple[str, ...] = PASSES) -> dict[str, Any]:
@@ -394,7 +397,8 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
     AlgorithmSpec(
         "small-cache-fused",
         "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of searched sides: "
-        "one accumulator per n x n tile, output-stationary products (ours)",
+        "one accumulator per n x n tile, output-stationary products, stable storage of the "
+        "scores (A relative to each tile row's logsumexp, block scales g) (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
         "#ff7f0e",
@@ -405,10 +409,11 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
                          "backward": _fused_masked("backward")},
-        **_finite(_BLOCK_MAXIMA)),
+        **_finite(_BLOCK_SCALES)),
     AlgorithmSpec(
         "fused-resident",
-        "small-cache-fused's computation (A = exp(QK^T) written / read) with a resident-block "
+        "small-cache-fused's computation (the scores written / read, stably: A relative to the "
+        "row maxima of each key block, with the maxima and the logsumexp) with a resident-block "
         "first pass: a block of K (forward) or V (backward) rows resident, the other operand "
         "streamed a row at a time; output-stationary products; blocks by exact search (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},

@@ -176,3 +176,20 @@ def test_the_memory_model_refuses_blocks_over_M_and_bad_input() -> None:
         lean_block_sizes(9, 4, 25, "backward")
     with pytest.raises(InvalidInputError, match="pass='both'"):
         count_lean("both", 9, 4, 40)
+
+
+@pytest.mark.parametrize("n,d,M", [(1000, 64, 11216), (97, 5, 37), (4096, 64, 8192),
+                                   (50, 7, 90), (4096, 64, 4612)])
+def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -> None:
+    """The (reads, writes) of notes/algorithms_io.md ("flash2-lean")."""
+    T = lambda x, b: -(-x // b)  # noqa: E731
+    Tr = T(n, lean_block_sizes(n, d, M, "forward")["B_r"])
+    got = count_lean("forward", n, d, M)
+    assert (got.reads, got.writes) == (n * d + 2 * Tr * n * d, n * d + n)
+    b = lean_block_sizes(n, d, M)
+    Tc, Tr = T(n, b["B_c"]), T(n, b["B_r"])
+    got = count_lean("backward", n, d, M)
+    expected = ((5 * n * d + n + 2 * Tr * n * d + Tc * (2 * n * d + 2 * n), n + 3 * n * d)
+                if b["dS"] == 0 else
+                (4 * n * d + Tc * (2 * n * d + 2 * n) + n * n + Tr * n * d, n + 3 * n * d + n * n))
+    assert (got.reads, got.writes) == expected

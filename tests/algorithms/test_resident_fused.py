@@ -214,3 +214,22 @@ def test_at_real_sizes_it_moves_fewer_words_than_the_cheapest_before() -> None:
         ours = count_fused_resident("forward", n, d, M).io
         assert ours < min(count_small_cache_fused_forward(n, d, M).io,
                           count_flash2_forward(n, d, M).io)
+
+
+@pytest.mark.parametrize("n,d,M", [(1000, 64, 4096), (97, 5, 37), (4096, 64, 1536), (50, 7, 90)])
+def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -> None:
+    """The (reads, writes) of notes/algorithms_io.md ("What the stable fused forms cost")."""
+    from attnio.algorithms.small_cache_fused import refinement_pieces
+
+    T = lambda x, b: -(-x // b)  # noqa: E731
+    f = resident_block_sizes(n, d, M, "forward")
+    Tw, Td, Tr = T(n, min(f["b1"], n)), T(d, min(f["c2"], d)), T(n, min(f["r2"], n))
+    got = count_fused_resident("forward", n, d, M)
+    assert (got.reads, got.writes) == (n * d + Tw * n * d + Td * (n * n + n * Tw) + n * d * Tr,
+                                       n * n + n * Tw + n * d + n)
+    b = resident_block_sizes(n, d, M, "backward")
+    b1, Td, Tr = min(b["b1"], n), T(d, min(b["c2"], d)), T(n, min(b["r2"], n))
+    got = count_fused_resident("backward", n, d, M)
+    assert (got.reads, got.writes) == (
+        2 * n * d + n * d + T(n, b1) * n * (d + 2) + n * n + n * refinement_pieces(n, b1, b["w"])
+        + 2 * (n * n * Td + n * d * Tr), n + n * d + n * n + 2 * n * d)

@@ -174,3 +174,24 @@ def test_untiled_storage_and_its_reference() -> None:
     np.testing.assert_allclose(P[0], [1 / (1 + np.exp(-1)), 1 / (1 + np.e), 0.0])
     Q, K, V, dO = (np.random.default_rng(2).standard_normal((5, 3)) for _ in range(4))
     assert np.isfinite(attention_backward(Q, K, V, dO, tau=1e4)[0]).all()
+
+
+@pytest.mark.parametrize("n,d,M", [(1000, 64, 1024), (97, 5, 37), (4096, 64, 4096), (50, 7, 90)])
+def test_totals_quoted_in_notes_equal_the_closed_forms(n: int, d: int, M: int) -> None:
+    """The (reads, writes) of notes/algorithms_io.md ("What the stable fused forms cost")."""
+    T = lambda x, b: -(-x // b)  # noqa: E731
+    f = fused_block_sizes(n, d, M, "forward")
+    r1, c1, r2, c2 = (min(f[k], n if k != "c2" else d) for k in ("r1", "c1", "r2", "c2"))
+    Tw = T(n, c1)
+    got = count_small_cache_fused_forward(n, d, M)
+    assert (got.reads, got.writes) == (
+        n * d * (Tw + T(n, r1)) + 2 * n * Tw + T(d, c2) * (n * n + n * Tw) + n * d * T(n, r2),
+        n * n + 2 * n * Tw + n * d)
+    b = fused_block_sizes(n, d, M)
+    r1, w, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
+    Tw = T(n, w)
+    got = count_small_cache_fused_backward(n, d, M)
+    assert (got.reads, got.writes) == (
+        2 * n * d + n * d * (Tw + T(n, r1)) + n * n + 2 * n * Tw
+        + 3 * (n * n * T(d, c2) + n * d * T(n, r2)) + n * T(d, c2) * refinement_pieces(n, r2, w),
+        n + n * n + 3 * n * d)
