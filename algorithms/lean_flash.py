@@ -93,7 +93,7 @@ import numpy as np
 from attnio.algorithms.counts import Counts, count_rowsum_product, sequence_counts
 from attnio.algorithms.masks import tile_classes
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
+from attnio.algorithms.primitives import blocks, stream_rowsum_product
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
 from attnio.validation import positive_int
 
@@ -469,9 +469,9 @@ def _kv_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool,
                 for jj in range(c):  # masked entries: p = 0, so ds = 0 is stored
                     mem.allocate("ds", (1, 1))
                     mem.compute("ds", ("q_i", "K_J", "L_i", "dO_i", "V_J", "D_i"),
-                                lambda q, k, L, do, v, D, jj=jj: tau * ds_of(
+                                lambda q, k, L, do, v, D, jj=jj, kp=keep: tau * ds_of(
                                     q, k[jj:jj + 1], L, do, v[jj:jj + 1], D,
-                                    None if keep is None else keep[:, jj:jj + 1]),
+                                    None if kp is None else kp[:, jj:jj + 1]),
                                 flops=4 * d + 7)
                     mem.compute("dK_J", ("dK_J", "ds", "q_i"),
                                 lambda dk, ds, q, jj=jj: _add_row(dk, jj, ds[0, 0] * q[0]),

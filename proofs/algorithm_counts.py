@@ -29,6 +29,8 @@ over the grid, every comparison non-trivial):
 ``cnt.flash2.forward``                 :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash2.backward``                :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.flash2_split.backward``          :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
+``cnt.flash2_lean.forward``            :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M` (ours, issue 35)
+``cnt.flash2_lean.backward``           :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
 ``cnt.standard.forward``               :math:`M \ge d^2`: count :math:`\le 16\,(nd + n^2)`
 ``cnt.standard.backward``              :math:`M \ge d^2`: count :math:`\le 28\,(nd + n^2)`
 ``cnt.square_tiling.forward``          :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 18\,n^2d/\sqrt M`
@@ -67,6 +69,8 @@ refuted with a counterexample naming n, d, M, the count and the bound:
   :math:`32\,n^2d^2/M` on its own range :math:`d \ge 1, M \le nd`: at n = 4096, d = 64,
   M = 768 the count is 1.89× the bound (the row vectors :math:`Q_i, O_i, dO_i, dQ_i` take
   :math:`4d` of the 768 words, so :math:`B_c = 1`, not :math:`M/4d = 3`);
+* ``cnt.flash2_lean.backward.twin_leading_term`` — flash2-lean's leading term
+  :math:`14\,n^2d^2/M` read as a bound (the ceilings and lower-order terms break it);
 * ``cnt.flash1.forward.twin_all_d`` / ``cnt.flash2.forward.twin_all_d`` —
   ``low.fa_forward_count``'s 30 for every :math:`d \ge 1` (the :math:`2n` vectors dominate at
   d = 1); ``cnt.flash2.backward.twin_idealised`` — 32 on :math:`d \ge 1, M \le nd`;
@@ -412,6 +416,13 @@ CLAIMS: list[Claim] = [
                     Envelope("flash2-split", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
                              _fa(8, 24)),
                     f"{DFE} Thm 5 form; flash2-split is ours (attnio.algorithms.split_backward)"),
+    _envelope_claim("cnt.flash2_lean.forward",
+                    Envelope("flash2-lean", "forward", _FWD, 30, "d >= 2 and M <= n*d", _fa(2)),
+                    f"{DFE} Thm 2 form; flash2-lean is ours (attnio.algorithms.lean_flash)"),
+    _envelope_claim("cnt.flash2_lean.backward",
+                    Envelope("flash2-lean", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{DFE} Thm 5 form; flash2-lean is ours (attnio.algorithms.lean_flash)"),
     _envelope_claim("cnt.standard.forward",
                     Envelope("standard", "forward", "fwd.standard", 16, "M >= d**2, M >= 4",
                              _large), f"{DFE} Thm 2 (standard attention, restricted to M >= d^2)"),
@@ -500,6 +511,14 @@ FALSE_TWINS: list[Claim] = [
                     f"{_TWIN} (range too wide)", twin_of="cnt.flash2.forward",
                     statement="FALSE: for d >= 1 and M <= n*d: the exact I/O of flash2 forward "
                               "<= 30*n**2*d**2/M"),
+    _envelope_claim("cnt.flash2_lean.backward.twin_leading_term",
+                    Envelope("flash2-lean", "backward", _BWD, 14, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{_TWIN} (the leading term 14 n^2 d^2/M of notes/algorithms_io.md read as "
+                    "a bound: the ceilings, the row vectors and the compulsory I/O are not in it)",
+                    twin_of="cnt.flash2_lean.backward",
+                    statement="FALSE: for d >= 8 and 24*d <= M <= n*d: the exact I/O of "
+                              "flash2-lean backward <= 14*n**2*d**2/M"),
     _envelope_claim("cnt.flash2.backward.twin_idealised",
                     Envelope("flash2", "backward", _BWD, 32, "d >= 1 and M <= n*d", _fa(1)),
                     f"{_TWIN} (range too wide)", twin_of="cnt.flash2.backward",

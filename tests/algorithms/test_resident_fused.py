@@ -16,9 +16,9 @@ from attnio.algorithms.counts import (
     count_small_cache_fused_backward,
     count_small_cache_fused_forward,
 )
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import attention_backward, attention_forward
-from attnio.algorithms.masks import Mask
 from attnio.algorithms.resident_fused import (
     count_fused_resident,
     count_masked_fused_resident,

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from attnio.algorithms.counts import Counts, count_flash2_backward
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import attention_backward, attention_forward
 from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import simulate
-from attnio.algorithms.masks import Mask
 from attnio.algorithms.split_backward import (
     count_flash2_split_backward,
     count_masked_flash2_split_backward,
