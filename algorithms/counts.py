@@ -443,33 +443,41 @@ def count_small_cache_dx(n: int, d: int, M: int) -> Counts:
 # ---- small-cache-fused (ours) -------------------------------------------------------------
 def count_small_cache_fused_backward(n: int, d: int, M: int,
                                      blocks: dict[str, int] | None = None) -> Counts:
-    r"""small-cache-fused (:mod:`attnio.algorithms.small_cache_fused`): D; pass 1; 3 products.
+    r"""small-cache-fused backward (:mod:`attnio.algorithms.small_cache_fused`): D; pass 1;
+    3 products, on the stable storage A, g (stored blocks of width :math:`w = c_1`).
 
-    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + n^2 + 2nT_n(c_1)`, writes :math:`n^2` (dS);
-    each product reads :math:`n(nT_d(c_2) + dT_n(r_2))` (dV = Aᵀ diag(ℓ)⁻¹ dO: plus
-    :math:`nT_n(r_2)T_d(c_2)` for ℓ), writes :math:`nd`. ``blocks`` defaults to
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + n^2 + 2nT_n(c_1)` (D and the block scales g
+    per tile), writes :math:`n^2` (dS); each product reads :math:`n(nT_d(c_2) + dT_n(r_2))`,
+    writes :math:`nd`; dV = PᵀdO also streams one word of g per stored block overlapping its
+    key range: :math:`nT_d(c_2)R` with
+    :math:`R` = :func:`~attnio.algorithms.small_cache_fused.refinement_pieces`
+    ``(n, r₂, c₁)``. ``blocks`` defaults to
     :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; tiles that do not fit raise
     :class:`~attnio.exceptions.CacheOverflowError`.
 
     >>> count_small_cache_fused_backward(4096, 64, 1024).io
-    316223488
+    315887616
     """
-    from attnio.algorithms.small_cache_fused import fused_block_sizes
+    from attnio.algorithms.small_cache_fused import (
+        fused_block_sizes,
+        fused_peaks,
+        refinement_pieces,
+    )
 
     b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M)
     r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
-    peak1 = r1 * c1 + 2 * r1 + c1
-    peak2 = r2 * c2 + r2 + c2 + 1
+    peak1, peak2 = fused_peaks("backward", n, d, r1, c1, r2, c2)
     if max(peak1, peak2) > M:
         raise CacheOverflowError(
             f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
             f"({peak2} words) exceed M={M}")
     T = ceil_div
-    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)) + n * n + 2 * n * T(n, c1), n * n,
+    T1, Td, Tr2 = T(n, c1), T(d, c2), T(n, r2)
+    R = refinement_pieces(n, r2, c1)
+    pass1 = Counts(n * d * (T1 + T(n, r1)) + n * n + 2 * n * T1, n * n,
                    2 * n * n * d + 3 * n * n, peak1)
-    product = Counts(n * (n * T(d, c2) + d * T(n, r2)), n * d, 2 * n * n * d, peak2 - 1)
-    scaled = Counts(product.reads + n * T(n, r2) * T(d, c2), n * d,
-                    2 * n * n * d + n * d * T(n, r2), peak2)
+    product = Counts(n * (n * Td + d * Tr2), n * d, 2 * n * n * d, peak2 - 1)
+    scaled = Counts(product.reads + n * Td * R, n * d, 2 * n * n * d + n * n * Td, peak2)
     return sequence_counts(count_rowsum_product(n, d, b["B"]),
                      pass1, scaled, product, product,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
@@ -477,28 +485,31 @@ def count_small_cache_fused_backward(n: int, d: int, M: int,
 
 def count_small_cache_fused_forward(n: int, d: int, M: int,
                                     blocks: dict[str, int] | None = None) -> Counts:
-    r"""small-cache-fused forward: pass 1 (A = exp(QKᵀ), ℓ), pass 2 (O = diag(ℓ)⁻¹AV).
+    r"""small-cache-fused forward: pass 1 (the stable storage A, g), pass 2 (O = PV).
 
-    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1))`, writes :math:`n^2+n`; pass 2 reads
-    :math:`n(nT_d(c_2) + dT_n(r_2)) + nT_d(c_2)`, writes :math:`nd`.
+    Pass 1 reads :math:`nd(T_n(c_1)+T_n(r_1)) + 2nT_n(c_1)`, writes :math:`n^2 + 2nT_n(c_1)`
+    (A; the tile logsumexps, read back for the row's logsumexp, then again and rewritten as
+    the scales g); pass 2 reads :math:`n(nT_d(c_2) + dT_n(r_2)) + nT_d(c_2)T_n(c_1)`,
+    writes :math:`nd`.
 
     >>> count_small_cache_fused_forward(4096, 64, 1024).io < count_square_tiling_forward(4096, 64, 1024).io
     True
     """
-    from attnio.algorithms.small_cache_fused import fused_block_sizes
+    from attnio.algorithms.small_cache_fused import fused_block_sizes, fused_peaks
 
     b = dict(blocks) if blocks is not None else fused_block_sizes(n, d, M, "forward")
     r1, c1, r2, c2 = min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
-    peak1 = r1 * c1 + 2 * r1 + c1
-    peak2 = r2 * c2 + r2 + c2
+    peak1, peak2 = fused_peaks("forward", n, d, r1, c1, r2, c2)
     if max(peak1, peak2) > M:
         raise CacheOverflowError(
             f"small-cache-fused tiles r1={r1}, c1={c1} ({peak1} words), r2={r2}, c2={c2} "
             f"({peak2} words) exceed M={M}")
     T = ceil_div
-    pass1 = Counts(n * d * (T(n, c1) + T(n, r1)), n * n + n, 2 * n * n * d + 2 * n * n, peak1)
-    pass2 = Counts(n * (n * T(d, c2) + d * T(n, r2)) + n * T(d, c2), n * d,
-                   2 * n * n * d + n * d, peak2)
+    T1, Td = T(n, c1), T(d, c2)
+    pass1 = Counts(n * d * (T1 + T(n, r1)) + 2 * n * T1, n * n + 2 * n * T1,
+                   2 * n * n * d + 6 * n * n + 9 * n * T1 + 2 * n, peak1)
+    pass2 = Counts(n * (n * Td + d * T(n, r2)) + n * Td * T1, n * d,
+                   2 * n * n * d + n * n * Td, peak2)
     return sequence_counts(pass1, pass2,
                      block_sizes=tuple((k, b[k]) for k in ("B", "r1", "c1", "r2", "c2")))
 

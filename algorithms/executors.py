@@ -12,8 +12,10 @@ carries the absolute error and the tolerance verdict of :func:`compare_outputs`)
 executors first place what the algorithm's forward pass leaves in slow memory (``P`` for the
 standard algorithm, ``l``, ``m`` for FA-1, ``L`` for FA-2, ``A = exp(τQKᵀ)`` and ``ℓ = A·1``
 for Saha–Ye / Algorithm 6, ``A = exp(τQKᵀ − m)`` and ``ℓ = A·1`` for the stable forward of
-``small-cache-stable``). ``mask`` (a boolean n×n array) and ``tau`` reach only the
-executors of masked algorithms; the others take neither.
+``small-cache-stable``, A on stored key blocks with their block scales g (``small-cache-fused``)
+or block maxima t and the logsumexp L (``fused-resident``)). ``mask`` (a boolean n×n array)
+reaches only the executors of masked algorithms; ``tau`` scales the logits of every one
+(``small-cache-dx``: X).
 
 Which executor runs which algorithm is stated once, in :mod:`attnio.algorithms.registry`
 (``executors``); :func:`attnio.algorithms.simulation.simulate` calls it. This module imports
@@ -33,6 +35,7 @@ from typing import Any, Callable, Mapping, Optional
 import numpy as np
 
 from attnio.algorithms.flash import flash1_backward, flash1_forward, flash2_backward, flash2_forward
+from attnio.algorithms.lean_flash import lean_backward, lean_forward
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import (
     ForwardResult,
@@ -44,6 +47,8 @@ from attnio.algorithms.reference import (
 from attnio.algorithms.resident_fused import fused_resident_backward, fused_resident_forward
 from attnio.algorithms.small_cache import small_cache_backward, small_cache_dx
 from attnio.algorithms.small_cache_fused import (
+    block_maxima_scores,
+    score_scale,
     small_cache_fused_backward,
     small_cache_fused_forward,
 )
@@ -52,10 +57,10 @@ from attnio.algorithms.split_backward import flash2_split_backward
 from attnio.algorithms.square_tiling import square_tiling_forward
 from attnio.algorithms.standard import standard_backward, standard_forward
 
-__all__ = ["Executor", "run_standard_forward", "run_standard_backward", "run_flash1_forward",
+__all__ = ["Executor", "Prepare", "attention_inputs", "dx_inputs", "run_standard_forward", "run_standard_backward", "run_flash1_forward",
            "run_flash1_backward", "run_flash2_forward", "run_flash2_backward",
            "run_flash2_split_backward", "run_fused_resident_forward",
-           "run_fused_resident_backward",
+           "run_fused_resident_backward", "run_lean_forward", "run_lean_backward",
            "run_square_tiling_forward", "run_small_cache_backward",
            "run_small_cache_fused_forward", "run_small_cache_fused_backward",
            "run_small_cache_dx", "run_small_cache_stable_forward",
@@ -124,10 +129,30 @@ Executor = Callable[[TwoLevelMemory, int, int, Mapping[str, int], np.random.Gene
                      Optional[np.ndarray], float], float]
 
 
-def _inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.ndarray]:
-    scale = d ** -0.25  # scores QKᵀ of unit variance: exp() stays far from overflow
+def attention_inputs(rng: np.random.Generator, n: int, d: int) -> dict[str, np.ndarray]:
+    """The inputs every attention executor draws from ``rng``: Q, K, V, dO (n×d, float64, in
+    that order), Q and K scaled by d^(-1/4) so that the scores QKᵀ have unit variance
+    (exp() stays far from overflow at τ = 1; the logits τQKᵀ scale with ``tau``).
+
+    >>> x = attention_inputs(np.random.default_rng(0), 4, 3)
+    >>> sorted(x), x["Q"].shape
+    (['K', 'Q', 'V', 'dO'], (4, 3))
+    """
+    scale = d ** -0.25
     return {"Q": scale * rng.standard_normal((n, d)), "K": scale * rng.standard_normal((n, d)),
             "V": rng.standard_normal((n, d)), "dO": rng.standard_normal((n, d))}
+
+
+def dx_inputs(rng: np.random.Generator, n: int, d: int, tau: float = 1.0
+              ) -> dict[str, np.ndarray]:
+    """The inputs of ``small-cache-dx``: A1, A2, A3, E (n×d), X, Y (d×d), X scaled by
+    ``tau`` (so the logits A1·X·A2ᵀ are; no mask)."""
+    s = d ** -0.5
+    arrays = {"A1": s * rng.standard_normal((n, d)), "A2": s * rng.standard_normal((n, d)),
+              "A3": s * rng.standard_normal((n, d)), "E": rng.standard_normal((n, d)),
+              "X": s * rng.standard_normal((d, d)), "Y": s * rng.standard_normal((d, d))}
+    arrays["X"] = tau * arrays["X"]
+    return arrays
 
 
 def _masking(mask: np.ndarray | None, tau: float) -> dict[str, Any]:
@@ -148,7 +173,7 @@ def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], 
     def execute(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
                 rng: np.random.Generator, mask: np.ndarray | None = None,
                 tau: float = 1.0) -> float:
-        x = _inputs(rng, n, d)
+        x = attention_inputs(rng, n, d)
         ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
         for name in "QKV":
             mem.add_slow(name, x[name])
@@ -157,20 +182,25 @@ def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], 
     return execute
 
 
-def _backward(prepare: Callable[[TwoLevelMemory, dict[str, np.ndarray], ForwardResult,
-                                 np.ndarray | None, float], None],
+#: ``prepare(mem, inputs, reference forward, mask, tau, blocks)``: place in slow memory what
+#: the algorithm's forward pass leaves there.
+Prepare = Callable[[TwoLevelMemory, dict[str, np.ndarray], ForwardResult, Optional[np.ndarray],
+                    float, Mapping[str, int]], None]
+
+
+def _backward(prepare: Prepare,
               run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], None]
               ) -> Executor:
     def execute(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
                 rng: np.random.Generator, mask: np.ndarray | None = None,
                 tau: float = 1.0) -> float:
-        x = _inputs(rng, n, d)
+        x = attention_inputs(rng, n, d)
         ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
         for name in "QKV":
             mem.add_slow(name, x[name])
         mem.add_slow("O", ref.O)
         mem.add_slow("dO", x["dO"])
-        prepare(mem, x, ref, mask, tau)
+        prepare(mem, x, ref, mask, tau, blocks)
         run(mem, blocks, _masking(mask, tau))
         expected = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau, mask=mask)
         return compare_outputs([(mem.slow[name], value)
@@ -179,23 +209,23 @@ def _backward(prepare: Callable[[TwoLevelMemory, dict[str, np.ndarray], ForwardR
 
 
 def _keep_P(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
-            mask: np.ndarray | None, tau: float) -> None:
+            mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
     mem.add_slow("P", ref.P)
 
 
 def _keep_row_stats(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
-                    mask: np.ndarray | None, tau: float) -> None:
+                    mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
     mem.add_slow("l", ref.row_sum)
     mem.add_slow("m", ref.row_max)
 
 
 def _keep_logsumexp(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
-                    mask: np.ndarray | None, tau: float) -> None:
+                    mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
     mem.add_slow("L", ref.logsumexp)
 
 
 def _keep_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
-                 mask: np.ndarray | None, tau: float) -> None:
+                 mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
     """Saha–Ye's forward left A = exp(τQKᵀ) (0 where masked) and ℓ = A·1."""
     A = np.exp(tau * (x["Q"] @ x["K"].T))
     if mask is not None:
@@ -205,12 +235,37 @@ def _keep_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResu
 
 
 def _keep_stable_scores(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
-                        mask: np.ndarray | None, tau: float) -> None:
+                        mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
     """The stable forward left A = exp(τQKᵀ − m) (m the row maxima; 0 where masked) and
     ℓ = A·1 (:func:`~attnio.algorithms.small_cache_stable.stable_scores`)."""
     A, ell = stable_scores(tau * (x["Q"] @ x["K"].T), mask)
     mem.add_slow("A", A)
     mem.add_slow("l", ell)
+
+
+def _keep_block_maxima(width: str) -> Prepare:
+    """The stable storage of the fused forms (A = exp(τQKᵀ − t) on stored blocks of the
+    width ``blocks[width]``, their maxima t, the logsumexp L:
+    :func:`~attnio.algorithms.small_cache_fused.block_maxima_scores`)."""
+    def prepare(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
+                mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
+        n = x["Q"].shape[0]
+        A, t, L = block_maxima_scores(tau * (x["Q"] @ x["K"].T), min(blocks[width], n), mask)
+        for name, value in (("A", A), ("t", t), ("L", L)):
+            mem.add_slow(name, value)
+    return prepare
+
+
+def _keep_block_scales(width: str) -> Prepare:
+    """small-cache-fused's stable storage: A = exp(τQKᵀ − t) on stored blocks of the width
+    ``blocks[width]`` and the block scales g = exp(t − L)."""
+    def prepare(mem: TwoLevelMemory, x: dict[str, np.ndarray], ref: ForwardResult,
+                mask: np.ndarray | None, tau: float, blocks: Mapping[str, int]) -> None:
+        n = x["Q"].shape[0]
+        A, t, L = block_maxima_scores(tau * (x["Q"] @ x["K"].T), min(blocks[width], n), mask)
+        mem.add_slow("A", A)
+        mem.add_slow("g", score_scale(t, L[:, None]))
+    return prepare
 
 
 run_standard_forward = _forward(lambda mem, b, kw: standard_forward(mem, block=b["B"], **kw))
@@ -228,10 +283,12 @@ run_flash2_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_backward(mem, **_flash_blocks(b), **kw))
 run_flash2_split_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_split_backward(mem, **b, **kw))
+run_lean_forward = _forward(lambda mem, b, kw: lean_forward(mem, **b, **kw))
+run_lean_backward = _backward(_keep_logsumexp, lambda mem, b, kw: lean_backward(mem, **b, **kw))
 run_fused_resident_forward = _forward(
     lambda mem, b, kw: fused_resident_forward(mem, **b, **kw))
 run_fused_resident_backward = _backward(
-    _keep_scores, lambda mem, b, kw: fused_resident_backward(mem, **b, **kw))
+    _keep_block_maxima("w"), lambda mem, b, kw: fused_resident_backward(mem, **b, **kw))
 run_small_cache_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_stable_forward = _forward(
@@ -239,18 +296,17 @@ run_small_cache_stable_forward = _forward(
 run_small_cache_stable_backward = _backward(
     _keep_stable_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_fused_backward = _backward(
-    _keep_scores, lambda mem, b, kw: small_cache_fused_backward(mem, **_fused_blocks(b), **kw))
+    _keep_block_scales("c1"),
+    lambda mem, b, kw: small_cache_fused_backward(mem, **_fused_blocks(b), **kw))
 
 
 def run_small_cache_dx(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
                        rng: np.random.Generator, mask: np.ndarray | None = None,
                        tau: float = 1.0) -> float:
     """Algorithm 6 for the paper's dL/dX = A1ᵀ p A2 against Alman–Song's untiled gradient
-    (inputs A1, A2, A3, E of n×d and X, Y of d×d; no mask, no τ)."""
-    s = d ** -0.5
-    arrays = {"A1": s * rng.standard_normal((n, d)), "A2": s * rng.standard_normal((n, d)),
-              "A3": s * rng.standard_normal((n, d)), "E": rng.standard_normal((n, d)),
-              "X": s * rng.standard_normal((d, d)), "Y": s * rng.standard_normal((d, d))}
+    (inputs A1, A2, A3, E of n×d and X, Y of d×d, :func:`dx_inputs`; no mask; ``tau``
+    scales X, hence the logits A1·X·A2ᵀ)."""
+    arrays = dx_inputs(rng, n, d, tau)
     for name, value in arrays.items():
         mem.add_slow(name, value)
     small_cache_dx(mem, block=blocks["B"])

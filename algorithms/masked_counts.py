@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["count_masked_standard_forward", "count_masked_standard_backward",
            "count_masked_square_tiling_forward", "count_masked_small_cache_backward",
            "count_masked_small_cache_stable_forward",
-           "count_masked_flash", "flash_tile_counts", "count_masked_small_cache_fused"]
+           "count_masked_flash", "flash_tile_counts", "count_masked_small_cache_fused",
+           "scaled_pieces", "masked_products"]
 
 
 def _grid(mask: "Mask", n: int, br: int, bc: int) -> "TileClasses":
@@ -209,15 +210,37 @@ def _masked_fused_sides(n: int, d: int, M: int, pass_: str) -> tuple[int, int, i
     return b["B"], min(b["r1"], n), min(b["c1"], n), min(b["r2"], n), min(b["c2"], d)
 
 
+def scaled_pieces(mask: "Mask", n: int, a: int, w: int) -> int:
+    r""":math:`\sum_K \text{pieces}(K)\cdot\text{rows}(K)` over the key blocks K of width a:
+    the words of stored block maxima (width w) that a product streaming the stable A by rows
+    reads — one per stored block overlapping K, for each row with a kept entry in K
+    (:func:`~attnio.algorithms.small_cache_fused.block_pieces`,
+    :func:`~attnio.algorithms.masks.column_block_rows`).
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> scaled_pieces(Mask.full(), 10, 4, 3) == 10 * 6, scaled_pieces(Mask.causal(), 10, 4, 3)
+    (True, 36)
+    """
+    from attnio.algorithms.masks import column_block_rows
+    from attnio.algorithms.small_cache_fused import block_pieces
+
+    return int(sum(int(p) * int(r) for p, r in zip(block_pieces(n, a, w),
+                                                    column_block_rows(mask, n, a))))
+
+
 def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Mask") -> Counts:
     r"""small-cache-fused with a mask: pass-1 tiles with no kept entry skipped, and in each
     rank-1 streamed product the columns with no kept entry in the output tile's rows skipped.
 
     The streamed columns are the non-empty tiles of the (r₂, 1) grid (untransposed operand:
-    ``dS K``, ``A V``) or of the (1, r₂) grid (transposed: ``Aᵀ diag(ℓ)⁻¹dO``, ``dSᵀ Q``),
-    counted by :func:`~attnio.algorithms.masks.tile_classes` like every masked count. Each
-    streamed column costs its r words of the n×n operand and c₂ words of the n×d one per
-    output column block: Σ (r·T_d(c₂) + d) over the non-empty (r, 1) tiles.
+    ``dS K``, ``P V``) or of the (1, r₂) grid (transposed: ``Pᵀ dO``, ``dSᵀ Q``), counted by
+    :func:`~attnio.algorithms.masks.tile_classes` like every masked count. Each streamed
+    column costs its r words of the n×n operand and c₂ words of the n×d one per output
+    column block: Σ (r·T_d(c₂) + d) over the non-empty (r, 1) tiles. The stable storage adds:
+    forward, per computed pass-1 tile r words of block maxima written, read back and
+    rewritten as scales g, and in pass 2 r words of g per non-empty (r₂, c₁) tile and output
+    column block; backward, r words of g per pass-1 tile and, in dV, :func:`scaled_pieces`
+    words of g per output column block.
     """
     B, r1, c1, r2, c2 = _masked_fused_sides(n, d, M, pass_)
     Td = ceil_div(d, c2)
@@ -227,24 +250,46 @@ def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Ma
     floor = r2 * c2  # the first output tile's accumulator is allocated whatever the mask
     sides = (("B", B), ("r1", r1), ("c1", c1), ("r2", r2), ("c2", c2))
     if pass_ == "forward":
-        pass1 = Counts(d * g1.total(lambda r, c: r + c), g1.total(lambda r, c: r * c) + n,
-                       g1.total(lambda r, c: 2 * r * c * d + 2 * r * c),
-                       _max_over(g1, lambda r, c: r * c + 2 * r + c, r1))
-        pass2 = Counts(untransposed.total(lambda r, c: r * Td + d) + n * Td, n * d,
-                       untransposed.total(lambda r, c: 2 * r * d) + n * d,
-                       _max_over(untransposed, lambda r, c: r * c2 + r + c2, floor + r2))
+        gt = _grid(mask, n, r2, c1)        # (row block, stored block) pairs with a kept entry
+        pass1 = Counts(g1.total(lambda r, c: d * (r + c) + 2 * r),
+                       g1.total(lambda r, c: r * c + 2 * r),
+                       g1.total(lambda r, c: 2 * r * c * d + 6 * r * c + 9 * r) + 2 * n,
+                       _max_over(g1, lambda r, c: max(r * c + r + c, 3 * r), 2 * r1))
+        pass2 = Counts(Td * gt.total(lambda r, c: r)
+                       + untransposed.total(lambda r, c: r * Td + d), n * d,
+                       untransposed.total(lambda r, c: 2 * r * d + r * Td),
+                       _max_over(untransposed, lambda r, c: r * c2 + r + c2 + 1, floor))
         return sequence_counts(pass1, pass2, block_sizes=sides)
+    pieces = scaled_pieces(mask, n, r2, c1)
     pass1 = Counts(g1.total(lambda r, c: d * (r + c) + r * c + 2 * r),
                    g1.total(lambda r, c: r * c),
                    g1.total(lambda r, c: 2 * r * c * d + 3 * r * c),
-                   _max_over(g1, lambda r, c: r * c + 2 * r + c))
-    d_v = Counts(transposed.total(lambda r, c: c * Td + d + Td), n * d,
-                 transposed.total(lambda r, c: 2 * c * d + d),
+                   _max_over(g1, lambda r, c: r * c + r + c))
+    d_v = Counts(transposed.total(lambda r, c: c * Td + d) + Td * pieces, n * d,
+                 transposed.total(lambda r, c: 2 * c * d + c * Td),
                  _max_over(transposed, lambda r, c: c * c2 + c + c2 + 1, floor))
+    d_q, d_k = masked_products(mask, n, d, r2, c2)
+    return sequence_counts(count_rowsum_product(n, d, B), pass1, d_v, d_q, d_k, block_sizes=sides)
+
+
+def masked_products(mask: "Mask", n: int, d: int, r2: int, c2: int) -> tuple[Counts, Counts]:
+    """(dQ = dS·K, dK = dSᵀQ) of :func:`~attnio.algorithms.small_cache_fused.
+    stationary_product` with a mask, r₂×c₂ output tiles (sides clipped to n, d): each streamed
+    column (a non-empty tile of the (r₂, 1) or (1, r₂) grid) reads r·T_d(c₂) + d words.
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> masked_products(Mask.full(), 8, 4, 3, 2)[0]
+    Counts(reads=224, writes=32, flops=512, peak_fast_words=11, block_sizes=())
+    """
+    r2, c2 = min(r2, n), min(c2, d)
+    Td = ceil_div(d, c2)
+    untransposed = _grid(mask, n, r2, 1)
+    transposed = _grid(mask, n, 1, r2)
+    floor = r2 * c2
     d_q = Counts(untransposed.total(lambda r, c: r * Td + d), n * d,
                  untransposed.total(lambda r, c: 2 * r * d),
                  _max_over(untransposed, lambda r, c: r * c2 + r + c2, floor))
     d_k = Counts(transposed.total(lambda r, c: c * Td + d), n * d,
                  transposed.total(lambda r, c: 2 * c * d),
                  _max_over(transposed, lambda r, c: c * c2 + c + c2, floor))
-    return sequence_counts(count_rowsum_product(n, d, B), pass1, d_v, d_q, d_k, block_sizes=sides)
+    return d_q, d_k

@@ -92,6 +92,7 @@ __all__ = [
     "mask_from_args",
     "tile_classes",
     "tile_occupancy",
+    "column_block_rows",
     "floor_sum",
     "MAX_PATTERN_BYTES",
 ]
@@ -461,6 +462,33 @@ def tile_classes(mask: Mask | None, n: int, br: int, bc: int) -> TileClasses:
     occ = tile_occupancy(mask.array(n), br, bc)
     last = occ[:, -1].astype(np.int64)
     return _classes(occ.sum(axis=1) - last, last, br, bc, n)
+
+
+def column_block_rows(mask: Mask | None, n: int, bc: int) -> np.ndarray:
+    r"""Per column block of width ``bc`` (the last one partial), the number of mask rows with
+    a kept entry in it: the non-empty tiles of each column of the (1, b_c) grid, as an int64
+    array of length :math:`\lceil n/b_c\rceil`.
+
+    Closed form for full (n), causal (block :math:`[a, b)`: rows :math:`i \ge a`, so
+    :math:`n - a`) and window masks (rows :math:`a \le i < b - 1 + W`); block and array masks
+    count the per-row occupancy (:func:`tile_occupancy` of 1-row tiles).
+
+    >>> column_block_rows(Mask.causal(), 5, 2).tolist(), column_block_rows(Mask.window(2), 5, 2).tolist()
+    ([5, 3, 1], [3, 3, 1])
+    """
+    mask = mask or Mask.full()
+    n = mask.check(n)
+    bc = _positive("B_c", min(bc, n))
+    starts = np.arange(0, n, bc, dtype=np.int64)
+    ends = np.minimum(starts + bc, n)
+    if mask.kind == "full":
+        return np.full(starts.shape, n, dtype=np.int64)
+    if mask.kind == "causal":
+        return n - starts
+    if mask.kind == "window":
+        w = int(mask.window_size)  # type: ignore[arg-type]
+        return np.minimum(n, ends - 1 + w) - starts
+    return _row_occupancy(mask, n, bc).sum(axis=0).astype(np.int64)
 
 
 # ---- CLI parsing ---------------------------------------------------------------------------

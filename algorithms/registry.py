@@ -35,9 +35,18 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from attnio.algorithms import counts, executors, masked_counts
-from attnio.algorithms.resident_fused import count_fused_resident, resident_block_sizes
+from attnio.algorithms.lean_flash import count_lean, count_masked_lean, lean_block_sizes
+from attnio.algorithms.resident_fused import (
+    count_fused_resident,
+    count_masked_fused_resident,
+    resident_block_sizes,
+)
 from attnio.algorithms.small_cache_fused import fused_block_sizes
-from attnio.algorithms.split_backward import count_flash2_split_backward, split_block_sizes
+from attnio.algorithms.split_backward import (
+    count_flash2_split_backward,
+    count_masked_flash2_split_backward,
+    split_block_sizes,
+)
 from attnio.exceptions import InvalidInputError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -82,7 +91,8 @@ class BlockRule:
     :func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`; ``"split"`` — the exact
     search of :func:`~attnio.algorithms.split_backward.split_block_sizes` (backward only);
     ``"resident"`` — the exact search of
-    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`.
+    :func:`~attnio.algorithms.resident_fused.resident_block_sizes`; ``"lean"`` — the exact
+    search of :func:`~attnio.algorithms.lean_flash.lean_block_sizes`.
 
     >>> BlockRule("square").blocks("forward", 64, 8, 256)
     {'B': 8}
@@ -105,6 +115,8 @@ class BlockRule:
             return split_block_sizes(n, d, M)
         if self.kind == "resident":
             return resident_block_sizes(n, d, M, pass_)
+        if self.kind == "lean":
+            return lean_block_sizes(n, d, M, pass_)
         return fused_block_sizes(n, d, M, pass_)
 
     def q_outer(self, pass_: str) -> bool:
@@ -149,6 +161,14 @@ class AlgorithmSpec:
         Runs a K/V group's query heads together (:mod:`attnio.algorithms.heads`).
     selections : Mapping[str, tuple[str, ...]]
         pass → the :data:`SELECTIONS` it belongs to.
+    finite_logits : Mapping[str, bool]
+        pass → True when its outputs stay finite (and equal the reference's) for every finite
+        logit τq·k in float64 — the softmax is formed with a row maximum subtracted, so no
+        exponent is positive; False when it stores or reads exp(τQKᵀ) raw (inf once
+        τq·k > 709, then NaN). Executed both ways at logits up to 10⁴ by
+        :func:`attnio.algorithms.stability.stability_mismatch`.
+    stability : Mapping[str, str]
+        pass → one line saying why (:attr:`finite_logits`).
     """
 
     name: str
@@ -164,10 +184,12 @@ class AlgorithmSpec:
     backward_computation: str = "given-scores"
     kv_grouped: bool = False
     selections: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    finite_logits: Mapping[str, bool] = field(default_factory=dict)
+    stability: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:  # read-only views: the record stays frozen all through
         for name in ("bound_ids", "labels", "counters", "executors", "masked_counters",
-                     "selections"):
+                     "selections", "finite_logits", "stability"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     @property
@@ -213,6 +235,10 @@ class AlgorithmSpec:
         """:meth:`BlockRule.blocks` of its rule in ``pass_``."""
         return self.block_rule.blocks(self._check_pass(pass_), n, d, M)
 
+    def finite(self, pass_: str) -> bool:
+        """Whether ``pass_`` stays finite for every finite logit (:attr:`finite_logits`)."""
+        return bool(self.finite_logits[self._check_pass(pass_)])
+
     def computation(self, pass_: str) -> str:
         """``"forward"`` or its :attr:`backward_computation`."""
         return "forward" if self._check_pass(pass_) == "forward" else self.backward_computation
@@ -240,6 +266,11 @@ def _dict_blocks(fn: Callable[..., counts.Counts]) -> Counter:
 def _resident_counter(pass_: str, n: int, d: int, M: int,
                       blocks: Mapping[str, int] | None = None) -> counts.Counts:
     return count_fused_resident(pass_, n, d, M, blocks)
+
+
+def _lean_counter(pass_: str, n: int, d: int, M: int,
+                  blocks: Mapping[str, int] | None = None) -> counts.Counts:
+    return count_lean(pass_, n, d, M, blocks)
 
 
 def _fixed(fn: Callable[[int, int, int], counts.Counts]) -> Counter:
@@ -275,6 +306,30 @@ _FLASH2_COUNTERS = {"forward": _flash(counts.count_flash2_forward),
 _FLASH1_RUNS = {"forward": executors.run_flash1_forward, "backward": executors.run_flash1_backward}
 _FLASH2_RUNS = {"forward": executors.run_flash2_forward, "backward": executors.run_flash2_backward}
 _EVERYWHERE = ("main", "gap", "levels", "sparse")
+#: Why a pass stays finite (or not) for every finite logit: :attr:`AlgorithmSpec.stability`.
+_ONLINE = "online softmax: the running row maximum is subtracted before every exp"
+_RAW = ("stores A = exp(tau QK^T) without the row maximum (Saha-Ye): inf once tau q.k > 709, "
+        "then NaN")
+_READS_RAW = ("reads A = exp(tau QK^T) as Saha-Ye's forward stores it: inf once tau q.k > 709, "
+              "then NaN (the schedule itself is shift-invariant: small-cache-stable feeds it a "
+              "stable A)")
+_BLOCK_MAXIMA = {"forward": "stores A = exp(tau S - t) with the row maxima t of each stored "
+                            "block and L = logsumexp: every exponent <= 0",
+                 "backward": "forms P = A exp(t - L) from the stored block maxima t and "
+                             "logsumexp L: every exponent <= 0"}
+_BLOCK_SCALES = {"forward": "stores A = exp(tau S - u), u the logsumexp of each tile row, and "
+                            "the block scales g = exp(u - L) <= 1: every exponent <= 0",
+                 "backward": "forms P = A g from the stored block scales g (no exponent)"}
+
+
+def _finite(why: Mapping[str, str] | str, passes: tuple[str, ...] = PASSES) -> dict[str, Any]:
+    """``finite_logits`` / ``stability`` keywords: every pass finite, for the reason given."""
+    texts = {p: why if isinstance(why, str) else why[p] for p in passes}
+    return {"finite_logits": {p: True for p in passes}, "stability": texts}
+
+
+def _overflows(why: Mapping[str, str], finite: Mapping[str, bool]) -> dict[str, Any]:
+    return {"finite_logits": dict(finite), "stability": dict(why)}
 _OURS = ("gap", "levels", "sparse")
 
 _SPECS: tuple[AlgorithmSpec, ...] = (
@@ -290,7 +345,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         executors={"forward": executors.run_standard_forward, "backward": executors.run_standard_backward},
         masked_counters={"forward": masked_counts.count_masked_standard_forward,
                          "backward": masked_counts.count_masked_standard_backward},
-        tunable=True, selections=_both(_EVERYWHERE)),
+        tunable=True, selections=_both(_EVERYWHERE),
+        **_finite({"forward": "two-pass softmax: the row maximum of S is subtracted before exp",
+                   "backward": "reads P (entries in [0, 1]) from the forward"})),
     AlgorithmSpec(
         "flash1",
         "FlashAttention-1 forward Alg. 1 / backward Alg. 4, fitted block sizes "
@@ -298,14 +355,18 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         _FLASH_BOUNDS, {"forward": "FlashAttention-1", "backward": "FlashAttention-1"},
         "#1f77b4", counters=_FLASH1_COUNTERS, executors=_FLASH1_RUNS,
         block_rule=BlockRule("flash", 1), masked_counters=_masked_flash(1), tunable=True,
-        backward_computation="recompute", selections=_both(_EVERYWHERE)),
+        backward_computation="recompute", selections=_both(_EVERYWHERE),
+        **_finite({"forward": _ONLINE,
+                   "backward": "P = exp(S - m)/l from the forward's row maxima m and sums l"})),
     AlgorithmSpec(
         "flash2",
         "FlashAttention-2 loop orders (forward Q-outer, backward KV-outer), fitted blocks",
         _FLASH_BOUNDS, {"forward": "FlashAttention-2", "backward": "FlashAttention-2"},
         "#17becf", counters=_FLASH2_COUNTERS, executors=_FLASH2_RUNS,
         block_rule=BlockRule("flash", 2), masked_counters=_masked_flash(2), tunable=True,
-        backward_computation="recompute", selections=_both(_EVERYWHERE)),
+        backward_computation="recompute", selections=_both(_EVERYWHERE),
+        **_finite({"forward": _ONLINE + "; writes L = m + log l",
+                   "backward": "P = exp(S - L) from the forward's logsumexp L"})),
     AlgorithmSpec(
         "square-tiling",
         "Saha-Ye SquareTilingAttention forward, B=floor(sqrt(M/4)) (forward only)",
@@ -314,7 +375,8 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         counters={"forward": _square(counts.count_square_tiling_forward)},
         executors={"forward": executors.run_square_tiling_forward},
         masked_counters={"forward": masked_counts.count_masked_square_tiling_forward},
-        tunable=True, selections={"forward": (*_EVERYWHERE, "crossover")}),
+        tunable=True, selections={"forward": (*_EVERYWHERE, "crossover")},
+        **_overflows({"forward": _RAW}, {"forward": False})),
     AlgorithmSpec(
         "small-cache",
         "forward: Saha-Ye square tiling; backward: Algorithm 6 for dQ, dK, dV "
@@ -329,11 +391,14 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         masked_counters={"forward": masked_counts.count_masked_square_tiling_forward,
                          "backward": masked_counts.count_masked_small_cache_backward},
         # forward: the schedule of square-tiling, which the forward selections list instead
-        tunable=True, selections={"backward": (*_EVERYWHERE, "crossover")}),
+        tunable=True, selections={"backward": (*_EVERYWHERE, "crossover")},
+        **_overflows({"forward": _RAW, "backward": _READS_RAW},
+                     {"forward": False, "backward": False})),
     AlgorithmSpec(
         "small-cache-fused",
         "Saha-Ye forward / Algorithm 6 backward with rank-1 streamed tiles of searched sides: "
-        "one accumulator per n x n tile, output-stationary products (ours)",
+        "one accumulator per n x n tile, output-stationary products, stable storage of the "
+        "scores (A relative to each tile row's logsumexp, block scales g) (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
         {"forward": "small cache, fused (ours)", "backward": "Algorithm 6, fused (ours)"},
         "#ff7f0e",
@@ -343,10 +408,12 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
                    "backward": executors.run_small_cache_fused_backward},
         block_rule=BlockRule("fused"), tunable=True, selections=_both(_OURS),
         masked_counters={"forward": _fused_masked("forward"),
-                         "backward": _fused_masked("backward")}),
+                         "backward": _fused_masked("backward")},
+        **_finite(_BLOCK_SCALES)),
     AlgorithmSpec(
         "fused-resident",
-        "small-cache-fused's computation (A = exp(QK^T) written / read) with a resident-block "
+        "small-cache-fused's computation (the scores written / read, stably: A relative to the "
+        "row maxima of each key block, with the maxima and the logsumexp) with a resident-block "
         "first pass: a block of K (forward) or V (backward) rows resident, the other operand "
         "streamed a row at a time; output-stationary products; blocks by exact search (ours)",
         {"forward": "fwd.square_tiling.upper", "backward": "bwd.alg6.upper"},
@@ -356,7 +423,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         counters={p: partial(_resident_counter, p) for p in PASSES},
         executors={"forward": executors.run_fused_resident_forward,
                    "backward": executors.run_fused_resident_backward},
-        block_rule=BlockRule("resident"), tunable=True, selections=_both(("gap",))),
+        block_rule=BlockRule("resident"), tunable=True, selections=_both(("gap",)),
+        masked_counters={p: partial(count_masked_fused_resident, p) for p in PASSES},
+        **_finite(_BLOCK_MAXIMA)),
     AlgorithmSpec(
         "flash2-split",
         "FlashAttention-2's backward split (ours): a KV-outer pass for dK, dV that never "
@@ -367,7 +436,25 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         counters={"backward": _dict_blocks(count_flash2_split_backward)},
         executors={"backward": executors.run_flash2_split_backward},
         block_rule=BlockRule("split"), tunable=True, backward_computation="recompute",
-        selections={"backward": ("gap",)}),
+        selections={"backward": ("gap",)},
+        masked_counters={"backward": count_masked_flash2_split_backward},
+        **_finite("P = exp(S - L) from the forward's logsumexp L", ("backward",))),
+    AlgorithmSpec(
+        "flash2-lean",
+        "FlashAttention-2's loop orders with the fewest resident words (ours): no score tile "
+        "(each update recomputes its scores), streamed rows one at a time where smaller; the "
+        "backward is flash2-split's, its dQ pass first and forming D; blocks by exact search",
+        _FLASH_BOUNDS,
+        {"forward": "FlashAttention-2, lean (ours)", "backward": "FlashAttention-2, lean (ours)"},
+        "#aec7e8",
+        counters={p: partial(_lean_counter, p) for p in PASSES},
+        executors={"forward": executors.run_lean_forward,
+                   "backward": executors.run_lean_backward},
+        block_rule=BlockRule("lean"), tunable=True, backward_computation="recompute",
+        selections=_both(("gap", "levels")),
+        masked_counters={p: partial(count_masked_lean, p) for p in PASSES},
+        **_finite({"forward": _ONLINE + "; writes L = m + log l",
+                   "backward": "P = exp(S - L) from the forward's logsumexp L"})),
     AlgorithmSpec(
         "small-cache-stable",
         "small-cache with stable storage (ours): the forward stores A = exp(tau QK^T - m) with "
@@ -383,13 +470,19 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
                    "backward": executors.run_small_cache_stable_backward},
         masked_counters={"forward": masked_counts.count_masked_small_cache_stable_forward,
                          "backward": masked_counts.count_masked_small_cache_backward},
-        tunable=True),
+        tunable=True,
+        **_finite({"forward": "tile maxima, then a rescaling sweep: A = exp(tau S - m) with the "
+                              "row maxima m, entries in [0, 1]",
+                   "backward": "Algorithm 6 on the stable A: P = A/l with l >= 1"})),
     AlgorithmSpec(
         "small-cache-dx",
         "Algorithm 6 for the paper's dL/dX = A1^T p A2 (RECONSTRUCTED, backward only)",
         {"backward": "bwd.alg6.upper"}, {"backward": "Algorithm 6 for dX"}, "#8c564b",
         counters={"backward": _fixed(counts.count_small_cache_dx)},
-        executors={"backward": executors.run_small_cache_dx}, backward_computation="dX"),
+        executors={"backward": executors.run_small_cache_dx}, backward_computation="dX",
+        **_overflows({"backward": "Saha-Ye's phase 1 inside: U = exp(A1 X A2^T) without the row "
+                                  "maximum, inf once a logit passes 709, then NaN"},
+                     {"backward": False})),
     AlgorithmSpec(
         "flash1-published",
         "FlashAttention-1 with the printed B_c=ceil(M/4d), B_r=min(B_c,d) "
@@ -401,7 +494,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         counters={"forward": _flash(counts.count_flash1_forward, "published"),
                   "backward": _flash(counts.count_flash1_backward, "published")},
         executors=_FLASH1_RUNS, block_rule=BlockRule("flash", 1, "published"),
-        masked_counters=_masked_flash(1, "published"), backward_computation="recompute"),
+        masked_counters=_masked_flash(1, "published"), backward_computation="recompute",
+        **_finite({"forward": _ONLINE + " (FlashAttention-1's executor)",
+                   "backward": "FlashAttention-1's executor: P = exp(S - m)/l"})),
     AlgorithmSpec(
         "flash2-gqa",
         "FlashAttention-2 loop orders on each K/V group, the group's query heads stacked: K/V "
@@ -414,7 +509,9 @@ _SPECS: tuple[AlgorithmSpec, ...] = (
         # one head (one group of one query head) runs the schedule of flash2
         counters=_FLASH2_COUNTERS, executors=_FLASH2_RUNS, block_rule=BlockRule("flash", 2),
         masked_counters=_masked_flash(2),
-        backward_computation="recompute", kv_grouped=True, selections=_both(("levels",))),
+        backward_computation="recompute", kv_grouped=True, selections=_both(("levels",)),
+        **_finite({"forward": _ONLINE + "; writes L = m + log l",
+                   "backward": "P = exp(S - L) from the forward's logsumexp L"})),
 )
 
 #: name → record, in the order the CLI lists them.
@@ -440,7 +537,7 @@ def selection(name: str, pass_: str) -> tuple[str, ...]:
     registry order.
 
     >>> selection("gap", "forward")
-    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused', 'fused-resident')
+    ('standard', 'flash1', 'flash2', 'square-tiling', 'small-cache-fused', 'fused-resident', 'flash2-lean')
     """
     if name not in SELECTIONS:
         raise InvalidInputError(f"selection={name!r} is unknown; known: {', '.join(SELECTIONS)}")

@@ -230,7 +230,9 @@ def simulate(
         Attention mask (:mod:`attnio.algorithms.masks`); tiles with no kept entry are skipped
         and cost nothing. Not available for ``small-cache-dx``.
     tau : float
-        Softmax scale τ (S = τQKᵀ), executed runs only (the counts do not depend on it).
+        Softmax scale τ (S = τQKᵀ; ``small-cache-dx``: X scaled, so the logits A1·X·A2ᵀ are),
+        executed runs only (the counts do not depend on it). Large τ tests stability
+        (:mod:`attnio.algorithms.stability`).
 
     Returns
     -------
@@ -253,8 +255,8 @@ def simulate(
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not np.isfinite(tau) \
             or tau <= 0:
         raise InvalidInputError(f"tau={tau!r} must be a positive finite number")
-    if (mask is not None or tau != 1.0) and algorithm not in MASKED_ALGORITHMS:
-        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask and no tau; masked: "
+    if mask is not None and algorithm not in MASKED_ALGORITHMS:
+        raise InvalidInputError(f"algorithm={algorithm!r} takes no mask; masked: "
                                 f"{', '.join(sorted(MASKED_ALGORITHMS))}")
     if not execute:
         return count(algorithm, pass_, n, d, M, tune=tune, mask=mask)

@@ -81,18 +81,21 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 
-from attnio.algorithms.counts import Counts, count_rowsum_product
+from attnio.algorithms.counts import Counts, count_rowsum_product, sequence_counts
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError
 from attnio.validation import positive_int
 
-__all__ = ["flash2_split_backward", "count_flash2_split_backward", "split_block_sizes",
-           "split_peaks", "split_io"]
+if TYPE_CHECKING:  # pragma: no cover
+    from attnio.algorithms.masks import Mask, TileClasses
+
+__all__ = ["flash2_split_backward", "count_flash2_split_backward",
+           "count_masked_flash2_split_backward", "split_block_sizes", "split_peaks", "split_io"]
 
 
 def split_peaks(n: int, d: int, B_c: int, B_r: int, dS: int) -> dict[str, int]:
@@ -191,9 +194,25 @@ def count_flash2_split_backward(n: int, d: int, M: int,
     return counted
 
 
-def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool) -> None:
-    """Pass A: dK, dV with K_j, V_j, dK_j, dV_j resident; each query row streamed once per
-    key block; with ``write_ds`` the score-gradient row ds is stored into slow dS."""
+def _shift(L: np.ndarray) -> np.ndarray:
+    """The logsumexp to subtract: L where finite, 0 on fully masked rows (L = −∞)."""
+    return np.where(np.isfinite(L), L, 0.0)
+
+
+def _probabilities(s: np.ndarray, L: np.ndarray, keep: np.ndarray | None, tau: float,
+                   axis: int) -> np.ndarray:
+    """exp(τs − L) with L broadcast along ``axis``; 0 at masked entries."""
+    arg = tau * s - (_shift(L)[:, None] if axis == 1 else _shift(L)[None, :])
+    if keep is not None:
+        arg = np.where(keep, arg, -np.inf)
+    return np.exp(arg)
+
+
+def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool,
+                   mask: np.ndarray | None, tau: float) -> None:
+    """Pass A: dK, dV with K_j, V_j, dK_j, dV_j resident; each query row (with a kept entry
+    in the key block) streamed once per key block; with ``write_ds`` the score-gradient row
+    ds is stored into slow dS."""
     for j0, c in blocks(n, B_c):
         keys = slice(j0, j0 + c)
         mem.load("K_j", "K", (keys, slice(None)))
@@ -201,6 +220,9 @@ def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool
         mem.allocate("dK_j", (c, d))
         mem.allocate("dV_j", (c, d))
         for i in range(n):
+            keep = None if mask is None else mask[i:i + 1, keys]
+            if keep is not None and not keep.any():
+                continue
             row = slice(i, i + 1)
             mem.load("q_i", "Q", (row, slice(None)))
             mem.load("dO_i", "dO", (row, slice(None)))
@@ -208,14 +230,15 @@ def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool
             mem.load("D_i", "D", row)
             mem.allocate("p", (1, c))
             mem.compute("p", ("q_i", "K_j"), lambda q, k: q @ k.T, flops=2 * c * d)
-            mem.compute("p", ("p", "L_i"), lambda s, L: np.exp(s - L[:, None]), flops=2 * c)
+            mem.compute("p", ("p", "L_i"),
+                        lambda s, L, kp=keep: _probabilities(s, L, kp, tau, 1), flops=2 * c)
             mem.compute("dV_j", ("dV_j", "p", "dO_i"), lambda dv, p, do: dv + p.T @ do,
                         flops=2 * c * d)
             mem.allocate("ds", (1, c))
             mem.compute("ds", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * c * d)
             mem.compute("ds", ("ds", "p", "D_i"), lambda dp, p, D: p * (dp - D[:, None]),
                         flops=2 * c)
-            mem.compute("dK_j", ("dK_j", "ds", "q_i"), lambda dk, ds, q: dk + ds.T @ q,
+            mem.compute("dK_j", ("dK_j", "ds", "q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
                         flops=2 * c * d)
             if write_ds:
                 mem.store("ds", "dS", (row, keys))
@@ -225,9 +248,17 @@ def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool
         mem.free("K_j", "V_j", "dK_j", "dV_j")
 
 
-def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int) -> None:
-    """Pass B (dS = 0): Q outer; Q_I, dO_I, dQ_I resident, each key row streamed once per
-    query block, the score column recomputed."""
+def _kept(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
+    """The key rows j with a kept entry in ``mask[rows, j]`` (all n without a mask)."""
+    if mask is None:
+        return range(n)
+    return np.flatnonzero(mask[rows].any(axis=0)).tolist()
+
+
+def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
+                       mask: np.ndarray | None, tau: float) -> None:
+    """Pass B (dS = 0): Q outer; Q_I, dO_I, dQ_I resident, each key row (with a kept entry
+    in the query block) streamed once per query block, the score column recomputed."""
     for i0, a in blocks(n, B_r):
         rows = slice(i0, i0 + a)
         mem.load("Q_I", "Q", (rows, slice(None)))
@@ -235,44 +266,56 @@ def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int) -> None:
         mem.load("L_I", "L", rows)
         mem.load("D_I", "D", rows)
         mem.allocate("dQ_I", (a, d))
-        for j in range(n):
+        for j in _kept(mask, rows, n):
             key = slice(j, j + 1)
+            keep = None if mask is None else mask[rows, key]
             mem.load("k_j", "K", (key, slice(None)))
             mem.load("v_j", "V", (key, slice(None)))
             mem.allocate("p", (a, 1))
             mem.compute("p", ("Q_I", "k_j"), lambda q, k: q @ k.T, flops=2 * a * d)
-            mem.compute("p", ("p", "L_I"), lambda s, L: np.exp(s - L[:, None]), flops=2 * a)
+            mem.compute("p", ("p", "L_I"),
+                        lambda s, L, kp=keep: _probabilities(s, L, kp, tau, 1), flops=2 * a)
             mem.allocate("ds", (a, 1))
             mem.compute("ds", ("dO_I", "v_j"), lambda do, v: do @ v.T, flops=2 * a * d)
             mem.compute("ds", ("ds", "p", "D_I"), lambda dp, p, D: p * (dp - D[:, None]),
                         flops=2 * a)
-            mem.compute("dQ_I", ("dQ_I", "ds", "k_j"), lambda dq, ds, k: dq + ds @ k,
+            mem.compute("dQ_I", ("dQ_I", "ds", "k_j"), lambda dq, ds, k: dq + tau * (ds @ k),
                         flops=2 * a * d)
             mem.free("k_j", "v_j", "p", "ds")
         mem.store("dQ_I", "dQ", (rows, slice(None)))
         mem.free("Q_I", "dO_I", "L_I", "D_I", "dQ_I")
 
 
-def _dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int) -> None:
-    """Pass B (dS = 1): dQ = dS·K, dQ_I resident, a column of dS and a row of K streamed."""
+def _dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
+                     mask: np.ndarray | None, tau: float) -> None:
+    """Pass B (dS = 1): dQ = τ·dS·K, dQ_I resident, a column of dS and a row of K streamed
+    (columns with no kept entry in the query block skipped; masked entries, which pass A
+    left unwritten, zeroed on chip)."""
     for i0, a in blocks(n, B_r):
         rows = slice(i0, i0 + a)
         mem.allocate("dQ_I", (a, d))
-        for j in range(n):
+        for j in _kept(mask, rows, n):
             key = slice(j, j + 1)
+            keep = None if mask is None else mask[rows, key]
             mem.load("ds_j", "dS", (rows, key))
             mem.load("k_j", "K", (key, slice(None)))
-            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"), lambda dq, ds, k: dq + ds @ k,
+            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"),
+                        lambda dq, ds, k, kp=keep: dq + tau * (
+                            (ds if kp is None else np.where(kp, ds, 0.0)) @ k),
                         flops=2 * a * d)
             mem.free("ds_j", "k_j")
         mem.store("dQ_I", "dQ", (rows, slice(None)))
         mem.free("dQ_I")
 
 
-def flash2_split_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int) -> None:
+def flash2_split_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int,
+                          mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """slow Q, K, V, O, dO, L → dQ, dK, dV (and D; with ``dS = 1`` also dS): the schedule of
     the module docstring, key blocks of ``B_c`` rows in pass A, query blocks of ``B_r`` rows
-    in pass B (``dS`` picks pass B)."""
+    in pass B (``dS`` picks pass B). ``mask`` (True = keep) and ``tau`` as in
+    :func:`attnio.algorithms.reference.attention_backward`: a streamed row or column with no
+    kept entry in the resident block is skipped (no I/O, no FLOPs); the resident blocks' own
+    loads and stores are paid for every block; fully masked rows get zero gradients."""
     n, d = mem.slow["Q"].shape
     mem.new_slow("dQ", (n, d))
     mem.new_slow("dK", (n, d))
@@ -280,8 +323,50 @@ def flash2_split_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int) -
     if dS:
         mem.new_slow("dS", (n, n))
     stream_rowsum_product(mem, "dO", "O", "D", block=B_c)
-    _kv_outer_pass(mem, n, d, B_c, bool(dS))
+    _kv_outer_pass(mem, n, d, B_c, bool(dS), mask, tau)
     if dS:
-        _dq_product_pass(mem, n, d, B_r)
+        _dq_product_pass(mem, n, d, B_r, mask, tau)
     else:
-        _dq_recompute_pass(mem, n, d, B_r)
+        _dq_recompute_pass(mem, n, d, B_r, mask, tau)
+
+
+def count_masked_flash2_split_backward(n: int, d: int, M: int, mask: "Mask") -> Counts:
+    r"""``flash2-split`` with a mask, exactly: the unmasked block rule
+    (:func:`split_block_sizes`), then sums over the non-empty tiles of
+    :func:`~attnio.algorithms.masks.tile_classes` grids — (1, B_c): a query row streamed in
+    pass A (2d + 2 words read; with dS = 1, c written), (B_r, 1): a key row streamed in the
+    recompute pass B (2d words) or a column of dS in the product pass B (a + d words). The
+    key blocks' K_j, V_j loads and dK_j, dV_j stores, the query blocks' Q_I, dO_I, L_I, D_I
+    loads and dQ_I stores and the D prologue are paid for every block.
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> count_masked_flash2_split_backward(64, 8, 256, Mask.full()) == count_flash2_split_backward(64, 8, 256)
+    True
+    >>> count_masked_flash2_split_backward(64, 8, 256, Mask.causal()).io
+    15258
+    """
+    from attnio.algorithms.masks import tile_classes
+
+    count_flash2_split_backward(n, d, M)  # raises like the unmasked count
+    b = split_block_sizes(n, d, M)
+    B_c, B_r, dS = b["B_c"], b["B_r"], b["dS"]
+    c0, a0 = min(B_c, n), min(B_r, n)
+    rows = tile_classes(mask, n, 1, c0)
+    keys = tile_classes(mask, n, a0, 1)
+
+    def peak(g: "TileClasses", fn: Callable[[int, int], int], floor: int) -> int:
+        return max([floor] + [fn(r, c) for r, c in g.shapes])
+
+    pass_a = Counts(2 * n * d + rows.total(lambda r, c: 2 * d + 2),
+                    2 * n * d + dS * rows.total(lambda r, c: c),
+                    rows.total(lambda r, c: 8 * c * d + 4 * c),
+                    peak(rows, lambda r, c: 4 * c * d + 2 * d + 2 + 2 * c, 4 * c0 * d))
+    if dS:
+        pass_b = Counts(keys.total(lambda a, c: a + d), n * d, keys.total(lambda a, c: 2 * a * d),
+                        peak(keys, lambda a, c: a * d + a + d, a0 * d))
+    else:
+        pass_b = Counts(2 * n * d + 2 * n + keys.total(lambda a, c: 2 * d), n * d,
+                        keys.total(lambda a, c: 6 * a * d + 4 * a),
+                        peak(keys, lambda a, c: 3 * a * d + 4 * a + 2 * d, 3 * a0 * d + 2 * a0))
+    return sequence_counts(count_rowsum_product(n, d, B_c), pass_a, pass_b,
+                           block_sizes=(("B_c", B_c), ("B_r", B_r), ("dS", dS)))

@@ -16,10 +16,11 @@ the order of the scan. Which algorithms are tuned (``tunable``) and how (their
   largest fitting outer block is found by bisection (the peak grows with each side), and
   the 64 largest sides of distinct trip counts up to it are compared exactly, each with
   its largest fitting inner block (:math:`\le \min(d, b)`, bisection);
-* ``small-cache-fused``, ``fused-resident`` and ``flash2-split``: their own searches
-  (:func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`,
+* ``small-cache-fused``, ``fused-resident``, ``flash2-split`` and ``flash2-lean``: their own
+  searches (:func:`~attnio.algorithms.small_cache_fused.fused_block_sizes`,
   :func:`~attnio.algorithms.resident_fused.resident_block_sizes`,
-  :func:`~attnio.algorithms.split_backward.split_block_sizes`) are already exact, so tuning
+  :func:`~attnio.algorithms.split_backward.split_block_sizes`,
+  :func:`~attnio.algorithms.lean_flash.lean_block_sizes`) are already exact, so tuning
   keeps them.
 
 The result is an ordinary :class:`~attnio.algorithms.counts.Counts` (block sizes included);
@@ -116,7 +117,7 @@ def tuned_blocks(algorithm: str, pass_: str, n: int, d: int, M: int, *,
     """
     raise_if_past_deadline(deadline)
     rule = _tunable(algorithm, pass_).block_rule
-    if rule.kind in ("fused", "resident", "split"):  # its own search is already exact
+    if rule.kind in ("fused", "resident", "split", "lean"):  # its own search is exact
         return rule.blocks(pass_, n, d, M)
     candidates: list[dict[str, int]] = []
     if rule.kind == "square":

@@ -29,13 +29,17 @@ over the grid, every comparison non-trivial):
 ``cnt.flash2.forward``                 :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M`
 ``cnt.flash2.backward``                :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 32\,n^2d^2/M`
 ``cnt.flash2_split.backward``          :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
+``cnt.flash2_lean.forward``            :math:`d \ge 2,\ M \le nd`: count :math:`\le 30\,n^2d^2/M` (ours, issue 35)
+``cnt.flash2_lean.backward``           :math:`d \ge 8,\ 24d \le M \le nd`: count :math:`\le 29\,n^2d^2/M`
 ``cnt.standard.forward``               :math:`M \ge d^2`: count :math:`\le 16\,(nd + n^2)`
 ``cnt.standard.backward``              :math:`M \ge d^2`: count :math:`\le 28\,(nd + n^2)`
 ``cnt.square_tiling.forward``          :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 18\,n^2d/\sqrt M`
-``cnt.small_cache_fused.forward``      :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 12\,n^2d/\sqrt M`
+``cnt.small_cache_fused.forward``      :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 16\,n^2d/\sqrt M`
+                                       (12 before the stable storage of issue 35: 15.1 at M = 4)
 ``cnt.small_cache_stable.forward``     :math:`4 \le M \le d^2,\ d \le n`: count :math:`\le 21\,n^2d/\sqrt M`
                                        (square tiling's 18 + the stable storage's 2n² + 2n⌈n/B⌉)
-``cnt.fused_resident.forward``         :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\,n^2d/\sqrt M`
+``cnt.fused_resident.forward``         :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 13\,n^2d/\sqrt M`
+                                       (11 before the stable storage: 12.4 near M = 3d)
 ``cnt.fused_resident.backward``        :math:`d^2/4 \le M \le d^2,\ d \le n`: count :math:`\le 11\cdot`
                                        ``bwd.alg6.upper``
 ``cnt.alg6.backward``                  :math:`64 \le M \le d^2,\ d \le n`: count :math:`\le 24\cdot`
@@ -65,6 +69,8 @@ refuted with a counterexample naming n, d, M, the count and the bound:
   :math:`32\,n^2d^2/M` on its own range :math:`d \ge 1, M \le nd`: at n = 4096, d = 64,
   M = 768 the count is 1.89× the bound (the row vectors :math:`Q_i, O_i, dO_i, dQ_i` take
   :math:`4d` of the 768 words, so :math:`B_c = 1`, not :math:`M/4d = 3`);
+* ``cnt.flash2_lean.backward.twin_leading_term`` — flash2-lean's leading term
+  :math:`14\,n^2d^2/M` read as a bound (the ceilings and lower-order terms break it);
 * ``cnt.flash1.forward.twin_all_d`` / ``cnt.flash2.forward.twin_all_d`` —
   ``low.fa_forward_count``'s 30 for every :math:`d \ge 1` (the :math:`2n` vectors dominate at
   d = 1); ``cnt.flash2.backward.twin_idealised`` — 32 on :math:`d \ge 1, M \le nd`;
@@ -444,6 +450,13 @@ CLAIMS: list[Claim] = [
                     Envelope("flash2-split", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
                              _fa(8, 24)),
                     f"{DFE} Thm 5 form; flash2-split is ours (attnio.algorithms.split_backward)"),
+    _envelope_claim("cnt.flash2_lean.forward",
+                    Envelope("flash2-lean", "forward", _FWD, 30, "d >= 2 and M <= n*d", _fa(2)),
+                    f"{DFE} Thm 2 form; flash2-lean is ours (attnio.algorithms.lean_flash)"),
+    _envelope_claim("cnt.flash2_lean.backward",
+                    Envelope("flash2-lean", "backward", _BWD, 29, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{DFE} Thm 5 form; flash2-lean is ours (attnio.algorithms.lean_flash)"),
     _envelope_claim("cnt.standard.forward",
                     Envelope("standard", "forward", "fwd.standard", 16, "M >= d**2, M >= 4",
                              _large), f"{DFE} Thm 2 (standard attention, restricted to M >= d^2)"),
@@ -456,7 +469,7 @@ CLAIMS: list[Claim] = [
                     f"{SY}; corrected constant (low.tiling_count's 12 holds for the idealised "
                     "count only)"),
     _envelope_claim("cnt.small_cache_fused.forward",
-                    Envelope("small-cache-fused", "forward", "fwd.square_tiling.upper", 12,
+                    Envelope("small-cache-fused", "forward", "fwd.square_tiling.upper", 16,
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{SY} form; small-cache-fused is ours"),
     _envelope_claim("cnt.small_cache_stable.forward",
@@ -464,7 +477,7 @@ CLAIMS: list[Claim] = [
                              "d <= n and 4 <= M <= d**2", _small()),
                     f"{SY} form; the stable storage (+2n² + 2n⌈n/B⌉ words) is ours"),
     _envelope_claim("cnt.fused_resident.forward",
-                    Envelope("fused-resident", "forward", "fwd.square_tiling.upper", 11,
+                    Envelope("fused-resident", "forward", "fwd.square_tiling.upper", 13,
                              "d <= n and d**2/4 <= M <= d**2", _middle),
                     f"{SY} form; fused-resident is ours (attnio.algorithms.resident_fused)"),
     _envelope_claim("cnt.fused_resident.backward",
@@ -532,6 +545,14 @@ FALSE_TWINS: list[Claim] = [
                     f"{_TWIN} (range too wide)", twin_of="cnt.flash2.forward",
                     statement="FALSE: for d >= 1 and M <= n*d: the exact I/O of flash2 forward "
                               "<= 30*n**2*d**2/M"),
+    _envelope_claim("cnt.flash2_lean.backward.twin_leading_term",
+                    Envelope("flash2-lean", "backward", _BWD, 14, "d >= 8 and 24*d <= M <= n*d",
+                             _fa(8, 24)),
+                    f"{_TWIN} (the leading term 14 n^2 d^2/M of notes/algorithms_io.md read as "
+                    "a bound: the ceilings, the row vectors and the compulsory I/O are not in it)",
+                    twin_of="cnt.flash2_lean.backward",
+                    statement="FALSE: for d >= 8 and 24*d <= M <= n*d: the exact I/O of "
+                              "flash2-lean backward <= 14*n**2*d**2/M"),
     _envelope_claim("cnt.flash2.backward.twin_idealised",
                     Envelope("flash2", "backward", _BWD, 32, "d >= 1 and M <= n*d", _fa(1)),
                     f"{_TWIN} (range too wide)", twin_of="cnt.flash2.backward",

@@ -1,6 +1,8 @@
 """The algorithm registry: every record is consistent, and no second list exists in the tree.
 
-1. Each record declares a counter and an executor for exactly the passes it implements, its
+1. Each record declares a counter, an executor and a stability declaration (finite for every
+   finite logit, and why: executed both ways in tests/algorithms/test_stability.py) for
+   exactly the passes it implements, its
    bound ids exist in the symbolic catalogue, its selections and masked counters are of
    declared passes, and — at one small size that the blocks do not divide — the executed
    counts of every (record, pass) equal the record's closed form (``==``), masked runs
@@ -50,19 +52,24 @@ def declared_gaps(spec: AlgorithmSpec) -> list[str]:
     passes = set(spec.passes)
     if not passes:
         gaps.append("no pass")
-    for field in ("counters", "executors"):
+    for field in ("counters", "executors", "finite_logits", "stability"):
         declared = set(getattr(spec, field))
         if declared != passes:
             gaps.append(f"{field} cover {sorted(declared)}, passes are {sorted(passes)}")
+    for field in ("counters", "executors"):
         gaps += [f"{field}[{p}] is not callable" for p, fn in getattr(spec, field).items()
                  if not callable(fn)]
+    gaps += [f"finite_logits[{p}] is not a bool" for p, v in spec.finite_logits.items()
+             if not isinstance(v, bool)]
+    gaps += [f"stability[{p}] is not one line of text" for p, v in spec.stability.items()
+             if not isinstance(v, str) or not v or "\n" in v]
     for field in ("masked_counters", "selections", "labels"):
         extra = set(getattr(spec, field)) - passes
         if extra:
             gaps.append(f"{field} name passes it lacks: {sorted(extra)}")
     for names in spec.selections.values():
         gaps += [f"unknown selection {s!r}" for s in names if s not in SELECTIONS]
-    if spec.block_rule.kind not in ("square", "flash", "fused", "resident", "split"):
+    if spec.block_rule.kind not in ("square", "flash", "fused", "resident", "split", "lean"):
         gaps.append(f"block rule {spec.block_rule.kind!r}")
     if spec.backward_computation not in COMPUTATIONS:
         gaps.append(f"computation {spec.backward_computation!r}")
@@ -135,6 +142,15 @@ def test_false_twin_a_missing_executor_is_caught() -> None:
     twin = dataclasses.replace(spec, executors={"forward": spec.executor("forward")})
     assert declared_gaps(twin) == ["executors cover ['forward'], passes are "
                                    "['backward', 'forward']"]
+
+
+def test_false_twin_a_missing_stability_declaration_is_caught() -> None:
+    spec = get_algorithm("flash2")
+    twin = dataclasses.replace(spec, finite_logits={"forward": True},
+                               stability={**spec.stability, "backward": ""})
+    assert declared_gaps(twin) == ["finite_logits cover ['forward'], passes are "
+                                   "['backward', 'forward']",
+                                   "stability[backward] is not one line of text"]
 
 
 def test_lookups_and_their_errors() -> None:

@@ -9,12 +9,14 @@ import numpy as np
 import pytest
 
 from attnio.algorithms.counts import Counts, count_flash2_backward
+from attnio.algorithms.masks import Mask
 from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.reference import attention_backward, attention_forward
 from attnio.algorithms.registry import get_algorithm
 from attnio.algorithms.simulation import simulate
 from attnio.algorithms.split_backward import (
     count_flash2_split_backward,
+    count_masked_flash2_split_backward,
     flash2_split_backward,
     split_block_sizes,
     split_io,
@@ -132,8 +134,24 @@ def test_below_the_admissible_range() -> None:
     assert split_block_sizes(9, 4, 28)["B_c"] == 1
     with pytest.raises(InvalidInputError, match="has no forward pass"):
         get_algorithm("flash2-split").counter("forward")
-    with pytest.raises(InvalidInputError, match="takes no mask"):
-        simulate("flash2-split", "backward", 9, 4, 80, tau=0.5)
+    r = simulate("flash2-split", "backward", 9, 4, 80, tau=0.5, execute=True)
+    assert r.closed_form_match and r.within_tolerance
+
+
+@pytest.mark.parametrize("M", [28, 80, 200])
+@pytest.mark.parametrize("mask", [Mask.causal(), Mask.window(3),
+                                  Mask.block_sparse(3, np.eye(6, dtype=bool)),
+                                  Mask.from_array(np.random.default_rng(5).random((17, 17)) < .2),
+                                  Mask.from_array(np.zeros((17, 17), dtype=bool))])
+def test_masked_runs_equal_the_masked_closed_form(M: int, mask: Mask) -> None:
+    """Issue 35, item 5: rows and columns with no kept entry skipped, the masked closed form
+    equal to the executed count (both choices of pass B occur over these M), large logits."""
+    r = simulate("flash2-split", "backward", 17, 4, M, execute=True, seed=3, mask=mask,
+                 tau=800.0)
+    assert r.closed_form_match and r.within_tolerance
+    full = count_flash2_split_backward(17, 4, M)
+    assert count_masked_flash2_split_backward(17, 4, M, Mask.full()) == full
+    assert r.io < full.io
 
 
 @pytest.mark.parametrize("n,d,M", [(12, 3, 40), (20, 4, 120), (9, 9, 70), (30, 2, 300)])
@@ -155,7 +173,7 @@ def test_at_real_sizes_it_moves_fewer_words_than_the_cheapest_before() -> None:
     """n = 4096, d = 64 (notes/gap.md): below FlashAttention-2 and small-cache-fused."""
     n, d = 4096, 64
     fused_8192 = get_algorithm("small-cache-fused").counter("backward")(n, d, 8192).io
-    assert (fused_8192, count_flash2_backward(n, d, 8192).io) == (136_003_584, 142_389_248)
+    assert (fused_8192, count_flash2_backward(n, d, 8192).io) == (136_167_424, 142_389_248)
     assert count_flash2_split_backward(n, d, 8192).io == 114_864_128     # dS·K pass
     assert count_flash2_split_backward(n, d, 12288).io == 84_357_120     # Q-outer recompute
     for M in (6144, 8192, 12288, 16384, 32768, 65536):
