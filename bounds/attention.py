@@ -106,7 +106,7 @@ from attnio.exceptions import InvalidInputError
 from attnio.graphs.lower_bounds.explicit import explicit_routes
 from attnio.validation import positive_int
 
-__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
+__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_cap", "witnessed_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
 
 
 PASSES = ("forward", "backward")
@@ -220,6 +220,34 @@ def wide_segment_cap(partial_depth: int) -> Callable[[int, int, int], int]:
     """``cap(d, M, L)`` of :func:`segment_product_cap` with a fixed ``partial_depth``
     (memoised), for :func:`leaves_segment_route`."""
     return lambda d, M, L: _wide_cap(d, M, L, partial_depth)
+
+
+def witnessed_cap(n: int, d: int) -> Callable[[int, int, int], int]:
+    r"""The segment cap of :func:`witnessed_routes` at sequence length ``n``: ``cap(_, M, L)``
+    (the first argument, the head dimension the route passes, is ignored) is
+    :func:`segment_product_cap` with full-pair denominator :math:`m = \min(n, d)` and partial
+    depth :math:`k = \max(n, d) - 1`.
+
+    :math:`dO\,V^\top` (inner dimension :math:`d`) has at most :math:`ab/d` leaves in full
+    pairs and :math:`d - 1` in a partial pair; :math:`dS\,K` (inner dimension :math:`n`) at
+    most :math:`\lfloor a/n\rfloor\lfloor b/n\rfloor n \le ab/n` and :math:`n - 1`. Both
+    are at most :math:`ab/m` and :math:`k`, so both obey
+    :math:`g(s, c) = s^2/(4m) + \min((s/2)\sqrt c,\ kc)`, the form every claim of the
+    segment cap is proved for (any denominator :math:`\ge 1`, any :math:`k \ge 0`). For
+    :math:`n \ge d` this is the cap with :math:`m = d`, :math:`k = n - 1`; for :math:`n < d`
+    the full-pair term is :math:`s^2/(4n)`, larger than :math:`s^2/(4d)` (a row of
+    :math:`dS` and a column of :math:`K` of :math:`n` entries each complete :math:`n` leaves;
+    claim ``gap.witnessed_route`` enumerates it).
+
+    >>> witnessed_cap(4096, 64)(64, 1024, 2048) == segment_product_cap(64, 1024, 2048,
+    ...                                                              partial_depth=4095)
+    True
+    >>> witnessed_cap(63, 256)(256, 4, 24) == segment_product_cap(63, 4, 24, partial_depth=255)
+    True
+    """
+    n, d = _positive("n", n), _positive("d", d)
+    m, k = min(n, d), max(n, d) - 1
+    return lambda _d, M, L: _wide_cap(m, M, L, k)
 
 
 #: :func:`segment_product_cap`, memoised: a pure function of (d, M, L) that every route of
@@ -337,13 +365,19 @@ def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
     So in the segment argument of :func:`segment_route` (notes/gap.md) the entries of
     :math:`dS` count like input operand entries, each charged to a distinct vertex red at the
     start or read: :math:`dQ = dS\,K` (inner dimension :math:`n`: a full pair has
-    :math:`n \ge d` leaves, so at most :math:`ab/n \le ab/d` leaves of full pairs; a partial
-    pair at most :math:`n - 1`) joins :math:`dO\,V^\top` with one budget — their operands,
-    witnesses and trees are disjoint — and the cap is :func:`segment_product_cap` with
-    ``partial_depth = n - 1`` (claims ``gap.face_algebra``, ``gap.cell_bound`` and
-    ``gap.superadditive`` are proved for any partial depth :math:`k \ge 0`):
+    :math:`n` leaves, so at most :math:`ab/n` leaves of full pairs; a partial pair at most
+    :math:`n - 1`) joins :math:`dO\,V^\top` with one budget — their operands, witnesses and
+    trees are disjoint — and the cap is :func:`witnessed_cap`: full pairs
+    :math:`\le ab/m`, :math:`m = \min(n, d)`, partial depth :math:`k = \max(n, d) - 1`
+    (claims ``gap.face_algebra``, ``gap.cell_bound`` and ``gap.superadditive`` are proved for
+    any denominator :math:`\ge 1` and any partial depth :math:`k \ge 0`):
 
-    .. math:: Q \;\ge\; L\bigl(\lceil 2n^2d / F_{n-1}(L)\rceil - 1\bigr) \;(+\ 4nd).
+    .. math:: Q \;\ge\; L\bigl(\lceil 2n^2d / F_{m,k}(L)\rceil - 1\bigr) \;(+\ 4nd).
+
+    **Admissible range: every** :math:`n, d, M \ge 1`. For :math:`n \ge d`, :math:`m = d`
+    (the route of issue 26); for :math:`n < d` the full-pair term is :math:`s^2/(4n)`: the
+    :math:`s^2/(4d)` term does not hold there (issue 35: at :math:`n = 63`, :math:`d = 256`,
+    :math:`M = 4` it printed 1,347,960; the supported value is 1,296,092).
 
     :math:`dK = dS^\top Q` and :math:`dV = P^\top dO` are not added: their operands share the
     witnesses (:math:`W_{ij}`) or :math:`dO` with the two charged products. The compulsory
@@ -360,7 +394,7 @@ def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
     (52006912, 'segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M + compulsory rest')
     """
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
-    value, L = leaves_segment_route(2 * n * n * d, d, M, cap=wide_segment_cap(max(n, d) - 1))
+    value, L = leaves_segment_route(2 * n * n * d, d, M, cap=witnessed_cap(n, d))
     name = WITNESSED_NAME + (f", L = {L // M}M" if L else "")
     return [GapBound(value, name, "gap.witnessed_route"),
             GapBound(value + 4 * n * d, f"{name} + compulsory rest", "gap.witnessed_route")]

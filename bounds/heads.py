@@ -85,7 +85,7 @@ from attnio.bounds.attention import (
     cached_segment_product_cap,
     lower_bound_routes,
     segment_route,
-    wide_segment_cap,
+    witnessed_cap,
 )
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
@@ -189,10 +189,10 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
     if cls == "given-scores":
         # the witnessed route (bounds/attention.py, witnessed_routes): dS·K joins dO·Vᵀ per
         # head, each dS witnessed by its head's own given scores; stacked per group like the
-        # other products (K, V shared within a group), the cap of partial depth n − 1; rest:
+        # other products (K, V shared within a group), the cap of witnessed_cap (full pairs
+        # ≤ ab/min(n, d), partial depth max(n, d) − 1: dS·K has inner dimension n); rest:
         # Q and O read, dK and dV written
-        w_value, w_L = route(n, d, M, products=2 * batch * heads,
-                             cap=wide_segment_cap(max(n, d) - 1))
+        w_value, w_L = route(n, d, M, products=2 * batch * heads, cap=witnessed_cap(n, d))
         w_seg = WITNESSED_NAME[:-1] + f"{heads_note})" + (f", L = {w_L // M}M" if w_L else "")
         w_rest = 2 * matrix_words("q", n, d, batch, heads, kv) + 2 * matrix_words(
             "kv", n, d, batch, heads, kv)
