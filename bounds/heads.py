@@ -79,10 +79,13 @@ from typing import Callable
 
 from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
+    JOINT_CLASSES,
+    JOINT_REST,
     PASSES,
     WITNESSED_NAME,
     GapBound,
     cached_segment_product_cap,
+    joint_cap,
     lower_bound_routes,
     segment_route,
     witnessed_cap,
@@ -199,10 +202,23 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
         routes += [GapBound(w_value, w_seg, "gap.witnessed_route"),
                    GapBound(w_rest + w_value, f"{w_seg} + compulsory rest",
                             "gap.witnessed_route")]
+    # the joint route (bounds/attention.py, joint_routes; notes/gap.md "The joint routes"):
+    # every product of the class, P and dS witnessed per head; a group is one attention with
+    # g·n stacked query rows (dV, dK sum over them: partial depth g·n − 1; full pairs still
+    # need n-entry columns at least), and Ψ is superadditive over groups (gap.joint_superadditive)
+    products, _, names = JOINT_CLASSES[cls]
+    j_value, j_L = route(n, d, M, products=products * batch * heads,
+                         cap=joint_cap(cls, n, d, group=heads // kv))
+    j_seg = f"segment products ({names}{heads_note})" + (f", L = {j_L // M}M" if j_L else "")
+    per_q, per_kv = JOINT_REST[cls]
+    j_rest = per_q * matrix_words("q", n, d, batch, heads, kv) + per_kv * matrix_words(
+        "kv", n, d, batch, heads, kv)
+    joint = [GapBound(j_value, j_seg, "gap.joint_route"),
+             GapBound(j_rest + j_value, f"{j_seg} + compulsory rest", "gap.joint_route")]
     if batch * heads == 1:  # one head: the single-head Saha–Ye route holds too
         routes += [r for r in lower_bound_routes(pass_, n, d, M, cls)
                    if r.route.startswith("Saha-Ye")]
-    return routes
+    return routes + joint
 
 
 def stacked_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1, heads: int = 1,
