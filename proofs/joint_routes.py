@@ -207,27 +207,28 @@ def forward_chain(*, free_rows: bool = True) -> Chain:
     full row of Q: at most :math:`|R_Q| = a/d` rows, each with :math:`b_V` V entries);
     charged leaves in full PV pairs :math:`\le u b_V/n` (a full pair needs a full column of V);
     partial QK leaves :math:`\le \sqrt{a_Q b_K Z}` and :math:`\le (d-1)Z`, :math:`Z \le z`;
-    charged partial PV leaves :math:`\le \sqrt{u b_V w}` and :math:`\le (n-1)w`.
+    charged partial PV leaves :math:`\le \sqrt{u b_V w}` and :math:`\le kw` (:math:`k` the
+    most leaves of a partial pair: :math:`n - 1`).
     ``free_rows=False`` (a twin): free PV leaves bounded by :math:`a_Q b_V/d` — wrong side."""
-    aQ, bK, bV, a, b, u, z, Z, w, d, n = (_r(x) for x in
-                                          "aQ bK bV a b u z Z w d n".split())
+    aQ, bK, bV, a, b, u, z, Z, w, d, n, k = (_r(x) for x in
+                                             "aQ bK bV a b u z Z w d n k".split())
     QKf, PVfr, PVch, QKp, PVp, y1, y2, r, rho = (_r(x) for x in
                                                 "QKf PVfr PVch QKp PVp y1 y2 r rho".split())
     sig = aQ + bK + bV
     sign = [v >= 0 for v in (aQ, bK, bV, a, b, u, z, Z, w, QKf, PVfr, PVch, QKp, PVp)]
-    dom = [d >= 1, n >= 1]
+    dom = [d >= 1, n >= 1, k >= 0]
     roots = [y1 >= 0, y1 * y1 == aQ * bK * Z, y2 >= 0, y2 * y2 == u * bV * w, r >= 0,
              r * r == z, rho >= 0, rho * rho == u * sig * w]
     rows = [a <= aQ, b <= bK, Z <= z]
     counts = [d * QKf <= a * b, d * PVfr <= (a if free_rows else aQ) * bV, n * PVch <= u * bV,
-              QKp <= y1, QKp <= (d - 1) * Z, PVp <= y2, PVp <= (n - 1) * w]
+              QKp <= y1, QKp <= (d - 1) * Z, PVp <= y2, PVp <= k * w]
     full = 4 * a * (b + bV) <= sig * sig
     s_full = QKf + PVfr <= sig * sig / (4 * d)
     s_pairs = PVch <= u * sig / n
     s_y1 = y1 <= sig * r / 2
     s_qk = QKp <= _min(sig * r / 2, (d - 1) * z)
     s_y2 = y2 <= rho
-    s_pv = PVp <= _min(rho, (n - 1) * w)
+    s_pv = PVp <= _min(rho, k * w)
     return Chain(
         premises=(*sign, *dom, *roots, *rows, *counts),
         steps=(Step("a(b + bV) ≤ σ²/4", full, (*sign, *rows[:2])),
@@ -238,9 +239,9 @@ def forward_chain(*, free_rows: bool = True) -> Chain:
                Step("partial QK ≤ min((σ/2)√z, (d−1)z)", s_qk, (counts[3], counts[4], s_y1,
                                                                  rows[2], *dom, *sign)),
                Step("√(u bV w) ≤ √(uσw)", s_y2, (*sign, *roots[2:4], *roots[6:])),
-               Step("partial PV ≤ min(√(uσw), (n−1)w)", s_pv, (counts[5], counts[6], s_y2))),
+               Step("partial PV ≤ min(√(uσw), kw)", s_pv, (counts[5], counts[6], s_y2))),
         conclusion=QKf + PVfr + PVch + QKp + PVp
-        <= _psi(Fraction(1), sig, u, z, w, r, rho, d, n, n - 1))
+        <= _psi(Fraction(1), sig, u, z, w, r, rho, d, n, k))
 
 
 def _gradients(u: z3.ArithRef, faces: Sequence[z3.ArithRef], carries: Sequence[z3.ArithRef],
@@ -276,13 +277,14 @@ def backward_chain(computation: str, *, kappa: Fraction | None = None) -> Chain:
     κ (a twin)."""
     rc = computation == "recompute"
     kap = kappa if kappa is not None else (Fraction(5, 4) if rc else Fraction(1))
-    aQ, bK, aO, bV, u, z, Zs, Zp, d, n = (_r(x) for x in "aQ bK aO bV u z Zs Zp d n".split())
+    aQ, bK, aO, bV, u, z, Zs, Zp, d, n, k = (_r(x) for x in
+                                             "aQ bK aO bV u z Zs Zp d n k".split())
     cV, cQ, cK, w = (_r(x) for x in "cV cQ cK w".split())
     rowsum, Gf, Pp, y1, y2, r, rho, SP = (_r(x) for x in
                                           "rowsum Gf Pp y1 y2 r rho SP".split())
     sig = aQ + bK + aO + bV
     sign = [v >= 0 for v in (aQ, bK, aO, bV, u, z, Zs, Zp, cV, cQ, cK, w, rowsum, Gf, Pp)]
-    dom = [d >= 1, n >= 1]
+    dom = [d >= 1, n >= 1, k >= 0]
     carries = [cV + cQ + cK <= w, Zs + Zp <= z]
     # full pairs and free operands (rows): recompute — claim gap.joint_rows; given-scores —
     # dO·Vᵀ's full pairs only, ≤ aO·bV/d
@@ -295,7 +297,7 @@ def backward_chain(computation: str, *, kappa: Fraction | None = None) -> Chain:
           r >= 0, r * r == z, SP >= 0, SP * SP == (aQ + aO) * (bK + bV) * (Zs + Zp)]
     part = [Pp <= y1 + y2, Pp <= (d - 1) * (Zs + Zp)]
     gp, gsteps, gbound, g = _gradients(u, (aO, bK, aQ), (cV, cQ, cK), "grad")
-    lin = [g[0] <= (n - 1) * cV, g[1] <= (n - 1) * cQ, g[2] <= (n - 1) * cK]
+    lin = [g[0] <= k * cV, g[1] <= k * cQ, g[2] <= k * cK]
     roots_rho = [rho >= 0, rho * rho == u * sig * w]
     s_rows = rowsum <= kap * sig * sig / (4 * d)
     s_pairs = Gf <= u * sig / n
@@ -303,7 +305,7 @@ def backward_chain(computation: str, *, kappa: Fraction | None = None) -> Chain:
     s_sp = SP <= sig * r / 2
     s_part = Pp <= _min(sig * r / 2, (d - 1) * z)
     s_g = gbound <= rho
-    s_grad = g[0] + g[1] + g[2] <= _min(rho, (n - 1) * w)
+    s_grad = g[0] + g[1] + g[2] <= _min(rho, k * w)
     rows_hyp = (*rows_prem, *dom, *sign) if rc else (*rows_prem, *dom, *sign)
     steps = [Step("rows ≤ κσ²/(4d)", s_rows, rows_hyp),
              Step("charged full gradient pairs ≤ uσ/n", s_pairs, (*grad_full, *dom, *sign)),
@@ -315,14 +317,14 @@ def backward_chain(computation: str, *, kappa: Fraction | None = None) -> Chain:
              *gsteps,
              Step("√u·√((aO+bK+aQ)(cV+cQ+cK)) ≤ √(uσw)", s_g,
                   (*gp[:2], *gp[10:12], *roots_rho, carries[0], *sign)),
-             Step("partial gradient pairs ≤ min(√(uσw), (n−1)w)", s_grad,
+             Step("partial gradient pairs ≤ min(√(uσw), kw)", s_grad,
                   (s_g, gsteps[-1].conclusion, *lin, carries[0], *gp[12:15], *dom))]
     return Chain(
         premises=(*sign, *dom, *carries, *rows_prem, *grad_full, *lw, *part, *gp, *lin,
                   *roots_rho),
         steps=tuple(steps),
         conclusion=rowsum + Gf + Pp + g[0] + g[1] + g[2]
-        <= _psi(kap, sig, u, z, w, r, rho, d, n, n - 1))
+        <= _psi(kap, sig, u, z, w, r, rho, d, n, k))
 
 
 def rows_chain(*, coefficient: Fraction = Fraction(5, 16)) -> Chain:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from math import isqrt
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,8 +22,10 @@ from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import algorithm_names
 from attnio.algorithms.simulation import count
 from attnio.bounds.attention import (
+    JOINT_CLASSES,
     SEGMENT_MULTIPLES,
     computation_of,
+    joint_cap,
     lower_bound_routes,
     segment_product_cap,
 )
@@ -65,18 +68,60 @@ def saha_ye(n: int, d: int, M: int) -> int:
     return M * max(0, -(-(n * n * t) // ((4 * M + (4 * M * M) // (d * d)) * t)) - 1)
 
 
+def joint_formula(cls: str, n: int, d: int, M: int) -> list[int]:
+    """The joint route: max_L L(⌈p·n²d / cap(L)⌉ − 1) with the module's cap (its value is
+    checked against Ψ by :func:`_check_joint_cap`), and that + its rest."""
+    products = JOINT_CLASSES[cls][0]
+    cap = joint_cap(cls, n, d)
+    value = max(t * M * max(0, -(-(products * n * n * d) // cap(d, M, t * M)) - 1)
+                for t in SEGMENT_MULTIPLES)
+    return [value, value + (n * d if cls == "forward" else 4 * n * d)]
+
+
 def expected_routes(pass_: str, n: int, d: int, M: int, cls: str, *,
                     slack: bool = False) -> list[int]:
     """Each route's value from its stated formula (module docstrings, notes/gap.md)."""
+    joint = joint_formula(cls, n, d, M)
     if cls == "forward":
         seg = formula_route(n * n * d, d, d - 1, M, slack=slack)
-        return [4 * n * d, seg, seg + 2 * n * d, saha_ye(n, d, M)]
+        return [4 * n * d, seg, seg + 2 * n * d, saha_ye(n, d, M), *joint]
     if cls == "recompute":
         seg = formula_route(2 * n * n * d, d, d - 1, M, slack=slack)
-        return [8 * n * d, seg, seg + 4 * n * d, saha_ye(n, d, M)]
+        return [8 * n * d, seg, seg + 4 * n * d, saha_ye(n, d, M), *joint]
     seg = formula_route(n * n * d, d, d - 1, M, slack=slack)
     wit = formula_route(2 * n * n * d, min(n, d), max(n, d) - 1, M, slack=slack)
-    return [8 * n * d + n * n, seg, seg + n * n + 6 * n * d, wit, wit + 4 * n * d]
+    return [8 * n * d + n * n, seg, seg + n * n + 6 * n * d, wit, wit + 4 * n * d, *joint]
+
+
+def true_joint_max(cls: str, n: int, d: int, M: int, L: int) -> float:
+    """max of Ψ_κ over every integer point (σ, z) (w = T − σ − z, u = min(z, S − σ)), in floats
+    (the test compares with a margin); for the forward also the cube cap's formula."""
+    _, (kn, kd), _ = JOINT_CLASSES[cls]
+    S, T = M + L, 2 * M + L
+    sigma = np.arange(S + 1, dtype=float)[:, None]
+    z = np.arange(T + 1, dtype=float)[None, :]
+    w = T - sigma - z
+    u = np.minimum(z, S - sigma)
+    psi = (kn / kd * sigma ** 2 / (4 * d) + u * sigma / n
+           + np.minimum(sigma / 2 * np.sqrt(z), (d - 1) * z)
+           + np.minimum(np.sqrt(np.maximum(u * sigma * w, 0)), (n - 1) * w))
+    best = float(np.where(w >= 0, psi, -1).max())
+    if cls == "forward":
+        best = min(best, S * S / (4 * min(n, d)) + (T / 3) ** 1.5)
+    return best
+
+
+def _check_joint_cap(pass_: str, n: int, d: int, M: int) -> None:
+    """The module's joint cap ≥ ⌊max Ψ⌋ over integer points, and not far above it (its cells
+    end one unit wide: a unit step of σ moves Ψ by about (M + L)/d at small sizes)."""
+    for cls in CLASSES[pass_]:
+        cap = joint_cap(cls, n, d)
+        for t in (1, 2, 4):
+            L = t * M
+            best = true_joint_max(cls, n, d, M, L)
+            value = cap(d, M, L)
+            assert value >= int(best - 1e-6), (cls, n, d, M, L, value, best)
+            assert value <= best * 1.02 + (M + L) / d + 10, (cls, n, d, M, L, value, best)
 
 
 def _check_instance(pass_: str, n: int, d: int, M: int) -> int:
@@ -96,6 +141,8 @@ def _check_instance(pass_: str, n: int, d: int, M: int) -> int:
         assert stacked == got
         masked = [r.value for r in mask_lower_bound_routes(pass_, Mask.full(), n, d, M, cls)]
         assert masked == got[:3]
+    if M <= 40:
+        _check_joint_cap(pass_, n, d, M)
     return positive
 
 
