@@ -78,6 +78,28 @@ Routes
   :math:`\ge n^2d^2/(4(M+d^2)) - M`) on :math:`QK^\top`, for the ``forward`` and
   ``recompute`` classes (the DAGs that module states it for).
 
+* **joint routes** (issue 35, item 5; ours, notes/gap.md "The joint routes") —
+  :func:`joint_routes`: *every* n×n×d product of the class in one segment budget — forward
+  :math:`QK^\top` and :math:`PV`; ``recompute`` all five; ``given-scores`` the four without
+  :math:`QK^\top` — the operands with a computed value (:math:`P`, :math:`dS`) *witnessed*:
+  each is charged to a vertex of its pair's private set :math:`W_{ij}` red at the segment's
+  start or read in it, or is *free*, which needs full rows of :math:`Q` and :math:`K` (claim
+  ``gap.joint_witness_lemma``). Per segment, with :math:`\sigma` input entries,
+  :math:`u` charged vertices, :math:`z` score-pair carries (:math:`u` included) and :math:`w`
+  gradient carries (:math:`\sigma + u \le M + L`, :math:`\sigma + z + w \le 2M + L`),
+  the designated leaves are at most
+
+  .. math:: \Psi_\kappa = \frac{\kappa\sigma^2}{4d} + \frac{u\sigma}{n}
+            + \min\Bigl(\frac\sigma2\sqrt z,\ (d-1)z\Bigr)
+            + \min\bigl(\sqrt{u\sigma w},\ k\,w\bigr)
+
+  (:math:`\kappa = 1`, :math:`5/4` for ``recompute``; :math:`k` the most leaves of a partial
+  gradient pair; claims ``gap.joint_face_algebra*``, ``gap.joint_rows``); its maximum is
+  bounded by an exact search with a certificate (:func:`joint_search`, claims
+  ``gap.joint_cell``, ``gap.joint_cap``); for the forward also by :func:`cube_segment_cap`
+  (``gap.joint_cube``). Then :math:`Q \ge L(\lceil p\,n^2d/F(L)\rceil - 1)` + the rest
+  (output writes, O's reads).
+
 :func:`best_lower_bound` returns the largest route of a class with its name and the id of
 the claim it instantiates; with ``computation="any"`` the *smallest* of the class maxima,
 which holds for every algorithm of :mod:`attnio.algorithms` (each belongs to one class,
@@ -88,8 +110,10 @@ Examples
 >>> compulsory_io("forward", 4096, 64), compulsory_io("backward", 4096, 64)
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
->>> b.value, b.route, b.claim_id
-(52006912, 'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
+>>> b.value, b.claim_id
+(92237824, 'gap.joint_route')
+>>> b.route
+'given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the given scores), L = 3M + compulsory rest'
 >>> best_lower_bound("forward", 4096, 64, 262144).route
 'compulsory'
 """
@@ -302,8 +326,10 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
                        computation: str) -> list[GapBound]:
     """Every route's bound at (n, d, M) for one computation class (see the module doc).
 
-    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")]
+    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")][:4]
     ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'segment products (Q·Kᵀ), L = 2M + compulsory rest', 'Saha-Ye level-1 (Q·Kᵀ)']
+    >>> lower_bound_routes("forward", 64, 8, 64, "forward")[-1].route
+    'segment products (Q·Kᵀ + P·V, P witnessed), L = 2M + compulsory rest'
     >>> [r.value for r in lower_bound_routes("backward", 64, 8, 64, "given-scores")][0]
     8192
     """
@@ -408,9 +434,9 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     belongs to one class); its route names the binding class.
 
     >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
-    52006912
-    >>> best_lower_bound("backward", 4096, 64, 8192).route
-    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest'
+    108822528
+    >>> best_lower_bound("backward", 4096, 64, 8192).claim_id
+    'gap.joint_route'
     """
     _pass(pass_)
     classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
@@ -567,7 +593,7 @@ def joint_segment_cap(d: int, M: int, L: int, n_full: int, k_grad: int,
     designated leaves of all the products of a joint route in one segment of :math:`L` I/Os.
 
     >>> joint_segment_cap(64, 1024, 2048, 4096, 4095)
-    97099
+    96921
     """
     return joint_search(d, M, L, n_full, k_grad, kappa).cap
 

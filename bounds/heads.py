@@ -67,7 +67,7 @@ Examples
 41943040
 >>> b = stacked_lower_bound("backward", 4096, 64, 16384, heads=32, kv_heads=8)
 >>> b.value >= 41943040, b.claim_id
-(True, 'heads.stacked_segment')
+(True, 'gap.joint_route')
 >>> from attnio.bounds.attention import best_lower_bound
 >>> stacked_lower_bound("forward", 64, 8, 64).value == best_lower_bound("forward", 64, 8, 64).value
 True
