@@ -1,6 +1,7 @@
-"""The joint routes (attnio.bounds.attention.joint_routes, issue 35 item 5) and their claims
-(proofs/joint_routes.py): every claim proved, every twin rejected on its path; the cap's
-certificate checker and the exact Ψ comparison reject planted violations; values pinned."""
+"""The joint routes (attnio.bounds.attention.joint_routes, issue 35 item 5) and the claims on
+their cap and values (proofs/joint_routes.py): every claim proved, every twin rejected on its
+path; the cap's certificate checker and the exact Ψ comparison reject planted violations;
+values pinned. The lemmas: tests/proofs/test_joint_lemmas.py."""
 
 from __future__ import annotations
 
@@ -28,9 +29,7 @@ from attnio.proofs.joint_routes import (
     _certificate_problem,
     brute_joint_max,
     brute_joint_table,
-    explore_witness,
     psi_at_most,
-    score_tree_dag,
 )
 from attnio.proofs.registry import CheckContext
 
@@ -126,26 +125,6 @@ def test_the_certificate_checker_rejects_planted_certificates(monkeypatch) -> No
     gap = JointSearch(honest.cap, honest.best, honest.initial[1:], (), honest.initial[1:])
     monkeypatch.setattr(module, "joint_search", lambda *a: gap)
     assert _certificate_problem(*args, honest.cap) is not None
-
-
-@pytest.mark.trust
-def test_the_witness_exploration_finds_a_planted_hole() -> None:
-    G = score_tree_dag()
-    states, hits, cx = explore_witness(G, ["m0", "m1", "S", "P"], "P", ["q0", "q1", "k0", "k1"],
-                                       5)
-    assert cx is None and hits > 0
-    _, _, cx = explore_witness(G, ["S", "P"], "P", ["q0", "q1", "k0", "k1"], 5)
-    assert cx is not None and cx["moves"][-1] == ("compute", "P")
-    # the counterexample is a legal segment of the game: replay it after a prefix that puts
-    # its start red set on the board
-    from attnio.graphs.game import replay
-    prefix = []
-    for v in ("q0", "k0", "m0", "q1", "k1", "m1"):
-        prefix.append(("compute" if v.startswith("m") else "read", v))
-    prefix += [("delete", v) for v in ("q0", "k0", "q1", "k1")]
-    prefix += [("read", v) for v in cx["start_red"] if v in ("q0", "q1", "k0", "k1", "l")]
-    prefix += [("delete", v) for v in ("m0", "m1") if v not in cx["start_red"]]
-    replay(G, prefix + cx["moves"], 5)  # raises on an illegal move; P is the output
 
 
 @pytest.mark.trust
