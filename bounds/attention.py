@@ -120,8 +120,8 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import heapq
+from dataclasses import dataclass
 from functools import lru_cache
 from math import isqrt
 from typing import Callable
@@ -551,9 +551,11 @@ def joint_search(d: int, M: int, L: int, n_full: int, k_grad: int,
     """
     S, T = M + L, 2 * M + L
     args = (d, n_full, k_grad, kappa, S, T)
-    best, heap, evals = 0, [], 0
-    leaves: list[tuple[int, int, int, int]] = []
-    splits = []
+    Cell = tuple[int, int, int, int]
+    best, evals = 0, 0
+    heap: list[tuple[int, Cell]] = []
+    leaves: list[Cell] = []
+    splits: list[tuple[Cell, tuple[Cell, ...]]] = []
 
     def visit(cell: tuple[int, int, int, int]) -> None:
         nonlocal best, evals

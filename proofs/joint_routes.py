@@ -159,7 +159,8 @@ def brute_joint_table(computation: str, n: int, d: int) -> list[tuple[int, int, 
             dS = charged | ({(i, j) for i in full["Q"] & full.get("dO", set())
                              for j in full["K"] & full.get("V", set())}
                             if computation == "recompute" else set())
-        fixed, partial = [0], []
+        fixed: list[int] = [0]
+        partial: list[int] = []
 
         def pair(avail: int, inner: int, carried: bool, fixed: list[int] = fixed,
                  partial: list[int] = partial) -> None:
