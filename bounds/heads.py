@@ -57,6 +57,16 @@ maximum (it holds for every algorithm of :mod:`attnio.algorithms`, each in one c
   top (single-head: ``notes/gap.md``). Stacked: the compulsory count above minus the operand
   matrices' reads.
 
+* **joint routes** (issue 35, item 5; :func:`~attnio.bounds.attention.joint_routes`): every
+  product of the class, :math:`P` and :math:`dS` witnessed per head. A group is one attention
+  with :math:`g\cdot n` stacked query rows — :math:`dV` and :math:`dK` sum over them (a partial
+  pair holds up to :math:`gn - 1` leaves; a full pair still needs a column of at least
+  :math:`n` entries) — and :math:`\Psi_\kappa` is superadditive (claim
+  ``gap.joint_superadditive``), so all groups share one budget: :math:`N = p\cdot B\cdot H
+  \cdot n^2d` with the cap :func:`~attnio.bounds.attention.joint_cap` of ``group = H/G``;
+  rest per query head (O read, dQ written; forward O written) and per K/V head (dK, dV
+  written). Claim ``gap.joint_route`` recomputes it.
+
 The Saha–Ye partition route of the single-head bound is *not* stacked (its argument is not
 per-product counting); with B·H = 1 it is included, so B = H = G = 1 gives exactly
 :func:`~attnio.bounds.attention.best_lower_bound`.
