@@ -95,8 +95,9 @@ Routes
 
   (:math:`\kappa = 1`, :math:`5/4` for ``recompute``; :math:`k` the most leaves of a partial
   gradient pair; claims ``gap.joint_face_algebra*``, ``gap.joint_rows``); its maximum is
-  bounded by an exact search with a certificate (:func:`joint_search`, claims
-  ``gap.joint_cell``, ``gap.joint_cap``); for the forward also by :func:`cube_segment_cap`
+  bounded by an exact search with a certificate (:func:`attnio.bounds.joint.joint_search`,
+  claims ``gap.joint_cell``, ``gap.joint_cap``); for the forward also by
+  :func:`attnio.bounds.joint.cube_segment_cap`
   (``gap.joint_cube``). Then :math:`Q \ge L(\lceil p\,n^2d/F(L)\rceil - 1)` + the rest
   (output writes, O's reads).
 
@@ -120,18 +121,18 @@ Examples
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 from functools import lru_cache
-from math import isqrt
 from typing import Callable
 
 from attnio.algorithms.registry import get_algorithm
+from attnio.bounds.cells import CELLS, ceil_sqrt, segment_cells
+from attnio.bounds.joint import JOINT_CLASSES, joint_cap
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.lower_bounds.explicit import explicit_routes
 from attnio.validation import positive_int
 
-__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_cap", "witnessed_routes", "JOINT_CLASSES", "JOINT_REST", "cube_segment_cap", "joint_cap", "joint_cell_bound", "joint_point_value", "joint_routes", "joint_segment_cap", "joint_search", "JointSearch", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
+__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_cap", "witnessed_routes", "JOINT_REST", "joint_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
 
 
 PASSES = ("forward", "backward")
@@ -143,10 +144,6 @@ COMPUTATIONS = ("forward", "recompute", "given-scores")
 
 #: Segment lengths L = t·M tried by :func:`segment_route` (each gives a valid bound).
 SEGMENT_MULTIPLES = (1, 2, 3, 4, 5, 6, 8, 12, 16)
-
-
-#: Grid cells of :func:`segment_product_cap` (more cells: tighter, slower).
-CELLS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,25 +174,6 @@ def compulsory_io(pass_: str, n: int, d: int) -> int:
     _pass(pass_)
     n, d = _positive("n", n), _positive("d", d)
     return (3 + 1) * n * d if pass_ == "forward" else (5 + 3) * n * d
-
-
-def ceil_sqrt(x: int) -> int:
-    """:math:`\\lceil\\sqrt x\\rceil` for an int ``x ≥ 0``, exactly.
-
-    >>> ceil_sqrt(0), ceil_sqrt(16), ceil_sqrt(17)
-    (0, 4, 5)
-    """
-    r = isqrt(x)
-    return r if r * r == x else r + 1
-
-
-def segment_cells(S: int, cells: int = CELLS) -> list[tuple[int, int]]:
-    r"""The cells :math:`[s_0, s_1]` of :func:`segment_product_cap`: they cover :math:`[0, S]`.
-
-    >>> segment_cells(10, 4)
-    [(0, 2), (2, 5), (5, 7), (7, 10)]
-    """
-    return [(S * i // cells, S * (i + 1) // cells) for i in range(cells)]
 
 
 def _cell_cap(d: int, T: int, s0: int, s1: int, k: int | None = None) -> int:
@@ -301,11 +279,20 @@ def leaves_segment_route(N: int, d: int, M: int, *,
     products: the cap bounds a subset by the bound for all). Returns ``(value, L)``;
     ``(0, 0)`` when no L gives a positive value."""
     cap = cap or cached_segment_product_cap
+    estimate = getattr(cap, "estimate", None)
+    lengths = [t * M for t in SEGMENT_MULTIPLES]
+    if estimate is not None:
+        # a cap with a cheap lower estimate (JointCap): since cap ≥ estimate, L(⌈N/estimate⌉
+        # − 1) ≥ the length's value; lengths are tried in the order of that optimistic value
+        # and the rest skipped once it cannot beat the best — the same maximum, fewer caps
+        hope = {L: L * max(0, -(-N // max(1, estimate(d, M, L))) - 1) for L in lengths}
+        lengths.sort(key=lambda L: (-hope[L], L))
     best, best_L = 0, 0
-    for t in SEGMENT_MULTIPLES:
-        L = t * M
+    for L in lengths:
+        if estimate is not None and (hope[L] < best or (hope[L] == best and L > best_L)):
+            continue   # cannot beat the best, nor tie it at a shorter length
         value = L * max(0, -(-N // cap(d, M, L)) - 1)
-        if value > best:
+        if value > best or (value == best and value and L < best_L):
             best, best_L = value, L
     return best, best_L
 
@@ -450,184 +437,6 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     return GapBound(bound.value, f"{cls}: {bound.route}", bound.claim_id)
 
 
-# --------------------------------------------------------------------------------------------
-# Joint routes (issue 35, item 5): every product of the class charged, P and dS witnessed
-# --------------------------------------------------------------------------------------------
-
-#: Per class: (number of n×n×d products charged, κ = (numerator, denominator) of the rows
-#: term κσ²/(4d), the products' names). notes/gap.md, "The joint routes".
-JOINT_CLASSES: dict[str, tuple[int, tuple[int, int], str]] = {
-    "forward": (2, (1, 1), "Q·Kᵀ + P·V, P witnessed"),
-    "recompute": (5, (5, 4), "Q·Kᵀ + dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed"),
-    "given-scores": (4, (1, 1), "dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the "
-                                "given scores"),
-}
-
-#: Best-first search of :func:`joint_segment_cap`: initial grid side, most cell bounds
-#: evaluated, and the stopping gap (the top cell's bound ≤ best value + best/600 + 2).
-JOINT_GRID, JOINT_EVALS, JOINT_GAP = 8, 1500, 600
-
-
-def joint_cell_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], S: int, T: int,
-                     s0: int, s1: int, z0: int, z1: int) -> int:
-    r"""An integer :math:`\ge \Psi_\kappa(\sigma, z, w, u)` for every feasible point with
-    :math:`\sigma \in [s_0, s_1]`, :math:`z \in [z_0, z_1]` (0 when the cell holds none):
-
-    .. math:: \Psi_\kappa = \frac{\kappa\sigma^2}{4d} + \frac{u\sigma}{n_f}
-              + \min\Bigl(\frac\sigma2\sqrt z,\ (d-1)z\Bigr)
-              + \min\bigl(\sqrt{u\sigma w},\ k\,w\bigr),
-
-    feasible: :math:`0 \le u \le z`, :math:`\sigma + u \le S`, :math:`\sigma + z + w \le T`.
-    Every term grows with each of :math:`\sigma, z, w, u`, so each is taken at its largest
-    value on the cell — :math:`s_1`, :math:`z_1`, :math:`w \le T - s_0 - z_0`,
-    :math:`u \le \min(z_1, S - s_0)` — and rounded up (claim ``gap.joint_cell``).
-
-    >>> joint_cell_bound(64, 4096, 4095, (1, 1), 2048, 3072, 0, 2048, 0, 1024)
-    129929
-    """
-    if s0 > S or s0 + z0 > T:
-        return 0
-    w = T - s0 - z0
-    u = z1 if z1 < S - s0 else S - s0
-    kn, kd = kappa
-    rows = (d - 1) * z1
-    x = s1 * s1 * z1                       # ⌈(s1/2)√z1⌉ = ⌈⌈√x⌉/2⌉
-    r = isqrt(x)
-    if 4 * rows * rows > x:                # the root branch is the smaller one
-        rows = (r + (r * r != x) + 1) // 2
-    grads = k_grad * w
-    y = u * s1 * w
-    if grads * grads > y:
-        r = isqrt(y)
-        grads = r + (r * r != y)
-    return -(-kn * s1 * s1 // (4 * d * kd)) - (-u * s1 // n_full) + rows + grads
-
-
-def joint_point_value(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], S: int, T: int,
-                      sigma: int, z: int) -> int:
-    """An integer ≤ Ψ_κ at the feasible point (σ, z, w = T − σ − z, u = min(z, S − σ)):
-    every term rounded down (a lower estimate of the maximum, used to prune cells)."""
-    w, u = T - sigma - z, min(z, S - sigma)
-    kn, kd = kappa
-    full = kn * sigma * sigma // (4 * d * kd)
-    pairs = u * sigma // n_full
-    rows = min(isqrt(sigma * sigma * z) // 2, (d - 1) * z)
-    grads = min(isqrt(u * sigma * w), k_grad * w)
-    return full + pairs + rows + grads
-
-
-def _halves(lo: int, hi: int) -> list[tuple[int, int]]:
-    mid = (lo + hi) // 2
-    return [(lo, hi)] if hi - lo <= 1 else [(lo, mid), (mid, hi)]
-
-
-@dataclass(frozen=True, slots=True)
-class JointSearch:
-    """The certificate of :func:`joint_segment_cap`: the cap, the best value of Ψ found at a
-    feasible point, the initial cells, every split (parent cell, its children) in order, and
-    the cells never split (the leaves). The leaves tile the initial cells, which tile
-    :math:`[0, S] \times [0, T]`; the cap is at least every leaf's bound."""
-
-    cap: int
-    best: int
-    initial: tuple[tuple[int, int, int, int], ...]
-    splits: tuple[tuple[tuple[int, int, int, int], tuple[tuple[int, int, int, int], ...]], ...]
-    leaves: tuple[tuple[int, int, int, int], ...]
-
-
-def joint_search(d: int, M: int, L: int, n_full: int, k_grad: int,
-                 kappa: tuple[int, int] = (1, 1)) -> JointSearch:
-    r"""Best-first search for an exact integer :math:`\ge \max \Psi_\kappa` over the feasible
-    region (:func:`joint_cell_bound`, :math:`S = M + L`, :math:`T = 2M + L`), with its
-    certificate (:class:`JointSearch`; claim ``gap.joint_cap`` re-checks it).
-
-    Cells of :math:`[0, S] \times [0, T]` (:math:`\sigma`, :math:`z`), an 8×8 grid at first:
-    the cell with the largest bound is split in four until that bound is within
-    :math:`1/` :data:`JOINT_GAP` of the best value of :math:`\Psi` found at a feasible point
-    (or :data:`JOINT_EVALS` bounds were evaluated, or the cell is one point). A cell whose
-    bound is at most the best value cannot hold a larger one and is not split; a child's
-    bound is at most its parent's (its extreme values are inside). The cap — the largest
-    bound among the leaves, or the best value — is at least the maximum.
-    """
-    S, T = M + L, 2 * M + L
-    args = (d, n_full, k_grad, kappa, S, T)
-    Cell = tuple[int, int, int, int]
-    best, evals = 0, 0
-    heap: list[tuple[int, Cell]] = []
-    leaves: list[Cell] = []
-    splits: list[tuple[Cell, tuple[Cell, ...]]] = []
-
-    def visit(cell: tuple[int, int, int, int]) -> None:
-        nonlocal best, evals
-        evals += 1
-        s0, s1, z0, z1 = cell
-        ub = joint_cell_bound(*args, s0, s1, z0, z1)
-        if ub:
-            best = max(best, joint_point_value(*args, s0, min(z1, T - s0)))
-        if ub > best:
-            heapq.heappush(heap, (-ub, cell))
-        else:
-            leaves.append(cell)
-
-    initial = tuple((s0, s1, z0, z1) for s0, s1 in segment_cells(S, JOINT_GRID)
-                    for z0, z1 in segment_cells(T, JOINT_GRID))
-    for cell in initial:
-        visit(cell)
-    while heap:
-        top, (s0, s1, z0, z1) = heap[0]
-        if (-top <= best + best // JOINT_GAP + 2 or evals >= JOINT_EVALS
-                or (s1 - s0 <= 1 and z1 - z0 <= 1)):
-            break
-        heapq.heappop(heap)
-        children = tuple((a, b, c, e) for a, b in _halves(s0, s1) for c, e in _halves(z0, z1))
-        splits.append(((s0, s1, z0, z1), children))
-        for child in children:
-            visit(child)
-    leaves += [cell for _, cell in heap]
-    cap = max(1, best, -heap[0][0] if heap else 0)
-    return JointSearch(cap, best, initial, tuple(splits), tuple(leaves))
-
-
-@lru_cache(maxsize=8192)
-def joint_segment_cap(d: int, M: int, L: int, n_full: int, k_grad: int,
-                      kappa: tuple[int, int] = (1, 1)) -> int:
-    r"""The cap of :func:`joint_search` (memoised): an exact integer :math:`\ge` the most
-    designated leaves of all the products of a joint route in one segment of :math:`L` I/Os.
-
-    >>> joint_segment_cap(64, 1024, 2048, 4096, 4095)
-    96921
-    """
-    return joint_search(d, M, L, n_full, k_grad, kappa).cap
-
-
-def cube_segment_cap(d: int, M: int, L: int, m: int) -> int:
-    r""":math:`\lceil S^2/(4m)\rceil + \lceil (T/3)^{3/2}\rceil` (:math:`S = M + L`,
-    :math:`T = 2M + L`): the forward joint route's second cap — rows
-    :math:`(a + u)(b + v)/m \le s^2/(4m)`, and Loomis–Whitney on the union of both products'
-    partial leaves in one cube whose score face :math:`(i, j)` they share (faces summing to
-    :math:`s + c \le T`): :math:`\sqrt{XYZ} \le ((X + Y + Z)/3)^{3/2}` (claim
-    ``gap.joint_cube``).
-
-    >>> cube_segment_cap(64, 1024, 2048, 64)
-    87314
-    """
-    S, T = M + L, 2 * M + L
-    return -(-S * S // (4 * m)) + ceil_sqrt(-(-T ** 3 // 27))
-
-
-def joint_cap(computation: str, n: int, d: int, *, group: int = 1
-              ) -> Callable[[int, int, int], int]:
-    """``cap(_, M, L)`` of the joint route of a class (``group`` query heads per K/V head: the
-    gradients dV, dK of a group sum over g·n query rows). The first argument is ignored."""
-    _, kappa, _ = JOINT_CLASSES[computation]
-    k_grad = (group * n if computation != "forward" else n) - 1
-    if computation == "forward":
-        m = min(n, d)
-        return lambda _d, M, L: min(cube_segment_cap(d, M, L, m),
-                                    joint_segment_cap(d, M, L, n, k_grad, kappa))
-    return lambda _d, M, L: joint_segment_cap(d, M, L, n, k_grad, kappa)
-
-
 #: The compulsory rest of a joint route per query head and per K/V head (in nd): forward O
 #: written; backward O read and dQ written per query head, dK and dV written per K/V head.
 JOINT_REST = {"forward": (1, 0), "recompute": (2, 2), "given-scores": (2, 2)}
@@ -643,8 +452,10 @@ def joint_routes(n: int, d: int, M: int, computation: str) -> list[GapBound]:
 
     :math:`p` = 2 (forward: :math:`QK^\top`, :math:`PV`), 5 (``recompute``: also
     :math:`dO\,V^\top`, :math:`P^\top dO`, :math:`dS\,K`, :math:`dS^\top Q`), 4
-    (``given-scores``: no :math:`QK^\top`), :math:`F(L)` = :func:`joint_cap` (for the
-    forward the smaller of :func:`cube_segment_cap` and :func:`joint_segment_cap`), rest: the
+    (``given-scores``: no :math:`QK^\top`), :math:`F(L)` =
+    :func:`attnio.bounds.joint.joint_cap` (for the forward the smaller of
+    :func:`~attnio.bounds.joint.cube_segment_cap` and
+    :func:`~attnio.bounds.joint.joint_segment_cap`), rest: the
     outputs' writes (the roots are never carried) and O's reads: forward :math:`nd`,
     backward :math:`4nd`.
 

@@ -57,7 +57,8 @@ from math import isqrt
 from typing import Any
 
 from attnio.algorithms.registry import get_algorithm
-from attnio.bounds.attention import JOINT_CLASSES, compulsory_io
+from attnio.bounds.attention import compulsory_io
+from attnio.bounds.joint import JOINT_CLASSES
 from attnio.exceptions import InvalidInputError
 
 __all__ = ["SQRT_BITS", "PRODUCTS", "CHARGED_PRODUCTS", "classical_product_io", "charged_products",

@@ -89,17 +89,16 @@ from typing import Callable
 
 from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
-    JOINT_CLASSES,
     JOINT_REST,
     PASSES,
     WITNESSED_NAME,
     GapBound,
     cached_segment_product_cap,
-    joint_cap,
     lower_bound_routes,
     segment_route,
     witnessed_cap,
 )
+from attnio.bounds.joint import JOINT_CLASSES, joint_cap
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
 

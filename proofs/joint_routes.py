@@ -29,17 +29,14 @@ from functools import lru_cache
 from typing import Callable
 
 from attnio.bounds.attention import (
-    JOINT_CLASSES,
     JOINT_REST,
     SEGMENT_MULTIPLES,
     ceil_sqrt,
-    joint_cap,
     joint_routes,
-    joint_search,
-    joint_segment_cap,
     segment_product_cap,
 )
 from attnio.bounds.heads import stacked_lower_bound_routes
+from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
 from attnio.proofs.attention_routes import _EXACT, _claim
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict

@@ -10,19 +10,17 @@ from math import sqrt
 
 import pytest
 
-from attnio.bounds.attention import (
+from attnio.bounds.attention import best_lower_bound, joint_routes, lower_bound_routes
+from attnio.bounds.heads import stacked_lower_bound, stacked_lower_bound_routes
+from attnio.bounds.joint import (
     JOINT_CLASSES,
     JointSearch,
-    best_lower_bound,
     cube_segment_cap,
     joint_cell_bound,
     joint_point_value,
-    joint_routes,
     joint_search,
     joint_segment_cap,
-    lower_bound_routes,
 )
-from attnio.bounds.heads import stacked_lower_bound, stacked_lower_bound_routes
 from attnio.proofs.joint_routes import (
     CLAIMS,
     FALSE_TWINS,
@@ -148,7 +146,7 @@ def test_values_pinned_at_the_gap_table_size() -> None:
 
 
 def test_the_forward_cap_is_the_smaller_of_two() -> None:
-    from attnio.bounds.attention import joint_cap
+    from attnio.bounds.joint import joint_cap
     for M, L in [(1024, 2048), (11216, 22432), (64, 192)]:
         assert joint_cap("forward", 4096, 64)(64, M, L) == min(
             cube_segment_cap(64, M, L, 64), joint_segment_cap(64, M, L, 4096, 4095, (1, 1)))
@@ -176,3 +174,26 @@ def test_the_classes_are_registered() -> None:
         "forward": 2, "recompute": 5, "given-scores": 4}
     assert JOINT_CLASSES["recompute"][1] == (5, 4)
     assert Fraction(*JOINT_CLASSES["forward"][1]) == 1
+
+
+@pytest.mark.trust
+def test_the_lengths_skipped_by_the_estimate_change_nothing() -> None:
+    """leaves_segment_route skips a length whose optimistic value (from a cheap lower estimate
+    of the cap) cannot beat the best: the maximum and its length are those of the full loop."""
+    import random
+
+    from attnio.bounds.attention import SEGMENT_MULTIPLES, leaves_segment_route
+    from attnio.bounds.joint import joint_cap
+
+    rng = random.Random(35)
+    for _ in range(60):
+        n, d, M = rng.choice([1, 3, 63, 4096]), rng.choice([1, 2, 64, 256]), rng.randint(1, 4000)
+        for cls in JOINT_CLASSES:
+            cap = joint_cap(cls, n, d)
+            N = JOINT_CLASSES[cls][0] * n * n * d
+            full = max((t * M * max(0, -(-N // cap(d, M, t * M)) - 1), -t * M)
+                       for t in SEGMENT_MULTIPLES)
+            value, L = leaves_segment_route(N, d, M, cap=cap)
+            assert value == full[0] and (value == 0 or L == -full[1]), (n, d, M, cls)
+            assert all(cap.estimate(d, M, t * M) <= cap(d, M, t * M) for t in (1, 4, 16))
+

@@ -22,14 +22,13 @@ from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import algorithm_names
 from attnio.algorithms.simulation import count
 from attnio.bounds.attention import (
-    JOINT_CLASSES,
     SEGMENT_MULTIPLES,
     computation_of,
-    joint_cap,
     lower_bound_routes,
     segment_product_cap,
 )
 from attnio.bounds.heads import stacked_lower_bound_routes
+from attnio.bounds.joint import JOINT_CLASSES, joint_cap
 from attnio.bounds.masks import mask_lower_bound_routes
 from attnio.exceptions import CacheOverflowError, InfeasibleError
 
