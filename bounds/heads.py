@@ -91,6 +91,7 @@ from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
     JOINT_REST,
     PASSES,
+    SEGMENT_MULTIPLES,
     WITNESSED_NAME,
     GapBound,
     cached_segment_product_cap,
@@ -98,11 +99,11 @@ from attnio.bounds.attention import (
     segment_route,
     witnessed_cap,
 )
-from attnio.bounds.joint import JOINT_CLASSES, joint_cap
+from attnio.bounds.joint import JOINT_CLASSES, cube_segment_cap, joint_cap, joint_interval_cap
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
 
-__all__ = ["FAMILIES", "MATRICES", "stacked_compulsory", "stacked_lower_bound", "stacked_lower_bound_routes", "stacked_rest", "multihead_lower_bound"]
+__all__ = ["FAMILIES", "MATRICES", "joint_interval_lower_bound", "stacked_compulsory", "stacked_lower_bound", "stacked_lower_bound_routes", "stacked_rest", "multihead_lower_bound"]
 
 
 #: Per computation class: matrix → (kind, operand of a counted product?). Kind ``"q"``: one
@@ -265,3 +266,43 @@ def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
     batch, heads, kv = validate_heads(batch, heads, kv_heads)
     b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
     return b.value, b.route
+
+
+def joint_interval_lower_bound(pass_: str, n: int, d: int, a: int, b: int, computation: str, *,
+                               batch: int = 1, heads: int = 1,
+                               kv_heads: int | None = None) -> int:
+    r"""An integer at most the joint route + its rest of :func:`stacked_lower_bound_routes`
+    (B = H = G = 1: :func:`~attnio.bounds.attention.joint_routes`) at *every* M in [a, b] —
+    the interval lower bound a search over M (the exact worst ratio) prunes with.
+
+    At M the route is :math:`\max_t tM(\lceil N/cap(M, tM)\rceil - 1)` + rest; with
+    :math:`U_t \ge cap(M, tM)` on the interval (:func:`~attnio.bounds.joint.joint_interval_cap`;
+    the forward's cube cap grows with M) each term is at least
+    :math:`ta(\lceil N/U_t\rceil - 1)`.
+
+    >>> lo = joint_interval_lower_bound("backward", 4096, 64, 11000, 11300, "recompute")
+    >>> joint = [[r.value for r in stacked_lower_bound_routes("backward", 4096, 64, M,
+    ...                                                      "recompute")][-1]
+    ...          for M in (11000, 11150, 11300)]
+    >>> lo <= min(joint), lo > 0.8 * min(joint)
+    (True, True)
+    """
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
+    n, d = positive_int("n", n), positive_int("d", d)
+    a, b = positive_int("a", a), positive_int("b", b)
+    if a > b:
+        raise InvalidInputError(f"a={a} must be at most b={b}")
+    (cls,) = _classes(pass_, computation)
+    products, kappa, _ = JOINT_CLASSES[cls]
+    k_grad = ((heads // kv) * n if cls != "forward" else n) - 1
+    N = products * batch * heads * n * n * d
+    value = 0
+    for t in SEGMENT_MULTIPLES:
+        cap = joint_interval_cap(d, a, b, t, n, k_grad, kappa)
+        if cls == "forward":
+            cap = min(cap, cube_segment_cap(d, b, t * b, min(n, d)))
+        value = max(value, t * a * max(0, -(-N // max(1, cap)) - 1))
+    per_q, per_kv = JOINT_REST[cls]
+    return value + per_q * matrix_words("q", n, d, batch, heads, kv) + per_kv * matrix_words(
+        "kv", n, d, batch, heads, kv)
+

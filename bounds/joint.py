@@ -45,8 +45,8 @@ from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
 
 __all__ = ["JOINT_CLASSES", "JOINT_EVALS", "JOINT_GAP", "JOINT_GRID", "JointCap", "JointSearch",
-           "cube_segment_cap", "joint_cap", "joint_cell_bound", "joint_estimate",
-           "joint_point_value", "joint_search", "joint_segment_cap"]
+           "cube_segment_cap", "extreme_bound", "joint_cap", "joint_cell_bound", "joint_estimate",
+           "joint_interval_cap", "joint_point_value", "joint_search", "joint_segment_cap"]
 
 
 #: Per class: (number of n×n×d products charged, κ = (numerator, denominator) of the rows
@@ -82,8 +82,13 @@ def joint_cell_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], S
     """
     if s0 > S or s0 + z0 > T:
         return 0
-    w = T - s0 - z0
-    u = z1 if z1 < S - s0 else S - s0
+    return extreme_bound(d, n_full, k_grad, kappa, s1, z1, T - s0 - z0, min(z1, S - s0))
+
+
+def extreme_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], s1: int, z1: int,
+                  w: int, u: int) -> int:
+    """Ψ_κ's terms at σ = s1, z = z1 and the given w, u, each rounded up: an integer ≥ Ψ_κ at
+    every point with σ ≤ s1, z ≤ z1, w' ≤ w, u' ≤ u (every term grows with each variable)."""
     kn, kd = kappa
     rows = (d - 1) * z1
     x = s1 * s1 * z1                       # ⌈(s1/2)√z1⌉ = ⌈⌈√x⌉/2⌉
@@ -268,3 +273,29 @@ def joint_cap(computation: str, n: int, d: int, *, group: int = 1) -> JointCap:
                                 f"{tuple(JOINT_CLASSES)}")
     return JointCap(computation, positive_int("n", n), positive_int("d", d),
                     positive_int("group", group))
+
+
+def joint_interval_cap(d: int, a: int, b: int, t: int, n_full: int, k_grad: int,
+                       kappa: tuple[int, int] = (1, 1)) -> int:
+    r"""An integer :math:`\ge` ``joint_segment_cap(d, M, t·M, …)`` for *every* M in [a, b]
+    (for the interval bounds of a search over M, e.g. the exact worst ratio).
+
+    The search's cap is at most the largest bound of its initial cells (a split cell's
+    children have bounds at most its own, and the best value of Ψ lies in some initial cell),
+    and cell (i, j) of the 8×8 grid of :math:`[0, S_M] \times [0, T_M]` has its upper corner at
+    most that of the same cell at M = b, its lower corner at least that at M = a: so its bound
+    is at most :func:`extreme_bound` at :math:`s_1(b), z_1(b)`, :math:`w = T_b - s_0(a) -
+    z_0(a)`, :math:`u = \min(z_1(b), S_b - s_0(a))`.
+
+    >>> all(joint_segment_cap(64, M, 2 * M, 4096, 4095) <= joint_interval_cap(
+    ...     64, 1000, 1010, 2, 4096, 4095) for M in range(1000, 1011))
+    True
+    """
+    Sa, Ta, Sb, Tb = (1 + t) * a, (2 + t) * a, (1 + t) * b, (2 + t) * b
+    low_s, low_z = segment_cells(Sa, JOINT_GRID), segment_cells(Ta, JOINT_GRID)
+    high_s, high_z = segment_cells(Sb, JOINT_GRID), segment_cells(Tb, JOINT_GRID)
+    return max(extreme_bound(d, n_full, k_grad, kappa, s1, z1, Tb - s0 - z0,
+                             min(z1, Sb - s0))
+               for (s0, _), (_, s1) in zip(low_s, high_s) for (z0, _), (_, z1) in zip(low_z, high_z)
+               if s0 + z0 <= Tb)
+

@@ -197,3 +197,25 @@ def test_the_lengths_skipped_by_the_estimate_change_nothing() -> None:
             assert value == full[0] and (value == 0 or L == -full[1]), (n, d, M, cls)
             assert all(cap.estimate(d, M, t * M) <= cap(d, M, t * M) for t in (1, 4, 16))
 
+
+
+def test_the_interval_lower_bound_is_below_the_route_at_every_M() -> None:
+    """joint_interval_lower_bound (the bound a search over M prunes with) ≤ the joint route +
+    rest at every integer M of the interval, for every class, one head and stacked."""
+    import random
+
+    from attnio.bounds.heads import joint_interval_lower_bound
+
+    rng = random.Random(2035)
+    for _ in range(12):
+        n, d = rng.choice([(64, 8), (4096, 64), (63, 256), (16, 4)])
+        a = rng.randint(1, 3000)
+        b = a + rng.randint(0, 40)
+        heads, kv = rng.choice([(1, 1), (4, 2), (8, 1)])
+        for pass_, cls in (("forward", "forward"), ("backward", "recompute"),
+                           ("backward", "given-scores")):
+            low = joint_interval_lower_bound(pass_, n, d, a, b, cls, heads=heads, kv_heads=kv)
+            for M in range(a, b + 1, max(1, (b - a) // 6)):
+                route = [r.value for r in stacked_lower_bound_routes(
+                    pass_, n, d, M, cls, heads=heads, kv_heads=kv)][-1]
+                assert low <= route, (pass_, cls, n, d, a, b, M, low, route)
