@@ -112,7 +112,7 @@ Examples
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
 >>> b.value, b.claim_id
-(92237824, 'gap.joint_route')
+(92167168, 'gap.joint_route')
 >>> b.route
 'given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the given scores), L = 3M + compulsory rest'
 >>> best_lower_bound("forward", 4096, 64, 262144).route
@@ -421,7 +421,7 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     belongs to one class); its route names the binding class.
 
     >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
-    108822528
+    108695552
     >>> best_lower_bound("backward", 4096, 64, 8192).claim_id
     'gap.joint_route'
     """

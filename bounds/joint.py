@@ -60,7 +60,7 @@ JOINT_CLASSES: dict[str, tuple[int, tuple[int, int], str]] = {
 
 #: Best-first search of :func:`joint_segment_cap`: initial grid side, most cell bounds
 #: evaluated, and the stopping gap (the top cell's bound ≤ best value + best/600 + 2).
-JOINT_GRID, JOINT_EVALS, JOINT_GAP = 8, 1500, 600
+JOINT_GRID, JOINT_EVALS, JOINT_GAP = 16, 1500, 600
 
 
 def joint_cell_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], S: int, T: int,
@@ -141,7 +141,7 @@ def joint_search(d: int, M: int, L: int, n_full: int, k_grad: int,
     region (:func:`joint_cell_bound`, :math:`S = M + L`, :math:`T = 2M + L`), with its
     certificate (:class:`JointSearch`; claim ``gap.joint_cap`` re-checks it).
 
-    Cells of :math:`[0, S] \times [0, T]` (:math:`\sigma`, :math:`z`), an 8×8 grid at first:
+    Cells of :math:`[0, S] \times [0, T]` (:math:`\sigma`, :math:`z`), a 16×16 grid at first:
     the cell with the largest bound is split in four until that bound is within
     :math:`1/` :data:`JOINT_GAP` of the best value of :math:`\Psi` found at a feasible point
     (or :data:`JOINT_EVALS` bounds were evaluated, or the cell is one point). A cell whose
@@ -169,8 +169,9 @@ def joint_search(d: int, M: int, L: int, n_full: int, k_grad: int,
         else:
             leaves.append(cell)
 
-    initial = tuple((s0, s1, z0, z1) for s0, s1 in segment_cells(S, JOINT_GRID)
-                    for z0, z1 in segment_cells(T, JOINT_GRID))
+    # the grid's intervals, each once (a short side repeats its empty ones)
+    initial = tuple((s0, s1, z0, z1) for s0, s1 in dict.fromkeys(segment_cells(S, JOINT_GRID))
+                    for z0, z1 in dict.fromkeys(segment_cells(T, JOINT_GRID)))
     for cell in initial:
         visit(cell)
     while heap:
@@ -195,7 +196,7 @@ def joint_segment_cap(d: int, M: int, L: int, n_full: int, k_grad: int,
     designated leaves of all the products of a joint route in one segment of :math:`L` I/Os.
 
     >>> joint_segment_cap(64, 1024, 2048, 4096, 4095)
-    96921
+    96982
     """
     return joint_search(d, M, L, n_full, k_grad, kappa).cap
 
@@ -282,7 +283,7 @@ def joint_interval_cap(d: int, a: int, b: int, t: int, n_full: int, k_grad: int,
 
     The search's cap is at most the largest bound of its initial cells (a split cell's
     children have bounds at most its own, and the best value of Ψ lies in some initial cell),
-    and cell (i, j) of the 8×8 grid of :math:`[0, S_M] \times [0, T_M]` has its upper corner at
+    and cell (i, j) of the initial grid (:data:`JOINT_GRID`) of :math:`[0, S_M] \times [0, T_M]` has its upper corner at
     most that of the same cell at M = b, its lower corner at least that at M = a: so its bound
     is at most :func:`extreme_bound` at :math:`s_1(b), z_1(b)`, :math:`w = T_b - s_0(a) -
     z_0(a)`, :math:`u = \min(z_1(b), S_b - s_0(a))`.

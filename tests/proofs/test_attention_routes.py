@@ -172,16 +172,16 @@ def test_the_printed_backward_bound_is_pinned() -> None:
     """Issue 20: a cap divided by 3 printed 94,789,632 here; the proved cap gave 43,829,248 for
     the given-scores class, which the witnessed route (issue 26) raised to 52,006,912 — the
     recompute class's value; the joint routes (issue 35) raised both classes: the given-scores
-    class's four products give 92,237,824, the recompute class's five 108,822,528."""
+    class's four products give 92,167,168, the recompute class's five 108,695,552."""
     b = best_lower_bound("backward", 4096, 64, 1024)
-    assert (b.value, b.claim_id) == (92_237_824, "gap.joint_route")
+    assert (b.value, b.claim_id) == (92_167_168, "gap.joint_route")
     assert b.route.startswith("given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q")
     old = [r for r in lower_bound_routes("backward", 4096, 64, 1024, "given-scores")
            if r.claim_id == "gap.witnessed_route"]
     assert old[-1].value == 52_006_912          # the witnessed route, unchanged
     # the issue-20 route of the class, unchanged
     assert 43_829_248 == 4096 * 4096 + 6 * 4096 * 64 + segment_route(4096, 64, 1024)[0]
-    assert best_lower_bound("backward", 4096, 64, 1024, "recompute").value == 108_822_528
+    assert best_lower_bound("backward", 4096, 64, 1024, "recompute").value == 108_695_552
 
 
 @pytest.mark.trust
