@@ -78,6 +78,29 @@ Routes
   :math:`\ge n^2d^2/(4(M+d^2)) - M`) on :math:`QK^\top`, for the ``forward`` and
   ``recompute`` classes (the DAGs that module states it for).
 
+* **joint routes** (issue 35, item 5; ours, notes/gap.md "The joint routes") —
+  :func:`joint_routes`: *every* n×n×d product of the class in one segment budget — forward
+  :math:`QK^\top` and :math:`PV`; ``recompute`` all five; ``given-scores`` the four without
+  :math:`QK^\top` — the operands with a computed value (:math:`P`, :math:`dS`) *witnessed*:
+  each is charged to a vertex of its pair's private set :math:`W_{ij}` red at the segment's
+  start or read in it, or is *free*, which needs full rows of :math:`Q` and :math:`K` (claim
+  ``gap.joint_witness_lemma``). Per segment, with :math:`\sigma` input entries,
+  :math:`u` charged vertices, :math:`z` score-pair carries (:math:`u` included) and :math:`w`
+  gradient carries (:math:`\sigma + u \le M + L`, :math:`\sigma + z + w \le 2M + L`),
+  the designated leaves are at most
+
+  .. math:: \Psi_\kappa = \frac{\kappa\sigma^2}{4d} + \frac{u\sigma}{n}
+            + \min\Bigl(\frac\sigma2\sqrt z,\ (d-1)z\Bigr)
+            + \min\bigl(\sqrt{u\sigma w},\ k\,w\bigr)
+
+  (:math:`\kappa = 1`, :math:`5/4` for ``recompute``; :math:`k` the most leaves of a partial
+  gradient pair; claims ``gap.joint_face_algebra*``, ``gap.joint_rows``); its maximum is
+  bounded by an exact search with a certificate (:func:`attnio.bounds.joint.joint_search`,
+  claims ``gap.joint_cell``, ``gap.joint_cap``); for the forward also by
+  :func:`attnio.bounds.joint.cube_segment_cap`
+  (``gap.joint_cube``). Then :math:`Q \ge L(\lceil p\,n^2d/F(L)\rceil - 1)` + the rest
+  (output writes, O's reads).
+
 :func:`best_lower_bound` returns the largest route of a class with its name and the id of
 the claim it instantiates; with ``computation="any"`` the *smallest* of the class maxima,
 which holds for every algorithm of :mod:`attnio.algorithms` (each belongs to one class,
@@ -88,8 +111,10 @@ Examples
 >>> compulsory_io("forward", 4096, 64), compulsory_io("backward", 4096, 64)
 (1048576, 2097152)
 >>> b = best_lower_bound("backward", 4096, 64, 1024)
->>> b.value, b.route, b.claim_id
-(52006912, 'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest', 'gap.segment_route')
+>>> b.value, b.claim_id
+(92167168, 'gap.joint_route')
+>>> b.route
+'given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the given scores), L = 3M + compulsory rest'
 >>> best_lower_bound("forward", 4096, 64, 262144).route
 'compulsory'
 """
@@ -98,15 +123,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import isqrt
 from typing import Callable
 
 from attnio.algorithms.registry import get_algorithm
+from attnio.bounds.cells import CELLS, ceil_sqrt, segment_cells
+from attnio.bounds.joint import JOINT_CLASSES, joint_cap
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.lower_bounds.explicit import explicit_routes
 from attnio.validation import positive_int
 
-__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
+__all__ = ["CELLS", "COMPUTATIONS", "GapBound", "PASSES", "SEGMENT_MULTIPLES", "WITNESSED_NAME", "best_lower_bound", "wide_segment_cap", "witnessed_cap", "witnessed_routes", "JOINT_REST", "joint_routes", "ceil_sqrt", "compulsory_io", "computation_of", "leaves_segment_route", "lower_bound_routes", "segment_cells", "segment_product_cap", "segment_route"]
 
 
 PASSES = ("forward", "backward")
@@ -118,10 +144,6 @@ COMPUTATIONS = ("forward", "recompute", "given-scores")
 
 #: Segment lengths L = t·M tried by :func:`segment_route` (each gives a valid bound).
 SEGMENT_MULTIPLES = (1, 2, 3, 4, 5, 6, 8, 12, 16)
-
-
-#: Grid cells of :func:`segment_product_cap` (more cells: tighter, slower).
-CELLS = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,25 +174,6 @@ def compulsory_io(pass_: str, n: int, d: int) -> int:
     _pass(pass_)
     n, d = _positive("n", n), _positive("d", d)
     return (3 + 1) * n * d if pass_ == "forward" else (5 + 3) * n * d
-
-
-def ceil_sqrt(x: int) -> int:
-    """:math:`\\lceil\\sqrt x\\rceil` for an int ``x ≥ 0``, exactly.
-
-    >>> ceil_sqrt(0), ceil_sqrt(16), ceil_sqrt(17)
-    (0, 4, 5)
-    """
-    r = isqrt(x)
-    return r if r * r == x else r + 1
-
-
-def segment_cells(S: int, cells: int = CELLS) -> list[tuple[int, int]]:
-    r"""The cells :math:`[s_0, s_1]` of :func:`segment_product_cap`: they cover :math:`[0, S]`.
-
-    >>> segment_cells(10, 4)
-    [(0, 2), (2, 5), (5, 7), (7, 10)]
-    """
-    return [(S * i // cells, S * (i + 1) // cells) for i in range(cells)]
 
 
 def _cell_cap(d: int, T: int, s0: int, s1: int, k: int | None = None) -> int:
@@ -222,6 +225,34 @@ def wide_segment_cap(partial_depth: int) -> Callable[[int, int, int], int]:
     return lambda d, M, L: _wide_cap(d, M, L, partial_depth)
 
 
+def witnessed_cap(n: int, d: int) -> Callable[[int, int, int], int]:
+    r"""The segment cap of :func:`witnessed_routes` at sequence length ``n``: ``cap(_, M, L)``
+    (the first argument, the head dimension the route passes, is ignored) is
+    :func:`segment_product_cap` with full-pair denominator :math:`m = \min(n, d)` and partial
+    depth :math:`k = \max(n, d) - 1`.
+
+    :math:`dO\,V^\top` (inner dimension :math:`d`) has at most :math:`ab/d` leaves in full
+    pairs and :math:`d - 1` in a partial pair; :math:`dS\,K` (inner dimension :math:`n`) at
+    most :math:`\lfloor a/n\rfloor\lfloor b/n\rfloor n \le ab/n` and :math:`n - 1`. Both
+    are at most :math:`ab/m` and :math:`k`, so both obey
+    :math:`g(s, c) = s^2/(4m) + \min((s/2)\sqrt c,\ kc)`, the form every claim of the
+    segment cap is proved for (any denominator :math:`\ge 1`, any :math:`k \ge 0`). For
+    :math:`n \ge d` this is the cap with :math:`m = d`, :math:`k = n - 1`; for :math:`n < d`
+    the full-pair term is :math:`s^2/(4n)`, larger than :math:`s^2/(4d)` (a row of
+    :math:`dS` and a column of :math:`K` of :math:`n` entries each complete :math:`n` leaves;
+    claim ``gap.witnessed_route`` enumerates it).
+
+    >>> witnessed_cap(4096, 64)(64, 1024, 2048) == segment_product_cap(64, 1024, 2048,
+    ...                                                              partial_depth=4095)
+    True
+    >>> witnessed_cap(63, 256)(256, 4, 24) == segment_product_cap(63, 4, 24, partial_depth=255)
+    True
+    """
+    n, d = _positive("n", n), _positive("d", d)
+    m, k = min(n, d), max(n, d) - 1
+    return lambda _d, M, L: _wide_cap(m, M, L, k)
+
+
 #: :func:`segment_product_cap`, memoised: a pure function of (d, M, L) that every route of
 #: every instance with the same (d, M) asks for again (sweeps over n, masks, heads).
 cached_segment_product_cap: Callable[[int, int, int], int] = lru_cache(maxsize=4096)(segment_product_cap)
@@ -248,11 +279,20 @@ def leaves_segment_route(N: int, d: int, M: int, *,
     products: the cap bounds a subset by the bound for all). Returns ``(value, L)``;
     ``(0, 0)`` when no L gives a positive value."""
     cap = cap or cached_segment_product_cap
+    estimate = getattr(cap, "estimate", None)
+    lengths = [t * M for t in SEGMENT_MULTIPLES]
+    if estimate is not None:
+        # a cap with a cheap lower estimate (JointCap): since cap ≥ estimate, L(⌈N/estimate⌉
+        # − 1) ≥ the length's value; lengths are tried in the order of that optimistic value
+        # and the rest skipped once it cannot beat the best — the same maximum, fewer caps
+        hope = {L: L * max(0, -(-N // max(1, estimate(d, M, L))) - 1) for L in lengths}
+        lengths.sort(key=lambda L: (-hope[L], L))
     best, best_L = 0, 0
-    for t in SEGMENT_MULTIPLES:
-        L = t * M
+    for L in lengths:
+        if estimate is not None and (hope[L] < best or (hope[L] == best and L > best_L)):
+            continue   # cannot beat the best, nor tie it at a shorter length
         value = L * max(0, -(-N // cap(d, M, L)) - 1)
-        if value > best:
+        if value > best or (value == best and value and L < best_L):
             best, best_L = value, L
     return best, best_L
 
@@ -273,8 +313,10 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
                        computation: str) -> list[GapBound]:
     """Every route's bound at (n, d, M) for one computation class (see the module doc).
 
-    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")]
+    >>> [r.route for r in lower_bound_routes("forward", 64, 8, 64, "forward")][:4]
     ['compulsory', 'segment products (Q·Kᵀ), L = 2M', 'segment products (Q·Kᵀ), L = 2M + compulsory rest', 'Saha-Ye level-1 (Q·Kᵀ)']
+    >>> lower_bound_routes("forward", 64, 8, 64, "forward")[-1].route
+    'segment products (Q·Kᵀ + P·V, P witnessed), L = 2M + compulsory rest'
     >>> [r.value for r in lower_bound_routes("backward", 64, 8, 64, "given-scores")][0]
     8192
     """
@@ -309,7 +351,7 @@ def lower_bound_routes(pass_: str, n: int, d: int, M: int,
         kind = "attention-forward" if computation == "forward" else "attention-backward"
         sy = explicit_routes(kind, {"n": n, "d": d}, M)["Saha-Ye level-1"]
         routes.append(GapBound(sy, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"))
-    return routes
+    return routes + joint_routes(n, d, M, computation)
 
 
 #: The route name of :func:`witnessed_routes` (before ", L = tM").
@@ -337,13 +379,19 @@ def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
     So in the segment argument of :func:`segment_route` (notes/gap.md) the entries of
     :math:`dS` count like input operand entries, each charged to a distinct vertex red at the
     start or read: :math:`dQ = dS\,K` (inner dimension :math:`n`: a full pair has
-    :math:`n \ge d` leaves, so at most :math:`ab/n \le ab/d` leaves of full pairs; a partial
-    pair at most :math:`n - 1`) joins :math:`dO\,V^\top` with one budget — their operands,
-    witnesses and trees are disjoint — and the cap is :func:`segment_product_cap` with
-    ``partial_depth = n - 1`` (claims ``gap.face_algebra``, ``gap.cell_bound`` and
-    ``gap.superadditive`` are proved for any partial depth :math:`k \ge 0`):
+    :math:`n` leaves, so at most :math:`ab/n` leaves of full pairs; a partial pair at most
+    :math:`n - 1`) joins :math:`dO\,V^\top` with one budget — their operands, witnesses and
+    trees are disjoint — and the cap is :func:`witnessed_cap`: full pairs
+    :math:`\le ab/m`, :math:`m = \min(n, d)`, partial depth :math:`k = \max(n, d) - 1`
+    (claims ``gap.face_algebra``, ``gap.cell_bound`` and ``gap.superadditive`` are proved for
+    any denominator :math:`\ge 1` and any partial depth :math:`k \ge 0`):
 
-    .. math:: Q \;\ge\; L\bigl(\lceil 2n^2d / F_{n-1}(L)\rceil - 1\bigr) \;(+\ 4nd).
+    .. math:: Q \;\ge\; L\bigl(\lceil 2n^2d / F_{m,k}(L)\rceil - 1\bigr) \;(+\ 4nd).
+
+    **Admissible range: every** :math:`n, d, M \ge 1`. For :math:`n \ge d`, :math:`m = d`
+    (the route of issue 26); for :math:`n < d` the full-pair term is :math:`s^2/(4n)`: the
+    :math:`s^2/(4d)` term does not hold there (issue 35: at :math:`n = 63`, :math:`d = 256`,
+    :math:`M = 4` it printed 1,347,960; the supported value is 1,296,092).
 
     :math:`dK = dS^\top Q` and :math:`dV = P^\top dO` are not added: their operands share the
     witnesses (:math:`W_{ij}`) or :math:`dO` with the two charged products. The compulsory
@@ -360,7 +408,7 @@ def witnessed_routes(n: int, d: int, M: int) -> list[GapBound]:
     (52006912, 'segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores), L = 2M + compulsory rest')
     """
     n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
-    value, L = leaves_segment_route(2 * n * n * d, d, M, cap=wide_segment_cap(max(n, d) - 1))
+    value, L = leaves_segment_route(2 * n * n * d, d, M, cap=witnessed_cap(n, d))
     name = WITNESSED_NAME + (f", L = {L // M}M" if L else "")
     return [GapBound(value, name, "gap.witnessed_route"),
             GapBound(value + 4 * n * d, f"{name} + compulsory rest", "gap.witnessed_route")]
@@ -373,9 +421,9 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     belongs to one class); its route names the binding class.
 
     >>> best_lower_bound("backward", 4096, 64, 1024, "recompute").value
-    52006912
-    >>> best_lower_bound("backward", 4096, 64, 8192).route
-    'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest'
+    108695552
+    >>> best_lower_bound("backward", 4096, 64, 8192).claim_id
+    'gap.joint_route'
     """
     _pass(pass_)
     classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")
@@ -387,3 +435,52 @@ def best_lower_bound(pass_: str, n: int, d: int, M: int, computation: str = "any
     if pass_ == "forward":
         return bound
     return GapBound(bound.value, f"{cls}: {bound.route}", bound.claim_id)
+
+
+#: The compulsory rest of a joint route per query head and per K/V head (in nd): forward O
+#: written; backward O read and dQ written per query head, dK and dV written per K/V head.
+JOINT_REST = {"forward": (1, 0), "recompute": (2, 2), "given-scores": (2, 2)}
+
+
+def joint_routes(n: int, d: int, M: int, computation: str) -> list[GapBound]:
+    r"""The joint route of one class (issue 35, item 5; new, ours; notes/gap.md "The joint
+    routes"): every n×n×d product of the computation charged in one segment budget, the
+    operands with a computed value (:math:`P`, :math:`dS`) *witnessed*:
+
+    .. math:: Q \;\ge\; L\bigl(\lceil N / F(L)\rceil - 1\bigr) \;(+\ \text{rest}),
+       \qquad N = p\,n^2d,
+
+    :math:`p` = 2 (forward: :math:`QK^\top`, :math:`PV`), 5 (``recompute``: also
+    :math:`dO\,V^\top`, :math:`P^\top dO`, :math:`dS\,K`, :math:`dS^\top Q`), 4
+    (``given-scores``: no :math:`QK^\top`), :math:`F(L)` =
+    :func:`attnio.bounds.joint.joint_cap` (for the forward the smaller of
+    :func:`~attnio.bounds.joint.cube_segment_cap` and
+    :func:`~attnio.bounds.joint.joint_segment_cap`), rest: the
+    outputs' writes (the roots are never carried) and O's reads: forward :math:`nd`,
+    backward :math:`4nd`.
+
+    **Class hypotheses.** Each score pair (i, j) has a private set :math:`W_{ij}` (pairwise
+    disjoint, disjoint from the product trees of the gradients and from the inputs but its
+    own given entry): the tree of :math:`S_{ij}` (recompute, forward) and of
+    :math:`dP_{ij}` (backward), the chain to the operand :math:`P_{ij}` (or the forward's
+    :math:`\tilde P_{ij}`) and to :math:`dS_{ij}`, each vertex with a predecessor in
+    :math:`W_{ij}` down to the trees' leaves or the given input :math:`G_{ij}`.
+    **Witness lemma** (claim ``gap.joint_witness_lemma``): if :math:`P_{ij}` is red in a
+    segment, a vertex of :math:`W_{ij}` is red at its start or read in it, or all :math:`d`
+    entries of :math:`q_i` and :math:`k_j` are red in it (for :math:`dS_{ij}` also of
+    :math:`dO_i` and :math:`v_j`); in the given-scores class always the former.
+
+    Valid at every :math:`n, d, M \ge 1`. ``best_lower_bound`` takes it with the class's other
+    routes; ``gap.below_algorithms`` compares it with every algorithm of its class.
+
+    >>> [r.value for r in joint_routes(4096, 64, 11216, "given-scores")][1] > 15_560_000
+    True
+    """
+    n, d, M = _positive("n", n), _positive("d", d), _positive("M", M)
+    products, _, names = JOINT_CLASSES[computation]
+    value, L = leaves_segment_route(products * n * n * d, d, M, cap=joint_cap(computation, n, d))
+    per_q, per_kv = JOINT_REST[computation]
+    rest = (per_q + per_kv) * n * d
+    name = f"segment products ({names})" + (f", L = {L // M}M" if L else "")
+    return [GapBound(value, name, "gap.joint_route"),
+            GapBound(value + rest, f"{name} + compulsory rest", "gap.joint_route")]

@@ -30,8 +30,8 @@ pair runs (the progress line of ``attnio gap``).
 Examples
 --------
 >>> row = gap_rows("backward", 4096, 64, [1024])[0]
->>> row["lower_bound"], row["route"], row["best_algorithm"]
-(52006912, 'recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest', 'small-cache-fused')
+>>> row["lower_bound"], row["claim_id"], row["best_algorithm"]
+(92167168, 'gap.joint_route', 'small-cache-fused')
 >>> row["best_io"] == min(row["algorithms"].values()), row["ratio"] >= 1
 (True, True)
 >>> gap_rows("forward", 64, 8, [16])[0]["omitted"]["flash1"][:25]

@@ -58,6 +58,7 @@ from typing import Any
 
 from attnio.algorithms.registry import get_algorithm
 from attnio.bounds.attention import compulsory_io
+from attnio.bounds.joint import JOINT_CLASSES
 from attnio.exceptions import InvalidInputError
 
 __all__ = ["SQRT_BITS", "PRODUCTS", "CHARGED_PRODUCTS", "classical_product_io", "charged_products",
@@ -89,8 +90,9 @@ def classical_product_io(n: int, d: int, M: int) -> Fraction:
 
 def charged_products(pass_: str, route: str, claim_id: str) -> int:
     """How many products a route of :func:`~attnio.bounds.attention.best_lower_bound` charges:
-    0 on the compulsory route, 1 on Saha–Ye's (Q·Kᵀ), the class's count on the segment route
-    (the backward route names its binding class before ``:``).
+    0 on the compulsory route, 1 on Saha–Ye's (Q·Kᵀ), the class's count on the segment route,
+    every product of the class on the joint route (issue 35; the backward route names its
+    binding class before ``:``).
 
     >>> charged_products("backward", "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M", "gap.segment_route")
     2
@@ -99,16 +101,21 @@ def charged_products(pass_: str, route: str, claim_id: str) -> int:
     >>> charged_products("backward", "given-scores: segment products (dO·Vᵀ + dS·K, ...)",
     ...                  "gap.witnessed_route")
     2
+    >>> charged_products("backward", "recompute: segment products (Q·Kᵀ + dO·Vᵀ + …)",
+    ...                  "gap.joint_route")
+    5
     """
     if claim_id == "gap.compulsory":
         return 0
     if claim_id == "gap.witnessed_route":  # dO·Vᵀ and dS·K (bounds/attention.py)
         return 2
-    if claim_id != "gap.segment_route":
+    if claim_id not in ("gap.segment_route", "gap.joint_route"):
         return 1
     computation = "forward" if pass_ == "forward" else route.split(":", 1)[0]
     if computation not in CHARGED_PRODUCTS:
         raise InvalidInputError(f"route {route!r} names no computation class")
+    if claim_id == "gap.joint_route":  # every product of the class (issue 35)
+        return JOINT_CLASSES[computation][0]
     return CHARGED_PRODUCTS[computation]
 
 

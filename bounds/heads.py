@@ -57,6 +57,16 @@ maximum (it holds for every algorithm of :mod:`attnio.algorithms`, each in one c
   top (single-head: ``notes/gap.md``). Stacked: the compulsory count above minus the operand
   matrices' reads.
 
+* **joint routes** (issue 35, item 5; :func:`~attnio.bounds.attention.joint_routes`): every
+  product of the class, :math:`P` and :math:`dS` witnessed per head. A group is one attention
+  with :math:`g\cdot n` stacked query rows — :math:`dV` and :math:`dK` sum over them (a partial
+  pair holds up to :math:`gn - 1` leaves; a full pair still needs a column of at least
+  :math:`n` entries) — and :math:`\Psi_\kappa` is superadditive (claim
+  ``gap.joint_superadditive``), so all groups share one budget: :math:`N = p\cdot B\cdot H
+  \cdot n^2d` with the cap :func:`~attnio.bounds.attention.joint_cap` of ``group = H/G``;
+  rest per query head (O read, dQ written; forward O written) and per K/V head (dK, dV
+  written). Claim ``gap.joint_route`` recomputes it.
+
 The Saha–Ye partition route of the single-head bound is *not* stacked (its argument is not
 per-product counting); with B·H = 1 it is included, so B = H = G = 1 gives exactly
 :func:`~attnio.bounds.attention.best_lower_bound`.
@@ -67,7 +77,7 @@ Examples
 41943040
 >>> b = stacked_lower_bound("backward", 4096, 64, 16384, heads=32, kv_heads=8)
 >>> b.value >= 41943040, b.claim_id
-(True, 'heads.stacked_segment')
+(True, 'gap.joint_route')
 >>> from attnio.bounds.attention import best_lower_bound
 >>> stacked_lower_bound("forward", 64, 8, 64).value == best_lower_bound("forward", 64, 8, 64).value
 True
@@ -79,18 +89,21 @@ from typing import Callable
 
 from attnio.algorithms.heads import validate_heads
 from attnio.bounds.attention import (
+    JOINT_REST,
     PASSES,
+    SEGMENT_MULTIPLES,
     WITNESSED_NAME,
     GapBound,
     cached_segment_product_cap,
     lower_bound_routes,
     segment_route,
-    wide_segment_cap,
+    witnessed_cap,
 )
+from attnio.bounds.joint import JOINT_CLASSES, cube_segment_cap, joint_cap, joint_interval_cap
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
 
-__all__ = ["FAMILIES", "MATRICES", "stacked_compulsory", "stacked_lower_bound", "stacked_lower_bound_routes", "stacked_rest", "multihead_lower_bound"]
+__all__ = ["FAMILIES", "MATRICES", "joint_interval_lower_bound", "stacked_compulsory", "stacked_lower_bound", "stacked_lower_bound_routes", "stacked_rest", "multihead_lower_bound"]
 
 
 #: Per computation class: matrix → (kind, operand of a counted product?). Kind ``"q"``: one
@@ -189,20 +202,33 @@ def stacked_lower_bound_routes(pass_: str, n: int, d: int, M: int, computation: 
     if cls == "given-scores":
         # the witnessed route (bounds/attention.py, witnessed_routes): dS·K joins dO·Vᵀ per
         # head, each dS witnessed by its head's own given scores; stacked per group like the
-        # other products (K, V shared within a group), the cap of partial depth n − 1; rest:
+        # other products (K, V shared within a group), the cap of witnessed_cap (full pairs
+        # ≤ ab/min(n, d), partial depth max(n, d) − 1: dS·K has inner dimension n); rest:
         # Q and O read, dK and dV written
-        w_value, w_L = route(n, d, M, products=2 * batch * heads,
-                             cap=wide_segment_cap(max(n, d) - 1))
+        w_value, w_L = route(n, d, M, products=2 * batch * heads, cap=witnessed_cap(n, d))
         w_seg = WITNESSED_NAME[:-1] + f"{heads_note})" + (f", L = {w_L // M}M" if w_L else "")
         w_rest = 2 * matrix_words("q", n, d, batch, heads, kv) + 2 * matrix_words(
             "kv", n, d, batch, heads, kv)
         routes += [GapBound(w_value, w_seg, "gap.witnessed_route"),
                    GapBound(w_rest + w_value, f"{w_seg} + compulsory rest",
                             "gap.witnessed_route")]
+    # the joint route (bounds/attention.py, joint_routes; notes/gap.md "The joint routes"):
+    # every product of the class, P and dS witnessed per head; a group is one attention with
+    # g·n stacked query rows (dV, dK sum over them: partial depth g·n − 1; full pairs still
+    # need n-entry columns at least), and Ψ is superadditive over groups (gap.joint_superadditive)
+    products, _, names = JOINT_CLASSES[cls]
+    j_value, j_L = route(n, d, M, products=products * batch * heads,
+                         cap=joint_cap(cls, n, d, group=heads // kv))
+    j_seg = f"segment products ({names}{heads_note})" + (f", L = {j_L // M}M" if j_L else "")
+    per_q, per_kv = JOINT_REST[cls]
+    j_rest = per_q * matrix_words("q", n, d, batch, heads, kv) + per_kv * matrix_words(
+        "kv", n, d, batch, heads, kv)
+    joint = [GapBound(j_value, j_seg, "gap.joint_route"),
+             GapBound(j_rest + j_value, f"{j_seg} + compulsory rest", "gap.joint_route")]
     if batch * heads == 1:  # one head: the single-head Saha–Ye route holds too
         routes += [r for r in lower_bound_routes(pass_, n, d, M, cls)
                    if r.route.startswith("Saha-Ye")]
-    return routes
+    return routes + joint
 
 
 def stacked_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1, heads: int = 1,
@@ -240,3 +266,43 @@ def multihead_lower_bound(pass_: str, n: int, d: int, M: int, *, batch: int = 1,
     batch, heads, kv = validate_heads(batch, heads, kv_heads)
     b = stacked_lower_bound(pass_, n, d, M, batch=batch, heads=heads, kv_heads=kv)
     return b.value, b.route
+
+
+def joint_interval_lower_bound(pass_: str, n: int, d: int, a: int, b: int, computation: str, *,
+                               batch: int = 1, heads: int = 1,
+                               kv_heads: int | None = None) -> int:
+    r"""An integer at most the joint route + its rest of :func:`stacked_lower_bound_routes`
+    (B = H = G = 1: :func:`~attnio.bounds.attention.joint_routes`) at *every* M in [a, b] —
+    the interval lower bound a search over M (the exact worst ratio) prunes with.
+
+    At M the route is :math:`\max_t tM(\lceil N/cap(M, tM)\rceil - 1)` + rest; with
+    :math:`U_t \ge cap(M, tM)` on the interval (:func:`~attnio.bounds.joint.joint_interval_cap`;
+    the forward's cube cap grows with M) each term is at least
+    :math:`ta(\lceil N/U_t\rceil - 1)`.
+
+    >>> lo = joint_interval_lower_bound("backward", 4096, 64, 11000, 11300, "recompute")
+    >>> joint = [[r.value for r in stacked_lower_bound_routes("backward", 4096, 64, M,
+    ...                                                      "recompute")][-1]
+    ...          for M in (11000, 11150, 11300)]
+    >>> lo <= min(joint), lo > 0.8 * min(joint)
+    (True, True)
+    """
+    batch, heads, kv = head_shape(batch, heads, kv_heads)
+    n, d = positive_int("n", n), positive_int("d", d)
+    a, b = positive_int("a", a), positive_int("b", b)
+    if a > b:
+        raise InvalidInputError(f"a={a} must be at most b={b}")
+    (cls,) = _classes(pass_, computation)
+    products, kappa, _ = JOINT_CLASSES[cls]
+    k_grad = ((heads // kv) * n if cls != "forward" else n) - 1
+    N = products * batch * heads * n * n * d
+    value = 0
+    for t in SEGMENT_MULTIPLES:
+        cap = joint_interval_cap(d, a, b, t, n, k_grad, kappa)
+        if cls == "forward":
+            cap = min(cap, cube_segment_cap(d, b, t * b, min(n, d)))
+        value = max(value, t * a * max(0, -(-N // max(1, cap)) - 1))
+    per_q, per_kv = JOINT_REST[cls]
+    return value + per_q * matrix_words("q", n, d, batch, heads, kv) + per_kv * matrix_words(
+        "kv", n, d, batch, heads, kv)
+

@@ -347,7 +347,9 @@ def _segment_route_check(ctx: CheckContext, *,
 
 
 #: (pass, n, d, M) grid on which every route is compared with every algorithm's exact count.
-_GRID = [(p, n, d, M) for p in PASSES for (n, d) in ((4096, 64), (1024, 16), (4096, 4), (256, 64))
+#: n < d included (issue 35: every route is checked where it is printed).
+_GRID = [(p, n, d, M) for p in PASSES
+         for (n, d) in ((4096, 64), (1024, 16), (4096, 4), (256, 64), (63, 256), (16, 128))
          for M in sorted({4, 16, 64, 256, 1024, 4096, 16384, 65536, n * d, 4 * n * d})]
 
 
@@ -516,7 +518,8 @@ CLAIMS: list[Claim] = [
            "exact rational comparison on a grid", _EXACT, _segment_route_check),
     _claim("gap.below_algorithms",
            "every route (compulsory, segment, Saha–Ye) ≤ the exact I/O of every algorithm of "
-           "attnio.algorithms on a grid incl. n = 4096, d = 64, M = 4 … 4nd",
+           "attnio.algorithms on a grid incl. n = 4096, d = 64 and n < d (63 × 256, 16 × 128), "
+           "M = 4 … 4nd",
            "route ≤ count(alg).io, exact ints", _EXACT, _below_algorithms),
     _claim("gap.compulsory",
            "Q ≥ 4nd (forward), Q ≥ 8nd (backward): inputs are never computed, outputs end blue",

@@ -110,9 +110,19 @@ class Bound:
     reconstructed : bool
         True when our statement is not verbatim from the source.
     asymptotic : bool
-        True for :math:`\Theta/O/\Omega` statements (``expr`` is up to constants).
+        True for :math:`\Theta/O/\Omega` statements (``expr`` is up to constants: its value
+        with constant 1 is no bound — never the certified column of a table).
     notes : str
         Hypotheses that are not relationals (e.g. "no recomputation"), provenance caveats.
+    explicit_id : str or None
+        For an asymptotic lower or tight row: the id of the catalogue row to print beside it,
+        an explicit-constant lower bound (``asymptotic=False``, ``kind="lower"``) for the same
+        computation and model, valid wherever this row is stated (its admissible range is
+        empty or implied). ``None`` when the catalogue has none for that computation (the
+        backward rows bound Alman–Song's dL/dX, for which only ``bwd.trivial.lower`` exists;
+        ``sparse.lower`` is a worst case over a class of masks). attnio's certified bound for
+        the dQ, dK, dV backward and the forward is :func:`attnio.bounds.attention.best_lower_bound`,
+        not a catalogue row.
     """
 
     id: str
@@ -127,6 +137,7 @@ class Bound:
     reconstructed: bool = False
     asymptotic: bool = True
     notes: str = field(default="", compare=False)
+    explicit_id: str | None = field(default=None, compare=False)
 
     @property
     def free_symbols(self) -> set[sp.Symbol]:
@@ -256,6 +267,7 @@ CATALOGUE: tuple[Bound, ...] = (
     # ----------------------------------------------------------------- backward pass
     _bound("bwd.tight", "backward", "tight", _BWD_LARGE, _BWD_SMALL, combine="min",
            admissible=_FA_RANGE, source=f"{_LI}, Thm 1.1", reconstructed=True,
+           explicit_id="bwd.trivial.lower",
            notes="Formula from the v2 summary and reviews; theorem text and its M-range are "
                  "UNRECOVERED, the range d <= M <= n*d is DFE+22's. For n >= d it reduces to "
                  "min(n^2 d^2/M, n^2 d/sqrt(M)), the forward bound."),
@@ -265,7 +277,7 @@ CATALOGUE: tuple[Bound, ...] = (
            notes="FlashAttention backward (DFE+22 Alg. 4) plus the products with X, Y, A1^T; "
                  "v2 form with the n d^3/M term."),
     _bound("bwd.large.lower", "backward", "lower", _BWD_LARGE, admissible=_LARGE,
-           source=f"{_LI}, Thm 4.2", reconstructed=True,
+           source=f"{_LI}, Thm 4.2", reconstructed=True, explicit_id="bwd.trivial.lower",
            notes="v2 form; proof via SY24 Lemma 3.3 on an n x d by d x n product "
                  "(reference notes/reference/paper.md section 3)."),
     _bound("bwd.small.upper", "backward", "upper", _BWD_SMALL, admissible=(4 <= M,) + _SMALL,
@@ -273,7 +285,7 @@ CATALOGUE: tuple[Bound, ...] = (
            notes="Square tiling with B = floor(sqrt(M/4)) >= 1 (hence M >= 4); see bwd.alg6.upper "
                  "for the count with its additive terms."),
     _bound("bwd.small.lower", "backward", "lower", _BWD_SMALL, admissible=_SMALL,
-           source=f"{_LI}, Thm 4.4", reconstructed=True,
+           source=f"{_LI}, Thm 4.4", reconstructed=True, explicit_id="bwd.trivial.lower",
            notes="Reduction to Hong-Kung matmul as in SY24 Thm 3.7: writing the n^2 entries "
                  "costs n^2 <= n^2 d/sqrt(M) when M <= d^2."),
     _bound("bwd.flash1.upper", "backward", "upper", _FWD_LARGE, admissible=_FA_RANGE,
@@ -313,12 +325,12 @@ CATALOGUE: tuple[Bound, ...] = (
                  "standard attention's backward moves 214 words."),
     # ------------------------------------------------------------------ forward pass
     _bound("fwd.tight", "forward", "tight", _FWD_LARGE, _FWD_SMALL, combine="min",
-           admissible=_FA_RANGE, source=f"{_SY}, Thm 3.1",
+           admissible=_FA_RANGE, source=f"{_SY}, Thm 3.1", explicit_id="fwd.large_explicit.lower",
            notes="SY state no M-range; DFE+22's d <= M <= n d is used throughout attnio."),
     _bound("fwd.large.lower", "forward", "lower", _FWD_LARGE, admissible=_LARGE,
-           source=f"{_SY}, Lemma 3.4 (via Lemma 3.3)"),
+           source=f"{_SY}, Lemma 3.4 (via Lemma 3.3)", explicit_id="fwd.large_explicit.lower"),
     _bound("fwd.small.lower", "forward", "lower", _FWD_SMALL, admissible=_SMALL,
-           source=f"{_SY}, Thm 3.7"),
+           source=f"{_SY}, Thm 3.7", explicit_id="fwd.large_explicit.lower"),
     _bound("fwd.any.lower", "forward", "lower", _FWD_LARGE, n**2, combine="min",
            source=f"{_SY}, Thm 4.8",
            model="entries in a finite field F_q with q > n, cache of M field elements, any "
@@ -366,7 +378,7 @@ CATALOGUE: tuple[Bound, ...] = (
     # ----------------------------------------------------- matrix multiplication
     _bound("matmul.hk.lower", "matmul", "lower", m * k * p / sp.sqrt(M),
            source="Hong & Kung 1981, Cor. 6.2 (= Saha & Ye, Lemma 3.6, arXiv 2402.07443)",
-           model=_PEBBLE + " (m x k by k x p)"),
+           model=_PEBBLE + " (m x k by k x p)", explicit_id="matmul.hk_explicit.lower"),
     _bound("matmul.hk_explicit.lower", "matmul", "lower", m * k * p / sp.sqrt(2 * M) - M,
            source="Lean 4 formalisation of Hong-Kung (geoconuk/lean-misc-math, "
                   "MiscMath/Computability/RedBluePebbleGame.lean)",
@@ -404,6 +416,12 @@ CATALOGUE: tuple[Bound, ...] = (
 _BY_ID: dict[str, Bound] = {b.id: b for b in CATALOGUE}
 # Invariant: ids are unique.
 assert len(_BY_ID) == len(CATALOGUE)
+# Invariant: explicit_id links an asymptotic lower / tight row to an explicit lower row of the
+# same pass that holds at every size (no admissible range), so it holds wherever the row does.
+assert all(b.asymptotic and b.kind != "upper" and _BY_ID[b.explicit_id].kind == "lower"
+           and not _BY_ID[b.explicit_id].asymptotic and _BY_ID[b.explicit_id].pass_ == b.pass_
+           and not _BY_ID[b.explicit_id].admissible
+           for b in CATALOGUE if b.explicit_id is not None)
 
 
 def catalogue_ids() -> tuple[str, ...]:

@@ -105,7 +105,8 @@ def test_simulate_and_gap_heads(capsys: pytest.CaptureFixture[str]) -> None:
     gap = json.loads(capsys.readouterr().out)
     row = gap["rows"][0]
     assert gap["kv_heads"] == 1 and row["best_io"] >= row["lower_bound"]
-    assert row["claim_id"] in ("heads.stacked_segment", "heads.stacked_compulsory")
+    assert row["claim_id"] in ("heads.stacked_segment", "heads.stacked_compulsory",
+                               "gap.joint_route")
     assert row["lower_bound"] >= (4 * 4 + 4 * 1) * 256 * 16  # 4Hnd + 4Gnd
     assert main(["simulate", "--n", "64", "--d", "8", "--M", "512", "--heads", "4",
                  "--json"]) == 0
@@ -152,7 +153,7 @@ def test_bounds_heads_prints_all_heads_bound(capsys: pytest.CaptureFixture[str])
     assert main(["bounds", "--n", "4096", "--d", "64", "--M", "16384", "--heads", "32",
                  "--kv-heads", "8"]) == 0
     out = capsys.readouterr().out
-    assert "ONE head's catalogue" in out and "236,060,672" in out
+    assert "ONE head's catalogue" in out and "468,910,080" in out  # the joint route (issue 35)
     assert main(["bounds", "--n", "64", "--d", "8", "--M", "512", "--json"]) == 0
     assert "heads_lower_bound" not in json.loads(capsys.readouterr().out)
 

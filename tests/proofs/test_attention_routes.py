@@ -95,7 +95,8 @@ def test_any_is_min_over_classes() -> None:
     b = best_lower_bound("backward", 4096, 64, 8192)
     r = best_lower_bound("backward", 4096, 64, 8192, "recompute")
     g = best_lower_bound("backward", 4096, 64, 8192, "given-scores")
-    assert b.value == min(r.value, g.value) and b.route.startswith("recompute: ")
+    # since the joint routes (issue 35) the given-scores class binds at M = 8192
+    assert b.value == min(r.value, g.value) == g.value and b.route.startswith("given-scores: ")
 
 
 @pytest.mark.trust
@@ -170,15 +171,17 @@ def test_algorithm_counts_skip_only_infeasible_algorithms(monkeypatch) -> None:
 def test_the_printed_backward_bound_is_pinned() -> None:
     """Issue 20: a cap divided by 3 printed 94,789,632 here; the proved cap gave 43,829,248 for
     the given-scores class, which the witnessed route (issue 26) raised to 52,006,912 — the
-    recompute class's value, so the printed bound is now the recompute class's."""
+    recompute class's value; the joint routes (issue 35) raised both classes: the given-scores
+    class's four products give 92,167,168, the recompute class's five 108,695,552."""
     b = best_lower_bound("backward", 4096, 64, 1024)
-    assert (b.value, b.claim_id) == (52_006_912, "gap.segment_route")
-    assert b.route == "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest"
-    old = best_lower_bound("backward", 4096, 64, 1024, "given-scores")
-    assert old.value == 52_006_912 and old.claim_id == "gap.witnessed_route"
+    assert (b.value, b.claim_id) == (92_167_168, "gap.joint_route")
+    assert b.route.startswith("given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q")
+    old = [r for r in lower_bound_routes("backward", 4096, 64, 1024, "given-scores")
+           if r.claim_id == "gap.witnessed_route"]
+    assert old[-1].value == 52_006_912          # the witnessed route, unchanged
     # the issue-20 route of the class, unchanged
     assert 43_829_248 == 4096 * 4096 + 6 * 4096 * 64 + segment_route(4096, 64, 1024)[0]
-    assert best_lower_bound("backward", 4096, 64, 1024, "recompute").value == 52_006_912
+    assert best_lower_bound("backward", 4096, 64, 1024, "recompute").value == 108_695_552
 
 
 @pytest.mark.trust
@@ -212,18 +215,21 @@ def test_every_route_value_pinned() -> None:
             for p, c in (("forward", "forward"), ("backward", "recompute"),
                          ("backward", "given-scores"))}
     # compulsory by hand: 4nd, 8nd, 8nd + n²; the rest: 2nd, 4nd, n² + 6nd on top
-    assert [v for v, _, _ in rows["forward", "forward"]] == [2048, 2560, 3584, 448]
-    assert [v for v, _, _ in rows["backward", "recompute"]] == [4096, 5120, 7168, 448]
+    # + the joint routes (issue 35): every product of the class, nd (forward) or 4nd on top
+    assert [v for v, _, _ in rows["forward", "forward"]] == [2048, 2560, 3584, 448, 4480, 4992]
+    assert [v for v, _, _ in rows["backward", "recompute"]] == [4096, 5120, 7168, 448, 10496,
+                                                               12544]
     # given-scores: + the witnessed route, 2 products with the cap of partial depth n − 1
-    assert [v for v, _, _ in rows["backward", "given-scores"]] == [8192, 2560, 9728, 4352, 6400]
+    assert [v for v, _, _ in rows["backward", "given-scores"]] == [8192, 2560, 9728, 4352, 6400,
+                                                                  9024, 11072]
     assert rows["backward", "given-scores"][0][1:] == ("compulsory (+ n² of the given scores)",
                                                       "gap.compulsory")
     assert rows["backward", "recompute"][3][1:] == ("Saha-Ye level-1 (Q·Kᵀ)",
                                                    "explicit.attention_closed_form")
     assert rows["forward", "forward"][2][1] == ("segment products (Q·Kᵀ), L = 2M + compulsory "
                                                "rest")
-    assert best_lower_bound("forward", 64, 8, 64).route == rows["forward", "forward"][2][1]
-    assert best_lower_bound("backward", 64, 8, 64).value == 7168   # min(7168, 9728)
+    assert best_lower_bound("forward", 64, 8, 64).route == rows["forward", "forward"][5][1]
+    assert best_lower_bound("backward", 64, 8, 64).value == 11072   # min(12544, 11072)
 
 
 @pytest.mark.trust
@@ -384,13 +390,14 @@ def test_below_algorithms_on_injected_counts() -> None:
     from attnio.proofs.attention_routes import _below_algorithms
 
     grid = [("backward", 64, 8, 64)]
-    v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 7168,
-                                                                      "standard": 9728})
-    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (9, 9)
-    v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 7167})
+    v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 12544,
+                                                                      "standard": 11072})
+    assert v.proved and (v.evidence.instances, v.evidence.nontrivial_instances) == (13, 13)
+    v = _below_algorithms(CTX, grid=grid, counts=lambda p, n, d, M: {"flash2": 12543})
     assert isinstance(v, Refuted) and v.counterexample == {
-        "pass": "backward", "n": 64, "d": 8, "M": 64, "algorithm": "flash2", "io": 7167,
-        "bound": 7168, "route": "segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest"}
+        "pass": "backward", "n": 64, "d": 8, "M": 64, "algorithm": "flash2", "io": 12543,
+        "bound": 12544, "route": "segment products (Q·Kᵀ + dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and "
+                                 "dS witnessed), L = 2M + compulsory rest"}
     assert "exceeds an algorithm's exact I/O" in v.detail
     v = _below_algorithms(CTX, grid=[("forward", 64, 8, 64)],
                           counts=lambda p, n, d, M: {"flash2": 2048},
@@ -693,12 +700,18 @@ def test_routes_at_a_size_where_the_segment_route_is_zero() -> None:
         (128, "compulsory", "gap.compulsory"),
         (0, "segment products (Q·Kᵀ + dO·Vᵀ)", "gap.segment_route"),
         (64, "segment products (Q·Kᵀ + dO·Vᵀ) + compulsory rest", "gap.segment_route"),
-        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form")]
+        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"),
+        (0, "segment products (Q·Kᵀ + dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed)",
+         "gap.joint_route"),
+        (64, "segment products (Q·Kᵀ + dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed) + "
+             "compulsory rest", "gap.joint_route")]
     assert rows("forward", "forward") == [
         (64, "compulsory", "gap.compulsory"),
         (0, "segment products (Q·Kᵀ)", "gap.segment_route"),
         (32, "segment products (Q·Kᵀ) + compulsory rest", "gap.segment_route"),
-        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form")]
+        (0, "Saha-Ye level-1 (Q·Kᵀ)", "explicit.attention_closed_form"),
+        (0, "segment products (Q·Kᵀ + P·V, P witnessed)", "gap.joint_route"),
+        (16, "segment products (Q·Kᵀ + P·V, P witnessed) + compulsory rest", "gap.joint_route")]
     assert rows("backward", "given-scores") == [
         (192, "compulsory (+ n² of the given scores)", "gap.compulsory"),
         (0, "segment products (dO·Vᵀ)", "gap.segment_route"),
@@ -706,7 +719,11 @@ def test_routes_at_a_size_where_the_segment_route_is_zero() -> None:
         (0, "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores)",
          "gap.witnessed_route"),
         (64, "segment products (dO·Vᵀ + dS·K, dS witnessed by the given scores) + compulsory "
-             "rest", "gap.witnessed_route")]
+             "rest", "gap.witnessed_route"),
+        (0, "segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the given "
+            "scores)", "gap.joint_route"),
+        (64, "segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed by the given "
+             "scores) + compulsory rest", "gap.joint_route")]
 
 
 @pytest.mark.trust

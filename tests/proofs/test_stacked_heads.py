@@ -121,13 +121,15 @@ def test_bound_by_hand_names_its_class_and_claim() -> None:
     from attnio.bounds.attention import GapBound
 
     assert stacked_lower_bound("backward", 64, 8, 64) == GapBound(
-        7168, "recompute: segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest",
-        "heads.stacked_segment")
+        11072, "given-scores: segment products (dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS "
+        "witnessed by the given scores), L = 3M + compulsory rest", "gap.joint_route")
     assert stacked_lower_bound("forward", 64, 8, 64) == GapBound(
-        3584, "segment products (Q·Kᵀ), L = 2M + compulsory rest", "heads.stacked_segment")
+        4992, "segment products (Q·Kᵀ + P·V, P witnessed), L = 2M + compulsory rest",
+        "gap.joint_route")
     # one class asked for: its own maximum, no class prefix
     assert stacked_lower_bound("backward", 64, 8, 64, computation="recompute").route == \
-        "segment products (Q·Kᵀ + dO·Vᵀ), L = 2M + compulsory rest"
+        ("segment products (Q·Kᵀ + dO·Vᵀ + Pᵀ·dO + dS·K + dSᵀ·Q, P and dS witnessed), "
+         "L = 2M + compulsory rest")
 
 
 @pytest.mark.trust
@@ -140,10 +142,12 @@ def test_routes_by_hand_default_one_head() -> None:
         GapBound(2560, "segment products (Q·Kᵀ), L = 2M", "heads.stacked_segment"),
         GapBound(2560 + 2 * 64 * 8, "segment products (Q·Kᵀ), L = 2M + compulsory rest",
                  "heads.stacked_segment")]
-    assert [r.route for r in routes[3:]] == ["Saha-Ye level-1 (Q·Kᵀ)"]  # one head only
+    assert [r.route for r in routes[3:4]] == ["Saha-Ye level-1 (Q·Kᵀ)"]  # one head only
+    assert [r.claim_id for r in routes[4:]] == ["gap.joint_route"] * 2
     assert [r.claim_id for r in stacked_lower_bound_routes(
         "backward", 64, 8, 64, "recompute", heads=2)] == [
-        "heads.stacked_compulsory", "heads.stacked_segment", "heads.stacked_segment"]
+        "heads.stacked_compulsory", "heads.stacked_segment", "heads.stacked_segment",
+        "gap.joint_route", "gap.joint_route"]
 
 
 @pytest.mark.trust

@@ -30,6 +30,31 @@ def test_the_claims_are_proved_and_their_twins_refuted() -> None:
     assert "below a proved cell bound" in reasons["gap.twin.witnessed_narrow_cap"].detail
     chain = reasons["gap.twin.witness_chain_without_P"]
     assert chain.verdict == "refuted" and "no vertex of ['A', 'dS']" in chain.detail
+    # issue 35: the s²/(4d) term at n < d is refuted by a real segment shape of dS·K
+    full_d = reasons["gap.twin.witnessed_full_term_d"]
+    assert full_d.verdict == "refuted" and full_d.counterexample["n"] < full_d.counterexample["d"]
+    cx = full_d.counterexample
+    assert cx["full_leaves"] * cx["m"] > cx["a"] * cx["b"]
+
+
+def test_n_below_d_prints_the_supported_bound() -> None:
+    """Issue 35: at n = 63, d = 256, M = 4 the route printed 1,347,960 (the s²/(4d) term,
+    proved for n ≥ d only); the supported value, with full pairs ≤ ab/n, is 1,296,092."""
+    routes = [r.value for r in witnessed_routes(63, 256, 4)]
+    assert routes == [1231580, 1296092]
+    cap = lambda d, M, L: segment_product_cap(63, M, L, partial_depth=255)  # noqa: E731
+    assert leaves_segment_route(2 * 63 * 63 * 256, 256, 4, cap=cap) == (1231580, 20)
+    # n ≥ d is unchanged (m = d)
+    assert witnessed_routes(4096, 64, 1024)[0].value == 50958336
+
+
+def test_the_dsk_enumeration_sees_full_pairs_of_n_leaves() -> None:
+    from attnio.proofs.witnessed_route import dsk_leaf_table
+
+    table = dsk_leaf_table(1, 2)  # dS 1×1, K 1×2: both pairs full with a = 1, b = 2
+    assert max(full for _, _, full, _ in table) == 2
+    assert all(full * 1 <= a * b for a, b, full, _ in table)
+    assert any(full * 2 > a * b for a, b, full, _ in table)  # ab/d fails: the issue's gap
 
 
 def test_the_witness_lemma_counts_the_instances_that_could_fail() -> None:
@@ -68,10 +93,14 @@ def test_only_the_given_scores_class_has_it_and_the_small_cache_bound_rose() -> 
                    for r in lower_bound_routes("backward", 4096, 64, 64, cls))
     assert all(r.claim_id != "gap.witnessed_route"
                for r in lower_bound_routes("forward", 4096, 64, 64, "forward"))
+    witnessed = [r for r in lower_bound_routes("backward", 4096, 64, 64, "given-scores")
+                 if r.claim_id == "gap.witnessed_route"]
+    assert witnessed[-1].value == 316516672
+    # before issue 26 the class's best was the dO·Vᵀ route alone: 176,084,032 (ratio 7.58);
+    # since issue 35 the joint route (four products) is the class's best
     given = best_lower_bound("backward", 4096, 64, 64, "given-scores")
-    assert given.claim_id == "gap.witnessed_route" and given.value == 316516672
-    # before issue 26 the class's best was the dO·Vᵀ route alone: 176,084,032 (ratio 7.58)
-    assert best_lower_bound("backward", 4096, 64, 64).value == 316516672
+    assert given.claim_id == "gap.joint_route" and given.value == 436498688
+    assert best_lower_bound("backward", 4096, 64, 64).value == 436498688
 
 
 def test_one_stacked_head_is_the_single_head_route() -> None:

@@ -125,3 +125,46 @@ def test_branches_in_source_order() -> None:
     b = get_bound("bwd.tight")
     assert sp.simplify(b.branches[0] - (n**2 * d**2 + n * d**3) / M) == 0
     assert sp.simplify(b.branches[1] - (n**2 * d + n * d**2) / sp.sqrt(M)) == 0
+
+
+#: The rows that state a bound with its constants (Q ≥ expr, Q ≤ expr); every other row is a
+#: Θ / O / Ω statement whose value with constant 1 is no bound (issue 35, item 4).
+EXPLICIT_IDS = {"bwd.trivial.lower", "fwd.trivial.lower", "fwd.large_explicit.lower",
+                "matmul.hk_explicit.lower", "matmul.lean_combined.lower", "matmul.smith.lower",
+                "matmul.cosma.lower", "matmul.trivial.lower"}
+
+
+def test_theta_rows_are_asymptotic_and_the_explicit_rows_are_known() -> None:
+    assert {b.id for b in CATALOGUE if not b.asymptotic} == EXPLICIT_IDS
+    for bid in ("bwd.small.lower", "bwd.tight", "bwd.large.lower", "fwd.tight",
+                "fwd.small.lower", "fwd.large.lower", "sparse.lower", "matmul.hk.lower"):
+        assert get_bound(bid).asymptotic, bid
+    assert all(b.asymptotic for b in CATALOGUE if b.kind == "tight")
+
+
+def test_explicit_id_links_each_asymptotic_lower_row_to_an_explicit_row_beside_it() -> None:
+    links = {b.id: b.explicit_id for b in CATALOGUE if b.explicit_id}
+    assert links == {
+        "bwd.tight": "bwd.trivial.lower", "bwd.large.lower": "bwd.trivial.lower",
+        "bwd.small.lower": "bwd.trivial.lower", "fwd.tight": "fwd.large_explicit.lower",
+        "fwd.large.lower": "fwd.large_explicit.lower",
+        "fwd.small.lower": "fwd.large_explicit.lower",
+        "matmul.hk.lower": "matmul.hk_explicit.lower"}
+    for bid, eid in links.items():
+        row, explicit = get_bound(bid), get_bound(eid)
+        assert row.asymptotic and not explicit.asymptotic and explicit.kind == "lower"
+        assert row.pass_ == explicit.pass_ and not explicit.admissible
+    # rows with no explicit version say why by having none: the class bound and the
+    # finite-field forward (any algorithm) have no explicit-constant row in the catalogue
+    assert get_bound("sparse.lower").explicit_id is None
+    assert get_bound("fwd.any.lower").explicit_id is None
+    assert all(b.explicit_id is None for b in CATALOGUE if b.kind == "upper")
+
+
+def test_issue_35_example_the_theta_row_is_not_the_explicit_value() -> None:
+    """n = 10, d = 161, M = 162: bwd.small.lower's constant-1 value 21,630 lies above
+    small-cache-fused's 20,360 words — it is asymptotic, and the row beside it is explicit."""
+    row = get_bound("bwd.small.lower")
+    value = row.evaluate(check_range=False, n=10, d=161, M=162)   # 15295·√2
+    assert row.asymptotic and sp.floor(value) == 21630
+    assert get_bound(row.explicit_id).latex().startswith("Q \\geq")
