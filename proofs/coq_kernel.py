@@ -65,16 +65,9 @@ from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.proofs.registry import CheckContext, Claim
 from attnio.results import Undecided
 from attnio.safe_io import validate_name_lengths, write_text
-from attnio.smt.coq import (
-    CoqStatement,
-    accepted,
-    coq_chain,
-    coq_document,
-    coq_statement,
-    coqc_binary,
-    run_coqc,
-)
 from attnio.smt.coq_proofs import chain_glue, proof_scripts
+from attnio.smt.coq_statements import CoqStatement, coq_chain, coq_statement
+from attnio.smt.coqc import accepted, coq_document, coqc_binary, run_coqc
 from attnio.smt.statements import parse_statement
 
 __all__ = ["KINDS", "CHECKERS", "STAND_IN", "CoqGoal", "CoqChainGoal", "Captured",
@@ -367,7 +360,7 @@ def capture(claim: Claim) -> Captured:
     >>> from attnio.proofs.registry import load_claims
     >>> c = next(c for c in load_claims() if c.id == "sym.crossover.bwd")
     >>> print(capture(c).parts[0].goal)
-    Equivalent(Eq((d**3*n + d**2*n**2)/M, (d**2*n + d*n**2)/sqrt(M)), Eq(M, d**2))
+    Equivalent(Eq(M, d**2), Eq((d**3*n + d**2*n**2)/M, (d**2*n + d*n**2)/sqrt(M)))
     """
     log: list = []
     error = ""
@@ -393,7 +386,7 @@ MAX_PRODUCTS = 800
 
 
 def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = MAX_FACTORS,
-                   max_products: int = MAX_PRODUCTS
+                   max_products: int = MAX_PRODUCTS, squares: bool = True
                    ) -> list[tuple[tuple[int, ...], sp.Expr]] | None:
     r"""A Positivstellensatz certificate that ``facts`` (each ``(p, kind)``: ``p >= 0``,
     ``p > 0`` or ``p = 0``) contradict one another, found by linear programming (HiGHS).
@@ -417,6 +410,10 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     >>> lp_certificate([(x, ">=")]) is None
     True
     """
+    if max_factors > 1:   # a linear combination of the facts themselves first: lra's own
+        linear = lp_certificate(facts, max_factors=1, max_products=max_products, squares=False)
+        if linear is not None:
+            return linear
     import itertools
 
     import highspy
@@ -435,7 +432,7 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     inequalities = [i for i, (_, kind) in enumerate(facts) if kind != "="]
     equalities = [i for i, (_, kind) in enumerate(facts) if kind == "="]
     monomials = [*symbols, *(a * b for a, b in itertools.combinations_with_replacement(symbols, 2))]
-    squares = [*monomials, *(a - b for a, b in itertools.combinations(symbols, 2))]
+    square_terms = [*monomials, *(a - b for a, b in itertools.combinations(symbols, 2))]
     columns: list[tuple[tuple[int, ...], sp.Expr, dict, bool, bool]] = []
 
     def offer(combo: tuple[int, ...], square: sp.Expr) -> None:
@@ -449,20 +446,20 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
         for combo in itertools.combinations_with_replacement(inequalities, size):
             if len(columns) < max_products:
                 offer(combo, sp.Integer(1))
-    for size in range(0, 3):
+    for size in range(0, 3 if squares else 0):
         for combo in itertools.combinations_with_replacement(inequalities, size):
-            for m in squares:
+            for m in square_terms:
                 if len(columns) < 2 * max_products:
                     offer(combo, m)
     goal = len(facts) - 1                        # the negated goal comes last
-    if facts[goal][1] != "=":
+    if facts[goal][1] != "=" and max_factors > 1:
         for combo in itertools.combinations_with_replacement(inequalities, max_factors):
             if len(columns) < 3 * max_products:
                 offer((goal, *combo), sp.Integer(1))
     quartic = list(dict.fromkeys(a * b for a, b in
                                  itertools.combinations_with_replacement(monomials, 2)))
     for i in equalities:
-        for m in [sp.Integer(1), *monomials, *quartic]:
+        for m in [sp.Integer(1), *((*monomials, *quartic) if squares else ())]:
             columns.append(((i,), m, (polys[i] * sp.Poly(m, *symbols)).as_dict(), False, True))
     rows: dict[tuple[int, ...], int] = {}
     for _, _, coeffs, _, _ in columns:
@@ -700,7 +697,7 @@ def summary_lines(verdicts: Sequence[CoqVerdict], claims: Sequence[Claim], *,
 def coq_json(verdicts: Sequence[CoqVerdict], claims: Sequence[Claim], *, twins: bool = False
              ) -> dict[str, Any]:
     """The ``"coq"`` summary of ``attnio verify --kernel coq --json``."""
-    from attnio.smt.coq import coqc_version
+    from attnio.smt.coqc import coqc_version
 
     by_id = {c.id: c for c in claims}
     out: dict[str, Any] = {"coqc": coqc_version(), "checked": len(verdicts),
@@ -793,6 +790,19 @@ class CoqFile:
     reason: str
     path: Path | None = None
     strategy: str = ""
+
+    def line(self) -> str:
+        """The line ``attnio prove`` prints under its verdict."""
+        if self.path is None:
+            return f"coq: not re-checked: {self.reason} (nothing written)"
+        if self.rechecked:
+            return f"coq: re-checked by coqc ({self.reason}); wrote {self.path}"
+        return f"coq: NOT re-checked: {self.reason}; wrote {self.path} (coqc rejects it)"
+
+    def to_json(self) -> dict[str, Any]:
+        """``"coq"`` of ``attnio prove --json``."""
+        return {"rechecked": self.rechecked, "reason": self.reason,
+                "file": str(self.path) if self.path else None, "strategy": self.strategy or None}
 
 
 def prove_file(statement: str, domains: Mapping[str, str], path: str | os.PathLike[str], *,

@@ -10,27 +10,20 @@ kernel is small and independent of everything above — whether the proof is acc
 imports nothing from the z3 bridge: the translation is written anew, so that one defect of
 the bridge cannot be agreed with twice.
 
-Proof map
----------
-* :func:`coq_statement` — a sympy statement (goal and hypotheses) with its declared domains →
-  a :class:`CoqStatement`: ``forall`` binders (``R``, or ``Z`` for the integer domains), the
-  domain facts, where each partial function is defined (:func:`definedness`, written here
-  anew: :math:`\sqrt b` needs :math:`b \ge 0`, :math:`1/e` needs :math:`e \ne 0`, :math:`\log a`
-  needs :math:`a > 0`, ``Piecewise`` needs a branch that applies, ``Implies(A, B)`` needs
-  ``B`` defined only where ``A`` holds), the hypotheses and the goal.
-* :func:`coq_chain` — a chain of :mod:`attnio.smt.chains` (premises, steps, conclusion) as
-  one lemma per step, the *composition* (the conclusion from the steps alone, the premises
-  not given) and the claim derived from them.
-* :func:`render_statement` — the Coq text (``Theorem name : forall ..., H1 -> ... -> G.``).
-* :func:`coq_document` — a self-contained ``.v`` file: :data:`PREAMBLE` (the standard library
-  and the lemmas the proofs use, each proved in the file), the theorems with their proofs, and
-  ``Print Assumptions`` for each.
-* :func:`run_coqc` — ``coqc`` on one file in a private folder, killed at its time limit (a
-  timeout is *not re-checked*, never a pass) and on Ctrl-C.
-* :func:`accepted` — the rule of what counts: ``coqc`` exited 0, no ``Admitted`` / ``admit``
-  / ``Axiom`` (or any other way to assume) in the file, and ``Print Assumptions`` of every
-  theorem lists only the axioms of :data:`ALLOWED_AXIOMS` (the three on which the standard
-  library's real numbers rest).
+Proof map (the kernel's modules, bottom up)
+-------------------------------------------
+* this module — the printer: :func:`term` and :func:`prop` turn sympy terms and relations
+  into small trees (:data:`Term`, :data:`Prop`) that :func:`render_term`,
+  :func:`render_prop` and :func:`render_statement` print; the table below is its semantics;
+* :mod:`attnio.smt.coq_statements` — a statement (goal, hypotheses, declared domains) as a
+  :class:`~attnio.smt.coq_statements.CoqStatement`: ``forall`` binders (``R``, or ``Z`` for
+  the integer domains), the domain facts, where each partial function is defined (its own
+  :func:`~attnio.smt.coq_statements.definedness`), the hypotheses and the goal; a chain of
+  :mod:`attnio.smt.chains` as one lemma per step, the composition and the claim;
+* :mod:`attnio.smt.coq_proofs` — the tactic strategy: a proof script for each statement;
+* :mod:`attnio.smt.coqc` — a self-contained ``.v`` file, ``coqc`` run with a time limit, and
+  the rule of what counts as re-checked (exit 0, nothing assumed, only the standard library's
+  axioms of the reals).
 
 The semantics, term by term
 ---------------------------
@@ -70,32 +63,17 @@ Examples
 --------
 >>> import sympy as sp
 >>> n, d, M = sp.symbols("n d M", positive=True, integer=True)
->>> st = coq_statement("t", sp.Ge(n**2*d**2/M, n**2*d/sp.sqrt(M), evaluate=False),
-...                    [sp.Le(M, d**2, evaluate=False)])
->>> print(render_statement(st))
-Theorem t :
-  forall (M d n : Z),
-  (1 <= M)%Z ->
-  (1 <= d)%Z ->
-  (1 <= n)%Z ->
-  (M <= d * d)%Z ->
-  IZR d ^ 2 * IZR n ^ 2 / IZR M >= IZR d * IZR n ^ 2 / sqrt (IZR M).
->>> x = sp.Symbol("x", real=True)
->>> print(render_prop(definedness(sp.Ge(sp.log(x) + 1 / (x - 1), 0, evaluate=False), {x: "real"})))
-x - 1 <> 0 /\ 0 < x
+>>> ctx = CoqContext(coq_names([n, d, M]), {n: "positive-integer", d: "positive-integer",
+...                                          M: "positive-integer"})
+>>> print(render_prop(prop(sp.Ge(n**2*d**2/M, n**2*d/sp.sqrt(M), evaluate=False), ctx)))
+IZR d ^ 2 * IZR n ^ 2 / IZR M >= IZR d * IZR n ^ 2 / sqrt (IZR M)
+>>> print(render_prop(prop(sp.Le(M, d**2, evaluate=False), ctx)))
+(M <= d * d)%Z
 """
 
 from __future__ import annotations
 
-import dataclasses
-import os
 import re
-import resource
-import shutil
-import signal
-import subprocess
-import tempfile
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
@@ -103,14 +81,11 @@ from typing import Any, Iterable, Mapping, Sequence
 import sympy as sp
 
 from attnio.exceptions import InvalidInputError, TranslationError
-from attnio.smt.statements import declared_domains, symbol_for
 
 __all__ = [
-    "Term", "Prop", "CoqContext", "CoqStatement", "CoqRun", "coq_statement", "coq_chain", "coq_names",
-    "definedness", "term", "prop", "render_term", "render_prop", "render_statement",
-    "coq_document", "run_coqc", "accepted", "coqc_binary", "coqc_version", "axioms_of",
-    "forbidden_words", "is_integer_polynomial", "z_term", "positive_in_domains", "PREAMBLE", "ALLOWED_AXIOMS", "FORBIDDEN", "INTEGER_DOMAINS",
-    "POSITIVE_DOMAINS",
+    "Term", "Prop", "CoqContext", "coq_names", "term", "prop", "z_term",
+    "is_integer_polynomial", "render_term", "render_prop", "render_statement", "ordered_args",
+    "outside_fragment", "conjunction", "INTEGER_DOMAINS", "POSITIVE_DOMAINS",
 ]
 
 #: A Coq term as a small tree: ``("var", name)``, ``("zvar", name)`` (an integer variable,
@@ -128,7 +103,6 @@ Prop = tuple
 INTEGER_DOMAINS = ("integer", "positive-integer", "nonnegative-integer")
 #: Domains whose every value is > 0 (a symbol declared in one of them).
 POSITIVE_DOMAINS = ("positive", "positive-integer")
-_NONNEGATIVE_DOMAINS = ("positive", "nonnegative", "positive-integer", "nonnegative-integer")
 
 #: Names a variable may not take: Coq's keywords and every constant the printed terms and
 #: the preamble use (a variable ``sqrt`` would shadow the square root). Such a variable is
@@ -194,7 +168,8 @@ def _num(value: Any) -> Term:
             else Fraction(value))
 
 
-def _outside(e: sp.Basic, why: str) -> TranslationError:
+def outside_fragment(e: sp.Basic, why: str) -> TranslationError:
+    """The error of a construct outside the Coq fragment (``why``, then the term)."""
     return TranslationError(f"outside the Coq fragment: {why} in {_short(e)}")
 
 
@@ -247,8 +222,8 @@ def term(e: sp.Basic, ctx: CoqContext) -> Term:
         if isinstance(e, cls) and len(e.args) == 1:
             return ("fn", name, term(e.args[0], ctx))
     if isinstance(e, sp.Piecewise):
-        raise _outside(e, "a Piecewise outside a relation")
-    raise _outside(e, f"{type(e).__name__}")
+        raise outside_fragment(e, "a Piecewise outside a relation")
+    raise outside_fragment(e, f"{type(e).__name__}")
 
 
 def _sum(e: sp.Add, ctx: CoqContext) -> Term:
@@ -318,10 +293,10 @@ def _power(e: sp.Pow, ctx: CoqContext) -> Term:
             return t if p > 0 else ("div", ("num", Fraction(1)), t)
         if isinstance(base, sp.Symbol) and ctx.domains.get(base) in POSITIVE_DOMAINS:
             return ("rpower", term(base, ctx), ("num", Fraction(p, q)))
-        raise _outside(e, f"a root of index {q} of a base not declared positive (Coq's Rpower "
+        raise outside_fragment(e, f"a root of index {q} of a base not declared positive (Coq's Rpower "
                           "is exp(y ln x), attnio's root only for x > 0)")
     if k.is_number:
-        raise _outside(e, f"the exponent {k}")
+        raise outside_fragment(e, f"the exponent {k}")
     return ("rpower", term(base, ctx), term(k, ctx))
 
 
@@ -373,7 +348,7 @@ def z_term(e: sp.Basic, ctx: CoqContext) -> Term:
     if isinstance(e, sp.Pow):
         b = z_term(e.base, ctx)
         return b if int(e.exp) == 1 else ("mul", tuple(b for _ in range(int(e.exp))))
-    raise _outside(e, f"{type(e).__name__} in an integer relation")   # not reached: checked
+    raise outside_fragment(e, f"{type(e).__name__} in an integer relation")   # not reached: checked
 
 
 # ------------------------------------------------------------------------------ props
@@ -412,17 +387,17 @@ def prop(p: sp.Basic, ctx: CoqContext) -> Prop:
         a, b = p.args
         return ("imp", prop(a, ctx), prop(b, ctx))
     if isinstance(p, sp.And):
-        return _junction("and", [prop(a, ctx) for a in _ordered(p)])
+        return _junction("and", [prop(a, ctx) for a in ordered_args(p)])
     if isinstance(p, sp.Or):
-        return _junction("or", [prop(a, ctx) for a in _ordered(p)])
+        return _junction("or", [prop(a, ctx) for a in ordered_args(p)])
     if isinstance(p, sp.Not):
         return ("not", prop(p.args[0], ctx))
     if isinstance(p, sp.Equivalent):
-        args = [prop(a, ctx) for a in _ordered(p)]
+        args = [prop(a, ctx) for a in ordered_args(p)]
         return _junction("and", [("iff", args[i], args[i + 1]) for i in range(len(args) - 1)])
     if isinstance(p, sp.Xor):
-        out = prop(_ordered(p)[0], ctx)
-        for a in _ordered(p)[1:]:
+        out = prop(ordered_args(p)[0], ctx)
+        for a in ordered_args(p)[1:]:
             q = prop(a, ctx)
             out = ("or", (("and", (out, ("not", q))), ("and", (("not", out), q))))
         return out
@@ -431,10 +406,10 @@ def prop(p: sp.Basic, ctx: CoqContext) -> Prop:
         if piece is None:
             return _relation(_REL_OPS[type(p)], p.lhs, p.rhs, ctx)
         return _lift(p, piece, ctx)
-    raise _outside(p, f"{type(p).__name__} is not a relation or a connective")
+    raise outside_fragment(p, f"{type(p).__name__} is not a relation or a connective")
 
 
-def _ordered(p: sp.Basic) -> list[sp.Basic]:
+def ordered_args(p: sp.Basic) -> list[sp.Basic]:
     """The arguments of a connective in a fixed order (sympy stores And/Or as sets)."""
     return sorted(p.args, key=sp.default_sort_key)
 
@@ -467,301 +442,15 @@ def _relation_or_lift(cls: type, lhs: sp.Expr, rhs: sp.Expr, ctx: CoqContext) ->
     return _lift(cls(lhs, rhs, evaluate=False), inner, ctx)
 
 
-# ------------------------------------------------------------------------------ definedness
-def positive_in_domains(e: sp.Expr, domains: Mapping[sp.Symbol, str], strict: bool = True
-                        ) -> bool:
-    """True when the declared domains alone make ``e`` positive (``strict``) or nonnegative:
-    each symbol replaced by a fresh one carrying exactly its declared domain's assumptions."""
-    fresh = {sym: symbol_for(f"_coq_{i}", dom)
-             for i, (sym, dom) in enumerate(sorted(domains.items(), key=lambda kv: kv[0].name))
-             if sym in e.free_symbols}
-    try:
-        value = e.xreplace(fresh)
-    except Exception:   # a display of sympy's; the condition is simply kept
-        return False
-    return bool(value.is_positive if strict else value.is_nonnegative)
-
-
-def _condition(op: str, e: sp.Expr, ctx: CoqContext) -> list[Prop]:
-    """``e op 0`` unless the declared domains imply it (then nothing: a dropped condition
-    only makes the theorem stronger)."""
-    if op in (">", "<>") and positive_in_domains(e, ctx.domains, strict=True):
-        return []
-    if op == ">=" and positive_in_domains(e, ctx.domains, strict=False):
-        return []
-    if op == ">":
-        return [("rel", "<", ("num", Fraction(0)), term(e, ctx), "R")]
-    if op == ">=":
-        return [("rel", "<=", ("num", Fraction(0)), term(e, ctx), "R")]
-    return [("rel", op, term(e, ctx), ("num", Fraction(0)), "R")]
-
-
-def _term_defined(e: sp.Basic, ctx: CoqContext) -> list[Prop]:
-    if isinstance(e, (sp.Symbol, sp.Number, sp.NumberSymbol)) or e in (sp.pi, sp.E):
-        return []
-    if isinstance(e, sp.Pow):
-        base, k = e.args
-        out = _term_defined(base, ctx) + _term_defined(k, ctx)
-        if k.is_Integer:
-            return out + (_condition("<>", base, ctx) if k < 0 else [])
-        if k.is_Rational:
-            return out + _condition(">=" if k > 0 else ">", base, ctx)
-        return out + _condition(">", base, ctx)
-    if isinstance(e, sp.log):
-        return _term_defined(e.args[0], ctx) + _condition(">", e.args[0], ctx)
-    if isinstance(e, sp.tan):
-        a = e.args[0]
-        return _term_defined(a, ctx) + [("rel", "<>", ("fn", "cos", term(a, ctx)),
-                                         ("num", Fraction(0)), "R")]
-    if isinstance(e, sp.Piecewise):
-        return _piecewise_defined(e, ctx)
-    if isinstance(e, (sp.Add, sp.Mul, sp.Min, sp.Max, sp.Abs, sp.floor, sp.ceiling, sp.exp,
-                      sp.sin, sp.cos)):
-        return [c for a in e.args for c in _term_defined(a, ctx)]
-    raise _outside(e, f"no definedness rule for {type(e).__name__}")
-
-
-def _piecewise_defined(e: sp.Piecewise, ctx: CoqContext) -> list[Prop]:
-    """Branches in order: ``D(c1) ∧ (c1 → D(e1)) ∧ (¬c1 → rest)``; no branch applies:
-    undefined (the conditions' disjunction is required)."""
-    rest: Prop = ("false",)
-    for value, cond in reversed(e.args):
-        if cond is sp.true:
-            rest = _conj(_term_defined(value, ctx))
-            continue
-        c = prop(cond, ctx)
-        parts = _defined_list(cond, ctx)
-        body = _term_defined(value, ctx)
-        if body:
-            parts.append(("imp", c, _conj(body)))
-        parts.append(c if rest == ("false",) else ("imp", ("not", c), rest))
-        rest = _conj(parts)
-    return [] if rest == ("true",) else [rest]
-
-
-def _conj(parts: Sequence[Prop]) -> Prop:
+def conjunction(parts: Sequence[Prop]) -> Prop:
+    """The conjunction of ``parts``, flattened, without ``True`` and repeats (``True`` if
+    none is left)."""
     kept: list[Prop] = []
     for p in parts:
         for q in (p[1] if p[0] == "and" else (p,)):
             if q != ("true",) and q not in kept:
                 kept.append(q)
     return ("true",) if not kept else kept[0] if len(kept) == 1 else ("and", tuple(kept))
-
-
-def _defined_list(p: sp.Basic, ctx: CoqContext) -> list[Prop]:
-    if p in (sp.true, sp.false) or isinstance(p, bool):
-        return []
-    if isinstance(p, sp.Implies):
-        a, b = p.args
-        inner = _defined_list(b, ctx)
-        return _defined_list(a, ctx) + ([("imp", prop(a, ctx), _conj(inner))] if inner else [])
-    if isinstance(p, (sp.And, sp.Or, sp.Not, sp.Xor, sp.Equivalent)):
-        return [c for a in _ordered(p) for c in _defined_list(a, ctx)]
-    if isinstance(p, sp.core.relational.Relational):
-        return _term_defined(p.lhs, ctx) + _term_defined(p.rhs, ctx)
-    raise _outside(p, f"no definedness rule for {type(p).__name__}")
-
-
-def definedness(p: sp.Basic, domains: Mapping[sp.Symbol, str],
-                names: Mapping[sp.Symbol, str] | None = None) -> Prop:
-    """Where the statement ``p`` is defined, as a Coq proposition (``("true",)`` if
-    everywhere in the declared domains): the rules of the module docstring, strict for
-    ``And`` / ``Or`` / ``Not`` / ``Xor`` / ``Equivalent``, guarded for ``Implies``.
-
-    >>> x = sp.Symbol("x", real=True)
-    >>> print(render_prop(definedness(sp.Implies(sp.Ge(x, 0), sp.Ge(sp.sqrt(x), 1)),
-    ...                               {x: "real"})))
-    x >= 0 -> 0 <= x
-    >>> definedness(sp.Ge(sp.sqrt(x), 0), {x: "positive"})
-    ('true',)
-    """
-    ctx = CoqContext(names or coq_names(domains), domains)
-    return _conj(_defined_list(p, ctx))
-
-
-# ------------------------------------------------------------------------------ statements
-@dataclass(frozen=True)
-class CoqStatement:
-    """What one Coq theorem states, before rendering.
-
-    ``hypotheses`` are ``(role, prop)`` with role ``"domain"``, ``"defined"``,
-    ``"hypothesis"`` (a caller's hypothesis) or ``"antecedent"`` (the ``A`` of a top-level
-    ``Implies(A, B)``, written as a hypothesis). ``sources`` keeps, for each hypothesis, what
-    it was printed from (the symbol of a domain fact, the sympy hypothesis; None for a
-    definedness condition) and ``goal`` the sympy goal after its top-level antecedents, with
-    the domains and the names: the proof planner (:mod:`attnio.smt.coq_proofs`) works on them.
-    """
-
-    name: str
-    binders: tuple[tuple[str, str], ...]
-    hypotheses: tuple[tuple[str, Prop], ...]
-    conclusion: Prop
-    sources: tuple[sp.Basic | None, ...] = ()
-    goal: sp.Basic = sp.true
-    domains: Mapping[sp.Symbol, str] = field(default_factory=dict)
-    names: Mapping[sp.Symbol, str] = field(default_factory=dict)
-
-    @property
-    def integer_names(self) -> tuple[str, ...]:
-        return tuple(name for name, kind in self.binders if kind == "Z")
-
-
-def _domain_fact(name: str, domain: str) -> list[Prop]:
-    if domain == "positive":
-        return [("rel", "<", ("num", Fraction(0)), ("var", name), "R")]
-    if domain == "nonnegative":
-        return [("rel", "<=", ("num", Fraction(0)), ("var", name), "R")]
-    if domain == "positive-integer":
-        return [("rel", "<=", ("znum", 1), ("zvar", name), "Z")]
-    if domain == "nonnegative-integer":
-        return [("rel", "<=", ("znum", 0), ("zvar", name), "Z")]
-    return []
-
-
-def _identifier(name: str) -> str:
-    out = re.sub(r"[^A-Za-z0-9_]", "_", name)
-    return out if out[:1].isalpha() else "t_" + out
-
-
-def coq_statement(name: str, goal: sp.Basic, hypotheses: Sequence[sp.Basic] = (),
-                  domains: Mapping[Any, str] | None = None, *,
-                  defined: bool = True, bind_all: bool = False) -> CoqStatement:
-    """The Coq theorem of ``hypotheses ⇒ goal`` for every value of the declared domains,
-    where the statement is defined.
-
-    Parameters
-    ----------
-    name : str
-        The theorem's name (made a Coq identifier).
-    goal, hypotheses
-        sympy relations or boolean combinations.
-    domains : mapping, optional
-        ``{symbol or name: domain}``; a symbol not in it must declare its domain in its
-        assumptions (:func:`attnio.smt.statements.declared_domains`), never by its name.
-    defined : bool
-        Write where each hypothesis and the goal are defined as hypotheses (default); a
-        chain (:func:`coq_chain`) states the definedness of the whole chain once instead.
-    bind_all : bool
-        Bind every symbol of ``domains``, not only those of the statement (the lemmas of a
-        chain share one list of variables).
-
-    Raises
-    ------
-    InvalidInputError
-        A symbol without a declared domain.
-    TranslationError
-        A construct outside the fragment (the message names it).
-
-    Examples
-    --------
-    >>> x = sp.Symbol("x", positive=True)
-    >>> print(render_statement(coq_statement("amgm", sp.Ge(x + 1 / x, 2, evaluate=False))))
-    Theorem amgm :
-      forall (x : R),
-      0 < x ->
-      x + 1 / x >= 2.
-    """
-    everything = [goal, *hypotheses]
-    doms = _resolve_domains(everything, domains)
-    if bind_all and domains:
-        doms.update({s: d for s, d in domains.items() if isinstance(s, sp.Symbol)})
-    names = coq_names(doms)
-    ctx = CoqContext(names, doms)
-    hyps: list[tuple[str, Prop]] = []
-    sources: list[sp.Basic | None] = []
-    for sym in sorted(doms, key=lambda s: names[s]):
-        for f in _domain_fact(names[sym], doms[sym]):
-            hyps.append(("domain", f))
-            sources.append(sym)
-
-    def add(role: str, p: sp.Basic) -> None:
-        d = _conj(_defined_list(p, ctx)) if defined else ("true",)
-        if d != ("true",):
-            hyps.append(("defined", d))
-            sources.append(None)
-        hyps.append((role, prop(p, ctx)))
-        sources.append(p)
-
-    for h in hypotheses:
-        add("hypothesis", h)
-    g = goal
-    while isinstance(g, sp.Implies):
-        a, g = g.args
-        add("antecedent", a)
-    d = _conj(_defined_list(g, ctx)) if defined else ("true",)
-    if d != ("true",):
-        hyps.append(("defined", d))
-        sources.append(None)
-    binders = tuple((names[s], "Z" if doms[s] in INTEGER_DOMAINS else "R")
-                    for s in sorted(doms, key=lambda s: names[s]))
-    return CoqStatement(_identifier(name), binders, tuple(hyps), prop(g, ctx), tuple(sources),
-                        g, dict(doms), names)
-
-
-def _resolve_domains(expressions: Sequence[sp.Basic], domains: Mapping[Any, str] | None
-                     ) -> dict[sp.Symbol, str]:
-    given = {str(k): v for k, v in (domains or {}).items()}
-    free: set[sp.Symbol] = set()
-    for e in expressions:
-        free |= e.free_symbols
-    declared = declared_domains([sp.Tuple(*[s for s in free if str(s) not in given])]) \
-        if any(str(s) not in given for s in free) else {}
-    return {s: given.get(str(s)) or declared[s] for s in free}
-
-
-def coq_chain(name: str, premises: Sequence[sp.Basic],
-              steps: Sequence[tuple[str, sp.Basic, Sequence[sp.Basic]]],
-              conclusion: sp.Basic) -> list[CoqStatement]:
-    r"""A chain (:mod:`attnio.smt.chains`) as Coq statements: one lemma per step
-    (``H_i ⇒ C_i``, the domains and the chain's definedness as hypotheses), the
-    *composition* — :math:`F_1 \wedge \dots \wedge F_k \Rightarrow G` with
-    :math:`F_i = (H_i \setminus P) \Rightarrow C_i`, no premise, no domain fact, as the chain
-    checker's stage 3 — and the claim ``P ⇒ G`` last (its proof cites the lemmas).
-
-    A chain whose composition needs a link that a step no longer gives (a step deleted or
-    weakened: a false twin) has a composition Coq cannot prove.
-    """
-    everything = [*premises, conclusion, *(c for _, c, _ in steps),
-                  *(h for _, _, hs in steps for h in hs)]
-    doms = _resolve_domains(everything, None)
-    defined = sp.And(*everything, evaluate=False) if len(everything) > 1 else everything[0]
-    out: list[CoqStatement] = []
-    base = _identifier(name)
-    for i, (_, c, hs) in enumerate(steps):
-        st = coq_statement(f"{base}_step{i + 1}", c, [*hs], doms, defined=False, bind_all=True)
-        out.append(_with_defined(st, defined, doms))
-    facts = []
-    for _, c, hs in steps:
-        fact = c
-        for h in reversed([h for h in hs if not any(h == p for p in premises)]):
-            fact = sp.Implies(h, fact, evaluate=False)
-        facts.append(fact)
-    comp = coq_statement(f"{base}_composition", conclusion, facts, doms, defined=False,
-                         bind_all=True)
-    # the composition is stated without domain facts and without definedness: the links
-    # are all it has (a step deleted must make it unprovable)
-    keep = [i for i, (r, _) in enumerate(comp.hypotheses) if r not in ("domain", "defined")]
-    comp = dataclasses.replace(comp, hypotheses=tuple(comp.hypotheses[i] for i in keep),
-                               sources=tuple(comp.sources[i] for i in keep))
-    out.append(comp)
-    claim = coq_statement(base, conclusion, list(premises), doms, defined=False,
-                          bind_all=True)
-    out.append(_with_defined(claim, defined, doms))
-    return out
-
-
-def _with_defined(st: CoqStatement, everything: sp.Basic, doms: Mapping[sp.Symbol, str]
-                  ) -> CoqStatement:
-    """``st`` with the definedness of the whole chain as its first non-domain hypothesis
-    (a chain is claimed where all its terms are defined, as the chain checker's premises)."""
-    d = definedness(everything, doms, st.names)
-    if d == ("true",):
-        return st
-    hyps, sources = list(st.hypotheses), list(st.sources)
-    at = sum(1 for r, _ in hyps if r == "domain")
-    hyps.insert(at, ("defined", d))
-    sources.insert(at, None)
-    return dataclasses.replace(st, hypotheses=tuple(hyps), sources=tuple(sources))
 
 
 # ------------------------------------------------------------------------------ rendering
@@ -874,8 +563,9 @@ def render_prop(p: Prop) -> str:
     raise ValueError(f"unknown proposition {p!r}")
 
 
-def render_statement(st: CoqStatement, keyword: str = "Theorem") -> str:
-    """``Theorem name : forall (...), H1 -> ... -> G.`` (one hypothesis per line)."""
+def render_statement(st: Any, keyword: str = "Theorem") -> str:
+    """``Theorem name : forall (...), H1 -> ... -> G.`` (one hypothesis per line) of a
+    :class:`~attnio.smt.coq_statements.CoqStatement`."""
     lines = [f"{keyword} {st.name} :"]
     groups: list[tuple[str, list[str]]] = []
     for name, kind in st.binders:
@@ -891,355 +581,3 @@ def render_statement(st: CoqStatement, keyword: str = "Theorem") -> str:
     return "\n".join(lines)
 
 
-# ------------------------------------------------------------------------------ files
-#: What every generated file starts with: the standard library (real numbers, linear and
-#: nonlinear arithmetic deciders) and the lemmas the proofs cite, each proved here — in
-#: particular the √M = s substitution (``attnio_sqrt``) and the rules that cancel a positive
-#: factor (``attnio_le_by`` … ``attnio_ne_from``). Nothing is assumed.
-PREAMBLE = r"""Require Import Reals Lra Psatz ZArith.
-Open Scope R_scope.
-
-(* The square root as a variable: s = sqrt x with s >= 0 and s ^ 2 = x, for x >= 0. *)
-Lemma attnio_sqrt : forall x, 0 <= x -> 0 <= sqrt x /\ sqrt x ^ 2 = x.
-Proof. intros x Hx. split. apply sqrt_pos. simpl. rewrite Rmult_1_r. apply sqrt_sqrt. exact Hx. Qed.
-
-(* A hypothesis b - a = p * r with p > 0 says what r's sign is; a goal follows from r's. *)
-Lemma attnio_le_by : forall a b p r, 0 < p -> b - a = p * r -> a <= b -> 0 <= r.
-Proof. intros a b p r Hp He H. destruct (Rle_lt_dec 0 r) as [Hr|Hr]; [exact Hr|]. nra. Qed.
-Lemma attnio_lt_by : forall a b p r, 0 < p -> b - a = p * r -> a < b -> 0 < r.
-Proof. intros a b p r Hp He H. destruct (Rlt_le_dec 0 r) as [Hr|Hr]; [exact Hr|]. nra. Qed.
-Lemma attnio_ge_by : forall a b p r, 0 < p -> a - b = p * r -> a >= b -> 0 <= r.
-Proof. intros a b p r Hp He H. apply (attnio_le_by b a p r); lra. Qed.
-Lemma attnio_gt_by : forall a b p r, 0 < p -> a - b = p * r -> a > b -> 0 < r.
-Proof. intros a b p r Hp He H. apply (attnio_lt_by b a p r); lra. Qed.
-Lemma attnio_eq_by : forall a b p r, 0 < p -> b - a = p * r -> a = b -> r = 0.
-Proof. intros a b p r Hp He H. assert (p * r = 0) by lra.
-  destruct (Rmult_integral p r H0) as [Hz|Hz]; lra. Qed.
-Lemma attnio_le_from : forall a b p r, 0 < p -> b - a = p * r -> 0 <= r -> a <= b.
-Proof. intros a b p r Hp He Hr. nra. Qed.
-Lemma attnio_lt_from : forall a b p r, 0 < p -> b - a = p * r -> 0 < r -> a < b.
-Proof. intros a b p r Hp He Hr. nra. Qed.
-Lemma attnio_ge_from : forall a b p r, 0 < p -> a - b = p * r -> 0 <= r -> a >= b.
-Proof. intros a b p r Hp He Hr. nra. Qed.
-Lemma attnio_gt_from : forall a b p r, 0 < p -> a - b = p * r -> 0 < r -> a > b.
-Proof. intros a b p r Hp He Hr. nra. Qed.
-Lemma attnio_eq_from : forall a b p r, b - a = p * r -> r = 0 -> a = b.
-Proof. intros a b p r He Hr. rewrite Hr in He. lra. Qed.
-Lemma attnio_eq0_mul : forall e m, e = 0 -> e * m = 0.
-Proof. intros e m H. rewrite H. ring. Qed.
-Lemma attnio_ne_from : forall a b p r, 0 < p -> b - a = p * r -> r <> 0 -> a <> b.
-Proof. intros a b p r Hp He Hr Hab. apply Hr. rewrite Hab in He.
-  replace (b - b) with 0 in He by ring.
-  destruct (Rmult_integral p r (eq_sym He)) as [Hz|Hz]; lra. Qed.
-
-(* A positive product: split it into its factors, each decided by lra or nra. *)
-Ltac attnio_pos :=
-  repeat (first [ apply Rmult_lt_0_compat | apply Rdiv_lt_0_compat | apply Rinv_0_lt_compat
-                | apply pow_lt ]);
-  first [ lra | nra ].
-(* The side conditions of field: each factor of a denominator is not 0. *)
-Ltac attnio_nz :=
-  match goal with
-  | |- _ /\ _ => split; attnio_nz
-  | |- _ * _ <> 0 => apply Rmult_integral_contrapositive_currified; attnio_nz
-  | |- _ ^ _ <> 0 => apply pow_nonzero; attnio_nz
-  | |- _ => first [ lra | nra ]
-  end.
-Ltac attnio_field := field; try attnio_nz.
-(* What is left after the plan: linear or nonlinear real arithmetic. *)
-Ltac attnio_close := first [ lra | nra ].
-(* IZR of a sum, product, difference, opposite: the same of the IZRs. *)
-Ltac attnio_izr_in H :=
-  repeat first [ rewrite plus_IZR in H | rewrite mult_IZR in H | rewrite minus_IZR in H
-               | rewrite opp_IZR in H ].
-Ltac attnio_izr_goal :=
-  repeat first [ rewrite plus_IZR | rewrite mult_IZR | rewrite minus_IZR | rewrite opp_IZR ].
-(* An integer relation as a real one, written with IZR of each variable. *)
-Ltac attnio_izr H :=
-  let T := fresh "T" in
-  first [ pose proof (IZR_le _ _ H) as T | pose proof (IZR_lt _ _ H) as T
-        | pose proof (f_equal IZR H) as T | pose proof (IZR_neq _ _ H) as T ];
-  attnio_izr_in T;
-  first [ lra | nra ].
-(* The generic route: integers to reals, square roots to variables, Rmin / Rmax / Rabs split
-   into cases, then lra or nra. *)
-Ltac attnio_lift_Z :=
-  repeat match goal with
-  | H : (?a < ?b)%Z |- _ => assert ((a + 1 <= b)%Z) by lia; clear H
-  | H : (?a <= ?b)%Z |- _ => generalize (IZR_le _ _ H); clear H
-  | H : (?a = ?b)%Z |- _ => generalize (f_equal IZR H); clear H
-  | H : (?a <> ?b)%Z |- _ => generalize (IZR_neq _ _ H); clear H
-  end; intros;
-  repeat first [ rewrite plus_IZR in * | rewrite mult_IZR in * | rewrite minus_IZR in *
-               | rewrite opp_IZR in * ].
-Ltac attnio_realify :=
-  repeat match goal with
-  | |- context [IZR ?x] => is_var x; let r := fresh "r" in set (r := IZR x) in *; clearbody r
-  | H : context [IZR ?x] |- _ => is_var x; let r := fresh "r" in
-                                  set (r := IZR x) in *; clearbody r
-  end.
-Ltac attnio_sqrt_subst :=
-  repeat match goal with
-  | |- context [sqrt ?t] =>
-      let s := fresh "s" in let H0 := fresh "Hs" in let H1 := fresh "Hs" in
-      let Ht := fresh "Ht" in
-      assert (Ht : 0 <= t) by (first [assumption | lra | nra]);
-      destruct (attnio_sqrt t Ht) as [H0 H1]; clear Ht;
-      set (s := sqrt t) in *; clearbody s
-  | H : context [sqrt ?t] |- _ =>
-      let s := fresh "s" in let H0 := fresh "Hs" in let H1 := fresh "Hs" in
-      let Ht := fresh "Ht" in
-      assert (Ht : 0 <= t) by (first [assumption | lra | nra]);
-      destruct (attnio_sqrt t Ht) as [H0 H1]; clear Ht;
-      set (s := sqrt t) in *; clearbody s
-  end;
-  repeat match goal with H : ?s ^ 2 = ?m |- _ => is_var m; subst m end.
-Ltac attnio_cases :=
-  unfold Rmin, Rmax, Rabs in *;
-  repeat match goal with
-  | |- context [Rle_dec ?a ?b] => destruct (Rle_dec a b)
-  | H : context [Rle_dec ?a ?b] |- _ => destruct (Rle_dec a b)
-  | |- context [Rcase_abs ?a] => destruct (Rcase_abs a)
-  | H : context [Rcase_abs ?a] |- _ => destruct (Rcase_abs a)
-  end.
-"""
-
-#: The axioms a re-checked theorem may rest on: the three on which Coq's standard library
-#: builds its real numbers (``Reals``: classical Dedekind cuts and function extensionality).
-#: ``Print Assumptions`` of any theorem about ``R`` lists them; anything else (an ``Axiom``,
-#: an ``Admitted`` lemma) and the theorem does not count.
-ALLOWED_AXIOMS = frozenset({
-    "ClassicalDedekindReals.sig_not_dec",
-    "ClassicalDedekindReals.sig_forall_dec",
-    "FunctionalExtensionality.functional_extensionality_dep",
-})
-
-#: Words that would let a file assume what it should prove (or switch a check off): a file
-#: containing one, outside comments, is never accepted.
-FORBIDDEN = ("Admitted", "admit", "Axiom", "Axioms", "Parameter", "Parameters", "Hypothesis",
-             "Hypotheses", "Variable", "Variables", "Conjecture", "Context", "Declare",
-             "Unset", "Set", "Load", "Extract", "Abort", "Fail", "give_up", "Local", "Cd",
-             "Add", "Require", "Import", "Export")
-
-
-def _without_comments(text: str) -> str:
-    """``text`` with its (nested) ``(* ... *)`` comments removed."""
-    out: list[str] = []
-    depth = i = 0
-    while i < len(text):
-        if text.startswith("(*", i):
-            depth += 1
-            i += 2
-        elif text.startswith("*)", i) and depth:
-            depth -= 1
-            i += 2
-        else:
-            if not depth:
-                out.append(text[i])
-            i += 1
-    return "".join(out)
-
-
-def forbidden_words(text: str) -> list[str]:
-    """The words of :data:`FORBIDDEN` in ``text`` outside comments and outside the preamble
-    (which needs ``Require Import`` and ``Open Scope``, and holds no other).
-
-    >>> forbidden_words(PREAMBLE + "Lemma x : 1 = 1. Proof. admit. Admitted.")
-    ['Admitted', 'admit']
-    >>> forbidden_words(PREAMBLE + "(* Admitted *) Lemma x : 1 = 1. Proof. reflexivity. Qed.")
-    []
-    """
-    at = text.find(PREAMBLE)
-    body = text
-    if at >= 0 and not _without_comments(text[:at]).strip():
-        body = text[at + len(PREAMBLE):]   # the preamble, after comments only
-    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_']*", _without_comments(body)))
-    return sorted(w for w in FORBIDDEN if w in words)
-
-
-def coq_document(statements: Sequence[CoqStatement], proofs: Sequence[str], *,
-                 title: str = "", keyword: str = "Theorem") -> str:
-    """A self-contained ``.v`` file: :data:`PREAMBLE`, each statement with its proof, and
-    ``Print Assumptions`` of each (read back by :func:`accepted`).
-
-    ``proofs[i]`` is the text between ``Proof.`` and ``Qed.`` of ``statements[i]``.
-    """
-    if len(statements) != len(proofs):
-        raise ValueError("one proof per statement")
-    head = "".join(f"(* {line} *)\n" for line in title.splitlines() if line.strip())
-    parts = [PREAMBLE if not head else PREAMBLE]
-    if head:
-        parts.insert(0, head)
-    for st, pr in zip(statements, proofs):
-        kw = "Lemma" if st is not statements[-1] else keyword
-        parts.append(f"{render_statement(st, kw)}\nProof.\n{pr.rstrip()}\nQed.\n")
-    parts.append("".join(f"Print Assumptions {st.name}.\n" for st in statements))
-    return "\n".join(parts)
-
-
-# ------------------------------------------------------------------------------ coqc
-def coqc_binary() -> str | None:
-    """``$ATTNIO_COQC`` if set (None if it is not an executable), else ``coqc`` on PATH."""
-    explicit = os.environ.get("ATTNIO_COQC")
-    if explicit:
-        return shutil.which(explicit)
-    return shutil.which("coqc")
-
-
-def coqc_version(binary: str | None = None) -> str | None:
-    """``coqc --version``'s first line, or None without coqc."""
-    binary = binary or coqc_binary()
-    if binary is None:
-        return None
-    try:
-        done = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout.strip().splitlines()[0] if done.stdout.strip() else None
-
-
-@dataclass(frozen=True)
-class CoqRun:
-    """One ``coqc`` run: exit code (None when it was killed at its time limit), its output,
-    and the CPU-independent wall seconds it took."""
-
-    returncode: int | None
-    stdout: str
-    stderr: str
-    seconds: float
-
-    @property
-    def timed_out(self) -> bool:
-        return self.returncode is None
-
-
-#: Address space of one coqc process (bytes): a runaway tactic ends there, not in swap.
-COQC_MEMORY_BYTES = 4 * 1024 ** 3
-
-
-def _limit_memory() -> None:   # pragma: no cover - runs in the child
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (COQC_MEMORY_BYTES, COQC_MEMORY_BYTES))
-    except (ValueError, OSError):
-        pass
-
-
-def run_coqc(text: str, *, timeout: float, name: str = "attnio_check.v",
-             binary: str | None = None) -> CoqRun:
-    """Compile ``text`` with ``coqc`` in a private temporary folder (the user's folders never
-    receive coqc's ``.vo`` / ``.glob`` files), killed with its process group after
-    ``timeout`` seconds (``returncode`` None) or on Ctrl-C (the KeyboardInterrupt goes on).
-
-    Raises
-    ------
-    InvalidInputError
-        ``coqc`` is not installed (Debian package ``coq``).
-    """
-    binary = binary or coqc_binary()
-    if binary is None:
-        raise InvalidInputError("coqc not found: install Coq (Debian package `coq`, "
-                                "apt-get install coq) or set ATTNIO_COQC")
-    if not re.match(r"^[A-Za-z][A-Za-z0-9_]*\.v$", name):
-        raise ValueError(f"file name {name!r} is not a Coq module name")
-    start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="attnio-coq-") as folder:
-        path = os.path.join(folder, name)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        proc = subprocess.Popen([binary, "-q", name], cwd=folder, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True,
-                                preexec_fn=_limit_memory)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            out, err = proc.communicate()
-            return CoqRun(None, out, err, time.monotonic() - start)
-        except BaseException:   # Ctrl-C (KeyboardInterrupt) included: never leave coqc running
-            _kill(proc)
-            proc.communicate()
-            raise
-        return CoqRun(proc.returncode, out, err, time.monotonic() - start)
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-
-
-def axioms_of(stdout: str, names: Sequence[str]) -> dict[str, frozenset[str] | None]:
-    r"""The axioms ``Print Assumptions`` listed for each theorem of ``names`` (in order in
-    ``stdout``); None for a theorem whose report is missing.
-
-    >>> axioms_of("Closed under the global context\n", ["t"])
-    {'t': frozenset()}
-    >>> out = "Axioms:\nA.b : forall P : Prop,\n  P\nC : True\n"
-    >>> sorted(axioms_of(out, ["t"])["t"])
-    ['A.b', 'C']
-    """
-    blocks: list[frozenset[str]] = []
-    current: set[str] | None = None
-    for line in stdout.splitlines():
-        if line.startswith("Closed under the global context"):
-            if current is not None:
-                blocks.append(frozenset(current))
-            blocks.append(frozenset())
-            current = None
-        elif line.startswith("Axioms:"):
-            if current is not None:
-                blocks.append(frozenset(current))
-            current = set()
-        elif current is not None and line and not line[0].isspace():
-            found = re.match(r"^([A-Za-z_][A-Za-z0-9_.']*) :", line)
-            if found:
-                current.add(found.group(1))
-            else:
-                blocks.append(frozenset(current))
-                current = None
-    if current is not None:
-        blocks.append(frozenset(current))
-    return {name: (blocks[i] if i < len(blocks) else None) for i, name in enumerate(names)}
-
-
-def accepted(text: str, run: CoqRun, names: Sequence[str]) -> tuple[bool, str]:
-    r"""Whether a run re-checks the theorems ``names`` of ``text``, and why (not).
-
-    Accepted only when ``coqc`` exited 0 within its time limit, the file holds no word of
-    :data:`FORBIDDEN` outside its comments, and ``Print Assumptions`` of every theorem lists
-    only :data:`ALLOWED_AXIOMS`.
-
-    >>> ok = CoqRun(0, "Axioms:\nClassicalDedekindReals.sig_not_dec : P\n", "", 0.1)
-    >>> accepted(PREAMBLE + "Theorem t : 1 = 1. Proof. reflexivity. Qed.", ok, ["t"])
-    (True, 'coqc accepted t (axioms: ClassicalDedekindReals.sig_not_dec)')
-    >>> accepted(PREAMBLE + "Theorem t : 1 = 1. Admitted.", ok, ["t"])[0]
-    False
-    """
-    if run.timed_out:
-        return False, f"coqc did not finish within its time limit ({run.seconds:.0f} s)"
-    if run.returncode != 0:
-        return False, "coqc rejected the proof: " + _first_error(run)
-    bad = forbidden_words(text)
-    if bad:
-        return False, f"the file contains {', '.join(bad)}: a proof must assume nothing"
-    reports = axioms_of(run.stdout, names)
-    used: set[str] = set()
-    for name, axioms in reports.items():
-        if axioms is None:
-            return False, f"no Print Assumptions report for {name}"
-        extra = sorted(axioms - ALLOWED_AXIOMS)
-        if extra:
-            return False, f"{name} rests on {', '.join(extra)}, not a standard library axiom"
-        used |= axioms
-    shown = ", ".join(sorted(used)) or "none"
-    return True, f"coqc accepted {', '.join(names)} (axioms: {shown})"
-
-
-def _first_error(run: CoqRun) -> str:
-    text = (run.stderr or run.stdout).strip()
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    where = next((line for line in lines if line.startswith("File ")), "")
-    error = next((line for line in lines if line.startswith("Error")), lines[-1] if lines else
-                 f"exit code {run.returncode}")
-    return _short(f"{error} ({where})" if where else error, 200)

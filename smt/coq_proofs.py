@@ -38,12 +38,12 @@ lemmas and the composition (:func:`chain_glue`).
 Examples
 --------
 >>> import sympy as sp
->>> from attnio.smt.coq import coq_statement
+>>> from attnio.smt.coq_statements import coq_statement
 >>> x = sp.Symbol("x", positive=True)
 >>> st = coq_statement("amgm", sp.Ge(x + 1 / x, 2, evaluate=False))
->>> print(planned_proof(st))
+>>> print(planned_proof(st), end="")
 intros x h'1.
-apply (attnio_ge_from (1 / x + x) 2 (1 / x) ((x - 1) ^ 2)); [ attnio_pos | attnio_field | idtac ].
+apply (attnio_ge_from (x + 1 / x) (2) (1 / x) ((x - 1) ^ 2)); [ attnio_pos | attnio_field | idtac ].
 attnio_close.
 """
 
@@ -60,13 +60,12 @@ from attnio.smt.coq import (
     INTEGER_DOMAINS,
     POSITIVE_DOMAINS,
     CoqContext,
-    CoqStatement,
     is_integer_polynomial,
-    positive_in_domains,
     render_term,
     term,
     z_term,
 )
+from attnio.smt.coq_statements import CoqStatement, positive_in_domains
 
 __all__ = ["STRATEGIES", "Certifier", "planned_proof", "generic_proof", "integer_proof", "proof_scripts",
            "chain_glue", "MAX_CASES"]
@@ -549,8 +548,9 @@ class _Plan:
             return ["attnio_close."]
         products = self.certify(facts)
         self._state = state
-        if not products:
-            return ["attnio_close."]
+        if not products or all(len(ix) == 1 and m == 1 and facts[ix[0]][1] != "="
+                               for ix, m in products):
+            return ["attnio_close."]    # no product needed: lra combines the facts
         ng = self.fresh("ng")
         steps = [f"apply {'Rnot_le_lt' if strict else 'Rnot_lt_le'}", f"intro {ng}"]
         for indices, multiplier in products:
@@ -562,7 +562,7 @@ class _Plan:
         """``assert (p : 0 <= f1 * f2 ...)`` proved from each factor's fact (``lra``); an
         equality fact times a monomial ``= 0``."""
         name = self.fresh("p")
-        if facts[indices[0]][1] == "=":
+        if indices and facts[indices[0]][1] == "=":
             (i,) = indices
             e = self.show_value(facts[i][0], self._state)
             m = self.show_value(multiplier, self._state)
@@ -572,7 +572,7 @@ class _Plan:
         if multiplier != 1:
             leaves.insert(0, (f"({self.show_value(multiplier, self._state)}) ^ 2",
                               "apply pow2_ge_0"))
-        strict = multiplier == 1 and all(facts[i][1] == ">" for i in indices)
+        strict = multiplier == 1 and bool(indices) and all(facts[i][1] == ">" for i in indices)
         body, proof = leaves[0]
         for text, leaf in leaves[1:]:
             lemma = "Rmult_lt_0_compat" if strict else "Rmult_le_pos"
@@ -618,9 +618,11 @@ def proof_scripts(st: CoqStatement, certify: Certifier | None = None
                              for p in (st.conclusion, *(h for _, h in st.hypotheses))):
         yield "integer", integer_proof(st)
     try:
-        yield "plan", planned_proof(st, certify)
-    except (TranslationError, RecursionError):
-        pass
+        plan = planned_proof(st, certify)
+    except Exception:   # noqa: BLE001 - a plan that cannot be written is no proof: next strategy
+        plan = None
+    if plan is not None:
+        yield "plan", plan
     yield "generic", generic_proof(st)
 
 

@@ -238,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_coq_options(args: argparse.Namespace, coq_kernel: bool) -> None:
     """``--coq-dir`` and ``--coq-time-limit`` need ``--kernel coq``, which needs coqc."""
-    from attnio.smt.coq import coqc_binary
+    from attnio.smt.coqc import coqc_binary
 
     if getattr(args, "coq_dir", None) and not coq_kernel:
         raise InvalidInputError("--coq-dir needs --kernel coq")
