@@ -392,8 +392,9 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     ``p > 0`` or ``p = 0``) contradict one another, found by linear programming (HiGHS).
 
     The products offered: every product of at most ``max_factors`` inequality facts, and
-    every square of a monomial of degree 1 or 2 or of a difference of two variables
-    (:math:`(x - y)^2`, the step of AM-GM) times a product of at most two of them
+    every square of a monomial of degree 1 or 2, of a difference of two variables
+    (:math:`(x - y)^2`, the step of AM-GM) or of :math:`x - 1`, times a product of at most two
+    of them
     (weights :math:`\lambda \ge 0`); every equality fact times a monomial of degree at most
     2 (weights :math:`\mu` of any sign). Wanted: :math:`\sum \lambda_j P_j + \sum \mu_k E_k
     \equiv -c` with :math:`c \ge 0`, and :math:`c` or the weight of a strict product
@@ -432,7 +433,8 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     inequalities = [i for i, (_, kind) in enumerate(facts) if kind != "="]
     equalities = [i for i, (_, kind) in enumerate(facts) if kind == "="]
     monomials = [*symbols, *(a * b for a, b in itertools.combinations_with_replacement(symbols, 2))]
-    square_terms = [*monomials, *(a - b for a, b in itertools.combinations(symbols, 2))]
+    square_terms = [*monomials, *(a - b for a, b in itertools.combinations(symbols, 2)),
+                    *(a - 1 for a in symbols)]
     columns: list[tuple[tuple[int, ...], sp.Expr, dict, bool, bool]] = []
 
     def offer(combo: tuple[int, ...], square: sp.Expr) -> None:

@@ -474,8 +474,9 @@ def _wrap(t: Term, max_level: int, scope: str) -> str:
 def _arg(t: Term, scope: str) -> str:
     """An argument of a function application: parenthesised unless a variable or number."""
     text = render_term(t, scope)
-    simple = t[0] in ("var", "zvar", "atom", "pi") or (t[0] in ("num", "znum") and
-                                                       not text.startswith("("))
+    if t[0] in ("num", "znum"):
+        return text          # a negative or fractional number prints in its parentheses
+    simple = t[0] in ("var", "zvar", "atom", "pi")
     return text if simple and " " not in text else f"({text})"
 
 

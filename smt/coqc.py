@@ -87,7 +87,8 @@ Ltac attnio_nz :=
   end.
 Ltac attnio_field := field; try attnio_nz.
 (* What is left after the plan: linear or nonlinear real arithmetic. *)
-Ltac attnio_close := first [ lra | nra ].
+Ltac attnio_close :=
+  first [ lra | nra | apply pow2_ge_0 | apply Rmult_le_pos; [ lra | apply pow2_ge_0 ] ].
 (* IZR of a sum, product, difference, opposite: the same of the IZRs. *)
 Ltac attnio_izr_in H :=
   repeat first [ rewrite plus_IZR in H | rewrite mult_IZR in H | rewrite minus_IZR in H
