@@ -103,6 +103,7 @@ from attnio.proofs.runner import (
     twins_rejected,
     was_interrupted,
 )
+from attnio.smt.coqc import coqc_binary
 from attnio.validation import validate_time_limit
 
 __all__ = ["register", "run"]
@@ -238,8 +239,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_coq_options(args: argparse.Namespace, coq_kernel: bool) -> None:
     """``--coq-dir`` and ``--coq-time-limit`` need ``--kernel coq``, which needs coqc."""
-    from attnio.smt.coqc import coqc_binary
-
     if getattr(args, "coq_dir", None) and not coq_kernel:
         raise InvalidInputError("--coq-dir needs --kernel coq")
     limit = getattr(args, "coq_time_limit", DEFAULT_TIMEOUT_S)

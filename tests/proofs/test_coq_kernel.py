@@ -26,12 +26,9 @@ import attnio.proofs.algebra as algebra
 import attnio.smt.kernel as kernel
 from attnio.cli import main
 from attnio.exceptions import InvalidInputError
+from attnio.proofs.coq_capture import CHECKERS, CoqChainGoal, CoqGoal, capture
 from attnio.proofs.coq_kernel import (
-    CHECKERS,
     MARKER_NAME,
-    CoqChainGoal,
-    CoqGoal,
-    capture,
     is_false_statement,
     lp_certificate,
     recheck,
@@ -101,10 +98,10 @@ def test_capture_puts_every_checker_back() -> None:
 @pytest.mark.trust
 def test_capture_is_what_the_check_asks(captured: dict) -> None:
     (part,) = captured["sy.lemma33.rows_cols"].parts
-    C, I, J = (next(s for s in part.goal.free_symbols | part.hypotheses[0].free_symbols
+    c, i, j = (next(s for s in part.goal.free_symbols | part.hypotheses[0].free_symbols
                     if s.name == n) for n in "CIJ")
-    assert part.goal == sp.Ge(I + J, sp.sqrt(C), evaluate=False)
-    assert part.hypotheses == (sp.Ge(I * J, C, evaluate=False),)
+    assert part.goal == sp.Ge(i + j, sp.sqrt(c), evaluate=False)
+    assert part.hypotheses == (sp.Ge(i * j, c, evaluate=False),)
     sides = captured["sym.branch.bwd.sides"].parts
     assert len(sides) == 2 and all(isinstance(p.goal, sp.Eq) for p in sides)
     (chain,) = captured["li.thm42.chain"].parts
