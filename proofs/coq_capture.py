@@ -175,7 +175,7 @@ def sympy_of_z3(e: Any, names: dict[str, sp.Symbol]) -> sp.Basic:
         if isinstance(c, sp.Le) and (c.lhs, c.rhs) == (b, a):
             return sp.Max(a, b, evaluate=False)
         return sp.Piecewise((a, c), (b, True), evaluate=False)
-    arithmetic = {z3.Z3_OP_ADD: lambda *a: sp.Add(*a), z3.Z3_OP_MUL: lambda *a: sp.Mul(*a),
+    arithmetic: dict[int, Callable[..., sp.Expr]] = {z3.Z3_OP_ADD: lambda *a: sp.Add(*a), z3.Z3_OP_MUL: lambda *a: sp.Mul(*a),
                   z3.Z3_OP_SUB: lambda a, *b: a - sp.Add(*b), z3.Z3_OP_UMINUS: lambda a: -a,
                   z3.Z3_OP_DIV: lambda a, b: a / b, z3.Z3_OP_TO_REAL: lambda a: a,
                   z3.Z3_OP_POWER: lambda a, b: a ** b}
@@ -291,7 +291,7 @@ def _recording(log: list) -> Iterator[None]:
     recorder for the duration; put back on exit (also on error or Ctrl-C). Not
     thread-safe: :func:`capture` runs in the calling thread, nothing else may check claims
     meanwhile."""
-    originals = {}
+    originals: dict[tuple[str, str], tuple[Callable[..., Any], Callable[..., Any]]] = {}
     for module_name, name, recorder in CHECKERS:
         module = importlib.import_module(module_name)
         originals[(module_name, name)] = (getattr(module, name), recorder)

@@ -263,14 +263,16 @@ class _Found:
     reason: str
 
 
-def _search(st: CoqStatement, timeout: float, runs: list[int], title: str = "") -> _Found:
-    """The first strategy whose proof of ``st`` alone coqc accepts, or (``ok`` False) the
-    first strategy's attempt with every strategy's reason."""
+def _search(st: CoqStatement, timeout: float, runs: list[int], title: str = "",
+            name: str = "attnio_check.v") -> _Found:
+    """The first strategy whose proof of ``st`` alone coqc accepts (the file
+    ``coq_document([st], [proof], title=title)`` is then accepted as it stands), or (``ok``
+    False) the first strategy's attempt with every strategy's reason."""
     reasons: list[str] = []
     first: tuple[str, str] | None = None
     for strategy, proof in proof_scripts(st, lp_certificate):
         text = coq_document([st], [proof], title=title)
-        run = run_coqc(text, timeout=timeout)
+        run = run_coqc(text, timeout=timeout, name=name)
         runs[0] += 1
         ok, why = accepted(text, run, [st.name])
         if ok:
@@ -306,6 +308,14 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
         groups = _theorems(claim.id, captured)
     except (TranslationError, InvalidInputError) as exc:
         return verdict(False, str(exc))
+    title = f"attnio claim {claim.id}: {claim.statement}"
+    name = f"{_module_name(claim.id)}.v"
+    if len(groups) == 1 and groups[0][0] == "statement":   # one theorem: its file is final
+        (st,) = groups[0][1]
+        found = _search(st, timeout, runs, title=title, name=name)
+        text = coq_document([st], [found.proof], title=title)
+        return verdict(found.ok, found.reason if found.ok else f"{st.name}: {found.reason}",
+                       found.strategy if found.ok else "", ((name, text),))
     statements: list[CoqStatement] = []
     proofs: list[str] = []
     strategies: list[str] = []
@@ -332,8 +342,7 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
         statements.append(whole)
         proofs.append(chain_glue(whole, steps, composition))
         strategies.append("chain")
-    text = coq_document(statements, proofs, title=f"attnio claim {claim.id}: {claim.statement}")
-    name = f"{_module_name(claim.id)}.v"
+    text = coq_document(statements, proofs, title=title)
     run = run_coqc(text, timeout=timeout * max(1, len(statements)), name=name)
     runs[0] += 1
     ok, why = accepted(text, run, [st.name for st in statements])

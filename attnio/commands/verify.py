@@ -175,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
                                               deadline=deadline))
         ok = all_twins_refuted(results)
         cov = coverage(select(claims, only, deep=args.deep), results)
-        coq = _coq(args, chosen, claims) if coq_kernel else None
+        coq = _coq(args, chosen, claims) if coq_kernel and not was_interrupted(results) \
+            else None
         if coq is not None:
             ok = ok and not any(v.rechecked for c, v in coq.items()
                                 if is_false_statement(_by_id(chosen)[c]))
