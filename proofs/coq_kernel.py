@@ -62,7 +62,7 @@ MARKER_NAME = ".attnio-coq.json"
 #: Products of at most this many facts are offered to the certificate search.
 MAX_FACTORS = 3
 #: At most this many products (the LP stays small; lra checks what it picks).
-MAX_PRODUCTS = 800
+MAX_PRODUCTS = 1500
 
 
 def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = MAX_FACTORS,
@@ -108,7 +108,9 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     except sp.PolynomialError:
         return None
     one = sp.Poly(1, *symbols)
-    inequalities = [i for i, (_, kind) in enumerate(facts) if kind != "="]
+    # the last facts first (the negated goal, then the hypotheses; the domain facts came
+    # first), so that the products the cap keeps are the ones that involve them
+    inequalities = [i for i, (_, kind) in reversed(list(enumerate(facts))) if kind != "="]
     equalities = [i for i, (_, kind) in enumerate(facts) if kind == "="]
     monomials = [*symbols, *(a * b for a, b in itertools.combinations_with_replacement(symbols, 2))]
     square_terms = [*monomials, *(a - b for a, b in itertools.combinations(symbols, 2)),
@@ -184,8 +186,10 @@ def lp_certificate(facts: Sequence[tuple[sp.Expr, str]], *, max_factors: int = M
     if h.getInfo().objective_function_value <= 1e-7:
         return None
     weights = list(h.getSolution().col_value)
-    chosen = [(combo, m) for (combo, m, _, _, _), w in zip(columns, weights) if abs(w) > 1e-9]
-    return chosen or None
+    top = max(abs(w) for w in weights)
+    chosen = [(tuple(sorted(combo)), m) for (combo, m, _, _, _), w in zip(columns, weights)
+              if abs(w) > 1e-7 * top]
+    return list(dict.fromkeys(chosen)) or None
 
 
 # ------------------------------------------------------------------------------ re-checking
