@@ -37,7 +37,7 @@ import sympy as sp
 
 from attnio.exceptions import InvalidInputError, TranslationError
 from attnio.graphs.lower_bounds.covering import quiet_highs
-from attnio.progress import progress
+from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.coq_capture import Captured, CoqChainGoal, capture
 from attnio.proofs.registry import Claim
 from attnio.safe_io import validate_name_lengths, write_text
@@ -354,10 +354,19 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
 
 
 def recheck_claims(claims: Sequence[Claim], *, timeout: float = DEFAULT_TIMEOUT_S,
-                   show_progress: bool | None = None) -> list[CoqVerdict]:
-    """:func:`recheck` each claim in turn, behind a progress bar on stderr."""
-    return [recheck(c, timeout=timeout)
-            for c in progress(claims, total=len(claims), desc="coq", enabled=show_progress)]
+                   show_progress: bool | None = None, prog: str = "attnio coq"
+                   ) -> list[CoqVerdict]:
+    """:func:`recheck` each claim in turn, behind a progress bar on stderr (off a terminal,
+    a status line naming the claim every few seconds: :class:`attnio.progress.StageStatus`)."""
+    out: list[CoqVerdict] = []
+    bar = progress_enabled(show_progress)
+    status = StageStatus(prog, enabled=show_progress is None and not bar
+                         and os.environ.get("ATTNIO_PROGRESS") != "0")
+    with status, status.stage(f"re-proving {len(claims)} claims in Coq"):
+        for c in progress(claims, total=len(claims), desc="coq", enabled=show_progress):
+            status.detail(f"claim {c.id}")
+            out.append(recheck(c, timeout=timeout))
+    return out
 
 
 def summary_lines(verdicts: Sequence[CoqVerdict], claims: Sequence[Claim], *,

@@ -257,7 +257,7 @@ def _by_id(claims: list) -> dict:
 def _coq(args: argparse.Namespace, chosen: list, claims: list) -> dict[str, CoqVerdict]:
     """Re-prove the chosen claims (or twins) Coq re-checks; write ``--coq-dir``."""
     pool = targets(chosen, claims if args.self_test else None)
-    verdicts = recheck_claims(pool, timeout=args.coq_time_limit)
+    verdicts = recheck_claims(pool, timeout=args.coq_time_limit, prog="attnio verify")
     if args.coq_dir:
         files = [f for v in verdicts if v.rechecked for f in v.files]
         written = write_folder(args.coq_dir, files)

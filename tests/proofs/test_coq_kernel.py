@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -216,3 +218,43 @@ def test_ninety_percent_re_proved_and_every_false_twin_rejected(coqc: str) -> No
     twins = [t for t in TWIN_TARGETS if is_false_statement(t)]
     accepted = [v.claim_id for v in recheck_claims(twins, timeout=120) if v.rechecked]
     assert accepted == []
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of ``pid``'s children (Linux /proc)."""
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found += [int(c) for c in handle.read().split()]
+    except OSError:
+        pass
+    return found
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or not Path("/proc").is_dir(),
+                    reason="needs POSIX signals and /proc")
+def test_ctrl_c_while_coqc_runs_exits_130_and_kills_coqc(coqc: str) -> None:
+    env = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "attnio", "verify", "--only",
+                             "sy.lemma33.extra_trees", "--kernel", "coq"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 240
+    coqc_pids: list[int] = []
+    while time.monotonic() < deadline and not coqc_pids and proc.poll() is None:
+        coqc_pids = [c for c in _children(proc.pid) if "coqc" in _cmdline(c)]
+        time.sleep(0.05)
+    assert coqc_pids, "coqc never started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err[-1000:]
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    assert not any("coqc" in _cmdline(c) for c in coqc_pids)
