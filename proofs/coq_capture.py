@@ -26,6 +26,10 @@ checker                           the statement Coq proves
                                   formulas are written by hand in z3, not by the bridge)
 ================================  ============================================================
 
+A check that would decide part of its claim by another path — calling z3 itself — is
+not captured: ``z3.Solver.check`` raises during the capture, and the claim is *not
+re-proved* with that reason (Coq would otherwise re-prove a part of the claim only).
+
 Examples
 --------
 >>> from attnio.proofs.registry import load_claims
@@ -318,6 +322,30 @@ def _bind(recorder: Callable[..., Any], log: list, original: Callable[..., Any]
     return lambda *a, **kw: recorder(log, *a, **kw)
 
 
+class _DirectSolver(Exception):
+    """A solver was called while the checkers were recorders: the check decides something
+    by a path the capture does not see."""
+
+
+@contextmanager
+def _no_direct_solver() -> Iterator[None]:
+    """``z3.Solver.check`` raises for the duration: a claim whose check also decides by a
+    path other than the recorded checkers is not captured (its statement would be only a
+    part of what it checks), it fails with that reason."""
+    import z3
+
+    original = z3.Solver.check
+
+    def refuse(self: Any, *args: Any, **kw: Any) -> Any:
+        raise _DirectSolver()
+
+    z3.Solver.check = refuse  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        z3.Solver.check = original  # type: ignore[method-assign]
+
+
 def capture(claim: Claim) -> Captured:
     """The statements ``claim``'s check hands to its checkers (no solver runs).
 
@@ -328,11 +356,14 @@ def capture(claim: Claim) -> Captured:
     """
     log: list = []
     error = ""
-    with _recording(log):
+    with _recording(log), _no_direct_solver():
         try:
             claim.check_fn(CheckContext(second_solver=False))
         except _Stop:
             pass
+        except _DirectSolver:
+            error = ("the check calls z3 itself, not only through a recorded checker: Coq "
+                     "would re-prove a part of it only")
         except KeyboardInterrupt:
             raise
         except Exception as exc:   # a check that breaks before its checker decides nothing

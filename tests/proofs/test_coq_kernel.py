@@ -98,6 +98,29 @@ def test_capture_puts_every_checker_back() -> None:
 
 
 @pytest.mark.trust
+def test_a_check_that_also_calls_z3_itself_is_not_captured() -> None:
+    import z3
+
+    from attnio.results import Proved
+
+    x = sp.Symbol("x", positive=True)
+
+    def partly_elsewhere(ctx):
+        kernel.prove_statement(sp.Ge(x, 0, evaluate=False))   # through the kernel …
+        solver = z3.Solver()                                   # … and a z3 call of its own
+        solver.add(z3.Real("y") > 0)
+        solver.check()
+        return Proved("both")
+
+    base = next(c for c in TARGETS if c.id == "sy.lemma33.rows_cols")
+    planted = type(base)(**{**{f: getattr(base, f) for f in base.__dataclass_fields__},
+                            "check_fn": partly_elsewhere})
+    got = capture(planted)
+    assert "calls z3 itself" in got.error
+    assert z3.Solver().check() == z3.sat                       # z3 works again afterwards
+
+
+@pytest.mark.trust
 def test_capture_is_what_the_check_asks(captured: dict) -> None:
     (part,) = captured["sy.lemma33.rows_cols"].parts
     c, i, j = (next(s for s in part.goal.free_symbols | part.hypotheses[0].free_symbols
