@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -282,9 +283,10 @@ def _search(st: CoqStatement, timeout: float, runs: list[int], title: str = "",
         if ok:
             return _Found(True, strategy, proof, why)
         first = first or (strategy, proof)
-        reasons.append(f"{strategy}: {why}")
+        reasons.append(f"{strategy}: {re.sub(r' [(]File .*?[)]$', '', why)}")
     strategy, proof = first or ("", "")
-    return _Found(False, strategy, proof, "; ".join(reasons) or "no strategy applies")
+    return _Found(False, strategy, proof, f"tactic limits: no strategy closes {st.name} ("
+                  + ("; ".join(reasons) or "no strategy applies") + ")")
 
 
 def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
@@ -318,8 +320,8 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
         (st,) = groups[0][1]
         found = _search(st, timeout, runs, title=title, name=name)
         text = coq_document([st], [found.proof], title=title)
-        return verdict(found.ok, found.reason if found.ok else f"{st.name}: {found.reason}",
-                       found.strategy if found.ok else "", ((name, text),))
+        return verdict(found.ok, found.reason, found.strategy if found.ok else "",
+                       ((name, text),))
     statements: list[CoqStatement] = []
     proofs: list[str] = []
     strategies: list[str] = []
@@ -328,7 +330,7 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
             (st,) = sts
             found = _search(st, timeout, runs)
             if not found.ok:
-                return verdict(False, f"{st.name}: {found.reason}", files=(
+                return verdict(False, found.reason, files=(
                     (f"{_module_name(claim.id)}.v", coq_document(sts, [found.proof])),))
             statements.append(st)
             proofs.append(found.proof)
@@ -338,8 +340,9 @@ def recheck(claim: Claim, *, timeout: float = DEFAULT_TIMEOUT_S,
         for st in [*steps, composition]:
             found = _search(st, timeout, runs)
             if not found.ok:
-                what = "composition" if st is composition else st.name
-                return verdict(False, f"chain {what}: {found.reason}")
+                what = "composition" if st is composition else \
+                    f"step {steps.index(st) + 1} of {len(steps)}"
+                return verdict(False, f"chain, {what}: {found.reason}")
             statements.append(st)
             proofs.append(found.proof)
             strategies.append(found.strategy)

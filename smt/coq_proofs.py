@@ -542,8 +542,9 @@ class _Plan:
             return ["attnio_close."]
         strict = op in ("<", ">")
         negation = (-r, ">=") if strict else (-r, ">")
-        facts = list(dict.fromkeys([*((sp.expand(self.meaning(f, state)), k)
-                                      for f, k in state.facts), negation]))
+        known = [fact for fact in dict.fromkeys((sp.expand(self.meaning(f, state)), k)
+                                                for f, k in state.facts) if fact != negation]
+        facts = _relevant([*known, negation])     # the negated goal last
         if not all(_is_polynomial(f) for f, _ in facts):
             return ["attnio_close."]
         products = self.certify(facts)
@@ -647,3 +648,20 @@ def _is_polynomial(e: sp.Expr) -> bool:
             if e.free_symbols else bool(e.is_Rational)
     except (sp.PolynomialError, sp.GeneratorsNeeded):
         return False
+
+
+def _relevant(facts: list[tuple[sp.Expr, str]]) -> list[tuple[sp.Expr, str]]:
+    """The facts connected to the last one (the negated goal) through shared symbols: a fact
+    about other variables cannot help, and it would crowd the certificate search (a chain's
+    lemmas bind every variable of the chain)."""
+    symbols = set(facts[-1][0].free_symbols)
+    kept = {len(facts) - 1}
+    grew = True
+    while grew:
+        grew = False
+        for i, (f, _) in enumerate(facts):
+            if i not in kept and f.free_symbols & symbols:
+                kept.add(i)
+                symbols |= f.free_symbols
+                grew = True
+    return [fact for i, fact in enumerate(facts) if i in kept]
