@@ -122,7 +122,6 @@ class _Plan:
         self.counter = 0
         self.cases = 1
         self.certify = certify
-        self._state = _State()
 
     # ---------------------------------------------------------------- naming and printing
     def fresh(self, prefix: str) -> str:
@@ -434,7 +433,8 @@ class _Plan:
             c_den, gs = sp.factor_list(den)
         except (sp.PolynomialError, TypeError, ValueError, NotImplementedError):
             return None
-        if any(not self.known_positive(g) for g, _ in gs):
+        positive = self.positive_symbols(state)
+        if any(not _known_positive(g, positive) for g, _ in gs):
             return None
         coeff = sp.Rational(c_num) / sp.Rational(c_den) if (
             isinstance(c_num, sp.Rational) and isinstance(c_den, sp.Rational)) else None
@@ -443,7 +443,7 @@ class _Plan:
         p: sp.Expr = abs(coeff)
         r: sp.Expr = sp.Integer(1) if coeff > 0 else sp.Integer(-1)
         for f, k in fs:
-            if self.known_positive(f):
+            if _known_positive(f, positive):
                 p = p * f ** k
             else:
                 r = r * f ** k
@@ -470,20 +470,6 @@ class _Plan:
                 out.add(big)
         return out
 
-    def known_positive(self, f: sp.Expr) -> bool:
-        syms = f.free_symbols
-        if not syms:
-            return bool(f.is_positive)
-        state_pos = self._positive
-        if not syms <= state_pos:
-            return False
-        try:
-            poly = sp.Poly(f, *sorted(syms, key=str))
-        except sp.PolynomialError:
-            return False
-        coeffs = poly.coeffs()
-        return all(c.is_positive for c in coeffs)
-
     def reduce_hypothesis(self, name: str, rel: sp.Basic, state: _State) -> list[str]:
         """``0 ⋈ r`` from a hypothesis ``a ⋈ b`` with ``b - a = p · r``, ``p`` positive; the
         fact (``r``, or ``b - a`` when nothing cancels) is recorded for the certificate."""
@@ -493,7 +479,6 @@ class _Plan:
         lhs, rhs = self.meaning(rel.lhs, state), self.meaning(rel.rhs, state)
         delta = lhs - rhs if op in (">=", ">") else rhs - lhs
         kind = {"<=": ">=", ">=": ">=", "<": ">", ">": ">", "=": "="}[op]
-        self._positive = self.positive_symbols(state)
         found = self.factors(delta, state)
         if found is None or found[1].is_number:
             state.facts.append((sp.expand(delta), kind))
@@ -513,7 +498,6 @@ class _Plan:
         op = _REL[type(goal)]
         lhs, rhs = self.meaning(goal.lhs, state), self.meaning(goal.rhs, state)
         delta = lhs - rhs if op in (">=", ">") else rhs - lhs
-        self._positive = self.positive_symbols(state)
         found = self.factors(delta, state)
         if found is None:
             together = sp.cancel(sp.together(delta))
@@ -548,30 +532,29 @@ class _Plan:
         if not all(_is_polynomial(f) for f, _ in facts):
             return ["attnio_close."]
         products = self.certify(facts)
-        self._state = state
         if not products or all(len(ix) == 1 and m == 1 and facts[ix[0]][1] != "="
                                for ix, m in products):
             return ["attnio_close."]    # no product needed: lra combines the facts
         ng = self.fresh("ng")
         steps = [f"apply {'Rnot_le_lt' if strict else 'Rnot_lt_le'}", f"intro {ng}"]
         for indices, multiplier in products:
-            steps.append("(" + self.product(facts, indices, multiplier) + ")")
+            steps.append("(" + self.product(facts, indices, multiplier, state) + ")")
         return ["first [ lra | (" + "; ".join(steps + ["lra"]) + ") | nra ]."]
 
     def product(self, facts: list[tuple[sp.Expr, str]], indices: tuple[int, ...],
-                multiplier: sp.Expr) -> str:
+                multiplier: sp.Expr, state: _State) -> str:
         """``assert (p : 0 <= f1 * f2 ...)`` proved from each factor's fact (``lra``); an
         equality fact times a monomial ``= 0``."""
         name = self.fresh("p")
         if indices and facts[indices[0]][1] == "=":
             (i,) = indices
-            e = self.show_value(facts[i][0], self._state)
-            m = self.show_value(multiplier, self._state)
+            e = self.show_value(facts[i][0], state)
+            m = self.show_value(multiplier, state)
             return (f"assert ({name} : ({e}) * ({m}) = 0) by "
                     f"(apply (attnio_eq0_mul ({e}) ({m})); lra)")
-        leaves = [(f"({self.show_value(facts[i][0], self._state)})", "lra") for i in indices]
+        leaves = [(f"({self.show_value(facts[i][0], state)})", "lra") for i in indices]
         if multiplier != 1:
-            leaves.insert(0, (f"({self.show_value(multiplier, self._state)}) ^ 2",
+            leaves.insert(0, (f"({self.show_value(multiplier, state)}) ^ 2",
                               "apply pow2_ge_0"))
         strict = multiplier == 1 and bool(indices) and all(facts[i][1] == ">" for i in indices)
         body, proof = leaves[0]
@@ -579,8 +562,6 @@ class _Plan:
             lemma = "Rmult_lt_0_compat" if strict else "Rmult_le_pos"
             body, proof = f"({body}) * {text}", f"apply {lemma}; [ {proof} | {leaf} ]"
         return f"assert ({name} : 0 {'<' if strict else '<='} {body}) by ({proof})"
-
-    _positive: set[sp.Symbol] = set()
 
 
 def planned_proof(st: CoqStatement, certify: Certifier | None = None) -> str:
@@ -665,3 +646,19 @@ def _relevant(facts: list[tuple[sp.Expr, str]]) -> list[tuple[sp.Expr, str]]:
                 symbols |= f.free_symbols
                 grew = True
     return [fact for i, fact in enumerate(facts) if i in kept]
+
+
+def _known_positive(f: sp.Expr, positive: set[sp.Symbol]) -> bool:
+    """A factor the context makes positive: a positive number, or a polynomial with positive
+    coefficients in symbols of ``positive`` only (``attnio_pos`` proves it: each monomial is
+    a product of positive variables)."""
+    symbols = f.free_symbols
+    if not symbols:
+        return bool(f.is_positive)
+    if not symbols <= positive:
+        return False
+    try:
+        poly = sp.Poly(f, *sorted(symbols, key=str))
+    except sp.PolynomialError:
+        return False
+    return all(c.is_positive for c in poly.coeffs())
