@@ -117,6 +117,9 @@ Certifier = Callable[[Sequence[tuple[sp.Expr, str]]], Sequence[tuple[tuple[int, 
 
 
 class _Plan:
+    """The ``plan`` strategy for one statement: the sentences of its proof, each of which Coq
+    checks (the module docstring's steps 1–6)."""
+
     def __init__(self, st: CoqStatement, certify: Certifier | None = None) -> None:
         self.st = st
         self.counter = 0
