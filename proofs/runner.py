@@ -46,7 +46,7 @@ import fnmatch
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from attnio.output import json_document
 from attnio.parallel import map_instances
@@ -272,13 +272,20 @@ def twins_rejected(results: Iterable[ClaimResult]) -> int:
     return sum(1 for r in results if r.claim.rejects(r.verdict))
 
 
-def to_json(results: Sequence[ClaimResult], *, command: str = "verify") -> dict[str, Any]:
+def to_json(results: Sequence[ClaimResult], *, command: str = "verify",
+            coq: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The ``attnio verify --json`` document (:func:`attnio.output.json_document`):
     ``{"command", "verdict", "claims": [...], "summary": {...}, "evidence": {...}}`` with the
     attnio and solver versions; ``verdict`` is :func:`attnio.results.overall_verdict` of the
-    claims (``proved`` only when every one is)."""
+    claims (``proved`` only when every one is). With ``coq`` (``--kernel coq``) each claim row
+    carries ``"coq"``: its entry of ``coq`` (whether coqc re-proved it, and why), or null for a
+    claim Coq does not re-check."""
+    rows = [r.to_json() for r in results]
+    if coq is not None:
+        for row in rows:
+            row["coq"] = coq.get(row["id"])
     return json_document(command, overall_verdict(r.verdict.verdict for r in results),
-                         {"claims": [r.to_json() for r in results], "summary": summary(results),
+                         {"claims": rows, "summary": summary(results),
                           "evidence": evidence_summary(results)})
 
 
@@ -287,7 +294,7 @@ def _clip(text: str, width: int) -> str:
 
 
 def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: str = "plain",
-                 width: int | None = None) -> str:
+                 width: int | None = None, coq: Mapping[str, str] | None = None) -> str:
     """The verdict table (:func:`attnio.tables.render_table`): id, source, evidence, verdict,
     seconds (one row per claim).
 
@@ -300,9 +307,15 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
     For twins (``twins=True``) the verdict column reads ``rejected`` for a rejected twin
     (``rejected (undecided)`` when its declared path is Undecided) and ``NOT REJECTED``
     otherwise.
+
+    ``coq`` (``attnio verify --kernel coq``): a column ``coq`` after the verdict, the text
+    given for each claim id (``re-proved``, ``not re-proved``; empty for a claim Coq does not
+    re-check).
     """
-    headers = ["id", "source", "evidence", "verdict", "seconds"]
-    rows: list[tuple[str, str, str, str, str, bool]] = []
+    headers = ["id", "source", "evidence", "verdict", *(["coq"] if coq is not None else []),
+               "seconds"]
+    k = len(headers) - 1   # the columns before the seconds
+    rows: list[tuple[list[str], bool]] = []
     for r in results:
         verdict: str = r.verdict.verdict.value
         if twins:
@@ -311,27 +324,28 @@ def format_table(results: Sequence[ClaimResult], *, twins: bool = False, fmt: st
             else:
                 verdict = f"NOT REJECTED ({verdict})"
         evidence = r.verdict.evidence.short() if r.verdict.evidence else "—"
-        rows.append((r.claim.id, r.claim.source, evidence, verdict, f"{r.verdict.seconds:.3f}",
-                     bool(r.claim.reconstructed)))
+        extra = [coq.get(r.claim.id, "")] if coq is not None else []
+        rows.append(([r.claim.id, r.claim.source, evidence, verdict, *extra,
+                      f"{r.verdict.seconds:.3f}"], bool(r.claim.reconstructed)))
     if fmt != "plain" or width is None:
-        return render_table(headers, [[*row[:1], (latex_prose if fmt == "latex" else str)(
-                                          row[1] + (" [R]" if row[5] else "")), *row[2:5]]
-                                      for row in rows], fmt=fmt,
-                            align=["left"] * 4 + ["right"],
-                            latex_columns="lp{5cm}llr" if fmt == "latex" else None)
-    others = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers[:4])]
-    room = max(12, width - sum(others) + others[1] - 2 * 3 - len(" [R]"))
+        source = latex_prose if fmt == "latex" else str
+        return render_table(headers, [[v[0], source(v[1] + (" [R]" if rec else "")), *v[2:]]
+                                      for v, rec in rows], fmt=fmt,
+                            align=["left"] * k + ["right"],
+                            latex_columns=("lp{5cm}" + "l" * (k - 2) + "r")
+                            if fmt == "latex" else None)
+    others = [max([len(h), *(len(str(v[i])) for v, _ in rows)]) for i, h in enumerate(headers[:k])]
+    room = max(12, width - sum(others) + others[1] - 2 * (k - 1) - len(" [R]"))
     while True:  # tabulate pads a header by 2: clip further by what the first try overshot;
         # at the narrowest source, long ids (the twins') are wrapped
-        table = render_table(headers[:4], [[row[0], _clip(row[1], room)
-                                            + (" [R]" if row[5] else ""), row[2], row[3]]
-                                           for row in rows],
+        table = render_table(headers[:k], [[v[0], _clip(v[1], room) + (" [R]" if rec else ""),
+                                            *v[2:k]] for v, rec in rows],
                              max_width=width if room <= 12 else None, wrap=[0])
         excess = max(len(line) for line in table.splitlines()) - width
         if excess <= 0 or room <= 12:
             break
         room = max(12, room - excess)
-    return table + "\n" + ("[R] = RECONSTRUCTED source; " if any(row[5] for row in rows)
+    return table + "\n" + ("[R] = RECONSTRUCTED source; " if any(rec for _, rec in rows)
                            else "") + "full sources and seconds per claim: --wide or --json"
 
 

@@ -97,6 +97,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                             help="seconds for the whole call, parsing and sympy included "
                                  "(default 20, at most 3600): it runs in a child process killed "
                                  "at the limit; past it the answer is undecided")
+    parser.add_argument("--coq", metavar="FILE.v",
+                        help="also print the statement as a Coq theorem with its proof to "
+                             "FILE.v (a new file) and check it with coqc; a line says whether "
+                             "Coq re-checked it")
     parser.set_defaults(handler=run)
     return parser
 
@@ -192,6 +196,7 @@ def verdict_json(verdict: Verdict) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Decide the statement; print the verdict; return 0 (proved), 1 or 2."""
+    from attnio.proofs.coq_kernel import prove_file
     from attnio.smt.kernel import prove_statement
 
     domains = _domains(args.var)
@@ -199,14 +204,18 @@ def run(args: argparse.Namespace) -> int:
                                allow_zero=False, max_seconds=MAX_SECONDS)
     verdict = prove_statement(args.statement, domains, timeout=time_limit,
                               isolate=True)
+    coq = prove_file(args.statement, domains, args.coq, timeout=time_limit) \
+        if getattr(args, "coq", None) else None
     if args.json:
-        print_json(verdict_json(verdict))
+        print_json({**verdict_json(verdict), **({"coq": coq.to_json()} if coq else {})})
     else:
         where = getattr(verdict, "where_defined", None)
         print(f"{verdict.verdict}{f' where defined ({where})' if where else ''}: "
               f"{explanation(verdict)}")
         if getattr(args, "verbose", False):
             print(f"detail: {verdict.detail}")
+        if coq is not None:
+            print(coq.line())
         if isinstance(verdict, Refuted):
             shown = ", ".join(f"{k} = {v}" for k, v in verdict.counterexample.items())
             print(f"counterexample: {shown or '(none needed: no symbols)'}")

@@ -5,6 +5,7 @@ Usage::
     attnio verify [--only PATTERN] [--json | --latex [FILE.tex] | --wide] [--self-test]
                   [--deep] [--solver-time-limit S] [--time-limit S]
                   [--workers N | --scheduler ADDRESS]
+                  [--kernel coq [--coq-dir DIR] [--coq-time-limit S]]
 
 * default: run every claim of the default tier (discovered by
   :func:`attnio.proofs.registry.load_claims`) with a progress bar on stderr and print a table
@@ -37,6 +38,15 @@ Usage::
 * ``--workers N`` / ``--scheduler ADDRESS``: check the claims on Dask
   (:mod:`attnio.parallel`: N at most 4 × the cores; a malformed or unreachable address is
   exit 2, within ``--time-limit`` when one is given).
+* ``--kernel coq``: after the claims, re-prove the ``smt-forall`` and ``sympy-canonical``
+  ones in Coq (:mod:`attnio.proofs.coq_kernel`: each statement printed as a Coq theorem,
+  ``coqc`` with ``--coq-time-limit`` seconds per file, a timeout is *not re-proved*): a
+  column ``coq`` in the table, a key ``"coq"`` per claim and a ``"coq"`` summary in the
+  JSON, and the figure with the list of the claims not re-proved (and why) under the table.
+  With ``--self-test`` the false twins of those claims go to Coq too: a false twin coqc
+  accepts is a defect of the printer, and the exit code is 1. ``--coq-dir DIR`` writes the
+  ``.v`` files coqc accepted and a ``_CoqProject`` to DIR (``coqc`` re-checks them without
+  attnio; a file attnio did not write there is never replaced). Without ``coqc``: exit 2.
 
 Examples
 --------
@@ -66,6 +76,16 @@ from attnio.flags import (
     table_width,
 )
 from attnio.output import print_json
+from attnio.proofs.coq_kernel import (
+    DEFAULT_TIMEOUT_S,
+    CoqVerdict,
+    coq_json,
+    is_false_statement,
+    recheck_claims,
+    summary_lines,
+    targets,
+    write_folder,
+)
 from attnio.proofs.registry import CheckContext, load_claims, load_false_twins
 from attnio.proofs.runner import (
     TIME_LIMIT_REACHED,
@@ -83,6 +103,7 @@ from attnio.proofs.runner import (
     twins_rejected,
     was_interrupted,
 )
+from attnio.smt.coqc import coqc_binary
 from attnio.validation import validate_time_limit
 
 __all__ = ["register", "run"]
@@ -112,6 +133,16 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_time_limit_argument(parser, help="stop after SECONDS in all (default: no limit); the "
                                          "claims not run are Undecided and the exit code is 1")
     add_parallel_arguments(parser, what="claims")
+    parser.add_argument("--kernel", choices=("smt", "coq"), default="smt",
+                        help="smt (default): z3 and cvc5 only; coq: then re-prove the "
+                             "smt-forall and sympy-canonical claims in Coq (coqc)")
+    parser.add_argument("--coq-dir", metavar="DIR",
+                        help="with --kernel coq: write the .v files coqc accepted and a "
+                             "_CoqProject to DIR")
+    parser.add_argument("--coq-time-limit", metavar="SECONDS", type=float,
+                        default=DEFAULT_TIMEOUT_S,
+                        help=f"with --kernel coq: seconds of coqc per file (default "
+                             f"{DEFAULT_TIMEOUT_S:g}); a timeout is not re-proved")
     parser.set_defaults(handler=run)
     return parser
 
@@ -125,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
     parallel = is_parallel(parallel_options(args))  # refused before the claims load
     check_latex_target(args)
     ctx = CheckContext(z3_timeout_ms=timeout, deep=args.deep)
+    coq_kernel = getattr(args, "kernel", "smt") == "coq"
+    _check_coq_options(args, coq_kernel)
     claims = load_claims()
     pool = load_false_twins() if args.self_test else claims
     only = ",".join(args.only) if args.only else None
@@ -142,8 +175,13 @@ def run(args: argparse.Namespace) -> int:
                                               deadline=deadline))
         ok = all_twins_refuted(results)
         cov = coverage(select(claims, only, deep=args.deep), results)
+        coq = _coq(args, chosen, claims) if coq_kernel and not was_interrupted(results) \
+            else None
+        if coq is not None:
+            ok = ok and not any(v.rechecked for c, v in coq.items()
+                                if is_false_statement(_by_id(chosen)[c]))
         if args.json:
-            doc = to_json(results)
+            doc = to_json(results, coq=_coq_rows(coq))
             # the self-test's answer: every twin rejected; a twin a checker proved is a
             # refutation of "the checkers can fail"; anything else is undecided
             doc["verdict"] = ("proved" if ok else "refuted" if any(
@@ -151,12 +189,18 @@ def run(args: argparse.Namespace) -> int:
             doc["self_test"] = {"all_refuted": ok,
                                 "coverage": {f: {"claims": c, "twins": t, "refuted": r}
                                              for f, (c, t, r) in cov.items()}}
+            if coq is not None:
+                doc["coq"] = coq_json(list(coq.values()), chosen, twins=True)
             print_json(_with_time_limit(doc, results, time_limit))
         elif args.latex is not None:
-            emit_latex(args, format_table(results, twins=True, fmt="latex"))
+            emit_latex(args, format_table(results, twins=True, fmt="latex",
+                                          coq=_coq_column(coq, twins=True)))
         else:
-            print(format_table(results, twins=True, width=table_width(args)))
+            print(format_table(results, twins=True, width=table_width(args),
+                               coq=_coq_column(coq, twins=True)))
             print(format_coverage(cov))
+            if coq is not None:
+                print("\n".join(summary_lines(list(coq.values()), chosen, twins=True)))
             rejected = twins_rejected(results)
             declared = sum(1 for r in results
                            if r.claim.rejects(r.verdict) and r.verdict.verdict == "undecided")
@@ -171,21 +215,67 @@ def run(args: argparse.Namespace) -> int:
                if parallel else run_claims(chosen, ctx, stop_on_interrupt=True,
                                            deadline=deadline))
     ok = all_claims_proved(results)
+    coq = _coq(args, chosen, claims) if coq_kernel and not was_interrupted(results) else None
     if args.json:
-        print_json(_with_time_limit(to_json(results), results, time_limit))
+        doc = to_json(results, coq=_coq_rows(coq))
+        if coq is not None:
+            doc["coq"] = coq_json(list(coq.values()), chosen)
+        print_json(_with_time_limit(doc, results, time_limit))
     elif args.latex is not None:
-        emit_latex(args, format_table(results, fmt="latex"))
+        emit_latex(args, format_table(results, fmt="latex", coq=_coq_column(coq)))
     else:
-        print(format_table(results, width=table_width(args)))
+        print(format_table(results, width=table_width(args), coq=_coq_column(coq)))
         s = to_json(results)["summary"]
         total = sum(r.verdict.seconds for r in results)
         print(f"{s['proved']} proved, {s['refuted']} refuted, {s['undecided']} undecided "
               f"of {len(results)} claims in {total:.1f} s")
+        if coq is not None:
+            print("\n".join(summary_lines(list(coq.values()), chosen)))
         for r in results:  # the claims not run are counted by the time-limit line instead
             if not r.verdict.proved and r.verdict.detail != TIME_LIMIT_REACHED:
                 print(f"  {r.verdict.verdict.upper()}: {r.claim.id}: {r.verdict.detail}",
                       file=sys.stderr)
     return _exit_code(ok, results, time_limit)
+
+
+def _check_coq_options(args: argparse.Namespace, coq_kernel: bool) -> None:
+    """``--coq-dir`` and ``--coq-time-limit`` need ``--kernel coq``, which needs coqc."""
+    if getattr(args, "coq_dir", None) and not coq_kernel:
+        raise InvalidInputError("--coq-dir needs --kernel coq")
+    limit = getattr(args, "coq_time_limit", DEFAULT_TIMEOUT_S)
+    if not limit > 0 or limit > 3600:
+        raise InvalidInputError(f"--coq-time-limit {limit} must be > 0 and at most 3600 seconds")
+    if coq_kernel and coqc_binary() is None:
+        raise InvalidInputError("--kernel coq needs coqc: install Coq (Debian package `coq`, "
+                                "apt-get install coq) or set ATTNIO_COQC")
+
+
+def _by_id(claims: list) -> dict:
+    return {c.id: c for c in claims}
+
+
+def _coq(args: argparse.Namespace, chosen: list, claims: list) -> dict[str, CoqVerdict]:
+    """Re-prove the chosen claims (or twins) Coq re-checks; write ``--coq-dir``."""
+    pool = targets(chosen, claims if args.self_test else None)
+    verdicts = recheck_claims(pool, timeout=args.coq_time_limit, prog="attnio verify")
+    if args.coq_dir:
+        files = [f for v in verdicts if v.rechecked for f in v.files]
+        written = write_folder(args.coq_dir, files)
+        print(f"wrote {written[-1]} and {len(written) - 1} .v files",
+              file=sys.stderr if args.json else sys.stdout)
+    return {v.claim_id: v for v in verdicts}
+
+
+def _coq_rows(coq: dict[str, CoqVerdict] | None) -> dict | None:
+    return None if coq is None else {k: v.to_json() for k, v in coq.items()}
+
+
+def _coq_column(coq: dict[str, CoqVerdict] | None, twins: bool = False) -> dict | None:
+    if coq is None:
+        return None
+    if twins:
+        return {k: "ACCEPTED" if v.rechecked else "rejected" for k, v in coq.items()}
+    return {k: "re-proved" if v.rechecked else "not re-proved" for k, v in coq.items()}
 
 
 def _claims_done(results: list) -> int:
