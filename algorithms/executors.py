@@ -168,6 +168,11 @@ def _fused_blocks(blocks: Mapping[str, int]) -> dict[str, Any]:
     return dict(blocks)
 
 
+def _blocks(blocks: Mapping[str, int]) -> dict[str, Any]:
+    """The block sizes as keyword arguments (typed ``Any`` beside ``mask`` and ``tau``)."""
+    return dict(blocks)
+
+
 def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], None]
              ) -> Executor:
     def execute(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
@@ -282,13 +287,13 @@ run_flash1_backward = _backward(
 run_flash2_backward = _backward(
     _keep_logsumexp, lambda mem, b, kw: flash2_backward(mem, **_flash_blocks(b), **kw))
 run_flash2_split_backward = _backward(
-    _keep_logsumexp, lambda mem, b, kw: flash2_split_backward(mem, **b, **kw))
-run_lean_forward = _forward(lambda mem, b, kw: lean_forward(mem, **b, **kw))
-run_lean_backward = _backward(_keep_logsumexp, lambda mem, b, kw: lean_backward(mem, **b, **kw))
+    _keep_logsumexp, lambda mem, b, kw: flash2_split_backward(mem, **_blocks(b), **kw))
+run_lean_forward = _forward(lambda mem, b, kw: lean_forward(mem, **_blocks(b), **kw))
+run_lean_backward = _backward(_keep_logsumexp, lambda mem, b, kw: lean_backward(mem, **_blocks(b), **kw))
 run_fused_resident_forward = _forward(
-    lambda mem, b, kw: fused_resident_forward(mem, **b, **kw))
+    lambda mem, b, kw: fused_resident_forward(mem, **_blocks(b), **kw))
 run_fused_resident_backward = _backward(
-    _keep_block_maxima("w"), lambda mem, b, kw: fused_resident_backward(mem, **b, **kw))
+    _keep_block_maxima("w"), lambda mem, b, kw: fused_resident_backward(mem, **_blocks(b), **kw))
 run_small_cache_backward = _backward(
     _keep_scores, lambda mem, b, kw: small_cache_backward(mem, block=b["B"], **kw))
 run_small_cache_stable_forward = _forward(

@@ -86,6 +86,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
@@ -139,13 +140,17 @@ def _largest(lo: int, hi: int, fits: Callable[[int], bool]) -> int:
     return lo
 
 
+def _fits(peak: Callable[[int, int], int], mode: int, M: int, block: int) -> bool:
+    return peak(block, mode) <= M
+
+
 def _best_mode(n: int, d: int, M: int, peak: Callable[[int, int], int]) -> tuple[int, int]:
     """(block, mode) with the largest fitting block over the two modes (ties: mode 1, which
     holds no score vector), or (0, 0) when neither fits a one-row block."""
     best = (0, 0)
     for mode in (1, 0):
         if peak(1, mode) <= M:
-            a = _largest(1, n, lambda x, mode=mode: peak(x, mode) <= M)
+            a = _largest(1, n, functools.partial(_fits, peak, mode, M))
             if a > best[0]:
                 best = (a, mode)
     return best

@@ -379,10 +379,10 @@ def fused_resident_forward(mem: TwoLevelMemory, *, B: int, b1: int, r2: int, c2:
                     one = slice(j0 + int(k), j0 + int(k) + 1)
                     mem.load("v_j", "V", (one, cols))
                     for s in range(r):  # the column of A one word at a time
-                        live = keep is None or bool(keep[s, int(k)])  # masked: may be unset
+                        entry_kept = keep is None or bool(keep[s, int(k)])  # masked: may be unset
                         mem.load("a_sj", "A", (slice(i0 + s, i0 + s + 1), one))
                         mem.compute("O_IL", ("O_IL", "a_sj", "f_IJ", "v_j"),
-                                    lambda o, a, f, v, s=s, lv=live: _add_row(
+                                    lambda o, a, f, v, s=s, lv=entry_kept: _add_row(
                                         o, s, (a[0, 0] * f[s, 0] if lv else 0.0) * v[0]),
                                     flops=2 * c + 1)
                         mem.compute("l_I", ("l_I", "a_sj", "f_IJ"),

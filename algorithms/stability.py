@@ -107,7 +107,8 @@ def _reference_finite(name: str, n: int, d: int, seed: int, tau: float) -> bool:
     if get_algorithm(name).backward_computation == "dX" and "forward" not in \
             get_algorithm(name).passes:
         x = dx_inputs(rng, n, d, tau)
-        outs = alman_song_gradients(*(x[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
+        outs: tuple[np.ndarray, ...] = alman_song_gradients(
+            *(x[k] for k in ("A1", "A2", "A3", "E", "X", "Y")))
     else:
         x = attention_inputs(rng, n, d)
         outs = attention_backward(x["Q"], x["K"], x["V"], x["dO"], tau=tau)
