@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from math import gcd
 from typing import TYPE_CHECKING, Callable
 
 from attnio.algorithms.counts import (
@@ -224,8 +225,78 @@ def scaled_pieces(mask: "Mask", n: int, a: int, w: int) -> int:
     from attnio.algorithms.masks import column_block_rows
     from attnio.algorithms.small_cache_fused import block_pieces
 
+    a, w = min(a, n), min(w, n)
+    if ceil_div(n, a) > _ARRAY_BLOCKS and mask.kind in ("full", "causal", "window"):
+        return _scaled_pieces_periodic(mask, n, a, w)
     return int(sum(int(p) * int(r) for p, r in zip(block_pieces(n, a, w),
                                                     column_block_rows(mask, n, a))))
+
+
+_ARRAY_BLOCKS = 1 << 16   # beyond: :func:`scaled_pieces` sums by periods, not per block
+
+
+def _scaled_pieces_periodic(mask: "Mask", n: int, a: int, w: int) -> int:
+    r""":func:`scaled_pieces` for a full, causal or window mask in O(w) steps whatever n.
+
+    Block k (start ka) of a full-width block overlaps :math:`p(k) = \lfloor (ka+a-1)/w\rfloor
+    - \lfloor ka/w\rfloor + 1` stored blocks, periodic in k with period
+    :math:`P = w/\gcd(a, w)`; its rows are n (full), n − ka (causal) or, for a window W,
+    a − 1 + W while ka + a − 1 + W ≤ n and n − ka after: a linear function of k on at most
+    two ranges. Σ p(k)(α + βk) over a range is summed by whole periods
+    (:func:`_periodic_linear_sum`); the last, partial block is added on its own.
+
+    >>> from attnio.algorithms.masks import Mask
+    >>> all(_scaled_pieces_periodic(m, n, a, w) == scaled_pieces(m, n, a, w)
+    ...     for m in (Mask.full(), Mask.causal(), Mask.window(5))
+    ...     for n, a, w in ((97, 4, 6), (100, 10, 4), (64, 7, 7), (1000, 3, 8)))
+    True
+    """
+    whole = n // a            # full-width blocks 0 … whole − 1
+    period = w // gcd(a, w)
+    pieces = [((k * a + a - 1) // w - (k * a) // w + 1) for k in range(period)]
+    total = 0
+    if mask.kind == "full":
+        total += _periodic_linear_sum(pieces, 0, whole, n, 0)
+    elif mask.kind == "causal":
+        total += _periodic_linear_sum(pieces, 0, whole, n, -a)
+    else:
+        W = int(mask.window_size)  # type: ignore[arg-type]
+        # rows = a − 1 + W for k·a ≤ n − a + 1 − W, else n − ka
+        split = min(whole, max(0, (n - a + 1 - W) // a + 1)) if n - a + 1 - W >= 0 else 0
+        total += _periodic_linear_sum(pieces, 0, split, min(n, a - 1 + W), 0)
+        total += _periodic_linear_sum(pieces, split, whole, n, -a)
+    if whole * a < n:         # the last, partial block [whole·a, n)
+        start = whole * a
+        rows = {"full": n, "causal": n - start}.get(
+            mask.kind, min(n, n - 1 + int(mask.window_size or 0)) - start)
+        total += ((n - 1) // w - start // w + 1) * rows
+    return total
+
+
+def _periodic_linear_sum(f: list[int], lo: int, hi: int, alpha: int, beta: int) -> int:
+    r""":math:`\sum_{k=lo}^{hi-1} f(k \bmod P)\,(\alpha + \beta k)` exactly, P = len(f), in
+    O(P) steps: whole periods by the sums :math:`\sum f(j)` and :math:`\sum j f(j)`.
+
+    >>> f = [3, 1, 2]
+    >>> _periodic_linear_sum(f, 2, 20, 5, -1) == sum(f[k % 3] * (5 - k) for k in range(2, 20))
+    True
+    """
+    P = len(f)
+    if hi <= lo:
+        return 0
+    total = 0
+    # the head up to a multiple of P, then whole periods q0 … q1 − 1, then the tail
+    head_end = min(hi, -(-lo // P) * P)
+    total += sum(f[k % P] * (alpha + beta * k) for k in range(lo, head_end))
+    q0, q1 = head_end // P, hi // P
+    if q1 > q0:
+        F0 = sum(f)
+        F1 = sum(j * fj for j, fj in enumerate(f))
+        count = q1 - q0
+        sum_q = (q0 + q1 - 1) * count // 2
+        total += count * (alpha * F0 + beta * F1) + beta * P * F0 * sum_q
+    total += sum(f[k % P] * (alpha + beta * k) for k in range(max(head_end, q1 * P), hi))
+    return total
 
 
 def count_masked_small_cache_fused(pass_: str, n: int, d: int, M: int, mask: "Mask") -> Counts:

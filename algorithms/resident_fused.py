@@ -386,7 +386,7 @@ def fused_resident_forward(mem: TwoLevelMemory, *, B: int, b1: int, r2: int, c2:
                                         o, s, (a[0, 0] * f[s, 0] if lv else 0.0) * v[0]),
                                     flops=2 * c + 1)
                         mem.compute("l_I", ("l_I", "a_sj", "f_IJ"),
-                                    lambda ell, a, f, s=s, lv=live: _add_row(
+                                    lambda ell, a, f, s=s, lv=entry_kept: _add_row(
                                         ell, s, a[0, 0] * f[s, 0] if lv else 0.0),
                                     flops=2)
                         mem.free("a_sj")

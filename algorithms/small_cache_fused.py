@@ -235,10 +235,13 @@ def divisors(w: int) -> list[int]:
     return sorted(set(small) | {w // g for g in small})
 
 
-def aligned_side(n: int, w: int, hi: int, per_trip: int, per_piece: int) -> int:
+def aligned_side(n: int, w: int, hi: int, per_trip: int, per_piece: int, *,
+                 limit: int = 1 << 12) -> int:
     r"""The side :math:`a \in [1, hi]` of least :math:`\text{per\_trip}\cdot T_n(a) +
     \text{per\_piece}\cdot R(a)` with :math:`R` = :func:`refinement_pieces` ``(n, a, w)``,
-    exactly (ties: the larger a).
+    exactly (ties: the larger a) when at most ``limit`` trip counts can win (below); beyond,
+    the best of the first ``limit`` trip counts (huge n: the algorithm's own block choice, the
+    same in its count and its execution, found in bounded time).
 
     :math:`R(a) = T_n(a) + T_n(w) - \lceil n/\mathrm{lcm}(a, w)\rceil`, so the cost is
     :math:`(\text{per\_trip} + \text{per\_piece})T_n(a) - \text{per\_piece}\lceil
@@ -258,7 +261,7 @@ def aligned_side(n: int, w: int, hi: int, per_trip: int, per_piece: int) -> int:
     t_min = ceil_div(n, hi)
     slack = per_piece * (ceil_div(n, w) - 1) // (per_trip + per_piece)
     best: tuple[int, int] | None = None
-    for trips in range(t_min, min(n, t_min + slack) + 1):
+    for trips in range(t_min, min(n, t_min + min(slack, limit)) + 1):
         lo_t = ceil_div(n, trips)
         hi_t = hi if trips == t_min else ceil_div(n, trips - 1) - 1
         if lo_t > hi_t:
