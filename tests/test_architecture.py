@@ -4,7 +4,7 @@ Every ``import`` / ``from … import`` of the package — module level *and* ins
 is resolved with :mod:`ast` and checked against the floor plan:
 
 * no room imports a room above it or beside it (an *upward* import);
-* no private name (``_x``) is imported from another room;
+* no private name (``_x``) is imported from another module, in its room or another;
 * at most :data:`MAX_IN_FUNCTION_CROSS_ROOM` imports of another room hide inside functions
   (a lazy import is a dependency the module list does not show);
 * ``attnio bounds`` runs without importing z3 (its promise in :mod:`attnio.cli`).
@@ -132,9 +132,11 @@ def upward(imports: list[Import]) -> list[str]:
 
 
 def private_crossings(imports: list[Import]) -> list[str]:
+    """Every import of a private name (``_x``) from another module, of any room: a name two
+    modules share is public in one home (issue 40)."""
     bad = []
     for imp in imports:
-        if room_of(imp.module) == room_of(imp.target):
+        if imp.module == imp.target:
             continue
         private = [n for n in imp.names if n.startswith("_") and not n.startswith("__")]
         if private or any(part.startswith("_") and not part.startswith("__")
@@ -163,7 +165,7 @@ def test_no_room_imports_upward(imports: list[Import]) -> None:
     assert upward(imports) == []
 
 
-def test_no_private_name_crosses_rooms(imports: list[Import]) -> None:
+def test_no_private_name_crosses_modules(imports: list[Import]) -> None:
     assert private_crossings(imports) == []
 
 
@@ -214,6 +216,12 @@ def test_a_planted_private_reach_in_is_caught() -> None:
                          "from attnio.graphs.exact import _solve, solve_optimal\n")
     assert private_crossings(planted) == [
         "attnio.proofs.sandwich:1 imports ['_solve'] from attnio.graphs.exact"]
+
+
+def test_a_planted_private_reach_in_within_a_room_is_caught() -> None:
+    planted = imports_of("attnio.smt.kernel", "from attnio.smt.statements import _show\n")
+    assert private_crossings(planted) == [
+        "attnio.smt.kernel:1 imports ['_show'] from attnio.smt.statements"]
 
 
 def test_relative_imports_are_resolved() -> None:

@@ -375,7 +375,7 @@ def test_where_defined_is_printed_only_when_some_domain_point_is_undefined() -> 
 
 def test_domain_facts_are_dropped_from_the_condition() -> None:
     M, x = sp.Symbol("M"), sp.Symbol("x")
-    drop = kernel._drop_domain_facts
+    drop = kernel.drop_domain_facts
     assert drop(sp.Ge(M, 0, evaluate=False), {M: "positive"}) is sp.true
     assert drop(sp.Ge(x, 0, evaluate=False), {x: "real"}) == sp.Ge(x, 0, evaluate=False)
     both = sp.And(sp.Ge(M, 0, evaluate=False), sp.Ge(x, 0, evaluate=False), evaluate=False)
@@ -774,7 +774,7 @@ def test_an_unknown_domain_is_named_with_the_list() -> None:
     assert str(err.value) == f"domain 'complex' of 'x' must be one of {_ALL_DOMAINS}"
     x = sp.Symbol("x")
     with pytest.raises(InvalidInputError) as err2:
-        kernel._domains_of(sp.Ge(x, 0), [], {x: "rational"})
+        kernel.domains_of(sp.Ge(x, 0), [], {x: "rational"})
     assert str(err2.value) == f"domain 'rational' of x must be one of {_ALL_DOMAINS}"
 
 
