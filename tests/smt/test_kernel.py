@@ -171,10 +171,14 @@ def test_prove_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(line.startswith("attnio prove: error:") for line in err) and len(err) == 3
 
 
-def test_prove_statement_is_importable_from_the_package() -> None:
-    from attnio.proofs import prove_statement as exported
+def test_prove_statement_is_importable_from_its_home_not_from_the_roof() -> None:
+    """Issue 40: the kernel's home is attnio.smt; attnio.proofs (the roof) does not
+    re-export it."""
+    import attnio.proofs
+    import attnio.smt.kernel
 
-    assert exported is prove_statement
+    assert attnio.smt.kernel.prove_statement is prove_statement
+    assert not hasattr(attnio.proofs, "prove_statement")
 
 
 # ----------------------------------------------------------- import failures fail verify
