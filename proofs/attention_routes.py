@@ -241,6 +241,33 @@ def brute_segment_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -
                for s, full, prefix in table if s <= S)
 
 
+def segment_cap_excess(table: list, d: int, M: int, cap: Callable[[int, int, int], int], *,
+                       segment_max: Callable[[list, int, int], int] = brute_segment_max
+                       ) -> tuple[int, int, tuple[int, int, int] | None]:
+    """The brute-force maximum of designated leaves of one segment of L = t·M I/Os
+    (``segment_max``, default :func:`brute_segment_max`) against ``cap(d, M, L)`` for
+    t = 1, 2, 3, 4, in that order: ``(checked, nontrivial, excess)``, ``excess`` the first
+    ``(L, cap, most)`` with most > cap (the comparisons stop there), else None. A comparison
+    is nontrivial where the maximum exceeds 1 (it could have failed). Shared by every claim
+    that checks a segment cap against the brute force (attention, masks, heads, joint).
+
+    >>> table = pair_leaf_table(2, 2, 1, [(0, 0), (0, 1), (1, 0), (1, 1)])   # 2×1 by 1×2
+    >>> segment_cap_excess(table, 1, 1, lambda d, M, L: 10**6)
+    (4, 3, None)
+    >>> segment_cap_excess(table, 1, 1, lambda d, M, L: 0)   # a planted cap of 0: L = 1 fails
+    (1, 0, (1, 0, 1))
+    """
+    checked = nontrivial = 0
+    for t in (1, 2, 3, 4):
+        L = t * M
+        most, value = segment_max(table, M, L), cap(d, M, L)
+        checked += 1
+        nontrivial += most > 1
+        if most > value:
+            return checked, nontrivial, (L, value, most)
+    return checked, nontrivial, None
+
+
 #: (d, M) of gap.segment_cap's exact comparison, at every L = t·M of SEGMENT_MULTIPLES.
 _CAP_GRID = [(d, M) for d in (1, 3, 16, 64, 256) for M in (1, 3, 64, 1024, 65536)]
 #: (n, d) products and M of the brute-force maximum, at L = t·M for t ≤ 4.
@@ -282,16 +309,13 @@ def _segment_cap_check(ctx: CheckContext, *,
                                "the cap is more than 2 above every proved cell bound")
     tables: dict[tuple[int, int], list] = {}
     for (n, d), M in _BRUTE_GRID if brute_grid is None else brute_grid:
-        table = tables.setdefault((n, d), _leaf_table(n, d))
-        for t in (1, 2, 3, 4):
-            L = t * M
-            most, value = brute_segment_max(table, M, L), cap(d, M, L)
-            checked += 1
-            nontrivial += most > 1
-            if most > value:
-                return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value,
-                                "brute_force": most},
-                               "the brute-force maximum of designated leaves exceeds the cap")
+        done, hard, excess = segment_cap_excess(tables.setdefault((n, d), _leaf_table(n, d)),
+                                                d, M, cap)
+        checked, nontrivial = checked + done, nontrivial + hard
+        if excess is not None:
+            L, value, most = excess
+            return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value, "brute_force": most},
+                           "the brute-force maximum of designated leaves exceeds the cap")
     return Proved(f"{checked} (d, M, L) and small shapes: cap between the proved cell bounds "
                   "and 2 above on cells covering [0, S], and ≥ the brute-force maximum",
                   evidence=Evidence(

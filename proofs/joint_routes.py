@@ -37,7 +37,7 @@ from attnio.bounds.attention import (
 )
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
-from attnio.proofs.attention_routes import EXACT, claim
+from attnio.proofs.attention_routes import EXACT, claim, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -260,15 +260,14 @@ def _joint_cap_check(ctx: CheckContext, *,
         table = brute_joint_table(cls, n, d)
         cap_fn = cap_of(cls, n, d) if cap_of else joint_cap(cls, n, d)
         for M in (1, 2, 3):
-            for t in (1, 2, 3, 4):
-                L = t * M
-                most, value = brute_joint_max(table, M, L), cap_fn(d, M, L)
-                checked += 1
-                nontrivial += most > 1
-                if most > value:
-                    return Refuted({"class": cls, "n": n, "d": d, "M": M, "L": L, "cap": value,
-                                    "brute_force": most},
-                                   "a segment shape holds more designated leaves than the cap")
+            done, hard, excess = segment_cap_excess(table, d, M, cap_fn,
+                                                    segment_max=brute_joint_max)
+            checked, nontrivial = checked + done, nontrivial + hard
+            if excess is not None:
+                L, value, most = excess
+                return Refuted({"class": cls, "n": n, "d": d, "M": M, "L": L, "cap": value,
+                                "brute_force": most},
+                               "a segment shape holds more designated leaves than the cap")
     return Proved(f"{checked} certificates, integer points and brute-force segment shapes: the "
                   "cap is at least Ψ everywhere and at least every shape's designated leaves",
                   evidence=Evidence("exhaustive", instances=checked,
