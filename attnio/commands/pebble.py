@@ -102,11 +102,8 @@ from attnio.graphs.exact import (
     validate_exact_size,
 )
 from attnio.graphs.game import replay
-from attnio.graphs.lower_bounds import (
-    CERTIFIED_ALL_ROUTES_VERTICES,
-    certified_lower_bound,
-    validate_declared_builder,
-)
+from attnio.graphs.lower_bounds import CERTIFIED_ALL_ROUTES_VERTICES, certified_lower_bound
+from attnio.graphs.lower_bounds.counting import validate_declared_builder
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.proof_files import certificate_stem, certify_optimum
@@ -593,8 +590,6 @@ def run(args: argparse.Namespace) -> int:
         _certify_folder(args.certify)
     parallel = parallel_options(args)
     if args.dag is not None:
-        # the metadata is checked once, where the file enters, whatever the output format
-        # (a builder and sizes that do not describe the DAG: exit 2, with or without --json)
         graphs = [(path, validate_declared_builder(load_dag(path))) for path in args.dag]
     elif args.einsum is not None:
         graphs = [("einsum", einsum_dag(args.einsum, parse_sizes_spec(args.sizes)))]
