@@ -173,15 +173,24 @@ def _blocks(blocks: Mapping[str, int]) -> dict[str, Any]:
     return dict(blocks)
 
 
+def _inputs_in_slow(mem: TwoLevelMemory, rng: np.random.Generator, n: int, d: int,
+                    mask: np.ndarray | None, tau: float
+                    ) -> tuple[dict[str, np.ndarray], ForwardResult]:
+    """Draw the inputs (:func:`attention_inputs`), form the reference forward, and place Q,
+    K, V in slow memory: the start of every executor, forward and backward."""
+    x = attention_inputs(rng, n, d)
+    ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
+    for name in "QKV":
+        mem.add_slow(name, x[name])
+    return x, ref
+
+
 def _forward(run: Callable[[TwoLevelMemory, Mapping[str, int], dict[str, Any]], None]
              ) -> Executor:
     def execute(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
                 rng: np.random.Generator, mask: np.ndarray | None = None,
                 tau: float = 1.0) -> float:
-        x = attention_inputs(rng, n, d)
-        ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
-        for name in "QKV":
-            mem.add_slow(name, x[name])
+        x, ref = _inputs_in_slow(mem, rng, n, d, mask, tau)
         run(mem, blocks, _masking(mask, tau))
         return compare_outputs([(mem.slow["O"], ref.O)])
     return execute
@@ -199,10 +208,7 @@ def _backward(prepare: Prepare,
     def execute(mem: TwoLevelMemory, n: int, d: int, blocks: Mapping[str, int],
                 rng: np.random.Generator, mask: np.ndarray | None = None,
                 tau: float = 1.0) -> float:
-        x = attention_inputs(rng, n, d)
-        ref = attention_forward(x["Q"], x["K"], x["V"], tau=tau, mask=mask)
-        for name in "QKV":
-            mem.add_slow(name, x[name])
+        x, ref = _inputs_in_slow(mem, rng, n, d, mask, tau)
         mem.add_slow("O", ref.O)
         mem.add_slow("dO", x["dO"])
         prepare(mem, x, ref, mask, tau, blocks)

@@ -63,7 +63,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks
+from attnio.algorithms.primitives import blocks, open_key_block
 
 __all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_forward_step",
            "flash2_backward"]
@@ -163,10 +163,7 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.fill_slow(name, (n, d), 0.0)
     for j0, c in blocks(n, block_cols):
         keys = slice(j0, j0 + c)
-        mem.load("K_j", "K", (keys, slice(None)))
-        mem.load("V_j", "V", (keys, slice(None)))
-        mem.allocate("dK_j", (c, d))
-        mem.allocate("dV_j", (c, d))
+        open_key_block(mem, keys, c, d)
         for i0, r in blocks(n, block_rows):
             rows = slice(i0, i0 + r)
             skip, keep = _tile_mask(mask, rows, keys)
@@ -286,10 +283,7 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.free("dO_i", "O_i", "D_i")
     for j0, c in blocks(n, block_cols):
         keys = slice(j0, j0 + c)
-        mem.load("K_j", "K", (keys, slice(None)))
-        mem.load("V_j", "V", (keys, slice(None)))
-        mem.allocate("dK_j", (c, d))
-        mem.allocate("dV_j", (c, d))
+        open_key_block(mem, keys, c, d)
         for i0, r in blocks(nq, block_rows):
             rows = slice(i0, i0 + r)
             skip, keep = _tile_mask(mask, rows, keys)

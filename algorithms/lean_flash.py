@@ -94,7 +94,7 @@ import numpy as np
 from attnio.algorithms.counts import Counts, count_rowsum_product, sequence_counts
 from attnio.algorithms.masks import tile_classes
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, stream_rowsum_product
+from attnio.algorithms.primitives import blocks, open_key_block, stream_rowsum_product
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
 from attnio.validation import positive_int
 
@@ -445,10 +445,7 @@ def _kv_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool,
     a c-word tile and stored into slow dS)."""
     for j0, c in blocks(n, B_c):
         keys = slice(j0, j0 + c)
-        mem.load("K_J", "K", (keys, slice(None)))
-        mem.load("V_J", "V", (keys, slice(None)))
-        mem.allocate("dK_J", (c, d))
-        mem.allocate("dV_J", (c, d))
+        open_key_block(mem, keys, c, d, suffix="J")
         for i in range(n):
             keep = None if mask is None else mask[i:i + 1, keys]
             if keep is not None and not keep.any():

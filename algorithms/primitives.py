@@ -48,6 +48,7 @@ __all__ = [
     "accumulate_row_products",
     "stream_rowsum_product",
     "stream_elementwise",
+    "open_key_block",
 ]
 
 
@@ -200,3 +201,23 @@ def stream_elementwise(
             mem.store("x0_ij", out, _index(i, j, False))
             mem.free(*(f"x{t}_ij" for t in range(len(inputs))))
         mem.free(*(f"v{v}_i" for v in range(len(row_vectors))))
+
+
+def open_key_block(mem: TwoLevelMemory, keys: slice, c: int, d: int, *,
+                   suffix: str = "j") -> None:
+    """Start a backward pass's key block: load ``K_<suffix>`` and ``V_<suffix>`` (the rows
+    ``keys`` of K and V, c×d each) and allocate their gradient accumulators ``dK_<suffix>``,
+    ``dV_<suffix>`` (c×d) — the same four calls, in the same order, for the key-block loops
+    of flash 1 and 2, the split backward and the lean backward (2cd reads, 4cd fast words).
+
+    >>> import numpy as np
+    >>> mem = TwoLevelMemory(M=64)
+    >>> for name in "KV": mem.add_slow(name, np.ones((4, 2)))
+    >>> open_key_block(mem, slice(0, 3), 3, 2)
+    >>> mem.reads, mem.peak_words   # two 3×2 tiles read, four 3×2 tiles resident
+    (12, 24)
+    """
+    mem.load(f"K_{suffix}", "K", (keys, slice(None)))
+    mem.load(f"V_{suffix}", "V", (keys, slice(None)))
+    mem.allocate(f"dK_{suffix}", (c, d))
+    mem.allocate(f"dV_{suffix}", (c, d))

@@ -87,7 +87,12 @@ import numpy as np
 
 from attnio.algorithms.counts import Counts, count_rowsum_product, sequence_counts
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
+from attnio.algorithms.primitives import (
+    blocks,
+    ceil_div,
+    open_key_block,
+    stream_rowsum_product,
+)
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError
 from attnio.validation import positive_int
 
@@ -215,10 +220,7 @@ def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool
     ds is stored into slow dS."""
     for j0, c in blocks(n, B_c):
         keys = slice(j0, j0 + c)
-        mem.load("K_j", "K", (keys, slice(None)))
-        mem.load("V_j", "V", (keys, slice(None)))
-        mem.allocate("dK_j", (c, d))
-        mem.allocate("dV_j", (c, d))
+        open_key_block(mem, keys, c, d)
         for i in range(n):
             keep = None if mask is None else mask[i:i + 1, keys]
             if keep is not None and not keep.any():

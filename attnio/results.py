@@ -172,6 +172,19 @@ class OlderNames:
         return self.detail
 
 
+class VerdictStatus:
+    """``status``: a verdict's ``verdict`` field, the same :class:`Status` member — one
+    definition for :class:`Proved`, :class:`Refuted` and :class:`Undecided` (a mixin)."""
+
+    __slots__ = ()
+    verdict: Status
+
+    @property
+    def status(self) -> Status:
+        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
+        return self.verdict
+
+
 class JsonFields:
     """The one ``to_json`` of attnio's results (a mixin for frozen dataclasses).
 
@@ -244,7 +257,7 @@ class Evidence(JsonFields):
 
 
 @dataclass(frozen=True, slots=True)
-class Proved(JsonFields):
+class Proved(VerdictStatus, JsonFields):
     """The claim holds. ``detail`` names the method (e.g. ``"z3: negation unsat"``).
 
     ``where_defined`` is set when the statement is undefined at some point of its declared
@@ -260,18 +273,13 @@ class Proved(JsonFields):
     verdict: Status = field(default=Status.PROVED, init=False)
 
     @property
-    def status(self) -> Status:
-        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
-        return self.verdict
-
-    @property
     def proved(self) -> bool:
         return True
 
 
 
 @dataclass(frozen=True, slots=True)
-class Refuted(JsonFields):
+class Refuted(VerdictStatus, JsonFields):
     """The claim is false; ``counterexample`` is the witness, as data."""
 
     counterexample: Any
@@ -281,18 +289,13 @@ class Refuted(JsonFields):
     verdict: Status = field(default=Status.REFUTED, init=False)
 
     @property
-    def status(self) -> Status:
-        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
-        return self.verdict
-
-    @property
     def proved(self) -> bool:
         return False
 
 
 
 @dataclass(frozen=True, slots=True)
-class Undecided(JsonFields, OlderNames):
+class Undecided(VerdictStatus, JsonFields, OlderNames):
     """Neither proved nor refuted (z3 ``unknown``, timeout, exhausted budget, ``None`` truth);
     ``detail`` says which (``reason`` is its older name)."""
 
@@ -300,11 +303,6 @@ class Undecided(JsonFields, OlderNames):
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.UNDECIDED, init=False)
-
-    @property
-    def status(self) -> Status:
-        """The verdict as a :class:`Status` (the same member as ``verdict``)."""
-        return self.verdict
 
     @property
     def proved(self) -> bool:

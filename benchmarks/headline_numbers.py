@@ -109,7 +109,7 @@ def headlines() -> list[Headline]:
     from attnio.algorithms.simulation import count
     from attnio.bounds.masks import sparse_bound_values
     from attnio.graphs import matmul_dag, replay, solve_optimal
-    from attnio.proofs import prove_statement
+    from attnio.smt.kernel import prove_statement
     from attnio.symbolic import crossover, get_bound
     from attnio.symbolic import symbols as S
 

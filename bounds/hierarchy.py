@@ -52,9 +52,8 @@ from attnio.algorithms.simulation import SimulationResult, count, simulate
 from attnio.bounds.instance_bounds import level_rows
 from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
-from attnio.tables import fit_text, number_column, render_table
 
-__all__ = ["bottleneck", "boundary_lower_bound", "format_levels", "hierarchy_counts",
+__all__ = ["bottleneck", "boundary_lower_bound", "hierarchy_counts",
            "instance_gap_rows", "levels_from_rows", "levels_report", "multihead_gap_payload"]
 
 
@@ -180,46 +179,6 @@ def levels_report(hierarchy: Hierarchy, pass_: str, n: int, d: int, *, batch: in
     instance = Instance.build(n, d, pass_=pass_, hierarchy=hierarchy, batch=batch,
                               heads=heads, kv_heads=kv_heads, mask=mask)
     return levels_from_rows(instance, level_rows(instance, LEVEL_ALGORITHMS[pass_]))
-
-
-def format_levels(report: dict[str, Any], *, width: int | None = None) -> str:
-    """The per-level table for humans (:func:`attnio.tables.render_table`). ``width`` (a
-    terminal's :data:`attnio.tables.TERMINAL_COLUMNS`; None: full width) drops the regime
-    column (a legend line says where it is) and wraps the boundary names and the prose."""
-    r = report
-    lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
-             f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
-             f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
-             "boundary)"]
-
-    def t(x: float | None) -> str:
-        return "n/a" if x is None else f"{x:.2e} s"
-
-    levels = r["levels"]
-    header = ["boundary", "M words", "regime", "lower bound", "LB time", "best algorithm",
-              "words", "time"]
-    columns = [[f"{lvl['above']} | {lvl['below']}" for lvl in levels],
-               number_column([lvl["capacity_words"] for lvl in levels]),
-               [lvl["regime"] for lvl in levels],
-               number_column([lvl["lower_bound_words"] for lvl in levels]),
-               [t(lvl["lower_bound_seconds"]) for lvl in levels],
-               [lvl["best_algorithm"] or "none fits" for lvl in levels],
-               number_column([lvl["best_words"] for lvl in levels]),
-               [t(lvl["best_seconds"]) for lvl in levels]]
-    align = ["left", "right", "left", "right", "right", "left", "right", "right"]
-    if width is not None:  # the regime is M against d**2: in --wide and --json
-        del header[2], columns[2], align[2]
-    lines.append(render_table(header, list(zip(*columns)), align=align, max_width=width,
-                              wrap=[0, 4 if width is not None else 5]))
-    bn = r["bottleneck_boundary"]
-    lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
-                                   if bn is None else
-                                   f"boundary {bn} ({levels[bn]['above']} | "
-                                   f"{levels[bn]['below']}), best algorithm's time; "
-                                   "time = words x bytes / bandwidth, no overlap")
-                 + ("" if width is None else "; regime per boundary: --wide or --json"))
-    return "\n".join([fit_text(lines[0], width, indent="  "), lines[1],
-                      fit_text(lines[2], width, indent="  ")])
 
 
 def multihead_gap_payload(pass_: str, n: int, d: int, Ms: Sequence[int], *, batch: int = 1,

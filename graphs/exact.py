@@ -83,7 +83,7 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import networkx as nx
 
@@ -102,6 +102,8 @@ from attnio.validation import positive_int, validate_digraph, validate_time_limi
 __all__ = [
     "PebbleSearch",
     "solve_optimal",
+    "ExactStart",
+    "start_exact_search",
     "min_cache_size",
     "validate_time_limit",
     "DEFAULT_MAX_STATES",
@@ -152,6 +154,43 @@ def _mandatory_moves(needed_inputs: int, outputs_to_write: int) -> int:
     """Moves every complete schedule makes (see "Extra moves"): one first read per needed
     input and one write per output not blue at the start."""
     return needed_inputs.bit_count() + outputs_to_write.bit_count()
+
+
+class ExactStart(NamedTuple):
+    """The validated start of an exact search (:func:`start_exact_search`)."""
+
+    inst: IndexedDAG
+    time_limit: float | None
+    max_states: int | None
+    start_time: float
+    deadline: float
+
+
+def start_exact_search(G: nx.DiGraph, M: int, outputs: Iterable[str] | None,
+                       time_limit: float | None, max_states: int | None) -> ExactStart:
+    """Validate an exact search's inputs where they enter, once for both engines
+    (:func:`solve_optimal` and :func:`attnio.graphs.exact_compiled.solve_optimal_compiled`):
+    ``G`` a DiGraph of at most :data:`MAX_EXACT_VERTICES` vertices, ``M`` a cache size, the
+    time limit, a positive state budget; then start the clock and index the DAG.
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> start = start_exact_search(matmul_dag(1, 1, 1), 3, None, None, None)
+    >>> start.inst.n, start.time_limit, start.max_states, start.deadline
+    (3, None, None, inf)
+    >>> start_exact_search(matmul_dag(1, 1, 1), 3, None, None, 0)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: max_states=0 must be a positive integer
+    """
+    validate_digraph(G)
+    validate_exact_size(G)
+    validate_cache_size(M)
+    time_limit = validate_time_limit(time_limit)
+    if max_states is not None:
+        max_states = positive_int("max_states", max_states)
+    start_time = time.monotonic()
+    deadline = math.inf if time_limit is None else start_time + time_limit
+    return ExactStart(IndexedDAG(G, outputs), time_limit, max_states, start_time, deadline)
 
 
 def solve_optimal(
@@ -228,15 +267,8 @@ def solve_optimal(
     >>> r.io, replay(matmul_dag(1, 1, 2), r.schedule, 3).io
     (5, 5)
     """
-    validate_digraph(G)
-    validate_exact_size(G)
-    validate_cache_size(M)
-    time_limit = validate_time_limit(time_limit)
-    if max_states is not None:
-        max_states = positive_int("max_states", max_states)
-    start_time = time.monotonic()
-    deadline = math.inf if time_limit is None else start_time + time_limit
-    inst = IndexedDAG(G, outputs)
+    inst, time_limit, max_states, start_time, deadline = start_exact_search(
+        G, M, outputs, time_limit, max_states)
     shortfall = pebbles_shortfall(inst, M)
     if shortfall is not None:
         return PebbleResult.infeasible(shortfall)

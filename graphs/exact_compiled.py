@@ -53,14 +53,12 @@ from attnio.graphs.exact import (
     DEFAULT_MAX_STATES,
     PebbleSearch,
     solve_optimal,
-    validate_exact_size,
-    validate_time_limit,
+    start_exact_search,
 )
 from attnio.graphs.exact_state import Symmetry
-from attnio.graphs.game import Move, replay, validate_cache_size
-from attnio.graphs.indexed_dag import IndexedDAG, iter_bits
+from attnio.graphs.game import Move, replay
+from attnio.graphs.indexed_dag import iter_bits
 from attnio.graphs.pebble_result import PebbleResult
-from attnio.validation import positive_int, validate_digraph
 
 __all__ = ["solve_optimal_compiled", "compiled_available", "bytes_per_state", "warm_up",
            "allocated_bytes_per_state", "LAST_RUN",
@@ -283,15 +281,8 @@ def solve_optimal_compiled(
     >>> solve_optimal_compiled(matmul_dag(1, 2, 1), 3, time_limit=None).io
     7
     """
-    validate_digraph(G)
-    validate_exact_size(G)
-    validate_cache_size(M)
-    time_limit = validate_time_limit(time_limit)
-    if max_states is not None:
-        max_states = positive_int("max_states", max_states)
-    start_time = time.monotonic()
-    deadline = math.inf if time_limit is None else start_time + time_limit
-    inst = IndexedDAG(G, outputs)
+    inst, time_limit, max_states, start_time, deadline = start_exact_search(
+        G, M, outputs, time_limit, max_states)
     need_m = inst.min_cache_size
     reference: dict[str, Any] = dict(
         recompute=recompute, outputs=outputs, incumbent=incumbent, symmetry=symmetry,

@@ -4,10 +4,13 @@ Machinery (re-exported here):
 
 * :mod:`attnio.proofs.registry`    — :class:`Claim`, :class:`CheckContext`, claim discovery;
 * :mod:`attnio.proofs.algebra`     — z3 claims whose expressions come from the catalogue;
-* :mod:`attnio.proofs.runner`      — run, tabulate, JSON, self-test and coverage;
-* from :mod:`attnio.smt` (the ground floor): :func:`prove` (:mod:`attnio.smt.z3tools`),
-  :func:`prove_statement` and :func:`check_identity` (:mod:`attnio.smt.kernel`), the
-  sympy → SMT :class:`Translator` (:mod:`attnio.smt.sympy_to_z3`).
+* :mod:`attnio.proofs.runner`      — run, self-test and coverage.
+
+The roof does not re-export the floor (issue 40): the proof kernel is imported from its
+own home, :mod:`attnio.smt` — :func:`attnio.smt.kernel.prove_statement`,
+:func:`attnio.smt.kernel.check_identity`, :func:`attnio.smt.z3tools.prove`, the
+sympy → SMT :class:`attnio.smt.sympy_to_z3.Translator`. The verdict table and the
+``verify --json`` document are rendered by :mod:`attnio.reporting.verdicts`.
 
 Claim modules (each defines ``CLAIMS`` and ``FALSE_TWINS``, is found by
 :func:`load_claims`, and runs alone with ``python -m attnio.proofs.<module>``; their lists are
@@ -26,11 +29,5 @@ from attnio.proofs.registry import *  # noqa: F401,F403
 from attnio.proofs.registry import __all__ as _registry_all
 from attnio.proofs.runner import *  # noqa: F401,F403
 from attnio.proofs.runner import __all__ as _runner_all
-from attnio.smt.kernel import check_identity, prove_statement  # noqa: F401
-from attnio.smt.sympy_to_z3 import *  # noqa: F401,F403
-from attnio.smt.sympy_to_z3 import __all__ as _sympy_to_z3_all
-from attnio.smt.z3tools import *  # noqa: F401,F403
-from attnio.smt.z3tools import __all__ as _z3tools_all
 
-__all__ = [*_registry_all, *_z3tools_all, *_sympy_to_z3_all, *_algebra_all, *_runner_all,
-           "prove_statement", "check_identity"]
+__all__ = [*_registry_all, *_algebra_all, *_runner_all]

@@ -171,8 +171,8 @@ def _superadditive_chain(*, reverse: bool = False) -> Chain:
         conclusion=g(s1, x1, y1) + g(s2, x2, y2) <= g(s1 + s2, X, Y))
 
 
-def _chain_check(build: Callable[[], Chain], solvers: Callable[[Chain], Solvers] | None = None
-                 ) -> Callable[[CheckContext], Verdict]:
+def chain_check(build: Callable[[], Chain], solvers: Callable[[Chain], Solvers] | None = None
+                ) -> Callable[[CheckContext], Verdict]:
     def check(ctx: CheckContext) -> Verdict:
         chain = build()
         return check_chain(chain, timeout_ms=ctx.z3_timeout_ms, second_solver=ctx.second_solver,
@@ -180,8 +180,8 @@ def _chain_check(build: Callable[[], Chain], solvers: Callable[[Chain], Solvers]
     return check
 
 
-def _cell_bound_ge(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
-                   k: int | None = None) -> bool:
+def cell_bound_ge(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
+                  k: int | None = None) -> bool:
     r"""``value ≥ s1²/(4d) + min((s1/2)√(T−s0), k(T−s0))`` (``k`` default d − 1), in exact
     integers (both sides times 4d; the root compared by squaring). ``partial=False``: the bound
     without its min term (a planted model)."""
@@ -192,9 +192,9 @@ def _cell_bound_ge(value: int, d: int, T: int, s0: int, s1: int, *, partial: boo
     return A >= 4 * d * k * (T - s0) or (A >= 0 and A * A >= 4 * d * d * s1 * s1 * (T - s0))
 
 
-def _cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
-                   k: int | None = None) -> bool:
-    """``value ≤`` the cell bound of :func:`_cell_bound_ge`, exactly."""
+def cell_bound_le(value: int, d: int, T: int, s0: int, s1: int, *, partial: bool = True,
+                  k: int | None = None) -> bool:
+    """``value ≤`` the cell bound of :func:`cell_bound_ge`, exactly."""
     k = d - 1 if k is None else k
     A = 4 * d * value - s1 * s1
     if not partial:
@@ -241,6 +241,33 @@ def brute_segment_max(table: list[tuple[int, int, list[int]]], M: int, L: int) -
                for s, full, prefix in table if s <= S)
 
 
+def segment_cap_excess(table: list, d: int, M: int, cap: Callable[[int, int, int], int], *,
+                       segment_max: Callable[[list, int, int], int] = brute_segment_max
+                       ) -> tuple[int, int, tuple[int, int, int] | None]:
+    """The brute-force maximum of designated leaves of one segment of L = t·M I/Os
+    (``segment_max``, default :func:`brute_segment_max`) against ``cap(d, M, L)`` for
+    t = 1, 2, 3, 4, in that order: ``(checked, nontrivial, excess)``, ``excess`` the first
+    ``(L, cap, most)`` with most > cap (the comparisons stop there), else None. A comparison
+    is nontrivial where the maximum exceeds 1 (it could have failed). Shared by every claim
+    that checks a segment cap against the brute force (attention, masks, heads, joint).
+
+    >>> table = pair_leaf_table(2, 2, 1, [(0, 0), (0, 1), (1, 0), (1, 1)])   # 2×1 by 1×2
+    >>> segment_cap_excess(table, 1, 1, lambda d, M, L: 10**6)
+    (4, 3, None)
+    >>> segment_cap_excess(table, 1, 1, lambda d, M, L: 0)   # a planted cap of 0: L = 1 fails
+    (1, 0, (1, 0, 1))
+    """
+    checked = nontrivial = 0
+    for t in (1, 2, 3, 4):
+        L = t * M
+        most, value = segment_max(table, M, L), cap(d, M, L)
+        checked += 1
+        nontrivial += most > 1
+        if most > value:
+            return checked, nontrivial, (L, value, most)
+    return checked, nontrivial, None
+
+
 #: (d, M) of gap.segment_cap's exact comparison, at every L = t·M of SEGMENT_MULTIPLES.
 _CAP_GRID = [(d, M) for d in (1, 3, 16, 64, 256) for M in (1, 3, 64, 1024, 65536)]
 #: (n, d) products and M of the brute-force maximum, at L = t·M for t ≤ 4.
@@ -273,25 +300,22 @@ def _segment_cap_check(ctx: CheckContext, *,
             checked += 1
             nontrivial += value > 2
             for s0, s1 in pieces:
-                if not _cell_bound_ge(value, d, T, s0, s1, partial=partial):
+                if not cell_bound_ge(value, d, T, s0, s1, partial=partial):
                     return Refuted({"d": d, "M": M, "L": L, "cap": value, "s0": s0, "s1": s1},
                                    "the cap is below a proved cell bound")
-            if not any(_cell_bound_le(value - 2, d, T, s0, s1, partial=partial)
-                       for s0, s1 in pieces):
+            if not any(cell_bound_le(value - 2, d, T, s0, s1, partial=partial)
+                      for s0, s1 in pieces):
                 return Refuted({"d": d, "M": M, "L": L, "cap": value},
                                "the cap is more than 2 above every proved cell bound")
     tables: dict[tuple[int, int], list] = {}
     for (n, d), M in _BRUTE_GRID if brute_grid is None else brute_grid:
-        table = tables.setdefault((n, d), _leaf_table(n, d))
-        for t in (1, 2, 3, 4):
-            L = t * M
-            most, value = brute_segment_max(table, M, L), cap(d, M, L)
-            checked += 1
-            nontrivial += most > 1
-            if most > value:
-                return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value,
-                                "brute_force": most},
-                               "the brute-force maximum of designated leaves exceeds the cap")
+        done, hard, excess = segment_cap_excess(tables.setdefault((n, d), _leaf_table(n, d)),
+                                                d, M, cap)
+        checked, nontrivial = checked + done, nontrivial + hard
+        if excess is not None:
+            L, value, most = excess
+            return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value, "brute_force": most},
+                           "the brute-force maximum of designated leaves exceeds the cap")
     return Proved(f"{checked} (d, M, L) and small shapes: cap between the proved cell bounds "
                   "and 2 above on cells covering [0, S], and ≥ the brute-force maximum",
                   evidence=Evidence(
@@ -477,54 +501,54 @@ _SRC = ("attnio (ours; notes/gap.md): segment argument of Hong–Kung 1981 §3 w
         "Loomis–Whitney 1949 faces, as in Irony–Toledo–Tiskin 2004 for matmul")
 
 
-def _claim(id: str, statement: str, formal: str, method: str, check, *,
-           reconstructed: bool = True, twin_of: str | None = None, expect: str = "refuted",
-           expect_reason: str = "") -> Claim:
+def claim(id: str, statement: str, formal: str, method: str, check, *,
+          reconstructed: bool = True, twin_of: str | None = None, expect: str = "refuted",
+          expect_reason: str = "") -> Claim:
     return Claim(id=id, statement=statement, formal=formal, source=_SRC, method=method,
                  family="attention_routes", check_fn=check, reconstructed=reconstructed,
                  twin_of=twin_of, expect=expect, expect_reason=expect_reason,  # type: ignore[arg-type]
                  evidence_kind="smt-forall" if method.startswith("z3") else "exhaustive")
 
 
-_CHAIN = "z3 NRA chain (attnio.smt.chains)"
-_EXACT = "exact integer comparison"
+CHAIN = "z3 NRA chain (attnio.smt.chains)"
+EXACT = "exact integer comparison"
 
 CLAIMS: list[Claim] = [
-    _claim("gap.face_algebra",
-           "full ≤ ab/d, partial ≤ √(abc) (Loomis–Whitney), partial ≤ kc, a + b = s "
-           "(a, b, c, k ≥ 0, d ≥ 1; k = d − 1, or n − 1 for dS·K) ⇒ designated leaves ≤ "
-           "s²/(4d) + min((s/2)√c, kc)",
-           "chain: AM–GM, full ≤ s²/(4d), √(abc) ≤ (s/2)√c, partial ≤ min; r² = c, y² = abc",
-           _CHAIN, _chain_check(_face_chain)),
-    _claim("gap.cell_bound",
-           "on s ∈ [s0, s1], 0 ≤ c ≤ T − s (s0 ≥ 0, s1 ≤ T, d ≥ 1, k ≥ 0): s²/(4d) + "
-           "min((s/2)√c, kc) ≤ s1²/(4d) + min((s1/2)√(T−s0), k(T−s0))",
-           "chain of 5 steps; r² = c, R² = T − s0", _CHAIN, _chain_check(_cell_chain)),
-    _claim("gap.superadditive",
-           "g(s1, c1) + g(s2, c2) ≤ g(s1+s2, c1+c2) for g(s, c) = s²/(4d) + min((s/2)√c, kc), "
-           "s_i, c_i, k ≥ 0, d ≥ 1 (several products share one segment budget)",
-           "chain of 5 steps; r_i² = c_i, r² = c1 + c2", _CHAIN, _chain_check(_superadditive_chain)),
-    _claim("gap.segment_cap",
-           "segment_product_cap(d, M, L) (the cap every segment route uses) is ≥ every proved "
-           "cell bound on cells covering [0, M + L] and ≤ 2 + the largest, for d ≤ 256, "
-           "M ≤ 65536, L = t·M; and ≥ the brute-force maximum of designated leaves over every "
-           "segment shape of n×d·d×n products (n ≤ 3, d ≤ 3, M ≤ 3, L ≤ 4M)",
-           "exact ints: 4d·cap − s1² against 4d·min(...), roots squared; subset enumeration",
-           _EXACT, _segment_cap_check),
-    _claim("gap.segment_route",
-           "segment_route(n, d, M, products) = max over L = t·M of L(⌈N/cap(L)⌉ − 1), "
-           "N = products·n²d, exactly; and cap(4M) ≤ 1.01·(25M²/(4d) + 2√2·M^{3/2}) + 3 (the "
-           "small-cache shape √2·n²d/√M)",
-           "exact rational comparison on a grid", _EXACT, _segment_route_check),
-    _claim("gap.below_algorithms",
-           "every route (compulsory, segment, Saha–Ye) ≤ the exact I/O of every algorithm of "
-           "attnio.algorithms on a grid incl. n = 4096, d = 64 and n < d (63 × 256, 16 × 128), "
-           "M = 4 … 4nd",
-           "route ≤ count(alg).io, exact ints", _EXACT, _below_algorithms),
-    _claim("gap.compulsory",
-           "Q ≥ 4nd (forward), Q ≥ 8nd (backward): inputs are never computed, outputs end blue",
-           "compulsory ≤ count(alg).io on the grid", _EXACT,
-           lambda ctx: _below_algorithms(ctx, route_fn=_compulsory_only), reconstructed=False),
+    claim("gap.face_algebra",
+          "full ≤ ab/d, partial ≤ √(abc) (Loomis–Whitney), partial ≤ kc, a + b = s "
+          "(a, b, c, k ≥ 0, d ≥ 1; k = d − 1, or n − 1 for dS·K) ⇒ designated leaves ≤ "
+          "s²/(4d) + min((s/2)√c, kc)",
+          "chain: AM–GM, full ≤ s²/(4d), √(abc) ≤ (s/2)√c, partial ≤ min; r² = c, y² = abc",
+          CHAIN, chain_check(_face_chain)),
+    claim("gap.cell_bound",
+          "on s ∈ [s0, s1], 0 ≤ c ≤ T − s (s0 ≥ 0, s1 ≤ T, d ≥ 1, k ≥ 0): s²/(4d) + "
+          "min((s/2)√c, kc) ≤ s1²/(4d) + min((s1/2)√(T−s0), k(T−s0))",
+          "chain of 5 steps; r² = c, R² = T − s0", CHAIN, chain_check(_cell_chain)),
+    claim("gap.superadditive",
+          "g(s1, c1) + g(s2, c2) ≤ g(s1+s2, c1+c2) for g(s, c) = s²/(4d) + min((s/2)√c, kc), "
+          "s_i, c_i, k ≥ 0, d ≥ 1 (several products share one segment budget)",
+          "chain of 5 steps; r_i² = c_i, r² = c1 + c2", CHAIN, chain_check(_superadditive_chain)),
+    claim("gap.segment_cap",
+          "segment_product_cap(d, M, L) (the cap every segment route uses) is ≥ every proved "
+          "cell bound on cells covering [0, M + L] and ≤ 2 + the largest, for d ≤ 256, "
+          "M ≤ 65536, L = t·M; and ≥ the brute-force maximum of designated leaves over every "
+          "segment shape of n×d·d×n products (n ≤ 3, d ≤ 3, M ≤ 3, L ≤ 4M)",
+          "exact ints: 4d·cap − s1² against 4d·min(...), roots squared; subset enumeration",
+          EXACT, _segment_cap_check),
+    claim("gap.segment_route",
+          "segment_route(n, d, M, products) = max over L = t·M of L(⌈N/cap(L)⌉ − 1), "
+          "N = products·n²d, exactly; and cap(4M) ≤ 1.01·(25M²/(4d) + 2√2·M^{3/2}) + 3 (the "
+          "small-cache shape √2·n²d/√M)",
+          "exact rational comparison on a grid", EXACT, _segment_route_check),
+    claim("gap.below_algorithms",
+          "every route (compulsory, segment, Saha–Ye) ≤ the exact I/O of every algorithm of "
+          "attnio.algorithms on a grid incl. n = 4096, d = 64 and n < d (63 × 256, 16 × 128), "
+          "M = 4 … 4nd",
+          "route ≤ count(alg).io, exact ints", EXACT, _below_algorithms),
+    claim("gap.compulsory",
+          "Q ≥ 4nd (forward), Q ≥ 8nd (backward): inputs are never computed, outputs end blue",
+          "compulsory ≤ count(alg).io on the grid", EXACT,
+          lambda ctx: _below_algorithms(ctx, route_fn=_compulsory_only), reconstructed=False),
 ]
 
 _SUPER = "gap.superadditive"
@@ -541,133 +565,133 @@ def _r(name: str) -> z3.ArithRef:
 
 FALSE_TWINS: list[Claim] = [
     # route ≤ algorithm counts: a bound above an exact count
-    _claim("gap.twin.full_pairs_as_outputs",
-           "segment route with the C-face ≤ 2M + L for every pair (S_ij treated as an output)",
-           "route ≤ count(alg).io", _EXACT,
-           lambda ctx: _below_algorithms(ctx, route_fn=_twin_routes_outputs),
-           twin_of="gap.below_algorithms", expect_reason="exceeds an algorithm's exact I/O"),
-    _claim("gap.twin.compulsory_twice",
-           "every input must be read twice: Q ≥ 7nd (forward), 13nd (backward)",
-           "route ≤ count(alg).io", _EXACT,
-           lambda ctx: _below_algorithms(ctx, route_fn=_twin_compulsory_twice),
-           twin_of="gap.compulsory", expect_reason="exceeds an algorithm's exact I/O"),
-    _claim("gap.twin.scores_read_by_flash",
-           "every backward reads n² score entries (the given-scores term claimed for the "
-           "recompute class too)", "route ≤ count(alg).io", _EXACT,
-           lambda ctx: _below_algorithms(ctx, route_fn=_twin_scores_for_all),
-           twin_of="gap.below_algorithms", expect_reason="exceeds an algorithm's exact I/O"),
+    claim("gap.twin.full_pairs_as_outputs",
+          "segment route with the C-face ≤ 2M + L for every pair (S_ij treated as an output)",
+          "route ≤ count(alg).io", EXACT,
+          lambda ctx: _below_algorithms(ctx, route_fn=_twin_routes_outputs),
+          twin_of="gap.below_algorithms", expect_reason="exceeds an algorithm's exact I/O"),
+    claim("gap.twin.compulsory_twice",
+          "every input must be read twice: Q ≥ 7nd (forward), 13nd (backward)",
+          "route ≤ count(alg).io", EXACT,
+          lambda ctx: _below_algorithms(ctx, route_fn=_twin_compulsory_twice),
+          twin_of="gap.compulsory", expect_reason="exceeds an algorithm's exact I/O"),
+    claim("gap.twin.scores_read_by_flash",
+          "every backward reads n² score entries (the given-scores term claimed for the "
+          "recompute class too)", "route ≤ count(alg).io", EXACT,
+          lambda ctx: _below_algorithms(ctx, route_fn=_twin_scores_for_all),
+          twin_of="gap.below_algorithms", expect_reason="exceeds an algorithm's exact I/O"),
     # chains: a false step
-    _claim("gap.twin.cell_lower_corner",
-           "the cell bound with the full term taken at the cell's lower corner s0",
-           "chain step s² ≤ s0²", _CHAIN, _chain_check(lambda: _cell_chain(lower_corner=True)),
-           twin_of="gap.cell_bound", expect_reason="step 's² ≤ s1²' is false"),
-    _claim("gap.twin.face_factor_8", "a + b = s ⇒ ab/d ≤ s²/(8d) (the AM–GM step too strong)",
-           "chain step", _CHAIN, _chain_check(lambda: _face_chain(factor=8)),
-           twin_of="gap.face_algebra", expect_reason="step 'ab/d ≤ s²/(4d)' is false"),
-    _claim("gap.twin.superadditive_reversed",
-           "g(s1+s2, c1+c2) ≤ g(s1, c1) + g(s2, c2) (its square step reversed)", "chain step",
-           _CHAIN, _chain_check(lambda: _superadditive_chain(reverse=True)),
-           twin_of=_SUPER, expect_reason="step 's1² + s2² ≤ (s1+s2)²' is false"),
+    claim("gap.twin.cell_lower_corner",
+          "the cell bound with the full term taken at the cell's lower corner s0",
+          "chain step s² ≤ s0²", CHAIN, chain_check(lambda: _cell_chain(lower_corner=True)),
+          twin_of="gap.cell_bound", expect_reason="step 's² ≤ s1²' is false"),
+    claim("gap.twin.face_factor_8", "a + b = s ⇒ ab/d ≤ s²/(8d) (the AM–GM step too strong)",
+          "chain step", CHAIN, chain_check(lambda: _face_chain(factor=8)),
+          twin_of="gap.face_algebra", expect_reason="step 'ab/d ≤ s²/(4d)' is false"),
+    claim("gap.twin.superadditive_reversed",
+          "g(s1+s2, c1+c2) ≤ g(s1, c1) + g(s2, c2) (its square step reversed)", "chain step",
+          CHAIN, chain_check(lambda: _superadditive_chain(reverse=True)),
+          twin_of=_SUPER, expect_reason="step 's1² + s2² ≤ (s1+s2)²' is false"),
     # chains: a step deleted or weakened — the composition fails with a model
-    _claim("gap.twin.superadditive_without_root_step",
-           "gap.superadditive with the step √c2 ≤ √(c1+c2) deleted (issue 20: it stayed Proved)",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.without(_ROOT2))),
-           twin_of=_SUPER, expect_reason="does not follow from the steps"),
-    _claim("gap.twin.superadditive_weak_root_step",
-           "gap.superadditive with √c2 ≤ √(c1+c2) weakened to √c2 ≤ 2√(c1+c2) (still true)",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.replacing(
-               _ROOT2, Step(_ROOT2 + " (weakened)", _r("r2") <= 2 * _r("r"), c.step(_ROOT2)
-                            .hypotheses)))),
-           twin_of=_SUPER, expect_reason="does not follow from the steps"),
-    _claim("gap.twin.cell_without_square_step",
-           "gap.cell_bound with the step s² ≤ s1² deleted", "chain", _CHAIN,
-           _chain_check(lambda: _cell_chain().without("s² ≤ s1²")),
-           twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
-    _claim("gap.twin.cell_weak_linear_step",
-           "gap.cell_bound with kc ≤ k(T−s0) weakened to kc ≤ (k+1)(T−s0)", "chain",
-           _CHAIN, _chain_check(lambda: (lambda c: c.replacing(
-               "kc ≤ k(T−s0)", Step("kc ≤ (k+1)(T−s0)",
-                                    _r("k") * _r("c") <= (_r("k") + 1) * (_r("T") - _r("s0")),
-                                    c.step("kc ≤ k(T−s0)").hypotheses)))(
-               _cell_chain())),
-           twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
-    _claim("gap.twin.face_without_lw_step",
-           "gap.face_algebra with the Loomis–Whitney step √(abc) ≤ (s/2)√c deleted", "chain",
-           _CHAIN, _chain_check(lambda: _face_chain().without("√(abc) ≤ (s/2)√c")),
-           twin_of="gap.face_algebra", expect_reason="does not follow from the steps"),
-    _claim("gap.twin.face_weak_lw_step",
-           "gap.face_algebra with √(abc) ≤ (s/2)√c weakened to √(abc) ≤ s√c", "chain", _CHAIN,
-           _chain_check(lambda: (lambda c: c.replacing(
-               "√(abc) ≤ (s/2)√c", Step("√(abc) ≤ s√c",
-                                        _r("y") <= (_r("a") + _r("b")) * _r("r"),
-                                        c.step("√(abc) ≤ (s/2)√c").hypotheses)))(_face_chain())),
-           twin_of="gap.face_algebra", expect_reason="does not follow from the steps"),
+    claim("gap.twin.superadditive_without_root_step",
+          "gap.superadditive with the step √c2 ≤ √(c1+c2) deleted (issue 20: it stayed Proved)",
+          "chain", CHAIN, chain_check(_super_planted(lambda c: c.without(_ROOT2))),
+          twin_of=_SUPER, expect_reason="does not follow from the steps"),
+    claim("gap.twin.superadditive_weak_root_step",
+          "gap.superadditive with √c2 ≤ √(c1+c2) weakened to √c2 ≤ 2√(c1+c2) (still true)",
+          "chain", CHAIN, chain_check(_super_planted(lambda c: c.replacing(
+              _ROOT2, Step(_ROOT2 + " (weakened)", _r("r2") <= 2 * _r("r"), c.step(_ROOT2)
+                         .hypotheses)))),
+          twin_of=_SUPER, expect_reason="does not follow from the steps"),
+    claim("gap.twin.cell_without_square_step",
+          "gap.cell_bound with the step s² ≤ s1² deleted", "chain", CHAIN,
+          chain_check(lambda: _cell_chain().without("s² ≤ s1²")),
+          twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
+    claim("gap.twin.cell_weak_linear_step",
+          "gap.cell_bound with kc ≤ k(T−s0) weakened to kc ≤ (k+1)(T−s0)", "chain",
+          CHAIN, chain_check(lambda: (lambda c: c.replacing(
+              "kc ≤ k(T−s0)", Step("kc ≤ (k+1)(T−s0)",
+                                 _r("k") * _r("c") <= (_r("k") + 1) * (_r("T") - _r("s0")),
+                                 c.step("kc ≤ k(T−s0)").hypotheses)))(
+              _cell_chain())),
+          twin_of="gap.cell_bound", expect_reason="does not follow from the steps"),
+    claim("gap.twin.face_without_lw_step",
+          "gap.face_algebra with the Loomis–Whitney step √(abc) ≤ (s/2)√c deleted", "chain",
+          CHAIN, chain_check(lambda: _face_chain().without("√(abc) ≤ (s/2)√c")),
+          twin_of="gap.face_algebra", expect_reason="does not follow from the steps"),
+    claim("gap.twin.face_weak_lw_step",
+          "gap.face_algebra with √(abc) ≤ (s/2)√c weakened to √(abc) ≤ s√c", "chain", CHAIN,
+          chain_check(lambda: (lambda c: c.replacing(
+              "√(abc) ≤ (s/2)√c", Step("√(abc) ≤ s√c",
+                                      _r("y") <= (_r("a") + _r("b")) * _r("r"),
+                                      c.step("√(abc) ≤ (s/2)√c").hypotheses)))(_face_chain())),
+          twin_of="gap.face_algebra", expect_reason="does not follow from the steps"),
     # chains: the paths whose honest answer is "don't know"
-    _claim("gap.twin.superadditive_vacuous_premises",
-           "gap.superadditive with the premise c1 + c2 < 0 added (no point satisfies them)",
-           "chain", _CHAIN,
-           _chain_check(_super_planted(lambda c: c.with_premise(_r("c1") + _r("c2") < 0))),
-           twin_of=_SUPER, expect="undecided", expect_reason="vacuous: the chain's premises"),
-    _claim("gap.twin.superadditive_vacuous_step",
-           "gap.superadditive with an extra step whose hypotheses d ≥ 1 and d < 1 contradict",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.with_step(Step(
-               "d ≥ 5", _r("d") >= 5, (_r("d") >= 1, _r("d") < 1))))),
-           twin_of=_SUPER, expect="undecided", expect_reason="vacuous step 'd ≥ 5'"),
-    _claim("gap.twin.superadditive_redundant_step",
-           "gap.superadditive with an extra step e ≥ 1 ⇒ e ≥ 0 the conclusion does not use",
-           "chain", _CHAIN, _chain_check(_super_planted(lambda c: c.with_step(Step(
-               "e ≥ 0", _r("e") >= 0, (_r("e") >= 1,))))),
-           twin_of=_SUPER, expect="undecided", expect_reason="redundant step 'e ≥ 0'"),
-    _claim("gap.twin.superadditive_step_unknown",
-           "gap.superadditive with a solver that answers unknown on the step √c1 ≤ √(c1+c2)",
-           "chain", _CHAIN, _chain_check(_superadditive_chain,
-                                         lambda c: unknown_for("√c1 ≤ √(c1+c2)", c)),
-           twin_of=_SUPER, expect="undecided",
-           expect_reason="step '√c1 ≤ √(c1+c2)': z3 returned unknown"),
-    _claim("gap.twin.superadditive_composition_unknown",
-           "gap.superadditive with a solver that answers unknown on the composition",
-           "chain", _CHAIN, _chain_check(_superadditive_chain,
-                                         lambda c: unknown_for("composition", c)),
-           twin_of=_SUPER, expect="undecided", expect_reason="composition: z3 returned unknown"),
+    claim("gap.twin.superadditive_vacuous_premises",
+          "gap.superadditive with the premise c1 + c2 < 0 added (no point satisfies them)",
+          "chain", CHAIN,
+          chain_check(_super_planted(lambda c: c.with_premise(_r("c1") + _r("c2") < 0))),
+          twin_of=_SUPER, expect="undecided", expect_reason="vacuous: the chain's premises"),
+    claim("gap.twin.superadditive_vacuous_step",
+          "gap.superadditive with an extra step whose hypotheses d ≥ 1 and d < 1 contradict",
+          "chain", CHAIN, chain_check(_super_planted(lambda c: c.with_step(Step(
+              "d ≥ 5", _r("d") >= 5, (_r("d") >= 1, _r("d") < 1))))),
+          twin_of=_SUPER, expect="undecided", expect_reason="vacuous step 'd ≥ 5'"),
+    claim("gap.twin.superadditive_redundant_step",
+          "gap.superadditive with an extra step e ≥ 1 ⇒ e ≥ 0 the conclusion does not use",
+          "chain", CHAIN, chain_check(_super_planted(lambda c: c.with_step(Step(
+              "e ≥ 0", _r("e") >= 0, (_r("e") >= 1,))))),
+          twin_of=_SUPER, expect="undecided", expect_reason="redundant step 'e ≥ 0'"),
+    claim("gap.twin.superadditive_step_unknown",
+          "gap.superadditive with a solver that answers unknown on the step √c1 ≤ √(c1+c2)",
+          "chain", CHAIN, chain_check(_superadditive_chain,
+                                      lambda c: unknown_for("√c1 ≤ √(c1+c2)", c)),
+          twin_of=_SUPER, expect="undecided",
+          expect_reason="step '√c1 ≤ √(c1+c2)': z3 returned unknown"),
+    claim("gap.twin.superadditive_composition_unknown",
+          "gap.superadditive with a solver that answers unknown on the composition",
+          "chain", CHAIN, chain_check(_superadditive_chain,
+                                      lambda c: unknown_for("composition", c)),
+          twin_of=_SUPER, expect="undecided", expect_reason="composition: z3 returned unknown"),
     # the integer cap against the proof (issue 20: both mutants left every claim Proved)
-    _claim("gap.twin.cap_divided_by_3",
-           "segment_product_cap divided by 3 (the backward bound at n = 4096, d = 64, M = 1024 "
-           "rises from 43,829,248 to 94,789,632)", "cap vs proved cell bounds", _EXACT,
-           lambda ctx: _segment_cap_check(ctx, cap=_cap_over_3), twin_of="gap.segment_cap",
-           expect_reason="below a proved cell bound"),
-    _claim("gap.twin.cap_inflated",
-           "segment_product_cap + 3√2·M^1.5 (not the proved cap; it weakens every route)",
-           "cap vs proved cell bounds", _EXACT,
-           lambda ctx: _segment_cap_check(ctx, cap=_cap_inflated), twin_of="gap.segment_cap",
-           expect_reason="more than 2 above"),
-    _claim("gap.twin.cap_cells_short",
-           "the cap's cells with the last one dropped (F unbounded near s = M + L)",
-           "cells cover [0, S]", _EXACT,
-           lambda ctx: _segment_cap_check(ctx, cells=_cells_short), twin_of="gap.segment_cap",
-           expect_reason="do not cover"),
-    _claim("gap.twin.cap_without_partial_pairs",
-           "a model without partial pairs: cell bound s1²/(4d), cap ⌈s1²/(4d)⌉ (consistent with "
-           "each other, so only the brute force can see it)", "cap vs brute force", _EXACT,
-           lambda ctx: _segment_cap_check(ctx, cap=_cap_full_pairs_only, partial=False),
-           twin_of="gap.segment_cap", expect_reason="brute-force maximum"),
-    _claim("gap.twin.route_without_last_segment",
-           "segment route L·⌈N/cap⌉ (the − 1 for the last, shorter segment dropped)",
-           "route vs its cap", _EXACT,
-           lambda ctx: _segment_route_check(ctx, route=_route_ceiling_only),
-           twin_of="gap.segment_route", expect_reason="above L(⌈N/cap⌉ − 1)"),
-    _claim("gap.twin.route_first_length_only",
-           "segment route evaluated at L = M only", "route vs its cap", _EXACT,
-           lambda ctx: _segment_route_check(ctx, route=_route_first_L),
-           twin_of="gap.segment_route", expect_reason="not the maximum"),
-    _claim("gap.twin.route_unchecked_length",
-           "segment route at L = 7M, a length gap.segment_cap does not check", "route vs its cap",
-           _EXACT, lambda ctx: _segment_route_check(ctx, route=_route_L7),
-           twin_of="gap.segment_route", expect_reason="not a segment length"),
-    _claim("gap.twin.route_cap_inflated",
-           "segment route with the cap + 3√2·M^1.5 (its small-cache shape is lost)",
-           "cap at 4M vs closed form", _EXACT,
-           lambda ctx: _segment_route_check(ctx, cap=_cap_inflated),
-           twin_of="gap.segment_route", expect_reason="small-cache closed form"),
+    claim("gap.twin.cap_divided_by_3",
+          "segment_product_cap divided by 3 (the backward bound at n = 4096, d = 64, M = 1024 "
+          "rises from 43,829,248 to 94,789,632)", "cap vs proved cell bounds", EXACT,
+          lambda ctx: _segment_cap_check(ctx, cap=_cap_over_3), twin_of="gap.segment_cap",
+          expect_reason="below a proved cell bound"),
+    claim("gap.twin.cap_inflated",
+          "segment_product_cap + 3√2·M^1.5 (not the proved cap; it weakens every route)",
+          "cap vs proved cell bounds", EXACT,
+          lambda ctx: _segment_cap_check(ctx, cap=_cap_inflated), twin_of="gap.segment_cap",
+          expect_reason="more than 2 above"),
+    claim("gap.twin.cap_cells_short",
+          "the cap's cells with the last one dropped (F unbounded near s = M + L)",
+          "cells cover [0, S]", EXACT,
+          lambda ctx: _segment_cap_check(ctx, cells=_cells_short), twin_of="gap.segment_cap",
+          expect_reason="do not cover"),
+    claim("gap.twin.cap_without_partial_pairs",
+          "a model without partial pairs: cell bound s1²/(4d), cap ⌈s1²/(4d)⌉ (consistent with "
+          "each other, so only the brute force can see it)", "cap vs brute force", EXACT,
+          lambda ctx: _segment_cap_check(ctx, cap=_cap_full_pairs_only, partial=False),
+          twin_of="gap.segment_cap", expect_reason="brute-force maximum"),
+    claim("gap.twin.route_without_last_segment",
+          "segment route L·⌈N/cap⌉ (the − 1 for the last, shorter segment dropped)",
+          "route vs its cap", EXACT,
+          lambda ctx: _segment_route_check(ctx, route=_route_ceiling_only),
+          twin_of="gap.segment_route", expect_reason="above L(⌈N/cap⌉ − 1)"),
+    claim("gap.twin.route_first_length_only",
+          "segment route evaluated at L = M only", "route vs its cap", EXACT,
+          lambda ctx: _segment_route_check(ctx, route=_route_first_L),
+          twin_of="gap.segment_route", expect_reason="not the maximum"),
+    claim("gap.twin.route_unchecked_length",
+          "segment route at L = 7M, a length gap.segment_cap does not check", "route vs its cap",
+          EXACT, lambda ctx: _segment_route_check(ctx, route=_route_L7),
+          twin_of="gap.segment_route", expect_reason="not a segment length"),
+    claim("gap.twin.route_cap_inflated",
+          "segment route with the cap + 3√2·M^1.5 (its small-cache shape is lost)",
+          "cap at 4M vs closed form", EXACT,
+          lambda ctx: _segment_route_check(ctx, cap=_cap_inflated),
+          twin_of="gap.segment_route", expect_reason="small-cache closed form"),
 ]
 
 

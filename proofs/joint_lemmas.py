@@ -35,8 +35,8 @@ import networkx as nx
 import z3
 
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
-from attnio.proofs.attention_routes import _CHAIN, _EXACT, _chain_check
-from attnio.proofs.joint_routes import _jclaim
+from attnio.proofs.attention_routes import CHAIN, EXACT, chain_check
+from attnio.proofs.joint_routes import joint_claim
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 from attnio.smt.chains import Chain, Step
@@ -450,90 +450,90 @@ def superadditive_chain() -> Chain:
 
 
 CLAIMS: list[Claim] = [
-    _jclaim("gap.joint_witness_lemma",
-            "if P_ij (dS_ij) is red in a segment in which no vertex of its private set W_ij is "
-            "red at the start or read, every entry of q_i, k_j (and dO_i, v_j) is red in it: "
-            "every reachable segment state, from every start, on attnio's forward (1×2, 2×1) "
-            "and backward (1×2, 1×1) DAGs and a two-leaf score tree",
-            "exhaustive state exploration (red set × watched inputs seen)", _EXACT,
-            _witness_check),
-    _jclaim("gap.joint_face_algebra",
-            "forward: the per-segment counts (full pairs, free operands from full rows, charged "
-            "full pairs from full columns, Loomis–Whitney, inner − 1 per partial pair) ⇒ "
-            "designated leaves ≤ Ψ₁(σ, z, w, u) = σ²/(4d) + uσ/n + min((σ/2)√z, (d−1)z) + "
-            "min(√(uσw), (n−1)w)", "chain of 7 steps", _CHAIN, _chain_check(forward_chain)),
-    _jclaim("gap.joint_face_algebra_given_scores",
-            "given-scores: dO·Vᵀ, Pᵀ·dO, dS·K, dSᵀ·Q with every P, dS charged ⇒ designated "
-            "leaves ≤ Ψ₁(σ, z, w, u) (Cauchy–Schwarz over the three gradients sharing u)",
-            "chain", _CHAIN, _chain_check(lambda: backward_chain("given-scores"))),
-    _jclaim("gap.joint_face_algebra_recompute",
-            "recompute: the five products, free P and dS from full rows ⇒ designated leaves "
-            "≤ Ψ_{5/4}(σ, z, w, u) (rows term: gap.joint_rows)",
-            "chain", _CHAIN, _chain_check(lambda: backward_chain("recompute"))),
-    _jclaim("gap.joint_rows",
-            "ab + aO·bV + b·p + 2pq ≤ (5/16)(a + aO + b + bV)², p = min(a, aO), q = min(b, bV)",
-            "chain of 4 cases", _CHAIN, _chain_check(rows_chain)),
-    _jclaim("gap.joint_cube",
-            "X + Y + Z ≤ T ⇒ √(XYZ) ≤ (T/3)^{3/2}; a(b + bV) + u·bV ≤ (a+u)(b+bV) ≤ s²/4 "
-            "(the forward's cube cap)", "chain of 4 steps", _CHAIN, _chain_check(cube_chain)),
-    _jclaim("gap.joint_cell",
-            "on a cell σ ∈ [s0, s1], z ∈ [z0, z1] (u ≤ z, σ + u ≤ S, σ + z + w ≤ T): "
-            "Ψ_κ ≤ κs1²/(4d) + U·s1/n + min((s1/2)√z1, (d−1)z1) + min(√(U·s1·W), kW), "
-            "U = min(z1, S − s0), W = T − s0 − z0", "chain of 8 steps", _CHAIN,
-            _chain_check(cell_chain)),
-    _jclaim("gap.joint_superadditive",
-            "Ψ_κ(σ1, z1, w1, u1) + Ψ_κ(σ2, z2, w2, u2) ≤ Ψ_κ(σ1+σ2, z1+z2, w1+w2, u1+u2), "
-            "term by term (κσ²/(4d), uσ/n, min((σ/2)√z, (d−1)z), min(√(uσw), kw))",
-            "chain of 8 steps", _CHAIN, _chain_check(superadditive_chain)),
+    joint_claim("gap.joint_witness_lemma",
+                "if P_ij (dS_ij) is red in a segment in which no vertex of its private set W_ij is "
+                "red at the start or read, every entry of q_i, k_j (and dO_i, v_j) is red in it: "
+                "every reachable segment state, from every start, on attnio's forward (1×2, 2×1) "
+                "and backward (1×2, 1×1) DAGs and a two-leaf score tree",
+                "exhaustive state exploration (red set × watched inputs seen)", EXACT,
+                _witness_check),
+    joint_claim("gap.joint_face_algebra",
+                "forward: the per-segment counts (full pairs, free operands from full rows, "
+                "charged full pairs from full columns, Loomis–Whitney, inner − 1 per partial "
+                "pair) ⇒ designated leaves ≤ Ψ₁(σ, z, w, u) = σ²/(4d) + uσ/n + "
+                "min((σ/2)√z, (d−1)z) + min(√(uσw), (n−1)w)", "chain of 7 steps", CHAIN, chain_check(forward_chain)),
+    joint_claim("gap.joint_face_algebra_given_scores",
+                "given-scores: dO·Vᵀ, Pᵀ·dO, dS·K, dSᵀ·Q with every P, dS charged ⇒ designated "
+                "leaves ≤ Ψ₁(σ, z, w, u) (Cauchy–Schwarz over the three gradients sharing u)",
+                "chain", CHAIN, chain_check(lambda: backward_chain("given-scores"))),
+    joint_claim("gap.joint_face_algebra_recompute",
+                "recompute: the five products, free P and dS from full rows ⇒ designated leaves "
+                "≤ Ψ_{5/4}(σ, z, w, u) (rows term: gap.joint_rows)",
+                "chain", CHAIN, chain_check(lambda: backward_chain("recompute"))),
+    joint_claim("gap.joint_rows",
+                "ab + aO·bV + b·p + 2pq ≤ (5/16)(a + aO + b + bV)², p = min(a, aO), q = min(b, bV)",
+                "chain of 4 cases", CHAIN, chain_check(rows_chain)),
+    joint_claim("gap.joint_cube",
+                "X + Y + Z ≤ T ⇒ √(XYZ) ≤ (T/3)^{3/2}; a(b + bV) + u·bV ≤ (a+u)(b+bV) ≤ s²/4 "
+                "(the forward's cube cap)", "chain of 4 steps", CHAIN, chain_check(cube_chain)),
+    joint_claim("gap.joint_cell",
+                "on a cell σ ∈ [s0, s1], z ∈ [z0, z1] (u ≤ z, σ + u ≤ S, σ + z + w ≤ T): "
+                "Ψ_κ ≤ κs1²/(4d) + U·s1/n + min((s1/2)√z1, (d−1)z1) + min(√(U·s1·W), kW), "
+                "U = min(z1, S − s0), W = T − s0 − z0", "chain of 8 steps", CHAIN,
+                chain_check(cell_chain)),
+    joint_claim("gap.joint_superadditive",
+                "Ψ_κ(σ1, z1, w1, u1) + Ψ_κ(σ2, z2, w2, u2) ≤ Ψ_κ(σ1+σ2, z1+z2, w1+w2, u1+u2), "
+                "term by term (κσ²/(4d), uσ/n, min((σ/2)√z, (d−1)z), min(√(uσw), kw))",
+                "chain of 8 steps", CHAIN, chain_check(superadditive_chain)),
 ]
 
 _REC = "gap.joint_face_algebra_recompute"
 
 FALSE_TWINS: list[Claim] = [
-    _jclaim("gap.twin.joint_witness_without_score_tree",
-            "the witness lemma with the score tree's products left out of W_ij (a partial sum "
-            "red at the start finishes S_ij, then P_ij, with no W vertex red or read)",
-            "exhaustive state exploration", _EXACT,
-            lambda ctx: _witness_check(ctx, cases=[
-                ("two-leaf score tree, P, W = {S, P}", score_tree_dag, ["S", "P"], "P",
-                 ["q0", "q1", "k0", "k1"], 5)]),
-            twin_of="gap.joint_witness_lemma", expect_reason="were never red"),
-    _jclaim("gap.twin.joint_witness_without_dp_tree",
-            "the witness lemma for dS_ij with dP_ij left out of W_ij (dP red at the start)",
-            "exhaustive state exploration", _EXACT,
-            lambda ctx: _witness_check(ctx, cases=[
-                ("attention_backward_dag(1, 1), dS[0,0], W without dP",
-                 lambda: attention_backward_dag(1, 1),
-                 [v for v in _BWD1_W if v != "dP[0,0]"], "dS[0,0]",
-                 ["Q[0,0]", "K[0,0]", "dO[0,0]", "V[0,0]"], 4)]),
-            twin_of="gap.joint_witness_lemma", expect_reason="were never red"),
-    _jclaim("gap.twin.joint_free_rows_from_entries",
-            "the forward chain with free PV leaves bounded by aQ·bV/d (entries of Q, not the "
-            "entries in full rows): the AM–GM step no longer follows",
-            "chain", _CHAIN, _chain_check(lambda: forward_chain(free_rows=False)),
-            twin_of="gap.joint_face_algebra", expect_reason="is false"),
-    _jclaim("gap.twin.joint_recompute_kappa_1",
-            "the recompute chain with κ = 1 (the free gradient leaves of the flash "
-            "configuration a = aO = b = bV need 5/4)", "chain", _CHAIN,
-            _chain_check(lambda: backward_chain("recompute", kappa=Fraction(1))),
-            twin_of=_REC, expect_reason="is false"),
-    _jclaim("gap.twin.joint_rows_quarter",
-            "the rows inequality with 1/4 instead of 5/16", "chain of 4 cases", _CHAIN,
-            _chain_check(lambda: rows_chain(coefficient=Fraction(1, 4))),
-            twin_of="gap.joint_rows", expect_reason="is false"),
-    _jclaim("gap.twin.joint_cube_factor_32",
-            "32XYZ ≤ (X+Y+Z)³ (the AM–GM constant too large)", "chain", _CHAIN,
-            _chain_check(lambda: cube_chain(factor=32)), twin_of="gap.joint_cube",
-            expect_reason="is false"),
-    _jclaim("gap.twin.joint_cell_w_at_upper_corner",
-            "the cell bound with w taken at T − s1 − z1 (its smallest value on the cell)",
-            "chain", _CHAIN, _chain_check(lambda: cell_chain(lower_w=True)),
-            twin_of="gap.joint_cell", expect_reason="is false"),
-    _jclaim("gap.twin.joint_forward_without_free_row_step",
-            "the forward chain with the step 'full pairs + free PV ≤ σ²/(4d)' deleted",
-            "chain", _CHAIN, _chain_check(lambda: forward_chain().without(
-                "full pairs + free PV ≤ σ²/(4d)")),
-            twin_of="gap.joint_face_algebra", expect_reason="does not follow from the steps"),
+    joint_claim("gap.twin.joint_witness_without_score_tree",
+                "the witness lemma with the score tree's products left out of W_ij (a partial sum "
+                "red at the start finishes S_ij, then P_ij, with no W vertex red or read)",
+                "exhaustive state exploration", EXACT,
+                lambda ctx: _witness_check(ctx, cases=[
+                    ("two-leaf score tree, P, W = {S, P}", score_tree_dag, ["S", "P"], "P",
+                     ["q0", "q1", "k0", "k1"], 5)]),
+                twin_of="gap.joint_witness_lemma", expect_reason="were never red"),
+    joint_claim("gap.twin.joint_witness_without_dp_tree",
+                "the witness lemma for dS_ij with dP_ij left out of W_ij (dP red at the start)",
+                "exhaustive state exploration", EXACT,
+                lambda ctx: _witness_check(ctx, cases=[
+                    ("attention_backward_dag(1, 1), dS[0,0], W without dP",
+                     lambda: attention_backward_dag(1, 1),
+                     [v for v in _BWD1_W if v != "dP[0,0]"], "dS[0,0]",
+                     ["Q[0,0]", "K[0,0]", "dO[0,0]", "V[0,0]"], 4)]),
+                twin_of="gap.joint_witness_lemma", expect_reason="were never red"),
+    joint_claim("gap.twin.joint_free_rows_from_entries",
+                "the forward chain with free PV leaves bounded by aQ·bV/d (entries of Q, not the "
+                "entries in full rows): the AM–GM step no longer follows",
+                "chain", CHAIN, chain_check(lambda: forward_chain(free_rows=False)),
+                twin_of="gap.joint_face_algebra", expect_reason="is false"),
+    joint_claim("gap.twin.joint_recompute_kappa_1",
+                "the recompute chain with κ = 1 (the free gradient leaves of the flash "
+                "configuration a = aO = b = bV need 5/4)", "chain", CHAIN,
+                chain_check(lambda: backward_chain("recompute", kappa=Fraction(1))),
+                twin_of=_REC, expect_reason="is false"),
+    joint_claim("gap.twin.joint_rows_quarter",
+                "the rows inequality with 1/4 instead of 5/16", "chain of 4 cases", CHAIN,
+                chain_check(lambda: rows_chain(coefficient=Fraction(1, 4))),
+                twin_of="gap.joint_rows", expect_reason="is false"),
+    joint_claim("gap.twin.joint_cube_factor_32",
+                "32XYZ ≤ (X+Y+Z)³ (the AM–GM constant too large)", "chain", CHAIN,
+                chain_check(lambda: cube_chain(factor=32)), twin_of="gap.joint_cube",
+                expect_reason="is false"),
+    joint_claim("gap.twin.joint_cell_w_at_upper_corner",
+                "the cell bound with w taken at T − s1 − z1 (its smallest value on the cell)",
+                "chain", CHAIN, chain_check(lambda: cell_chain(lower_w=True)),
+                twin_of="gap.joint_cell", expect_reason="is false"),
+    joint_claim("gap.twin.joint_forward_without_free_row_step",
+                "the forward chain with the step 'full pairs + free PV ≤ σ²/(4d)' deleted",
+                "chain", CHAIN, chain_check(lambda: forward_chain().without(
+                    "full pairs + free PV ≤ σ²/(4d)")),
+                twin_of="gap.joint_face_algebra", expect_reason="does not follow from the steps"),
 ]
 
 

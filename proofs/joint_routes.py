@@ -37,7 +37,7 @@ from attnio.bounds.attention import (
 )
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
-from attnio.proofs.attention_routes import _EXACT, _claim
+from attnio.proofs.attention_routes import EXACT, claim, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -260,15 +260,14 @@ def _joint_cap_check(ctx: CheckContext, *,
         table = brute_joint_table(cls, n, d)
         cap_fn = cap_of(cls, n, d) if cap_of else joint_cap(cls, n, d)
         for M in (1, 2, 3):
-            for t in (1, 2, 3, 4):
-                L = t * M
-                most, value = brute_joint_max(table, M, L), cap_fn(d, M, L)
-                checked += 1
-                nontrivial += most > 1
-                if most > value:
-                    return Refuted({"class": cls, "n": n, "d": d, "M": M, "L": L, "cap": value,
-                                    "brute_force": most},
-                                   "a segment shape holds more designated leaves than the cap")
+            done, hard, excess = segment_cap_excess(table, d, M, cap_fn,
+                                                    segment_max=brute_joint_max)
+            checked, nontrivial = checked + done, nontrivial + hard
+            if excess is not None:
+                L, value, most = excess
+                return Refuted({"class": cls, "n": n, "d": d, "M": M, "L": L, "cap": value,
+                                "brute_force": most},
+                               "a segment shape holds more designated leaves than the cap")
     return Proved(f"{checked} certificates, integer points and brute-force segment shapes: the "
                   "cap is at least Ψ everywhere and at least every shape's designated leaves",
                   evidence=Evidence("exhaustive", instances=checked,
@@ -333,56 +332,56 @@ _SRC = ("attnio (ours; notes/gap.md 'The joint routes'): the segment argument of
         "computed operands witnessed; issue 35")
 
 
-def _jclaim(id: str, statement: str, formal: str, method: str, check, *,
-            tier: str = "default", **kw) -> Claim:
-    claim = _claim(id, statement, formal, method, check, **kw)
-    return Claim(id=claim.id, statement=claim.statement, formal=claim.formal, source=_SRC,
-                 method=claim.method, family="joint_routes", check_fn=claim.check_fn,
-                 reconstructed=True, twin_of=claim.twin_of, expect=claim.expect,
-                 expect_reason=claim.expect_reason, evidence_kind=claim.evidence_kind,
+def joint_claim(id: str, statement: str, formal: str, method: str, check, *,
+                tier: str = "default", **kw) -> Claim:
+    made = claim(id, statement, formal, method, check, **kw)
+    return Claim(id=made.id, statement=made.statement, formal=made.formal, source=_SRC,
+                 method=made.method, family="joint_routes", check_fn=made.check_fn,
+                 reconstructed=True, twin_of=made.twin_of, expect=made.expect,
+                 expect_reason=made.expect_reason, evidence_kind=made.evidence_kind,
                  tier=tier)  # type: ignore[arg-type]
 
 
 CLAIMS: list[Claim] = [
-    _jclaim("gap.joint_cap",
-            "joint_segment_cap ≥ max Ψ_κ: the search's certificate (splits refine a grid that "
-            "tiles the region, every leaf's bound recomputed ≤ cap) on a grid of (class, d, M, "
-            "L); Ψ at every integer point of small sizes ≤ cap (exact); every segment shape of "
-            "small products of each class holds ≤ cap designated leaves (brute force)",
-            "exact ints: certificate, integer points, subset enumeration", _EXACT,
-            _joint_cap_check),
-    _jclaim("gap.joint_cap_deep",
-            "gap.joint_cap on larger grids: five (class, depth, κ), eight (d, M), more integer "
-            "points, every segment shape of forward 2×2, 1×3 and given-scores / recompute 1×3",
-            "exact ints", _EXACT,
-            lambda ctx: _joint_cap_check(ctx, classes=_DEEP_CLASSES, sizes=_DEEP_SIZES,
-                                         points=_DEEP_POINTS, brute=_DEEP_BRUTE),
-            tier="deep"),
-    _jclaim("gap.joint_route",
-            "every joint route (single head and stacked, n < d included) = max over L = t·M of "
-            "L(⌈N/cap(L)⌉ − 1) (+ rest), N = products·B·H·n²d",
-            "exact ints on a grid", _EXACT, _joint_route_check),
+    joint_claim("gap.joint_cap",
+                "joint_segment_cap ≥ max Ψ_κ: the search's certificate (splits refine a grid that "
+                "tiles the region, every leaf's bound recomputed ≤ cap) on a grid of (class, d, M, "
+                "L); Ψ at every integer point of small sizes ≤ cap (exact); every segment shape of "
+                "small products of each class holds ≤ cap designated leaves (brute force)",
+                "exact ints: certificate, integer points, subset enumeration", EXACT,
+                _joint_cap_check),
+    joint_claim("gap.joint_cap_deep",
+                "gap.joint_cap on larger grids: five (class, depth, κ), eight (d, M), more integer "
+                "points, every segment shape of forward 2×2, 1×3 and given-scores / recompute 1×3",
+                "exact ints", EXACT,
+                lambda ctx: _joint_cap_check(ctx, classes=_DEEP_CLASSES, sizes=_DEEP_SIZES,
+                                             points=_DEEP_POINTS, brute=_DEEP_BRUTE),
+                tier="deep"),
+    joint_claim("gap.joint_route",
+                "every joint route (single head and stacked, n < d included) = max over L = t·M of "
+                "L(⌈N/cap(L)⌉ − 1) (+ rest), N = products·B·H·n²d",
+                "exact ints on a grid", EXACT, _joint_route_check),
 ]
 
 FALSE_TWINS: list[Claim] = [
-    _jclaim("gap.twin.joint_cap_single_product",
-            "the joint route's cap taken as one product's segment cap (the five products of "
-            "the recompute class fit in it)", "brute force over segment shapes", _EXACT,
-            lambda ctx: _joint_cap_check(ctx, cap_of=_single_cap, sizes=[], points=[],
-                                         brute=[("recompute", 2, 1)]),
-            twin_of="gap.joint_cap", expect_reason="more designated leaves than the cap"),
-    _jclaim("gap.twin.joint_cap_below_certificate",
-            "the joint cap lowered by 1 % (below the bound of a cell its search kept)",
-            "certificate", _EXACT,
-            lambda ctx: _joint_cap_check(ctx, shift=lambda cap: cap - cap // 100 - 1,
-                                         points=[], brute=[]),
-            twin_of="gap.joint_cap", expect_reason="a leaf's bound exceeds the cap"),
-    _jclaim("gap.twin.joint_route_six_products",
-            "the recompute joint route with N = 6n²d (a product counted twice)",
-            "route vs its cap", _EXACT,
-            lambda ctx: _joint_route_check(ctx, products=lambda cls: JOINT_CLASSES[cls][0]
-                                           + (cls == "recompute")),
-            twin_of="gap.joint_route", expect_reason="is not max_L"),
+    joint_claim("gap.twin.joint_cap_single_product",
+                "the joint route's cap taken as one product's segment cap (the five products of "
+                "the recompute class fit in it)", "brute force over segment shapes", EXACT,
+                lambda ctx: _joint_cap_check(ctx, cap_of=_single_cap, sizes=[], points=[],
+                                             brute=[("recompute", 2, 1)]),
+                twin_of="gap.joint_cap", expect_reason="more designated leaves than the cap"),
+    joint_claim("gap.twin.joint_cap_below_certificate",
+                "the joint cap lowered by 1 % (below the bound of a cell its search kept)",
+                "certificate", EXACT,
+                lambda ctx: _joint_cap_check(ctx, shift=lambda cap: cap - cap // 100 - 1,
+                                             points=[], brute=[]),
+                twin_of="gap.joint_cap", expect_reason="a leaf's bound exceeds the cap"),
+    joint_claim("gap.twin.joint_route_six_products",
+                "the recompute joint route with N = 6n²d (a product counted twice)",
+                "route vs its cap", EXACT,
+                lambda ctx: _joint_route_check(ctx, products=lambda cls: JOINT_CLASSES[cls][0]
+                                               + (cls == "recompute")),
+                twin_of="gap.joint_route", expect_reason="is not max_L"),
 ]
 
 

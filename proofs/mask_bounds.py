@@ -34,7 +34,7 @@ from attnio.bounds.masks import (
     masked_segment_route,
 )
 from attnio.exceptions import CacheOverflowError, InfeasibleError, InvalidInputError
-from attnio.proofs.attention_routes import brute_segment_max, pair_leaf_table
+from attnio.proofs.attention_routes import pair_leaf_table, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -79,16 +79,13 @@ def _segment_subset_check(ctx: CheckContext, *,
     tables: dict[tuple[int, int, str], list] = {}
     for (n, d), rule, M in _SUBSET_GRID if grid is None else grid:
         table = tables.setdefault((n, d, rule), _masked_leaf_table(n, d, _kept(n, rule)))
-        for t in (1, 2, 3, 4):
-            L = t * M
-            most, value = brute_segment_max(table, M, L), cap(d, M, L)
-            checked += 1
-            nontrivial += most > 1
-            if most > value:
-                return Refuted({"n": n, "d": d, "mask": rule, "M": M, "L": L, "cap": value,
-                                "brute_force": most},
-                               "a segment holds more designated leaves of kept pairs than "
-                               "the cap")
+        done, hard, excess = segment_cap_excess(table, d, M, cap)
+        checked, nontrivial = checked + done, nontrivial + hard
+        if excess is not None:
+            L, value, most = excess
+            return Refuted({"n": n, "d": d, "mask": rule, "M": M, "L": L, "cap": value,
+                            "brute_force": most},
+                           "a segment holds more designated leaves of kept pairs than the cap")
     return Proved(f"{checked} (mask, n, d, M, L): cap ≥ the brute-force maximum over every "
                   "segment shape of the kept pairs' leaves",
                   evidence=Evidence("exhaustive", instances=checked,

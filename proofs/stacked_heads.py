@@ -33,7 +33,7 @@ from attnio.bounds.heads import (
 )
 from attnio.graphs.anytime import compulsory_io
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
-from attnio.proofs.attention_routes import brute_segment_max, pair_leaf_table
+from attnio.proofs.attention_routes import pair_leaf_table, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -150,16 +150,14 @@ def _segment_check(ctx: CheckContext, *,
     for groups, g, n, d in _BRUTE_SHAPES:
         table = _leaf_table(groups, g, n, d)
         for M in (1, 2, 3):
-            for t in (1, 2, 3, 4):
-                L = t * M
-                most, value = brute_segment_max(table, M, L), cap(d, M, L)
-                checked += 1
-                nontrivial += most > 1
-                if most > value:
-                    return Refuted({"groups": groups, "group": g, "n": n, "d": d, "M": M,
-                                    "L": L, "cap": value, "brute_force": most},
-                                   "a segment holds more designated leaves of a stacked "
-                                   "product than the cap")
+            done, hard, excess = segment_cap_excess(table, d, M, cap)
+            checked, nontrivial = checked + done, nontrivial + hard
+            if excess is not None:
+                L, value, most = excess
+                return Refuted({"groups": groups, "group": g, "n": n, "d": d, "M": M,
+                                "L": L, "cap": value, "brute_force": most},
+                               "a segment holds more designated leaves of a stacked "
+                               "product than the cap")
     for pass_, n, d, M, B, H, G in _ROUTE_GRID:
         for cls in (("forward",) if pass_ == "forward" else ("recompute", "given-scores")):
             N = {"forward": 1, "recompute": 2, "given-scores": 1}[cls] * B * H * n * n * d

@@ -38,11 +38,11 @@ from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.exceptions import IllegalMoveError
 from attnio.graphs.game import replay
 from attnio.proofs.attention_routes import (
-    _EXACT,
-    _cell_bound_ge,
-    _cell_bound_le,
-    _claim,
+    EXACT,
     brute_segment_max,
+    cell_bound_ge,
+    cell_bound_le,
+    claim,
 )
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -159,12 +159,12 @@ ceil - 1)` (and that + 4nd),
             checked += 1
             nontrivial += value > 2
             for s0, s1 in pieces:
-                if not _cell_bound_ge(value, m, T, s0, s1, k=k):
+                if not cell_bound_ge(value, m, T, s0, s1, k=k):
                     return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value, "m": m,
                                     "k": k, "s0": s0, "s1": s1},
                                    "the cap is below a proved cell bound of denominator m, "
                                    "partial depth k")
-            if not any(_cell_bound_le(value - 2, m, T, s0, s1, k=k) for s0, s1 in pieces):
+            if not any(cell_bound_le(value - 2, m, T, s0, s1, k=k) for s0, s1 in pieces):
                 return Refuted({"n": n, "d": d, "M": M, "L": L, "cap": value},
                                "the cap is more than 2 above every proved cell bound")
         N = 2 * n * n * d
@@ -262,42 +262,42 @@ def _witness_lemma_check(ctx: CheckContext, *, chain: Sequence[str] = ("A", "P",
 
 
 CLAIMS: list[Claim] = [
-    _claim("gap.witness_lemma",
-           "witness lemma of the witnessed route: on a DAG with the chain A → P → dS (P = A/L, "
-           "dS from P and X), in every legal schedule prefix of ≤ 6 moves with M = 4 and every "
-           "segment of it, if dS is red at some time in the segment then A, P or dS is red at "
-           "the segment's start or read in it",
-           "exhaustive over move sequences; legality by attnio.graphs.game.replay", _EXACT,
-           _witness_lemma_check),
-    _claim("gap.witnessed_route",
-           "given-scores class (each dS_ij has a private chain to the given entry (i, j); "
-           "witness lemma in notes/gap.md, claim gap.witness_lemma), every n, d, M ≥ 1: "
-           "Q ≥ max over L = t·M of L(⌈2n²d/F_(m,k)(L)⌉ − 1) (+ 4nd), m = min(n, d), "
-           "k = max(n, d) − 1 — dO·Vᵀ and dS·K share one budget; dS·K's full pairs ≤ ab/m "
-           "enumerated on every segment shape of small products (n < d included), the cap "
-           "checked against the proved cell bounds, the route's value (single and stacked) "
-           "recomputed",
-           "exact ints: segment-shape enumeration (n ≤ 3, d ≤ 4) and a grid (n ≤ 4096, "
-           "d ≤ 256, M ≤ 8192, L = t·M, n < d included)", _EXACT, _witnessed_check),
+    claim("gap.witness_lemma",
+          "witness lemma of the witnessed route: on a DAG with the chain A → P → dS (P = A/L, "
+          "dS from P and X), in every legal schedule prefix of ≤ 6 moves with M = 4 and every "
+          "segment of it, if dS is red at some time in the segment then A, P or dS is red at "
+          "the segment's start or read in it",
+          "exhaustive over move sequences; legality by attnio.graphs.game.replay", EXACT,
+          _witness_lemma_check),
+    claim("gap.witnessed_route",
+          "given-scores class (each dS_ij has a private chain to the given entry (i, j); "
+          "witness lemma in notes/gap.md, claim gap.witness_lemma), every n, d, M ≥ 1: "
+          "Q ≥ max over L = t·M of L(⌈2n²d/F_(m,k)(L)⌉ − 1) (+ 4nd), m = min(n, d), "
+          "k = max(n, d) − 1 — dO·Vᵀ and dS·K share one budget; dS·K's full pairs ≤ ab/m "
+          "enumerated on every segment shape of small products (n < d included), the cap "
+          "checked against the proved cell bounds, the route's value (single and stacked) "
+          "recomputed",
+          "exact ints: segment-shape enumeration (n ≤ 3, d ≤ 4) and a grid (n ≤ 4096, "
+          "d ≤ 256, M ≤ 8192, L = t·M, n < d included)", EXACT, _witnessed_check),
 ]
 
 FALSE_TWINS: list[Claim] = [
-    _claim("gap.twin.witness_chain_without_P",
-           "the witness lemma with P dropped from the chain (A, dS): a chain whose middle vertex "
-           "is missing", "exhaustive over move sequences", _EXACT,
-           lambda ctx: _witness_lemma_check(ctx, chain=("A", "dS")),
-           twin_of="gap.witness_lemma", expect_reason="yet no vertex"),
-    _claim("gap.twin.witnessed_narrow_cap",
-           "the witnessed route with the cap of partial depth d − 1 (a partial pair of dS·K "
-           "holds up to n − 1 leaves, not d − 1)", "cap vs proved cell bounds", _EXACT,
-           lambda ctx: _witnessed_check(ctx, cap_for=lambda n, d: segment_product_cap),
-           twin_of="gap.witnessed_route", expect_reason="below a proved cell bound"),
-    _claim("gap.twin.witnessed_full_term_d",
-           "the witnessed route's full-pair term s²/(4d) at every n (issue 35: the code before "
-           "the fix; dS·K has inner dimension n, so for n < d a row of dS and a column of K "
-           "complete n leaves with 2n entries)", "enumeration of dS·K segment shapes", _EXACT,
-           lambda ctx: _witnessed_check(ctx, denominator=lambda n, d: d),
-           twin_of="gap.witnessed_route", expect_reason="above ab/m"),
+    claim("gap.twin.witness_chain_without_P",
+          "the witness lemma with P dropped from the chain (A, dS): a chain whose middle vertex "
+          "is missing", "exhaustive over move sequences", EXACT,
+          lambda ctx: _witness_lemma_check(ctx, chain=("A", "dS")),
+          twin_of="gap.witness_lemma", expect_reason="yet no vertex"),
+    claim("gap.twin.witnessed_narrow_cap",
+          "the witnessed route with the cap of partial depth d − 1 (a partial pair of dS·K "
+          "holds up to n − 1 leaves, not d − 1)", "cap vs proved cell bounds", EXACT,
+          lambda ctx: _witnessed_check(ctx, cap_for=lambda n, d: segment_product_cap),
+          twin_of="gap.witnessed_route", expect_reason="below a proved cell bound"),
+    claim("gap.twin.witnessed_full_term_d",
+          "the witnessed route's full-pair term s²/(4d) at every n (issue 35: the code before "
+          "the fix; dS·K has inner dimension n, so for n < d a row of dS and a column of K "
+          "complete n leaves with 2n entries)", "enumeration of dS·K segment shapes", EXACT,
+          lambda ctx: _witnessed_check(ctx, denominator=lambda n, d: d),
+          twin_of="gap.witnessed_route", expect_reason="above ab/m"),
 ]
 
 

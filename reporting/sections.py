@@ -1,5 +1,7 @@
 """The report's tables: the verify table (claims run now), the bound table (the catalogue
-evaluated exactly, the same values as ``attnio bounds``) and the hardware regimes.
+evaluated exactly, the same values as ``attnio bounds``), the hardware regimes, and the
+per-level table of a memory hierarchy (:func:`format_levels`, rendered here rather than in
+:mod:`attnio.bounds.hierarchy`, which computes it: issue 40).
 
 >>> rows, crossovers = bound_table(64, 8, [64])
 >>> [r.values[0] for r in rows if r.id == "bwd.tight"], crossovers["bwd.tight"]
@@ -20,10 +22,10 @@ from attnio.reporting.document import Block, Bullets, Inline, Paragraph, Table, 
 from attnio.symbolic.catalogue import CATALOGUE
 from attnio.symbolic.crossovers import crossover
 from attnio.symbolic.evaluate import catalogue_values
-from attnio.tables import number_column
+from attnio.tables import fit_text, number_column, render_table
 
 __all__ = ["verify_section", "BoundRow", "bound_table", "bound_table_markdown", "bound_section",
-           "hardware_section", "fmt_value", "QUICK_METHOD_PREFIX"]
+           "hardware_section", "fmt_value", "QUICK_METHOD_PREFIX", "format_levels"]
 
 #: ``--quick`` runs only the claims whose method starts with this: the z3 algebra over the
 #: reals (branches, comparisons, lower-order terms, lower-bound steps), each a few ms — no
@@ -178,3 +180,43 @@ def fmt_value(value: Any) -> str:
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
     return f"{number:.4g}"
+
+
+def format_levels(report: dict[str, Any], *, width: int | None = None) -> str:
+    """The per-level table for humans (:func:`attnio.tables.render_table`). ``width`` (a
+    terminal's :data:`attnio.tables.TERMINAL_COLUMNS`; None: full width) drops the regime
+    column (a legend line says where it is) and wraps the boundary names and the prose."""
+    r = report
+    lines = [f"memory hierarchy: {r['hierarchy']['label']}, {r['pass']} pass, n={r['n']} "
+             f"d={r['d']} batch={r['batch']} heads={r['heads']} kv_heads={r['kv_heads']} "
+             f"({r['hierarchy']['word_bytes']}-byte words; M = total capacity above the "
+             "boundary)"]
+
+    def t(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.2e} s"
+
+    levels = r["levels"]
+    header = ["boundary", "M words", "regime", "lower bound", "LB time", "best algorithm",
+              "words", "time"]
+    columns = [[f"{lvl['above']} | {lvl['below']}" for lvl in levels],
+               number_column([lvl["capacity_words"] for lvl in levels]),
+               [lvl["regime"] for lvl in levels],
+               number_column([lvl["lower_bound_words"] for lvl in levels]),
+               [t(lvl["lower_bound_seconds"]) for lvl in levels],
+               [lvl["best_algorithm"] or "none fits" for lvl in levels],
+               number_column([lvl["best_words"] for lvl in levels]),
+               [t(lvl["best_seconds"]) for lvl in levels]]
+    align = ["left", "right", "left", "right", "right", "left", "right", "right"]
+    if width is not None:  # the regime is M against d**2: in --wide and --json
+        del header[2], columns[2], align[2]
+    lines.append(render_table(header, list(zip(*columns)), align=align, max_width=width,
+                              wrap=[0, 4 if width is not None else 5]))
+    bn = r["bottleneck_boundary"]
+    lines.append("bottleneck: " + ("unknown (no bandwidth published below any boundary)"
+                                   if bn is None else
+                                   f"boundary {bn} ({levels[bn]['above']} | "
+                                   f"{levels[bn]['below']}), best algorithm's time; "
+                                   "time = words x bytes / bandwidth, no overlap")
+                 + ("" if width is None else "; regime per boundary: --wide or --json"))
+    return "\n".join([fit_text(lines[0], width, indent="  "), lines[1],
+                      fit_text(lines[2], width, indent="  ")])

@@ -49,7 +49,7 @@ A relation whose two sides are polynomials with integer coefficients in integer 
 printed in ``Z`` (``(d <= n)%Z``); every other relation in ``R``. A relation holding a
 ``Piecewise`` is printed as the conjunction over its branches of ``c_1 ∧ … → rel(e_i)`` (the
 earlier conditions negated): equivalent wherever the statement is defined, and every branch
-is kept (a lost branch is a test failure: tests/proofs/test_coq.py).
+is kept (a lost branch is a test failure: tests/smt/test_coq.py).
 
 Why a proof of the printed theorem is a proof of the statement: the theorem is
 ``∀ x ∈ domains, defined(S) → S`` with ``defined`` a hypothesis, so Coq's conventions outside

@@ -18,7 +18,7 @@ from attnio.exceptions import TranslationError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.smt.definedness import definedness
 from attnio.smt.exact_eval import sign_of, truth_at, value_at
-from attnio.smt.statements import _ASSUMPTIONS, _domains_of, _show
+from attnio.smt.statements import DOMAIN_ASSUMPTIONS, domains_of, point_text
 
 __all__ = ["check_identity", "DEFAULT_TIMEOUT_S"]
 
@@ -61,9 +61,9 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     'proved'
     """
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
-    doms = _domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
+    doms = domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)
     # sympy reasons with the declared assumptions, never the symbols' own flags
-    declared = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
+    declared = {sym: sp.Dummy(str(sym), **DOMAIN_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
     difference = sp.simplify((lhs - rhs).xreplace(declared))
     if difference == 0 and _defined_throughout(sp.Eq(lhs, rhs, evaluate=False), doms,
                                                hypotheses, timeout):
@@ -81,9 +81,9 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
         if a is None or b is None:
             continue
         if sign_of(a - b) not in (0, None):
-            return Refuted({**_show(point), "lhs": str(a), "rhs": str(b)},
-                           f"{lhs} != {rhs} at this point (exact evaluation)",
-                           evidence=Evidence("exact-arithmetic"))
+            return Refuted({**point_text(point), "lhs": str(a), "rhs": str(b)},
+                                f"{lhs} != {rhs} at this point (exact evaluation)",
+                                evidence=Evidence("exact-arithmetic"))
     verdict = _kernel().prove_statement(sp.Eq(lhs, rhs, evaluate=False), doms,
                                         hypotheses=hypotheses, timeout=timeout,
                                         second_solver=second_solver)

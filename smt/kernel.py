@@ -85,15 +85,15 @@ from attnio.smt.obvious_points import (
 )
 from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check, solver_versions, to_smt2
 from attnio.smt.statements import (
-    _ASSUMPTIONS,
+    DOMAIN_ASSUMPTIONS,
     DOMAINS,
-    _detail,
-    _domains_of,
-    _drop_domain_facts,
-    _pretty,
-    _show,
     declared_domain,
+    detail_suffix,
+    domains_of,
+    drop_domain_facts,
     parse_statement,
+    point_text,
+    statement_text,
     symbol_for,
     value_text,
 )
@@ -172,7 +172,7 @@ class _Problem:
         statement = (sp.Implies(sp.And(*hypotheses), goal, evaluate=False) if hypotheses
                      else goal)
         return cls(goal, tuple(hypotheses), doms, statement,
-                   _drop_domain_facts(definedness(statement), doms),
+                   drop_domain_facts(definedness(statement), doms),
                    tuple(antecedent_contexts(statement)))
 
     @property
@@ -257,14 +257,14 @@ def _search(problem: _Problem, integers: str, clock: _Clock, cap: float | None, 
             return _Answer("outside", point, tuple(assertions), (), why, tuple(excluded)), t
         if kind not in _NOT_A_COUNTEREXAMPLE:
             return _Answer("unknown", point, tuple(assertions), (),
-                           f"z3's counterexample {_show(point)} was rejected: {why}",
+                           f"z3's counterexample {point_text(point)} was rejected: {why}",
                            tuple(excluded)), t
         repaired = t.repaired_point(model, point) if t.uses_fragment else None
         if repaired is not None and \
                 _referee(problem.statement, problem.doms, repaired)[0] == "counterexample":
             return _Answer("repaired", repaired, tuple(assertions), (), "",
                            tuple(excluded)), t
-        excluded.append(f"{_show(point)}: {why}")
+        excluded.append(f"{point_text(point)}: {why}")
         assertions.append(_block(t, model, problem.doms))
     return _Answer("unknown", None, tuple(assertions), (),
                    f"{_ROUNDS} models of z3 were rejected by exact evaluation (last: "
@@ -418,7 +418,7 @@ def prove_statement(statement: sp.Basic | str, domains: Mapping[Any, str] | None
         raise InvalidInputError(f"the statement contains the binary float {sorted(floats)[0]}: "
                                 "write it as a Rational (Rational(1, 10)) or pass the statement "
                                 "as text, where decimals are read exactly")
-    doms = _domains_of(statement, hypotheses, domains)
+    doms = domains_of(statement, hypotheses, domains)
     try:
         problem = _Problem.of(statement, hypotheses, doms)
         if not doms:
@@ -457,7 +457,7 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
     if problem.transcendental:
         point = _obvious_counterexample(problem, _FIRST_POINTS, clock)
         if point is not None:
-            return Refuted(_show(point), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
+            return Refuted(point_text(point), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
     notes: list[str] = []
     if problem.has_integers:
         notes.append("integers relaxed to reals with their bounds: a proof there holds for every "
@@ -469,19 +469,20 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
     deciding: _Answer | None = None
     if relaxed.status == "repaired":
         assert relaxed.point is not None
-        return Refuted(_show(relaxed.point), _REPAIRED + _detail(notes, subs),
-                       evidence=Evidence("exact-arithmetic"))
+        return Refuted(point_text(relaxed.point), _REPAIRED + detail_suffix(notes, subs),
+                                  evidence=Evidence("exact-arithmetic"))
     if relaxed.status in ("unsat", "sat"):
         deciding = relaxed
     elif relaxed.status == "outside":
         assert relaxed.point is not None
-        notes.append(f"relaxed counterexample {_show(relaxed.point)} rejected ({relaxed.reason})")
+        notes.append(f"relaxed counterexample {point_text(relaxed.point)} "
+                     f"rejected ({relaxed.reason})")
         # the relaxation again, with the integer gaps of integer-valued relations
         gapped, t = _search(problem, "relaxed", clock, clock.left() / 2, gaps=True)
         if gapped.status == "repaired":
             assert gapped.point is not None
-            return Refuted(_show(gapped.point), _REPAIRED + _detail(notes, subs),
-                           evidence=Evidence("exact-arithmetic"))
+            return Refuted(point_text(gapped.point), _REPAIRED + detail_suffix(notes, subs),
+                                      evidence=Evidence("exact-arithmetic"))
         if gapped.status in ("unsat", "sat"):
             deciding = gapped
             notes.append("integer gaps of integer-valued relations added")
@@ -494,24 +495,24 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
             # search (z3's nonlinear integer arithmetic may ignore its time limit).
             for point in near_integer_points(relaxed.point, problem.doms):
                 if _referee(problem.statement, problem.doms, point)[0] == "counterexample":
-                    return Refuted(_show(point), "counterexample found among the integer "
-                                   "points next to z3's relaxed model; checked by exact "
-                                   "evaluation" + _detail(notes, subs),
-                                   evidence=Evidence("exact-arithmetic"))
+                    return Refuted(point_text(point), "counterexample found among the integer "
+                                        "points next to z3's relaxed model; checked by exact "
+                                        "evaluation" + detail_suffix(notes, subs),
+                                        evidence=Evidence("exact-arithmetic"))
         exact, t = _search(problem, "exact", clock, EXACT_INTEGER_TIMEOUT_S)
         notes.append("integers as z3 Int")
         subs = list(t.substitutions)
         if exact.status == "repaired":
             assert exact.point is not None
-            return Refuted(_show(exact.point), _REPAIRED + _detail(notes, subs),
-                           evidence=Evidence("exact-arithmetic"))
+            return Refuted(point_text(exact.point), _REPAIRED + detail_suffix(notes, subs),
+                                      evidence=Evidence("exact-arithmetic"))
         if exact.status in ("unsat", "sat"):
             deciding = exact
         else:
             notes.append(f"exact encoding: {exact.reason or 'z3 unknown'}")
     if deciding is None:
         return _before_giving_up(problem, clock,
-                                 "z3 could not decide the statement" + _detail(notes, subs))
+                                 "z3 could not decide the statement" + detail_suffix(notes, subs))
     if deciding.excluded:
         notes.append(f"{len(deciding.excluded)} point(s) excluded after exact evaluation "
                      f"showed they are no counterexample: " + "; ".join(deciding.excluded))
@@ -525,15 +526,15 @@ def _decide(problem: _Problem, clock: _Clock, second_solver: bool) -> Verdict:
         solvers["cvc5"] = cvc5_says
         if cvc5_says in ("proved", "refuted") and cvc5_says != z3_says:
             return Undecided(f"the solvers disagree: z3 {z3_says}, cvc5 {cvc5_says}"
-                             + _detail(notes, subs),
+                             + detail_suffix(notes, subs),
                              evidence=Evidence("smt-forall", solvers=solvers))
     evidence = Evidence("smt-forall", solvers=solvers, note="; ".join(subs + notes))
     if deciding.status == "sat":
         assert deciding.point is not None
-        return Refuted(_show(deciding.point), "counterexample checked by exact evaluation"
-                       + _detail(notes, subs), evidence=evidence)
+        return Refuted(point_text(deciding.point), "counterexample checked by exact evaluation"
+                            + detail_suffix(notes, subs), evidence=evidence)
     return _conclude(problem, clock, "hypotheses ∧ defined ∧ ¬statement is unsat",
-                     _detail(notes, subs), evidence)
+                     detail_suffix(notes, subs), evidence)
 
 
 def _before_giving_up(problem: _Problem, clock: _Clock, why: str) -> Verdict:
@@ -541,7 +542,8 @@ def _before_giving_up(problem: _Problem, clock: _Clock, why: str) -> Verdict:
     the exp/log fragment sympy's rewriting (:func:`_identity_by_sympy`); else Undecided."""
     point = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
     if point is not None:
-        return Refuted(_show(point), f"{_OBVIOUS} ({why})", evidence=Evidence("exact-arithmetic"))
+        return Refuted(point_text(point), f"{_OBVIOUS} ({why})",
+                       evidence=Evidence("exact-arithmetic"))
     if problem.transcendental:
         verdict = _identity_route(problem, clock)
         if verdict is not None:
@@ -563,7 +565,7 @@ def _conclude(problem: _Problem, clock: _Clock, how: str, detail: str,
         return Proved(how + checked + detail, evidence=evidence)
     condition, point = where
     how += f"; where defined: {condition}" + (
-        f" (undefined e.g. at {_show(point)})" if point is not None else
+        f" (undefined e.g. at {point_text(point)})" if point is not None else
         " (no point of the domains was shown undefined, and none was ruled out)")
     return Proved(how + checked + detail, evidence=evidence, where_defined=condition)
 
@@ -576,8 +578,8 @@ def _vacuity(problem: _Problem, clock: _Clock) -> str | None:
         checks = [sp.true]
     for context in checks:
         status = _satisfiable([problem.defined, context], problem.doms, clock)
-        what = (f"the antecedent {_pretty(context)} holds" if context is not sp.true
-                else "the statement is defined")
+        what = (f"the antecedent {statement_text(context)} holds" if context is not sp.true
+                       else "the statement is defined")
         where = (" where the statement is defined"
                  if problem.defined is not sp.true and context is not sp.true else "")
         if status == "unsat":
@@ -604,7 +606,7 @@ def _where_defined(problem: _Problem, clock: _Clock
     kept = [c for c in parts if _satisfiable([sp.Not(c)], problem.doms, clock) != "unsat"]
     kept = kept or [problem.defined]
     condition = kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
-    return _pretty(condition), point
+    return statement_text(condition), point
 
 
 def _undefined_point(problem: _Problem, clock: _Clock
@@ -649,7 +651,7 @@ def _decide_without_smt(problem: _Problem, clock: _Clock, why: str) -> Verdict:
         return verdict
     counterexample = _obvious_counterexample(problem, DEFAULT_LIMIT, clock)
     if counterexample is not None:
-        return Refuted(_show(counterexample), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
+        return Refuted(point_text(counterexample), _OBVIOUS, evidence=Evidence("exact-arithmetic"))
     return Undecided(f"not expressible in SMT arithmetic ({why}); no counterexample among the "
                      f"obvious points of the declared domains")
 
@@ -676,7 +678,7 @@ def _identity_by_sympy(problem: _Problem, goal: sp.Eq, hypotheses: Sequence[sp.B
     replacement: dict[sp.Symbol, sp.Symbol] = {}
     positive: list[str] = []
     for sym, dom in problem.doms.items():
-        assumptions = dict(_ASSUMPTIONS[dom])
+        assumptions = dict(DOMAIN_ASSUMPTIONS[dom])
         if not (dom.startswith("positive")):
             try:
                 # where the statement is defined is where it claims anything: D joins

@@ -30,7 +30,7 @@ DOMAINS = ("real", "positive", "nonnegative", "integer", "positive-integer",
 
 _MAX_STATEMENT_CHARS = 20_000
 
-_ASSUMPTIONS = {
+DOMAIN_ASSUMPTIONS = {
     "real": {"real": True},
     "positive": {"positive": True},
     "nonnegative": {"nonnegative": True},
@@ -86,7 +86,7 @@ def symbol_for(name: str, domain: str) -> sp.Symbol:
     """A sympy symbol named ``name`` whose assumptions declare ``domain``."""
     if domain not in DOMAINS:
         raise InvalidInputError(f"domain {domain!r} of {name!r} must be one of {', '.join(DOMAINS)}")
-    return sp.Symbol(name, **_ASSUMPTIONS[domain])
+    return sp.Symbol(name, **DOMAIN_ASSUMPTIONS[domain])
 
 
 # ------------------------------------------------------------------------------- parsing
@@ -246,7 +246,7 @@ def _short(text: str, width: int = 120) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _show(point: Mapping[sp.Symbol, sp.Expr]) -> dict[str, str]:
+def point_text(point: Mapping[sp.Symbol, sp.Expr]) -> dict[str, str]:
     return {str(k): value_text(v) for k, v in sorted(point.items(), key=lambda kv: str(kv[0]))}
 
 
@@ -331,19 +331,16 @@ def statement_text(e: sp.Basic) -> str:
         return _StatementPrinter().doprint(e)
 
 
-_pretty = statement_text
-
-
-def _detail(notes: Sequence[str], subs: Sequence[str]) -> str:
+def detail_suffix(notes: Sequence[str], subs: Sequence[str]) -> str:
     parts = list(subs) + list(notes)
     return f" ({'; '.join(parts)})" if parts else ""
 
 
-def _drop_domain_facts(defined: sp.Basic, doms: Mapping[sp.Symbol, str]) -> sp.Basic:
+def drop_domain_facts(defined: sp.Basic, doms: Mapping[sp.Symbol, str]) -> sp.Basic:
     """``defined`` without the conjuncts sympy's assumptions prove from the *declared*
     domains alone (``exp(x) > 0``, ``M >= 0`` for a positive M): each symbol is replaced by a
     dummy carrying exactly its declared domain's assumptions, never its own flags."""
-    dummies = {sym: sp.Dummy(str(sym), **_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
+    dummies = {sym: sp.Dummy(str(sym), **DOMAIN_ASSUMPTIONS[dom]) for sym, dom in doms.items()}
     parts = defined.args if isinstance(defined, sp.And) else (defined,)
     kept = []
     for part in parts:
@@ -360,7 +357,7 @@ def _drop_domain_facts(defined: sp.Basic, doms: Mapping[sp.Symbol, str]) -> sp.B
     return sp.true if not kept else kept[0] if len(kept) == 1 else sp.And(*kept, evaluate=False)
 
 
-def _domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
+def domains_of(statement: sp.Basic, hypotheses: Sequence[sp.Basic],
                 domains: Mapping[Any, str] | None) -> dict[sp.Symbol, str]:
     given: dict[str, str] = {}
     for key, dom in (domains or {}).items():

@@ -78,3 +78,26 @@ def _wait_for_cpu_seconds(pid: int, seconds: float, timeout: float = 300.0) -> N
 def wait_for_cpu_seconds():
     """:func:`_wait_for_cpu_seconds`, for tests that signal a child once it is at work."""
     return _wait_for_cpu_seconds
+
+
+# ``coqc`` for the Coq tests (tests/smt/test_coq.py, tests/proofs/test_coq_kernel.py). Coq is
+# Debian's ``coq`` package (``.ci/run`` installs it with apt-get). Without ``coqc`` the tests that
+# run it are skipped locally, naming Coq, but **fail** when ``CI=true``: in CI they must run.
+
+def require_coqc() -> str:
+    """The coqc binary; skip without it, but fail when ``CI=true`` (CI must run it)."""
+    from attnio.smt.coqc import coqc_binary
+
+    binary = coqc_binary()
+    if binary is None:
+        message = "coqc not found (Coq: Debian package `coq`; .ci/run installs it with apt-get)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but {message}: the Coq kernel's tests must run in CI",
+                        pytrace=False)
+        pytest.skip(message)
+    return binary
+
+
+@pytest.fixture(scope="session")
+def coqc() -> str:
+    return require_coqc()

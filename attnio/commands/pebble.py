@@ -103,6 +103,7 @@ from attnio.graphs.exact import (
 )
 from attnio.graphs.game import replay
 from attnio.graphs.lower_bounds import CERTIFIED_ALL_ROUTES_VERTICES, certified_lower_bound
+from attnio.graphs.lower_bounds.counting import validate_declared_builder
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.proof_files import certificate_stem, certify_optimum
@@ -589,7 +590,7 @@ def run(args: argparse.Namespace) -> int:
         _certify_folder(args.certify)
     parallel = parallel_options(args)
     if args.dag is not None:
-        graphs = [(path, load_dag(path)) for path in args.dag]
+        graphs = [(path, validate_declared_builder(load_dag(path))) for path in args.dag]
     elif args.einsum is not None:
         graphs = [("einsum", einsum_dag(args.einsum, parse_sizes_spec(args.sizes)))]
     else:

@@ -93,16 +93,15 @@ from attnio.proofs.runner import (
     all_twins_refuted,
     coverage,
     format_coverage,
-    format_table,
     run_claims,
     run_claims_parallel,
     select,
     self_test,
     stopped_by_time_limit,
-    to_json,
     twins_rejected,
     was_interrupted,
 )
+from attnio.reporting.verdicts import format_table, to_json
 from attnio.smt.coqc import coqc_binary
 from attnio.validation import validate_time_limit
 

@@ -68,6 +68,7 @@ from attnio.graphs.lower_bounds.counting import (
     compulsory_bound,
     hong_kung_route,
     per_part_routes,
+    validate_declared_builder,
 )
 from attnio.graphs.lower_bounds.covering import covering_lp_bound
 from attnio.graphs.lower_bounds.deadline import (
@@ -125,6 +126,7 @@ __all__ = [
     "route_phases",
     "least_cache_size",
     "builtin_structure",
+    "validate_declared_builder",
     "Deadline",
     "TIME_LIMIT_REASON",
     "best_bound",

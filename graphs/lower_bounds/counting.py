@@ -41,6 +41,7 @@ from attnio.results import Proved, Refuted, Verdict
 from attnio.validation import describe, positive_int
 
 __all__ = ["compulsory_bound", "hong_kung_route", "per_part_routes", "builtin_structure",
+           "validate_declared_builder",
            "check_compulsory", "check_hong_kung", "check_per_part", "MAX_HONG_KUNG_VERTICES",
            "COMPULSORY", "HONG_KUNG", "PER_PART", "ROUTES"]
 
@@ -289,6 +290,33 @@ def builtin_structure(G: nx.DiGraph) -> tuple[str | None, dict[str, Any], str | 
         sizes["mask"] = None
     _confirm_rebuild(G, kind, sizes, params)
     return kind, sizes, None
+
+
+def validate_declared_builder(G: nx.DiGraph) -> nx.DiGraph:
+    """``G``, once the builder and sizes its metadata declares are confirmed by its structure
+    (:func:`builtin_structure`): the check a command makes where a DAG file enters, for every
+    output format (issue 40: ``pebble --dag F`` refused a lying file only with ``--json``,
+    where the certified bound read the metadata). A DAG that declares no builder, or one
+    without a per-part lemma, passes unchanged.
+
+    Raises
+    ------
+    InvalidInputError
+        The metadata is malformed or does not describe ``G`` (one line, as
+        :func:`builtin_structure`).
+
+    >>> from attnio.graphs.dags import matmul_dag
+    >>> G = matmul_dag(1, 2, 1)
+    >>> validate_declared_builder(G) is G
+    True
+    >>> G.graph["params"] = {"m": 1, "k": 3, "p": 1}
+    >>> validate_declared_builder(G)
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: graph.params {'m': 1, 'k': 3, 'p': 1} do not describe this DAG: a matmul DAG with these sizes has 11 vertices and 10 edges, this one 7 and 6
+    """
+    builtin_structure(G)
+    return G
 
 
 def _confirm_rebuild(G: nx.DiGraph, kind: str, sizes: dict[str, Any],

@@ -71,47 +71,10 @@ References
 
 from __future__ import annotations
 
-from attnio.graphs.partitions.definitions import (  # noqa: F401
-                                                  PartitionCheck,
-                                                  Vertex,
-                                                  greedy_s_partition,
-                                                  input_vertices,
-                                                  is_bounded_set,
-                                                  is_dominator,
-                                                  is_s_partition,
-                                                  min_dominator_size,
-                                                  minimum_dominator,
-                                                  minimum_set,
-                                                  validate_hong_kung_hypotheses,
-)
-from attnio.graphs.partitions.search import (
-                                                  BoundedSetEncoding,
-                                                  BoundedSetSearch,
-                                                  PartitionResult,
-                                                  bounded_set_encoding,
-                                                  find_bounded_set,
-                                                  hong_kung_bound,
-                                                  max_counted_bounded_set,
-                                                  min_partition_parts,
-)
+from attnio.graphs.partitions.definitions import *  # noqa: F401,F403
+from attnio.graphs.partitions.definitions import Vertex  # noqa: F401
+from attnio.graphs.partitions.definitions import __all__ as _definitions_all
+from attnio.graphs.partitions.search import *  # noqa: F401,F403
+from attnio.graphs.partitions.search import __all__ as _search_all
 
-__all__ = [
-    "input_vertices",
-    "is_dominator",
-    "minimum_set",
-    "minimum_dominator",
-    "min_dominator_size",
-    "is_bounded_set",
-    "PartitionCheck",
-    "is_s_partition",
-    "greedy_s_partition",
-    "BoundedSetEncoding",
-    "bounded_set_encoding",
-    "BoundedSetSearch",
-    "find_bounded_set",
-    "max_counted_bounded_set",
-    "PartitionResult",
-    "min_partition_parts",
-    "validate_hong_kung_hypotheses",
-    "hong_kung_bound",
-]
+__all__ = [*_definitions_all, *_search_all]

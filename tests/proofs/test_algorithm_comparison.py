@@ -1,6 +1,6 @@
 """attnio.proofs.algorithm_comparison: findings F1-F3 pinned exactly, twins confirmed exactly.
 
-(Verdicts of every claim and twin: tests/proofs/test_cli.py and test_claim_modules.py.)"""
+(Verdicts of every claim and twin: tests/commands/test_verify.py and test_claim_modules.py.)"""
 
 from __future__ import annotations
 

@@ -317,29 +317,29 @@ def test_segment_cap_check_brute_force_path() -> None:
     (0, 5, 0, 0, True, True),
 ])
 def test_cell_bound_comparisons_exact(value, T, s0, s1, ge, le) -> None:
-    from attnio.proofs.attention_routes import _cell_bound_ge, _cell_bound_le
+    from attnio.proofs.attention_routes import cell_bound_ge, cell_bound_le
 
-    assert _cell_bound_ge(value, 2, T, s0, s1) is ge
-    assert _cell_bound_le(value, 2, T, s0, s1) is le
+    assert cell_bound_ge(value, 2, T, s0, s1) is ge
+    assert cell_bound_le(value, 2, T, s0, s1) is le
 
 
 @pytest.mark.trust
 def test_cell_bound_le_off_the_cell_domain() -> None:
     """T < s0 lies outside every cell (√(T − s0) undefined): the exact comparison still reads
     as written — value = s1²/(4d) (A = 0) with d = 1 is ≤ the full term alone."""
-    from attnio.proofs.attention_routes import _cell_bound_le
+    from attnio.proofs.attention_routes import cell_bound_le
 
-    assert _cell_bound_le(1, 1, 0, 1, 2) is True
+    assert cell_bound_le(1, 1, 0, 1, 2) is True
 
 
 @pytest.mark.trust
 def test_cell_bound_without_partial_term() -> None:
-    from attnio.proofs.attention_routes import _cell_bound_ge, _cell_bound_le
+    from attnio.proofs.attention_routes import cell_bound_ge, cell_bound_le
 
-    assert _cell_bound_ge(2, 2, 9, 0, 4, partial=False)          # 2 ≥ 16/8
-    assert not _cell_bound_ge(1, 2, 9, 0, 4, partial=False)
-    assert _cell_bound_le(2, 2, 9, 0, 4, partial=False)
-    assert not _cell_bound_le(3, 2, 9, 0, 4, partial=False)
+    assert cell_bound_ge(2, 2, 9, 0, 4, partial=False)          # 2 ≥ 16/8
+    assert not cell_bound_ge(1, 2, 9, 0, 4, partial=False)
+    assert cell_bound_le(2, 2, 9, 0, 4, partial=False)
+    assert not cell_bound_le(3, 2, 9, 0, 4, partial=False)
 
 
 @pytest.mark.trust
@@ -883,21 +883,21 @@ def test_claim_factory_and_chain_check_at_test_time(monkeypatch) -> None:
     from attnio.smt.chains import Solvers
 
     check = lambda ctx: Refuted({}, "x")   # noqa: E731
-    c = g._claim("gap.t", "s", "f", "z3 NRA chain", check)
+    c = g.claim("gap.t", "s", "f", "z3 NRA chain", check)
     assert (c.id, c.statement, c.formal, c.method, c.family, c.check_fn, c.reconstructed,
             c.twin_of, c.expect, c.expect_reason, c.evidence_kind, c.source) == \
         ("gap.t", "s", "f", "z3 NRA chain", "attention_routes", check, True, None, "refuted", "",
          "smt-forall", g._SRC)
-    t = g._claim("gap.t2", "s", "f", "exact", check, reconstructed=False, twin_of="gap.t",
-                 expect="undecided", expect_reason="why")
+    t = g.claim("gap.t2", "s", "f", "exact", check, reconstructed=False, twin_of="gap.t",
+                expect="undecided", expect_reason="why")
     assert (t.reconstructed, t.twin_of, t.expect, t.expect_reason, t.evidence_kind) == \
         (False, "gap.t", "undecided", "why", "exhaustive")
     seen = []
     monkeypatch.setattr(g, "check_chain", lambda chain, **kw: seen.append((chain, kw)) or "v")
     planted = Solvers.default()
     ctx = CheckContext(z3_timeout_ms=1234, second_solver=False)
-    assert g._chain_check(lambda: "chain")(ctx) == "v"
-    assert g._chain_check(lambda: "chain2", lambda chain: (chain, planted))(ctx) == "v"
+    assert g.chain_check(lambda: "chain")(ctx) == "v"
+    assert g.chain_check(lambda: "chain2", lambda chain: (chain, planted))(ctx) == "v"
     assert seen == [("chain", {"timeout_ms": 1234, "second_solver": False, "solvers": None}),
                     ("chain2", {"timeout_ms": 1234, "second_solver": False,
                                 "solvers": ("chain2", planted)})]

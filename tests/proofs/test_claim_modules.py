@@ -1,6 +1,6 @@
 """Structure of every claim module of attnio.proofs (discovered, not listed by hand).
 
-The verdicts themselves are asserted once, end to end, by ``tests/proofs/test_cli.py``
+The verdicts themselves are asserted once, end to end, by ``tests/commands/test_verify.py``
 (``attnio verify --json``: every default claim Proved; ``--self-test``: every twin Refuted).
 Here: each module has claims and false twins, every twin names the true claim it perturbs,
 every family with a claim has a twin, provenance is filled in; the deep tier runs with

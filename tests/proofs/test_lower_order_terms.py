@@ -1,6 +1,6 @@
 """attnio.proofs.lower_order_terms: the figures of finding F4, pinned exactly.
 
-(Verdicts of every claim and twin: tests/proofs/test_cli.py and test_claim_modules.py.)"""
+(Verdicts of every claim and twin: tests/commands/test_verify.py and test_claim_modules.py.)"""
 
 from __future__ import annotations
 

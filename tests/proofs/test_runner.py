@@ -1,4 +1,5 @@
-"""Tests of attnio.proofs.runner (selection, table, JSON, self-test coverage)."""
+"""Tests of attnio.proofs.runner (selection, self-test coverage; the table and the JSON:
+tests/reporting/test_verdicts.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ from attnio.proofs.runner import (
     all_twins_refuted,
     coverage,
     format_coverage,
-    format_table,
     run_claims,
     select,
     self_test,
-    to_json,
 )
+from attnio.reporting.verdicts import format_table
 from attnio.results import Proved, Refuted, Undecided
 
 
@@ -46,25 +46,6 @@ def test_only_all_proved_passes_and_empty_is_not_a_pass() -> None:
     assert not all_claims_proved([])
     mixed = run_claims([CLAIMS[0], _c("x", "alpha", Undecided("timeout"))], show_progress=False)
     assert not all_claims_proved(mixed)
-
-
-def test_json_schema() -> None:
-    results = run_claims([CLAIMS[0], _c("r", "alpha", Refuted({"M": 1}, "no"))],
-                         show_progress=False)
-    doc = to_json(results)
-    assert set(doc) == {"command", "verdict", "claims", "summary", "evidence",
-                        "attnio_version", "versions"}
-    assert doc["command"] == "verify" and doc["verdict"] == "refuted"
-    assert doc["summary"] == {"proved": 1, "refuted": 1, "undecided": 0}
-    for row in doc["claims"]:
-        assert {"id", "statement", "source", "method", "verdict", "seconds", "detail"} <= set(row)
-    assert doc["claims"][1]["counterexample"] == {"M": 1}
-
-
-def test_table_has_the_five_columns() -> None:
-    table = format_table(run_claims(CLAIMS[:1], show_progress=False))
-    header = table.splitlines()[0].split()
-    assert header == ["id", "source", "evidence", "verdict", "seconds"]
 
 
 @pytest.mark.trust

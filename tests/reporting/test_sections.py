@@ -98,3 +98,19 @@ def test_false_twin_the_old_report_instance_is_caught(capsys) -> None:
 def test_fmt_value_of_the_report_s_other_tables() -> None:
     assert (fmt_value(None), fmt_value(4608), fmt_value(sp.sqrt(2)), fmt_value(sp.Symbol("d") ** 2)) \
         == ("—", "4,608", "1.414", "d**2")
+
+
+def test_format_levels_renders_the_per_level_table() -> None:
+    """The per-level table of a hierarchy is rendered here (issue 40), not in bounds/."""
+    from attnio.algorithms.hierarchy import Hierarchy
+    from attnio.bounds.hierarchy import levels_report
+    from attnio.reporting.sections import format_levels
+
+    h = Hierarchy.from_words([("smem", 2048, None), ("hbm", None, 10**12)])
+    report = levels_report(h, "backward", 1024, 64, heads=4, kv_heads=2)
+    full = format_levels(report)
+    assert full.startswith("memory hierarchy: ") and "\nbottleneck: " in full
+    assert "regime" in full and "small-cache-fused" in full
+    narrow = format_levels(report, width=100)
+    assert "regime per boundary: --wide or --json" in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 100

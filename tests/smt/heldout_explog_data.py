@@ -2,7 +2,7 @@
 
 Provenance: written by hand on 2026-12-06 by an adversarial tester who did NOT read the
 implementation of the prover (nothing under ``smt/`` or any ``attnio`` source or test was
-opened, except ``tests/proofs/test_heldout_statements.py`` to learn the row format, the
+opened, except ``tests/smt/test_heldout_statements.py`` to learn the row format, the
 domain names and the verdict semantics).  Every expectation was worked out by hand; the
 counterexample points of the "refuted" rows and the undefined points of the "where" rows
 were re-checked numerically with plain Python (``fractions``/``math``/``mpmath``) and with

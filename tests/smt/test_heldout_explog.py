@@ -4,7 +4,7 @@ The statements and their ground truth are in ``heldout_explog_data.py`` beside t
 written by someone who had not read the implementation; they are copied unchanged (an
 expectation believed wrong is marked ``xfail`` in :data:`DISPUTED` with the reason, never
 flipped). Each row is ``(statement, declarations, expected)`` as in
-``tests/proofs/test_heldout_statements.py``, with the same independent re-checks:
+``tests/smt/test_heldout_statements.py``, with the same independent re-checks:
 
 * ``"proved"``  — Proved, defined everywhere (``where_defined`` is None);
 * ``"where"``   — Proved with ``where_defined`` set;

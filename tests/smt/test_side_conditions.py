@@ -79,7 +79,7 @@ _FLAGGED = sp.Symbol("x", positive=True)      # its own flags say positive; decl
 
 def test_twin__kernel_declaration_beats_flags() -> None:
     """Issue 36 survivor: a symbol's own sympy flags overriding the declared domain (library
-    path). Mutant: ``declared_domain(sym) or given.get(str(sym))`` in ``_domains_of``."""
+    path). Mutant: ``declared_domain(sym) or given.get(str(sym))`` in ``domains_of``."""
     v = prove_statement(sp.Ge(_FLAGGED, 0, evaluate=False), {_FLAGGED: "real"})
     assert isinstance(v, Refuted) and sp.sympify(v.counterexample["x"]) < 0, v
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from attnio.algorithms.heads import count_heads
 from attnio.algorithms.simulation import ALGORITHMS, BOUND_IDS
 from attnio.cli import main
 from attnio.commands.simulate import parse_cache_sizes
@@ -248,3 +249,42 @@ def test_bad_masks_exit_2_with_one_line(mask: str, fragment: str, tmp_path: Path
         assert main([command[0], "--n", "6", "--d", "2", *command[1:], "--mask", mask]) == 2
         err = capsys.readouterr().err.strip()
         assert fragment in err and "\n" not in err and "Traceback" not in err
+
+
+# Issue 16: batch / heads / kv-heads through simulate (and gap's multi-head row)
+
+def test_simulate_and_gap_heads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "512", "--algorithm",
+                 "flash2,flash2-gqa", "--heads", "4", "--kv-heads", "2", "--batch", "3",
+                 "--execute", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert (payload["batch"], payload["heads"], payload["kv_heads"]) == (3, 4, 2)
+    for run in payload["runs"]:
+        assert run["closed_form_match"] and (run["batch"], run["heads"]) == (3, 4)
+        assert run["io"] == count_heads(run["algorithm"], "backward", 64, 8, 512, batch=3,
+                                        heads=4, kv_heads=2).io
+    assert main(["gap", "--n", "256", "--d", "16", "--M", "1024", "--heads", "4",
+                 "--kv-heads", "1", "--json"]) == 0
+    gap = json.loads(capsys.readouterr().out)
+    row = gap["rows"][0]
+    assert gap["kv_heads"] == 1 and row["best_io"] >= row["lower_bound"]
+    assert row["claim_id"] in ("heads.stacked_segment", "heads.stacked_compulsory",
+                               "gap.joint_route")
+    assert row["lower_bound"] >= (4 * 4 + 4 * 1) * 256 * 16  # 4Hnd + 4Gnd
+    assert main(["simulate", "--n", "64", "--d", "8", "--M", "512", "--heads", "4",
+                 "--json"]) == 0
+    independent = json.loads(capsys.readouterr().out)
+    assert independent["kv_heads"] == 4
+
+
+def test_simulate_heads_runs_carry_the_stacked_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    from attnio.bounds.heads import multihead_lower_bound
+
+    assert main(["simulate", "--n", "256", "--d", "16", "--M", "1024", "--heads", "8",
+                 "--kv-heads", "2", "--batch", "2", "--algorithm", "flash2,flash2-gqa",
+                 "--pass", "backward", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    lb = multihead_lower_bound("backward", 256, 16, 1024, batch=2, heads=8, kv_heads=2)
+    for run in runs:
+        assert (run["lower_bound"], run["lower_bound_route"]) == lb
+        assert (4 * 8 + 4 * 2) * 2 * 256 * 16 <= run["lower_bound"] <= run["io"]

@@ -250,3 +250,27 @@ def test_a_quick_instance_prints_no_status_line(monkeypatch,
     monkeypatch.delenv("ATTNIO_PROGRESS", raising=False)
     assert main(["pebble", "--builtin", "matmul:1x2x1", "--cache", "3"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("output", [[], ["--json"], ["--table"]])
+def test_a_file_whose_builder_metadata_lies_is_refused_in_every_format(
+        tmp_path: Path, capsys: pytest.CaptureFixture, output: list[str]) -> None:
+    """Issue 40, item 4: the metadata is validated where the file enters, not by the step
+    that happens to read it (before: exit 2 with --json only, an answer without)."""
+    from attnio.graphs.dagio import dag_to_json
+    from attnio.graphs.dags import matmul_dag
+
+    honest = dag_to_json(matmul_dag(1, 2, 1))
+    honest["graph"] = {"builder": "matmul", "params": {"m": 1, "k": 2, "p": 1}}
+    lying = {**honest, "graph": {"builder": "matmul", "params": {"m": 1, "k": 3, "p": 1}}}
+    (tmp_path / "honest.json").write_text(json.dumps(honest), encoding="utf-8")
+    (tmp_path / "lying.json").write_text(json.dumps(lying), encoding="utf-8")
+    assert main(["pebble", "--dag", str(tmp_path / "honest.json"), "--M", "3", *output]) == 0
+    capsys.readouterr()
+    assert main(["pebble", "--dag", str(tmp_path / "lying.json"), "--M", "3", *output]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert captured.out == "" and len(err) == 1
+    assert err[0] == ("attnio pebble: error: graph.params {'m': 1, 'k': 3, 'p': 1} do not "
+                      "describe this DAG: a matmul DAG with these sizes has 11 vertices and "
+                      "10 edges, this one 7 and 6")

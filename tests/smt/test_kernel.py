@@ -171,10 +171,14 @@ def test_prove_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(line.startswith("attnio prove: error:") for line in err) and len(err) == 3
 
 
-def test_prove_statement_is_importable_from_the_package() -> None:
-    from attnio.proofs import prove_statement as exported
+def test_prove_statement_is_importable_from_its_home_not_from_the_roof() -> None:
+    """Issue 40: the kernel's home is attnio.smt; attnio.proofs (the roof) does not
+    re-export it."""
+    import attnio.proofs
+    import attnio.smt.kernel
 
-    assert exported is prove_statement
+    assert attnio.smt.kernel.prove_statement is prove_statement
+    assert not hasattr(attnio.proofs, "prove_statement")
 
 
 # ----------------------------------------------------------- import failures fail verify
@@ -375,7 +379,7 @@ def test_where_defined_is_printed_only_when_some_domain_point_is_undefined() -> 
 
 def test_domain_facts_are_dropped_from_the_condition() -> None:
     M, x = sp.Symbol("M"), sp.Symbol("x")
-    drop = kernel._drop_domain_facts
+    drop = kernel.drop_domain_facts
     assert drop(sp.Ge(M, 0, evaluate=False), {M: "positive"}) is sp.true
     assert drop(sp.Ge(x, 0, evaluate=False), {x: "real"}) == sp.Ge(x, 0, evaluate=False)
     both = sp.And(sp.Ge(M, 0, evaluate=False), sp.Ge(x, 0, evaluate=False), evaluate=False)
@@ -774,7 +778,7 @@ def test_an_unknown_domain_is_named_with_the_list() -> None:
     assert str(err.value) == f"domain 'complex' of 'x' must be one of {_ALL_DOMAINS}"
     x = sp.Symbol("x")
     with pytest.raises(InvalidInputError) as err2:
-        kernel._domains_of(sp.Ge(x, 0), [], {x: "rational"})
+        kernel.domains_of(sp.Ge(x, 0), [], {x: "rational"})
     assert str(err2.value) == f"domain 'rational' of x must be one of {_ALL_DOMAINS}"
 
 
