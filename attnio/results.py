@@ -211,13 +211,16 @@ class JsonFields:
 #:
 #: * ``smt-forall``      — an SMT solver showed hypotheses ∧ ¬goal unsatisfiable (for all values);
 #: * ``sympy-canonical`` — sympy rewrote a difference to the literal 0 (an identity);
+#: * ``sympy-calculus``  — sympy's calculus on the statement's own terms: the sign of a
+#:   derivative on an interval (``solveset``), or an identity of exp and log by their
+#:   expansion rules (the exp/log axioms of :mod:`attnio.smt.explog`);
 #: * ``exact-arithmetic``— exact evaluation at concrete values (rationals, algebraic numbers);
 #: * ``exhaustive``      — every instance of a finite family was checked (``instances``, of
 #:   which ``nontrivial_instances`` could have failed);
 #: * ``search``          — an exact search (pebbling, partitions) with its own certificate;
 #: * ``definition``      — true by construction: reported, never counted as a proof.
-EVIDENCE_KINDS = ("smt-forall", "sympy-canonical", "exact-arithmetic", "exhaustive", "search",
-                  "definition")
+EVIDENCE_KINDS = ("smt-forall", "sympy-canonical", "sympy-calculus", "exact-arithmetic",
+                  "exhaustive", "search", "definition")
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +254,8 @@ class Evidence(JsonFields):
             if self.instances is None:
                 return "exh"
             return f"exh {self.nontrivial_instances}/{self.instances}"
-        return {"sympy-canonical": "sympy =0", "exact-arithmetic": "exact",
+        return {"sympy-canonical": "sympy =0", "sympy-calculus": "sympy d/dx",
+                "exact-arithmetic": "exact",
                 "search": "search", "definition": "def"}[self.kind]
 
 

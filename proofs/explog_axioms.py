@@ -50,7 +50,7 @@ def _domains(axiom: Axiom, twin: bool) -> str:
 CLAIMS = [
     Claim(id=axiom.id, statement=f"{axiom.statement} for {_domains(axiom, False)}",
           formal=axiom.statement, source=SOURCE, method=f"sympy calculus ({axiom.proof[0]})",
-          family=FAMILY, check_fn=_check(axiom, twin=False), evidence_kind="sympy-canonical")
+          family=FAMILY, check_fn=_check(axiom, twin=False), evidence_kind="sympy-calculus")
     for axiom in AXIOMS
 ]
 

@@ -429,7 +429,7 @@ def check_axiom(axiom: Axiom, *, twin: bool = False) -> Verdict:
     why = _recipe(axiom.proof, doms)
     if why is None:
         return Undecided(f"sympy did not confirm the proof recipe {axiom.proof[0]!r}")
-    return Proved(why, evidence=Evidence("sympy-canonical"))
+    return Proved(why, evidence=Evidence("sympy-calculus"))
 
 
 def rational(value: sp.Rational) -> z3.ArithRef:

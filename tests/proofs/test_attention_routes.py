@@ -414,7 +414,8 @@ def test_algorithm_counts_are_the_simulator_counts() -> None:
     # flash1 (and its published blocks) have no tile set at M = 64; small-cache-dx computes
     # dL/dX, another class; the rest are counted, in the registry's order
     assert list(out) == ["standard", "flash2", "small-cache", "small-cache-fused",
-                         "fused-resident", "flash2-split", "small-cache-stable", "flash2-gqa"]
+                         "fused-resident", "flash2-split", "flash2-lean", "small-cache-stable",
+                         "flash2-gqa"]
     assert "small-cache-dx" not in out       # the dL/dX computation is another class
 
 

@@ -38,12 +38,15 @@ def test_every_size_is_named_when_refused() -> None:
 def test_the_stacked_routes_see_the_batch_and_the_kv_groups() -> None:
     grouped = stacked_lower_bound_routes("backward", 64, 8, 64, "recompute", heads=4,
                                          kv_heads=2)
-    assert [r.value for r in grouped] == [12288, 20864, 27008]
+    # compulsory, the segment route, + rest, the joint route (issue 35), + rest
+    assert [r.value for r in grouped] == [12288, 20864, 27008, 41984, 48128]
     assert [r.value for r in stacked_lower_bound_routes("backward", 64, 8, 64, "recompute",
-                                                         heads=4)] == [16384, 20864, 29056]
-    assert stacked_lower_bound("backward", 64, 8, 64, heads=4, kv_heads=2).value == 27008
+                                                         heads=4)] == [16384, 20864, 29056,
+                                                                       41984, 50176]
+    # the weakest class's best route (the recompute class's 48,128 is not the minimum)
+    assert stacked_lower_bound("backward", 64, 8, 64, heads=4, kv_heads=2).value == 42816
     assert stacked_lower_bound("backward", 64, 8, 64, batch=2, heads=4, kv_heads=2).value == \
-        54016
+        85632
 
 
 def test_multihead_lower_bound_is_the_stacked_bound_of_its_shape() -> None:
