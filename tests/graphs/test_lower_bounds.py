@@ -12,7 +12,7 @@ import dataclasses
 import networkx as nx
 import pytest
 
-import attnio.graphs.lower_bounds as lower_bounds_module
+import attnio.graphs.lower_bounds.combined as lower_bounds_module  # where the functions live
 from attnio.exceptions import InvalidInputError
 from attnio.graphs.baseline import plain_optimal
 from attnio.graphs.dags import matmul_dag, random_dag
