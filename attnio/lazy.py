@@ -1,4 +1,4 @@
-"""Lazy re-exports for the package ``__init__``\\ s: a command imports only what it uses.
+"""Lazy re-exports for the package inits: a command imports only what it uses.
 
 A package ``__init__`` that star-imports every module of its room makes ``import
 attnio.graphs.game`` pay for networkx, z3 and the exact engines, because Python runs the
