@@ -41,13 +41,13 @@ __getattr__, __dir__ = lazy_exports(__name__, (
 ))
 
 if TYPE_CHECKING:
-    from attnio.algorithms.reference import *  # noqa: F403
+    from attnio.algorithms.counts import *  # noqa: F403
+    from attnio.algorithms.flash import *  # noqa: F403
+    from attnio.algorithms.masks import *  # noqa: F403
     from attnio.algorithms.memory import *  # noqa: F403
     from attnio.algorithms.primitives import *  # noqa: F403
-    from attnio.algorithms.standard import *  # noqa: F403
-    from attnio.algorithms.flash import *  # noqa: F403
-    from attnio.algorithms.square_tiling import *  # noqa: F403
-    from attnio.algorithms.small_cache import *  # noqa: F403
-    from attnio.algorithms.counts import *  # noqa: F403
+    from attnio.algorithms.reference import *  # noqa: F403
     from attnio.algorithms.simulation import *  # noqa: F403
-    from attnio.algorithms.masks import *  # noqa: F403
+    from attnio.algorithms.small_cache import *  # noqa: F403
+    from attnio.algorithms.square_tiling import *  # noqa: F403
+    from attnio.algorithms.standard import *  # noqa: F403

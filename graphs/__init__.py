@@ -27,15 +27,15 @@ __getattr__, __dir__ = lazy_exports(__name__, (
 ))
 
 if TYPE_CHECKING:
+    from attnio.graphs.baseline import *  # noqa: F403
+    from attnio.graphs.dagio import *  # noqa: F403
     from attnio.graphs.dags import *  # noqa: F403
-    from attnio.graphs.game import *  # noqa: F403
+    from attnio.graphs.dotio import *  # noqa: F403
     from attnio.graphs.engines import *  # noqa: F403
-    from attnio.graphs.pebble_result import *  # noqa: F403
-    from attnio.graphs.indexed_dag import *  # noqa: F403
     from attnio.graphs.exact import *  # noqa: F403
     from attnio.graphs.exact_z3 import *  # noqa: F403
-    from attnio.graphs.baseline import *  # noqa: F403
-    from attnio.graphs.schedules import *  # noqa: F403
-    from attnio.graphs.dagio import *  # noqa: F403
-    from attnio.graphs.dotio import *  # noqa: F403
+    from attnio.graphs.game import *  # noqa: F403
+    from attnio.graphs.indexed_dag import *  # noqa: F403
     from attnio.graphs.partitions import *  # noqa: F403
+    from attnio.graphs.pebble_result import *  # noqa: F403
+    from attnio.graphs.schedules import *  # noqa: F403

@@ -30,9 +30,9 @@ __getattr__, __dir__ = lazy_exports(__name__, (
 ))
 
 if TYPE_CHECKING:
-    from attnio.symbolic.symbols import *  # noqa: F403
     from attnio.symbolic.catalogue import *  # noqa: F403
-    from attnio.symbolic.evaluate import *  # noqa: F403
+    from attnio.symbolic.checks import *  # noqa: F403
     from attnio.symbolic.crossovers import *  # noqa: F403
     from attnio.symbolic.dominance import *  # noqa: F403
-    from attnio.symbolic.checks import *  # noqa: F403
+    from attnio.symbolic.evaluate import *  # noqa: F403
+    from attnio.symbolic.symbols import *  # noqa: F403
