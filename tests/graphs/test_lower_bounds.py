@@ -42,6 +42,8 @@ def _random(seed: int, n: int) -> nx.DiGraph:
     return G
 
 
+# default tier: 12 of the 60 seeds (every DAG size); --runslow: all of them
+@pytest.mark.default_slice(12)
 @pytest.mark.parametrize("seed", range(60))
 def test_routes_never_exceed_the_exact_optimum(seed: int) -> None:
     G = _random(seed, 5 + seed % 4)
