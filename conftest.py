@@ -54,6 +54,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"attnio tiers (measured {when}, {cores} cores; benchmarks/test_tiers.py): default "
         f"~{_minutes(default.get('wall_s'))} min wall, {_minutes(default.get('cpu_s'))} CPU-min; "
         f"--runslow adds ~{_minutes(slow.get('cpu_s'))} CPU-min (`-m slow`: that part alone)",
+        *([f"  ({default['note']})"] if default.get("note") else []),
         "a part: python -m pytest tests/<room>/ (smt symbolic graphs algorithms bounds proofs "
         "reporting commands), -k WORD, -m trust (the trusted core, ~1 min); -n 0 runs serially",
     ]
