@@ -11,8 +11,10 @@ module of an extra is treated the same way.
 from __future__ import annotations
 
 import doctest
+import json
 import os
 import sys
+from pathlib import Path
 
 import pytest
 from _pytest.doctest import DoctestItem
@@ -29,6 +31,33 @@ def pytest_configure(config: pytest.Config) -> None:
         pytest.exit(f"attnio's core dependencies are not installed in {sys.executable} "
                     f"({', '.join(absent)}): run python3 -m pip install -e '.[test]' first "
                     "(README, Quickstart)", returncode=4)
+
+
+#: The tiers' measured times (benchmarks/test_tiers.py writes it).
+TIER_TIMES = Path(__file__).resolve().parent / "tests" / "tier_times.json"
+
+
+def _minutes(seconds: object) -> str:
+    return f"{float(seconds) / 60:.1f}" if isinstance(seconds, (int, float)) else "?"  # type: ignore[arg-type]
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    """The first lines of every run: how long the tier takes and how to run a part of it."""
+    try:
+        times = json.loads(TIER_TIMES.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        times = {}
+    default, slow = times.get("default", {}), times.get("slow", {})
+    when = default.get("date", "not yet")
+    cores = default.get("cores", "?")
+    return [
+        f"attnio tiers (measured {when}, {cores} cores; benchmarks/test_tiers.py): default "
+        f"~{_minutes(default.get('wall_s'))} min wall, {_minutes(default.get('cpu_s'))} CPU-min; "
+        f"--runslow adds ~{_minutes(slow.get('cpu_s'))} CPU-min (`-m slow`: that part alone)",
+        *([f"  ({default['note']})"] if default.get("note") else []),
+        "a part: python -m pytest tests/<room>/ (smt symbolic graphs algorithms bounds proofs "
+        "reporting commands), -k WORD, -m trust (the trusted core, ~1 min); -n 0 runs serially",
+    ]
 
 
 def require_extra(extra: str) -> None:

@@ -29,28 +29,25 @@ Proof map (module → what it implements):
 True
 """
 
-from attnio.algorithms.counts import *  # noqa: F401,F403
-from attnio.algorithms.counts import __all__ as _counts_all
-from attnio.algorithms.flash import *  # noqa: F401,F403
-from attnio.algorithms.flash import __all__ as _flash_all
-from attnio.algorithms.masks import *  # noqa: F401,F403
-from attnio.algorithms.masks import __all__ as _masks_all
-from attnio.algorithms.memory import *  # noqa: F401,F403
-from attnio.algorithms.memory import __all__ as _memory_all
-from attnio.algorithms.primitives import *  # noqa: F401,F403
-from attnio.algorithms.primitives import __all__ as _primitives_all
-from attnio.algorithms.reference import *  # noqa: F401,F403
-from attnio.algorithms.reference import __all__ as _reference_all
-from attnio.algorithms.simulation import *  # noqa: F401,F403
-from attnio.algorithms.simulation import __all__ as _simulation_all
-from attnio.algorithms.small_cache import *  # noqa: F401,F403
-from attnio.algorithms.small_cache import __all__ as _small_cache_all
-from attnio.algorithms.square_tiling import *  # noqa: F401,F403
-from attnio.algorithms.square_tiling import __all__ as _square_tiling_all
-from attnio.algorithms.standard import *  # noqa: F401,F403
-from attnio.algorithms.standard import __all__ as _standard_all
+from typing import TYPE_CHECKING
 
-__all__ = [
-    *_reference_all, *_memory_all, *_primitives_all, *_standard_all, *_flash_all,
-    *_square_tiling_all, *_small_cache_all, *_counts_all, *_simulation_all, *_masks_all,
-]
+from attnio.lazy import lazy_exports
+
+# Lazy (attnio/lazy.py): importing one module of the room does not import them all (a command
+# starts at once, issue 40). The names, ``__all__`` and ``dir()`` are those of the modules below.
+__getattr__, __dir__ = lazy_exports(__name__, (
+    "reference", "memory", "primitives", "standard", "flash", "square_tiling", "small_cache",
+    "counts", "simulation", "masks",
+))
+
+if TYPE_CHECKING:
+    from attnio.algorithms.counts import *  # noqa: F403
+    from attnio.algorithms.flash import *  # noqa: F403
+    from attnio.algorithms.masks import *  # noqa: F403
+    from attnio.algorithms.memory import *  # noqa: F403
+    from attnio.algorithms.primitives import *  # noqa: F403
+    from attnio.algorithms.reference import *  # noqa: F403
+    from attnio.algorithms.simulation import *  # noqa: F403
+    from attnio.algorithms.small_cache import *  # noqa: F403
+    from attnio.algorithms.square_tiling import *  # noqa: F403
+    from attnio.algorithms.standard import *  # noqa: F403

@@ -19,8 +19,6 @@ import time
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TextIO, TypeVar
 
-from tqdm.auto import tqdm
-
 from attnio.exceptions import InvalidInputError
 
 __all__ = ["progress", "progress_enabled", "StageStatus", "status_interval",
@@ -45,8 +43,13 @@ def progress(
     """Wrap ``iterable`` in a tqdm bar written to stderr (never to stdout, which carries JSON)."""
     # No ETA: instances (claims, DAGs, cache sizes) differ in cost by orders of magnitude, so a
     # rate-based estimate would be known to be wrong. Done / total and elapsed time only.
+    if not progress_enabled(enabled):
+        yield from iterable  # no bar, no tqdm import (tqdm.auto pulls in asyncio: ~0.03 s)
+        return
+    from tqdm.auto import tqdm
+
     yield from tqdm(
-        iterable, total=total, desc=desc, disable=not progress_enabled(enabled), file=sys.stderr,
+        iterable, total=total, desc=desc, file=sys.stderr,
         leave=False, bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}]",
     )
 

@@ -84,7 +84,7 @@ TRUSTED: dict[str, tuple[str, ...]] = {
     "graphs/anytime.py": ("*",),
     # the certificate checkers of the lower-bound routes, what they decide with, the dispatch
     # and what counts as a certified bound (issue 36)
-    "graphs/lower_bounds/__init__.py": ("check_certificate", "certified_lower_bound",
+    "graphs/lower_bounds/combined.py": ("check_certificate", "certified_lower_bound",
                                         "best_bound", "CertifiedRoute.*"),
     "graphs/lower_bounds/records.py": ("must_compute", "vertices_to_compute", "Route.*"),
     "graphs/lower_bounds/registry.py": ("*",),

@@ -61,7 +61,7 @@ MUTANTS = (
            "if not any(s in computed for s in G.successors(x)):",
            "if not any(True for s in G.successors(x)):"),
     Mutant("CertifiedRoute.certified: 'not refuted' taken for 'proved'",
-           "graphs/lower_bounds/__init__.py",
+           "graphs/lower_bounds/combined.py",
            'return self.record.applies and self.verdict.verdict == "proved"',
            'return self.record.applies and self.verdict.verdict != "refuted"'),
     Mutant("replay: the red limit checked only after a compute",

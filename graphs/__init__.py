@@ -15,33 +15,27 @@ minimum sets, exact S-partitions with z3, the Hong–Kung bound S·(P(G, 2S) −
 :mod:`~attnio.commands.pebble` (``attnio pebble``).
 """
 
-from attnio.graphs.baseline import *  # noqa: F401,F403
-from attnio.graphs.baseline import __all__ as _baseline_all
-from attnio.graphs.dagio import *  # noqa: F401,F403
-from attnio.graphs.dagio import __all__ as _dagio_all
-from attnio.graphs.dags import *  # noqa: F401,F403
-from attnio.graphs.dags import __all__ as _dags_all
-from attnio.graphs.dotio import *  # noqa: F401,F403
-from attnio.graphs.dotio import __all__ as _dotio_all
-from attnio.graphs.engines import *  # noqa: F401,F403
-from attnio.graphs.engines import __all__ as _engines_all
-from attnio.graphs.exact import *  # noqa: F401,F403
-from attnio.graphs.exact import __all__ as _exact_all
-from attnio.graphs.exact_z3 import *  # noqa: F401,F403
-from attnio.graphs.exact_z3 import __all__ as _exact_z3_all
-from attnio.graphs.game import *  # noqa: F401,F403
-from attnio.graphs.game import __all__ as _game_all
-from attnio.graphs.indexed_dag import *  # noqa: F401,F403
-from attnio.graphs.indexed_dag import __all__ as _indexed_dag_all
-from attnio.graphs.partitions import *  # noqa: F401,F403
-from attnio.graphs.partitions import __all__ as _partitions_all
-from attnio.graphs.pebble_result import *  # noqa: F401,F403
-from attnio.graphs.pebble_result import __all__ as _pebble_result_all
-from attnio.graphs.schedules import *  # noqa: F401,F403
-from attnio.graphs.schedules import __all__ as _schedules_all
+from typing import TYPE_CHECKING
 
-__all__ = [
-    *_dags_all, *_game_all, *_engines_all, *_pebble_result_all, *_indexed_dag_all,
-    *_exact_all, *_exact_z3_all, *_baseline_all, *_schedules_all, *_dagio_all, *_dotio_all,
-    *_partitions_all,
-]
+from attnio.lazy import lazy_exports
+
+# Lazy (attnio/lazy.py): importing one module of the room does not import them all (a command
+# starts at once, issue 40). The names, ``__all__`` and ``dir()`` are those of the modules below.
+__getattr__, __dir__ = lazy_exports(__name__, (
+    "dags", "game", "engines", "pebble_result", "indexed_dag", "exact", "exact_z3", "baseline",
+    "schedules", "dagio", "dotio", "partitions",
+))
+
+if TYPE_CHECKING:
+    from attnio.graphs.baseline import *  # noqa: F403
+    from attnio.graphs.dagio import *  # noqa: F403
+    from attnio.graphs.dags import *  # noqa: F403
+    from attnio.graphs.dotio import *  # noqa: F403
+    from attnio.graphs.engines import *  # noqa: F403
+    from attnio.graphs.exact import *  # noqa: F403
+    from attnio.graphs.exact_z3 import *  # noqa: F403
+    from attnio.graphs.game import *  # noqa: F403
+    from attnio.graphs.indexed_dag import *  # noqa: F403
+    from attnio.graphs.partitions import *  # noqa: F403
+    from attnio.graphs.pebble_result import *  # noqa: F403
+    from attnio.graphs.schedules import *  # noqa: F403

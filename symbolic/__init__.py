@@ -19,15 +19,20 @@ devices        the device table (:func:`find_device`); the advisor that uses it 
 d**2
 """
 
-from attnio.symbolic import catalogue, checks, crossovers, dominance, evaluate, symbols
-from attnio.symbolic.catalogue import *  # noqa: F401,F403
-from attnio.symbolic.checks import *  # noqa: F401,F403
-from attnio.symbolic.crossovers import *  # noqa: F401,F403
-from attnio.symbolic.dominance import *  # noqa: F401,F403
-from attnio.symbolic.evaluate import *  # noqa: F401,F403
-from attnio.symbolic.symbols import *  # noqa: F401,F403
+from typing import TYPE_CHECKING
 
-__all__ = (
-    symbols.__all__ + catalogue.__all__ + evaluate.__all__ + crossovers.__all__
-    + dominance.__all__ + checks.__all__
-)
+from attnio.lazy import lazy_exports
+
+# Lazy (attnio/lazy.py): importing one module of the room does not import them all (a command
+# starts at once, issue 40). The names, ``__all__`` and ``dir()`` are those of the modules below.
+__getattr__, __dir__ = lazy_exports(__name__, (
+    "symbols", "catalogue", "evaluate", "crossovers", "dominance", "checks",
+))
+
+if TYPE_CHECKING:
+    from attnio.symbolic.catalogue import *  # noqa: F403
+    from attnio.symbolic.checks import *  # noqa: F403
+    from attnio.symbolic.crossovers import *  # noqa: F403
+    from attnio.symbolic.dominance import *  # noqa: F403
+    from attnio.symbolic.evaluate import *  # noqa: F403
+    from attnio.symbolic.symbols import *  # noqa: F403

@@ -1,5 +1,6 @@
-"""Test tiers: the default tier is fast (< 10 min on 2 cores); ``--runslow`` adds the
-exhaustive searches and long sweeps marked ``@pytest.mark.slow``.
+"""Test tiers: the default tier is fast (its measured time: tests/tier_times.json, printed at
+the start of every run); ``--runslow`` adds the exhaustive searches, long sweeps and the rest of
+the large tables, marked ``@pytest.mark.slow`` or sliced by ``@pytest.mark.default_slice(k)``.
 
 Optional extras (the marker ``extra``) are handled in the repository's root conftest.py, which
 also covers the doctests of attnio/.
@@ -35,7 +36,38 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--runslow", action="store_true", default=False, help="run slow tests")
 
 
+def default_slice(count: int, keep: int) -> set[int]:
+    """The indices of ``keep`` cases of a ``count``-case table spread evenly over it (the
+    first and the last included): the default tier's representative slice.
+
+    >>> sorted(default_slice(10, 4)), sorted(default_slice(3, 5))
+    ([0, 3, 6, 9], [0, 1, 2])
+    """
+    if keep >= count:
+        return set(range(count))
+    if keep <= 1:
+        return {0}
+    return {round(i * (count - 1) / (keep - 1)) for i in range(keep)}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m slow` selects: the slow mark must be on by then
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A table marked ``@pytest.mark.default_slice(k)`` keeps ``k`` evenly spread cases in the
+    default tier; the rest are marked ``slow`` (``--runslow`` runs the whole table, ``-m slow``
+    the rest alone). Then, without ``--runslow``, every ``slow`` test is skipped."""
+    tables: dict[tuple[str, str], list[pytest.Item]] = {}
+    for item in items:
+        # the trust tier runs whole (`-m trust`): a trust test is never sliced
+        if (item.get_closest_marker("default_slice") is not None
+                and item.get_closest_marker("trust") is None):
+            key = (str(item.path), getattr(item, "originalname", item.name))
+            tables.setdefault(key, []).append(item)
+    for cases in tables.values():
+        keep = cases[0].get_closest_marker("default_slice").args[0]
+        kept = default_slice(len(cases), keep)
+        for index, item in enumerate(cases):
+            if index not in kept:
+                item.add_marker(pytest.mark.slow)
     if config.getoption("--runslow"):
         return
     skip_slow = pytest.mark.skip(reason="slow tier: run with --runslow")

@@ -179,10 +179,12 @@ def tabulate_imports(module: str, source: str) -> list[str]:
 
 
 def roof_reexports(imports: list[Import]) -> list[str]:
-    """Imports of another room in a room's ``__init__`` (``attnio.<room>`` itself)."""
+    """Imports of another room in a room's ``__init__`` (``attnio.<room>`` itself); the core
+    modules (``attnio/*.py``: exceptions, the lazy re-export helper) are the building's
+    infrastructure, not a floor below, and may be used there."""
     return [f"{imp.where} re-exports {imp.target}" for imp in imports
             if imp.module.count(".") == 1 and imp.module.split(".")[1] in SUBPACKAGES
-            and room_of(imp.target) != room_of(imp.module)]
+            and room_of(imp.target) not in (room_of(imp.module), "core")]
 
 
 def in_function_cross_room(imports: list[Import]) -> list[str]:

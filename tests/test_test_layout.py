@@ -43,6 +43,8 @@ COVERED_ELSEWHERE: dict[str, tuple[str, str]] = {
     "smt/explog_terms.py": ("tests/smt/test_explog.py", "through the exp/log rules it builds"),
     "smt/coq_statements.py": ("tests/smt/test_coq.py", "the Coq printer's statements"),
     "smt/coq_proofs.py": ("tests/smt/test_coq.py", "the Coq printer's proof scripts"),
+    "graphs/lower_bounds/combined.py": ("tests/graphs/test_lower_bounds.py",
+                                        "the package's runner, through the lower_bounds API"),
     "smt/coqc.py": ("tests/smt/test_coq.py", "the coqc runner (fixture: tests/conftest.py)"),
     "graphs/exact_kernel.py": ("tests/graphs/test_exact_compiled.py", "an exact engine's core"),
     "graphs/exact_kernel_words.py": ("tests/graphs/test_exact_compiled.py",

@@ -140,7 +140,7 @@ def test_the_issue_36_modules_are_measured() -> None:
     for module, function in [("graphs/lower_bounds/covering.py", "check_covering_lp"),
                              ("graphs/lower_bounds/subdag.py", "check_subdag"),
                              ("graphs/lower_bounds/counting.py", "check_compulsory"),
-                             ("graphs/lower_bounds/__init__.py", "CertifiedRoute.certified"),
+                             ("graphs/lower_bounds/combined.py", "CertifiedRoute.certified"),
                              ("proofs/algorithm_counts.py", "_le"),
                              ("proofs/mask_bounds.py", "_below_algorithms"),
                              ("graphs/game.py", "replay")]:

@@ -25,11 +25,13 @@ Each bound is checked exhaustively by z3 on small DAGs, with planted false twins
 from __future__ import annotations
 
 from math import isqrt
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from attnio.exceptions import InvalidInputError
 from attnio.validation import positive_int
+
+if TYPE_CHECKING:  # networkx only where a DAG is read (qk_trees): `attnio bounds` needs none
+    import networkx as nx
 
 __all__ = ["matmul_part_bound", "matmul_part_bound_sqrt_form", "product_vertices", "qk_trees", "sy_extra_tree_bound", "sy_part_bound"]
 
@@ -103,13 +105,15 @@ def qk_trees(G: nx.DiGraph, product: str = "QK") -> list[tuple[str, frozenset[st
     >>> [len(t) for _, t in qk_trees(attention_forward_dag(2, 2))]
     [3, 3, 3, 3]
     """
+    import networkx  # here, not at the top: the closed forms above need no graph library
+
     level1 = {v for v, tag in G.nodes(data="product_of") if tag == product}
     if not level1:
         raise InvalidInputError(f"G has no level-1 vertices of product {product!r}")
     roots = [v for v in level1 if not any(c in level1 for c in G.successors(v))]
     trees = []
     for r in sorted(roots):
-        tree = frozenset(nx.ancestors(G, r) & level1) | {r}
+        tree = frozenset(networkx.ancestors(G, r) & level1) | {r}
         for v in tree:
             outside = [c for c in G.successors(v) if c not in tree]
             if v != r and (outside or G.out_degree(v) != 1):

@@ -50,6 +50,8 @@ def test_the_grid_is_large_and_mostly_non_dividing() -> None:
     assert {p for p in PAIRS} == {(a, p) for a, p, *_ in CASES}  # every pass is exercised
 
 
+# default tier: 64 cases spread over the table (every pair); --runslow: all of them
+@pytest.mark.default_slice(64)
 @pytest.mark.parametrize("case", CASES, ids=lambda c: "-".join(map(str, c)))
 def test_executed_equals_closed_form_and_reference(case: tuple[str, str, int, int, int]) -> None:
     algorithm, pass_, n, d, M = case

@@ -9,6 +9,8 @@ from attnio.algorithms.tuning import TUNABLE, count_with_blocks, tuned_blocks, t
 from attnio.exceptions import CacheOverflowError, InvalidInputError
 
 
+# default tier: 12 spread cases; --runslow: every (algorithm, pass, size)
+@pytest.mark.default_slice(12)
 @pytest.mark.parametrize("algorithm,pass_", TUNABLE)
 @pytest.mark.parametrize("n,d,M", [(4096, 64, 1024), (4096, 64, 16384), (1000, 16, 300)])
 def test_tuned_never_worse_than_default(algorithm: str, pass_: str, n: int, d: int,
@@ -21,6 +23,8 @@ def test_tuned_never_worse_than_default(algorithm: str, pass_: str, n: int, d: i
     assert tuned.io <= default and tuned.peak_fast_words <= M
 
 
+# default tier: 12 spread cases; --runslow: every (algorithm, pass, size)
+@pytest.mark.default_slice(12)
 @pytest.mark.parametrize("algorithm,pass_", TUNABLE)
 @pytest.mark.parametrize("n,d,M", [(13, 6, 40), (20, 8, 300), (16, 4, 1000)])
 def test_tuned_executes_and_matches(algorithm: str, pass_: str, n: int, d: int, M: int) -> None:

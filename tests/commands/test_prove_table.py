@@ -116,6 +116,8 @@ def test_the_table_is_large_enough() -> None:
     assert sum(1 for *_, e in TABLE if e == "false") >= 15
 
 
+# default tier: 17 rows spread over the table; --runslow: all of them
+@pytest.mark.default_slice(17)
 @pytest.mark.parametrize("statement,domains,expected", TABLE,
                          ids=[f"{i:02d}" for i in range(len(TABLE))])
 def test_prove_table(statement: str, domains: dict[str, str], expected: str,

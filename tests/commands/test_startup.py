@@ -1,5 +1,8 @@
 """A command starts at once (issue 40, item 6): ``attnio --version`` and ``attnio --help``
-import no subcommand (nor sympy, numpy, z3); the help they list is each command's own."""
+import no subcommand (nor sympy, numpy, z3); the help they list is each command's own;
+``bounds`` and ``simulate`` on a small instance import neither the graph library, the solvers
+nor the claims (the package inits re-export lazily: attnio/lazy.py). The CPU figures
+are a benchmark's (benchmarks/startup.py), not a test's."""
 
 from __future__ import annotations
 
@@ -39,3 +42,21 @@ def test_help_lists_every_command(capsys) -> None:
         main(["--help"])
     out = capsys.readouterr().out
     assert all(name in out for name in SUBCOMMANDS)
+
+
+#: Modules a small ``bounds`` / ``simulate`` never needs (the lazy package inits keep them out).
+NOT_FOR_SMALL_COMMANDS = ("networkx", "z3", "cvc5", "matplotlib", "attnio.proofs",
+                          "attnio.graphs.exact", "attnio.graphs.lower_bounds.combined",
+                          "attnio.symbolic.checks", "attnio.reporting.figures")
+
+
+@pytest.mark.parametrize("command", ["bounds", "simulate"])
+def test_a_small_command_imports_no_graph_library_solver_or_claim(command: str) -> None:
+    program = ("import sys\nfrom attnio.cli import main\n"
+               f"code = main([{command!r}, '--n', '64', '--d', '8', '--M', '64'])\n"
+               "assert code == 0, code\n"
+               f"print([m for m in {NOT_FOR_SMALL_COMMANDS!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

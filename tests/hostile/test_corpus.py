@@ -41,7 +41,8 @@ def outcomes(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     """Run the cases this session selected (all of them by default), once."""
     wanted = {item.callspec.params["case_id"] for item in request.session.items
               if hasattr(item, "callspec") and "case_id" in item.callspec.params
-              and item.module is request.module}
+              and item.module is request.module
+              and item.get_closest_marker("skip") is None}  # not the slow tier's, unasked
     selected = [case for case in CASES if case.id in wanted] or CASES
     root = tmp_path_factory.mktemp("hostile")
     workers = int(os.environ.get("ATTNIO_HOSTILE_WORKERS", "2"))
@@ -73,6 +74,8 @@ def test_corpus_size_and_coverage() -> None:
         assert case.cls, case.id
 
 
+# default tier: 160 cases spread over the corpus (every command); --runslow: all of them
+@pytest.mark.default_slice(160)
 @pytest.mark.parametrize("case_id", [case.id for case in CASES])
 def test_case(case_id: str, outcomes: dict) -> None:
     case = BY_ID[case_id]

@@ -99,6 +99,8 @@ def test_segment_route_counts_kept_pairs_only() -> None:
         masked_segment_route(-1, 8, 64)
 
 
+# default tier: 12 spread cases; --runslow: every (pass, mask, size)
+@pytest.mark.default_slice(12)
 @pytest.mark.parametrize("pass_", ["forward", "backward"])
 @pytest.mark.parametrize("key", list(MASKS))
 @pytest.mark.parametrize("n,d,M", [(64, 4, 16), (64, 4, 256), (200, 8, 64), (200, 8, 4096)])

@@ -245,6 +245,8 @@ def _counts(pass_: str, n: int, d: int, M: int) -> dict[str, int]:
     return out
 
 
+# default tier: 14 points spread over the grid; --runslow: all of them
+@pytest.mark.default_slice(14)
 @pytest.mark.parametrize("pass_,n,d,M", GRID)
 def test_routes_below_every_algorithm_n_below_d(pass_: str, n: int, d: int, M: int) -> None:
     counts = _counts(pass_, n, d, M)

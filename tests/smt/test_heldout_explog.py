@@ -113,6 +113,8 @@ def test_the_set_is_large_and_balanced() -> None:
     assert kinds.count("refuted") >= 10 and kinds.count("proved") >= 10
 
 
+# default tier: 40 statements spread over the held-out set; --runslow: all of them
+@pytest.mark.default_slice(40)
 @pytest.mark.parametrize("text,domains,expected", STATEMENTS,
                          ids=[f"{k}:{s}" for s, _, k in STATEMENTS])
 def test_heldout_statement(text: str, domains: dict[str, str], expected: str) -> None:
