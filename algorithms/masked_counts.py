@@ -260,7 +260,7 @@ def _scaled_pieces_periodic(mask: "Mask", n: int, a: int, w: int) -> int:
     elif mask.kind == "causal":
         total += _periodic_linear_sum(pieces, 0, whole, n, -a)
     else:
-        W = int(mask.window_size)  # type: ignore[arg-type]
+        W = mask.window_within(n)
         # rows = a − 1 + W for k·a ≤ n − a + 1 − W, else n − ka
         split = min(whole, max(0, (n - a + 1 - W) // a + 1)) if n - a + 1 - W >= 0 else 0
         total += _periodic_linear_sum(pieces, 0, split, min(n, a - 1 + W), 0)

@@ -210,7 +210,7 @@ class Mask:
         if self.kind == "causal":
             return causal_mask(n)
         if self.kind == "window":
-            return sliding_window_mask(n, self.window_size)  # type: ignore[arg-type]
+            return sliding_window_mask(n, self.window_within(n))
         if self.kind == "block":
             assert self.block is not None  # the block kind carries its block size
             # a block larger than n is one (partial) block of side n: expand that, not b x b
@@ -226,6 +226,17 @@ class Mask:
         sizes = np.full(t, self.block, dtype=object)
         sizes[-1] = n - (t - 1) * self.block  # type: ignore[operator]
         return sizes
+
+    def window_within(self, n: int) -> int:
+        """A window mask's W clipped to n (a window of n or more keeps what causal keeps): the
+        value every per-block formula uses, so a 250-digit W never reaches a numpy int.
+
+        >>> Mask.window(10**250).window_within(64), Mask.window(3).window_within(64)
+        (64, 3)
+        """
+        if self.window_size is None:
+            raise ValueError(f"mask {self.kind!r} has no window")
+        return min(int(self.window_size), n)
 
     def z_qk(self, n: int) -> int:
         """Kept entries of the n×n mask, in closed form (Python int)."""
@@ -366,8 +377,7 @@ def _band_classes(mask: Mask, n: int, br: int, bc: int) -> TileClasses:
         per_row, last_hits = k * tc, k
         last_count, last_has_last = tc, True
     else:
-        w = n if mask.kind == "causal" else mask.window_size
-        assert w is not None  # a window mask carries its size
+        w = n if mask.kind == "causal" else mask.window_within(n)
         hi_sum = floor_sum(k, bc, br, br - 1)                  # Σ ⌊((I+1)B_r − 1)/B_c⌋
         i0 = min(k, _ceil_div(w - 1, br)) if w > 1 else 0      # first I with I·B_r ≥ W − 1
         lo_sum = floor_sum(k - i0, bc, br, i0 * br - w + 1)    # Σ ⌊(I·B_r − W + 1)/B_c⌋
@@ -486,7 +496,7 @@ def column_block_rows(mask: Mask | None, n: int, bc: int) -> np.ndarray:
     if mask.kind == "causal":
         return n - starts
     if mask.kind == "window":
-        w = int(mask.window_size)  # type: ignore[arg-type]
+        w = mask.window_within(n)
         return np.minimum(n, ends - 1 + w) - starts
     return _row_occupancy(mask, n, bc).sum(axis=0).astype(np.int64)
 
@@ -528,7 +538,7 @@ ceil` row blocks; block
         def columns(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if mask.kind == "full":
                 return np.zeros_like(lo), np.full_like(hi, n - 1)
-            w = n if mask.kind == "causal" else int(mask.window_size)  # type: ignore[arg-type]
+            w = n if mask.kind == "causal" else mask.window_within(n)
             return np.maximum(0, lo - w + 1), hi
 
         a0, a1 = (x // bc for x in columns(a_lo, a_hi))
