@@ -82,7 +82,7 @@ def pytest_command(tier: str, deselect: list[str], stop_first: bool = True) -> l
     return cmd
 
 
-_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M)
+_FAILED = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.M)
 
 
 def run_tests(copy: Path, tier: str, deselect: list[str], timeout: float,
@@ -172,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run")
     ap.add_argument("--json", type=Path, default=DEFAULT_JSON, help="results file")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
+    ap.add_argument("--reuse-baseline", action="store_true",
+                    help="take the baseline's failing tests from the --json file of an earlier "
+                         "run of the same commit instead of running the baseline again")
     args = ap.parse_args(argv)
     if not 1 <= args.jobs <= 2:
         ap.error("--jobs must be 1 or 2 (the machine is shared)")
@@ -194,8 +197,10 @@ def main(argv: list[str] | None = None) -> int:
             return 2
 
     previous: dict[str, dict] = {}
-    if wanted and args.json.exists():
+    old: dict = {}
+    if args.json.exists():
         old = json.loads(args.json.read_text(encoding="utf-8"))
+    if wanted:
         previous = {e["id"]: e for e in old.get("mutants", [])}
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
@@ -210,8 +215,14 @@ def main(argv: list[str] | None = None) -> int:
             copy = tmp_root / f"job{j}"
             scratch_copy(copy)
             copies.append(copy)
-        print(f"baseline: the unmutated tree, {args.tier} tier (no -x) ...", flush=True)
-        base = run_tests(copies[0], args.tier, [], max(args.timeout, 900.0), stop_first=False)
+        if args.reuse_baseline and old.get("baseline") and old.get("tier") == args.tier:
+            base = {"status": old["baseline"]["status"], "failed": old["baseline"]["failing"],
+                    "seconds": old["baseline"]["seconds"], "tail": ""}
+            print("baseline: reused from", args.json, flush=True)
+        else:
+            print(f"baseline: the unmutated tree, {args.tier} tier (no -x) ...", flush=True)
+            base = run_tests(copies[0], args.tier, [], max(args.timeout, 900.0),
+                             stop_first=False)
         deselect = sorted(set(base["failed"]))
         data["baseline"] = {"status": base["status"], "failing": deselect,
                             "seconds": base["seconds"]}
