@@ -426,6 +426,17 @@ def test_twin__verify_forced__sets_disjoint() -> None:
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'forced sets overlap'))
 
 
+def test_twin__verify_forced__sets_disjoint_partial_overlap() -> None:
+    """Two forced sets at different vertices sharing ONE vertex (red team's
+    ``forced-overlap``: a check that only catches a set repeated whole)."""
+    G = _dag([("i1", "a"), ("i2", "a"), ("i2", "b"), ("i3", "b"), ("i3", "c"), ("i4", "c"),
+              ("a", "w1"), ("b", "w1"), ("b", "w2"), ("c", "w2")])
+    one = {"at": "w1", "set": ["a", "b"], "charge": 2}
+    other = {"at": "w2", "set": ["b", "c"], "charge": 2}
+    assert _forced(G, 3, [one]) == 2 and _forced(G, 3, [other]) == 2   # each alone is honest
+    assert _forced(G, 3, [one, other]) == Refuted({"set": ["b", "c"]}, "forced sets overlap")
+
+
 def test_twin__verify_forced__charge() -> None:
     for charge in (3, 0, "2"):
         assert _forced(SMALL, 3, [{**SMALL_SET, "charge": charge}]) == Refuted(

@@ -1,0 +1,160 @@
+"""The survivors of the red team (issue 36; ``benchmarks/redteam/``), each pinned in the trust
+tier by the rule it broke.
+
+The red team wrote 87 semantic mutants of the trusted core from the notes, docstrings and code
+without reading tests/; 13 of the first 64 run survived ``pytest -m trust``. Each test below
+names its mutant (``benchmarks/redteam/mutants.py``) and checks the rule the mutant breaks,
+on a case where the rule decides the answer (the honest answer and the mutant's differ).
+``python3 benchmarks/redteam/run.py --only ID`` replays a mutant against the tier.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from attnio.algorithms.counts import Counts, count_tile_matmul, require_fit
+from attnio.algorithms.instance import Instance
+from attnio.algorithms.masks import Mask
+from attnio.algorithms.memory import TwoLevelMemory
+from attnio.algorithms.simulation import count
+from attnio.bounds.gap_worst import interval_lower_bound
+from attnio.bounds.heads import stacked_lower_bound_routes
+from attnio.bounds.instance_bounds import instance_lower_bound
+from attnio.exceptions import CacheOverflowError
+from attnio.proofs.attention_routes import cell_bound_ge, cell_bound_le
+from attnio.proofs.joint_routes import psi_at_most
+from attnio.results import Proved, Refuted
+from attnio.smt import kernel
+from attnio.smt.kernel import prove_statement
+from attnio.smt.sympy_to_z3 import Translator
+
+pytestmark = pytest.mark.trust
+
+
+# ---- the smt bridge and kernel --------------------------------------------------------------
+def test_bridge_nonneg_root_strict__a_nonnegative_root_may_be_zero() -> None:
+    """``bridge-nonneg-root-strict``: √x of a *nonnegative* x is s with s ≥ 0, not s > 0 (only
+    a positive x gives s > 0): otherwise ``sqrt(x) > 0`` is Proved, false at x = 0."""
+    v = prove_statement("sqrt(x) > 0", {"x": "nonnegative"})
+    assert isinstance(v, Refuted) and v.counterexample == {"x": "0"}, v
+    x = sp.Symbol("x", nonnegative=True)
+    t = Translator({x: "nonnegative"})
+    t.expr(sp.sqrt(x))
+    conditions = [str(c) for c in t.side_conditions]
+    assert any(c.endswith(">= 0") for c in conditions), conditions
+    assert not any(c.endswith("> 0") and not c.endswith(">= 0") for c in conditions), conditions
+
+
+def test_bridge_division_remainder__the_remainder_may_be_zero() -> None:
+    """``bridge-division-remainder``: n = 2k + r with 0 ≤ r ≤ 1 (the bottom of the range):
+    with r ≥ 1 an even n has no model, and ``floor(n/2) = 1 ⇒ n = 3`` would be Proved."""
+    v = prove_statement("Implies(Eq(floor(n/2), 1), Eq(n, 3))", {"n": "positive-integer"})
+    assert isinstance(v, Refuted) and v.counterexample == {"n": "2"}, v
+
+
+def test_kernel_where_defined_unknown__an_undecided_point_keeps_the_condition(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kernel-where-defined-unknown``: when the search for an undefined point is undecided
+    (neither a point nor 'none'), the proof still says where it holds."""
+    monkeypatch.setattr(kernel, "_undefined_point", lambda problem, clock: ("unknown", None))
+    v = prove_statement("Eq((x**2 - 1)/(x - 1), x + 1)", {"x": "real"})
+    assert isinstance(v, Proved) and v.where_defined == "Ne(x - 1, 0)", v
+
+
+# ---- claim checkers that compare numbers ----------------------------------------------------
+def test_attn_cell_ge_sign__a_negative_side_is_not_squared_away() -> None:
+    """``attn-cell-ge-sign``: value 0 at d = 2, T − s0 = 1, s1 = 4: A = 4d·0 − s1² = −16 and
+    A² = 256 equals 4d²s1²(T − s0); the value is below the cell bound (2 + 1 = 3)."""
+    assert cell_bound_ge(0, 2, 5, 4, 4) is False
+    assert cell_bound_le(0, 2, 5, 4, 4) is True
+
+
+def _psi(d: int, nf: int, k: int, kappa: tuple[int, int], S: int, T: int, sigma: int,
+         z: int) -> float:
+    w, u = T - sigma - z, min(z, S - sigma)
+    return (kappa[0] * sigma * sigma / (4 * d * kappa[1]) + u * sigma / nf
+            + min(sigma / 2 * z ** 0.5, (d - 1) * z) + min((u * sigma * w) ** 0.5, k * w))
+
+
+@pytest.mark.parametrize("S,T,sigma,z", [(8, 9, 4, 2), (3, 20, 2, 1), (2, 40, 1, 1),
+                                         (4, 30, 1, 3)])
+def test_joint_psi_negative_lhs__every_cap_at_two_root_points(S, T, sigma, z) -> None:
+    """``joint-psi-negative-lhs``: ``psi_at_most`` compares C ≥ x + y by squaring, which
+    needs C² + x² − y² ≥ 0; every integer cap from 0 to ⌈Ψ⌉ + 1 at points with two roots and
+    with y ≫ x agrees with the float value of Ψ (no tie at these points)."""
+    d, nf, k, kappa = 4, 5, 7, (1, 1)
+    value = _psi(d, nf, k, kappa, S, T, sigma, z)
+    assert abs(value - round(value)) > 1e-6
+    for cap in range(0, int(value) + 3):
+        assert psi_at_most(cap, d, nf, k, kappa, S, T, sigma, z) == (cap >= value), cap
+
+
+def test_heads_joint_group__the_grouped_joint_route_uses_the_group() -> None:
+    """``heads-joint-group``: the stacked joint route of grouped-query attention uses the cap
+    of a group of H/G heads sharing K and V (pinned; the single-head cap gives other values)."""
+    grouped = stacked_lower_bound_routes("backward", 16, 64, 100, "recompute", batch=2,
+                                         heads=4, kv_heads=2)
+    assert [r.value for r in grouped] == [49152, 29400, 53976, 32600, 57176]
+    shared = stacked_lower_bound_routes("backward", 64, 8, 64, "recompute", heads=4,
+                                        kv_heads=1)
+    assert [r.value for r in shared] == [10240, 20864, 25984, 41984, 47104]
+
+
+@pytest.mark.parametrize("pass_,heads,mask,a,b", [
+    ("backward", 1, None, 64, 160), ("forward", 1, None, 64, 160),
+    ("backward", 2, "causal", 100, 180), ("backward", 1, None, 300, 420)])
+def test_gapworst_cap_gap__the_interval_bound_holds_at_every_M(pass_, heads, mask, a,
+                                                               b) -> None:
+    """``gapworst-cap-gap``: the exact worst's interval lower bound is at most the certified
+    bound at EVERY M of its interval (it prunes the search; too high, it skips the worst)."""
+    m = Mask.causal() if mask == "causal" else None
+    inst = Instance.build(48, 8, pass_=pass_, M=[a], heads=heads, mask=m)
+    low = interval_lower_bound(inst, a, b)
+    assert low > 0
+    for M in range(a, b + 1):
+        assert low <= instance_lower_bound(inst, M).value, M
+
+
+# ---- the memory model and the closed-form counts --------------------------------------------
+def test_memory_admit_late__a_load_past_M_is_refused_before_it_is_held() -> None:
+    """``memory-admit-late``: the check is on resident + the new tile, before admitting it."""
+    mem = TwoLevelMemory(M=8)
+    mem.add_slow("x", np.arange(6.0).reshape(2, 3))
+    mem.load("x0", "x", (slice(0, 2), slice(0, 3)))
+    with pytest.raises(CacheOverflowError, match="would hold 9 words"):
+        mem.load("x1", "x", (slice(0, 1), slice(0, 3)))
+    assert mem.resident_words == 6 and mem.peak_words == 6
+
+
+def test_memory_fill_free__initialising_slow_memory_is_one_write_per_word() -> None:
+    """``memory-fill-free``: FlashAttention's "initialise O, ℓ, m in HBM" costs writes."""
+    mem = TwoLevelMemory(M=8)
+    mem.fill_slow("O", (3, 2), 0.0)
+    assert mem.writes == 6 and mem.reads == 0
+    executed = count("flash1", "forward", 24, 4, 64)
+    from attnio.algorithms.simulation import simulate
+
+    run = simulate("flash1", "forward", 24, 4, 64, execute=True)
+    assert (run.reads, run.writes) == (executed.reads, executed.writes)
+
+
+def test_counts_require_fit__one_word_over_M_is_refused() -> None:
+    """``counts-require-fit``: a tile set of M + 1 words does not fit M."""
+    assert require_fit(Counts(0, 0, 0, 8), 8, "x").peak_fast_words == 8
+    with pytest.raises(CacheOverflowError, match="needs 9 words > M=8"):
+        require_fit(Counts(0, 0, 0, 9), 8, "x")
+
+
+def test_counts_matmul_floor__ragged_column_blocks_are_counted() -> None:
+    """``counts-matmul-floor``: T_c = ⌈c/B⌉ column blocks (5 columns in blocks of 2: 3)."""
+    assert count_tile_matmul(5, 3, 5, 2).reads == 3 * 5 * 3 + 3 * 3 * 5 == 90
+
+
+def test_counts_check_fits_late__the_tile_crossing_M_is_named() -> None:
+    """``counts-check-fits-late``: each tile is checked before it is held, so the refusal
+    names the first tile that does not fit (FlashAttention-1's published blocks at M = 256)."""
+    for pass_, tile in (("backward", "'Q_i'"), ("forward", "'l_i'")):
+        with pytest.raises(CacheOverflowError, match=tile):
+            count("flash1-published", pass_, 64, 8, 256)
