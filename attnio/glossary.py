@@ -37,7 +37,10 @@ GLOSSARY: dict[str, str] = {
     "LB words": "the certified lower bound of the instance, in words (see 'lower bound').",
     "LB bytes": "the certified lower bound × bytes per word.",
     "certified": "proved for every schedule: the route's algebra is a machine-checked claim "
-                 "(`attnio verify`), its instance-specific part an exact integer computation.",
+                 "(`attnio verify`), its instance-specific part an exact integer computation. "
+                 "`attnio bounds`: yes for an explicit-constant lower row in its range; for "
+                 "an asymptotic row, → the explicit-constant row beside it (its value is "
+                 "not a bound).",
     "io/LB": "counted io ÷ the certified lower bound of the whole instance, for every "
              "algorithm of the pass: at least 1, and an upper bound on how far the count is "
              "from the I/O optimum.",
@@ -108,8 +111,9 @@ GLOSSARY: dict[str, str] = {
     "tol": "ok when every output is within atol + rtol·max|expected| (rtol = 1e-10).",
     "c.f.": "closed form: = when the executed counts equal the closed-form counts.",
     "closed-form": "see c.f.",
-    "kind": "`attnio bounds`: lower, upper or tight (Θ) — a Θ or asymptotic row has no "
-            "explicit constant: it is not a bound at one instance.",
+    "kind": "`attnio bounds`: lower or upper (explicit constants), or Θ/Ω/O asymptotic — "
+            "up to constants, evaluated with constant 1: not a bound at one instance (the "
+            "certified column names the explicit row beside it).",
     "value": "`attnio bounds`: the bound's formula evaluated exactly at the instance (* = "
              "outside its admissible range).",
     "expression": "the bound's formula (sympy).",

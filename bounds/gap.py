@@ -9,9 +9,12 @@ For each fast-memory size :math:`M`, :func:`gap_rows` puts side by side
 * the exact closed-form I/O (reads + writes) of every algorithm of the pass
   (:func:`attnio.algorithms.simulation.count`; with ``tune=True`` the block sizes of
   :func:`attnio.algorithms.tuning.tuned_count`);
-* the cheapest algorithm and the ratio ``best_io / lower_bound`` (≥ 1 by the claim
-  ``gap.below_algorithms``; a ratio below 1 would refute a lower bound, and is raised as an
-  error here);
+* the cheapest algorithm **that stays finite for every finite logit** (the registry's
+  ``finite_logits``, :func:`attnio.bounds.instance_bounds.headline`; issue 35 item 3) and the
+  ratio ``best_io / lower_bound`` (≥ 1 by the claim ``gap.below_algorithms``; a count below
+  the bound, of any algorithm, would refute it, and is raised as an error here). An
+  algorithm that overflows but would be cheaper is shown apart, under
+  ``unstable_cheaper`` (``{name: {"io", "ratio", "reason"}}``), never as the best;
 * ``residue``: the ratio split into the bound's factor and the algorithm's factor around the
   classical I/O of the cheapest algorithm's computation
   (:func:`attnio.bounds.gap_residue.gap_residue`: ``bound_factor × algorithm_factor =
@@ -47,6 +50,7 @@ from attnio.algorithms.simulation import count, validate_size
 from attnio.algorithms.tuning import TimeLimitReached, raise_if_past_deadline, tuned_count
 from attnio.bounds.attention import best_lower_bound
 from attnio.bounds.gap_residue import gap_residue
+from attnio.bounds.instance_bounds import headline, not_finite_reason
 from attnio.exceptions import AttnioError, InfeasibleError, InvalidInputError
 from attnio.provenance import provenance
 
@@ -102,14 +106,24 @@ def gap_rows(pass_: str, n: int, d: int, Ms: Sequence[int], *, tune: bool = Fals
             reasons.append(f"M={M}: no algorithm fits")
             continue
         bound = best_lower_bound(pass_, n, d, M)
-        best = min(algorithms, key=lambda k: (algorithms[k], k))
-        if algorithms[best] < bound.value:  # a refuted lower bound: never report it as a row
-            raise AttnioError(f"lower bound {bound.value} ({bound.route}) exceeds {best}'s "
-                              f"exact I/O {algorithms[best]} at n={n}, d={d}, M={M}")
+        cheapest = min(algorithms, key=lambda k: (algorithms[k], k))
+        if algorithms[cheapest] < bound.value:  # a refuted lower bound: never report it
+            raise AttnioError(f"lower bound {bound.value} ({bound.route}) exceeds "
+                              f"{cheapest}'s exact I/O {algorithms[cheapest]} at n={n}, d={d}, "
+                              f"M={M}")
+        finite = {k: v for k, v in algorithms.items() if headline(k, pass_)}
+        if not finite:
+            reasons.append(f"M={M}: no algorithm that stays finite for every logit fits")
+            continue
+        best = min(finite, key=lambda k: (finite[k], k))
+        unstable = {k: {"io": v, "ratio": v / bound.value,
+                        "reason": not_finite_reason(k, pass_)}
+                    for k, v in algorithms.items() if k not in finite and v < finite[best]}
         rows.append({"M": M, "lower_bound": bound.value, "route": bound.route,
                      "claim_id": bound.claim_id, "algorithms": algorithms,
                      "best_algorithm": best, "best_io": algorithms[best],
                      "ratio": algorithms[best] / bound.value, "omitted": omitted,
+                     "unstable_cheaper": unstable,
                      "residue": gap_residue(pass_, n, d, M, best, algorithms[best], bound.value,
                                             bound.route, bound.claim_id)})
     if not rows:

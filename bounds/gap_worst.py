@@ -29,6 +29,11 @@ exactly, without evaluating every M:
    point is evaluated exactly. The result is the exact maximum; ``evaluated`` counts the
    exact LB evaluations.
 
+The maximum is over the algorithms that compute the pass's outputs and stay finite for every
+finite logit (the registry's ``finite_logits``, issue 35 item 3): an algorithm that overflows is
+never the worst point's "best"; it is listed apart (``left_out``) with the reason and what it
+would move at the worst M.
+
 Every exact LB evaluated is also checked against :func:`interval_lower_bound` of its point (a
 lower bound above the exact value would make the pruning unsound: it is raised, never used).
 
@@ -54,7 +59,13 @@ from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import REGISTRY
 from attnio.bounds.attention import CELLS, SEGMENT_MULTIPLES, ceil_sqrt
 from attnio.bounds.heads import stacked_compulsory
-from attnio.bounds.instance_bounds import CLASSES, comparable, instance_lower_bound
+from attnio.bounds.instance_bounds import (
+    CLASSES,
+    comparable,
+    headline,
+    instance_lower_bound,
+    not_finite_reason,
+)
 from attnio.bounds.masks import masked_compulsory_io
 from attnio.exceptions import InvalidInputError, TimeLimitReached
 
@@ -83,13 +94,18 @@ class WorstPoint:
     algorithms: tuple[str, ...] = field(default=())
     method: str = ("every integer M: plateaus of every algorithm's block sizes, then branch "
                    "and bound on the certified bound with interval lower bounds")
+    #: The algorithms asked for but left out because they overflow (issue 35 item 3), each
+    #: ``{"algorithm", "reason", "io", "ratio"}`` with its count and ratio at :attr:`M`
+    #: (``io``, ``ratio`` None where it has no run there).
+    left_out: tuple[dict[str, object], ...] = field(default=())
 
     def to_json(self) -> dict[str, object]:
         return {"lo": self.lo, "hi": self.hi, "M": self.M, "ratio": self.ratio,
                 "best_algorithm": self.best_algorithm, "best_io": self.best_io,
                 "lower_bound": self.lower_bound, "route": self.route, "exact": self.exact,
                 "plateaus": self.plateaus, "evaluated": self.evaluated,
-                "algorithms": list(self.algorithms), "method": self.method}
+                "algorithms": list(self.algorithms), "method": self.method,
+                "left_out": [dict(e) for e in self.left_out]}
 
 
 def _check_deadline(deadline: float | None) -> None:
@@ -223,7 +239,10 @@ def worst_ratio(instance: Instance, lo: int, hi: int, *, algorithms: tuple[str, 
                 on_step: Callable[[str], None] | None = None) -> WorstPoint:
     """The exact worst ratio best counted I/O ÷ certified bound over every integer M in
     [lo, hi] (module docstring), over ``algorithms`` (default: every registered algorithm of
-    the pass that computes its outputs).
+    the pass) that compute the pass's outputs and stay finite for every finite logit
+    (:func:`attnio.bounds.instance_bounds.headline`). Those asked for that overflow are left
+    out of the maximum and listed in ``left_out`` with the reason and their count at the
+    worst M.
 
     Raises
     ------
@@ -236,8 +255,12 @@ def worst_ratio(instance: Instance, lo: int, hi: int, *, algorithms: tuple[str, 
     """
     if lo > hi or lo < 1:
         raise InvalidInputError(f"the range [{lo}, {hi}] of M must be non-empty and positive")
-    names = tuple(n for n in (algorithms or tuple(REGISTRY))
+    asked = tuple(n for n in (algorithms or tuple(REGISTRY))
                   if instance.pass_ in REGISTRY[n].passes and comparable(n, instance.pass_))
+    names = tuple(n for n in asked if headline(n, instance.pass_))
+    if not names:
+        raise InvalidInputError(f"no algorithm of the {instance.pass_} pass that stays finite "
+                                f"for every logit among {', '.join(asked) or 'none'}")
     step = on_step or (lambda _text: None)
     plateaus: dict[str, list[tuple[int, int, int | None]]] = {}
     for name in names:
@@ -315,5 +338,15 @@ def worst_ratio(instance: Instance, lo: int, hi: int, *, algorithms: tuple[str, 
                                       io, name))
     assert top is not None
     ratio, M, io, name, lb, route = top
+    left_out = []
+    for other in asked:
+        if other in names:
+            continue
+        run = count_instance(instance, other, M)
+        other_io = None if isinstance(run, NotApplicable) else run.io
+        left_out.append({"algorithm": other, "reason": not_finite_reason(other, instance.pass_),
+                         "io": other_io,
+                         "ratio": None if other_io is None else other_io / lb})
     return WorstPoint(lo, hi, M, float(ratio), name, io, lb, route, True,
-                      sum(len(r) for r in plateaus.values()), evaluated, names)
+                      sum(len(r) for r in plateaus.values()), evaluated, names,
+                      left_out=tuple(left_out))

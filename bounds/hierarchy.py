@@ -207,7 +207,8 @@ def instance_gap_rows(instance: Instance, algorithms: tuple[str, ...] | None = N
                       ) -> list[dict[str, Any]]:
     """One gap row per cache level of ``instance`` (:func:`attnio.bounds.gap.gap_rows`'
     shape: ``M``, ``lower_bound``, ``route``, ``claim_id``, ``algorithms``, ``omitted``,
-    ``best_algorithm``, ``best_io``, ``ratio``; plus ``level``). A level at which no
+    ``best_algorithm``, ``best_io``, ``ratio``, ``unstable_cheaper``; plus ``level``). A
+    level at which no
     algorithm runs is left out; none at all is an InvalidInputError."""
     rows: list[dict[str, Any]] = []
     for lvl in level_rows(instance, algorithms):
@@ -221,7 +222,10 @@ def instance_gap_rows(instance: Instance, algorithms: tuple[str, ...] | None = N
                      "best_algorithm": lvl["best_algorithm"], "best_io": lvl["best_io"],
                      "ratio": lvl["ratio"],
                      "omitted": {e["algorithm"]: e["not_applicable"]
-                                 for e in lvl["algorithms"] if e["io"] is None}})
+                                 for e in lvl["algorithms"] if e["io"] is None},
+                     "unstable_cheaper": {e["algorithm"]: {k: e[k] for k in
+                                                           ("io", "ratio", "reason")}
+                                          for e in lvl["unstable_cheaper"]}})
     if not rows:
         raise InvalidInputError(f"no algorithm of the {instance.pass_} pass fits any M of the "
                                 "sweep")

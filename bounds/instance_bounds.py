@@ -64,7 +64,7 @@ from attnio.bounds.masks import best_mask_lower_bound
 from attnio.exceptions import InvalidInputError
 
 __all__ = ["CLASSES", "instance_lower_bound", "class_lower_bounds", "level_rows",
-           "comparable", "recommend", "transfer_seconds_of"]
+           "comparable", "headline", "not_finite_reason", "recommend", "transfer_seconds_of"]
 
 #: The computation classes of each pass (an algorithm's class:
 #: :meth:`attnio.algorithms.registry.AlgorithmSpec.computation`).
@@ -106,6 +106,36 @@ def comparable(algorithm: str, pass_: str) -> bool:
     return get_algorithm(algorithm).computation(pass_) in CLASSES[pass_]
 
 
+def headline(algorithm: str, pass_: str) -> bool:
+    """Whether the algorithm may be a headline's "best" (``attnio gap``, ``attnio advise``, the
+    exact worst ratio, the gap table): it computes the pass's outputs (:func:`comparable`)
+    **and** its registry record says the pass stays finite for every finite logit
+    (:meth:`~attnio.algorithms.registry.AlgorithmSpec.finite`, issue 35 item 3). An algorithm
+    that overflows is still counted and printed, apart, with :func:`not_finite_reason`.
+
+    >>> headline("flash2", "forward"), headline("square-tiling", "forward")
+    (True, False)
+    >>> headline("small-cache-dx", "backward")   # computes dL/dX, and overflows too
+    False
+    """
+    return comparable(algorithm, pass_) and get_algorithm(algorithm).finite(pass_)
+
+
+def not_finite_reason(algorithm: str, pass_: str) -> str | None:
+    """Why ``algorithm``'s ``pass_`` is left out of a headline for numerical stability (its
+    registry record's ``stability`` line), or None when it stays finite for every finite logit.
+
+    >>> not_finite_reason("square-tiling", "forward")[:46]
+    'not finite for every logit: stores A = exp(tau'
+    >>> not_finite_reason("flash2", "backward") is None
+    True
+    """
+    spec = get_algorithm(algorithm)
+    if spec.finite(pass_):
+        return None
+    return f"not finite for every logit: {spec.stability[pass_]}"
+
+
 def transfer_seconds_of(instance: Instance, words: int | None, level: CacheLevel
                         ) -> float | None:
     """``words`` × bytes per word ÷ the bandwidth below ``level``
@@ -128,8 +158,11 @@ def level_rows(instance: Instance, algorithms: tuple[str, ...] | None = None
     :func:`~attnio.algorithms.instance.instance_algorithms`). Each algorithm entry:
     ``{"algorithm", "computation", "io", "reads", "writes", "bytes", "seconds",
     "io_over_lower_bound", "io_over_class_bound", "not_applicable"}`` (``io`` None with the
-    reason in ``not_applicable``). ``best_algorithm`` is the fewest counted words among the
-    algorithms that compute the pass's outputs (ties: registry order); ``io_over_lower_bound``
+    reason in ``not_applicable``; ``finite_logits`` from the registry record).
+    ``best_algorithm`` is the fewest counted words among the algorithms that compute the
+    pass's outputs and stay finite for every finite logit (:func:`headline`; ties: registry
+    order); ``unstable_cheaper`` lists the algorithms that would be cheaper but overflow
+    (``{"algorithm", "io", "ratio", "reason"}``, never the best); ``io_over_lower_bound``
     divides by the ``"any"`` bound: how far that count is, at most, from the I/O optimum.
 
     Raises
@@ -171,10 +204,22 @@ def level_rows(instance: Instance, algorithms: tuple[str, ...] | None = None
                     not_applicable=None)
                 if not comparable(name, instance.pass_):
                     entry["note"] = "computes dL/dX only (the paper's gradient), not dQ, dK, dV"
+                elif not headline(name, instance.pass_):
+                    entry["note"] = (f"{not_finite_reason(name, instance.pass_)}; never the "
+                                     "best algorithm")
+            entry["finite_logits"] = get_algorithm(name).finite(instance.pass_)
             entries.append(entry)
         ranked = [e for e in entries if e["io"] is not None
-                  and comparable(e["algorithm"], instance.pass_)]
+                  and headline(e["algorithm"], instance.pass_)]
         best = min(ranked, key=lambda e: e["io"]) if ranked else None
+        # cheaper than the best, but left out of it: they overflow (shown apart, with why)
+        unstable = [{"algorithm": e["algorithm"], "io": e["io"],
+                     "ratio": e["io_over_lower_bound"],
+                     "reason": not_finite_reason(e["algorithm"], instance.pass_)}
+                    for e in entries if e["io"] is not None
+                    and comparable(e["algorithm"], instance.pass_)
+                    and not headline(e["algorithm"], instance.pass_)
+                    and (best is None or e["io"] < best["io"])]
         out.append({
             "level": level.name, "index": level.index, "M": M,
             "M_bytes": instance.to_bytes(M), "bandwidth_bytes_per_s": level.bandwidth,
@@ -192,12 +237,14 @@ def level_rows(instance: Instance, algorithms: tuple[str, ...] | None = None
             "best_bytes": None if best is None else best["bytes"],
             "best_seconds": None if best is None else best["seconds"],
             "ratio": None if best is None or not anyb.value else best["io"] / anyb.value,
+            "unstable_cheaper": unstable,
         })
     return out
 
 
 def recommend(instance: Instance, levels: list[dict[str, Any]]) -> dict[str, Any]:
-    """The algorithm to run, from counted I/O only (never from catalogue constants).
+    """The algorithm to run, from counted I/O only (never from catalogue constants), among the
+    algorithms that stay finite for every finite logit (:func:`headline`).
 
     With bandwidths known (a device or a hierarchy file): the algorithm whose slowest
     boundary is fastest (the least ``max`` over timed boundaries of words × bytes ÷
@@ -208,7 +255,7 @@ def recommend(instance: Instance, levels: list[dict[str, Any]]) -> dict[str, Any
     """
     per_level = [lvl["best_algorithm"] for lvl in levels]
     names = [e["algorithm"] for e in levels[0]["algorithms"]
-             if comparable(e["algorithm"], instance.pass_)] if levels else []
+             if headline(e["algorithm"], instance.pass_)] if levels else []
     runs = {name: [next(e for e in lvl["algorithms"] if e["algorithm"] == name)
                    for lvl in levels] for name in names}
     everywhere = {name: es for name, es in runs.items() if all(e["io"] is not None for e in es)}

@@ -110,8 +110,11 @@ def bound_table(n: int, d: int, Ms: Sequence[int]) -> tuple[list[BoundRow], dict
         cells = tuple(column[i] for column in columns)
         symbol = ({"tight": "Θ", "upper": "O", "lower": "Ω"} if bound.asymptotic
                   else {"tight": "=", "upper": "≤", "lower": "≥"})[bound.kind]
-        rows.append(BoundRow(bound.id, bound.pass_, f"{bound.kind} ({symbol})", str(bound.expr),
-                             values, cells))
+        kind = f"{bound.kind} ({symbol})"
+        if bound.asymptotic and bound.kind != "upper":  # issue 35 item 4: never a bound here
+            kind = (f"{bound.kind} ({symbol}, asymptotic: not a bound at one M; certified: "
+                    f"{bound.explicit_id or 'none'})")
+        rows.append(BoundRow(bound.id, bound.pass_, kind, str(bound.expr), values, cells))
         if bound.combine == "min" and len(bound.branches) == 2:
             crossovers[bound.id] = _crossover_solution(crossover(bound))
     return rows, crossovers

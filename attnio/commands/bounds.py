@@ -190,6 +190,7 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
             "latex": b.latex(), "value": str(ev.value), "value_float": json_float(ev.approx),
             "in_range": ev.in_range, "asymptotic": b.asymptotic,
             "reconstructed": b.reconstructed, "source": b.source, "model": b.model,
+            "explicit_id": b.explicit_id, "is_bound_here": _is_bound_here(b, ev.in_range),
         })
     at_M = level_rows(instance.with_sizes([M]))[0]
     return {
@@ -218,6 +219,53 @@ def bounds_report(n: int, d: int, M: int | None = None, device: str | None = Non
            {"sparse_mask": _sparse_mask(instance.mask, n, d, M)}),
     }
 
+
+def _is_bound_here(bound: Any, in_range: bool) -> bool:
+    """Whether the row's value is a lower bound at this instance (issue 35 item 4): an
+    explicit-constant lower row in its admissible range. An asymptotic row (Θ/Ω/O, constant
+    1) never is — its certified neighbour is ``explicit_id``; an upper row bounds one
+    algorithm, not every schedule."""
+    return bound.kind == "lower" and not bound.asymptotic and in_range
+
+
+def kind_cell(entry: dict[str, Any]) -> str:
+    """The printed kind of a ``bounds`` entry: ``Θ asymptotic`` (Ω, O) for a statement up to
+    constants, else ``lower`` / ``upper`` (explicit constants).
+
+    >>> kind_cell({"kind": "lower", "asymptotic": True}), kind_cell({"kind": "lower",
+    ...                                                              "asymptotic": False})
+    ('Ω asymptotic', 'lower')
+    """
+    if not entry["asymptotic"]:
+        return entry["kind"]
+    return {"tight": "Θ", "upper": "O", "lower": "Ω"}[entry["kind"]] + " asymptotic"
+
+
+def certified_cell(entry: dict[str, Any]) -> str:
+    """The ``certified`` column of the bound table (issue 35 item 4): for an asymptotic lower
+    or tight row, the id of the explicit-constant row beside it (``explicit_id``: the
+    certified one; ``none`` when the catalogue has none); ``yes`` for an explicit lower row
+    in its admissible range, ``no (range)`` outside it; blank for an upper row.
+
+    >>> certified_cell({"kind": "tight", "asymptotic": True, "explicit_id": "bwd.trivial.lower",
+    ...                 "in_range": True})
+    '→ bwd.trivial.lower'
+    >>> certified_cell({"kind": "lower", "asymptotic": False, "explicit_id": None,
+    ...                 "in_range": True})
+    'yes'
+    """
+    if entry["kind"] == "upper":
+        return ""
+    if entry["asymptotic"]:
+        return f"→ {entry['explicit_id']}" if entry["explicit_id"] else "none"
+    return "yes" if entry["in_range"] else "no (range)"
+
+
+#: What an asymptotic row's value is (printed under the bound table).
+ASYMPTOTIC_NOTE = ("Θ/Ω/O asymptotic: a statement up to constants, evaluated with constant 1 — "
+                   "its value is no bound at this instance (it can lie above an executed "
+                   "count); the certified row is the explicit-constant one named beside it "
+                   "(certified → id)")
 
 #: What ``recommended_algorithm`` of ``attnio bounds`` means (printed with it).
 CATALOGUE_PICK = ("the catalogue's asymptotic pick for the regime (Thm 1.1: FlashAttention for "
@@ -296,12 +344,13 @@ def _table(report: dict[str, Any], width: int | None = None) -> str:
     other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
     values = bound_column(report["bounds"])
     table = render_table(
-        ["id", "kind", "value", "expression"],
-        [[b["id"] + (" †" if b in other else ""), b["kind"], value, b["expression"]]
-         for b, value in zip(report["bounds"], values)],
-        align=("left", "left", "right", "left"), max_width=width, wrap=[3])
-    notes = ["† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
-             "no bound for the backward that returns dQ, dK, dV"] if other else []
+        ["id", "kind", "value", "certified", "expression"],
+        [[b["id"] + (" †" if b in other else ""), kind_cell(b), value, certified_cell(b),
+          b["expression"]] for b, value in zip(report["bounds"], values)],
+        align=("left", "left", "right", "left", "left"), max_width=width, wrap=[4])
+    notes = [ASYMPTOTIC_NOTE] if any(b["asymptotic"] for b in report["bounds"]) else []
+    notes += ["† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
+              "no bound for the backward that returns dQ, dK, dV"] if other else []
     return "\n".join([fit_text("\n".join(lines), width, indent="  "), "", table,
                       *([""] + [fit_text(n, width, indent="  ") for n in notes] if notes
                         else [])])

@@ -246,12 +246,19 @@ def worst_line(worst: dict[str, Any] | None, note: str | None) -> str:
     sweep's range, where it lies and how it was found (or why it is not there)."""
     if worst is None:
         return f"worst io/LB over every M: {note}" if note else ""
-    return (f"worst io/LB over every integer M in [{worst['lo']:,}, {worst['hi']:,}]: "
+    text = (f"worst io/LB over every integer M in [{worst['lo']:,}, {worst['hi']:,}]: "
             f"{worst['ratio']:.2f} at M = {worst['M']:,} ({worst['best_algorithm']} "
             f"{worst['best_io']:,} words; LB {worst['lower_bound']:,}: {worst['route']}) — "
             f"exact: {worst['plateaus']:,} block-size plateaus of {len(worst['algorithms'])} "
-            f"algorithms, {worst['evaluated']:,} bounds evaluated by branch and bound; the "
-            "rows above are a grid")
+            f"algorithms that stay finite for every logit, {worst['evaluated']:,} bounds "
+            "evaluated by branch and bound; the rows above are a grid")
+    for e in worst.get("left_out", ()):
+        text += (f"\nleft out of the worst (never the best): {e['algorithm']} "
+                 f"({e['reason']})" + (
+                     f"; at M = {worst['M']:,} it would move {e['io']:,} words, io/LB "
+                     f"{e['ratio']:.2f}" if e["io"] is not None else
+                     f"; no run at M = {worst['M']:,}"))
+    return text
 
 
 def _add_levels_and_bytes(instance: Instance, rows: list[dict[str, Any]]) -> None:
@@ -307,9 +314,11 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
               width: int | None = None) -> str:
     """The rows of a gap payload as a table (:func:`attnio.tables.render_table`): M (and the
     level of a device or hierarchy), LB words (the certified lower bound of the instance),
-    best algorithm, io words (its counted I/O), LB bytes and io bytes (with a dtype), io/LB,
-    bound×alg (io/LB's two factors, :func:`residue_cell`), route. An algorithm with no run at
-    a size is a footnote ``[k]`` (``name n/a: reason``) on the best-algorithm cell; ``width``
+    best algorithm (the cheapest that stays finite for every finite logit), io words (its
+    counted I/O), LB bytes and io bytes (with a dtype), io/LB, bound×alg (io/LB's two factors,
+    :func:`residue_cell`), route. An algorithm with no run at a size is a footnote ``[k]``
+    (``name n/a: reason``) on the best-algorithm cell, and so is one that would be cheaper but
+    overflows (``name would give io/LB … but is left out of best: reason``); ``width``
     wraps the route column and the footnotes (None: full width). ``fmt="latex"``: a booktabs
     tabular, the footnotes as text under it. Terms: ``attnio explain TERM``."""
 
@@ -325,12 +334,29 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
                          for name, reason in row["omitted"].items())
         notes_by_text.setdefault(text, []).append(row["M"])
         note_keys.append(text)
+    # one footnote per algorithm left out of "best" because it overflows, with what it would
+    # give at each M where it is cheaper (issue 35 item 3)
+    unstable: dict[str, tuple[str, list[tuple[int, float]]]] = {}
+    for row in rows:
+        for name, e in (row.get("unstable_cheaper") or {}).items():
+            unstable.setdefault(name, (e["reason"], []))[1].append((row["M"], e["ratio"]))
     order = list(notes_by_text)
     notes = [("M=" + ", ".join(f"{M:,}" for M in Ms) if len(Ms) <= 3 else
               f"M={Ms[0]:,} … {Ms[-1]:,} ({len(Ms)} sizes)") + f": {text}"
              for text, Ms in notes_by_text.items()]
-    best = [row["best_algorithm"] + ("" if key is None else f" [{order.index(key) + 1}]")
-            for row, key in zip(rows, note_keys)]
+    for name, (reason, at) in unstable.items():
+        shown = ", ".join(f"{ratio:.2f} at M={M:,}" for M, ratio in at[:3])
+        notes.append(f"{name} would give io/LB {shown}"
+                     + (f" … ({len(at)} sizes)" if len(at) > 3 else "")
+                     + f", but is left out of best: {reason}")
+    unstable_keys = {name: len(order) + i + 1 for i, name in enumerate(unstable)}
+
+    def marks(row: dict[str, Any], key: str | None) -> str:
+        ks = ([] if key is None else [order.index(key) + 1]) + [
+            unstable_keys[name] for name in (row.get("unstable_cheaper") or {})]
+        return "".join(f" [{k}]" for k in ks)
+
+    best = [row["best_algorithm"] + marks(row, key) for row, key in zip(rows, note_keys)]
     header = ["M", "LB words", "best algorithm", "io words"]
     columns = [number_column([r["M"] for r in rows]),
                number_column([r["lower_bound"] for r in rows]), best,
