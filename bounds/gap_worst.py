@@ -58,7 +58,7 @@ from attnio.algorithms.instance import Instance, NotApplicable, count_instance
 from attnio.algorithms.masks import Mask
 from attnio.algorithms.registry import REGISTRY
 from attnio.bounds.attention import CELLS, SEGMENT_MULTIPLES, ceil_sqrt
-from attnio.bounds.heads import stacked_compulsory
+from attnio.bounds.heads import joint_interval_lower_bound, stacked_compulsory
 from attnio.bounds.instance_bounds import (
     CLASSES,
     comparable,
@@ -198,7 +198,8 @@ def interval_lower_bound(instance: Instance, a: int, b: int, *, coarse: int = CE
     [a, b] (module docstring, step 3): per class, the largest of the compulsory route, the
     plain segment route and the segment route + compulsory rest, with t·a ≤ L and the cap
     bounded over the interval (:func:`_cap_upper` on ``coarse`` cells: fewer is cheaper and
-    looser); the smallest over the classes. A subset of the routes, so a valid lower bound
+    looser), and, without a mask, the joint route + rest bounded over the interval
+    (:func:`~attnio.bounds.heads.joint_interval_lower_bound`); the smallest over the classes. A subset of the routes, so a valid lower bound
     whatever other routes the bound has."""
     q = instance.batch * instance.heads
     mask = instance.sparse_mask
@@ -217,8 +218,21 @@ def interval_lower_bound(instance: Instance, a: int, b: int, *, coarse: int = CE
         seg = max([0] + [t * a * max(0, -(-N // _cap_upper(instance.d, a, b, t, None, coarse))
                                      - 1) for t in SEGMENT_MULTIPLES])
         rest = _rest_cached(instance, cls) if seg else 0
-        per_class.append(max(compulsory, seg + rest))
+        joint = 0 if mask is not None else _joint_interval_cached(
+            instance.pass_, instance.n, instance.d, a, b, cls, instance.batch, instance.heads,
+            instance.kv_heads)
+        per_class.append(max(compulsory, seg + rest, joint))
     return min(per_class)
+
+
+@lru_cache(maxsize=4096)
+def _joint_interval_cached(pass_: str, n: int, d: int, a: int, b: int, cls: str, batch: int,
+                           heads: int, kv: int) -> int:
+    """The joint route + rest of a class at every M of [a, b] (dense instances:
+    :func:`~attnio.bounds.heads.joint_interval_lower_bound`; the joint routes have no masked
+    form), memoised on its arguments."""
+    return joint_interval_lower_bound(pass_, n, d, a, b, cls, batch=batch, heads=heads,
+                                      kv_heads=kv)
 
 
 def _rest_cached(instance: Instance, cls: str) -> int:
