@@ -104,11 +104,15 @@ def test_heads_joint_group__the_grouped_joint_route_uses_the_group() -> None:
 
 @pytest.mark.parametrize("pass_,heads,mask,a,b", [
     ("backward", 1, None, 64, 160), ("forward", 1, None, 64, 160),
-    ("backward", 2, "causal", 100, 180), ("backward", 1, None, 300, 420)])
+    ("backward", 2, "causal", 100, 180), ("backward", 1, None, 300, 420),
+    # one-point intervals, where the classes' bounds differ (M = 300: recompute 3,072,
+    # given-scores 5,376): the smallest class binds (red team's gapworst-max-class)
+    ("backward", 1, None, 300, 300), ("backward", 1, None, 200, 200)])
 def test_gapworst_cap_gap__the_interval_bound_holds_at_every_M(pass_, heads, mask, a,
                                                                b) -> None:
-    """``gapworst-cap-gap``: the exact worst's interval lower bound is at most the certified
-    bound at EVERY M of its interval (it prunes the search; too high, it skips the worst)."""
+    """``gapworst-cap-gap``, ``gapworst-max-class``: the exact worst's interval lower bound
+    is at most the certified bound at EVERY M of its interval (it prunes the search; too high,
+    it skips the worst)."""
     m = Mask.causal() if mask == "causal" else None
     inst = Instance.build(48, 8, pass_=pass_, M=[a], heads=heads, mask=m)
     low = interval_lower_bound(inst, a, b)
@@ -158,3 +162,46 @@ def test_counts_check_fits_late__the_tile_crossing_M_is_named() -> None:
     for pass_, tile in (("backward", "'Q_i'"), ("forward", "'l_i'")):
         with pytest.raises(CacheOverflowError, match=tile):
             count("flash1-published", pass_, 64, 8, 256)
+
+
+# ---- held-out survivors (the last 23 mutants, run before these pins were written) ----------
+def test_replay_read_red__a_red_vertex_never_written_cannot_be_read() -> None:
+    """``replay-read-red``: a read needs a blue pebble, even while the vertex is red."""
+    import networkx as nx
+
+    from attnio.exceptions import IllegalMoveError
+    from attnio.graphs.game import replay
+
+    W = nx.DiGraph([("a", "c"), ("b", "c")])
+    moves = [("read", "a"), ("read", "b"), ("compute", "c"), ("read", "c")]
+    replay(W, moves[:-1], 4, outputs=[])
+    with pytest.raises(IllegalMoveError) as info:
+        replay(W, moves, 4, outputs=[])
+    assert (info.value.index, info.value.rule) == (3, "read-needs-blue")
+
+
+def test_grid_drop_top__the_envelope_grid_holds_M_equal_nd() -> None:
+    """``grid-drop-top``: every envelope is checked at M = n·d, the top of its range."""
+    from attnio.proofs.algorithm_counts import grid_M
+
+    for n, d in ((16, 2), (37, 5), (64, 8)):
+        assert grid_M(n, d)[-1] == n * d and grid_M(n, d)[0] == 4
+
+
+def test_kernel_identity_not_refuted__positivity_must_be_proved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kernel-identity-not-refuted``: the identity route assumes x > 0 only when the
+    hypotheses PROVE it; an undecided positivity is not a proof."""
+    real = kernel._decide
+
+    def planted(problem, clock, *args, **kw):
+        goal = problem.goal
+        if isinstance(goal, sp.StrictGreaterThan) and goal.rhs == 0 and goal.lhs.is_Symbol:
+            from attnio.results import Undecided
+
+            return Undecided("planted: positivity not decided")
+        return real(problem, clock, *args, **kw)
+
+    monkeypatch.setattr(kernel, "_decide", planted)
+    v = prove_statement("Eq(log(x*y), log(x) + log(y))", {"x": "real", "y": "real"})
+    assert "> 0 proved from the hypotheses" not in v.detail, v
