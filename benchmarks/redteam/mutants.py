@@ -515,7 +515,11 @@ MUTANTS: list[Mutant] = [
            "        peak = max(peak, 2 * r * d + r)",
            "        peak = max(peak, 2 * r * d)",
            "_flash_peak: FA-2 backward's D = rowsum(dO o O) prologue",
-           "the closed-form peak of FA-2 backward below the executed peak"),
+           "the closed-form peak of FA-2 backward below the executed peak",
+           equivalent="found by the lead after it survived: the peak is first the SUM of the "
+                      "backward tile set, which holds Q_i, dO_i, dQ_i (3rd words) and L_i, D_i "
+                      "(2r) among others, so it is always at least 3rd + 2r > 2rd + r: the "
+                      "prologue's term never wins the max, with or without its + r"),
 ]
 
 
