@@ -426,7 +426,7 @@ def test_twin__verify_forced__sets_disjoint() -> None:
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'forced sets overlap'))
 
 
-def test_twin__verify_forced__sets_disjoint_partial_overlap() -> None:
+def test_verify_forced_sets_disjoint_catches_a_partial_overlap() -> None:
     """Two forced sets at different vertices sharing ONE vertex (red team's
     ``forced-overlap``: a check that only catches a set repeated whole)."""
     G = _dag([("i1", "a"), ("i2", "a"), ("i2", "b"), ("i3", "b"), ("i3", "c"), ("i4", "c"),
