@@ -205,3 +205,20 @@ def test_kernel_identity_not_refuted__positivity_must_be_proved(
     monkeypatch.setattr(kernel, "_decide", planted)
     v = prove_statement("Eq(log(x*y), log(x) + log(y))", {"x": "real", "y": "real"})
     assert "> 0 proved from the hypotheses" not in v.detail, v
+
+
+@pytest.mark.parametrize("d,a,b,t", [(8, 64, 4096, 1), (8, 64, 4096, 2), (16, 100, 3000, 3),
+                                     (4, 16, 900, 1)])
+def test_gapworst_cap_gap__the_interval_cap_covers_every_M(d, a, b, t) -> None:
+    """The soundness the exact worst's pruning rests on, at its own level: the interval cap of
+    the segment route is at least the segment cap at every M of a wide interval (b ≫ a).
+    (The red team's ``gapworst-cap-gap``, the cells' left ends taken at M = b, is listed as
+    equivalent: every cell bound grows with M, so the cells at M = b already bound every
+    smaller M — a tighter cap, not a wrong one; this test passes under it too.)"""
+    from attnio.bounds import gap_worst
+    from attnio.bounds.attention import segment_product_cap
+
+    for coarse in (gap_worst.COARSE, gap_worst.CELLS):
+        upper = gap_worst._cap_upper(d, a, b, t, None, coarse)
+        for M in sorted({a, a + 1, (a + b) // 2, b - 1, b, *range(a, b + 1, max(1, (b - a) // 37))}):
+            assert upper >= segment_product_cap(d, M, t * M), (coarse, M)

@@ -443,7 +443,13 @@ MUTANTS: list[Mutant] = [
            "        gap = T_hi - S_lo * (per * j) // CELLS",
            "        gap = T_hi - S_hi * (per * j) // CELLS",
            "_cap_upper: s0 at its smallest (M = a) bounds every M in [a, b]",
-           "the interval cap is too small: worst-ratio lower bound above the true bound"),
+           "the interval cap is too small: worst-ratio lower bound above the true bound",
+           equivalent="found by the lead after it survived: in verdicts. Each cell bound "
+                      "s1²/(4d) + min((s1/2)√(T − s0), k(T − s0)) at a fixed relative cell grows "
+                      "with M (s1, T − s0 and T all scale with M), so the cells taken at M = b "
+                      "bound the cap at every M ≤ b: the mutant's cap is tighter, still an upper "
+                      "bound (checked on wide intervals by tests/test_redteam_survivors.py), and "
+                      "the exact worst is unchanged; only the pruning's work differs"),
     Mutant("gapworst-max-class", CLAIMS, "bounds/gap_worst.py",
            "    return min(per_class)",
            "    return max(per_class)",
