@@ -18,7 +18,7 @@ COMMANDS = [
     ("bounds-device", ["bounds", "--n", "4096", "--d", "64", "--device", "h100"]),
     ("bounds-mask-heads", ["bounds", "--n", "4096", "--d", "64", "--device", "h100",
                            "--mask", "causal", "--heads", "8"]),
-    ("gap", ["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:5"]),
+    ("gap", ["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:5", "--no-worst"]),
     ("simulate", ["simulate", "--n", "4096", "--d", "64", "--M-geom", "64:262144:5"]),
     ("simulate-execute", ["simulate", "--n", "64", "--d", "8", "--M", "16,64,256",
                           "--pass", "forward", "--execute"]),
@@ -76,7 +76,7 @@ def test_every_table_fits_a_terminal_unless_wide(name: str, argv: list[str],
 
 
 def test_gap_explains_an_omitted_algorithm_under_the_table(capsys) -> None:
-    assert main(["gap", "--n", "4096", "--d", "64", "--M", "64,4096"]) == 0
+    assert main(["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--no-worst"]) == 0
     out = capsys.readouterr().out
     table_rows = [ln for ln in out.splitlines() if not ln.startswith(("[", "    "))]
     assert not any("n/a" in ln for ln in table_rows)
@@ -212,7 +212,7 @@ def check_booktabs(text: str, columns: int) -> list[str]:
 @pytest.mark.parametrize("argv, columns", [
     (["bounds", "--n", "4096", "--d", "64", "--M", "2048", "--latex"], 5),
     (["simulate", "--n", "256", "--d", "16", "--M", "64,256", "--pass", "forward", "--latex"], 7),
-    (["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex"], 7),
+    (["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex", "--no-worst"], 7),
     (["verify", "--only", "sym.dominance.*", "--latex"], 5),
 ])
 def test_latex_is_a_booktabs_tabular(argv: list[str], columns: int, capsys) -> None:
@@ -262,7 +262,7 @@ def _columns(path: Path) -> int:
     ["simulate", "--n", "4096", "--d", "64", "--M-geom", "64:262144:5", "--dtype", "bf16",
      "--latex"],
     ["simulate", "--n", "64", "--d", "8", "--M", "64", "--execute", "--latex"],
-    ["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex"],
+    ["gap", "--n", "4096", "--d", "64", "--M", "64,4096", "--latex", "--no-worst"],
     ["gap", "--n", "8192", "--d", "128", "--device", "h100", "--mask", "causal", "--latex"],
     ["verify", "--only", "sym.dominance.flash_vs_alg6.*", "--latex"],
     ["verify", "--only", "bwd.tight", "--self-test", "--latex"],

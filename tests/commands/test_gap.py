@@ -13,7 +13,7 @@ ROW_KEYS = {"M", "lower_bound", "route", "algorithms", "best_algorithm", "best_i
 
 
 def test_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:7", "--pass",
+    code = main(["gap", "--n", "4096", "--d", "64", "--M-geom", "64:262144:7", "--no-worst", "--pass",
                  "backward", "--json"])
     payload = json.loads(capsys.readouterr().out)
     assert code == 0 and len(payload["rows"]) == 7
