@@ -38,8 +38,8 @@ Examples
 n=64 d=8, backward pass, mask window:1, batch=1 heads=4 kv_heads=1
 >>> count_instance(inst, "flash2-gqa", 64).io
 17152
->>> count_instance(inst, "flash2-split", 64).reason
-'no masked schedule (flash2-split skips no tile)'
+>>> count_instance(inst, "small-cache-dx", 64).reason
+'no masked schedule (small-cache-dx skips no tile)'
 >>> Instance.build(64, 8, M=[64], heads=4, kv_heads=3)
 Traceback (most recent call last):
 ...
