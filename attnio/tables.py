@@ -303,7 +303,7 @@ def latex_prose(text: Any) -> LatexMath:
     after every ``/`` (a long path or URL wraps instead of running over the column).
 
     >>> print(latex_prose("Math/Lean.lean §3"))
-    {\footnotesize Math/\allowbreak{}Lean.lean \S{} 3}
+    {\footnotesize Math/\allowbreak{}Lean.lean \S{}3}
     """
     return LatexMath("{\\footnotesize " + latex_escape(" ".join(str(text).split())).replace(
         "/", "/\\allowbreak{}") + "}")

@@ -353,4 +353,5 @@ def test_the_whole_instance_bound_is_checked_with_mask_and_heads(monkeypatch) ->
 
     monkeypatch.setattr(instance_bounds, "instance_lower_bound", dense)
     found = sandwich_point("backward", 64, 8, 64, **args).violations
-    assert any("25984" in v and "17152" in v for v in found), found
+    # the dense stacked bound (41,792 with the joint routes; 25,984 before) above flash2-gqa
+    assert any("41792" in v and "17152" in v for v in found), found

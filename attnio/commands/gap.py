@@ -46,8 +46,7 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from attnio.algorithms.hierarchy import LEVEL_ALGORITHMS
-from attnio.algorithms.instance import Instance
+from attnio.algorithms.instance import Instance, instance_algorithms
 from attnio.algorithms.tuning import TimeLimitReached
 from attnio.bounds.gap import GAP_ALGORITHMS, gap_payload, gap_rows
 from attnio.bounds.gap_worst import worst_ratio
@@ -231,7 +230,7 @@ def _worst(instance: Instance, args: argparse.Namespace, whole: bool,
     lo, hi = min(instance.Ms), max(instance.Ms)
     if lo == hi:
         return None, None, None
-    algorithms = LEVEL_ALGORITHMS[instance.pass_] if whole else GAP_ALGORITHMS[instance.pass_]
+    algorithms = instance_algorithms(instance) if whole else GAP_ALGORITHMS[instance.pass_]
     with _progress_bar(len(algorithms) + 1) as step:
         try:
             found = worst_ratio(instance, lo, hi, algorithms=algorithms, deadline=deadline,
@@ -278,9 +277,10 @@ def _whole_instance(instance: Instance, deadline: float | None, step: Callable[[
                     ) -> tuple[dict[str, Any], Any]:
     """The sweep of a masked or multi-head instance one M at a time
     (:func:`attnio.bounds.hierarchy.instance_gap_rows`: the certified bound of the whole
-    instance, the ``levels`` selection's counts), the deadline read between sizes."""
+    instance, every registered algorithm's count as in ``attnio advise``), the deadline read
+    between sizes."""
     rows: list[dict[str, Any]] = []
-    algorithms = LEVEL_ALGORITHMS[instance.pass_]
+    algorithms = instance_algorithms(instance)
     for done, level in enumerate(instance.levels):
         if deadline is not None and time.monotonic() >= deadline:
             stopped = TimeLimitReached()
