@@ -61,6 +61,8 @@ def _bounds_printed(capsys) -> dict[str, str]:
         if not line.strip():
             break
         words = [w for w in line.split() if w != "†"]     # † marks another computation
+        if len(words) > 3 and words[2] == "asymptotic":    # the kind "Θ asymptotic" (issue 35)
+            words = [words[0], " ".join(words[1:3]), *words[3:]]
         ident, _kind, value = words[:3]
         cells[ident] = value
     return cells
