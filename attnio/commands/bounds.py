@@ -343,12 +343,21 @@ def _table(report: dict[str, Any], width: int | None = None) -> str:
                        f"backward >= {own['backward']['value']:,} (one head)")
     other = [b for b in report["bounds"] if "dL/dX" in b.get("model", "")]
     values = bound_column(report["bounds"])
+    certified = [certified_cell(b) for b in report["bounds"]]
+    keys: dict[str, str] = {}
+    if width is not None:  # a terminal: each explicit row named once, under the table
+        for i, cell in enumerate(certified):
+            if cell.startswith("→ "):
+                key = keys.setdefault(cell[2:], f"e{len(keys) + 1}")
+                certified[i] = f"→ {key}"
     table = render_table(
         ["id", "kind", "value", "certified", "expression"],
-        [[b["id"] + (" †" if b in other else ""), kind_cell(b), value, certified_cell(b),
-          b["expression"]] for b, value in zip(report["bounds"], values)],
+        [[b["id"] + (" †" if b in other else ""), kind_cell(b), value, cell, b["expression"]]
+         for b, value, cell in zip(report["bounds"], values, certified)],
         align=("left", "left", "right", "left", "left"), max_width=width, wrap=[4])
     notes = [ASYMPTOTIC_NOTE] if any(b["asymptotic"] for b in report["bounds"]) else []
+    notes += [f"{key}: {ident} (the explicit-constant row certified beside it)"
+              for ident, key in keys.items()]
     notes += ["† the dL/dX computation only (Alman & Song's gradient, `small-cache-dx`): "
               "no bound for the backward that returns dQ, dK, dV"] if other else []
     return "\n".join([fit_text("\n".join(lines), width, indent="  "), "", table,
