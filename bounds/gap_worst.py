@@ -352,7 +352,7 @@ def worst_ratio(instance: Instance, lo: int, hi: int, *, algorithms: tuple[str, 
                                       io, name))
     assert top is not None
     ratio, M, io, name, lb, route = top
-    left_out = []
+    left_out: list[dict[str, object]] = []
     for other in asked:
         if other in names:
             continue
