@@ -92,7 +92,7 @@ def forged(record: BoundRecord, value: int | None = None, **changes: Any) -> Bou
                                certificate={**record.certificate, **changes})
 
 
-def rejects(G: nx.DiGraph, M: int, honest: BoundRecord, twin: BoundRecord, *,
+def assert_rejects(G: nx.DiGraph, M: int, honest: BoundRecord, twin: BoundRecord, *,
             above: bool, why: Refuted | None = None) -> None:
     """``honest`` is Proved and ``twin`` Refuted by check_certificate — with ``why`` exactly
     (the counterexample names the offending value, the detail the broken condition); with
@@ -118,34 +118,34 @@ def _compulsory(reads: list[str], writes: list[str], value: int | None = None) -
 
 
 def test_twin__check_compulsory__read_is_input() -> None:
-    rejects(CHAIN, 2, compulsory_bound(CHAIN, 2), _compulsory(["a", "b"], ["c"]), above=True,
+    assert_rejects(CHAIN, 2, compulsory_bound(CHAIN, 2), _compulsory(["a", "b"], ["c"]), above=True,
             why=Refuted({'vertex': 'b'}, "'b' is not an input"))
 
 
 def test_twin__check_compulsory__read_is_needed() -> None:
     """Issue 36: an input counted as needed because it has *a* successor (x → y, y unneeded)."""
-    rejects(SPARE, 3, compulsory_bound(SPARE, 3), _compulsory(["a", "b", "x"], ["c"]),
+    assert_rejects(SPARE, 3, compulsory_bound(SPARE, 3), _compulsory(["a", "b", "x"], ["c"]),
             above=True,
                     why=Refuted({'vertex': 'x'}, "input 'x' feeds no vertex that must be computed"))
 
 
 def test_twin__check_compulsory__write_is_output() -> None:
-    rejects(CHAIN, 2, compulsory_bound(CHAIN, 2), _compulsory(["a"], ["b", "c"]), above=True,
+    assert_rejects(CHAIN, 2, compulsory_bound(CHAIN, 2), _compulsory(["a"], ["b", "c"]), above=True,
             why=Refuted({'vertex': 'b'}, "'b' is not a non-input output"))
 
 
 def test_twin__check_compulsory__write_is_not_input() -> None:
-    rejects(IO, 2, compulsory_bound(IO, 2), _compulsory(["a"], ["a", "b"]), above=True,
+    assert_rejects(IO, 2, compulsory_bound(IO, 2), _compulsory(["a"], ["a", "b"]), above=True,
             why=Refuted({'vertex': 'a'}, "'a' is not a non-input output"))
 
 
 def test_twin__check_compulsory__value_is_count() -> None:
     honest = compulsory_bound(W, 3)
-    rejects(W, 3, honest, _compulsory(["a", "a", "b"], ["c"], value=4), above=True,
+    assert_rejects(W, 3, honest, _compulsory(["a", "a", "b"], ["c"], value=4), above=True,
             why=Refuted({'value': 4}, 'value 4 ≠ 2 + 1'))
-    rejects(W, 3, honest, forged(honest, value=honest.value + 1), above=True,
+    assert_rejects(W, 3, honest, forged(honest, value=honest.value + 1), above=True,
             why=Refuted({'value': 4}, 'value 4 ≠ 2 + 1'))
-    rejects(W, 3, honest, forged(honest, value=honest.value - 1), above=False,
+    assert_rejects(W, 3, honest, forged(honest, value=honest.value - 1), above=False,
             why=Refuted({'value': 2}, 'value 2 ≠ 2 + 1'))
 
 
@@ -175,30 +175,30 @@ def test_twin__check_hong_kung__hypotheses() -> None:
 
 
 def test_twin__check_hong_kung__value_is_formula(fans_record) -> None:
-    rejects(FANS, 4, fans_record, forged(fans_record, value=5), above=False,
+    assert_rejects(FANS, 4, fans_record, forged(fans_record, value=5), above=False,
             why=Refuted({'value': 5, 'P': 2}, 'value ≠ M·(P − 1)'))
-    rejects(FANS, 4, fans_record, forged(fans_record, P="2"), above=False,
+    assert_rejects(FANS, 4, fans_record, forged(fans_record, P="2"), above=False,
             why=Refuted({'value': 4, 'P': '2'}, 'value ≠ M·(P − 1)'))
 
 
 def test_twin__check_hong_kung__partition_valid(fans_record) -> None:
     # two parts that depend on each other (x0_0 feeds s0 in the other part, x1_* feed s1 here)
     cyclic = [["x0_0", "s1"], [v for v in FANS if v not in ("x0_0", "s1")]]
-    rejects(FANS, 4, fans_record, forged(fans_record, partition=cyclic), above=False,
+    assert_rejects(FANS, 4, fans_record, forged(fans_record, partition=cyclic), above=False,
             why=Refuted({'P': 2},
                         'certificate partition rejected: P2: part 1 needs a dominator of size '
                         '9 > S=8'))
 
 
 def test_twin__check_hong_kung__partition_has_p_parts(fans_record) -> None:
-    rejects(FANS, 4, fans_record, forged(fans_record, partition=FAN_PARTS), above=False,
+    assert_rejects(FANS, 4, fans_record, forged(fans_record, partition=FAN_PARTS), above=False,
             why=Refuted({'P': 2}, 'certificate partition rejected: valid 8-partition into 3 parts'))
 
 
 def test_twin__check_hong_kung__p_is_least(fans_record) -> None:
     """Six valid parts (each fan split into its inputs and its sum) do not make P = 6."""
     six = [part for p in FAN_PARTS for part in (p[:3], p[3:])]
-    rejects(FANS, 4, fans_record, forged(fans_record, value=4 * 5, P=6, partition=six),
+    assert_rejects(FANS, 4, fans_record, forged(fans_record, value=4 * 5, P=6, partition=six),
             above=True,
                     why=Refuted({'P': 6, 'lower': 2},
                                 'a fresh z3 run does not certify P ≥ 6 (lower 2)'))
@@ -224,7 +224,7 @@ def test_twin__check_per_part__hypotheses(per_part) -> None:
 def test_twin__check_per_part__builtin_confirmed(per_part) -> None:
     G = matmul_dag(2, 2, 2)
     record = per_part["per-part: matmul products"]
-    rejects(G, 3, record, forged(record, kind="attention-forward"), above=False,
+    assert_rejects(G, 3, record, forged(record, kind="attention-forward"), above=False,
             why=Refuted({'kind': 'attention-forward'}, 'certificate names another kind'))
     other = G.copy()
     other.add_edge("A[0,0]", "C[1,1]")            # the declared sizes no longer rebuild it
@@ -245,15 +245,15 @@ def test_twin__check_per_part__recount(per_part) -> None:
                       f"recounted N = {counted}, β = {beta} differ from the certificate")
         more = forged(record, value=partition_route_value(counted * 4, beta, 3),
                       counted=counted * 4)
-        rejects(G, 3, record, more, above=False, why=why)
+        assert_rejects(G, 3, record, more, above=False, why=why)
         smaller = forged(record, value=partition_route_value(counted, 1, 3), part_bound=1)
-        rejects(G, 3, record, smaller, above=False, why=why)
+        assert_rejects(G, 3, record, smaller, above=False, why=why)
 
 
 def test_twin__check_per_part__value_is_formula(per_part) -> None:
     G = matmul_dag(2, 2, 2)
     for record in per_part.values():
-        rejects(G, 3, record, forged(record, value=record.value + 1), above=False,
+        assert_rejects(G, 3, record, forged(record, value=record.value + 1), above=False,
                 why=Refuted({"value": record.value + 1, "recomputed": record.value},
                             "value differs"))
 
@@ -278,14 +278,14 @@ SMALL_SET = {"at": C, "set": [P0, P1], "charge": 2}
 
 def test_twin__check_spill_windows__u_distinct() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, forged(honest, U=[P0, P0, P1, C]), above=False,
+    assert_rejects(SMALL, 3, honest, forged(honest, U=[P0, P0, P1, C]), above=False,
             why=Refuted({'U': ['P[0,0,0]', 'P[0,0,0]', 'P[0,0,1]', 'C[0,0]']},
                         'U repeats a vertex'))
 
 
 def test_twin__check_spill_windows__u_must_compute() -> None:
     honest = spill_windows_bound(SPARE, 3)
-    rejects(SPARE, 3, honest, _spill(SPARE, 3, ["c", "y"], [], []), above=True,
+    assert_rejects(SPARE, 3, honest, _spill(SPARE, 3, ["c", "y"], [], []), above=True,
             why=Refuted({'vertex': 'y'}, "'y' is not a vertex that must be computed"))
 
 
@@ -309,20 +309,20 @@ def test_the_checkers_window_minimum_is_the_routes(size, M, want) -> None:
 
 def test_twin__check_spill_windows__window_minimum() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], [], [SMALL_SET], window=5),
+    assert_rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], [], [SMALL_SET], window=5),
             above=True,
                     why=Refuted({'claimed': 5, 'recomputed': 4}, 'window minimum recomputed as 4'))
 
 
 def test_twin__check_spill_windows__outside_is_input() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], [P0], [SMALL_SET]), above=True,
+    assert_rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], [P0], [SMALL_SET]), above=True,
             why=Refuted({'vertex': 'P[0,0,0]'}, "'P[0,0,0]' is not a needed input outside pred(U)"))
 
 
 def test_twin__check_spill_windows__outside_not_covered() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], ["A[0,0]"], [SMALL_SET]),
+    assert_rejects(SMALL, 3, honest, _spill(SMALL, 3, [P0, P1, C], ["A[0,0]"], [SMALL_SET]),
             above=True,
                     why=Refuted({'vertex': 'A[0,0]'},
                                 "'A[0,0]' is not a needed input outside pred(U)"))
@@ -330,7 +330,7 @@ def test_twin__check_spill_windows__outside_not_covered() -> None:
 
 def test_twin__check_spill_windows__outside_is_needed() -> None:
     honest = spill_windows_bound(SPARE, 3)
-    rejects(SPARE, 3, honest, _spill(SPARE, 3, ["c"], ["x"], []), above=True,
+    assert_rejects(SPARE, 3, honest, _spill(SPARE, 3, ["c"], ["x"], []), above=True,
             why=Refuted({'vertex': 'x'}, "'x' is not a needed input outside pred(U)"))
 
 
@@ -338,29 +338,29 @@ def test_twin__check_spill_windows__outside_distinct() -> None:
     inputs = ["A[0,0]", "A[0,1]", "B[0,0]", "B[1,0]"]
     honest = _spill(SMALL, 3, [], inputs, [SMALL_SET])      # no window: every input outside U
     assert honest.value == 7
-    rejects(SMALL, 3, honest, _spill(SMALL, 3, [], inputs + ["A[0,0]"], [SMALL_SET]),
+    assert_rejects(SMALL, 3, honest, _spill(SMALL, 3, [], inputs + ["A[0,0]"], [SMALL_SET]),
             above=True, why=Refuted({}, 'inputs_outside_U repeats a vertex'))
 
 
 def test_twin__check_spill_windows__forced_family() -> None:
     """At M = 4 the products' set is not forced (|pred(a) ∪ T| = 4 = M)."""
     honest = spill_windows_bound(SMALL, 4)
-    rejects(SMALL, 4, honest, _spill(SMALL, 4, [P0, P1], [], [SMALL_SET]), above=True,
+    assert_rejects(SMALL, 4, honest, _spill(SMALL, 4, [P0, P1], [], [SMALL_SET]), above=True,
             why=Refuted({'vertex': 'P[0,0,0]', 'set': ['P[0,0,0]', 'P[0,0,1]']},
                         "|pred(P[0,0,0]) ∪ T| ≤ M: 'P[0,0,0]' could be computed last"))
 
 
 def test_twin__check_spill_windows__output_writes() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, forged(honest, output_writes=2), above=False,
+    assert_rejects(SMALL, 3, honest, forged(honest, output_writes=2), above=False,
             why=Refuted({'value': 7, 'recomputed': 7}, 'value ≠ 7'))
 
 
 def test_twin__check_spill_windows__value_is_sum() -> None:
     honest = spill_windows_bound(SMALL, 3)
-    rejects(SMALL, 3, honest, forged(honest, value=honest.value + 1), above=True,
+    assert_rejects(SMALL, 3, honest, forged(honest, value=honest.value + 1), above=True,
             why=Refuted({'value': 8, 'recomputed': 7}, 'value ≠ 7'))
-    rejects(SMALL, 3, honest, forged(honest, value=honest.value - 1), above=False,
+    assert_rejects(SMALL, 3, honest, forged(honest, value=honest.value - 1), above=False,
             why=Refuted({'value': 6, 'recomputed': 7}, 'value ≠ 7'))
 
 
@@ -422,7 +422,7 @@ def test_twin__verify_forced__sets_disjoint() -> None:
     assert family and _forced(MM122, 3, family) == 2 * len(family)
     U = honest.certificate["U"]
     twin = _spill(MM122, 3, U, honest.certificate["inputs_outside_U"], family + family[:1])
-    rejects(MM122, 3, honest, twin, above=True,
+    assert_rejects(MM122, 3, honest, twin, above=True,
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'forced sets overlap'))
 
 
@@ -447,7 +447,7 @@ def test_twin__verify_forced__charge() -> None:
     honest = spill_windows_bound(G, 3)
     assert honest.certificate["forced_sets"] == [{**SMALL_SET, "charge": 1}]
     U = honest.certificate["U"]
-    rejects(G, 3, honest, _spill(G, 3, U, [], [SMALL_SET]), above=True,
+    assert_rejects(G, 3, honest, _spill(G, 3, U, [], [SMALL_SET]), above=True,
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]'], 'charge': 2},
                         'charge 2 is not 1 or 2, at most 1'))
 
@@ -469,7 +469,7 @@ SAT_SET = {"at": C, "set": [P0, P1], "charge": 2, "choices": [P0, P1]}   # satur
 
 def test_twin__check_saturation__u_must_compute() -> None:
     honest = saturation_windows_bound(SPARE, 3)
-    rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c", "y"], [], []), above=True,
+    assert_rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c", "y"], [], []), above=True,
             why=Refuted({'vertex': 'y'}, "'y' is not a vertex that must be computed"))
 
 
@@ -478,10 +478,10 @@ def test_twin__check_saturation__set_distinct_disjoint() -> None:
     sets = honest.certificate["saturating_sets"]
     U = honest.certificate["U"]
     assert len(sets) == 2 and honest.value == 8 and optimum(MM122, 4) == 9
-    rejects(MM122, 4, honest, _saturation(MM122, 4, U, sets + sets[:1], []), above=False,
+    assert_rejects(MM122, 4, honest, _saturation(MM122, 4, U, sets + sets[:1], []), above=False,
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']},
                         'sets must have ≥ 2 distinct vertices and be disjoint'))
-    rejects(MM122, 4, honest, _saturation(MM122, 4, U, [{**sets[0], "set": [P0, P0]}], []),
+    assert_rejects(MM122, 4, honest, _saturation(MM122, 4, U, [{**sets[0], "set": [P0, P0]}], []),
             above=False,
                     why=Refuted({'set': ['P[0,0,0]', 'P[0,0,0]']},
                                 'sets must have ≥ 2 distinct vertices and be disjoint'))
@@ -493,7 +493,7 @@ def test_twin__check_saturation__at_must_compute() -> None:
     G.graph["outputs"] = [C]
     U = [P0, P1, C]
     honest = _saturation(G, 4, U, [SAT_SET], [])
-    rejects(G, 4, honest, _saturation(G, 4, U, [{**SAT_SET, "at": "z"}], []), above=False,
+    assert_rejects(G, 4, honest, _saturation(G, 4, U, [{**SAT_SET, "at": "z"}], []), above=False,
             why=Refuted({'at': 'z'}, "'z' is not a vertex that must be computed"))
 
 
@@ -501,7 +501,7 @@ def test_twin__check_saturation__set_non_input_predecessors() -> None:
     U = [P0, P1, C]
     honest = _saturation(MM122, 4, U, [SAT_SET], ["B[0,1]", "B[1,1]"])
     twin = _saturation(MM122, 4, U, [{**SAT_SET, "at": "C[0,1]"}], ["B[0,1]", "B[1,1]"])
-    rejects(MM122, 4, honest, twin, above=False,
+    assert_rejects(MM122, 4, honest, twin, above=False,
             why=Refuted({'vertex': 'P[0,0,0]'},
                         "'P[0,0,0]' is not a non-input predecessor of 'C[0,1]'"))
     # inputs never spill; |pred(x) ∪ T| = |T| ≥ M only below the least M (2 < 4 here)
@@ -517,18 +517,18 @@ def test_twin__check_saturation__set_saturating() -> None:
     the (empty) equality set, so only the saturation rule can reject it."""
     U = [P0, P1, C]
     honest = _saturation(SMALL, 5, U, [], [])
-    rejects(SMALL, 5, honest, _saturation(SMALL, 5, U, [{**SAT_SET, "choices": []}], []),
+    assert_rejects(SMALL, 5, honest, _saturation(SMALL, 5, U, [{**SAT_SET, "choices": []}], []),
             above=True, why=Refuted({'vertex': 'P[0,0,0]'}, '|pred(P[0,0,0]) ∪ T| = 4 < M'))
 
 
 def test_twin__check_saturation__choices_exact() -> None:
     U = [P0, P1, C]
     honest = _saturation(SMALL, 4, U, [SAT_SET], [])
-    rejects(SMALL, 4, honest, _saturation(SMALL, 4, U, [{**SAT_SET, "choices": [P0]}], []),
+    assert_rejects(SMALL, 4, honest, _saturation(SMALL, 4, U, [{**SAT_SET, "choices": [P0]}], []),
             above=False,
                     why=Refuted({'vertex': 'P[0,0,1]'},
                                 'choices must be exactly the a with equality'))
-    rejects(SMALL, 3, saturation_windows_bound(SMALL, 3),
+    assert_rejects(SMALL, 3, saturation_windows_bound(SMALL, 3),
             _saturation(SMALL, 3, U, [{**SAT_SET, "choices": [P0]}], []), above=False,
                     why=Refuted({'vertex': 'P[0,0,0]'},
                                 'choices must be exactly the a with equality'))
@@ -539,12 +539,12 @@ def test_twin__check_saturation__charge() -> None:
     honest = _saturation(SMALL, 4, U, [SAT_SET], [])
     assert check_certificate(SMALL, 4, _saturation(SMALL, 4, U, [{**SAT_SET, "charge": 1}],
                                                    [])).proved      # a charge may be lower
-    rejects(SMALL, 4, honest, _saturation(SMALL, 4, U, [{**SAT_SET, "charge": 3}], []),
+    assert_rejects(SMALL, 4, honest, _saturation(SMALL, 4, U, [{**SAT_SET, "charge": 3}], []),
             above=False, why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'charge too large'))
     G = SMALL.copy()
     G.graph["outputs"] = [C, P0]                   # an output in the set: charge at most 1
     honest = _saturation(G, 4, U, [{**SAT_SET, "charge": 1}], [])
-    rejects(G, 4, honest, _saturation(G, 4, U, [SAT_SET], []), above=False,
+    assert_rejects(G, 4, honest, _saturation(G, 4, U, [SAT_SET], []), above=False,
             why=Refuted({'set': ['P[0,0,0]', 'P[0,0,1]']}, 'charge too large'))
 
 
@@ -554,10 +554,10 @@ def test_twin__check_saturation__sets_in_u() -> None:
     honest = _saturation(SMALL, 4, [P0, P1, C], [SAT_SET], [])
     twin = _saturation(SMALL, 4, [P0, P1], [SAT_SET], [])
     assert twin.value == 7
-    rejects(SMALL, 4, honest, twin, above=True,
+    assert_rejects(SMALL, 4, honest, twin, above=True,
             why=Refuted({"at": C, "set": [P0, P1]}, "a set's vertex and members must be in U "
                                                     "(its saturated event is one of the DP's)"))
-    rejects(SMALL, 4, honest, _saturation(SMALL, 4, [P0, C], [SAT_SET], []), above=False)
+    assert_rejects(SMALL, 4, honest, _saturation(SMALL, 4, [P0, C], [SAT_SET], []), above=False)
 
 
 def test_twin__check_saturation__dp_minimum() -> None:
@@ -565,37 +565,37 @@ def test_twin__check_saturation__dp_minimum() -> None:
     cert = honest.certificate
     twin = _saturation(SMALL, 4, cert["U"], cert["saturating_sets"], [],
                        dp=cert["reads_and_spills"] + 1)
-    rejects(SMALL, 4, honest, twin, above=True,
+    assert_rejects(SMALL, 4, honest, twin, above=True,
             why=Refuted({'claimed': 5, 'recomputed': 4}, 'DP minimum differs'))
 
 
 def test_twin__check_saturation__outside_needed_inputs() -> None:
     honest = saturation_windows_bound(SPARE, 3)
-    rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["x"]), above=True,
+    assert_rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["x"]), above=True,
             why=Refuted({'inputs_outside_U': ['x']},
                         'not distinct needed inputs outside U'))   # unneeded
-    rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["a"]), above=True,
+    assert_rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["a"]), above=True,
             why=Refuted({'inputs_outside_U': ['a']},
                         'not distinct needed inputs outside U'))   # covered
-    rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["y"]), above=True,
+    assert_rejects(SPARE, 3, honest, _saturation(SPARE, 3, ["c"], [], ["y"]), above=True,
             why=Refuted({'inputs_outside_U': ['y']},
                         'not distinct needed inputs outside U'))   # no input
     inputs = ["a", "b"]
     honest = _saturation(SPARE, 3, [], [], inputs)
-    rejects(SPARE, 3, honest, _saturation(SPARE, 3, [], [], inputs + ["a"]), above=True,
+    assert_rejects(SPARE, 3, honest, _saturation(SPARE, 3, [], [], inputs + ["a"]), above=True,
             why=Refuted({'inputs_outside_U': ['a', 'b', 'a']},
                         'not distinct needed inputs outside U'))
 
 
 def test_twin__check_saturation__output_writes() -> None:
     honest = saturation_windows_bound(SMALL, 4)
-    rejects(SMALL, 4, honest, forged(honest, output_writes=2), above=False,
+    assert_rejects(SMALL, 4, honest, forged(honest, output_writes=2), above=False,
             why=Refuted({'value': 5, 'recomputed': 5}, 'value ≠ 5'))
 
 
 def test_twin__check_saturation__value_is_sum() -> None:
     honest = saturation_windows_bound(SMALL, 4)
-    rejects(SMALL, 4, honest, forged(honest, value=honest.value + 1), above=True,
+    assert_rejects(SMALL, 4, honest, forged(honest, value=honest.value + 1), above=True,
             why=Refuted({'value': 6, 'recomputed': 5}, 'value ≠ 5'))
 
 
@@ -643,18 +643,18 @@ def _bare(**changes: Any) -> BoundRecord:
 
 def test_twin__check_subdag__h_outputs(mm122_subdag) -> None:
     for outputs in (["A[0,0]"], [], [P0]):
-        rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, H_outputs=outputs), above=False,
+        assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, H_outputs=outputs), above=False,
                 why=Refuted({"H_outputs": outputs}, "H's outputs must be non-input outputs of G"))
 
 
 def test_twin__check_subdag__q_h(mm122_subdag) -> None:
-    rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=14, Q_H=9), above=True,
+    assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=14, Q_H=9), above=True,
             why=Refuted({'claimed': 9, 'plain': 7}, 'Q(H) re-solved by the plain baseline is 7'))
 
 
 def test_twin__check_subdag__u_must_compute() -> None:
     honest = _subdag(SPARE, 3, ["c"], 3, [], [], [], [])
-    rejects(SPARE, 3, honest, _subdag(SPARE, 3, ["c"], 3, ["y"], [], [], []), above=True,
+    assert_rejects(SPARE, 3, honest, _subdag(SPARE, 3, ["c"], 3, ["y"], [], [], []), above=True,
             why=Refuted({'vertex': 'y'}, "'y' is not a vertex that must be computed"))
 
 
@@ -662,12 +662,12 @@ def test_twin__check_subdag__window_minimum(mm122_subdag) -> None:
     cert = mm122_subdag.certificate
     twin = forged(mm122_subdag, value=mm122_subdag.value + 2,
                   window_reads=cert["window_reads"] + 2)
-    rejects(MM122, 3, mm122_subdag, twin, above=True,
+    assert_rejects(MM122, 3, mm122_subdag, twin, above=True,
             why=Refuted({'claimed': 4, 'recomputed': 2}, 'window minimum differs'))
 
 
 def test_twin__check_subdag__outside_is_input() -> None:
-    rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS + ["P[0,1,0]", "P[0,1,1]"]),
+    assert_rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS + ["P[0,1,0]", "P[0,1,1]"]),
             above=True,
                     why=Refuted({'inputs_outside': ['B[0,1]', 'B[1,1]', 'P[0,1,0]', 'P[0,1,1]']},
                                 'not distinct needed inputs outside H, U'))
@@ -676,45 +676,45 @@ def test_twin__check_subdag__outside_is_input() -> None:
 def test_twin__check_subdag__outside_not_covered() -> None:
     U = ["P[0,1,0]", "P[0,1,1]"]
     honest = _bare(U=U, outside=[])
-    rejects(MM122, 3, honest, _bare(U=U, outside=OUTER_INPUTS), above=False,
+    assert_rejects(MM122, 3, honest, _bare(U=U, outside=OUTER_INPUTS), above=False,
             why=Refuted({'inputs_outside': ['B[0,1]', 'B[1,1]']},
                         'not distinct needed inputs outside H, U'))
-    rejects(MM122, 3, _bare(), _bare(U=U, outside=OUTER_INPUTS + ["A[0,0]", "A[0,1]"]),
+    assert_rejects(MM122, 3, _bare(), _bare(U=U, outside=OUTER_INPUTS + ["A[0,0]", "A[0,1]"]),
             above=False,
                     why=Refuted({'inputs_outside': ['B[0,1]', 'B[1,1]', 'A[0,0]', 'A[0,1]']},
                                 'not distinct needed inputs outside H, U'))
 
 
 def test_twin__check_subdag__outside_not_in_h() -> None:
-    rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS + ["A[0,0]", "A[0,1]"]), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS + ["A[0,0]", "A[0,1]"]), above=True,
             why=Refuted({'inputs_outside': ['B[0,1]', 'B[1,1]', 'A[0,0]', 'A[0,1]']},
                         'not distinct needed inputs outside H, U'))
 
 
 def test_twin__check_subdag__outside_is_needed() -> None:
     honest = _subdag(SPARE, 3, ["c"], 3, [], [], [], [])
-    rejects(SPARE, 3, honest, _subdag(SPARE, 3, ["c"], 3, [], ["x"], [], []), above=True,
+    assert_rejects(SPARE, 3, honest, _subdag(SPARE, 3, ["c"], 3, [], ["x"], [], []), above=True,
             why=Refuted({'inputs_outside': ['x']}, 'not distinct needed inputs outside H, U'))
 
 
 def test_twin__check_subdag__outside_distinct() -> None:
-    rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS * 2), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(outside=OUTER_INPUTS * 2), above=True,
             why=Refuted({'inputs_outside': ['B[0,1]', 'B[1,1]', 'B[0,1]', 'B[1,1]']},
                         'not distinct needed inputs outside H, U'))
 
 
 def test_twin__check_subdag__forced_family() -> None:
-    rejects(MM122, 3, _bare(), _bare(forced=[OUTER_SET, SMALL_SET]), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(forced=[OUTER_SET, SMALL_SET]), above=True,
             why=Refuted({'vertex': 'P[0,0,0]'},
                         "'P[0,0,0]' is not a non-input predecessor of 'C[0,0]' outside H"))
     bad_charge = {**OUTER_SET, "charge": 4}
-    rejects(MM122, 3, _bare(), _bare(forced=[bad_charge]), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(forced=[bad_charge]), above=True,
             why=Refuted({'set': ['P[0,1,0]', 'P[0,1,1]'], 'charge': 4},
                         'charge 4 is not 1 or 2, at most 2'))
 
 
 def test_twin__check_subdag__writes_are_outputs() -> None:
-    rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]", "P[0,1,0]", "P[0,1,1]"]), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]", "P[0,1,0]", "P[0,1,1]"]), above=True,
             why=Refuted({'writes': ['C[0,1]', 'P[0,1,0]', 'P[0,1,1]']},
                         'not distinct non-input outputs outside H'))
 
@@ -726,24 +726,24 @@ def test_twin__check_subdag__writes_outside_h() -> None:
     honest = _subdag(MM122, 3, both, 13, [], [], [], [])
     twin = _subdag(MM122, 3, both, 13, [], [], [], both)
     assert twin.value == 15
-    rejects(MM122, 3, honest, twin, above=True,
+    assert_rejects(MM122, 3, honest, twin, above=True,
             why=Refuted({'writes': ['C[0,0]', 'C[0,1]']},
                         'not distinct non-input outputs outside H'))
-    rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]", C]), above=False,
+    assert_rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]", C]), above=False,
             why=Refuted({'writes': ['C[0,1]', 'C[0,0]']},
                         'not distinct non-input outputs outside H'))
 
 
 def test_twin__check_subdag__writes_distinct() -> None:
-    rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]"] * 3), above=True,
+    assert_rejects(MM122, 3, _bare(), _bare(writes=["C[0,1]"] * 3), above=True,
             why=Refuted({'writes': ['C[0,1]', 'C[0,1]', 'C[0,1]']},
                         'not distinct non-input outputs outside H'))
 
 
 def test_twin__check_subdag__value_is_sum(mm122_subdag) -> None:
-    rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=14), above=True,
+    assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=14), above=True,
             why=Refuted({'value': 14, 'recomputed': 12}, 'value ≠ 12'))
-    rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=11), above=False,
+    assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=11), above=False,
             why=Refuted({'value': 11, 'recomputed': 12}, 'value ≠ 12'))
 
 
@@ -835,31 +835,31 @@ def _lp(members: list[tuple[list[str], int, str]], units: dict[str, str],
 
 def test_twin__check_covering_lp__member_outputs() -> None:
     honest = _lp([(["c"], 3, "1")], {})
-    rejects(W, 3, honest, _lp([(["a"], 0, "1"), (["c"], 3, "1")], {}), above=False,
+    assert_rejects(W, 3, honest, _lp([(["a"], 0, "1"), (["c"], 3, "1")], {}), above=False,
             why=Refuted({'H_outputs': ['a']}, "H's outputs must be non-input outputs of G"))
-    rejects(W, 3, honest, _lp([([], 0, "1"), (["c"], 3, "1")], {}), above=False,
+    assert_rejects(W, 3, honest, _lp([([], 0, "1"), (["c"], 3, "1")], {}), above=False,
             why=Refuted({'H_outputs': []}, "H's outputs must be non-input outputs of G"))
 
 
 def test_twin__check_covering_lp__member_optimum() -> None:
-    rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 4, "1")], {}), above=True,
+    assert_rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 4, "1")], {}), above=True,
             why=Refuted({'outputs': ['c'], 'claimed': 4, 'plain': 3},
                         'Q(H) re-solved by the plain baseline is 3'))
 
 
 def test_twin__check_covering_lp__member_weight_nonnegative() -> None:
     assert check_certificate(W, 3, _lp([(["c"], 3, "1"), (["c"], 3, "0")], {"a": "0"})).proved
-    rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 3, "2"), (["c"], 3, "-1")], {}),
+    assert_rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 3, "2"), (["c"], 3, "-1")], {}),
             above=False, why=Refuted({'weight': '-1'}, 'a negative weight'))
 
 
 def test_twin__check_covering_lp__unit_on_compulsory() -> None:
     """Issue 36: a unit weight on an input no schedule needs to read (x → y, y unneeded)."""
     honest = _lp([(["c"], 3, "1")], {})
-    rejects(SPARE, 3, honest, _lp([(["c"], 3, "1")], {"x": "1"}), above=True,
+    assert_rejects(SPARE, 3, honest, _lp([(["c"], 3, "1")], {"x": "1"}), above=True,
             why=Refuted({'vertex': 'x'}, "'x' is neither a needed input nor an output"))
     G = _dag([("a", "c"), ("b", "c"), ("x", "y"), ("y", "z")], ["c"])
-    rejects(G, 3, honest, _lp([(["c"], 3, "1")], {"y": "1"}), above=True,
+    assert_rejects(G, 3, honest, _lp([(["c"], 3, "1")], {"y": "1"}), above=True,
             why=Refuted({'vertex': 'y'},
                         "'y' is neither a needed input nor an output"))   # not an input
 
@@ -870,7 +870,7 @@ def test_twin__check_covering_lp__unit_weight_nonnegative() -> None:
     honest = _lp([(["ab", "bc", "ca"], 7, "1")], {})
     twin = _lp([(["ab", "bc", "ca"], 7, "2")], {v: "-1" for v in TRI})
     assert twin.value == 8
-    rejects(TRI, 3, honest, twin, above=True, why=Refuted({'weight': '-1'}, 'a negative weight'))
+    assert_rejects(TRI, 3, honest, twin, above=True, why=Refuted({'weight': '-1'}, 'a negative weight'))
 
 
 def test_twin__check_covering_lp__load() -> None:
@@ -879,10 +879,10 @@ def test_twin__check_covering_lp__load() -> None:
     honest = _lp([(["c"], 3, "1")], {})
     twin = _lp([(["c"], 3, "1")], {"a": "1", "b": "1"})
     assert twin.value == 5
-    rejects(W, 3, honest, twin, above=True,
+    assert_rejects(W, 3, honest, twin, above=True,
             why=Refuted({'vertex': 'a', 'load': '2'},
                         "a vertex's load exceeds 1 (the weights are not dual feasible)"))
-    rejects(W, 3, honest, _lp([(["c"], 3, "1"), (["c"], 3, "1/100")], {}), above=True,
+    assert_rejects(W, 3, honest, _lp([(["c"], 3, "1"), (["c"], 3, "1/100")], {}), above=True,
             why=Refuted({'vertex': 'a', 'load': '101/100'},
                         "a vertex's load exceeds 1 (the weights are not dual feasible)"))
     assert check_certificate(W, 3, _lp([(["c"], 3, "1/2")], {"a": "1/2", "c": "1/2"})).proved
@@ -891,9 +891,9 @@ def test_twin__check_covering_lp__load() -> None:
 def test_twin__check_covering_lp__value_is_ceiling() -> None:
     honest = _lp([(["c"], 3, "1/2")], {"a": "1/2"})
     assert honest.value == 2
-    rejects(W, 3, honest, dataclasses.replace(honest, value=3), above=False,
+    assert_rejects(W, 3, honest, dataclasses.replace(honest, value=3), above=False,
             why=Refuted({'value': 3, 'objective': '2'}, 'value ≠ ceil(2) = 2'))
-    rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 3, "1")], {}, value=4), above=True,
+    assert_rejects(W, 3, _lp([(["c"], 3, "1")], {}), _lp([(["c"], 3, "1")], {}, value=4), above=True,
             why=Refuted({'value': 4, 'objective': '3'}, 'value ≠ ceil(3) = 3'))
 
 
