@@ -418,7 +418,7 @@ def test_an_unhashable_vertex_is_unknown_even_when_membership_raises() -> None:
 W = nx.DiGraph([("a", "c"), ("b", "c")])          # a, b -> c
 
 
-def _rejects_last(H: nx.DiGraph, moves: list, M: int, rule: str, **kw) -> None:
+def assert_rejects_last(H: nx.DiGraph, moves: list, M: int, rule: str, **kw) -> None:
     replay(H, moves[:-1], M, outputs=[], **kw)     # the prefix is legal
     with pytest.raises(IllegalMoveError) as info:
         replay(H, moves, M, **kw)
@@ -428,55 +428,55 @@ def _rejects_last(H: nx.DiGraph, moves: list, M: int, rule: str, **kw) -> None:
 
 
 def test_twin__replay__unknown_kind() -> None:
-    _rejects_last(W, [("read", "a"), ("evict", "a")], 3, "unknown-kind")
-    _rejects_last(W, [("read", "a"), ("read", "a", "b")], 3, "unknown-kind")
+    assert_rejects_last(W, [("read", "a"), ("evict", "a")], 3, "unknown-kind")
+    assert_rejects_last(W, [("read", "a"), ("read", "a", "b")], 3, "unknown-kind")
 
 
 def test_twin__replay__unknown_vertex() -> None:
-    _rejects_last(W, [("read", "a"), ("delete", "x")], 3, "unknown-vertex")
+    assert_rejects_last(W, [("read", "a"), ("delete", "x")], 3, "unknown-vertex")
 
 
 def test_twin__replay__read_needs_blue() -> None:
     # c is red after its compute, but was never written: no blue pebble to read
-    _rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
+    assert_rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
                       ("read", "c")], 3, "read-needs-blue")
 
 
 def test_twin__replay__write_needs_red() -> None:
     """Issue 36: a write accepted after its red pebble was deleted (c was computed, so a
     validator that asked "computed?" instead of "red now?" let it through)."""
-    _rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
+    assert_rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
                       ("write", "c")], 3, "write-needs-red")
 
 
 def test_twin__replay__compute_input() -> None:
-    _rejects_last(W, [("read", "a"), ("compute", "a")], 3, "compute-input")
+    assert_rejects_last(W, [("read", "a"), ("compute", "a")], 3, "compute-input")
 
 
 def test_twin__replay__compute_needs_red_parents() -> None:
     # b was red, then deleted: a parent red once is not red now
-    _rejects_last(W, [("read", "a"), ("read", "b"), ("delete", "b"), ("compute", "c")], 3,
+    assert_rejects_last(W, [("read", "a"), ("read", "b"), ("delete", "b"), ("compute", "c")], 3,
                   "compute-needs-red-parents")
 
 
 def test_twin__replay__one_shot() -> None:
-    _rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
+    assert_rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
                       ("compute", "c")], 3, "one-shot", recompute=False)
     assert replay(W, [("read", "a"), ("read", "b"), ("compute", "c"), ("delete", "c"),
                       ("compute", "c"), ("write", "c")], 3).computes == 2   # legal otherwise
 
 
 def test_twin__replay__delete_needs_red() -> None:
-    _rejects_last(W, [("read", "a"), ("delete", "a"), ("delete", "a")], 3, "delete-needs-red")
+    assert_rejects_last(W, [("read", "a"), ("delete", "a"), ("delete", "a")], 3, "delete-needs-red")
 
 
 def test_twin__replay__red_limit() -> None:
     """Issue 36: the red limit checked only after a compute accepted a read past M (and the
     certificate then said "peak red = 4 <= M = 3")."""
     H = nx.DiGraph([(x, "s") for x in "abcd"])
-    _rejects_last(H, [("read", "a"), ("read", "b"), ("read", "c"), ("read", "d")], 3,
+    assert_rejects_last(H, [("read", "a"), ("read", "b"), ("read", "c"), ("read", "d")], 3,
                   "red-limit")
-    _rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c")], 2, "red-limit")
+    assert_rejects_last(W, [("read", "a"), ("read", "b"), ("compute", "c")], 2, "red-limit")
     # a read of a red vertex adds no pebble: legal at the limit
     assert replay(W, [("read", "a"), ("read", "b"), ("read", "b"), ("compute", "c"),
                       ("write", "c")], 3).peak_red == 3
