@@ -565,10 +565,9 @@ def main() -> None:
         *targets_table(worst, causal_worst, hierarchy, window, SWEEP_RUN),
         "",
         "Reproduce the headline: `attnio gap --n 4096 --d 64 --pass backward` (and `--pass "
-        "forward`; add `--mask causal` for the causal rows, which `attnio gap` computes over "
-        "the `levels` selection — no fused-resident, flash2-split — where this note uses the "
-        "gap selection): the line under the table is the exact worst over every M between "
-        "the smallest and the largest size.",
+        "forward`; add `--mask causal` for the causal rows: the same algorithms and bounds): "
+        "the line under the table is the exact worst over every M between the smallest and "
+        "the largest size.",
         "",
         "![ratio against M](../docs/figures/gap_ratio.png)",
         "",
