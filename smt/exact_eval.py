@@ -425,7 +425,13 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
                     raise _Undefined()  # base 1: log(a, 1) = log(a)/0
     if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
         raise _Undefined()              # a pole
-    out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
+    try:
+        out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
+    except (ArithmeticError, ValueError, RecursionError) as exc:
+        # sympy gave up evaluating exactly: floor(exp(exp(10))) raises PrecisionExhausted (an
+        # ArithmeticError), whose message then fails to print a 10⁴-digit Integer (ValueError:
+        # Python's int-to-str limit). The value is not known here — unknown, never a verdict.
+        raise _Undetermined() from exc
     if out.has(*UNDEFINED):
         raise _Undefined()
     return out

@@ -373,3 +373,13 @@ def test_a_proved_nonzero_far_below_the_working_precision_keeps_its_sign() -> No
     r = sp.Rational(isqrt(2 * 10 ** 260), 10 ** 130)
     assert sign_of(sp.sqrt(2) - r) == 1
     assert sign_of(r - sp.sqrt(2)) == -1
+
+
+def test_a_value_sympy_cannot_evaluate_is_unknown_not_a_crash() -> None:
+    # floor(exp(exp(10))) has ~9,566 digits: sympy raises PrecisionExhausted, whose message
+    # then cannot print the Integer (Python's 4,300-digit int-to-str limit, a ValueError).
+    # Found by the slow tier's bridge sweep; `attnio prove 'x <= floor(exp(exp(x)))' --var
+    # x:real` was a traceback. The referee does not know the value: unknown, never a verdict.
+    statement = sp.Le(x, sp.floor(sp.exp(sp.exp(x))))
+    assert evaluate(statement, {x: sp.Integer(10)}) == "unknown"
+    assert evaluate(statement, {x: sp.Integer(0)}) == "true"     # floor(e) = 2 >= 0
