@@ -46,15 +46,11 @@ gradients. The outer loop's loads and stores are paid for every block. Masked co
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(3)
->>> mem = TwoLevelMemory(M=200)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((7, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(200, (7, 4), seed=3)
 >>> flash1_forward(mem, block_rows=3, block_cols=5)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12))
+>>> forward_matches(mem.slow)
 True
 """
 

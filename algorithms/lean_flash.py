@@ -69,18 +69,13 @@ fewer FLOPs). Admissible: :math:`M \ge 3d + 3` (forward), :math:`M \ge 6d + 2` (
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(3)
->>> mem = TwoLevelMemory(M=60)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((9, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(60, (9, 4), seed=3)
 >>> lean_forward(mem, **lean_block_sizes(9, 4, 60, "forward"), tau=900.0)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"], tau=900.0)
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)), mem.peak_words <= 60
+>>> forward_matches(mem.slow, tau=900.0), mem.peak_words <= 60
 (True, True)
->>> c = count_lean("forward", 9, 4, 60)
->>> (c.reads, c.writes, c.flops, c.peak_fast_words) == (mem.reads, mem.writes, mem.flops, mem.peak_words)
+>>> count_lean("forward", 9, 4, 60).matches(mem)
 True
 """
 

@@ -49,6 +49,8 @@ __all__ = [
     "stream_rowsum_product",
     "stream_elementwise",
     "open_key_block",
+    "masked_row_max",
+    "shifted_exp",
 ]
 
 
@@ -221,3 +223,31 @@ def open_key_block(mem: TwoLevelMemory, keys: slice, c: int, d: int, *,
     mem.load(f"V_{suffix}", "V", (keys, slice(None)))
     mem.allocate(f"dK_{suffix}", (c, d))
     mem.allocate(f"dV_{suffix}", (c, d))
+
+
+def masked_row_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
+    """Row maxima of τT over the kept entries (−inf for a row with none): the tile maxima of
+    the stable storage of :mod:`attnio.algorithms.small_cache_stable` and
+    :mod:`attnio.algorithms.small_cache_fused`.
+
+    >>> keep = np.array([[True, False], [False, False]])
+    >>> masked_row_max(np.array([[1.0, 3.0], [2.0, 0.0]]), keep, 2.0).tolist()
+    [2.0, -inf]
+    """
+    kept = tau * T if keep is None else np.where(keep, tau * T, -np.inf)
+    return kept.max(axis=1, initial=-np.inf)
+
+
+def shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
+                tau: float) -> np.ndarray:
+    """exp(τT − t) row-wise, 0 at masked entries and on rows with t = −inf.
+
+    >>> T, t = np.array([[0.0, 1.0], [5.0, 5.0]]), np.array([1.0, -np.inf])
+    >>> shifted_exp(T, t, None, 1.0).round(4).tolist()
+    [[0.3679, 1.0], [0.0, 0.0]]
+    """
+    finite = np.isfinite(t)
+    arg = tau * T - np.where(finite, t, 0.0)[:, None]
+    if keep is not None:
+        arg = np.where(keep, arg, -np.inf)
+    return np.where(finite[:, None], np.exp(arg), 0.0)

@@ -124,7 +124,13 @@ from typing import Callable
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
+from attnio.algorithms.primitives import (
+    blocks,
+    ceil_div,
+    masked_row_max,
+    shifted_exp,
+    stream_rowsum_product,
+)
 from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
@@ -418,22 +424,6 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
 
 
 # ---- the forward ----------------------------------------------------------------------------
-def _tile_max(S: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
-    """Row maxima of τS over the kept entries (−∞ for a row with none)."""
-    kept = tau * S if keep is None else np.where(keep, tau * S, -np.inf)
-    return kept.max(axis=1, initial=-np.inf)
-
-
-def _shifted_exp(S: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
-                 tau: float) -> np.ndarray:
-    """exp(τS − t) row-wise, 0 at masked entries and on rows with t = −∞."""
-    finite = np.isfinite(t)
-    arg = tau * S - np.where(finite, t, 0.0)[:, None]
-    if keep is not None:
-        arg = np.where(keep, arg, -np.inf)
-    return np.where(finite[:, None], np.exp(arg), 0.0)
-
-
 def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
                               c2: int, mask: np.ndarray | None = None,
                               tau: float = 1.0) -> None:
@@ -464,10 +454,10 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
                             flops=2 * r * c)
                 mem.free("Q_il", "K_jl")
             mem.allocate("u_IJ", (r, 1))
-            mem.compute("u_IJ", ("S_IJ",), lambda s, k=keep: _tile_max(s, k, tau)[:, None],
+            mem.compute("u_IJ", ("S_IJ",), lambda s, k=keep: masked_row_max(s, k, tau)[:, None],
                         flops=r * c)
             mem.compute("S_IJ", ("S_IJ", "u_IJ"),
-                        lambda s, t, k=keep: _shifted_exp(s, t[:, 0], k, tau), flops=2 * r * c)
+                        lambda s, t, k=keep: shifted_exp(s, t[:, 0], k, tau), flops=2 * r * c)
             mem.compute("u_IJ", ("u_IJ", "S_IJ"),   # u = t + log σ, the tile's logsumexp
                         lambda t, a: _logsumexp(a.sum(axis=1), t[:, 0])[:, None],
                         flops=r * c + 2 * r)

@@ -55,9 +55,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> rng = np.random.default_rng(2)
->>> mem = TwoLevelMemory(M=20)
->>> for name in "QKV": mem.add_slow(name, 30.0 * rng.standard_normal((5, 3)))
+>>> mem = TwoLevelMemory.with_random_inputs(20, (5, 3), seed=2, scale=30.0)
 >>> stable_square_tiling_forward(mem, block=2)
 >>> S = mem.slow["Q"] @ mem.slow["K"].T
 >>> float(np.abs(S).max()) > 2000         # exp(S) overflows: Saha–Ye's A would hold inf
@@ -74,7 +72,13 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import accumulate_row_products, blocks, ceil_div
+from attnio.algorithms.primitives import (
+    accumulate_row_products,
+    blocks,
+    ceil_div,
+    masked_row_max,
+    shifted_exp,
+)
 from attnio.algorithms.square_tiling import attention_phase
 
 __all__ = ["stable_exp_scores_phase", "stable_square_tiling_forward", "stable_scores"]
@@ -95,23 +99,6 @@ def stable_scores(S: np.ndarray, mask: np.ndarray | None = None
     m = np.where(np.isfinite(m), m, 0.0)
     A = np.exp(shifted - m[:, None])
     return A, A.sum(axis=1)
-
-
-def _tile_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
-    """Row maxima of τT over the kept entries (−inf for a row with none)."""
-    kept = tau * T if keep is None else np.where(keep, tau * T, -np.inf)
-    return kept.max(axis=1, initial=-np.inf)
-
-
-def _shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
-                 tau: float) -> np.ndarray:
-    """exp(τT − t) row-wise, 0 at masked entries and on rows with t = −inf."""
-    finite = np.isfinite(t)
-    shift = np.where(finite, t, 0.0)[:, None]
-    arg = tau * T - shift
-    if keep is not None:
-        arg = np.where(keep, arg, -np.inf)
-    return np.where(finite[:, None], np.exp(arg), 0.0)
 
 
 def _rescale_factor(t: np.ndarray, m: np.ndarray) -> np.ndarray:
@@ -142,9 +129,9 @@ def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray
             accumulate_row_products(mem, "T_ij", "Q", "K", rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))
             mem.allocate("t_ij", (r,))
-            mem.compute("t_ij", ("T_ij",), lambda T, k=keep: _tile_max(T, k, tau), flops=r * c)
+            mem.compute("t_ij", ("T_ij",), lambda T, k=keep: masked_row_max(T, k, tau), flops=r * c)
             mem.compute("T_ij", ("T_ij", "t_ij"),
-                        lambda T, t, k=keep: _shifted_exp(T, t, k, tau), flops=2 * r * c)
+                        lambda T, t, k=keep: shifted_exp(T, t, k, tau), flops=2 * r * c)
             mem.store("T_ij", "A", (rows, cols))
             mem.store("t_ij", "mt", slice(J * n + i0, J * n + i0 + r))
             mem.compute("m_i", ("m_i", "t_ij"), np.maximum, flops=r)

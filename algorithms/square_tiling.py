@@ -25,14 +25,11 @@ i.e. :math:`\approx 8n^2d/\sqrt M + n^2 + nd + 2n`: Saha–Ye Thm 3.5's :math:`O
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> rng = np.random.default_rng(2)
->>> mem = TwoLevelMemory(M=20)
->>> for name in "QKV": mem.add_slow(name, 0.5 * rng.standard_normal((5, 3)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(20, (5, 3), seed=2, scale=0.5)
 >>> square_tiling_forward(mem, block=2)
->>> A = np.exp(mem.slow["Q"] @ mem.slow["K"].T)
->>> bool(np.allclose(mem.slow["O"], (A / A.sum(1, keepdims=True)) @ mem.slow["V"]))
+>>> forward_matches(mem.slow)
 True
 >>> mem.peak_words <= 3 * 2 * 2 + 2
 True
