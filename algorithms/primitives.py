@@ -51,6 +51,8 @@ __all__ = [
     "open_key_block",
     "masked_row_max",
     "shifted_exp",
+    "kept_key_rows",
+    "dq_product_pass",
 ]
 
 
@@ -251,3 +253,48 @@ def shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
     if keep is not None:
         arg = np.where(keep, arg, -np.inf)
     return np.where(finite[:, None], np.exp(arg), 0.0)
+
+
+def kept_key_rows(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
+    """The key rows j with a kept entry in ``mask[rows, j]`` (all n without a mask).
+
+    >>> kept_key_rows(np.array([[True, False, False], [False, False, True]]), slice(0, 2), 3)
+    [0, 2]
+    """
+    if mask is None:
+        return range(n)
+    return np.flatnonzero(mask[rows].any(axis=0)).tolist()
+
+
+def dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int, mask: np.ndarray | None,
+                    *, tau: float = 1.0) -> None:
+    r"""dQ = τ·dS·K from a slow dS (n×n, written by an earlier pass): per block of ``B_r``
+    query rows, dQ_I resident, a column of dS and a row of K streamed — columns with no kept
+    entry in the query block skipped, masked entries (which the earlier pass left unwritten)
+    zeroed on chip; ``tau = 1`` when dS is already τ-scaled. Reads
+    :math:`\sum_I (a_I + d)\,|kept(I)|`, writes nd, FLOPs 2d per streamed column and query
+    row. The last pass of :mod:`attnio.algorithms.lean_flash` and of
+    :mod:`attnio.algorithms.split_backward` (``dS = 1``).
+
+    >>> mem = TwoLevelMemory(M=64)
+    >>> mem.add_slow("dS", np.ones((3, 3))); mem.add_slow("K", np.ones((3, 2)))
+    >>> mem.new_slow("dQ", (3, 2))
+    >>> dq_product_pass(mem, 3, 2, 2, None, tau=0.5)
+    >>> mem.slow["dQ"].tolist(), mem.reads, mem.writes
+    ([[1.5, 1.5], [1.5, 1.5], [1.5, 1.5]], 21, 6)
+    """
+    for i0, a in blocks(n, B_r):
+        rows = slice(i0, i0 + a)
+        mem.allocate("dQ_I", (a, d))
+        for j in kept_key_rows(mask, rows, n):
+            key = slice(j, j + 1)
+            keep = None if mask is None else mask[rows, key]
+            mem.load("ds_j", "dS", (rows, key))
+            mem.load("k_j", "K", (key, slice(None)))
+            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"),
+                        lambda dq, ds, k, kp=keep: dq + tau * (
+                            (ds if kp is None else np.where(kp, ds, 0.0)) @ k),
+                        flops=2 * a * d)
+            mem.free("ds_j", "k_j")
+        mem.store("dQ_I", "dQ", (rows, slice(None)))
+        mem.free("dQ_I")
