@@ -212,6 +212,19 @@ def _all_proved(parts: list[_Part]) -> Verdict:
                                     nontrivial_instances=nontrivial))
 
 
+def _part_bounds(inst: _Instance, G: nx.DiGraph, counted: list[str], ctx: CheckContext,
+                 beta: Callable[..., int], *dims: int) -> list[_Part]:
+    """One part per ``k`` of ``inst``: at most ``b = beta(k, *dims)`` of ``counted`` in a part
+    of ``k`` red pebbles (:func:`check_part_bound`), non-trivial when ``b < len(counted)``."""
+    parts: list[_Part] = []
+    for k in inst.ks:
+        b = beta(k, *dims)
+        parts.append((f"{inst.label} k={k} β={b}",
+                      partial(check_part_bound, G, counted, k, b, timeout_ms=ctx.z3_timeout_ms),
+                      b < len(counted)))
+    return parts
+
+
 def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_part_bound
               ) -> Callable[[CheckContext], Verdict]:
     """The per-part product count ``beta(k)`` on every (instance, k) (a planted ``beta`` makes
@@ -220,13 +233,7 @@ def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_pa
         parts: list[_Part] = []
         for inst in instances:
             G = inst.build()
-            counted = product_vertices(G, "AB")
-            for k in inst.ks:
-                b = beta(k)
-                parts.append((f"{inst.label} k={k} β={b}",
-                              partial(check_part_bound, G, counted, k, b,
-                                      timeout_ms=ctx.z3_timeout_ms),
-                              b < len(counted)))
+            parts += _part_bounds(inst, G, product_vertices(G, "AB"), ctx, beta)
         return _all_proved(parts)
     return check
 
@@ -247,12 +254,7 @@ def _sy_check(instances: list[_Instance],
             t = sizes.pop()
             d = _inner_dim(G, trees)
             counted = sorted(set().union(*(tr for _, tr in trees)))
-            for k in inst.ks:
-                b = beta(k, d, t)
-                parts.append((f"{inst.label} k={k} β={b}",
-                              partial(check_part_bound, G, counted, k, b,
-                                      timeout_ms=ctx.z3_timeout_ms),
-                              b < len(counted)))
+            parts += _part_bounds(inst, G, counted, ctx, beta, d, t)
         return _all_proved(parts)
     return check
 
