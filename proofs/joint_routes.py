@@ -37,7 +37,7 @@ from attnio.bounds.attention import (
 )
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
-from attnio.proofs.attention_routes import EXACT, claim, segment_cap_excess
+from attnio.proofs.attention_routes import EXACT, claim, descending_prefix_sums, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 
@@ -190,10 +190,7 @@ def brute_joint_table(computation: str, n: int, d: int) -> list[tuple[int, int, 
             for i in range(n):
                 for k in range(d):                   # dQ = dS·K
                     pair(sum((i, j) in dS and (j, k) in K for j in range(n)), n, False)
-        prefix = [0]
-        for v in sorted(partial, reverse=True):
-            prefix.append(prefix[-1] + v)
-        table.append((s, fixed[0], prefix))
+        table.append((s, fixed[0], descending_prefix_sums(partial)))
     return table
 
 

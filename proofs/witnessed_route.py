@@ -43,6 +43,7 @@ from attnio.proofs.attention_routes import (
     cell_bound_ge,
     cell_bound_le,
     claim,
+    descending_prefix_sums,
 )
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -85,10 +86,7 @@ def dsk_leaf_table(n: int, d: int) -> list[tuple[int, int, int, list[int]]]:
                         full += n
                     elif avail:
                         partial.append(avail)
-            prefix = [0]
-            for v in sorted(partial, reverse=True):
-                prefix.append(prefix[-1] + v)
-            table.append((A.bit_count(), B.bit_count(), full, prefix))
+            table.append((A.bit_count(), B.bit_count(), full, descending_prefix_sums(partial)))
     return table
 
 
