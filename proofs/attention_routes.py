@@ -29,7 +29,6 @@ the last segment's − 1, at L = M only, at an unchecked L = 7M, or with an infl
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import accumulate
 from math import isqrt
 from typing import Callable, Iterable
 
@@ -48,6 +47,7 @@ from attnio.bounds.attention import (
     segment_product_cap,
     segment_route,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.exceptions import CacheOverflowError, InfeasibleError
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -224,17 +224,6 @@ def pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int,
                     partial.append(avail)
             table.append((A.bit_count() + B.bit_count(), full, descending_prefix_sums(partial)))
     return table
-
-
-def descending_prefix_sums(counts: Iterable[int]) -> list[int]:
-    """``[0, c1, c1 + c2, …]`` over ``counts`` sorted largest first: entry c of the list is the
-    most leaves c partial pairs of a segment shape can hold (the tables of
-    :func:`pair_leaf_table`, the joint and the witnessed routes).
-
-    >>> descending_prefix_sums([1, 3, 2])
-    [0, 3, 5, 6]
-    """
-    return [0, *accumulate(sorted(counts, reverse=True))]
 
 
 def _leaf_table(n: int, d: int) -> list[tuple[int, int, list[int]]]:

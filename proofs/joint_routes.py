@@ -35,9 +35,10 @@ from attnio.bounds.attention import (
     joint_routes,
     segment_product_cap,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
-from attnio.proofs.attention_routes import EXACT, claim, descending_prefix_sums, segment_cap_excess
+from attnio.proofs.attention_routes import EXACT, claim, segment_cap_excess
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
 

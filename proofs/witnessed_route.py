@@ -34,6 +34,7 @@ from attnio.bounds.attention import (
     segment_product_cap,
     witnessed_routes,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.exceptions import IllegalMoveError
 from attnio.graphs.game import replay
@@ -43,7 +44,6 @@ from attnio.proofs.attention_routes import (
     cell_bound_ge,
     cell_bound_le,
     claim,
-    descending_prefix_sums,
 )
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
