@@ -49,6 +49,7 @@ __all__ = [
     "stream_rowsum_product",
     "stream_elementwise",
     "open_key_block",
+    "close_key_block",
     "masked_row_max",
     "shifted_exp",
     "kept_key_rows",
@@ -225,6 +226,24 @@ def open_key_block(mem: TwoLevelMemory, keys: slice, c: int, d: int, *,
     mem.load(f"V_{suffix}", "V", (keys, slice(None)))
     mem.allocate(f"dK_{suffix}", (c, d))
     mem.allocate(f"dV_{suffix}", (c, d))
+
+
+def close_key_block(mem: TwoLevelMemory, keys: slice, *, suffix: str = "j") -> None:
+    """End a key block opened by :func:`open_key_block`: store ``dK_<suffix>`` and
+    ``dV_<suffix>`` into the rows ``keys`` of slow dK and dV (2cd writes) and free the four
+    tiles (the key-outer loop of both flash backward passes).
+
+    >>> import numpy as np
+    >>> mem = TwoLevelMemory(M=64)
+    >>> for name in "KV": mem.add_slow(name, np.ones((4, 2)))
+    >>> for name in ("dK", "dV"): mem.new_slow(name, (4, 2))
+    >>> open_key_block(mem, slice(0, 3), 3, 2); close_key_block(mem, slice(0, 3))
+    >>> mem.writes, mem.resident_words, mem.slow["dK"][:3].tolist()
+    (12, 0, [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    """
+    mem.store(f"dK_{suffix}", "dK", (keys, slice(None)))
+    mem.store(f"dV_{suffix}", "dV", (keys, slice(None)))
+    mem.free(f"K_{suffix}", f"V_{suffix}", f"dK_{suffix}", f"dV_{suffix}")
 
 
 def masked_row_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
