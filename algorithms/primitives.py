@@ -34,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -50,9 +50,8 @@ __all__ = [
     "stream_elementwise",
     "open_key_block",
     "close_key_block",
-    "masked_row_max",
-    "shifted_exp",
     "kept_key_rows",
+    "kept_column_blocks",
     "dq_product_pass",
 ]
 
@@ -246,34 +245,6 @@ def close_key_block(mem: TwoLevelMemory, keys: slice, *, suffix: str = "j") -> N
     mem.free(f"K_{suffix}", f"V_{suffix}", f"dK_{suffix}", f"dV_{suffix}")
 
 
-def masked_row_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
-    """Row maxima of τT over the kept entries (−inf for a row with none): the tile maxima of
-    the stable storage of :mod:`attnio.algorithms.small_cache_stable` and
-    :mod:`attnio.algorithms.small_cache_fused`.
-
-    >>> keep = np.array([[True, False], [False, False]])
-    >>> masked_row_max(np.array([[1.0, 3.0], [2.0, 0.0]]), keep, 2.0).tolist()
-    [2.0, -inf]
-    """
-    kept = tau * T if keep is None else np.where(keep, tau * T, -np.inf)
-    return kept.max(axis=1, initial=-np.inf)
-
-
-def shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
-                tau: float) -> np.ndarray:
-    """exp(τT − t) row-wise, 0 at masked entries and on rows with t = −inf.
-
-    >>> T, t = np.array([[0.0, 1.0], [5.0, 5.0]]), np.array([1.0, -np.inf])
-    >>> shifted_exp(T, t, None, 1.0).round(4).tolist()
-    [[0.3679, 1.0], [0.0, 0.0]]
-    """
-    finite = np.isfinite(t)
-    arg = tau * T - np.where(finite, t, 0.0)[:, None]
-    if keep is not None:
-        arg = np.where(keep, arg, -np.inf)
-    return np.where(finite[:, None], np.exp(arg), 0.0)
-
-
 def kept_key_rows(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
     """The key rows j with a kept entry in ``mask[rows, j]`` (all n without a mask).
 
@@ -283,6 +254,25 @@ def kept_key_rows(mask: np.ndarray | None, rows: slice, n: int) -> range | list[
     if mask is None:
         return range(n)
     return np.flatnonzero(mask[rows].any(axis=0)).tolist()
+
+
+def kept_column_blocks(mask: np.ndarray | None, rows: slice, n: int, size: int
+                       ) -> Iterator[tuple[int, slice, int, np.ndarray | None]]:
+    """``(J, cols, c, keep)`` for the J-th block of ``size`` columns of an n-column matrix
+    (``cols``, c wide) whose tile ``mask[rows, cols]`` (``keep``; None without a mask) has a
+    kept entry: the tiles the square-tiled passes compute, skipping the empty ones.
+
+    >>> mask = np.array([[True, False, False, False], [True, False, False, True]])
+    >>> [(J, cols, c) for J, cols, c, _ in kept_column_blocks(mask, slice(0, 1), 4, 2)]
+    [(0, slice(0, 2, None), 2)]
+    >>> [J for J, *_ in kept_column_blocks(None, slice(0, 1), 5, 2)]
+    [0, 1, 2]
+    """
+    for J, (j0, c) in enumerate(blocks(n, size)):
+        cols = slice(j0, j0 + c)
+        keep = None if mask is None else mask[rows, cols]
+        if keep is None or keep.any():
+            yield J, cols, c, keep
 
 
 def dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int, mask: np.ndarray | None,

@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import accumulate_row_products, blocks
+from attnio.algorithms.primitives import accumulate_row_products, blocks, kept_column_blocks
 
 __all__ = ["square_tiling_forward", "exp_scores_phase", "attention_phase"]
 
@@ -60,11 +60,7 @@ def exp_scores_phase(
     for i0, r in blocks(n, block):
         rows = slice(i0, i0 + r)
         mem.allocate("l_i", (r,))
-        for j0, c in blocks(n, block):
-            cols = slice(j0, j0 + c)
-            keep = None if mask is None else mask[rows, cols]
-            if keep is not None and not keep.any():
-                continue
+        for _, cols, c, keep in kept_column_blocks(mask, rows, n, block):
             mem.allocate("T_ij", (r, c))
             accumulate_row_products(mem, "T_ij", q, k, rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))
