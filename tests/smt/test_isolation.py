@@ -305,14 +305,21 @@ class _Exited(Exception):
         self.code = code
 
 
+def _recorded_caps(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The memory caps the isolated side asks for, recorded (in the returned list) instead of
+    taken, and no parent-death signal asked for: the child or server side in this process."""
+    caps: list = []
+    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    return caps
+
+
 def _run_child_here(monkeypatch: pytest.MonkeyPatch, fn, args: tuple, kwargs: dict,  # noqa: ANN001
                     memory_bytes: int | None) -> tuple[object, object, list, bool]:
     """The child side of run_isolated, in this process (mutmut's test selection sees only
     this process): the exit and the memory cap recorded instead of taken. Returns the exit
     code, the reply, the caps asked for and whether the read end was closed."""
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    caps = _recorded_caps(monkeypatch)
 
     def fake_exit(code: object) -> None:
         raise _Exited(code)
@@ -370,9 +377,7 @@ def test_the_server_loads_the_file_as_its_own_module(tmp_path,  # noqa: ANN001
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import io
     import threading
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    caps = _recorded_caps(monkeypatch)
     target = tmp_path / "named.target.py"
     target.write_text("def name():\n    return __name__\n")
     requests_r, requests_w = os.pipe()
@@ -396,9 +401,7 @@ def test_the_server_loads_the_file_as_its_own_module(tmp_path,  # noqa: ANN001
 
 def test_the_server_takes_0_as_no_memory_cap(tmp_path,  # noqa: ANN001
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    caps = _recorded_caps(monkeypatch)
     target = tmp_path / "t.py"
     target.write_text("def f():\n    return 1\n")
     requests_r, requests_w = os.pipe()
