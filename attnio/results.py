@@ -251,6 +251,17 @@ class Evidence(JsonFields):
         if self.kind not in EVIDENCE_KINDS:
             raise ValueError(f"evidence kind {self.kind!r} is not one of {EVIDENCE_KINDS}")
 
+    @classmethod
+    def exhaustive(cls, instances: int, nontrivial: int) -> "Evidence":
+        """An enumerated check's evidence: ``instances`` ran, ``nontrivial`` of them could
+        have failed.
+
+        >>> Evidence.exhaustive(20, 14) == Evidence("exhaustive", instances=20,
+        ...                                          nontrivial_instances=14)
+        True
+        """
+        return cls("exhaustive", instances=instances, nontrivial_instances=nontrivial)
+
     def short(self) -> str:
         """A few characters for the human table: ``z3+cvc5 ∀``, ``exh 14/20``, ``def``."""
         if self.kind == "smt-forall":

@@ -316,8 +316,7 @@ def _segment_cap_check(ctx: CheckContext, *,
                            "the brute-force maximum of designated leaves exceeds the cap")
     return Proved(f"{checked} (d, M, L) and small shapes: cap between the proved cell bounds "
                   "and 2 above on cells covering [0, S], and ≥ the brute-force maximum",
-                  evidence=Evidence(
-                      "exhaustive", instances=checked, nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _within_small_cache_form(cap: int, d: int, M: int) -> bool:
@@ -364,8 +363,7 @@ def _segment_route_check(ctx: CheckContext, *,
                            "the cap at L = 4M is above its small-cache closed form")
     return Proved(f"{checked} (n, d, M, products): route = max_L L(⌈N/cap⌉ − 1) exactly, cap at "
                   "L = 4M within its closed form",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 #: (pass, n, d, M) grid on which every route is compared with every algorithm's exact count.
@@ -413,8 +411,7 @@ def _below_algorithms(ctx: CheckContext, *,
                                     "algorithm": name, "io": io},
                                    "a lower bound exceeds an algorithm's exact I/O")
     return Proved(f"{checked} (route, algorithm, size) comparisons, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _cap_all_partial(d: int, M: int, L: int) -> int:

@@ -268,8 +268,7 @@ def _joint_cap_check(ctx: CheckContext, *,
                                "a segment shape holds more designated leaves than the cap")
     return Proved(f"{checked} certificates, integer points and brute-force segment shapes: the "
                   "cap is at least Ψ everywhere and at least every shape's designated leaves",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 #: (pass, n, d, M, B, H, G) of gap.joint_route (n < d included).
@@ -311,8 +310,7 @@ def _joint_route_check(ctx: CheckContext, *, products: Callable[[str], int] | No
                                "a joint route is not max_L L(⌈N/cap⌉ − 1) (+ rest)")
     return Proved(f"{checked} joint routes (single head and stacked) equal max_L "
                   "L(⌈N/cap⌉ − 1) (+ rest), exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 

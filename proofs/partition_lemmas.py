@@ -198,8 +198,7 @@ def _all_proved(parts: list[_Part]) -> Verdict:
     for label, run, could_fail in parts:
         v = run()
         nontrivial += could_fail
-        evidence = Evidence("exhaustive", instances=len(done) + 1,
-                            nontrivial_instances=nontrivial)
+        evidence = Evidence.exhaustive(len(done) + 1, nontrivial)
         if not isinstance(v, Proved):
             if isinstance(v, Refuted):
                 return Refuted({"instance": label, **v.counterexample}, f"{label}: {v.detail}",
@@ -208,8 +207,7 @@ def _all_proved(parts: list[_Part]) -> Verdict:
         done.append(label + ("" if could_fail else " (trivial)"))
     return Proved(f"z3 unsat for all {len(done)} (instance, k), {nontrivial} of them "
                   "non-trivial: " + "; ".join(done),
-                  evidence=Evidence("exhaustive", instances=len(done),
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(len(done), nontrivial))
 
 
 def _part_bounds(inst: _Instance, G: nx.DiGraph, counted: list[str], ctx: CheckContext,

@@ -190,8 +190,7 @@ ceil - 1)` (and that + 4nd),
     return Proved(f"{checked} dS·K segment shapes and (n, d, M, L), n < d included: full pairs "
                   "≤ ab/min(n, d), the cap between the proved cell bounds and 2 above, the "
                   "route (single and stacked) its maximum over L, exactly",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def witness_dag() -> nx.DiGraph:
@@ -255,8 +254,7 @@ def _witness_lemma_check(ctx: CheckContext, *, chain: Sequence[str] = ("A", "P",
                         stack.append(extended)
     return Proved(f"{checked} (schedule prefix, segment) pairs of ≤ {depth} moves, M = {M}: "
                   f"{nontrivial} with {target} red in the segment, each witnessed",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 CLAIMS: list[Claim] = [
