@@ -53,6 +53,7 @@ from attnio.validation import positive_int
 
 if TYPE_CHECKING:  # pragma: no cover
     from attnio.algorithms.masks import Mask
+    from attnio.algorithms.memory import TwoLevelMemory
 
 __all__ = [
     "Counts",
@@ -93,6 +94,11 @@ class Counts:
     def io(self) -> int:
         """Reads plus writes: the I/O of the red-blue pebble game."""
         return self.reads + self.writes
+
+    def matches(self, mem: TwoLevelMemory) -> bool:
+        """Whether reads, writes, FLOPs and peak equal what an executed memory counted."""
+        return ((self.reads, self.writes, self.flops, self.peak_fast_words)
+                == (mem.reads, mem.writes, mem.flops, mem.peak_words))
 
     def then(self, other: "Counts") -> "Counts":
         """The counts of running ``self`` and then ``other`` (sums; the larger peak)."""

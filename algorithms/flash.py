@@ -46,24 +46,22 @@ gradients. The outer loop's loads and stores are paid for every block. Masked co
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(3)
->>> mem = TwoLevelMemory(M=200)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((7, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(200, (7, 4), seed=3)
 >>> flash1_forward(mem, block_rows=3, block_cols=5)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12))
+>>> forward_matches(mem.slow)
 True
 """
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, open_key_block
+from attnio.algorithms.primitives import blocks, close_key_block, open_key_block
 
 __all__ = ["flash1_forward", "flash1_backward", "flash2_forward", "flash2_forward_step",
            "flash2_backward"]
@@ -95,6 +93,52 @@ def _tile_mask(mask: np.ndarray | None, rows: slice, keys: slice) -> tuple[bool,
     return not keep.any(), keep
 
 
+def _key_outer_tiles(mem: TwoLevelMemory, n: int, nq: int, d: int, block_rows: int,
+                     block_cols: int, mask: np.ndarray | None
+                     ) -> Iterator[tuple[slice, int, int, np.ndarray | None]]:
+    """The key-outer loop of both backward passes (FA-1 Algorithm 4, FA-2 Algorithm 2): per
+    block of ``block_cols`` key rows, open the key block, yield ``(rows, r, c, keep)``
+    for each block of ``block_rows`` query rows (of ``nq``) with a kept entry, then close the
+    key block (:func:`~attnio.algorithms.primitives.open_key_block`, ``close_key_block``)."""
+    for j0, c in blocks(n, block_cols):
+        keys = slice(j0, j0 + c)
+        open_key_block(mem, keys, c, d)
+        for i0, r in blocks(nq, block_rows):
+            rows = slice(i0, i0 + r)
+            skip, keep = _tile_mask(mask, rows, keys)
+            if not skip:
+                yield rows, r, c, keep
+        close_key_block(mem, keys)
+
+
+def _score_tile(mem: TwoLevelMemory, tile: str, r: int, c: int, d: int, tau: float,
+                keep: np.ndarray | None) -> None:
+    """Allocate the r×c ``tile`` and set it to the (masked) scores τ·Q_i K_jᵀ (every pass of
+    both versions, forward and backward)."""
+    mem.allocate(tile, (r, c))
+    mem.compute(tile, ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
+                flops=2 * r * c * d)
+
+
+def _dv_and_dp(mem: TwoLevelMemory, r: int, c: int, d: int) -> None:
+    """dV_j += P_ijᵀ dO_i; a new tile dS_ij = dP_ij = dO_i V_jᵀ (both backward passes)."""
+    mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
+                flops=2 * r * c * d)
+    mem.allocate("dS_ij", (r, c))
+    mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
+
+
+def _ds_dq_dk(mem: TwoLevelMemory, rows: slice, r: int, c: int, d: int, tau: float) -> None:
+    """dS_ij = P_ij ∘ (dP_ij − D_i); dQ_i += τ dS_ij K_j, stored; dK_j += τ dS_ijᵀ Q_i."""
+    mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
+                lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
+    mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + tau * (ds @ k),
+                flops=2 * r * c * d)
+    mem.store("dQ_i", "dQ", (rows, slice(None)))
+    mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
+                flops=2 * r * c * d)
+
+
 def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
                    mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """FA-1 Algorithm 1: slow Q, K, V → slow O, ℓ (row sums), m (row maxima).
@@ -120,9 +164,7 @@ def flash1_forward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
             mem.load("O_i", "O", (rows, slice(None)))
             mem.load("l_i", "l", rows)
             mem.load("m_i", "m", rows)
-            mem.allocate("S_ij", (r, c))
-            mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
-                        flops=2 * r * c * d)
+            _score_tile(mem, "S_ij", r, c, d, tau, keep)
             mem.allocate("m_tilde", (r,))
             mem.compute("m_tilde", ("S_ij",), lambda s: s.max(axis=1), flops=r * c)
             mem.compute("S_ij", ("S_ij", "m_tilde"),
@@ -161,42 +203,20 @@ def flash1_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
     n, d = mem.slow["Q"].shape
     for name in ("dQ", "dK", "dV"):
         mem.fill_slow(name, (n, d), 0.0)
-    for j0, c in blocks(n, block_cols):
-        keys = slice(j0, j0 + c)
-        open_key_block(mem, keys, c, d)
-        for i0, r in blocks(n, block_rows):
-            rows = slice(i0, i0 + r)
-            skip, keep = _tile_mask(mask, rows, keys)
-            if skip:
-                continue
-            for tile, array in (("Q_i", "Q"), ("O_i", "O"), ("dO_i", "dO"), ("dQ_i", "dQ")):
-                mem.load(tile, array, (rows, slice(None)))
-            mem.load("l_i", "l", rows)
-            mem.load("m_i", "m", rows)
-            mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
-                        flops=2 * r * c * d)
-            mem.compute("P_ij", ("P_ij", "m_i", "l_i"),
-                        lambda s, m, ell: _safe_divide(np.exp(s - _shift(m)[:, None]), ell),
-                        flops=3 * r * c)
-            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
-                        flops=2 * r * c * d)
-            mem.allocate("dS_ij", (r, c))
-            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
-            mem.allocate("D_i", (r,))
-            mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1),
-                        flops=2 * r * d)
-            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
-                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
-            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + tau * (ds @ k),
-                        flops=2 * r * c * d)
-            mem.store("dQ_i", "dQ", (rows, slice(None)))
-            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
-                        flops=2 * r * c * d)
-            mem.free("Q_i", "O_i", "dO_i", "dQ_i", "l_i", "m_i", "P_ij", "dS_ij", "D_i")
-        mem.store("dK_j", "dK", (keys, slice(None)))
-        mem.store("dV_j", "dV", (keys, slice(None)))
-        mem.free("K_j", "V_j", "dK_j", "dV_j")
+    for rows, r, c, keep in _key_outer_tiles(mem, n, n, d, block_rows, block_cols, mask):
+        for tile, array in (("Q_i", "Q"), ("O_i", "O"), ("dO_i", "dO"), ("dQ_i", "dQ")):
+            mem.load(tile, array, (rows, slice(None)))
+        mem.load("l_i", "l", rows)
+        mem.load("m_i", "m", rows)
+        _score_tile(mem, "P_ij", r, c, d, tau, keep)
+        mem.compute("P_ij", ("P_ij", "m_i", "l_i"),
+                    lambda s, m, ell: _safe_divide(np.exp(s - _shift(m)[:, None]), ell),
+                    flops=3 * r * c)
+        _dv_and_dp(mem, r, c, d)
+        mem.allocate("D_i", (r,))
+        mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1), flops=2 * r * d)
+        _ds_dq_dk(mem, rows, r, c, d, tau)
+        mem.free("Q_i", "O_i", "dO_i", "dQ_i", "l_i", "m_i", "P_ij", "dS_ij", "D_i")
 
 
 def flash2_forward_step(mem: TwoLevelMemory, keys: slice, r: int, c: int, d: int, *,
@@ -207,9 +227,7 @@ def flash2_forward_step(mem: TwoLevelMemory, keys: slice, r: int, c: int, d: int
     grouped-query loop of :mod:`attnio.algorithms.heads` (one definition of the I/O)."""
     mem.load("K_j", "K", (keys, slice(None)))
     mem.load("V_j", "V", (keys, slice(None)))
-    mem.allocate("S_ij", (r, c))
-    mem.compute("S_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
-                flops=2 * r * c * d)
+    _score_tile(mem, "S_ij", r, c, d, tau, keep)
     mem.allocate("m_new", (r,))
     mem.compute("m_new", ("m_i", "S_ij"), lambda m, s: np.maximum(m, s.max(axis=1)),
                 flops=r * c + r)
@@ -281,35 +299,14 @@ def flash2_backward(mem: TwoLevelMemory, *, block_rows: int, block_cols: int,
         mem.compute("D_i", ("dO_i", "O_i"), lambda do, o: (do * o).sum(axis=1), flops=2 * r * d)
         mem.store("D_i", "D", rows)
         mem.free("dO_i", "O_i", "D_i")
-    for j0, c in blocks(n, block_cols):
-        keys = slice(j0, j0 + c)
-        open_key_block(mem, keys, c, d)
-        for i0, r in blocks(nq, block_rows):
-            rows = slice(i0, i0 + r)
-            skip, keep = _tile_mask(mask, rows, keys)
-            if skip:
-                continue
-            for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
-                mem.load(tile, array, (rows, slice(None)))
-            mem.load("L_i", "L", rows)
-            mem.load("D_i", "D", rows)
-            mem.allocate("P_ij", (r, c))
-            mem.compute("P_ij", ("Q_i", "K_j"), lambda q, k, keep=keep: _scores(q, k, tau, keep),
-                        flops=2 * r * c * d)
-            mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - _shift(L)[:, None]),
-                        flops=2 * r * c)
-            mem.compute("dV_j", ("dV_j", "P_ij", "dO_i"), lambda dv, p, do: dv + p.T @ do,
-                        flops=2 * r * c * d)
-            mem.allocate("dS_ij", (r, c))
-            mem.compute("dS_ij", ("dO_i", "V_j"), lambda do, v: do @ v.T, flops=2 * r * c * d)
-            mem.compute("dS_ij", ("dS_ij", "P_ij", "D_i"),
-                        lambda dp, p, D: p * (dp - D[:, None]), flops=2 * r * c)
-            mem.compute("dQ_i", ("dQ_i", "dS_ij", "K_j"), lambda dq, ds, k: dq + tau * (ds @ k),
-                        flops=2 * r * c * d)
-            mem.store("dQ_i", "dQ", (rows, slice(None)))
-            mem.compute("dK_j", ("dK_j", "dS_ij", "Q_i"), lambda dk, ds, q: dk + tau * (ds.T @ q),
-                        flops=2 * r * c * d)
-            mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")
-        mem.store("dK_j", "dK", (keys, slice(None)))
-        mem.store("dV_j", "dV", (keys, slice(None)))
-        mem.free("K_j", "V_j", "dK_j", "dV_j")
+    for rows, r, c, keep in _key_outer_tiles(mem, n, nq, d, block_rows, block_cols, mask):
+        for tile, array in (("Q_i", "Q"), ("dO_i", "dO"), ("dQ_i", "dQ")):
+            mem.load(tile, array, (rows, slice(None)))
+        mem.load("L_i", "L", rows)
+        mem.load("D_i", "D", rows)
+        _score_tile(mem, "P_ij", r, c, d, tau, keep)
+        mem.compute("P_ij", ("P_ij", "L_i"), lambda s, L: np.exp(s - _shift(L)[:, None]),
+                    flops=2 * r * c)
+        _dv_and_dp(mem, r, c, d)
+        _ds_dq_dk(mem, rows, r, c, d, tau)
+        mem.free("Q_i", "dO_i", "dQ_i", "L_i", "D_i", "P_ij", "dS_ij")

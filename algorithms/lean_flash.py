@@ -69,18 +69,13 @@ fewer FLOPs). Admissible: :math:`M \ge 3d + 3` (forward), :math:`M \ge 6d + 2` (
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(3)
->>> mem = TwoLevelMemory(M=60)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((9, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(60, (9, 4), seed=3)
 >>> lean_forward(mem, **lean_block_sizes(9, 4, 60, "forward"), tau=900.0)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"], tau=900.0)
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)), mem.peak_words <= 60
+>>> forward_matches(mem.slow, tau=900.0), mem.peak_words <= 60
 (True, True)
->>> c = count_lean("forward", 9, 4, 60)
->>> (c.reads, c.writes, c.flops, c.peak_fast_words) == (mem.reads, mem.writes, mem.flops, mem.peak_words)
+>>> count_lean("forward", 9, 4, 60).matches(mem)
 True
 """
 
@@ -94,7 +89,13 @@ import numpy as np
 from attnio.algorithms.counts import Counts, count_rowsum_product, sequence_counts
 from attnio.algorithms.masks import tile_classes
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, open_key_block, stream_rowsum_product
+from attnio.algorithms.primitives import (
+    blocks,
+    dq_product_pass,
+    kept_key_rows,
+    open_key_block,
+    stream_rowsum_product,
+)
 from attnio.exceptions import CacheOverflowError, CacheTooSmallError, InvalidInputError
 from attnio.validation import positive_int
 
@@ -335,12 +336,6 @@ def _logsumexp(ell: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(live, np.where(live, m, 0.0) + np.log(np.where(live, ell, 1.0)), -np.inf)
 
 
-def _kept(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
-    if mask is None:
-        return range(n)
-    return np.flatnonzero(mask[rows].any(axis=0)).tolist()
-
-
 def lean_forward(mem: TwoLevelMemory, *, B_r: int, mode: int, mask: np.ndarray | None = None,
                  tau: float = 1.0) -> None:
     """slow Q, K, V → O and L = m + log ℓ (module docstring)."""
@@ -353,7 +348,7 @@ def lean_forward(mem: TwoLevelMemory, *, B_r: int, mode: int, mask: np.ndarray |
         mem.allocate("O_I", (a, d))
         mem.allocate("l_I", (a,))
         mem.allocate("m_I", (a,), fill=-np.inf)
-        for j in _kept(mask, rows, n):
+        for j in kept_key_rows(mask, rows, n):
             key = slice(j, j + 1)
             keep = None if mask is None else mask[rows, j]
 
@@ -406,7 +401,7 @@ def _dq_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int, mode: int,
         mem.load("Q_I", "Q", (rows, slice(None)))
         mem.load("L_I", "L", rows)
         mem.allocate("dQ_I", (a, d))
-        for j in _kept(mask, rows, n):
+        for j in kept_key_rows(mask, rows, n):
             key = slice(j, j + 1)
             keep = None if mask is None else mask[rows, key]
 
@@ -497,27 +492,6 @@ def _add_row(m: np.ndarray, row: int, value: np.ndarray) -> np.ndarray:
     return out
 
 
-def _dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
-                     mask: np.ndarray | None) -> None:
-    """dQ = dS·K (dS already τ-scaled): dQ_I resident, a column of dS and a row of K streamed
-    (columns with no kept entry skipped; masked entries, unwritten, zeroed on chip)."""
-    for i0, a in blocks(n, B_r):
-        rows = slice(i0, i0 + a)
-        mem.allocate("dQ_I", (a, d))
-        for j in _kept(mask, rows, n):
-            key = slice(j, j + 1)
-            keep = None if mask is None else mask[rows, key]
-            mem.load("ds_j", "dS", (rows, key))
-            mem.load("k_j", "K", (key, slice(None)))
-            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"),
-                        lambda dq, ds, k, kp=keep: dq + (
-                            ds if kp is None else np.where(kp, ds, 0.0)) @ k,
-                        flops=2 * a * d)
-            mem.free("ds_j", "k_j")
-        mem.store("dQ_I", "dQ", (rows, slice(None)))
-        mem.free("dQ_I")
-
-
 def lean_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int, mode: int,
                   mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """slow Q, K, V, O, dO, L → dQ, dK, dV (and D; with ``dS = 1`` also dS): module
@@ -529,7 +503,7 @@ def lean_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int, mode: int
         mem.new_slow("dS", (n, n))
         stream_rowsum_product(mem, "dO", "O", "D", block=B_c)
         _kv_pass(mem, n, d, B_c, True, mask, tau)
-        _dq_product_pass(mem, n, d, B_r, mask)
+        dq_product_pass(mem, n, d, B_r, mask)
     else:
         _dq_pass(mem, n, d, B_r, mode, mask, tau)
         _kv_pass(mem, n, d, B_c, False, mask, tau)

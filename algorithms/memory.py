@@ -91,6 +91,23 @@ class TwoLevelMemory:
         self.flops: int = 0
         self.peak_words: int = 0
 
+    @classmethod
+    def with_random_inputs(cls, M: int, shape: tuple[int, ...], *, seed: int,
+                           names: Sequence[str] = "QKV", scale: float = 1.0) -> "TwoLevelMemory":
+        """A memory of ``M`` words whose slow memory holds, for each of ``names`` in order,
+        ``scale`` times an array of ``shape`` standard normals drawn from
+        ``numpy.random.default_rng(seed)`` (the inputs the examples and tests run on).
+
+        >>> mem = TwoLevelMemory.with_random_inputs(8, (2, 3), seed=0)
+        >>> sorted(mem.slow), mem.slow["Q"].shape, mem.reads
+        (['K', 'Q', 'V'], (2, 3), 0)
+        """
+        mem = cls(M)
+        rng = np.random.default_rng(seed)
+        for name in names:
+            mem.add_slow(name, scale * rng.standard_normal(shape))
+        return mem
+
     # ---- slow memory -------------------------------------------------------------------------
     def add_slow(self, name: str, array: np.ndarray) -> None:
         """Place an input array in slow memory (no I/O: inputs start there)."""

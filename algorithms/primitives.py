@@ -34,7 +34,7 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -49,6 +49,10 @@ __all__ = [
     "stream_rowsum_product",
     "stream_elementwise",
     "open_key_block",
+    "close_key_block",
+    "kept_key_rows",
+    "kept_column_blocks",
+    "dq_product_pass",
 ]
 
 
@@ -221,3 +225,85 @@ def open_key_block(mem: TwoLevelMemory, keys: slice, c: int, d: int, *,
     mem.load(f"V_{suffix}", "V", (keys, slice(None)))
     mem.allocate(f"dK_{suffix}", (c, d))
     mem.allocate(f"dV_{suffix}", (c, d))
+
+
+def close_key_block(mem: TwoLevelMemory, keys: slice, *, suffix: str = "j") -> None:
+    """End a key block opened by :func:`open_key_block`: store ``dK_<suffix>`` and
+    ``dV_<suffix>`` into the rows ``keys`` of slow dK and dV (2cd writes) and free the four
+    tiles (the key-outer loop of both flash backward passes).
+
+    >>> import numpy as np
+    >>> mem = TwoLevelMemory(M=64)
+    >>> for name in "KV": mem.add_slow(name, np.ones((4, 2)))
+    >>> for name in ("dK", "dV"): mem.new_slow(name, (4, 2))
+    >>> open_key_block(mem, slice(0, 3), 3, 2); close_key_block(mem, slice(0, 3))
+    >>> mem.writes, mem.resident_words, mem.slow["dK"][:3].tolist()
+    (12, 0, [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    """
+    mem.store(f"dK_{suffix}", "dK", (keys, slice(None)))
+    mem.store(f"dV_{suffix}", "dV", (keys, slice(None)))
+    mem.free(f"K_{suffix}", f"V_{suffix}", f"dK_{suffix}", f"dV_{suffix}")
+
+
+def kept_key_rows(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
+    """The key rows j with a kept entry in ``mask[rows, j]`` (all n without a mask).
+
+    >>> kept_key_rows(np.array([[True, False, False], [False, False, True]]), slice(0, 2), 3)
+    [0, 2]
+    """
+    if mask is None:
+        return range(n)
+    return np.flatnonzero(mask[rows].any(axis=0)).tolist()
+
+
+def kept_column_blocks(mask: np.ndarray | None, rows: slice, n: int, size: int
+                       ) -> Iterator[tuple[int, slice, int, np.ndarray | None]]:
+    """``(J, cols, c, keep)`` for the J-th block of ``size`` columns of an n-column matrix
+    (``cols``, c wide) whose tile ``mask[rows, cols]`` (``keep``; None without a mask) has a
+    kept entry: the tiles the square-tiled passes compute, skipping the empty ones.
+
+    >>> mask = np.array([[True, False, False, False], [True, False, False, True]])
+    >>> [(J, cols, c) for J, cols, c, _ in kept_column_blocks(mask, slice(0, 1), 4, 2)]
+    [(0, slice(0, 2, None), 2)]
+    >>> [J for J, *_ in kept_column_blocks(None, slice(0, 1), 5, 2)]
+    [0, 1, 2]
+    """
+    for J, (j0, c) in enumerate(blocks(n, size)):
+        cols = slice(j0, j0 + c)
+        keep = None if mask is None else mask[rows, cols]
+        if keep is None or keep.any():
+            yield J, cols, c, keep
+
+
+def dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int, mask: np.ndarray | None,
+                    *, tau: float = 1.0) -> None:
+    r"""dQ = τ·dS·K from a slow dS (n×n, written by an earlier pass): per block of ``B_r``
+    query rows, dQ_I resident, a column of dS and a row of K streamed — columns with no kept
+    entry in the query block skipped, masked entries (which the earlier pass left unwritten)
+    zeroed on chip; ``tau = 1`` when dS is already τ-scaled. Reads
+    :math:`\sum_I (a_I + d)\,|kept(I)|`, writes nd, FLOPs 2d per streamed column and query
+    row. The last pass of :mod:`attnio.algorithms.lean_flash` and of
+    :mod:`attnio.algorithms.split_backward` (``dS = 1``).
+
+    >>> mem = TwoLevelMemory(M=64)
+    >>> mem.add_slow("dS", np.ones((3, 3))); mem.add_slow("K", np.ones((3, 2)))
+    >>> mem.new_slow("dQ", (3, 2))
+    >>> dq_product_pass(mem, 3, 2, 2, None, tau=0.5)
+    >>> mem.slow["dQ"].tolist(), mem.reads, mem.writes
+    ([[1.5, 1.5], [1.5, 1.5], [1.5, 1.5]], 21, 6)
+    """
+    for i0, a in blocks(n, B_r):
+        rows = slice(i0, i0 + a)
+        mem.allocate("dQ_I", (a, d))
+        for j in kept_key_rows(mask, rows, n):
+            key = slice(j, j + 1)
+            keep = None if mask is None else mask[rows, key]
+            mem.load("ds_j", "dS", (rows, key))
+            mem.load("k_j", "K", (key, slice(None)))
+            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"),
+                        lambda dq, ds, k, kp=keep: dq + tau * (
+                            (ds if kp is None else np.where(kp, ds, 0.0)) @ k),
+                        flops=2 * a * d)
+            mem.free("ds_j", "k_j")
+        mem.store("dQ_I", "dQ", (rows, slice(None)))
+        mem.free("dQ_I")

@@ -48,6 +48,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 
@@ -64,6 +65,7 @@ __all__ = [
     "alman_song_loss",
     "alman_song_gradients",
     "relative_error",
+    "forward_matches",
 ]
 
 
@@ -200,3 +202,19 @@ def relative_error(actual: np.ndarray, expected: np.ndarray) -> float:
     """
     scale = max(float(np.abs(expected).max(initial=0.0)), np.finfo(float).tiny)
     return float(np.abs(actual - expected).max(initial=0.0)) / scale
+
+
+def forward_matches(slow: Mapping[str, np.ndarray], *, tau: float = 1.0,
+                    atol: float = 1e-12) -> bool:
+    """Whether ``slow["O"]`` equals :func:`attention_forward` of ``slow["Q"], slow["K"],
+    slow["V"]`` entrywise within ``atol`` (``rtol = 0``): the check an executed forward pass
+    (the slow memory of a :class:`~attnio.algorithms.memory.TwoLevelMemory`) must pass.
+
+    >>> rng = np.random.default_rng(0)
+    >>> slow = {name: rng.standard_normal((3, 2)) for name in "QKV"}
+    >>> slow["O"] = attention_forward(slow["Q"], slow["K"], slow["V"]).O
+    >>> forward_matches(slow), forward_matches(slow, tau=2.0)
+    (True, False)
+    """
+    ref = attention_forward(slow["Q"], slow["K"], slow["V"], tau=tau)
+    return bool(np.allclose(slow["O"], ref.O, rtol=0, atol=atol))

@@ -88,18 +88,13 @@ loads and stores are paid for every block. Closed form :func:`count_masked_fused
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(2)
->>> mem = TwoLevelMemory(M=40)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((9, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(40, (9, 4), seed=2)
 >>> fused_resident_forward(mem, **resident_block_sizes(9, 4, 40, "forward"), tau=2000.0)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"], tau=2000.0)
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)), mem.peak_words <= 40
+>>> forward_matches(mem.slow, tau=2000.0), mem.peak_words <= 40
 (True, True)
->>> c = count_fused_resident("forward", 9, 4, 40)
->>> (c.reads, c.writes, c.flops, c.peak_fast_words) == (mem.reads, mem.writes, mem.flops, mem.peak_words)
+>>> count_fused_resident("forward", 9, 4, 40).matches(mem)
 True
 """
 

@@ -124,7 +124,14 @@ from typing import Callable
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import blocks, ceil_div, stream_rowsum_product
+from attnio.algorithms.primitives import (
+    accumulate_row_products,
+    blocks,
+    ceil_div,
+    kept_column_blocks,
+    stream_rowsum_product,
+)
+from attnio.algorithms.small_cache_stable import masked_row_max, shifted_exp
 from attnio.exceptions import CacheTooSmallError
 
 __all__ = ["small_cache_fused_backward", "small_cache_fused_forward", "fused_block_sizes",
@@ -418,22 +425,6 @@ def fused_block_sizes(n: int, d: int, M: int, pass_: str = "backward") -> dict[s
 
 
 # ---- the forward ----------------------------------------------------------------------------
-def _tile_max(S: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
-    """Row maxima of τS over the kept entries (−∞ for a row with none)."""
-    kept = tau * S if keep is None else np.where(keep, tau * S, -np.inf)
-    return kept.max(axis=1, initial=-np.inf)
-
-
-def _shifted_exp(S: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
-                 tau: float) -> np.ndarray:
-    """exp(τS − t) row-wise, 0 at masked entries and on rows with t = −∞."""
-    finite = np.isfinite(t)
-    arg = tau * S - np.where(finite, t, 0.0)[:, None]
-    if keep is not None:
-        arg = np.where(keep, arg, -np.inf)
-    return np.where(finite[:, None], np.exp(arg), 0.0)
-
-
 def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, r2: int,
                               c2: int, mask: np.ndarray | None = None,
                               tau: float = 1.0) -> None:
@@ -451,23 +442,15 @@ def small_cache_fused_forward(mem: TwoLevelMemory, *, B: int, r1: int, c1: int, 
     for i0, r in blocks(n, r1):
         rows = slice(i0, i0 + r)
         computed: list[tuple[int, np.ndarray | None]] = []
-        for J, (j0, c) in enumerate(blocks(n, c1)):
-            cols = slice(j0, j0 + c)
-            keep = None if mask is None else mask[rows, cols]
-            if keep is not None and not keep.any():
-                continue
+        for J, cols, c, keep in kept_column_blocks(mask, rows, n, c1):
             mem.allocate("S_IJ", (r, c))
-            for ell in range(d):
-                mem.load("Q_il", "Q", (rows, slice(ell, ell + 1)))
-                mem.load("K_jl", "K", (cols, slice(ell, ell + 1)))
-                mem.compute("S_IJ", ("S_IJ", "Q_il", "K_jl"), lambda s, x, y: s + x @ y.T,
-                            flops=2 * r * c)
-                mem.free("Q_il", "K_jl")
+            accumulate_row_products(mem, "S_IJ", "Q", "K", rows, cols, block=1,
+                                    tiles=("Q_il", "K_jl"))
             mem.allocate("u_IJ", (r, 1))
-            mem.compute("u_IJ", ("S_IJ",), lambda s, k=keep: _tile_max(s, k, tau)[:, None],
+            mem.compute("u_IJ", ("S_IJ",), lambda s, k=keep: masked_row_max(s, k, tau)[:, None],
                         flops=r * c)
             mem.compute("S_IJ", ("S_IJ", "u_IJ"),
-                        lambda s, t, k=keep: _shifted_exp(s, t[:, 0], k, tau), flops=2 * r * c)
+                        lambda s, t, k=keep: shifted_exp(s, t[:, 0], k, tau), flops=2 * r * c)
             mem.compute("u_IJ", ("u_IJ", "S_IJ"),   # u = t + log σ, the tile's logsumexp
                         lambda t, a: _logsumexp(a.sum(axis=1), t[:, 0])[:, None],
                         flops=r * c + 2 * r)
@@ -534,18 +517,10 @@ def _pass1(mem: TwoLevelMemory, r1: int, c1: int, mask: np.ndarray | None,
     mem.new_slow("dS", (n, n))
     for i0, r in blocks(n, r1):
         rows = slice(i0, i0 + r)
-        for J, (j0, c) in enumerate(blocks(n, c1)):
-            cols = slice(j0, j0 + c)
-            keep = None if mask is None else mask[rows, cols]
-            if keep is not None and not keep.any():
-                continue
+        for J, cols, c, keep in kept_column_blocks(mask, rows, n, c1):
             mem.allocate("dP_IJ", (r, c))
-            for ell in range(d):
-                mem.load("dO_il", "dO", (rows, slice(ell, ell + 1)))
-                mem.load("V_jl", "V", (cols, slice(ell, ell + 1)))
-                mem.compute("dP_IJ", ("dP_IJ", "dO_il", "V_jl"), lambda t, x, y: t + x @ y.T,
-                            flops=2 * r * c)
-                mem.free("dO_il", "V_jl")
+            accumulate_row_products(mem, "dP_IJ", "dO", "V", rows, cols, block=1,
+                                    tiles=("dO_il", "V_jl"))
             for s in range(r):  # P = A∘g and dS row by row, one word of g and of D each
                 row = slice(i0 + s, i0 + s + 1)
                 mem.load("A_row", "A", (row, cols))

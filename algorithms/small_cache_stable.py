@@ -55,9 +55,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> rng = np.random.default_rng(2)
->>> mem = TwoLevelMemory(M=20)
->>> for name in "QKV": mem.add_slow(name, 30.0 * rng.standard_normal((5, 3)))
+>>> mem = TwoLevelMemory.with_random_inputs(20, (5, 3), seed=2, scale=30.0)
 >>> stable_square_tiling_forward(mem, block=2)
 >>> S = mem.slow["Q"] @ mem.slow["K"].T
 >>> float(np.abs(S).max()) > 2000         # exp(S) overflows: Saha–Ye's A would hold inf
@@ -74,10 +72,16 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import accumulate_row_products, blocks, ceil_div
+from attnio.algorithms.primitives import (
+    accumulate_row_products,
+    blocks,
+    ceil_div,
+    kept_column_blocks,
+)
 from attnio.algorithms.square_tiling import attention_phase
 
-__all__ = ["stable_exp_scores_phase", "stable_square_tiling_forward", "stable_scores"]
+__all__ = ["stable_exp_scores_phase", "stable_square_tiling_forward", "stable_scores",
+           "masked_row_max", "shifted_exp"]
 
 
 def stable_scores(S: np.ndarray, mask: np.ndarray | None = None
@@ -97,18 +101,28 @@ def stable_scores(S: np.ndarray, mask: np.ndarray | None = None
     return A, A.sum(axis=1)
 
 
-def _tile_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
-    """Row maxima of τT over the kept entries (−inf for a row with none)."""
+def masked_row_max(T: np.ndarray, keep: np.ndarray | None, tau: float) -> np.ndarray:
+    """Row maxima of τT over the kept entries (−inf for a row with none): the tile maxima of
+    the stable storage of this module and of :mod:`attnio.algorithms.small_cache_fused`.
+
+    >>> keep = np.array([[True, False], [False, False]])
+    >>> masked_row_max(np.array([[1.0, 3.0], [2.0, 0.0]]), keep, 2.0).tolist()
+    [2.0, -inf]
+    """
     kept = tau * T if keep is None else np.where(keep, tau * T, -np.inf)
     return kept.max(axis=1, initial=-np.inf)
 
 
-def _shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
-                 tau: float) -> np.ndarray:
-    """exp(τT − t) row-wise, 0 at masked entries and on rows with t = −inf."""
+def shifted_exp(T: np.ndarray, t: np.ndarray, keep: np.ndarray | None,
+                tau: float) -> np.ndarray:
+    """exp(τT − t) row-wise, 0 at masked entries and on rows with t = −inf.
+
+    >>> T, t = np.array([[0.0, 1.0], [5.0, 5.0]]), np.array([1.0, -np.inf])
+    >>> shifted_exp(T, t, None, 1.0).round(4).tolist()
+    [[0.3679, 1.0], [0.0, 0.0]]
+    """
     finite = np.isfinite(t)
-    shift = np.where(finite, t, 0.0)[:, None]
-    arg = tau * T - shift
+    arg = tau * T - np.where(finite, t, 0.0)[:, None]
     if keep is not None:
         arg = np.where(keep, arg, -np.inf)
     return np.where(finite[:, None], np.exp(arg), 0.0)
@@ -132,19 +146,15 @@ def stable_exp_scores_phase(mem: TwoLevelMemory, *, block: int, mask: np.ndarray
         rows = slice(i0, i0 + r)
         kept = []
         mem.allocate("m_i", (r,), fill=-np.inf)
-        for J, (j0, c) in enumerate(blocks(n, block)):
-            cols = slice(j0, j0 + c)
-            keep = None if mask is None else mask[rows, cols]
-            if keep is not None and not keep.any():
-                continue
+        for J, cols, c, keep in kept_column_blocks(mask, rows, n, block):
             kept.append((J, cols))
             mem.allocate("T_ij", (r, c))
             accumulate_row_products(mem, "T_ij", "Q", "K", rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))
             mem.allocate("t_ij", (r,))
-            mem.compute("t_ij", ("T_ij",), lambda T, k=keep: _tile_max(T, k, tau), flops=r * c)
+            mem.compute("t_ij", ("T_ij",), lambda T, k=keep: masked_row_max(T, k, tau), flops=r * c)
             mem.compute("T_ij", ("T_ij", "t_ij"),
-                        lambda T, t, k=keep: _shifted_exp(T, t, k, tau), flops=2 * r * c)
+                        lambda T, t, k=keep: shifted_exp(T, t, k, tau), flops=2 * r * c)
             mem.store("T_ij", "A", (rows, cols))
             mem.store("t_ij", "mt", slice(J * n + i0, J * n + i0 + r))
             mem.compute("m_i", ("m_i", "t_ij"), np.maximum, flops=r)

@@ -90,6 +90,8 @@ from attnio.algorithms.memory import TwoLevelMemory
 from attnio.algorithms.primitives import (
     blocks,
     ceil_div,
+    dq_product_pass,
+    kept_key_rows,
     open_key_block,
     stream_rowsum_product,
 )
@@ -250,13 +252,6 @@ def _kv_outer_pass(mem: TwoLevelMemory, n: int, d: int, B_c: int, write_ds: bool
         mem.free("K_j", "V_j", "dK_j", "dV_j")
 
 
-def _kept(mask: np.ndarray | None, rows: slice, n: int) -> range | list[int]:
-    """The key rows j with a kept entry in ``mask[rows, j]`` (all n without a mask)."""
-    if mask is None:
-        return range(n)
-    return np.flatnonzero(mask[rows].any(axis=0)).tolist()
-
-
 def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
                        mask: np.ndarray | None, tau: float) -> None:
     """Pass B (dS = 0): Q outer; Q_I, dO_I, dQ_I resident, each key row (with a kept entry
@@ -268,7 +263,7 @@ def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
         mem.load("L_I", "L", rows)
         mem.load("D_I", "D", rows)
         mem.allocate("dQ_I", (a, d))
-        for j in _kept(mask, rows, n):
+        for j in kept_key_rows(mask, rows, n):
             key = slice(j, j + 1)
             keep = None if mask is None else mask[rows, key]
             mem.load("k_j", "K", (key, slice(None)))
@@ -288,28 +283,6 @@ def _dq_recompute_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
         mem.free("Q_I", "dO_I", "L_I", "D_I", "dQ_I")
 
 
-def _dq_product_pass(mem: TwoLevelMemory, n: int, d: int, B_r: int,
-                     mask: np.ndarray | None, tau: float) -> None:
-    """Pass B (dS = 1): dQ = τ·dS·K, dQ_I resident, a column of dS and a row of K streamed
-    (columns with no kept entry in the query block skipped; masked entries, which pass A
-    left unwritten, zeroed on chip)."""
-    for i0, a in blocks(n, B_r):
-        rows = slice(i0, i0 + a)
-        mem.allocate("dQ_I", (a, d))
-        for j in _kept(mask, rows, n):
-            key = slice(j, j + 1)
-            keep = None if mask is None else mask[rows, key]
-            mem.load("ds_j", "dS", (rows, key))
-            mem.load("k_j", "K", (key, slice(None)))
-            mem.compute("dQ_I", ("dQ_I", "ds_j", "k_j"),
-                        lambda dq, ds, k, kp=keep: dq + tau * (
-                            (ds if kp is None else np.where(kp, ds, 0.0)) @ k),
-                        flops=2 * a * d)
-            mem.free("ds_j", "k_j")
-        mem.store("dQ_I", "dQ", (rows, slice(None)))
-        mem.free("dQ_I")
-
-
 def flash2_split_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int,
                           mask: np.ndarray | None = None, tau: float = 1.0) -> None:
     """slow Q, K, V, O, dO, L → dQ, dK, dV (and D; with ``dS = 1`` also dS): the schedule of
@@ -327,7 +300,7 @@ def flash2_split_backward(mem: TwoLevelMemory, *, B_c: int, B_r: int, dS: int,
     stream_rowsum_product(mem, "dO", "O", "D", block=B_c)
     _kv_outer_pass(mem, n, d, B_c, bool(dS), mask, tau)
     if dS:
-        _dq_product_pass(mem, n, d, B_r, mask, tau)
+        dq_product_pass(mem, n, d, B_r, mask, tau=tau)
     else:
         _dq_recompute_pass(mem, n, d, B_r, mask, tau)
 

@@ -25,14 +25,11 @@ i.e. :math:`\approx 8n^2d/\sqrt M + n^2 + nd + 2n`: Saha–Ye Thm 3.5's :math:`O
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> rng = np.random.default_rng(2)
->>> mem = TwoLevelMemory(M=20)
->>> for name in "QKV": mem.add_slow(name, 0.5 * rng.standard_normal((5, 3)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(20, (5, 3), seed=2, scale=0.5)
 >>> square_tiling_forward(mem, block=2)
->>> A = np.exp(mem.slow["Q"] @ mem.slow["K"].T)
->>> bool(np.allclose(mem.slow["O"], (A / A.sum(1, keepdims=True)) @ mem.slow["V"]))
+>>> forward_matches(mem.slow)
 True
 >>> mem.peak_words <= 3 * 2 * 2 + 2
 True
@@ -43,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 
 from attnio.algorithms.memory import TwoLevelMemory
-from attnio.algorithms.primitives import accumulate_row_products, blocks
+from attnio.algorithms.primitives import accumulate_row_products, blocks, kept_column_blocks
 
 __all__ = ["square_tiling_forward", "exp_scores_phase", "attention_phase"]
 
@@ -63,11 +60,7 @@ def exp_scores_phase(
     for i0, r in blocks(n, block):
         rows = slice(i0, i0 + r)
         mem.allocate("l_i", (r,))
-        for j0, c in blocks(n, block):
-            cols = slice(j0, j0 + c)
-            keep = None if mask is None else mask[rows, cols]
-            if keep is not None and not keep.any():
-                continue
+        for _, cols, c, keep in kept_column_blocks(mask, rows, n, block):
             mem.allocate("T_ij", (r, c))
             accumulate_row_products(mem, "T_ij", q, k, rows, cols, block=block,
                                     tiles=("Q_il", "K_jl"))

@@ -25,15 +25,11 @@ large enough for full rows; with square tiles the products cost Θ(n²d/√M) wh
 
 Examples
 --------
->>> import numpy as np
 >>> from attnio.algorithms.memory import TwoLevelMemory
->>> from attnio.algorithms.reference import attention_forward
->>> rng = np.random.default_rng(1)
->>> mem = TwoLevelMemory(M=64)
->>> for name in "QKV": mem.add_slow(name, rng.standard_normal((6, 4)))
+>>> from attnio.algorithms.reference import forward_matches
+>>> mem = TwoLevelMemory.with_random_inputs(64, (6, 4), seed=1)
 >>> standard_forward(mem, block=4)
->>> ref = attention_forward(mem.slow["Q"], mem.slow["K"], mem.slow["V"])
->>> bool(np.allclose(mem.slow["O"], ref.O, rtol=0, atol=1e-12)), mem.peak_words <= 64
+>>> forward_matches(mem.slow), mem.peak_words <= 64
 (True, True)
 """
 

@@ -173,8 +173,9 @@ class OlderNames:
 
 
 class VerdictStatus:
-    """``status``: a verdict's ``verdict`` field, the same :class:`Status` member — one
-    definition for :class:`Proved`, :class:`Refuted` and :class:`Undecided` (a mixin)."""
+    """``status`` (a verdict's ``verdict`` field, the same :class:`Status` member) and
+    ``proved`` — one definition for :class:`Proved`, :class:`Refuted` and :class:`Undecided`
+    (a mixin)."""
 
     __slots__ = ()
     verdict: Status
@@ -183,6 +184,11 @@ class VerdictStatus:
     def status(self) -> Status:
         """The verdict as a :class:`Status` (the same member as ``verdict``)."""
         return self.verdict
+
+    @property
+    def proved(self) -> bool:
+        """True for :class:`Proved` only (its ``verdict`` is fixed: not an init field)."""
+        return self.verdict == Status.PROVED
 
 
 class JsonFields:
@@ -245,6 +251,17 @@ class Evidence(JsonFields):
         if self.kind not in EVIDENCE_KINDS:
             raise ValueError(f"evidence kind {self.kind!r} is not one of {EVIDENCE_KINDS}")
 
+    @classmethod
+    def exhaustive(cls, instances: int, nontrivial: int) -> "Evidence":
+        """An enumerated check's evidence: ``instances`` ran, ``nontrivial`` of them could
+        have failed.
+
+        >>> Evidence.exhaustive(20, 14) == Evidence("exhaustive", instances=20,
+        ...                                          nontrivial_instances=14)
+        True
+        """
+        return cls("exhaustive", instances=instances, nontrivial_instances=nontrivial)
+
     def short(self) -> str:
         """A few characters for the human table: ``z3+cvc5 ∀``, ``exh 14/20``, ``def``."""
         if self.kind == "smt-forall":
@@ -276,11 +293,6 @@ class Proved(VerdictStatus, JsonFields):
     where_defined: str | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.PROVED, init=False)
 
-    @property
-    def proved(self) -> bool:
-        return True
-
-
 
 @dataclass(frozen=True, slots=True)
 class Refuted(VerdictStatus, JsonFields):
@@ -291,11 +303,6 @@ class Refuted(VerdictStatus, JsonFields):
     seconds: float = 0.0
     evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.REFUTED, init=False)
-
-    @property
-    def proved(self) -> bool:
-        return False
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,9 +315,6 @@ class Undecided(VerdictStatus, JsonFields, OlderNames):
     evidence: Evidence | None = field(default=None, kw_only=True)
     verdict: Status = field(default=Status.UNDECIDED, init=False)
 
-    @property
-    def proved(self) -> bool:
-        return False
 
 Verdict = Union[Proved, Refuted, Undecided]
 

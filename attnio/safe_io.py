@@ -62,6 +62,7 @@ from pathlib import Path
 from attnio.exceptions import InvalidInputError, OutputError
 
 __all__ = ["write_bytes", "write_text", "validate_writable_target", "validate_name_lengths",
+           "validate_folder_target",
            "is_attnio_temp", "OutputError",
            "clean_stale_temps", "TEMP_PREFIX", "STALE_TEMP_SECONDS"]
 
@@ -180,6 +181,26 @@ def validate_name_lengths(path: str | os.PathLike[str], what: str = "file name")
             raise InvalidInputError(f"{what} {part[:40]!r}… has {size} bytes; the file "
                                     f"system allows at most {limit} per name")
     return target
+
+
+def validate_folder_target(path: Path, shown: str, hint: str = "") -> None:
+    """Refuse a folder attnio is to write files into when it is a symlink or exists and is
+    not a directory (a missing one is fine: the caller creates it); ``shown`` names it in the
+    one-line error (``OUTDIR='out'``), ``hint`` follows the symlink's.
+
+    >>> validate_folder_target(Path("attnio-no-such-folder"), "OUTDIR='attnio-no-such-folder'")
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as f:
+    ...     validate_folder_target(Path(f.name), "--coq-dir")
+    Traceback (most recent call last):
+    ...
+    attnio.exceptions.InvalidInputError: --coq-dir exists and is not a directory
+    """
+    if path.is_symlink():
+        raise InvalidInputError(f"{shown} is a symlink; attnio does not write through "
+                                f"symlinks{hint}")
+    if path.exists() and not path.is_dir():
+        raise InvalidInputError(f"{shown} exists and is not a directory")
 
 
 def validate_writable_target(path: str | os.PathLike[str], *, overwrite: bool = False) -> Path:

@@ -23,26 +23,17 @@ Exit code 0 when every compared optimum agrees and every proof written is accept
 from __future__ import annotations
 
 import argparse
-import random
 import tempfile
 import time
 
 import networkx as nx
 
 from attnio.check import check_file
-from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, matmul_dag
+from attnio.graphs.dags import attention_backward_dag, attention_forward_dag, gnp_dag, matmul_dag
 from attnio.graphs.engines import engine_available, solve
 from attnio.graphs.exact import min_cache_size
 from attnio.graphs.game import replay
 from attnio.graphs.proof_files import certify_optimum
-
-
-def random_dag(n: int, p: float, seed: int) -> nx.DiGraph:
-    rng = random.Random(seed)
-    G = nx.DiGraph()
-    G.add_nodes_from(f"v{i}" for i in range(n))
-    G.add_edges_from((f"v{i}", f"v{j}") for j in range(n) for i in range(j) if rng.random() < p)
-    return G
 
 
 def instances() -> list[tuple[str, nx.DiGraph, int]]:
@@ -52,7 +43,7 @@ def instances() -> list[tuple[str, nx.DiGraph, int]]:
     rows += [("attention fwd n=2 d=1", attention_forward_dag(2, 1), M) for M in (3, 5, 8)]
     rows += [("attention bwd n=2 d=1", attention_backward_dag(2, 1), M) for M in (11, 14)]
     for seed in range(4):
-        G = random_dag(12, 0.3, seed)
+        G = gnp_dag(12, 0.3, seed)
         rows.append((f"random 12 #{seed}", G, min_cache_size(G)))
     return rows
 
@@ -98,7 +89,7 @@ def agree(count: int) -> bool:
     compared = disagree = 0
     started = time.monotonic()
     for seed in range(count):
-        G = random_dag(5 + seed % 4, 0.45, seed)
+        G = gnp_dag(5 + seed % 4, 0.45, seed)
         least = min_cache_size(G)
         for M in (least, least + 1):
             for recompute in (True, False):

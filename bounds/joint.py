@@ -39,6 +39,7 @@ import heapq
 from dataclasses import dataclass
 from functools import lru_cache
 from math import isqrt
+from typing import Callable
 
 from attnio.bounds.cells import ceil_sqrt, segment_cells
 from attnio.exceptions import InvalidInputError
@@ -245,15 +246,15 @@ class JointCap:
         return self.n, inner - 1, kappa
 
     def __call__(self, _d: int, M: int, L: int) -> int:
-        n_full, k_grad, kappa = self._args()
-        value = joint_segment_cap(self.d, M, L, n_full, k_grad, kappa)
-        if self.computation == "forward":
-            value = min(value, cube_segment_cap(self.d, M, L, min(self.n, self.d)))
-        return value
+        return self._forward_capped(joint_segment_cap, M, L)
 
     def estimate(self, _d: int, M: int, L: int) -> int:
-        n_full, k_grad, kappa = self._args()
-        value = joint_estimate(self.d, M, L, n_full, k_grad, kappa)
+        return self._forward_capped(joint_estimate, M, L)
+
+    def _forward_capped(self, form: Callable[..., int], M: int, L: int) -> int:
+        """``form`` (the cap or its estimate) at this class's arguments; for the forward, no
+        more than the cube cap."""
+        value = form(self.d, M, L, *self._args())
         if self.computation == "forward":
             value = min(value, cube_segment_cap(self.d, M, L, min(self.n, self.d)))
         return value

@@ -66,6 +66,7 @@ __all__ = [
     "level1_vertices",
     "evaluate",
     "random_dag",
+    "gnp_dag",
     "SUMMATIONS",
     "BUILDERS",
 ]
@@ -600,6 +601,26 @@ def random_dag(n: int, edge_probability: float = 0.4, *, seed: int,
         G.add_edges_from((f"v{i}", f"v{j}") for i in parents)
     G.graph["builder"] = "random"
     G.graph["params"] = {"n": n, "edge_probability": edge_probability, "seed": seed}
+    return G
+
+
+def gnp_dag(n: int, p: float, seed: int) -> nx.DiGraph:
+    """The uncapped random DAG of the SAT engine's and the checker's soundness tests: vertices
+    ``"v0" … "v{n-1}"``, each edge ``v_i → v_j`` (i < j) present with probability ``p``, drawn
+    by ``random.Random(seed)`` for j ascending, then i ascending; outputs are the sinks.
+
+    Unlike :func:`random_dag` no in-degree is capped (so the minimum cache can be large).
+
+    >>> G = gnp_dag(5, 0.5, 0)
+    >>> sorted(G), nx.is_directed_acyclic_graph(G), set(gnp_dag(5, 0.5, 0).edges) == set(G.edges)
+    (['v0', 'v1', 'v2', 'v3', 'v4'], True, True)
+    """
+    import random
+
+    rng = random.Random(seed)
+    G: nx.DiGraph = nx.DiGraph()
+    G.add_nodes_from(f"v{i}" for i in range(n))
+    G.add_edges_from((f"v{i}", f"v{j}") for j in range(n) for i in range(j) if rng.random() < p)
     return G
 
 

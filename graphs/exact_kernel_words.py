@@ -51,23 +51,11 @@ def low_index(x):
 
 @njit(cache=True, inline="always")
 def high_index(x):
-    """Index of the highest set bit of a nonzero word."""
+    """Index of the highest set bit of a nonzero word (binary search: shift the word down by
+    32, 16, …, 1 wherever a set bit lies that high, adding up the shifts)."""
     r = 0
-    if x >> U64(32):
-        x >>= U64(32)
-        r += 32
-    if x >> U64(16):
-        x >>= U64(16)
-        r += 16
-    if x >> U64(8):
-        x >>= U64(8)
-        r += 8
-    if x >> U64(4):
-        x >>= U64(4)
-        r += 4
-    if x >> U64(2):
-        x >>= U64(2)
-        r += 2
-    if x >> U64(1):
-        r += 1
+    for shift in (32, 16, 8, 4, 2, 1):
+        if x >> U64(shift):
+            x >>= U64(shift)
+            r += shift
     return r

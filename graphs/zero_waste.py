@@ -62,6 +62,20 @@ DEFAULT_MAX_NODES = 2_000_000
 DEFAULT_MAX_STATES = 2_000_000
 
 
+def _start(G: nx.DiGraph, M: int, outputs: Iterable[str] | None, time_limit: float | None,
+           budget_name: str, budget: int) -> tuple[IndexedDAG, int, int, float]:
+    """Both searches' inputs validated where they enter (the DAG, ``M``, the budget, the time
+    limit, enough pebbles), the DAG indexed and the clock started: ``(dag, M, budget,
+    deadline)``."""
+    validate_digraph(G)
+    M = validate_cache_size(M)
+    budget = positive_int(budget_name, budget)
+    time_limit = validate_time_limit(time_limit)
+    dag = IndexedDAG(G, outputs)
+    validate_enough_pebbles(dag, M)
+    return dag, M, budget, math.inf if time_limit is None else time.monotonic() + time_limit
+
+
 def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = None,
                         time_limit: float | None = 5.0,
                         max_nodes: int = DEFAULT_MAX_NODES) -> list[Move] | None:
@@ -93,13 +107,7 @@ def zero_waste_schedule(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None 
     InvalidInputError
         Not a DiGraph, cyclic, bad ``M``, ``time_limit`` or ``max_nodes``.
     """
-    validate_digraph(G)
-    M = validate_cache_size(M)
-    max_nodes = positive_int("max_nodes", max_nodes)
-    time_limit = validate_time_limit(time_limit)
-    dag = IndexedDAG(G, outputs)
-    validate_enough_pebbles(dag, M)
-    deadline = math.inf if time_limit is None else time.monotonic() + time_limit
+    dag, M, max_nodes, deadline = _start(G, M, outputs, time_limit, "max_nodes", max_nodes)
     n = dag.n
     succ_mask = [0] * n
     pred_mask = [0] * n
@@ -257,13 +265,7 @@ def zero_waste_exists(G: nx.DiGraph, M: int, *, outputs: Iterable[str] | None = 
     >>> zero_waste_exists(G, 3), zero_waste_exists(G, 4)   # L0 = 4; optimum 6 at M = 3, 4 at M = 4
     (False, True)
     """
-    validate_digraph(G)
-    M = validate_cache_size(M)
-    max_states = positive_int("max_states", max_states)
-    time_limit = validate_time_limit(time_limit)
-    dag = IndexedDAG(G, outputs)
-    validate_enough_pebbles(dag, M)
-    deadline = math.inf if time_limit is None else time.monotonic() + time_limit
+    dag, M, max_states, deadline = _start(G, M, outputs, time_limit, "max_states", max_states)
     n = dag.n
     pred_mask = [sum(1 << u for u in dag.pred_ids[v]) for v in range(n)]
     input_mask = sum(1 << v for v in range(n) if dag.is_input[v])

@@ -317,8 +317,7 @@ class Envelope:
         return Proved(f"{checked} grid points ({unfit} where the tiles do not fit skipped); "
                       f"max count/{self.bound_id} = {worst[0]:.3f} at (n, d, M) = {worst[1]} "
                       f"<= {self.constant}",
-                      evidence=Evidence("exhaustive", instances=checked,
-                                        nontrivial_instances=checked))
+                      evidence=Evidence.exhaustive(checked, checked))
 
 
 @dataclass(frozen=True)
@@ -369,8 +368,7 @@ class Comparison:
             return Undecided(f"no grid point in range ({self.range_text}) where both run")
         return Proved(f"{checked} grid points, count({self.fast}) <= count({self.slow}) "
                       f"({unfit} where a tile set does not fit skipped)",
-                      evidence=Evidence("exhaustive", instances=checked,
-                                        nontrivial_instances=checked))
+                      evidence=Evidence.exhaustive(checked, checked))
 
 
 def _envelope_claim(cid: str, env: Envelope, source: str, *, twin_of: str | None = None,

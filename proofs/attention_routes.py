@@ -47,6 +47,7 @@ from attnio.bounds.attention import (
     segment_product_cap,
     segment_route,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.exceptions import CacheOverflowError, InfeasibleError
 from attnio.proofs.registry import CheckContext, Claim, run_module
 from attnio.results import Evidence, Proved, Refuted, Verdict
@@ -221,10 +222,7 @@ def pair_leaf_table(rows_x: int, rows_y: int, d: int, pairs: Iterable[tuple[int,
                     full += d
                 elif avail:
                     partial.append(avail)
-            prefix = [0]
-            for v in sorted(partial, reverse=True):
-                prefix.append(prefix[-1] + v)
-            table.append((A.bit_count() + B.bit_count(), full, prefix))
+            table.append((A.bit_count() + B.bit_count(), full, descending_prefix_sums(partial)))
     return table
 
 
@@ -318,8 +316,7 @@ def _segment_cap_check(ctx: CheckContext, *,
                            "the brute-force maximum of designated leaves exceeds the cap")
     return Proved(f"{checked} (d, M, L) and small shapes: cap between the proved cell bounds "
                   "and 2 above on cells covering [0, S], and ≥ the brute-force maximum",
-                  evidence=Evidence(
-                      "exhaustive", instances=checked, nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _within_small_cache_form(cap: int, d: int, M: int) -> bool:
@@ -366,8 +363,7 @@ def _segment_route_check(ctx: CheckContext, *,
                            "the cap at L = 4M is above its small-cache closed form")
     return Proved(f"{checked} (n, d, M, products): route = max_L L(⌈N/cap⌉ − 1) exactly, cap at "
                   "L = 4M within its closed form",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 #: (pass, n, d, M) grid on which every route is compared with every algorithm's exact count.
@@ -415,8 +411,7 @@ def _below_algorithms(ctx: CheckContext, *,
                                     "algorithm": name, "io": io},
                                    "a lower bound exceeds an algorithm's exact I/O")
     return Proved(f"{checked} (route, algorithm, size) comparisons, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _cap_all_partial(d: int, M: int, L: int) -> int:

@@ -241,8 +241,7 @@ def route_verdict(route_prefix: str, cases: Iterable[tuple[str, nx.DiGraph, int]
         return Undecided(f"{route_prefix}: never positive on {checked} records — vacuous")
     return Proved(f"{checked} (instance, M) records ≤ exact Q, certificates accepted; "
                   f"positive on {positive}, above the compulsory I/O on {above}",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=positive))
+                  evidence=Evidence.exhaustive(checked, positive))
 
 
 #: The sub-DAG route's default tier keeps the DAGs of at most this many vertices.

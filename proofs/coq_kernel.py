@@ -41,7 +41,7 @@ from attnio.graphs.lower_bounds.covering import quiet_highs
 from attnio.progress import StageStatus, progress, progress_enabled
 from attnio.proofs.coq_capture import Captured, CoqChainGoal, capture
 from attnio.proofs.registry import Claim
-from attnio.safe_io import validate_name_lengths, write_text
+from attnio.safe_io import validate_folder_target, validate_name_lengths, write_text
 from attnio.smt.coq_proofs import chain_glue, proof_scripts
 from attnio.smt.coq_statements import CoqStatement, coq_chain, coq_statement
 from attnio.smt.coqc import accepted, coq_document, coqc_binary, coqc_version, run_coqc
@@ -435,11 +435,7 @@ def write_folder(folder: str | os.PathLike[str], files: Sequence[tuple[str, str]
         the way.
     """
     path = validate_name_lengths(folder, "--coq-dir name")
-    if path.is_symlink():
-        raise InvalidInputError(f"--coq-dir {str(folder)!r} is a symlink; attnio does not "
-                                "write through symlinks")
-    if path.exists() and not path.is_dir():
-        raise InvalidInputError(f"--coq-dir {str(folder)!r} exists and is not a directory")
+    validate_folder_target(path, f"--coq-dir {str(folder)!r}")
     project = "-Q . AttnioClaims\n\n" + "".join(f"{name}\n" for name, _ in files)
     everything = [*files, ("_CoqProject", project)]
     marker = path / MARKER_NAME

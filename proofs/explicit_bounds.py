@@ -153,8 +153,7 @@ def _grid_check(ctx: CheckContext, *,
                     if (L + S) ** 2 * 2 * S < (m * k * p) ** 2:
                         return Refuted({"m": m, "k": k, "p": p, "S": S, "L": L},
                                        "matmul route below mkp/√(2S) − S",
-                                       evidence=Evidence("exhaustive", instances=instances,
-                                                         nontrivial_instances=nontrivial))
+                                       evidence=Evidence.exhaustive(instances, nontrivial))
     for n in range(1, 21):
         for d in range(1, 9):
             for S in range(1, 41):
@@ -165,11 +164,9 @@ def _grid_check(ctx: CheckContext, *,
                 if Fraction(L) < closed:
                     return Refuted({"n": n, "d": d, "S": S, "L": L},
                                    "attention route below n²d²/(4(S + d²)) − S",
-                                   evidence=Evidence("exhaustive", instances=instances,
-                                                     nontrivial_instances=nontrivial))
+                                   evidence=Evidence.exhaustive(instances, nontrivial))
     return Proved("exact check: m,k,p ≤ 6, S ≤ 40 (matmul); n ≤ 20, d ≤ 8, S ≤ 40 (attention)",
-                  evidence=Evidence("exhaustive", instances=instances,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(instances, nontrivial))
 
 
 def _one_part_fewer(kind: str) -> Callable[[str, Mapping[str, Any], int], int]:

@@ -116,8 +116,7 @@ def _boundary_check(ctx: CheckContext, *, bound_M: Callable[[list[int]], list[in
                                    "a boundary's lower bound exceeds the words an algorithm "
                                    "moves across it")
     return Proved(f"{checked} (boundary, algorithm) comparisons, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 # --- the reduction, executed ------------------------------------------------------------------
@@ -279,8 +278,7 @@ def _reduction_check(ctx: CheckContext, *,
                                     "boundary": i, "io": io, "traffic": traffic},
                                    "a projection moves more words than cross the boundary")
     return Proved(f"{checked} projected schedules legal with M_i red pebbles, I/O ≤ traffic",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _both_checks(ctx: CheckContext) -> Verdict:
@@ -293,8 +291,8 @@ def _both_checks(ctx: CheckContext) -> Verdict:
     counts = [(v.evidence.instances or 0, v.evidence.nontrivial_instances or 0)
               if v.evidence is not None else (0, 0) for v in (first, second)]
     return Proved(f"reduction: {first.detail}; bound: {second.detail}",
-                  evidence=Evidence("exhaustive", instances=sum(c[0] for c in counts),
-                                    nontrivial_instances=sum(c[1] for c in counts)))
+                  evidence=Evidence.exhaustive(sum(c[0] for c in counts),
+                                               sum(c[1] for c in counts)))
 
 
 def _claim(id: str, statement: str, formal: str, check, *, reconstructed: bool = True,

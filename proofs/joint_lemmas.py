@@ -156,7 +156,7 @@ def _witness_check(ctx: CheckContext, *,
                            f"the start or read, yet {cx['never_red']} were never red in it")
     return Proved(f"{states} reachable segment states with no vertex of W red at the start or "
                   f"read ({hits} with the operand red), each with every watched input red",
-                  evidence=Evidence("exhaustive", instances=states, nontrivial_instances=hits))
+                  evidence=Evidence.exhaustive(states, hits))
 
 
 

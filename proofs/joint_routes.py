@@ -35,6 +35,7 @@ from attnio.bounds.attention import (
     joint_routes,
     segment_product_cap,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.bounds.joint import JOINT_CLASSES, joint_cap, joint_search, joint_segment_cap
 from attnio.proofs.attention_routes import EXACT, claim, segment_cap_excess
@@ -190,10 +191,7 @@ def brute_joint_table(computation: str, n: int, d: int) -> list[tuple[int, int, 
             for i in range(n):
                 for k in range(d):                   # dQ = dS·K
                     pair(sum((i, j) in dS and (j, k) in K for j in range(n)), n, False)
-        prefix = [0]
-        for v in sorted(partial, reverse=True):
-            prefix.append(prefix[-1] + v)
-        table.append((s, fixed[0], prefix))
+        table.append((s, fixed[0], descending_prefix_sums(partial)))
     return table
 
 
@@ -270,8 +268,7 @@ def _joint_cap_check(ctx: CheckContext, *,
                                "a segment shape holds more designated leaves than the cap")
     return Proved(f"{checked} certificates, integer points and brute-force segment shapes: the "
                   "cap is at least Ψ everywhere and at least every shape's designated leaves",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 #: (pass, n, d, M, B, H, G) of gap.joint_route (n < d included).
@@ -313,8 +310,7 @@ def _joint_route_check(ctx: CheckContext, *, products: Callable[[str], int] | No
                                "a joint route is not max_L L(⌈N/cap⌉ − 1) (+ rest)")
     return Proved(f"{checked} joint routes (single head and stacked) equal max_L "
                   "L(⌈N/cap⌉ − 1) (+ rest), exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 

@@ -233,7 +233,7 @@ def _level1_count(ctx: CheckContext, *, per_tree: Callable[[int], int] = lambda 
                                    f"{name} DAG (n={n}, d={d}, {summation}): {trees} trees of "
                                    f"{sizes} level-1 vertices, not n² of {per_tree(d)}")
     return Proved(f"{checked} attention DAGs: n² QKᵀ trees of 2d − 1 level-1 vertices each",
-                  evidence=Evidence("exhaustive", instances=checked, nontrivial_instances=checked))
+                  evidence=Evidence.exhaustive(checked, checked))
 
 
 # ------------------------------------------------------------------ Hong–Kung matmul

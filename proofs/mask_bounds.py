@@ -88,8 +88,7 @@ def _segment_subset_check(ctx: CheckContext, *,
                            "a segment holds more designated leaves of kept pairs than the cap")
     return Proved(f"{checked} (mask, n, d, M, L): cap ≥ the brute-force maximum over every "
                   "segment shape of the kept pairs' leaves",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _mask(spec: str) -> "Mask":
@@ -191,8 +190,7 @@ def _below_algorithms(ctx: CheckContext, *,
                                        "a per-mask lower bound exceeds a masked algorithm's "
                                        "exact I/O")
     return Proved(f"{checked} (route, masked algorithm, mask, size) comparisons, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 #: (pass, n, d, M) of mask.routes_consistent (the dense routes at the mask full).
@@ -234,8 +232,7 @@ def _routes_consistent(ctx: CheckContext, *,
                                    "the masked segment route is not max_L L(⌈N/cap⌉ − 1)")
     return Proved(f"{checked} comparisons: dense routes reproduced at full; masked segment "
                   "route = max_L L(⌈N/cap⌉ − 1) exactly",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 # ---- false twins ---------------------------------------------------------------------------

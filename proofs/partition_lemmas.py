@@ -198,8 +198,7 @@ def _all_proved(parts: list[_Part]) -> Verdict:
     for label, run, could_fail in parts:
         v = run()
         nontrivial += could_fail
-        evidence = Evidence("exhaustive", instances=len(done) + 1,
-                            nontrivial_instances=nontrivial)
+        evidence = Evidence.exhaustive(len(done) + 1, nontrivial)
         if not isinstance(v, Proved):
             if isinstance(v, Refuted):
                 return Refuted({"instance": label, **v.counterexample}, f"{label}: {v.detail}",
@@ -208,8 +207,20 @@ def _all_proved(parts: list[_Part]) -> Verdict:
         done.append(label + ("" if could_fail else " (trivial)"))
     return Proved(f"z3 unsat for all {len(done)} (instance, k), {nontrivial} of them "
                   "non-trivial: " + "; ".join(done),
-                  evidence=Evidence("exhaustive", instances=len(done),
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(len(done), nontrivial))
+
+
+def _part_bounds(inst: _Instance, G: nx.DiGraph, counted: list[str], ctx: CheckContext,
+                 beta: Callable[..., int], *dims: int) -> list[_Part]:
+    """One part per ``k`` of ``inst``: at most ``b = beta(k, *dims)`` of ``counted`` in a part
+    of ``k`` red pebbles (:func:`check_part_bound`), non-trivial when ``b < len(counted)``."""
+    parts: list[_Part] = []
+    for k in inst.ks:
+        b = beta(k, *dims)
+        parts.append((f"{inst.label} k={k} β={b}",
+                      partial(check_part_bound, G, counted, k, b, timeout_ms=ctx.z3_timeout_ms),
+                      b < len(counted)))
+    return parts
 
 
 def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_part_bound
@@ -220,13 +231,7 @@ def _mm_check(instances: list[_Instance], beta: Callable[[int], int] = matmul_pa
         parts: list[_Part] = []
         for inst in instances:
             G = inst.build()
-            counted = product_vertices(G, "AB")
-            for k in inst.ks:
-                b = beta(k)
-                parts.append((f"{inst.label} k={k} β={b}",
-                              partial(check_part_bound, G, counted, k, b,
-                                      timeout_ms=ctx.z3_timeout_ms),
-                              b < len(counted)))
+            parts += _part_bounds(inst, G, product_vertices(G, "AB"), ctx, beta)
         return _all_proved(parts)
     return check
 
@@ -247,12 +252,7 @@ def _sy_check(instances: list[_Instance],
             t = sizes.pop()
             d = _inner_dim(G, trees)
             counted = sorted(set().union(*(tr for _, tr in trees)))
-            for k in inst.ks:
-                b = beta(k, d, t)
-                parts.append((f"{inst.label} k={k} β={b}",
-                              partial(check_part_bound, G, counted, k, b,
-                                      timeout_ms=ctx.z3_timeout_ms),
-                              b < len(counted)))
+            parts += _part_bounds(inst, G, counted, ctx, beta, d, t)
         return _all_proved(parts)
     return check
 

@@ -174,6 +174,21 @@ class Claim:
             return self.expect_reason in verdict.reason
         return False
 
+    def as_declared(self, verdict: Verdict) -> bool:
+        """True when ``verdict`` is what this entry declares: ``Proved`` for a true claim, a
+        rejection (:meth:`rejects`) for a false twin — the test of every registry entry.
+
+        >>> from attnio.results import Proved, Refuted
+        >>> c = Claim("d.c", "s", "f", "src", "python", "demo", lambda ctx: Proved())
+        >>> t = Claim("d.t", "s", "f", "src", "python", "demo", lambda ctx: Proved(),
+        ...           twin_of="d.c")
+        >>> c.as_declared(Proved()), c.as_declared(Refuted({}, "x"))
+        (True, False)
+        >>> t.as_declared(Refuted({}, "x")), t.as_declared(Proved())
+        (True, False)
+        """
+        return self.rejects(verdict) if self.twin_of is not None else verdict.proved
+
     def check(self, ctx: CheckContext | None = None) -> Verdict:
         """Run the check and return its verdict with the seconds it took.
 
@@ -290,11 +305,11 @@ def run_module(claims: list[Claim], false_twins: list[Claim] | None = None,
     ok = True
     for claim in claims:
         v = claim.check(ctx)
-        ok &= v.proved
+        ok &= claim.as_declared(v)
         print(f"{v.verdict:9s} {v.seconds:7.3f}s  {claim.id}: {v.detail}")
     for twin in false_twins or []:
         v = twin.check(ctx)
-        ok &= twin.rejects(v)
-        mark = "rejected" if twin.rejects(v) else "NOT REJECTED"
+        ok &= twin.as_declared(v)
+        mark = "rejected" if twin.as_declared(v) else "NOT REJECTED"
         print(f"{mark:12s} {v.seconds:7.3f}s  {twin.id} (false twin): {v.detail}")
     return 0 if ok else 1

@@ -114,8 +114,7 @@ def _compulsory_check(ctx: CheckContext, *,
                             "kv_heads": G, "formula": value, "dag": counted},
                            "the compulsory formula differs from the composed DAG's count")
     return Proved(f"{checked} composed DAGs: formula = inputs with a successor + outputs",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=checked))
+                  evidence=Evidence.exhaustive(checked, checked))
 
 
 def _leaf_table(groups: int, g: int, n: int, d: int) -> list[tuple[int, int, list[int]]]:
@@ -182,8 +181,7 @@ def _segment_check(ctx: CheckContext, *,
                                     "bound": r.value, "best": best + extra},
                                    "a stacked route is not the maximum over segment lengths")
     return Proved(f"{checked} brute-force segment shapes and stacked routes, exact integers",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def _kv_per_query_head(pass_: str, n: int, d: int, *, batch: int = 1, heads: int = 1,

@@ -34,6 +34,7 @@ from attnio.bounds.attention import (
     segment_product_cap,
     witnessed_routes,
 )
+from attnio.bounds.cells import descending_prefix_sums
 from attnio.bounds.heads import stacked_lower_bound_routes
 from attnio.exceptions import IllegalMoveError
 from attnio.graphs.game import replay
@@ -85,10 +86,7 @@ def dsk_leaf_table(n: int, d: int) -> list[tuple[int, int, int, list[int]]]:
                         full += n
                     elif avail:
                         partial.append(avail)
-            prefix = [0]
-            for v in sorted(partial, reverse=True):
-                prefix.append(prefix[-1] + v)
-            table.append((A.bit_count(), B.bit_count(), full, prefix))
+            table.append((A.bit_count(), B.bit_count(), full, descending_prefix_sums(partial)))
     return table
 
 
@@ -192,8 +190,7 @@ ceil - 1)` (and that + 4nd),
     return Proved(f"{checked} dS·K segment shapes and (n, d, M, L), n < d included: full pairs "
                   "≤ ab/min(n, d), the cap between the proved cell bounds and 2 above, the "
                   "route (single and stacked) its maximum over L, exactly",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 def witness_dag() -> nx.DiGraph:
@@ -257,8 +254,7 @@ def _witness_lemma_check(ctx: CheckContext, *, chain: Sequence[str] = ("A", "P",
                         stack.append(extended)
     return Proved(f"{checked} (schedule prefix, segment) pairs of ≤ {depth} moves, M = {M}: "
                   f"{nontrivial} with {target} red in the segment, each witnessed",
-                  evidence=Evidence("exhaustive", instances=checked,
-                                    nontrivial_instances=nontrivial))
+                  evidence=Evidence.exhaustive(checked, nontrivial))
 
 
 CLAIMS: list[Claim] = [

@@ -46,7 +46,13 @@ from typing import Sequence
 
 from attnio.exceptions import InvalidInputError
 from attnio.provenance import provenance
-from attnio.safe_io import is_attnio_temp, process_alive, validate_name_lengths, write_bytes
+from attnio.safe_io import (
+    is_attnio_temp,
+    process_alive,
+    validate_folder_target,
+    validate_name_lengths,
+    write_bytes,
+)
 
 __all__ = ["prepare_outdir", "OutputFolder", "MARKER_NAME", "LOCK_NAME"]
 
@@ -55,6 +61,10 @@ MARKER_NAME = ".attnio-report.json"
 _MARKER_FORMAT = "attnio-report-marker/1"
 #: The lock of a running report (see the module docstring).
 LOCK_NAME = ".attnio-report.lock"
+
+
+#: What a symlinked OUTDIR's error adds.
+_REAL_FOLDER = " (name the real folder)"
 
 
 def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
@@ -70,11 +80,7 @@ def prepare_outdir(outdir: str | os.PathLike[str]) -> Path:
         writable.
     """
     path = validate_name_lengths(outdir, "OUTDIR name")
-    if path.is_symlink():
-        raise InvalidInputError(f"OUTDIR={str(outdir)!r} is a symlink; attnio does not write "
-                                "through symlinks (name the real folder)")
-    if path.exists() and not path.is_dir():
-        raise InvalidInputError(f"OUTDIR={str(outdir)!r} exists and is not a directory")
+    validate_folder_target(path, f"OUTDIR={str(outdir)!r}", _REAL_FOLDER)
     try:
         path.mkdir(parents=True, exist_ok=True)
         # os.access is not enough (root passes it on read-only mounts): really write a file.
@@ -143,13 +149,9 @@ class OutputFolder:
 
     def _check(self) -> None:
         path, shown = self.path, repr(str(self.path))
-        if path.is_symlink():
-            raise InvalidInputError(f"OUTDIR={shown} is a symlink; attnio does not write "
-                                    "through symlinks (name the real folder)")
+        validate_folder_target(path, f"OUTDIR={shown}", _REAL_FOLDER)
         if not path.exists():
             return
-        if not path.is_dir():
-            raise InvalidInputError(f"OUTDIR={shown} exists and is not a directory")
         marker = path / MARKER_NAME
         for target in [marker, *(path / name for name in self.names)]:
             if target.is_symlink():  # first: the most specific reason, whatever else holds

@@ -6,12 +6,10 @@ from __future__ import annotations
 import ast
 import copy
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
 
-import networkx as nx
 import pytest
 
 import attnio.check as check
@@ -24,7 +22,7 @@ from attnio.check import (
     parse_dag,
     required_horizon,
 )
-from attnio.graphs.dags import matmul_dag
+from attnio.graphs.dags import gnp_dag, matmul_dag
 
 DAG = {"nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]], "outputs": ["c"]}
 GOOD = [["read", "a"], ["read", "b"], ["compute", "c"], ["write", "c"]]
@@ -210,14 +208,6 @@ def test_a_refutation_within_too_short_a_horizon_proves_nothing(tmp_path) -> Non
 
 # ---- soundness against the exact search -------------------------------------------------------
 
-def _random_dag(n: int, p: float, seed: int) -> nx.DiGraph:
-    rng = random.Random(seed)
-    G = nx.DiGraph()
-    G.add_nodes_from(f"v{i}" for i in range(n))
-    G.add_edges_from((f"v{i}", f"v{j}") for j in range(n) for i in range(j) if rng.random() < p)
-    return G
-
-
 @pytest.mark.trust
 @pytest.mark.extra("sat")
 def test_refutations_are_accepted_exactly_below_the_optimum() -> None:
@@ -229,7 +219,7 @@ def test_refutations_are_accepted_exactly_below_the_optimum() -> None:
 
     checked = 0
     for seed in range(12):
-        G = _random_dag(6, 0.45, seed)
+        G = gnp_dag(6, 0.45, seed)
         M = IndexedDAG(G).min_cache_size
         q = solve(G, M, method="reference").io
         ref = refute(G, M, q - 1)

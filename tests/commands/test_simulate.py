@@ -100,12 +100,23 @@ def test_sweep_where_nothing_fits_is_bad_input(capsys: pytest.CaptureFixture[str
 
 # ---- issue 13 -------------------------------------------------------------------------------
 
-def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
+def _simulate_json(capsys, M_geom: str, algorithms: str, *extra: str) -> dict:
+    """``attnio simulate --n 4096 --d 64 --M-geom M_geom --algorithm algorithms … --json``
+    (exit 0), its JSON."""
+    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", M_geom,
+                 "--algorithm", algorithms, *extra, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _backward_io(name: str, M: int) -> int:
+    """The exact backward I/O of ``name`` at n = 4096, d = 64 (checked independently)."""
     from attnio.algorithms.simulation import count
 
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "256:262144:13",
-                 "--algorithm", "flash1,small-cache", "--json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
+    return count(name, "backward", 4096, 64, M).io
+
+
+def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
+    payload = _simulate_json(capsys, "256:262144:13", "flash1,small-cache")
     assert payload["crossover_pair"] == ["flash1", "small-cache"]
     (c,) = payload["crossovers"]
     lo, hi = c["bracket"]
@@ -114,7 +125,7 @@ def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
     M = c["M"]
     assert lo < M <= hi and payload["crossover_M"] == M
     # checked independently on exact counts: small-cache cheaper at M - 1, not at M
-    io = lambda name, m: count(name, "backward", 4096, 64, m).io  # noqa: E731
+    io = _backward_io
     assert io("small-cache", M - 1) < io("flash1", M - 1)
     assert io("flash1", M) <= io("small-cache", M)
     assert c["io_at_M"] == {"flash1": io("flash1", M), "small-cache": io("small-cache", M)}
@@ -122,27 +133,19 @@ def test_crossover_of_the_selected_pair_is_bisected_exactly(capsys) -> None:
 
 
 def test_crossover_follows_the_algorithms_selected(capsys) -> None:
-    from attnio.algorithms.simulation import count
-
     # flash1 vs standard: their own swap, not flash1 vs small-cache's
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
-                 "--algorithm", "flash1,standard", "--json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
+    payload = _simulate_json(capsys, "1024:65536:7", "flash1,standard")
     assert payload["crossover_pair"] == ["flash1", "standard"]
     (c,) = payload["crossovers"]
     M, below = c["M"], c["cheaper_below"]
     other = "flash1" if below == "standard" else "standard"
     assert c["algorithms"] == ["flash1", "standard"] and M != 4903
-    io = lambda name, m: count(name, "backward", 4096, 64, m).io  # noqa: E731
+    io = _backward_io
     assert io(below, M - 1) < io(other, M - 1) and not io(below, M) < io(other, M)
     # three algorithms: no pair unless named
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
-                 "--algorithm", "flash1,standard,small-cache", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["crossover_M"] is None
-    assert main(["simulate", "--n", "4096", "--d", "64", "--M-geom", "1024:65536:7",
-                 "--algorithm", "flash1,standard,small-cache", "--crossover",
-                 "small-cache,flash1", "--json"]) == 0
-    payload = json.loads(capsys.readouterr().out)
+    three = "flash1,standard,small-cache"
+    assert _simulate_json(capsys, "1024:65536:7", three)["crossover_M"] is None
+    payload = _simulate_json(capsys, "1024:65536:7", three, "--crossover", "small-cache,flash1")
     assert payload["crossover_M"] == 4903 and payload["crossovers"][0]["cheaper_below"] == \
         "small-cache"
 

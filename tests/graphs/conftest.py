@@ -5,6 +5,8 @@ from __future__ import annotations
 import types
 from typing import Callable
 
+import networkx as nx
+import numpy as np
 import pytest
 
 
@@ -39,3 +41,18 @@ def fake_clock(monkeypatch: pytest.MonkeyPatch) -> Callable[..., FakeClock]:
         return clock
 
     return install
+
+
+def forward_gnp_dag(n: int, p: float, seed: int) -> nx.DiGraph:
+    """networkx's directed G(n, p), its seed drawn from ``numpy.random.default_rng(seed)``,
+    with the edges u → v for u < v kept (a DAG) and the vertices named ``str(u)`` (isolated
+    ones dropped)."""
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n, p, seed=int(rng.integers(1 << 30)), directed=True)
+    return nx.DiGraph((str(u), str(v)) for u, v in G.edges if u < v)
+
+
+@pytest.fixture
+def random_forward_dag() -> Callable[[int, float, int], nx.DiGraph]:
+    """:func:`forward_gnp_dag`: the random DAGs the exact search is checked against."""
+    return forward_gnp_dag

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import random
 
 import networkx as nx
 import pytest
 
 from attnio.check import check_file
 from attnio.exceptions import InvalidInputError
-from attnio.graphs.dags import matmul_dag
+from attnio.graphs.dags import gnp_dag, matmul_dag
 from attnio.graphs.engines import solve
 from attnio.graphs.exact_sat import dag_certificate_data, solve_sat
 from attnio.graphs.game import replay
@@ -21,21 +20,13 @@ from attnio.graphs.proof_files import certificate_stem, certify_optimum
 pytestmark = pytest.mark.extra("sat")
 
 
-def _random_dag(n: int, p: float, seed: int) -> nx.DiGraph:
-    rng = random.Random(seed)
-    G = nx.DiGraph()
-    G.add_nodes_from(f"v{i}" for i in range(n))
-    G.add_edges_from((f"v{i}", f"v{j}") for j in range(n) for i in range(j) if rng.random() < p)
-    return G
-
-
 def test_sat_agrees_with_the_search_on_random_tiny_dags() -> None:
     """SAT at cost Q decodes to a schedule that the game's validator replays, and the SAT
     optimum equals the reference search's (ints, ==): 60 DAGs of 5-7 vertices x 2 cache
     sizes x both variants = 240 instances (benchmarks/bench_sat.py --agree holds thousands)."""
     compared = 0
     for seed in range(60):
-        G = _random_dag(5 + seed % 3, 0.45, seed)
+        G = gnp_dag(5 + seed % 3, 0.45, seed)
         least = IndexedDAG(G).min_cache_size
         for M in (least, least + 1):
             for recompute in (True, False):

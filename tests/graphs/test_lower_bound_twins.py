@@ -108,6 +108,24 @@ def assert_rejects(G: nx.DiGraph, M: int, honest: BoundRecord, twin: BoundRecord
         assert twin.value > optimum(G, M), (twin.value, optimum(G, M))
 
 
+def assert_value_recomputed(G: nx.DiGraph, M: int, honest: BoundRecord, *, total: int,
+                            claimed: tuple[int, ...]) -> None:
+    """The twins of a route whose checker recomputes the value as a sum (``total``): each
+    value of ``claimed`` is refuted naming it and the sum, and one above ``total`` claims
+    more than Q(G, M) (:func:`assert_rejects`)."""
+    for value in claimed:
+        assert_rejects(G, M, honest, forged(honest, value=value), above=value > total,
+                       why=Refuted({'value': value, 'recomputed': total}, f'value ≠ {total}'))
+
+
+def assert_output_writes_recounted(G: nx.DiGraph, M: int, honest: BoundRecord, *,
+                                   total: int) -> None:
+    """A certificate claiming two output writes where the checker counts one: refuted by the
+    recomputed sum ``total`` (the value itself is unchanged, so it claims nothing above Q)."""
+    assert_rejects(G, M, honest, forged(honest, output_writes=2), above=False,
+                   why=Refuted({'value': total, 'recomputed': total}, f'value ≠ {total}'))
+
+
 # ---- compulsory --------------------------------------------------------------------------------
 
 def _compulsory(reads: list[str], writes: list[str], value: int | None = None) -> BoundRecord:
@@ -351,17 +369,11 @@ def test_twin__check_spill_windows__forced_family() -> None:
 
 
 def test_twin__check_spill_windows__output_writes() -> None:
-    honest = spill_windows_bound(SMALL, 3)
-    assert_rejects(SMALL, 3, honest, forged(honest, output_writes=2), above=False,
-            why=Refuted({'value': 7, 'recomputed': 7}, 'value ≠ 7'))
+    assert_output_writes_recounted(SMALL, 3, spill_windows_bound(SMALL, 3), total=7)
 
 
 def test_twin__check_spill_windows__value_is_sum() -> None:
-    honest = spill_windows_bound(SMALL, 3)
-    assert_rejects(SMALL, 3, honest, forged(honest, value=honest.value + 1), above=True,
-            why=Refuted({'value': 8, 'recomputed': 7}, 'value ≠ 7'))
-    assert_rejects(SMALL, 3, honest, forged(honest, value=honest.value - 1), above=False,
-            why=Refuted({'value': 6, 'recomputed': 7}, 'value ≠ 7'))
+    assert_value_recomputed(SMALL, 3, spill_windows_bound(SMALL, 3), total=7, claimed=(8, 6))
 
 
 # ---- verify_forced (the forced-spill family of routes 4 and 6) ---------------------------------
@@ -588,15 +600,11 @@ def test_twin__check_saturation__outside_needed_inputs() -> None:
 
 
 def test_twin__check_saturation__output_writes() -> None:
-    honest = saturation_windows_bound(SMALL, 4)
-    assert_rejects(SMALL, 4, honest, forged(honest, output_writes=2), above=False,
-            why=Refuted({'value': 5, 'recomputed': 5}, 'value ≠ 5'))
+    assert_output_writes_recounted(SMALL, 4, saturation_windows_bound(SMALL, 4), total=5)
 
 
 def test_twin__check_saturation__value_is_sum() -> None:
-    honest = saturation_windows_bound(SMALL, 4)
-    assert_rejects(SMALL, 4, honest, forged(honest, value=honest.value + 1), above=True,
-            why=Refuted({'value': 6, 'recomputed': 5}, 'value ≠ 5'))
+    assert_value_recomputed(SMALL, 4, saturation_windows_bound(SMALL, 4), total=5, claimed=(6,))
 
 
 # ---- sub-dag-exact ------------------------------------------------------------------------------
@@ -741,10 +749,7 @@ def test_twin__check_subdag__writes_distinct() -> None:
 
 
 def test_twin__check_subdag__value_is_sum(mm122_subdag) -> None:
-    assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=14), above=True,
-            why=Refuted({'value': 14, 'recomputed': 12}, 'value ≠ 12'))
-    assert_rejects(MM122, 3, mm122_subdag, forged(mm122_subdag, value=11), above=False,
-            why=Refuted({'value': 11, 'recomputed': 12}, 'value ≠ 12'))
+    assert_value_recomputed(MM122, 3, mm122_subdag, total=12, claimed=(14, 11))
 
 
 def test_check_subdag_hands_its_deadline_to_each_phase(monkeypatch) -> None:

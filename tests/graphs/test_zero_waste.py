@@ -32,18 +32,23 @@ def test_peer_dags_at_compulsory_io(name: str, M: int) -> None:
         assert replay(G, moves, M, recompute=recompute).io == compulsory_io(G)
 
 
+def _sinks_and_two_inner(G: nx.DiGraph) -> list[str]:
+    """Outputs that are not only sinks: the sinks, then the second- and third-last vertices
+    that have a predecessor (vertices named by ints)."""
+    nodes = sorted(G, key=int)
+    return list(dict.fromkeys([v for v in nodes if G.out_degree(v) == 0]
+                              + [v for v in nodes[-3:-1] if G.in_degree(v) > 0]))
+
+
 @pytest.mark.parametrize("seed", range(10))
-def test_found_exactly_when_the_one_shot_optimum_is_compulsory(seed: int) -> None:
+def test_found_exactly_when_the_one_shot_optimum_is_compulsory(seed: int,
+                                                               random_forward_dag) -> None:
     # every one-shot schedule of cost L0 is zero-waste and compute-once, and the search is
     # exhaustive within its budget: found <=> one-shot optimum == L0 (outputs not only sinks)
-    rng = np.random.default_rng(seed)
-    G = nx.gnp_random_graph(9, 0.35, seed=int(rng.integers(1 << 30)), directed=True)
-    G = nx.DiGraph((str(u), str(v)) for u, v in G.edges if u < v)
+    G = random_forward_dag(9, 0.35, seed)
     if G.number_of_edges() == 0:
         return
-    nodes = sorted(G, key=int)
-    outputs = list(dict.fromkeys([v for v in nodes if G.out_degree(v) == 0]
-                                 + [v for v in nodes[-3:-1] if G.in_degree(v) > 0]))
+    outputs = _sinks_and_two_inner(G)
     low = min_cache_size(G, outputs)
     for M in (low, low + 1, low + 2):
         moves = zero_waste_schedule(G, M, outputs=outputs, time_limit=None)
@@ -88,9 +93,7 @@ def _random_cases(count: int):
         G = nx.DiGraph((str(u), str(v)) for u, v in G.edges if u < v)
         if G.number_of_edges() == 0:
             continue
-        nodes = sorted(G, key=int)
-        outputs = list(dict.fromkeys([v for v in nodes if G.out_degree(v) == 0]
-                                     + [v for v in nodes[-3:-1] if G.in_degree(v) > 0]))
+        outputs = _sinks_and_two_inner(G)
         low = min_cache_size(G, outputs)
         for M in (low, low + 1, low + 2):
             yield seed, G, outputs, M

@@ -22,8 +22,6 @@ from attnio.bounds.joint import (
     joint_segment_cap,
 )
 from attnio.proofs.joint_routes import (
-    CLAIMS,
-    FALSE_TWINS,
     _certificate_problem,
     brute_joint_max,
     brute_joint_table,
@@ -41,22 +39,14 @@ def _psi(d, n_full, k, kappa, S, T, sigma, z) -> float:
             + min(sigma / 2 * sqrt(z), (d - 1) * z) + min(sqrt(u * sigma * w), k * w))
 
 
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.tier == "default"], ids=lambda c: c.id)
-def test_claims_proved(claim) -> None:
-    verdict = claim.check(CTX)
-    assert verdict.proved, verdict.detail
+def test_claims_proved_and_twins_rejected_on_their_path(entry) -> None:
+    verdict = entry.check(CTX)
+    assert entry.as_declared(verdict), verdict.detail
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("claim", [c for c in CLAIMS if c.tier == "deep"], ids=lambda c: c.id)
-def test_deep_claims_proved(claim) -> None:
-    assert claim.check(CTX).proved
-
-
-@pytest.mark.parametrize("twin", FALSE_TWINS, ids=lambda c: c.id)
-def test_twins_rejected_on_their_path(twin) -> None:
-    verdict = twin.check(CTX)
-    assert twin.rejects(verdict), verdict.detail
+def test_deep_claims_proved(deep_claim) -> None:
+    assert deep_claim.check(CTX).proved
 
 
 @pytest.mark.trust

@@ -192,24 +192,20 @@ def test_printed_theorem_holds_exactly_where_the_statement_is_not_false() -> Non
 
 
 @pytest.mark.trust
-def test_a_dropped_domain_fact_is_caught(monkeypatch) -> None:
-    monkeypatch.setattr(coq_statements, "_domain_fact", lambda name, domain: [])
+@pytest.mark.parametrize("name,dropped", [("_domain_fact", lambda name, domain: []),
+                                          ("_condition", lambda op, e, ctx: [])],
+                         ids=["dropped_domain_fact", "dropped_definedness_condition"])
+def test_a_dropped_side_fact_is_caught(monkeypatch, name, dropped) -> None:
+    monkeypatch.setattr(coq_statements, name, dropped)
     assert violations(points=60, first=True)
 
 
 @pytest.mark.trust
-def test_a_flipped_relation_is_caught(monkeypatch) -> None:
-    flipped = dict(coq._REL_OPS)
-    flipped[sp.Le] = ">="
-    monkeypatch.setattr(coq, "_REL_OPS", flipped)
-    assert violations(points=60, first=True)
-
-
-@pytest.mark.trust
-def test_a_strictness_slip_is_caught(monkeypatch) -> None:
-    slipped = dict(coq._REL_OPS)
-    slipped[sp.Gt] = ">="
-    monkeypatch.setattr(coq, "_REL_OPS", slipped)
+@pytest.mark.parametrize("relation", [sp.Le, sp.Gt], ids=["flipped_relation", "strictness_slip"])
+def test_a_misprinted_relation_is_caught(monkeypatch, relation) -> None:
+    misprinted = dict(coq._REL_OPS)
+    misprinted[relation] = ">="      # Le flipped; Gt loses its strictness
+    monkeypatch.setattr(coq, "_REL_OPS", misprinted)
     assert violations(points=60, first=True)
 
 
@@ -227,12 +223,6 @@ def test_a_lost_piecewise_branch_is_caught(monkeypatch) -> None:
     monkeypatch.setattr(coq, "_lift", lose_last)
     piecewise = [c for c in CORPUS if "Piecewise" in c[0]]
     assert violations(piecewise, points=60, first=True)
-
-
-@pytest.mark.trust
-def test_a_dropped_definedness_condition_is_caught(monkeypatch) -> None:
-    monkeypatch.setattr(coq_statements, "_condition", lambda op, e, ctx: [])
-    assert violations(points=60, first=True)
 
 
 @pytest.mark.trust

@@ -8,8 +8,8 @@ flipped). Each row is ``(statement, declarations, expected)`` as in
 
 * ``"proved"``  — Proved, defined everywhere (``where_defined`` is None);
 * ``"where"``   — Proved with ``where_defined`` set;
-* ``"refuted"`` — Refuted, and the counterexample re-checked here: parsed again, every value
-  in its domain, the statement exactly ``"false"`` there;
+* ``"refuted"`` — Refuted, and the counterexample re-checked (tests/smt/conftest.py): parsed
+  again, every value in its domain, the statement exactly ``"false"`` there;
 * ``"vacuous"`` — Undecided with "vacuous" in the reason.
 
 A decided verdict that contradicts the ground truth fails its test. An Undecided where a
@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Callable
 
 import pytest
-import sympy as sp
 
 from attnio.results import Proved, Refuted, Undecided, Verdict
-from attnio.smt.exact_eval import evaluate, in_domain
-from attnio.smt.kernel import parse_statement, prove_statement
+from attnio.smt.kernel import prove_statement
 
 _DATA = Path(__file__).with_name("heldout_explog_data.py")
 _SPEC = importlib.util.spec_from_file_location("heldout_explog_data", _DATA)
@@ -64,17 +63,8 @@ def _verdict(text: str, domains: dict[str, str]) -> Verdict:
     return _VERDICTS[key]
 
 
-def _recheck_counterexample(text: str, domains: dict[str, str], ce: dict[str, str]) -> None:
-    """Independent of the kernel's own referee call: parse again, values in their domains,
-    the statement exactly false there."""
-    statement, declared = parse_statement(text, domains)
-    point = {sym: sp.sympify(ce[str(sym)]) for sym in declared}
-    for sym, dom in declared.items():
-        assert in_domain(point[sym], dom) is True, (text, sym, point[sym], dom)
-    assert evaluate(statement, point) == "false", (text, point)
-
-
-def wrong(text: str, domains: dict[str, str], expected: str, v: Verdict) -> str | None:
+def wrong(text: str, domains: dict[str, str], expected: str, v: Verdict,
+          recheck: Callable[[str, dict[str, str], dict[str, str]], None]) -> str | None:
     """Why ``v`` contradicts ``expected``, or None (an Undecided is not wrong, unless it says
     "vacuous" of a statement that is not)."""
     if isinstance(v, Undecided):
@@ -87,7 +77,7 @@ def wrong(text: str, domains: dict[str, str], expected: str, v: Verdict) -> str 
         if not isinstance(v, Refuted):
             return f"expected refuted, got {v.verdict}"
         try:
-            _recheck_counterexample(text, domains, v.counterexample)
+            recheck(text, domains, v.counterexample)
         except AssertionError as exc:
             return f"the counterexample does not re-check: {exc}"
         return None
@@ -117,12 +107,13 @@ def test_the_set_is_large_and_balanced() -> None:
 @pytest.mark.default_slice(40)
 @pytest.mark.parametrize("text,domains,expected", STATEMENTS,
                          ids=[f"{k}:{s}" for s, _, k in STATEMENTS])
-def test_heldout_statement(text: str, domains: dict[str, str], expected: str) -> None:
+def test_heldout_statement(text: str, domains: dict[str, str], expected: str,
+                           recheck_counterexample) -> None:
     why = DISPUTED.get(_key(text, domains))
     if why is not None:
         pytest.xfail(why)
     v = _verdict(text, domains)
-    problem = wrong(text, domains, expected, v)
+    problem = wrong(text, domains, expected, v, recheck_counterexample)
     assert problem is None, f"{text} {domains}: {problem}\n{v}"
 
 

@@ -6,9 +6,9 @@ Each row is ``(statement, declarations, expected)``, the expectation worked out 
 * ``"proved"``  — true at every point of the declared domains (and defined everywhere);
 * ``"where"``   — undefined at some domain point and true wherever defined: Proved with
   ``where_defined`` set (notes/claims.md, "Partial functions");
-* ``"refuted"`` — false at some point where defined; the counterexample is re-checked here,
-  independently of the kernel's referee call: parsed again, every value in its domain, the
-  statement exactly ``"false"`` there;
+* ``"refuted"`` — false at some point where defined; the counterexample is re-checked
+  (fixture of tests/smt/conftest.py), independently of the kernel's referee call: parsed
+  again, every value in its domain, the statement exactly ``"false"`` there;
 * ``"vacuous"`` — defined nowhere, or an antecedent that holds nowhere it is defined:
   Undecided with "vacuous" in the reason.
 
@@ -21,11 +21,9 @@ expected — fails.
 from __future__ import annotations
 
 import pytest
-import sympy as sp
 
 from attnio.results import Proved, Refuted, Undecided
-from attnio.smt.exact_eval import evaluate, in_domain
-from attnio.smt.kernel import parse_statement, prove_statement
+from attnio.smt.kernel import prove_statement
 
 pytestmark = pytest.mark.trust
 
@@ -189,16 +187,6 @@ STATEMENTS: list[tuple[str, dict[str, str], str]] = [
 ]
 
 
-def _recheck_counterexample(text: str, domains: dict[str, str], ce: dict[str, str]) -> None:
-    """Independent of the kernel's own referee call: parse again, values in their domains,
-    the statement exactly false there."""
-    statement, declared = parse_statement(text, domains)
-    point = {sym: sp.sympify(ce[str(sym)]) for sym in declared}
-    for sym, dom in declared.items():
-        assert in_domain(point[sym], dom) is True, (text, sym, point[sym], dom)
-    assert evaluate(statement, point) == "false", (text, point)
-
-
 def test_the_set_is_large_and_balanced() -> None:
     kinds = [k for _, _, k in STATEMENTS]
     assert len(STATEMENTS) >= 100
@@ -209,7 +197,8 @@ def test_the_set_is_large_and_balanced() -> None:
 
 @pytest.mark.parametrize("text,domains,expected", STATEMENTS,
                          ids=[f"{k}:{s}" for s, _, k in STATEMENTS])
-def test_heldout_statement(text: str, domains: dict[str, str], expected: str) -> None:
+def test_heldout_statement(text: str, domains: dict[str, str], expected: str,
+                           recheck_counterexample) -> None:
     v = prove_statement(text, domains)
     if expected == "proved":
         assert isinstance(v, Proved) and v.where_defined is None, v
@@ -217,6 +206,6 @@ def test_heldout_statement(text: str, domains: dict[str, str], expected: str) ->
         assert isinstance(v, Proved) and v.where_defined, v
     elif expected == "refuted":
         assert isinstance(v, Refuted), v
-        _recheck_counterexample(text, domains, v.counterexample)
+        recheck_counterexample(text, domains, v.counterexample)
     else:
         assert isinstance(v, Undecided) and v.reason.startswith("vacuous"), v

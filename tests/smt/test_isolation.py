@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 import os
 import time
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -133,9 +135,9 @@ def test_die_with_parent_asks_for_sigkill() -> None:
 def test_the_server_loop_answers_until_end_of_file(tmp_path) -> None:  # noqa: ANN001
     import io
     import threading
-    target = tmp_path / "target.py"
-    target.write_text("def twice(x):\n    if x < 0:\n        raise ValueError('negative')\n"
-                      "    return 2 * x\n")
+    target = _module_file(tmp_path, "target.py",
+                          "def twice(x):\n    if x < 0:\n        raise ValueError('negative')\n"
+                          "    return 2 * x\n")
     requests_r, requests_w = os.pipe()
     replies_r, replies_w = os.pipe()
     sink = io.BufferedWriter(io.FileIO(replies_w, "w"))
@@ -173,15 +175,14 @@ def test_the_wire_format() -> None:
             isolation._receive(r, None)
     finally:
         os.close(r)
-    r, w = os.pipe()
-    try:
-        with pytest.raises(HardLimitReached):
-            isolation._read_exactly(r, 8, time.monotonic() + 0.05)   # nothing arrives
-        os.write(w, b"abc")
-        assert isolation._read_exactly(r, 3, time.monotonic() + 30) == b"abc"
-    finally:
-        os.close(r)
-        os.close(w)
+
+
+def test_a_read_past_its_deadline_raises_and_a_later_one_reads(pipe) -> None:  # noqa: ANN001
+    r, w = pipe
+    with pytest.raises(HardLimitReached):
+        isolation._read_exactly(r, 8, time.monotonic() + 0.05)   # nothing arrives
+    os.write(w, b"abc")
+    assert isolation._read_exactly(r, 3, time.monotonic() + 30) == b"abc"
 
 
 def test_kill_reaches_only_that_child() -> None:
@@ -283,8 +284,8 @@ def test_cvc5_missing_is_n_a(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_server_caps_its_memory(tmp_path) -> None:  # noqa: ANN001
-    target = tmp_path / "hog.py"
-    target.write_text("def hog(gib):\n    return len(bytearray(gib * 1024 ** 3))\n")
+    target = _module_file(tmp_path, "hog.py",
+                          "def hog(gib):\n    return len(bytearray(gib * 1024 ** 3))\n")
     w = Worker(str(target), "hog", memory_bytes=1024 ** 3)
     try:
         with pytest.raises(MemoryError):
@@ -305,14 +306,28 @@ class _Exited(Exception):
         self.code = code
 
 
+def _module_file(folder: Path, name: str, source: str) -> str:
+    """Write ``source`` as the module file ``folder/name`` an isolated worker loads; its path."""
+    path = folder / name
+    path.write_text(source)
+    return str(path)
+
+
+def _recorded_caps(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The memory caps the isolated side asks for, recorded (in the returned list) instead of
+    taken, and no parent-death signal asked for: the child or server side in this process."""
+    caps: list = []
+    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
+    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    return caps
+
+
 def _run_child_here(monkeypatch: pytest.MonkeyPatch, fn, args: tuple, kwargs: dict,  # noqa: ANN001
                     memory_bytes: int | None) -> tuple[object, object, list, bool]:
     """The child side of run_isolated, in this process (mutmut's test selection sees only
     this process): the exit and the memory cap recorded instead of taken. Returns the exit
     code, the reply, the caps asked for and whether the read end was closed."""
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
+    caps = _recorded_caps(monkeypatch)
 
     def fake_exit(code: object) -> None:
         raise _Exited(code)
@@ -370,11 +385,8 @@ def test_the_server_loads_the_file_as_its_own_module(tmp_path,  # noqa: ANN001
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     import io
     import threading
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
-    target = tmp_path / "named.target.py"
-    target.write_text("def name():\n    return __name__\n")
+    caps = _recorded_caps(monkeypatch)
+    target = _module_file(tmp_path, "named.target.py", "def name():\n    return __name__\n")
     requests_r, requests_w = os.pipe()
     replies_r, replies_w = os.pipe()
     sink = io.BufferedWriter(io.FileIO(replies_w, "w"))
@@ -396,11 +408,8 @@ def test_the_server_loads_the_file_as_its_own_module(tmp_path,  # noqa: ANN001
 
 def test_the_server_takes_0_as_no_memory_cap(tmp_path,  # noqa: ANN001
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    caps: list = []
-    monkeypatch.setattr(isolation, "_die_with_parent", lambda: None)
-    monkeypatch.setattr(isolation, "_limit_memory", caps.append)
-    target = tmp_path / "t.py"
-    target.write_text("def f():\n    return 1\n")
+    caps = _recorded_caps(monkeypatch)
+    target = _module_file(tmp_path, "t.py", "def f():\n    return 1\n")
     requests_r, requests_w = os.pipe()
     os.close(requests_w)                                   # EOF at once
     import io
@@ -515,8 +524,7 @@ def test_a_read_past_its_deadline_says_so() -> None:
 
 
 def test_a_server_that_dies_mid_call_is_reported(tmp_path) -> None:  # noqa: ANN001
-    target = tmp_path / "die.py"
-    target.write_text("import os\n\ndef die():\n    os._exit(3)\n")
+    target = _module_file(tmp_path, "die.py", "import os\n\ndef die():\n    os._exit(3)\n")
     w = Worker(str(target), "die", memory_bytes=None)
     try:
         with pytest.raises(HardLimitReached, match=r"^the worker process ended without an "
@@ -526,26 +534,30 @@ def test_a_server_that_dies_mid_call_is_reported(tmp_path) -> None:  # noqa: ANN
         w.close()
 
 
-def test_a_read_with_time_left_returns_the_bytes_at_once() -> None:
-    r, w = os.pipe()
-    try:
-        os.write(w, b"abc")
-        # half a second left and the bytes are there: no deadline error
-        assert isolation._read_exactly(r, 3, time.monotonic() + 0.5) == b"abc"
-    finally:
-        os.close(r)
-        os.close(w)
+@pytest.fixture
+def pipe() -> Iterator[tuple[int, int]]:
+    """A fresh pipe ``(read end, write end)``; both ends are closed after the test."""
+    ends = os.pipe()
+    yield ends
+    for fd in ends:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
-def test_a_reply_cut_short_meets_the_deadline() -> None:
-    r, w = os.pipe()
-    try:
-        os.write(w, isolation._HEADER.pack(10) + b"ab")      # 10 bytes announced, 2 sent
-        with pytest.raises(HardLimitReached, match="^deadline$"):
-            isolation._receive(r, time.monotonic() + 0.3)
-    finally:
-        os.close(r)
-        os.close(w)
+def test_a_read_with_time_left_returns_the_bytes_at_once(pipe) -> None:  # noqa: ANN001
+    r, w = pipe
+    os.write(w, b"abc")
+    # half a second left and the bytes are there: no deadline error
+    assert isolation._read_exactly(r, 3, time.monotonic() + 0.5) == b"abc"
+
+
+def test_a_reply_cut_short_meets_the_deadline(pipe) -> None:  # noqa: ANN001
+    r, w = pipe
+    os.write(w, isolation._HEADER.pack(10) + b"ab")      # 10 bytes announced, 2 sent
+    with pytest.raises(HardLimitReached, match="^deadline$"):
+        isolation._receive(r, time.monotonic() + 0.3)
 
 
 def test_a_forked_copy_starts_its_own_server() -> None:
