@@ -6,10 +6,17 @@ without reading tests/; 13 of the first 64 run survived ``pytest -m trust``. Eac
 names its mutant (``benchmarks/redteam/mutants.py``) and checks the rule the mutant breaks,
 on a case where the rule decides the answer (the honest answer and the mutant's differ).
 ``python3 benchmarks/redteam/run.py --only ID`` replays a mutant against the tier.
+
+Round 2 (``benchmarks/redteam/mutants_round2.py``, ``README_round2.md``): 65 more mutants,
+written blind and run before any of these pins; its survivors are pinned in the last section
+(``python3 benchmarks/redteam/run.py --set round2 --only ID``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
+import networkx as nx
 import numpy as np
 import pytest
 import sympy as sp
@@ -26,7 +33,11 @@ from attnio.exceptions import CacheOverflowError
 from attnio.proofs.attention_routes import cell_bound_ge, cell_bound_le
 from attnio.proofs.joint_routes import psi_at_most
 from attnio.results import Proved, Refuted
-from attnio.smt import kernel
+from attnio.smt import explog, kernel
+from attnio.smt.coq import CoqContext, coq_names, render_prop, render_statement, render_term, term
+from attnio.smt.coq_statements import coq_statement, definedness
+from attnio.smt.coqc import PREAMBLE, forbidden_words
+from attnio.smt.identities import check_identity
 from attnio.smt.kernel import prove_statement
 from attnio.smt.sympy_to_z3 import Translator
 
@@ -203,3 +214,201 @@ def test_gapworst_cap_gap__the_interval_cap_covers_every_M(d, a, b, t) -> None:
         upper = gap_worst._cap_upper(d, a, b, t, None, coarse)
         for M in sorted({a, a + 1, (a + b) // 2, b - 1, b, *range(a, b + 1, max(1, (b - a) // 37))}):
             assert upper >= segment_product_cap(d, M, t * M), (coarse, M)
+
+
+# ==============================================================================================
+# Round 2 (benchmarks/redteam/mutants_round2.py): one test per survivor of the held-out round,
+# named after the mutant it kills; written after the round had run (README_round2.md).
+# ==============================================================================================
+_X = sp.Symbol("x", real=True)
+
+
+# ---- the exp/log fragment, identities ------------------------------------------------------
+@pytest.mark.parametrize("statement", [
+    sp.Implies(sp.And(_X > 1, _X < sp.Rational(11, 10)),
+               sp.log(_X) >= _X - 1 - (_X - 1) ** 2 / 3),
+    sp.Implies(sp.And(_X > 1, _X < sp.Rational(11, 10)), sp.exp(-2 * _X) > 1),
+    sp.Implies(sp.And(_X > 1, _X < sp.Rational(11, 10)), sp.log(_X) > _X / 2),
+], ids=["explog-taylor2-instance", "explogterms-exp-scale-sign", "explogterms-log-reciprocal"])
+def test_r2_explog__false_off_the_obvious_points_is_never_proved(statement) -> None:
+    """``explog-taylor2-instance`` (log x ≥ (x−1) − (x−1)²/3 as an axiom instance),
+    ``explogterms-exp-scale-sign`` (exp(−2x) tied to exp(x)²), ``explogterms-log-reciprocal``
+    (the anchor log(1/2) split as log(1/2) + log 2 = log 2, i.e. log(1/2) = 0): each false
+    axiom instance proves a statement that is false on (1, 11/10) only — no obvious point lies
+    there, so only the axioms' truth stands between the bridge and a false Proved."""
+    assert prove_statement(statement, {_X: "real"}).verdict == "refuted"
+
+
+def test_r2_explog_recipe_domain__a_recipe_on_a_narrower_interval_proves_nothing() -> None:
+    """``explog-recipe-domain``: g = (x − 1/3)(x − 1/4) rises right of 1/3 (the "rising"
+    recipe on [1/3, ∞) holds) but is negative on (1/4, 1/3), where no grid point of
+    check_axiom falls; declared over the reals, only the rule "the recipe's interval is the
+    declared domain" keeps check_axiom from proving it."""
+    planted = explog._valley("planted.rising_narrow", "(x - 1/3)*(x - 1/4)", "0", "1/3",
+                             {"x": "real"}, None, "Interval(1/3, oo)", "x < 0",
+                             lambda a, e: None, kind="rising")
+    assert explog.check_axiom(planted).verdict == "undecided"
+
+
+def test_r2_identity_defined_not_refuted__simplify_proves_only_what_is_defined() -> None:
+    """``identity-defined-not-refuted``: f/f = 1 with f = exp(x) − 2 is undefined at x = log 2,
+    which no rational point shows: the kernel proves it only "where defined", so simplify's
+    answer must not stand (the mutant took "not refuted" for "defined everywhere")."""
+    f = sp.exp(_X) - 2
+    lhs = sp.Mul(f, sp.Pow(f, -1, evaluate=False), evaluate=False)
+    verdict = check_identity(lhs, 1, {_X: "real"}, timeout=10)
+    assert verdict.evidence is not None and verdict.evidence.kind != "sympy-canonical"
+    assert not (verdict.proved and verdict.where_defined is None), verdict
+
+
+def test_r2_identity_hypothesis_undefined__no_refutation_where_a_hypothesis_is_undefined(
+        ) -> None:
+    """``identity-hypothesis-undefined``: |x| = x wherever sqrt(x) ≥ 1; at x = −1 the
+    hypothesis is undefined — not true — so that point refutes nothing."""
+    verdict = check_identity(sp.Abs(_X), _X, {_X: "real"}, hypotheses=[sp.sqrt(_X) >= 1])
+    assert verdict.verdict != "refuted", verdict
+
+
+# ---- the Coq kernel --------------------------------------------------------------------------
+def test_r2_coqc_preamble_prefix__a_forbidden_word_before_the_preamble_counts() -> None:
+    """``coqc-preamble-prefix``: only a preamble at the very start (after comments) is exempt
+    from the word check; an ``Axiom`` before it is seen."""
+    text = "Axiom cheat : False.\n" + PREAMBLE + "Theorem t : 1 = 1. Proof. reflexivity. Qed."
+    assert "Axiom" in forbidden_words(text)
+
+
+def test_r2_coq_negative_half_power__printed_below_the_line() -> None:
+    """``coq-negative-half-power``: x**(−1/2) is 1 / sqrt x (printed as sqrt x, coqc
+    re-checked ``x**(-1/2) <= sqrt(x)``, false at x = 1/4)."""
+    x = sp.Symbol("x", positive=True)
+    printed = render_term(term(sp.Pow(x, sp.Rational(-1, 2)), CoqContext(coq_names([x]),
+                                                                          {x: "positive"})))
+    assert printed.replace(" ", "") in ("1/sqrtx", "1/(sqrtx)"), printed
+
+
+def test_r2_coqstmt_nonnegative_strict__zero_stays_in_the_domain() -> None:
+    """``coqstmt-nonnegative-strict``: a nonnegative x is bound with 0 <= x (with 0 < x, coqc
+    re-checked ``x > 0 --var x:nonnegative``)."""
+    x = sp.Symbol("x", nonnegative=True)
+    text = render_statement(coq_statement("t", sp.Gt(x, 0), (), {x: "nonnegative"}))
+    assert "0 <= x" in text and "0 < x" not in text, text
+
+
+def test_r2_coqstmt_root_strict__sqrt_is_defined_at_zero() -> None:
+    """``coqstmt-root-strict``: sqrt b is defined for b >= 0 (with b > 0 assumed, coqc
+    re-checked ``sqrt(x) > 0 --var x:real``, false at 0)."""
+    printed = render_prop(definedness(sp.Gt(sp.sqrt(_X), 0), {_X: "real"}))
+    assert printed.replace(" ", "") == "0<=x", printed
+
+
+# ---- the joint routes, the exact worst ---------------------------------------------------
+@pytest.mark.parametrize("d,M,n_full,k_grad,kappa", [
+    (64, 1024, 4096, 4095, (1, 1)), (16, 100, 63, 255, (1, 1)),
+    (1, 3, 4096, 4 * 4096 - 1, (5, 4)), (64, 1024, 4096, 4 * 4096 - 1, (5, 4))])
+def test_r2_jointroutes_certificate__a_cap_one_below_is_rejected(d, M, n_full, k_grad,
+                                                                 kappa) -> None:
+    """``jointroutes-leaf-tolerance`` (a leaf one above the cap passed) and
+    ``jointroutes-reference-u`` (the independent recomputation took u at the cell's low
+    corner): the search's cap minus one fails its own certificate at every L."""
+    from attnio.bounds.joint import joint_segment_cap
+    from attnio.proofs.joint_routes import _certificate_problem
+
+    for t in (1, 2, 4):
+        cap = joint_segment_cap(d, M, t * M, n_full, k_grad, kappa)
+        assert _certificate_problem(d, M, t * M, n_full, k_grad, kappa, cap - 1), t
+
+
+def test_r2_jointroutes_rest_unchecked__a_wrong_rest_refutes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jointroutes-rest-unchecked``: gap.joint_route recomputes the "+ compulsory rest"
+    route too; one word added to it (single head and stacked alike) refutes."""
+    from attnio.proofs import joint_routes as module
+    from attnio.proofs.registry import CheckContext
+
+    def plus_one(routes: list) -> list:
+        return [*routes[:-1], dataclasses.replace(routes[-1], value=routes[-1].value + 1)]
+
+    stacked, single = module.stacked_lower_bound_routes, module.joint_routes
+    monkeypatch.setattr(module, "stacked_lower_bound_routes",
+                        lambda *a, **k: plus_one(stacked(*a, **k)))
+    monkeypatch.setattr(module, "joint_routes", lambda *a, **k: plus_one(single(*a, **k)))
+    assert module._joint_route_check(CheckContext()).verdict == "refuted"
+
+
+def test_r2_jointlemmas_read_outside_w__a_vertex_outside_w_may_be_read() -> None:
+    """``jointlemmas-no-read-outside-w``: R1 reads any vertex outside W. P = f(S, T),
+    S = m0 + m1, T = m2 + m3, W = {S, T, P}, M = 4: P is red with q3, k3 never red only by
+    reading m3 back (computed, outside W) — a counterexample the explorer must reach."""
+    from attnio.proofs.joint_lemmas import explore_witness
+
+    edges = [(f"{a}{i}", f"m{i}") for i in range(4) for a in "qk"]
+    edges += [("m0", "S"), ("m1", "S"), ("m2", "T"), ("m3", "T"), ("S", "P"), ("T", "P")]
+    _, _, found = explore_witness(nx.DiGraph(edges), ["S", "T", "P"], "P", ["q3", "k3"], 4)
+    assert found is not None
+
+
+@pytest.mark.parametrize("pass_", ["forward", "backward"])
+def test_r2_gapworst_best_io__the_worst_ratio_divides_the_best_count(pass_: str) -> None:
+    """``gapworst-best-io``: the exact worst ratio divides the BEST counted I/O at its M (the
+    mutant took the worst algorithm's)."""
+    from attnio.algorithms.instance import NotApplicable, count_instance
+    from attnio.bounds.gap_worst import worst_ratio
+
+    inst = Instance.build(64, 8, pass_=pass_, M=[16])
+    w = worst_ratio(inst, 16, 48)
+    runs = [count_instance(inst, name, w.M) for name in w.algorithms]
+    ios = [r.io for r in runs if not isinstance(r, NotApplicable)]
+    assert len(ios) > 1 and w.best_io == min(ios)
+    assert w.lower_bound == instance_lower_bound(inst, w.M).value
+
+
+# ---- the lower-bound routes' claims, the masks, the memory model ----------------------------
+def test_r2_least_cache_off_by_one__the_vertex_itself_needs_a_red_pebble() -> None:
+    """``least-cache-off-by-one``: the least M is the largest in-degree + 1 (the exact
+    solver's rule)."""
+    from attnio.graphs.dags import matmul_dag, random_dag
+    from attnio.graphs.exact import min_cache_size
+    from attnio.graphs.lower_bounds.combined import least_cache_size
+
+    assert least_cache_size(nx.DiGraph([("a", "c"), ("b", "c")])) == (3, "c")
+    for G in [matmul_dag(1, 2, 1), matmul_dag(2, 2, 2),
+              *(random_dag(6, seed=s) for s in range(5))]:
+        assert least_cache_size(G)[0] == min_cache_size(G)
+
+
+def test_r2_route_optimum_unsettled__an_undecided_search_is_no_optimum(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``route-optimum-unsettled``: the route claims compare with Q only when the search is
+    OPTIMAL; a search cut by its time limit (upper bound known) gives no optimum."""
+    from attnio.graphs.dags import matmul_dag
+    from attnio.graphs.exact import solve_optimal
+    from attnio.graphs.pebble_result import PebbleResult
+    from attnio.proofs import certified_routes
+
+    G = matmul_dag(1, 2, 1)
+    real = solve_optimal(G, 3, time_limit=30, progress=False)
+    cut = PebbleResult.undecided(real.io - 1, real.io, "time limit reached",
+                                 schedule=real.schedule)
+    monkeypatch.setattr(certified_routes, "solve_optimal", lambda *a, **k: cut)
+    assert certified_routes._optimum(G, 3, 1.0) is None
+
+
+def test_r2_masks_compulsory_kv__gqa_reads_k_and_v_once_per_kv_head() -> None:
+    """``masks-compulsory-kv``: at the full mask the masked compulsory I/O is the dense one,
+    K and V read once per K/V head (not per query head)."""
+    from attnio.bounds.heads import stacked_compulsory
+    from attnio.bounds.masks import masked_compulsory_io
+
+    for pass_ in ("forward", "backward"):
+        assert masked_compulsory_io(pass_, Mask.full(), 32, 4, heads=4, kv_heads=2) == \
+            stacked_compulsory(pass_, 32, 4, heads=4, kv_heads=2)
+
+
+def test_r2_memory_allocate_uncounted__an_allocated_tile_occupies_fast_memory() -> None:
+    """``memory-allocate-uncounted``: an accumulator allocated in fast memory counts toward
+    M like a loaded tile."""
+    mem = TwoLevelMemory(M=4)
+    mem.allocate("acc", (2, 2))
+    assert mem.resident_words == 4 and mem.peak_words == 4
+    with pytest.raises(CacheOverflowError):
+        mem.allocate("more", (1, 1))

@@ -5,6 +5,10 @@ r"""Run the hand-written red-team mutants (:mod:`mutants`) against the ``trust``
     $ python3 benchmarks/redteam/run.py --jobs 2                 # every mutant (~40 min)
     $ python3 benchmarks/redteam/run.py --only replay-output-red --json /tmp/r.json
     $ python3 benchmarks/redteam/run.py --list                   # the mutants, no run
+    $ python3 benchmarks/redteam/run.py --set round2 --jobs 2    # the held-out second round
+
+``--set`` picks the mutants: ``round1`` (default, :mod:`mutants`, results in
+``results.json``) or ``round2`` (:mod:`mutants_round2`, results in ``results_round2.json``).
 
 How it runs (the real tree is never touched): the files git tracks are copied to one scratch
 directory per job (symlinks kept); the unmutated copy is first run once (the *baseline*: a
@@ -49,9 +53,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from mutants import MUTANTS, ROOT, Mutant, by_id  # noqa: E402
+import mutants  # noqa: E402
+import mutants_round2  # noqa: E402
+from mutants import ROOT, Mutant  # noqa: E402
 
-DEFAULT_JSON = HERE / "results.json"
+#: The mutant sets: name → (module holding MUTANTS and by_id, default results file).
+SETS = {"round1": (mutants, HERE / "results.json"),
+        "round2": (mutants_round2, HERE / "results_round2.json")}
+DEFAULT_JSON = SETS["round1"][1]
 _LOCK = threading.Lock()
 _PROCS: set[subprocess.Popen] = set()
 
@@ -170,7 +179,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="parallel runs (at most 2; default 1)")
     ap.add_argument("--tier", choices=("trust", "default"), default="trust")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run")
-    ap.add_argument("--json", type=Path, default=DEFAULT_JSON, help="results file")
+    ap.add_argument("--set", choices=tuple(SETS), default="round1", dest="mutant_set",
+                    help="which mutants: round1 (default) or round2 (the held-out round)")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="results file (default: results.json for round1, "
+                         "results_round2.json for round2)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--reuse-baseline", action="store_true",
                     help="take the baseline's failing tests from the --json file of an earlier "
@@ -178,12 +191,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.jobs <= 2:
         ap.error("--jobs must be 1 or 2 (the machine is shared)")
-    table = by_id()
+    module, default_json = SETS[args.mutant_set]
+    if args.json is None:
+        args.json = default_json
+    all_mutants: list[Mutant] = list(module.MUTANTS)
+    table = module.by_id()
     wanted = [i for spec in args.only for i in spec.split(",") if i]
     unknown = [i for i in wanted if i not in table]
     if unknown:
         ap.error(f"unknown mutant id(s): {', '.join(unknown)}")
-    chosen: list[Mutant] = [table[i] for i in wanted] if wanted else list(MUTANTS)
+    chosen: list[Mutant] = [table[i] for i in wanted] if wanted else list(all_mutants)
     if args.list:
         for m in chosen:
             print(f"{m.id:32} {m.file}:{m.line()}  {m.rule}")
@@ -205,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
     data: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-                  "commit": head, "tier": args.tier, "timeout_s": args.timeout,
+                  "set": args.mutant_set, "commit": head, "tier": args.tier, "timeout_s": args.timeout,
                   "command": " ".join(pytest_command(args.tier, [])[1:]),
                   "baseline": None, "mutants": [], "score": None}
     tmp_root = Path(tempfile.mkdtemp(prefix="attnio-redteam-"))
@@ -240,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         def save() -> None:
             merged = dict(previous)
             merged.update(results)
-            order = [m.id for m in MUTANTS if m.id in merged]
+            order = [m.id for m in all_mutants if m.id in merged]
             data["mutants"] = [merged[i] for i in order]
             data["score"] = score(data["mutants"])
             write_atomic(args.json, data)
