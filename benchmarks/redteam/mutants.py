@@ -58,6 +58,10 @@ SMT = "smt kernel/bridge/referee"
 CLAIMS = "claim checkers (numbers)"
 ATTN = "attention bounds/routes"
 ALGO = "algorithms counting"
+# the areas round 2 added (mutants_round2.py)
+NEW_SMT = "smt exp/log, identities, points, coq"
+JOINT = "joint routes, gap worst"
+HEAD_BOUNDS = "attention/mask/head bounds"
 
 MUTANTS: list[Mutant] = [
     # ---------------------------------------------------------------- certificate checkers
@@ -529,27 +533,42 @@ MUTANTS: list[Mutant] = [
 ]
 
 
-def by_id() -> dict[str, Mutant]:
+def index(mutants: list[Mutant]) -> dict[str, Mutant]:
+    """The mutants by id (an id used twice is an error)."""
     out: dict[str, Mutant] = {}
-    for m in MUTANTS:
+    for m in mutants:
         if m.id in out:
             raise ValueError(f"duplicate mutant id {m.id}")
         out[m.id] = m
     return out
 
 
-if __name__ == "__main__":      # check every mutant applies to the current tree
+def by_id() -> dict[str, Mutant]:
+    return index(MUTANTS)
+
+
+def count_bad(mutants: list[Mutant], taken: set[tuple[str, str]] = frozenset()) -> int:
+    """How many mutants do not apply to the current tree (``original`` not found exactly once,
+    a replacement equal to it, or the text of a mutant in ``taken``), each printed."""
     bad = 0
-    for m in MUTANTS:
+    for m in mutants:
         hits = m.source().count(m.original)
-        if hits != 1:
+        problem = (f"{hits} matches in {m.file}" if hits != 1 else
+                   "replacement equals original" if m.original == m.replacement else
+                   "the same text as a round-1 mutant" if (m.file, m.original) in taken else "")
+        if problem:
             bad += 1
-            print(f"{m.id}: {hits} matches in {m.file}")
-        elif m.original == m.replacement:
-            bad += 1
-            print(f"{m.id}: replacement equals original")
-    by_id()
-    areas: dict[str, int] = {}
-    for m in MUTANTS:
-        areas[m.area] = areas.get(m.area, 0) + 1
-    print(f"{len(MUTANTS)} mutants, {bad} bad; " + ", ".join(f"{a}: {k}" for a, k in areas.items()))
+            print(f"{m.id}: {problem}")
+    index(mutants)
+    return bad
+
+
+def areas(mutants: list[Mutant]) -> str:
+    counts: dict[str, int] = {}
+    for m in mutants:
+        counts[m.area] = counts.get(m.area, 0) + 1
+    return ", ".join(f"{a}: {k}" for a, k in counts.items())
+
+
+if __name__ == "__main__":      # check every mutant applies to the current tree
+    print(f"{len(MUTANTS)} mutants, {count_bad(MUTANTS)} bad; {areas(MUTANTS)}")

@@ -23,16 +23,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mutants import Mutant  # noqa: E402
-
-CERT = "certificate checkers"
-VALID = "schedule validator"
-SMT = "smt kernel/bridge/referee"
-NEW_SMT = "smt exp/log, identities, points, coq"
-CLAIMS = "claim checkers (numbers)"
-JOINT = "joint routes, gap worst"
-ATTN = "attention/mask/head bounds"
-ALGO = "algorithms counting"
+from mutants import (  # noqa: E402
+    ALGO,
+    CERT,
+    JOINT,
+    NEW_SMT,
+    SMT,
+    VALID,
+    Mutant,
+    areas,
+    count_bad,
+    index,
+)
+from mutants import HEAD_BOUNDS as ATTN  # noqa: E402
 
 MUTANTS: list[Mutant] = [
     # ================================================================ newest modules (issue 38/39/35)
@@ -168,10 +171,8 @@ MUTANTS: list[Mutant] = [
            "the partial-pairs term rounded from floor(sqrt x): the cap one below Psi, joint "
            "routes slightly too high"),
     Mutant("joint-cube-m", JOINT, "bounds/joint.py",
-           "            value = min(value, cube_segment_cap(self.d, M, L, min(self.n, self.d)))\n"
-           "        return value\n\n    def estimate",
-           "            value = min(value, cube_segment_cap(self.d, M, L, self.d))\n"
-           "        return value\n\n    def estimate",
+           "cube_segment_cap(self.d, M, L, min(self.n, self.d))",
+           "cube_segment_cap(self.d, M, L, self.d)",
            "cube_segment_cap: rows (a+u)(b+bV)/m with m = min(n, d)",
            "for n < d the forward joint cap divides by d instead of n: cap too small, forward "
            "joint route above Q"),
@@ -487,12 +488,7 @@ MUTANTS: list[Mutant] = [
 
 
 def by_id() -> dict[str, Mutant]:
-    out: dict[str, Mutant] = {}
-    for m in MUTANTS:
-        if m.id in out:
-            raise ValueError(f"duplicate mutant id {m.id}")
-        out[m.id] = m
-    return out
+    return index(MUTANTS)
 
 
 #: The modules added since round 1 (issue 36 asks for at least 8 mutants on them).
@@ -504,28 +500,11 @@ NEWEST = ("smt/explog.py", "smt/explog_terms.py", "smt/identities.py", "smt/obvi
 if __name__ == "__main__":      # check every mutant applies to the current tree
     from mutants import MUTANTS as ROUND1
 
-    bad = 0
-    old = {(m.file, m.original) for m in ROUND1}
-    for m in MUTANTS:
-        hits = m.source().count(m.original)
-        if hits != 1:
-            bad += 1
-            print(f"{m.id}: {hits} matches in {m.file}")
-        elif m.original == m.replacement:
-            bad += 1
-            print(f"{m.id}: replacement equals original")
-        elif (m.file, m.original) in old:
-            bad += 1
-            print(f"{m.id}: the same text as a round-1 mutant")
-    by_id()
+    bad = count_bad(MUTANTS, {(m.file, m.original) for m in ROUND1})
     clash = sorted(set(by_id()) & {m.id for m in ROUND1})
     if clash:
         bad += len(clash)
         print(f"ids shared with round 1: {clash}")
-    areas: dict[str, int] = {}
-    for m in MUTANTS:
-        areas[m.area] = areas.get(m.area, 0) + 1
     newest = sum(m.file in NEWEST for m in MUTANTS)
-    print(f"{len(MUTANTS)} mutants ({newest} on the newest modules), {bad} bad; "
-          + ", ".join(f"{a}: {k}" for a, k in areas.items()))
+    print(f"{len(MUTANTS)} mutants ({newest} on the newest modules), {bad} bad; {areas(MUTANTS)}")
     sys.exit(1 if bad else 0)
