@@ -352,6 +352,27 @@ def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
     return e * per_unit > MAX_EXACT_BITS
 
 
+def _integer_part_too_large(x: sp.Expr) -> bool:
+    """Would the integer part of ``x`` need more than :data:`MAX_EXACT_BITS`?
+
+    Estimated from 15 significant digits (mpmath keeps the binary exponent exactly, so
+    ``exp(exp(100))``, about 2^(3.9·10⁴³), is estimated in microseconds where sympy's exact
+    ``floor`` would compute e to that many bits: a hang). A value with no real estimate is
+    left to sympy (``floor`` of a non-real number stays unevaluated).
+
+    >>> _integer_part_too_large(sp.exp(sp.exp(100))), _integer_part_too_large(sp.exp(100))
+    (True, False)
+    """
+    try:
+        approx = sp.N(x, 15)
+    except (ArithmeticError, ValueError, TypeError):
+        return True                     # no estimate: too large to evaluate exactly
+    if not isinstance(approx, sp.Float) or approx.is_zero:
+        return False
+    _sign, _mantissa, exponent, bit_count = approx._mpf_
+    return exponent + bit_count > MAX_EXACT_BITS
+
+
 #: Exponents up to this are evaluated without estimating the size of the result.
 _SMALL_EXPONENT = 64
 
@@ -425,6 +446,8 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
                     raise _Undefined()  # base 1: log(a, 1) = log(a)/0
     if isinstance(e, sp.tan) and sign_of(sp.cos(args[0])) == 0:
         raise _Undefined()              # a pole
+    if isinstance(e, (sp.floor, sp.ceiling, sp.frac)) and _integer_part_too_large(args[0]):
+        raise _Undetermined()           # its integer part alone is beyond MAX_EXACT_BITS
     try:
         out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
     except (ArithmeticError, ValueError, RecursionError) as exc:

@@ -382,4 +382,8 @@ def test_a_value_sympy_cannot_evaluate_is_unknown_not_a_crash() -> None:
     # x:real` was a traceback. The referee does not know the value: unknown, never a verdict.
     statement = sp.Le(x, sp.floor(sp.exp(sp.exp(x))))
     assert evaluate(statement, {x: sp.Integer(10)}) == "unknown"
+    # exp(exp(100)) ≈ 2^(3.9e43): beyond MAX_EXACT_BITS, unknown at once (sympy's exact floor
+    # would compute e to that many bits — the sweep hung there)
+    assert evaluate(statement, {x: sp.Integer(100)}) == "unknown"
+    assert evaluate(sp.Ge(x, sp.ceiling(sp.exp(sp.exp(x)))), {x: sp.Integer(100)}) == "unknown"
     assert evaluate(statement, {x: sp.Integer(0)}) == "true"     # floor(e) = 2 >= 0
