@@ -17,6 +17,7 @@ listed but not counted).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -547,7 +548,7 @@ def by_id() -> dict[str, Mutant]:
     return index(MUTANTS)
 
 
-def count_bad(mutants: list[Mutant], taken: set[tuple[str, str]] = frozenset()) -> int:
+def count_bad(mutants: list[Mutant], taken: AbstractSet[tuple[str, str]] = frozenset()) -> int:
     """How many mutants do not apply to the current tree (``original`` not found exactly once,
     a replacement equal to it, or the text of a mutant in ``taken``), each printed."""
     bad = 0
