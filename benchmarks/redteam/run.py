@@ -22,17 +22,20 @@ exactly once), ``python -m pytest -m trust -x -q -n 0 -p no:cacheprovider`` runs
 exception or Ctrl-C; the scratch directories are removed at exit).
 
 A mutant is *killed* when pytest exits 1 (a test failed; the first failing test id is
-recorded), *timeout* when its run was killed at ``--timeout`` seconds (counted as killed but
-listed apart: the tests hung), *error* when pytest exited otherwise (collection or usage
-error: counted as killed, listed apart), *survived* when the tier passed. Equivalent mutants
-(``Mutant.equivalent``) run but are left out of the score:
+recorded), *timeout* when its run was killed at ``--timeout`` seconds twice (a run that times out is run
+again once with twice the time, so that a busy machine does not pass for a hang), *error* when
+pytest exited otherwise (collection or usage error: counted as killed, listed apart),
+*survived* when the tier passed. Equivalent mutants (``Mutant.equivalent``) run but are left
+out of the score. A timeout is **not** counted as killed (a hang is not a test that names the
+bug); the lenient figure that counts it is printed beside:
 
-.. math:: \text{score} = \frac{\text{killed} + \text{timeout} + \text{error}}
+.. math:: \text{score} = \frac{\text{killed} + \text{error}}
                               {\text{mutants run} - \text{equivalent}}.
 
 Results: a table (tabulate), the score per area and overall, and ``--json`` (default
 ``benchmarks/redteam/results.json``) written atomically after every mutant; with ``--only``
-the entries of the other mutants already in that file are kept.
+the entries of the other mutants already in that file are kept, and so are the file's date and
+commit (the run's); each entry carries the date and commit of the run that produced it.
 """
 
 from __future__ import annotations
@@ -141,10 +144,13 @@ def write_atomic(path: Path, data: dict) -> None:
 
 def score(entries: list[dict]) -> dict:
     counted = [e for e in entries if not e.get("equivalent") and e["status"] != "not-applied"]
-    dead = [e for e in counted if e["status"] in ("killed", "timeout", "error")]
+    dead = [e for e in counted if e["status"] in ("killed", "error")]
+    hung = sum(e["status"] == "timeout" for e in counted)
     return {"killed": len(dead), "counted": len(counted),
             "percent": round(100 * len(dead) / len(counted), 1) if counted else None,
-            "timeout": sum(e["status"] == "timeout" for e in counted),
+            "percent_with_timeouts": (round(100 * (len(dead) + hung) / len(counted), 1)
+                                      if counted else None),
+            "timeout": hung,
             "error": sum(e["status"] == "error" for e in counted),
             "equivalent": sum(bool(e.get("equivalent")) for e in entries)}
 
@@ -165,7 +171,8 @@ def report(data: dict) -> str:
     lines += ["", tabulate(per_area, headers=["area", "killed", "counted", "%"])]
     s = data["score"]
     lines.append(f"\nscore: {s['killed']} / {s['counted']} killed ({s['percent']} %); "
-                 f"{s['timeout']} by timeout, {s['error']} by a pytest error; "
+                 f"{s['error']} of them by a pytest error; {s['timeout']} timed out twice (not "
+                 f"counted as killed; {s.get('percent_with_timeouts')} % if they were); "
                  f"{s['equivalent']} equivalent (not counted)")
     survivors = [e for e in data["mutants"] if e["status"] == "survived"
                  and not e.get("equivalent")]
@@ -226,10 +233,15 @@ def main(argv: list[str] | None = None) -> int:
         previous = {e["id"]: e for e in old.get("mutants", [])}
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                           text=True).stdout.strip()
-    data: dict = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    started = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    data: dict = {"date": started,
                   "set": args.mutant_set, "commit": head, "tier": args.tier, "timeout_s": args.timeout,
                   "command": " ".join(pytest_command(args.tier, [])[1:]),
                   "baseline": None, "mutants": [], "score": None}
+    if wanted and old.get("date"):  # a partial re-run: the file stays the original run's
+        data.update(date=old["date"], commit=old.get("commit"),
+                    reruns=old.get("reruns", []) + [{"date": started, "commit": head,
+                                                     "only": wanted}])
     tmp_root = Path(tempfile.mkdtemp(prefix="attnio-redteam-"))
     copies = []
     try:
@@ -278,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                 try:
                     m.apply(copy)
                     got = run_tests(copy, args.tier, deselect, args.timeout)
+                    if got["status"] == "timeout":  # busy machine or a hang: once more, 2x
+                        got = run_tests(copy, args.tier, deselect, 2 * args.timeout)
                 finally:
                     path.write_text(pristine, encoding="utf-8")
                 entry = {"id": m.id, "area": m.area, "file": m.file, "line": m.line(),
@@ -285,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                          "replacement": m.replacement, "equivalent": m.equivalent,
                          "status": got["status"],
                          "first_failure": got["failed"][0] if got["failed"] else None,
-                         "seconds": got["seconds"]}
+                         "seconds": got["seconds"], "run_date": started,
+                         "run_commit": head}
                 if got["status"] == "error":
                     entry["tail"] = got["tail"]
                 with _LOCK:
