@@ -40,7 +40,7 @@ lower bound above the exact value would make the pruning unsound: it is raised, 
 Examples
 --------
 >>> from attnio.algorithms.instance import Instance
->>> w = worst_ratio(Instance.build(256, 16, M=[16]), 16, 4096)
+>>> w = worst_ratio(Instance.build(64, 8, M=[8]), 8, 512)
 >>> w.exact, w.M, round(w.ratio, 3) == round(w.best_io / w.lower_bound, 3)
 (True, ..., True)
 """

@@ -58,7 +58,7 @@ from attnio.symbolic.symbols import M
 
 __all__ = [
     "Crossover", "BranchRatio", "crossover", "branch_ratio", "check_crossover",
-    "check_branch_minimum", "simplify_condition",
+    "check_branch_minimum", "simplify_condition", "tidy",
 ]
 
 Side = Literal["above", "below"]
@@ -130,6 +130,33 @@ def _two_branches(bound: Bound) -> tuple[sp.Expr, sp.Expr]:
     return bound.branches[0], bound.branches[1]
 
 
+def tidy(expr: sp.Basic) -> sp.Basic:
+    """``expr`` in lowest terms: ``powsimp(cancel(expr))`` when it is built from numbers and
+    symbols by ``+``, ``*`` and ``**`` only (a rational function of the symbols and their
+    powers, e.g. ``d/sqrt(M)``); ``sympy.simplify`` otherwise.
+
+    The derivations call this instead of ``simplify`` on the command line's path: ``cancel``
+    puts a rational function in lowest terms, which is all a branch ratio needs, and is an
+    equality transform; ``simplify`` tries some twenty rewrites and, on its first call in a
+    process, imports ``sympy.physics.units`` (0.13 s of a 0.8 s start-up budget, issue 40).
+    tests/symbolic/test_crossovers.py checks that every catalogue crossover derives the same
+    ratio, solution and conditions either way.
+
+    Examples
+    --------
+    >>> from attnio.symbolic.symbols import M, d, n
+    >>> tidy(((d**3*n + d**2*n**2) / M) / ((d**2*n + d*n**2) / sp.sqrt(M)))
+    d/sqrt(M)
+    >>> tidy(sp.Min(n, d) / d)          # not a rational function: simplify's answer
+    Min(d, n)/d
+    """
+    expr = sp.sympify(expr)
+    if all(isinstance(node, (sp.Add, sp.Mul, sp.Pow, sp.Symbol, sp.Number))
+           for node in sp.preorder_traversal(expr)):
+        return sp.powsimp(sp.cancel(expr))
+    return sp.simplify(expr)
+
+
 def simplify_condition(rel: sp.Basic) -> sp.Basic:
     """Simplify an inequality between positive expressions by dividing out common factors.
 
@@ -147,7 +174,7 @@ def simplify_condition(rel: sp.Basic) -> sp.Basic:
     if isinstance(rel, (sp.Le, sp.Lt, sp.Ge, sp.Gt)):
         lhs, rhs = rel.lhs, rel.rhs
         if lhs.is_positive and rhs.is_positive:
-            num, den = sp.fraction(sp.simplify(lhs / rhs))
+            num, den = sp.fraction(tidy(lhs / rhs))
             if den.is_positive:
                 return rel.func(num, den)
     return sp.simplify(rel)
@@ -197,7 +224,7 @@ def _derive(bound: Bound, variable: sp.Symbol) -> Crossover:
     b1, b2 = _two_branches(bound)
     x = sp.Dummy(variable.name, positive=True)
     e1, e2 = b1.subs(variable, x), b2.subs(variable, x)
-    ratio = sp.simplify(b1 / b2)
+    ratio = tidy(b1 / b2)
     steps = [f"solve b1 = b2 for {variable} > 0, b1 = {b1}, b2 = {b2}",
              f"branch ratio: b1/b2 = {ratio}"]
     if e2.is_positive:
@@ -214,7 +241,7 @@ def _derive(bound: Bound, variable: sp.Symbol) -> Crossover:
             f"{bound.id}: branch equality has solution set {solutions} (need exactly one)"
         )
     (solution,) = tuple(solutions)
-    solution = sp.simplify(solution)
+    solution = tidy(solution)
     conditions = []
     for rel in bound.admissible:
         if variable not in rel.free_symbols:

@@ -203,6 +203,7 @@ def imports() -> list[Import]:
     return found
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_no_room_imports_upward(imports: list[Import]) -> None:
     assert upward(imports) == []
 
@@ -254,6 +255,7 @@ def test_no_module_over_700_lines() -> None:
     assert long == {}
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_bounds_does_not_import_z3() -> None:
     code = ("import sys\nfrom attnio.cli import main\n"
             "code = main(['bounds', '--n', '4096', '--d', '64', '--M', '2048'])\n"

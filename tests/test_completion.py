@@ -112,6 +112,7 @@ def test_completion_script_marks_file_arguments() -> None:
     assert dag.complete == shtab.FILE  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_documented_command_runs_as_a_program() -> None:
     done = subprocess.run([sys.executable, "-m", "attnio", "--print-completion", "bash"],
                           capture_output=True, text=True, timeout=120,

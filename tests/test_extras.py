@@ -63,6 +63,7 @@ def test_a_missing_core_dependency_is_named(monkeypatch) -> None:
     assert missing_core() == ["no-such-dist"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pytest_without_the_core_stops_in_one_line(tmp_path) -> None:
     """The planted case: a Python where tqdm cannot be found (a path entry shadows it)."""
     shadow = tmp_path / "shadow"
@@ -149,6 +150,7 @@ print("workers", main(["pebble", "--builtin", "matmul:2x2x2", "--M", "3", "--wor
 """
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_attnio_imports_and_runs_without_any_extra() -> None:
     """Every module of attnio imports, ``verify`` and a serial ``pebble`` run, and
     ``--workers`` is the one-line refusal, with none of the extras' modules importable."""

@@ -198,6 +198,7 @@ def test_every_batch_command_takes_workers_and_scheduler(command: str, capsys) -
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_simulate_and_gap_on_two_workers_answer_as_the_serial_run(capsys) -> None:
     """The same rows, the same order (one Dask start per command: ~3 s each)."""
     sweeps = [["simulate", "--n", "64", "--d", "8", "--M-geom", "64:512:4", "--algorithm",

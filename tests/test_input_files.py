@@ -79,6 +79,7 @@ def test_a_fifo_with_no_writer_is_refused_at_once(fifo: Path, command: str,
 
 
 @posix_only
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_dev_stdin_closed_or_piped_is_refused_and_a_redirected_file_is_read(
         tmp_path: Path) -> None:
     args = ["pebble", "--dag", "/dev/stdin", "--M", "3"]
@@ -166,6 +167,7 @@ def test_a_mask_file_with_a_5000_digit_number_names_the_cap(tmp_path: Path) -> N
     ({"bandwidth_bytes_per_s": 0.5}, "below MIN_BANDWIDTH"),
     ({"capacity_bytes": None, "bandwidth_bytes_per_s": int("9" * 600)}, "MAX_INT_DIGITS"),
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_hierarchy_numbers_are_refused_at_the_boundary(tmp_path: Path, change: dict,
                                                        fragment: str) -> None:
     data = json.loads(json.dumps(HIERARCHY))
@@ -188,6 +190,7 @@ def test_hierarchy_levels_are_capped(tmp_path: Path) -> None:
     assert_one_line_exit_2(result, "bounds", f"at most MAX_LEVELS={MAX_LEVELS}")
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_transfer_times_stay_finite_or_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "h.json"
     path.write_text(json.dumps(HIERARCHY))
@@ -226,6 +229,7 @@ def test_flags_follow_one_rule(command: str, args: list[str], fragment: str) -> 
 @pytest.mark.parametrize("spec", ["matmul:٣x3x3", "matmul:1_0x2x2",
                                   "attention-forward:n=1_0,d=1",
                                   "attention-backward:n=٢,d=1"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_builtin_specs_take_ascii_digits_only(spec: str) -> None:
     result = _attnio(["pebble", "--builtin", spec, "--M", "3"])
     assert_one_line_exit_2(result, "pebble", f"builtin {spec!r}")
@@ -239,6 +243,7 @@ def test_scope_with_device_is_used() -> None:
 
 
 # ---- pebble --time-limit: no phase starts after the deadline -------------------------------
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_time_limit_is_not_overrun_by_late_phases() -> None:
     # 2.67 s at a 0.1 s limit before issue 22 (each anytime phase paid its set-up after the
     # deadline); measured about 0.5 s per instance idle now. Bounded generously here.

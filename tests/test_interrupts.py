@@ -79,6 +79,7 @@ def _assert_interrupted(rc: int, err: str, waited: float, command: str) -> None:
     assert waited < SLACK_SECONDS, waited
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
     # M = 2 is infeasible (printed at once), M = 3 of the 58-vertex backward DAG is a long
     # search: the SIGINT must end the whole range, not just the current cache size; the
@@ -96,6 +97,7 @@ def test_pebble_range_stops_at_once_and_keeps_the_lines_printed() -> None:
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
     proc = _start(ATTNIO + ["pebble", "--builtin", "attention-backward:n=2,d=1",
                             "--cache", "2:5", "--time-limit", "300", "--workers", "2"])
@@ -106,6 +108,7 @@ def test_pebble_on_a_local_dask_cluster_stops_at_once() -> None:
     assert "M=2: infeasible" in printed
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify_interrupted_exits_130(wait_for_cpu_seconds) -> None:
     proc = _start(ATTNIO + ["verify"])
     wait_for_cpu_seconds(proc.pid, 4.0)  # claims are running (z3 checks among them)
@@ -203,6 +206,7 @@ def test_time_limit_not_finite_is_exit_2(flag: str, limit: str,
 
 
 @pytest.mark.parametrize("spec,cache", [("matmul:4x4x4", "8"), ("matmul:8x8x8", "16:17")])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_time_limit_bounds_each_cache_size(spec: str, cache: str,
                                            capsys: pytest.CaptureFixture) -> None:
     # before: 17.7 s and > 60 s with --time-limit 1 (automorphism search, huge expansions).
@@ -225,6 +229,7 @@ def test_time_limit_bounds_each_cache_size(spec: str, cache: str,
         assert row["moves"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_time_limit_on_the_command_line_is_exit_1_with_the_bracket() -> None:
     proc = subprocess.run(ATTNIO + ["pebble", "--builtin", "matmul:4x4x4", "--cache", "8",
                                     "--time-limit", "1"],

@@ -97,6 +97,7 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify(capsys: pytest.CaptureFixture[str]) -> None:
     doc = assert_document(*_run(["verify", "--only", "cmp.*", "--json"], capsys),
                           "verify", "verify")

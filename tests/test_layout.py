@@ -90,6 +90,7 @@ def test_a_bare_checkout_resolves_the_installed_names() -> None:
                                               for s in subs]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_doctests_are_collected_under_the_installed_names() -> None:
     ini = PYPROJECT["tool"]["pytest"]["ini_options"]
     assert "--doctest-modules" in ini["addopts"] and "attnio" in ini["testpaths"]

@@ -62,6 +62,7 @@ def test_notebook_states_parameters_first_and_ends_in_asserts(path: Path) -> Non
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_notebook_executes(path: Path, tmp_path: Path) -> None:
     from nbclient import NotebookClient
 

@@ -56,6 +56,7 @@ BOUNDS = ["bounds", "--n", "1024", "--d", "64", "--M", "4096"]
     BOUNDS, [*BOUNDS, "--json"], ["gap", "--n", "1024", "--d", "64", "--M", "4096"],
     ["pebble", "--builtin", "matmul:2x2x2", "--M", "4"], ["--help"],
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_full_stdout_is_exit_1_one_line(argv: list[str]) -> None:
     with open("/dev/full", "w") as full:
         proc = _run(argv, stdout=full)
@@ -65,6 +66,7 @@ def test_full_stdout_is_exit_1_one_line(argv: list[str]) -> None:
     assert line.startswith("attnio")
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_closed_stdout_is_exit_1_and_bad_input_stays_2() -> None:
     proc = _run(BOUNDS, stdout=None, close_fds_in_child=(1,))
     assert proc.returncode == 1
@@ -91,6 +93,7 @@ def test_a_reader_that_leaves_early_is_not_an_error() -> None:
 
 # ------------------------------------------------------------ a full or closed stderr
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_bad_input_stays_exit_2_with_a_full_stderr() -> None:
     with open("/dev/full", "w") as full:
         proc = _run(["bounds", "--n", "0", "--d", "64", "--M", "4096"], stderr=full)
@@ -99,6 +102,7 @@ def test_bad_input_stays_exit_2_with_a_full_stderr() -> None:
     assert _text(proc.stdout) == ""
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_closed_stderr_keeps_the_code_and_never_writes_errors_to_stdout() -> None:
     bad = _run(["bounds", "--n", "0", "--d", "64", "--M", "4096"], close_fds_in_child=(2,),
                stderr=None)
@@ -123,6 +127,7 @@ def test_full_stderr_on_success_is_still_success() -> None:
     ["gap", "--n", "1024", "--d", "64", "--M", "4096", "--json"],
     BOUNDS,
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_an_ascii_terminal_gets_ascii_never_a_traceback(argv: list[str]) -> None:
     proc = _run(argv, env=_env(PYTHONIOENCODING="ascii"))
     assert proc.returncode in (0, 1), _text(proc.stderr)
@@ -172,6 +177,7 @@ def test_json_of_an_infinite_time_is_null(tmp_path: Path) -> None:
     assert isinstance(report["levels"][0]["best_words"], int)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_json_of_a_300_digit_causal_instance_is_strict() -> None:
     proc = _run(["bounds", "--n", BIG_N, "--d", "64", "--M", "1024", "--mask", "causal", "--json"])
     assert proc.returncode == 0, _text(proc.stderr)
@@ -197,6 +203,7 @@ def test_json_ready_rules() -> None:
 # ------------------------------------------------------------------------------ plots
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_plot_format_follows_the_extension(tmp_path: Path) -> None:
     for name, magic in [("g.pdf", b"%PDF"), ("g.svg", b"<?xml"), ("g.png", b"\x89PNG")]:
         proc = _run(["gap", "--n", "64", "--d", "8", "--M", "256", "--plot", name], cwd=tmp_path)
@@ -214,6 +221,7 @@ def test_plot_format_follows_the_extension(tmp_path: Path) -> None:
     ("a" * 300 + ".png", "has 304 bytes; the file system allows at most"),
     ("afile/x.png", "is a file, not a folder"),
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_bad_plot_targets_are_exit_2_one_line_before_any_output(
         tmp_path: Path, command: list[str], plot: str, needle: str) -> None:
     (tmp_path / "afile").write_text("mine")
@@ -226,6 +234,7 @@ def test_bad_plot_targets_are_exit_2_one_line_before_any_output(
 
 @pytest.mark.extra("plots")
 @pytest.mark.parametrize("command", ["simulate", "gap"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_plot_of_300_digit_counts_is_refused_before_the_table(tmp_path: Path,
                                                                  command: str) -> None:
     proc = _run([command, "--n", BIG_N, "--d", "64", "--M", "1024", "--plot", "p.png"],
@@ -238,6 +247,7 @@ def test_a_plot_of_300_digit_counts_is_refused_before_the_table(tmp_path: Path,
     assert _text(proc.stdout) == "" and not (tmp_path / "p.png").exists()
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_export_dag_under_a_file_names_the_file(tmp_path: Path) -> None:
     (tmp_path / "existing-file").write_text("mine")
     proc = _run(["pebble", "--builtin", "matmul:2x2x2", "--M", "4", "--export-dag",
@@ -247,6 +257,7 @@ def test_export_dag_under_a_file_names_the_file(tmp_path: Path) -> None:
     assert "existing-file is a file, not a folder" in line and "does not exist" not in line
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_report_outdir_name_too_long_is_exit_2(tmp_path: Path) -> None:
     proc = _run(["report", "r" * 300, "--quick"], cwd=tmp_path)
     assert proc.returncode == 2

@@ -41,6 +41,7 @@ def _comparable(outcome: tuple) -> tuple:
 
 
 @on_dask
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_local_cluster_of_two_matches_the_serial_run_on_60_instances() -> None:
     jobs = _pebble_jobs(60)
     serial = map_instances(_solve_job, jobs)
@@ -72,6 +73,7 @@ def _die_always(x: int) -> int:
 
 
 @on_dask
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_dead_worker_is_retried_once_then_reported(tmp_path: Path) -> None:
     marker = str(tmp_path / "died-once")
     jobs = [(marker, x) for x in range(6)]
@@ -100,6 +102,7 @@ def test_bad_parallel_arguments(kwargs: dict) -> None:
 
 
 @on_dask
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_workers_match_serial_json(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     paths = []
     for seed in range(3):

@@ -120,6 +120,7 @@ def test_a_peer_that_is_no_scheduler_is_refused_at_once() -> None:
         server.close()
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_silent_peer_is_refused_within_the_deadline() -> None:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -142,6 +143,7 @@ def test_a_silent_peer_is_refused_within_the_deadline() -> None:
     pytest.param("tcp://127.0.0.1:{free}", "connection refused",  # probed once dask is there
                  marks=pytest.mark.extra("parallel")),
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_bad_scheduler_through_the_cli_is_exit_2_one_line(address: str, fragment: str) -> None:
     address = address.format(free=_free_port())
     code, out, err, _seconds = _attnio("pebble", "--builtin", "matmul:1x1x1", "--cache", "3",
@@ -152,6 +154,7 @@ def test_bad_scheduler_through_the_cli_is_exit_2_one_line(address: str, fragment
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify_scheduler_probe_is_bounded_by_the_time_limit() -> None:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
@@ -184,6 +187,7 @@ def _sleep(seconds: float) -> float:
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_cluster_deadline_returns_the_finished_instances() -> None:
     results = map_instances(_sleep, [0.0, 30.0], workers=2, processes=False,
                             deadline=time.monotonic() + 5)
@@ -197,6 +201,7 @@ def _restore_sigint() -> None:  # a background shell may start us with SIGINT ig
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_ctrl_c_during_worker_start_up_prints_one_line() -> None:
     import psutil  # type: ignore[import-untyped]  # a dependency of distributed
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ATTNIO_PROGRESS": "0"}

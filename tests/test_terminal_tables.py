@@ -159,6 +159,7 @@ NEEDS_AN_EXTRA = [
 ]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_missing_extra_is_exit_2_one_line_before_any_work(tmp_path: Path) -> None:
     """The same failure, the same code (issue 24: 1 in report, 2 in simulate, after the
     table): the imports themselves are blocked, in a fresh interpreter."""

@@ -194,3 +194,32 @@ def test_mirrors_are_read_from_the_tree() -> None:
     assert mirrored_tests("cli.py") == ["tests/commands/test_cli.py"]
     assert mirrored_tests("safe_io.py") == ["tests/test_safe_io.py"]
     assert mirrored_tests("smt/__init__.py") is None
+
+
+@pytest.mark.slow  # collects ten test files in a subprocess (~10 s)
+def test_every_heavy_case_the_conftest_moves_to_the_slow_tier_still_exists() -> None:
+    """tests/conftest.py's ``HEAVY_CASES`` names single cases by id; a renamed case would
+    silently return to the default tier. Each listed id must be collected (a stale entry is
+    named), and the planted false twin — an id that does not exist — must be reported."""
+    import ast
+    import subprocess
+    import sys
+
+    tree = ast.parse((TESTS / "conftest.py").read_text(encoding="utf-8"))
+    listed = next(node.value for node in tree.body if isinstance(node, ast.AnnAssign)
+                  and getattr(node.target, "id", "") == "HEAVY_CASES")
+    HEAVY_CASES = frozenset(ast.literal_eval(listed.args[0]))  # frozenset({...})
+    assert len(HEAVY_CASES) >= 10
+    files = sorted({case.split("::")[0] for case in HEAVY_CASES})
+    listing = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
+         "-p", "no:cacheprovider", "--runslow", *files],
+        cwd=ROOT, capture_output=True, text=True, timeout=600).stdout
+    collected = {line.strip() for line in listing.splitlines() if "::" in line}
+
+    def stale(cases: frozenset[str]) -> list[str]:
+        return sorted(case for case in cases if case not in collected)
+
+    assert stale(HEAVY_CASES) == [], "HEAVY_CASES names cases that no longer exist"
+    twin = "tests/test_glossary.py::test_every_printed_column_is_in_the_glossary[no-such]"
+    assert stale(HEAVY_CASES | {twin}) == [twin]

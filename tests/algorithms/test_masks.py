@@ -109,6 +109,7 @@ def test_full_mask_is_the_dense_instance() -> None:
     assert (causal["Z_in"], causal["Z_QK"]) == (16, 36)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_sparse_class_bound_pinned_and_equal_to_attnio_bounds() -> None:
     """Regression (issue 15): bounds and the library agree on sparse.lower at (4096, 64, 4096)."""
     library = sparse_bound_values(Mask.full(), 4096, 64, 4096)

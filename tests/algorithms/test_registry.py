@@ -214,6 +214,7 @@ def _sources() -> list[Path]:
     return out
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_no_second_list_of_algorithms_in_the_source_tree() -> None:
     sources = _sources()
     assert any(p.name == "simulation.py" for p in sources) and len(sources) > 50

@@ -119,6 +119,7 @@ def test_a_planted_toy_is_cheapest_but_never_the_headline(toy: str, pass_: str) 
     assert recommend(inst, levels)["algorithm"] != toy
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_exact_worst_leaves_the_toy_out(toy: str) -> None:
     inst = Instance.build(64, 8, pass_="forward", M=[8])
     names = GAP_ALGORITHMS["forward"]
@@ -133,6 +134,7 @@ def test_the_exact_worst_leaves_the_toy_out(toy: str) -> None:
                                                             without.best_algorithm)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_commands_print_the_toy_apart(toy: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gap", "--n", "128", "--d", "8", "--M", "64,256", "--pass", "forward",
                  "--json"]) == 0

@@ -41,6 +41,7 @@ def _scan(instance: Instance, lo: int, hi: int, names: tuple[str, ...]) -> tuple
 
 
 @pytest.mark.parametrize("pass_", ["backward", "forward"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_exact_worst_equals_a_full_scan(pass_: str) -> None:
     """n = 256, d = 16, every M in [16, 4096]: backward 8.27 at M = 815, forward 6.77 at
     M = 60 — neither a power of two nor 3·2^k."""
@@ -62,6 +63,7 @@ def test_the_exact_worst_equals_a_full_scan(pass_: str) -> None:
     assert on_grid < found.ratio
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_whole_instance_too() -> None:
     """A mask with grouped heads: the same exact maximum as the scan."""
     inst = Instance.build(64, 8, M=[8], mask=Mask.window(3), heads=4, kv_heads=2)
@@ -99,6 +101,7 @@ def test_the_interval_bound_never_exceeds_the_exact_bound(n, d, a, width, pass_,
         assert low <= instance_lower_bound(inst, M).value
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_an_unsound_interval_bound_is_caught(monkeypatch) -> None:
     """The false twin: an interval 'lower bound' above the exact bound is refused, never used
     to skip an M."""

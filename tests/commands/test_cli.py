@@ -31,6 +31,7 @@ def test_unknown_subcommand_is_one_line_exit_2(capsys) -> None:
     ["simulate", "--n", "64", "--d", "8", "--M", "1024", "--algorithm", "flash1"],
     ["gap", "--n", "64", "--d", "8", "--M", "64,1024"],
 ])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_an_M_outside_the_admissible_range_is_one_warning_and_computed(argv, capsys) -> None:
     assert main(argv) == 0
     captured = capsys.readouterr()

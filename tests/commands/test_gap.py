@@ -57,6 +57,7 @@ class _nullcontext:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_plot_written_safely(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "gap.png"
     argv = ["gap", "--n", "256", "--d", "16", "--M", "16,64,256", "--plot", str(target)]

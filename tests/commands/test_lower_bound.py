@@ -11,6 +11,7 @@ import pytest
 from attnio.cli import main
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lower-bound", "--builtin", "matmul:2x2x2", "--cache", "3", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
@@ -56,6 +57,7 @@ def test_pebble_json_has_certified_lower_bound(capsys: pytest.CaptureFixture[str
     assert obj["certified_lower_bound"]["value"] <= obj["io"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_json_certified_bound_on_a_large_dag_runs_bounded_routes_only(
         capsys: pytest.CaptureFixture[str]) -> None:
     """On matmul 4x4x4 every route would take tens of seconds, past --time-limit 1."""

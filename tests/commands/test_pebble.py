@@ -103,6 +103,7 @@ def test_bad_cache_range(capsys: pytest.CaptureFixture) -> None:
 
 # ---- issue 13 -------------------------------------------------------------------------------
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_json_feeds_replay_and_carries_provenance(tmp_path: Path,
                                                          capsys: pytest.CaptureFixture) -> None:
     assert main(["pebble", "--builtin", "matmul:2x2x2", "--cache", "6:7", "--json"]) == 0
@@ -148,6 +149,7 @@ def test_duplicate_outputs_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert err.count("\n") == 1 and "listed twice" in err
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_export_dag_node_link_and_dot(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     target = tmp_path / "g.json"
     assert main(["pebble", "--builtin", "attention-forward:n=2,d=1", "--export-dag",
@@ -199,6 +201,7 @@ def test_size_caps_are_named(argv: list[str], fragment: str,
     assert err.count("\n") == 1 and fragment in err
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_bracket_names_its_lower_source_and_a_trivial_instance_skips_the_costly_routes(
         capsys: pytest.CaptureFixture) -> None:
     # issue 27: attention forward n = 2, d = 1 at M = 8 has optimum 8 = the compulsory I/O;
@@ -230,6 +233,7 @@ def test_an_instance_never_started_shows_its_lower_bound_only() -> None:
     assert _line(cut, 16) == "M=16: undecided, 192 <= Q <= 616 (time limit 1 s reached)"
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_long_instance_says_what_runs_off_a_terminal(monkeypatch,
                                                        capsys: pytest.CaptureFixture) -> None:
     """Off a terminal (stderr is captured here) a status line names the instance, the solver's

@@ -51,6 +51,7 @@ NOT_FOR_SMALL_COMMANDS = ("networkx", "z3", "cvc5", "matplotlib", "attnio.proofs
 
 
 @pytest.mark.parametrize("command", ["bounds", "simulate"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_small_command_imports_no_graph_library_solver_or_claim(command: str) -> None:
     program = ("import sys\nfrom attnio.cli import main\n"
                f"code = main([{command!r}, '--n', '64', '--d', '8', '--M', '64'])\n"

@@ -23,6 +23,7 @@ def full_run():
     return code, json.loads(out.getvalue())
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_default_run_has_at_least_40_claims(full_run) -> None:
     _, doc = full_run
     assert len(doc["claims"]) >= 40
@@ -33,6 +34,7 @@ def test_default_run_is_all_proved(full_run) -> None:
     assert [(c["id"], c["detail"]) for c in doc["claims"] if c["verdict"] != "proved"] == []
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_exit_code_is_0_exactly_when_all_proved(full_run) -> None:
     code, doc = full_run
     s = doc["summary"]
@@ -40,6 +42,7 @@ def test_exit_code_is_0_exactly_when_all_proved(full_run) -> None:
                            and s["undecided"] == 0)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_json_schema(full_run) -> None:
     _, doc = full_run
     assert set(doc) == {"command", "verdict", "claims", "summary", "evidence", "time_limit",
@@ -82,6 +85,7 @@ def test_self_test_exit_0_and_coverage(capsys) -> None:
     assert "self-test: 9/9 false twins refuted" in out
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_self_test_json(capsys) -> None:
     assert main(["verify", "--self-test", "--json", "--only", "cmp.*"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -110,6 +114,7 @@ def full_self_test():
     return code, json.loads(out.getvalue())
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_every_false_twin_is_refuted_and_every_family_covered(full_self_test) -> None:
     code, doc = full_self_test
     assert [(c["id"], c["verdict"]) for c in doc["claims"] if not c["rejected"]] == []
@@ -122,6 +127,7 @@ def test_every_false_twin_is_refuted_and_every_family_covered(full_self_test) ->
     assert [f for f, row in coverage.items() if row["claims"] and not row["twins"]] == []
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_python_m_runs_one_claim_module() -> None:
     import subprocess
     import sys
@@ -135,6 +141,7 @@ def test_python_m_runs_one_claim_module() -> None:
 
 
 @pytest.mark.extra("parallel")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify_on_dask_gives_the_serial_verdicts_in_order(capsys) -> None:
     """issue 14: verify --workers N runs the claims on a LocalCluster; same verdicts, order."""
     only = "bwd.tight.*,sym.crossover.*"

@@ -58,6 +58,7 @@ def test_json_says_how_far_it_got(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["summary"]["undecided"] == doc["time_limit"]["claims"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_short_limit_stops_in_time(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.monotonic()
     code = main(["verify", "--time-limit", "1"])

@@ -56,6 +56,7 @@ def test_lower_bound_meets_incumbent_stops_at_once(name: str, M: int, optimum: i
     assert progress.phase == "done"
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_undecided_carries_the_best_schedule() -> None:
     G = load_peer_dag("CG_N2_K2_nzP0d75")
     r = anytime_pebble(G, 3, time_limit=1.5)
@@ -105,6 +106,7 @@ def test_infeasible_and_bad_input() -> None:
         anytime_pebble(G, 3, heuristic_share=2)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_pebble_json_has_moves_when_undecided(capsys: pytest.CaptureFixture) -> None:
     path = peer_file("CG_N2_K2_nzP0d75")
     assert main(["pebble", "--dag", path, "--cache", "3", "--time-limit", "1.5",
@@ -122,6 +124,7 @@ def test_pebble_spmv_is_optimal_fast(capsys: pytest.CaptureFixture) -> None:
     assert time.process_time() - started < 10
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_sigint_prints_the_bracket_and_schedule_and_exits_130(tmp_path: Path,
                                                               wait_for_cpu_seconds) -> None:
     path = peer_file("CG_N2_K2_nzP0d75")

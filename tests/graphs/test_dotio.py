@@ -67,12 +67,14 @@ def dags(draw: st.DrawFn) -> nx.DiGraph:
 
 @settings(max_examples=120, deadline=None)
 @given(dags())
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_dag_to_dot_to_dag_is_the_identity(G: nx.DiGraph) -> None:
     assert_same_dag(G, dag_from_json(dag_data_from_dot(to_dot(G))))
 
 
 @pytest.mark.parametrize("build", [lambda: matmul_dag(2, 2, 2),
                                    lambda: attention_backward_dag(2, 1, "dX")])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_builtin_dags_round_trip_through_dot_files(tmp_path: Path, build) -> None:
     G = build()
     for name in ("g.dot", "g.gv"):

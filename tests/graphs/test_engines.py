@@ -104,6 +104,7 @@ def test_the_searches_agree_on_matmul_2x2x2_exactly(M: int) -> None:
 ATTENTION_Q = {3: 24, 4: 15, 5: 11, 6: 10}
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_searches_agree_on_attention_forward_n2_d1_exactly() -> None:
     assert min_cache_size(ATTENTION) == 3
     for M, q in ATTENTION_Q.items():

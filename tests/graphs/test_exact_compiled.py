@@ -79,6 +79,7 @@ def test_matmul_2x2x2_with_symmetry(M: int, expected: int) -> None:
     assert plain.io == expected
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_attention_forward_with_an_incumbent() -> None:
     G = attention_forward_dag(2, 1)
     schedules = algorithm_schedules(G, 4)
@@ -102,6 +103,7 @@ def test_certificate_is_replayed_and_a_lying_replay_is_caught(
         ec.solve_optimal_compiled(matmul_dag(1, 2, 1), 3, time_limit=None)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_time_limit_gives_undecided_with_a_valid_bracket() -> None:
     G = attention_backward_dag(2, 1)
     schedules = algorithm_schedules(G, 10)
@@ -140,6 +142,7 @@ def _cpu_seconds(pid: int) -> float:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_interrupt_reaches_a_long_compiled_search_within_a_second(wait_for_cpu_seconds) -> None:
     # the kernel runs in chunks of ~0.05 s, so KeyboardInterrupt gets through between them.
     # Measured in the child's CPU seconds, not wall time (a busy machine stretches wall time,

@@ -33,6 +33,7 @@ def _agree(seeds: range) -> int:
     return checked
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_two_exact_methods_agree_on_100_random_tiny_dags() -> None:
     assert _agree(range(100)) == 200
 

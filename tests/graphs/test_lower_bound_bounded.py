@@ -84,6 +84,7 @@ def _write(tmp_path: Path, name: str, data: object) -> str:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_attention_backward_is_cut_by_the_time_limit_and_says_so() -> None:
     r, seconds = _attnio("lower-bound", "--builtin", "attention-backward:n=8,d=8", "--M", "16",
                          "--time-limit", "5", "--json")
@@ -97,6 +98,7 @@ def test_attention_backward_is_cut_by_the_time_limit_and_says_so() -> None:
                    for b in obj["bounds"])
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_text_marks_the_best_so_far_when_the_limit_cuts_work() -> None:
     r, seconds = _attnio("lower-bound", "--builtin", "matmul:3x3x3", "--M", "4",
                          "--time-limit", "2")
@@ -148,6 +150,7 @@ def test_a_short_deadline_bounds_the_window_search() -> None:
     assert records[0].route == "compulsory" and records[0].applies
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_star_of_1501_vertices_is_infeasible_at_once(tmp_path: Path) -> None:
     star = {"nodes": [f"x{i}" for i in range(1500)] + ["s"],
             "edges": [[f"x{i}", "s"] for i in range(1500)]}
@@ -185,6 +188,7 @@ def test_a_1999_vertex_chain_is_bounded(tmp_path: Path) -> None:
     assert r.stdout.strip().splitlines()[-1].split(": ")[-1].split(" = ")[-1] == "2"
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_300k_vertex_file_is_refused_by_the_cap(tmp_path: Path) -> None:
     n = 300_000
     path = tmp_path / "big.json"
@@ -195,6 +199,7 @@ def test_a_300k_vertex_file_is_refused_by_the_cap(tmp_path: Path) -> None:
     assert seconds < 30
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_too_many_edges_and_a_large_builtin_are_refused(tmp_path: Path) -> None:
     names = [f"v{i}" for i in range(460)]
     dense = {"nodes": names, "edges": [[names[i], names[j]] for i in range(460)
@@ -220,6 +225,7 @@ def test_a_zero_time_limit_answers_at_once_with_the_best_so_far() -> None:
     assert r.returncode == 1 and "best so far (time limit 0 s reached)" in r.stdout
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_progress_names_the_route_when_asked() -> None:
     r, _ = _attnio("lower-bound", "--builtin", "matmul:1x2x1", "--M", "3",
                    env={"ATTNIO_PROGRESS": "1"})
@@ -275,6 +281,7 @@ METADATA_CASES = [
 ]
 
 
+@pytest.mark.default_slice(4)  # each case is a CLI run (~2 s): the whole table is --runslow's
 @pytest.mark.parametrize("label,data,message", METADATA_CASES,
                          ids=[c[0] for c in METADATA_CASES])
 def test_metadata_of_the_wrong_type_is_one_line(tmp_path: Path, label: str, data: dict,
@@ -288,6 +295,7 @@ def test_metadata_of_the_wrong_type_is_one_line(tmp_path: Path, label: str, data
         assert_one_error_line(r, message)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_declared_sizes_the_structure_refutes_are_exit_2(tmp_path: Path) -> None:
     """The issue's 7-vertex DAG claiming m = k = p = 50 printed `best: per-part: matmul
     products = 53571` (its own checker said refuted); the optimum is 7."""
@@ -323,6 +331,7 @@ def test_structure_must_match_even_when_the_counts_do() -> None:
         builtin_structure(L)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_an_exported_builtin_keeps_its_per_part_bound(tmp_path: Path) -> None:
     path = _write(tmp_path, "m222.json", dag_to_node_link(matmul_dag(2, 2, 2)))
     r, _ = _attnio("lower-bound", "--dag", path, "--M", "3", "--json")
@@ -361,6 +370,7 @@ def _plant_wrong_spill_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     _replace_compute(monkeypatch, "spill-windows", planted)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_refuted_route_is_flagged_and_excluded_from_best(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     _plant_wrong_spill_windows(monkeypatch)
@@ -397,6 +407,7 @@ def test_certified_routes_checks_every_record_it_is_given() -> None:
 
 
 @pytest.mark.parametrize("edges_key", ["edges", "links"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_networkx_default_node_link_with_integer_ids(tmp_path: Path, edges_key: str) -> None:
     data = nx.node_link_data(nx.DiGraph([(0, 2), (1, 2), (2, 3)]), edges=edges_key)
     G = dag_from_json(data)

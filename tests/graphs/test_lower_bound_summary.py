@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from attnio.cli import main
 from attnio.commands.lower_bound import summarise_fields
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_no_certificate_is_printed_cut_off(capsys) -> None:
     assert main(["lower-bound", "--builtin", "matmul:2x2x2", "--M", "4"]) == 0
     out = capsys.readouterr().out

@@ -85,6 +85,7 @@ def test_compulsory_conventions() -> None:
 
 @pytest.mark.parametrize("route", ["compulsory", "spill-windows", "per-part: matmul products",
                                    "hong-kung", "sub-dag-exact", "saturation-windows"])
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_forged_values_are_rejected(route: str) -> None:
     G = matmul_dag(2, 2, 2)
     rec = next(r for r in lower_bounds(G, 3) if r.route == route)

@@ -174,6 +174,7 @@ def test_write_folder_never_replaces_a_stranger(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------ with coqc
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_claim_is_re_proved_and_its_twin_rejected(coqc: str) -> None:
     claim = next(c for c in TARGETS if c.id == "sy.lemma33.rows_cols")
     v = recheck(claim, timeout=120)
@@ -183,6 +184,7 @@ def test_a_claim_is_re_proved_and_its_twin_rejected(coqc: str) -> None:
     assert not recheck(twin, timeout=120).rechecked
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_prove_coq_writes_a_file_coqc_accepts_alone(coqc: str, tmp_path: Path, capsys) -> None:
     out = tmp_path / "out.v"
     code = main(["prove", "Implies(M <= d**2, n**2*d**2/M >= n**2*d/sqrt(M))",
@@ -213,6 +215,7 @@ def test_prove_coq_refuses_an_existing_file_and_says_why_outside(coqc: str, tmp_
     assert "outside the Coq fragment" in capsys.readouterr().out and not root.exists()
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify_kernel_coq_reports_and_writes_the_folder(coqc: str, tmp_path: Path,
                                                          capsys) -> None:
     folder = tmp_path / "proofs"
@@ -264,6 +267,7 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or not Path("/proc").is_dir(),
                     reason="needs POSIX signals and /proc")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_ctrl_c_while_coqc_runs_exits_130_and_kills_coqc(coqc: str) -> None:
     env = {**os.environ, "ATTNIO_PROGRESS": "0", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "attnio", "verify", "--only",

@@ -189,6 +189,7 @@ def test_the_lengths_skipped_by_the_estimate_change_nothing() -> None:
 
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_interval_lower_bound_is_below_the_route_at_every_M() -> None:
     """joint_interval_lower_bound (the bound a search over M prunes with) ≤ the joint route +
     rest at every integer M of the interval, for every class, one head and stacked."""

@@ -170,6 +170,7 @@ def test_the_module_cap_is_at_least_the_exact_maximum_n_below_d() -> None:
        n=st.one_of(st.integers(1, 12), st.sampled_from([31, 63, 64, 100])),
        d=st.one_of(st.integers(1, 12), st.sampled_from([32, 64, 128, 256])),
        M=st.integers(1, 160))
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_every_route_is_its_formula(pass_: str, n: int, d: int, M: int) -> None:
     assert check_instance_routes(pass_, n, d, M) >= 0   # the checks are its assertions
 

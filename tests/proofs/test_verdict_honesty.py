@@ -63,6 +63,7 @@ def test_every_claim_and_twin_declares_its_evidence_kind() -> None:
     assert missing == []
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_every_exhaustive_claim_reports_instances() -> None:
     """Issue 20: 7 exhaustive claims reported no instance counts. The registry now turns such a
     Proved into Undecided (tests/proofs/test_registry.py), so a run proves the rule holds; the
@@ -145,6 +146,7 @@ def test_planted_false_per_part_constants_are_refuted(twin_id: str) -> None:
         assert verdict.counterexample["count"] > verdict.counterexample["bound"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_verify_json_has_solvers_and_evidence_for_every_claim(
         capsys: pytest.CaptureFixture[str]) -> None:
     main(["verify", "--json", "--only", "bwd.tight.*,sym.crossover.*,explicit.*"])

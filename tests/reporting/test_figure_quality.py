@@ -309,6 +309,7 @@ def test_sandwich_with_an_undecided_optimum() -> None:
     assert_figure_accepted(plot_sandwich(SandwichFigure(rows, vertices={"matmul 1x2x1": 7})))
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_gap_figure() -> None:
     from attnio.bounds.gap import gap_payload
     from attnio.reporting.gap_figure import plot_gap
@@ -325,6 +326,7 @@ def test_gap_figure() -> None:
     assert_figure_accepted(plot_gap(payloads[:1]))
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_hardware_levels_tells_coinciding_bounds_apart() -> None:
     from attnio.reporting.hardware_plots import levels_vs_n, plot_levels_vs_n
 
@@ -366,6 +368,7 @@ def test_sparse_io_ratio() -> None:
     assert all(ax.get_xlabel() == M_LABEL for ax in fig.axes if ax.axison)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_report_figures_of_the_quick_tier(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every FigureSpec of ``attnio report`` at a small instance, through its own draw();
     the two slow data sources (every sandwich row's optimum, the n = 16,384 sweep) are the

@@ -23,6 +23,7 @@ def test_levels_vs_n_is_exact_and_above_the_bound() -> None:
         assert r["best_words"] >= r["lower_bound_words"]
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_regime_map_covers_the_table_and_knows_the_crossover() -> None:
     entries = regime_map()
     assert {e["device"] for e in entries} == set(TABLE_DEVICES)

@@ -80,6 +80,7 @@ def test_default_cache_sizes_straddle_d_squared() -> None:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
     result = quick_md_report
     out = result.index.parent
@@ -102,6 +103,7 @@ def test_quick_report_writes_index_and_every_figure(quick_md_report) -> None:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_claim_not_proved_or_a_failed_section_makes_exit_1(tmp_path: Path, monkeypatch,
                                                               capsys, cheap_report) -> None:
     """Undecided is never a pass, and a section that crashes is reported, not hidden."""
@@ -151,6 +153,7 @@ def quick_md_report(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_markdown_opens_with_the_summary_and_figures_and_ends_with_the_verify_table(
         quick_md_report, tmp_path: Path, cheap_report) -> None:
     import shutil
@@ -359,6 +362,7 @@ def test_writes_are_atomic(tmp_path: Path, monkeypatch) -> None:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_figures_are_rendered_in_memory_and_written_through_safe_io(tmp_path: Path,
                                                                     monkeypatch) -> None:
     """figures' own files go through safe_io too: a symlink target is refused."""

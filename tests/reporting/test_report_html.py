@@ -131,6 +131,7 @@ def _parse(page: str) -> _Collector:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_html_report_is_one_self_contained_file(html_report: Path) -> None:
     out = html_report.parent
     assert sorted(p.name for p in out.iterdir()) == [MARKER_NAME, "index.html"]
@@ -165,6 +166,7 @@ def page_text_has_no_backtick(page: Path) -> bool:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_html_report_has_the_tables_the_sandwich_and_the_versions(html_report: Path) -> None:
     page = html_report.read_text(encoding="utf-8")
     text = " ".join(" ".join(_parse(page).text).split())
@@ -181,6 +183,7 @@ def test_html_report_has_the_tables_the_sandwich_and_the_versions(html_report: P
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_html_report_escapes_all_text(html_report: Path) -> None:
     page = html_report.read_text(encoding="utf-8")
     parsed = _parse(page)
@@ -409,6 +412,7 @@ def _colourful_fraction(pixels: "object") -> float:
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_html_report_renders_in_chromium_without_errors(chromium: str, html_report: Path,
                                                         tmp_path: Path) -> None:
     seen = render_in_chromium(chromium, html_report, tmp_path)
@@ -420,6 +424,7 @@ def test_html_report_renders_in_chromium_without_errors(chromium: str, html_repo
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_chromium_check_rejects_a_broken_page(chromium: str, html_report: Path,
                                               tmp_path: Path) -> None:
     """Planted false twin: a corrupt image, an external image and a script must be caught."""
@@ -441,6 +446,7 @@ def test_chromium_check_rejects_a_broken_page(chromium: str, html_report: Path,
 
 
 @pytest.mark.extra("plots")
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_screenshot_check_rejects_a_page_without_figures(chromium: str, html_report: Path,
                                                          tmp_path: Path) -> None:
     """Planted false twin: the same page with its figures removed shows no colour."""

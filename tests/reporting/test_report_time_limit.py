@@ -94,6 +94,7 @@ print(round(time.monotonic() - started, 2), result.timed_out, result.ok)
 """
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_figure_stuck_in_its_own_loop_is_cut_at_the_deadline(tmp_path: Path) -> None:
     """The limit bounds a section's own work too, not only the gaps between sections: a figure
     that never returns is stopped by the alarm, silently even inside a finaliser. Run in a

@@ -342,6 +342,7 @@ def _check(st: CoqStatement, proof: str, timeout: float = 120) -> tuple[bool, st
     return accepted(text, run_coqc(text, timeout=timeout), [st.name])
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_amgm_is_re_proved_and_its_false_twin_is_not(coqc: str) -> None:
     x = sp.Symbol("x", positive=True)
     st = coq_statement("amgm", sp.Ge(x + 1 / x, 2, evaluate=False))
@@ -351,6 +352,7 @@ def test_amgm_is_re_proved_and_its_false_twin_is_not(coqc: str) -> None:
     assert not any(_check(twin, proof)[0] for _, proof in proof_scripts(twin))
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_real_admitted_or_axiom_does_not_count(coqc: str) -> None:
     x = sp.Symbol("x", positive=True)
     st = coq_statement("t", sp.Ge(x + 1 / x, 3, evaluate=False))   # false
@@ -378,6 +380,7 @@ class _Recorded(subprocess.Popen):
         _Recorded.started.append(self)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_a_timeout_is_not_a_pass_and_leaves_no_process(coqc: str, monkeypatch) -> None:
     monkeypatch.setattr(subprocess, "Popen", _Recorded)
     _Recorded.started.clear()
@@ -408,6 +411,7 @@ def test_ctrl_c_kills_coqc(coqc: str, monkeypatch) -> None:
     assert started and started[0].wait(timeout=10) is not None   # killed, reaped
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_generic_strategy_closes_a_simple_case_split(coqc: str) -> None:
     a, b = sp.symbols("a b", real=True)
     st = coq_statement("mn", sp.Le(sp.Min(a, b), a, evaluate=False))
@@ -415,6 +419,7 @@ def test_generic_strategy_closes_a_simple_case_split(coqc: str) -> None:
     assert ok, why
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_an_integer_statement_needs_integrality_and_gets_it(coqc: str) -> None:
     s, doms = parse_statement("Implies(n > 1, n >= 2)", {"n": "integer"})
     st = coq_statement("gap", s, (), doms)

@@ -101,6 +101,7 @@ def test_the_ceiling_floor_identity_is_proved() -> None:
     assert isinstance(w, Refuted), w
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_irrationality_of_sqrt_2_is_never_wrong() -> None:
     """Hard (the issue leaves it): whatever the answer, not a refutation, not a traceback."""
     v = prove_statement("Ne(n**2, 2*m**2)", {"n": "positive-integer", "m": "positive-integer"},
@@ -165,6 +166,7 @@ def test_the_0_and_1_condition_of_the_issue_round_trips(capsys: pytest.CaptureFi
     assert code == 0, out
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_algebraic_counterexamples_print_as_radicals(capsys: pytest.CaptureFixture[str]
                                                      ) -> None:
     code, out, _ = _run(capsys, "Ne(x**2, 2*x + 1)", "--var", "x:positive")

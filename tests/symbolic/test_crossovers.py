@@ -7,9 +7,10 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attnio.exceptions import InvalidInputError
+from attnio.exceptions import InfeasibleError, InvalidInputError
 from attnio.results import Proved, Refuted
-from attnio.symbolic.catalogue import get_bound
+from attnio.symbolic import crossovers
+from attnio.symbolic.catalogue import CATALOGUE, get_bound
 from attnio.symbolic.crossovers import (
     branch_ratio,
     check_branch_minimum,
@@ -98,6 +99,7 @@ def test_simplify_condition() -> None:
 
 
 @given(d_value=st.integers(1, 64), n_factor=st.integers(1, 16), data=st.data())
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_regime_winner_matches_exact_values(d_value: int, n_factor: int,
                                             data: st.DataObject) -> None:
     """Property: on admissible (n, d, M) the branch the derivation names is the exact minimum."""
@@ -115,3 +117,34 @@ def test_regime_winner_matches_exact_values(d_value: int, n_factor: int,
     else:
         assert v[0] == v[1]
     assert b.evaluate(**{"n": n_value, "d": d_value, "M": M_value}) == min(v)
+
+
+def _every_catalogue_crossover() -> list[tuple[str, str, object]]:
+    out = []
+    for bound in CATALOGUE:
+        if len(bound.branches) == 2 and bound.combine:
+            for variable in sorted(bound.expr.free_symbols, key=str):
+                try:
+                    got = crossovers.crossover(bound, variable)
+                    out.append((bound.id, str(variable), (got.solution, got.conditions,
+                                                          got.derivation)))
+                except (InfeasibleError, InvalidInputError) as error:
+                    out.append((bound.id, str(variable), type(error).__name__))
+    return out
+
+
+def test_tidy_derives_every_catalogue_crossover_as_simplify_does(monkeypatch) -> None:
+    """The derivations put ratios in lowest terms with :func:`tidy` (cancel; no
+    ``sympy.physics.units`` import) instead of ``simplify``: the same ratio, solution,
+    conditions and derivation text for every two-branch catalogue bound and every symbol,
+    and a planted wrong canonical form is told apart."""
+    crossovers._derive.cache_clear()
+    with_tidy = _every_catalogue_crossover()
+    assert len(with_tidy) >= 12 and sum(isinstance(r[2], tuple) for r in with_tidy) >= 9
+    monkeypatch.setattr(crossovers, "tidy", sp.simplify)
+    crossovers._derive.cache_clear()
+    assert _every_catalogue_crossover() == with_tidy
+    monkeypatch.setattr(crossovers, "tidy", lambda e: sp.simplify(e) * 2)  # the false twin
+    crossovers._derive.cache_clear()
+    assert _every_catalogue_crossover() != with_tidy
+    crossovers._derive.cache_clear()
