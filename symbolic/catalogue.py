@@ -172,7 +172,7 @@ class Bound:
         False
         """
         subs = self._substitution(values, set().union(*(r.free_symbols for r in self.admissible)))
-        return all(bool(rel.subs(subs)) for rel in self.admissible)
+        return all(bool(rel.xreplace(subs)) for rel in self.admissible)
 
     def evaluate(self, check_range: bool = True, **values: object) -> sp.Expr:
         """The exact value of :attr:`expr` at concrete sizes.
@@ -214,12 +214,15 @@ class Bound:
         subs = self._substitution(values, needed)
         if check_range:
             for rel in self.admissible:
-                if not bool(rel.subs(subs)):
+                if not bool(rel.xreplace(subs)):
                     shown = ", ".join(f"{s}={v}" for s, v in subs.items())
                     raise InvalidInputError(
                         f"{self.id}: ({shown}) is outside the admissible range: {rel} fails"
                     )
-        value = self.expr.subs(subs)  # exact numbers: sympy evaluates Min/Max of them
+        # Every symbol becomes a number, so xreplace (a rebuild, sympy evaluating each node of
+        # numbers) gives what subs gives, 9x faster (subs matches subexpressions first):
+        # tests/symbolic/test_catalogue.py compares the two over a grid.
+        value = self.expr.xreplace(subs)  # exact numbers: sympy evaluates Min/Max of them
         if value.has(sp.Min, sp.Max):  # pragma: no cover - branches sympy could not order
             value = sp.simplify(value)
         # Invariant: exact arithmetic throughout (no Float can enter through validate_value).
