@@ -47,7 +47,10 @@ def test_help_lists_every_command(capsys) -> None:
 #: Modules a small ``bounds`` / ``simulate`` never needs (the lazy package inits keep them out).
 NOT_FOR_SMALL_COMMANDS = ("networkx", "z3", "cvc5", "matplotlib", "attnio.proofs",
                           "attnio.graphs.exact", "attnio.graphs.lower_bounds.combined",
-                          "attnio.symbolic.checks", "attnio.reporting.figures")
+                          "attnio.symbolic.checks", "attnio.reporting.figures",
+                          # sympy.simplify imports it on its first call (0.13 s CPU): the
+                          # derivations use symbolic.crossovers.tidy instead
+                          "sympy.physics")
 
 
 @pytest.mark.parametrize("command", ["bounds", "simulate"])
