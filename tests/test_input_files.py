@@ -235,6 +235,7 @@ def test_builtin_specs_take_ascii_digits_only(spec: str) -> None:
     assert_one_line_exit_2(result, "pebble", f"builtin {spec!r}")
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_scope_with_device_is_used() -> None:
     result = _attnio(["bounds", "--n", "64", "--d", "8", "--device", "h100", "--scope", "block",
                       "--json"])

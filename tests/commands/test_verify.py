@@ -29,6 +29,7 @@ def test_default_run_has_at_least_40_claims(full_run) -> None:
     assert len(doc["claims"]) >= 40
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_default_run_is_all_proved(full_run) -> None:
     _, doc = full_run
     assert [(c["id"], c["detail"]) for c in doc["claims"] if c["verdict"] != "proved"] == []
