@@ -172,14 +172,14 @@ def test_issue_35_example_the_theta_row_is_not_the_explicit_value() -> None:
 
 def test_evaluate_is_what_subs_gives_over_a_grid() -> None:
     """:meth:`Bound.evaluate` rebuilds the expression with the sizes put in (``xreplace``);
-    the reference is sympy's ``subs``: equal values of the same type for every bound at 60
+    the reference is sympy's ``subs``: equal values of the same type for every bound at 16
     instances (square and non-square M, Min branches on both sides), and a planted
     off-by-one instance differs."""
     from attnio.symbolic.symbols import symbol_by_name, validate_value
 
     compared = 0
     for bound in CATALOGUE:
-        for n_, d_, M_ in itertools.product((4, 64, 100), (2, 3, 8, 16), (2, 7, 16, 64, 1000)):
+        for n_, d_, M_ in itertools.product((4, 100), (3, 8), (2, 7, 64, 1000)):
             values = dict(n=n_, d=d_, M=M_, m=n_, k=d_, p=n_, Z_in=n_ * d_, Z_QK=n_ * n_)
             subs = {symbol_by_name(k): validate_value(symbol_by_name(k), v)
                     for k, v in values.items()}
@@ -188,6 +188,6 @@ def test_evaluate_is_what_subs_gives_over_a_grid() -> None:
             assert got == reference and type(got) is type(reference), (bound.id, values)
             assert bound.in_range(**values) == all(bool(r.subs(subs)) for r in bound.admissible)
             compared += 1
-    assert compared == 60 * len(CATALOGUE)
+    assert compared == 16 * len(CATALOGUE)
     twin = get_bound("bwd.flash1.upper")
     assert twin.evaluate(check_range=False, n=16, d=4, M=9) != twin.expr.subs({n: 16, d: 4, M: 8})
