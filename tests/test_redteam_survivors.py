@@ -10,6 +10,10 @@ on a case where the rule decides the answer (the honest answer and the mutant's 
 Round 2 (``benchmarks/redteam/mutants_round2.py``, ``README_round2.md``): 65 more mutants,
 written blind and run before any of these pins; its survivors are pinned in the last section
 (``python3 benchmarks/redteam/run.py --set round2 --only ID``).
+
+Round 3 (``benchmarks/redteam/mutants_round3.py``): 54 more, written blind and run before any
+of these pins; its survivors are pinned in the section after round 2's
+(``python3 benchmarks/redteam/run.py --set round3 --only ID``).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import sympy as sp
+import z3
 
 from attnio.algorithms.counts import Counts, count_tile_matmul, require_fit
 from attnio.algorithms.instance import Instance
@@ -412,3 +417,60 @@ def test_r2_memory_allocate_uncounted__an_allocated_tile_occupies_fast_memory() 
     assert mem.resident_words == 4 and mem.peak_words == 4
     with pytest.raises(CacheOverflowError):
         mem.allocate("more", (1, 1))
+
+
+# ==============================================================================================
+# Round 3 (benchmarks/redteam/mutants_round3.py): one test per survivor of the held-out round,
+# named after the mutant it kills; written after the round had run.
+# ==============================================================================================
+_Y, _Z, _W = sp.symbols("y z w", real=True)
+
+
+def _instances_hold_at(term: sp.Expr, point: dict) -> z3.CheckSatResult:
+    """Are the bridge's exp/log axiom instances for ``term`` true of the REAL exp and log at
+    ``point``? Every symbol is fixed at its value and every exp/log application is boxed
+    within 10⁻²⁵ (relative) of its true value (30 digits); ``sat`` when the instances admit
+    those values — the real functions' (independent evaluator: sympy's evalf)."""
+    t = Translator({s: "real" for s in term.free_symbols})
+    t.expr(term)
+    solver = z3.Solver()
+    solver.add(*t.side_conditions)
+    for sym, value in point.items():
+        solver.add(t.var(sym) == z3.RealVal(str(sp.Rational(value))))
+    eps = sp.Rational(1, 10 ** 25)
+    for (kind, arg), app in t._transcendental.items():
+        if kind not in ("exp", "log"):
+            continue
+        value = arg.subs(point)
+        if kind == "log" and not value > 0:
+            continue                    # log is meaningful (and constrained) only there
+        true = sp.Rational(str((sp.exp if kind == "exp" else sp.log)(value).evalf(30)))
+        slack = eps * (1 + abs(true))
+        solver.add(app >= z3.RealVal(str(true - slack)), app <= z3.RealVal(str(true + slack)))
+    return solver.check()
+
+
+# ---- the exp/log fragment ------------------------------------------------------------------
+@pytest.mark.parametrize("term", [
+    sp.exp(_X + _Y + _Z), sp.exp(_X + _Y + _Z + _W), sp.exp(2 * _X - _Y + 3),
+    sp.log(2 * _X * (_Y + 1) * (_Z + 2)), sp.log(3 * _X * _Y), sp.exp(-3 * _X) + sp.exp(_X / 2),
+    sp.log(sp.Rational(2, 3)) + sp.log(sp.Rational(18, 5) * _X),
+], ids=str)
+def test_r3_explogterms_instances__every_split_is_true_of_exp_and_log(term) -> None:
+    """``explogterms-exp-add-rest`` (exp(x + y + z) split as exp(x) exp(y), the rest of the
+    sum dropped) and its neighbours (``log_mul``'s rest, ``exp_scale``'s factor, a constant's
+    split into primes): every axiom instance the bridge adds is true of the real exp and log —
+    at two points, each instance is satisfied by the true values (computed apart by sympy)."""
+    for point in ({_X: sp.Rational(1, 3), _Y: sp.Rational(1, 2), _Z: sp.Rational(3, 8),
+                   _W: 2},
+                  {_X: sp.Rational(7, 4), _Y: sp.Rational(5, 2), _Z: -1, _W: sp.Rational(-1, 5)}):
+        point = {s: v for s, v in point.items() if s in term.free_symbols}
+        assert _instances_hold_at(term, point) == z3.sat, (term, point)
+
+
+def test_r3_explogterms_exp_add_rest__the_whole_rest_of_the_sum() -> None:
+    """``explogterms-exp-add-rest``, end to end: exp(x + y + z) > exp(x) exp(y) wherever
+    z > 0; false only on (1/3, 2/5) for z, where no obvious point lies, it is Refuted."""
+    statement = sp.Implies(sp.And(_Z > sp.Rational(1, 3), _Z < sp.Rational(2, 5)),
+                           sp.exp(_X + _Y + _Z) <= sp.exp(_X) * sp.exp(_Y))
+    assert prove_statement(statement, {_X: "real", _Y: "real", _Z: "real"}).verdict == "refuted"
