@@ -735,3 +735,61 @@ def test_r3_coq_printed_text__read_back_as_coq_reads_it(text, domains) -> None:
         assert _coq_text_violations(text, domains) == []
     except TranslationError:
         assert "**(1/3)" in text          # outside the fragment: nothing is printed, or claimed
+
+
+# ---- the Coq judge ---------------------------------------------------------------------------
+#: ``Print Assumptions t`` as coqc prints it (recorded 2026-12-06, Debian's coq 8.16.1, the
+#: PREAMBLE, ``t : 1 = 1 \/ ~ 1 = 1`` proved by ``exact (Classical_Prop.classic (1 = 1))``):
+#: a long type goes on the indented lines below its axiom's name.
+_COQC_CLASSIC = """Axioms:
+ClassicalDedekindReals.sig_forall_dec
+  : forall P : nat -> Prop,
+    (forall n : nat, {P n} + {~ P n}) ->
+    {n : nat | ~ P n} + {forall n : nat, P n}
+Classical_Prop.classic : forall P : Prop, P \\/ ~ P
+""" + " \n"   # coqc's last line
+#: The same for ``sqrt (x * x) = Rabs x`` by ``apply sqrt_Rsqr_abs``: the three axioms of the
+#: reals, nothing else.
+_COQC_REALS = """Axioms:
+ClassicalDedekindReals.sig_not_dec : forall P : Prop, {~ ~ P} + {~ P}
+ClassicalDedekindReals.sig_forall_dec
+  : forall P : nat -> Prop,
+    (forall n : nat, {P n} + {~ P n}) ->
+    {n : nat | ~ P n} + {forall n : nat, P n}
+FunctionalExtensionality.functional_extensionality_dep
+  : forall (A : Type) (B : A -> Type) (f g : forall x : A, B x),
+    (forall x : A, f x = g x) -> f = g
+"""
+_REALS_AXIOMS = {"ClassicalDedekindReals.sig_not_dec", "ClassicalDedekindReals.sig_forall_dec",
+                 "FunctionalExtensionality.functional_extensionality_dep"}
+
+
+@pytest.mark.parametrize("extra", [
+    "Classical_Prop.classic : forall P : Prop, P \\/ ~ P",
+    "Coq.Logic.Classical_Prop.classic : forall P : Prop, P \\/ ~ P",
+    "Epsilon.epsilon\n  : forall A : Type, inhabited A -> (A -> Prop) -> A",
+    "ProofIrrelevance.proof_irrelevance : forall (P : Prop) (p1 p2 : P), p1 = p2",
+    "cheat : False"])
+def test_r3_coqc_qualified_axioms__only_the_reals_three_axioms_are_allowed(extra) -> None:
+    """``coqc-qualified-axioms-allowed`` (a library axiom with a qualified name let through):
+    a proof counts as re-checked only when ``Print Assumptions`` lists nothing but the three
+    axioms on which Coq's standard library builds the reals — any other axiom, qualified or
+    not, after them or between them, rejects it; coqc's own output (recorded) is read whole
+    (its long types go on the next lines: reading stopped there, and ``classic`` after
+    ``sig_forall_dec`` passed, before this pin)."""
+    from attnio.smt.coqc import CoqRun, accepted, axioms_of
+
+    text = PREAMBLE + ("Theorem t : 1 = 1 \\/ ~ 1 = 1.\nProof. exact (Classical_Prop.classic "
+                       "(1 = 1)). Qed.\nPrint Assumptions t.\n")
+    assert axioms_of(_COQC_REALS, ["t"])["t"] == _REALS_AXIOMS
+    assert accepted(text, CoqRun(0, _COQC_REALS, "", 0.1), ["t"])[0]
+    assert axioms_of(_COQC_CLASSIC, ["t"])["t"] == {"ClassicalDedekindReals.sig_forall_dec",
+                                                    "Classical_Prop.classic"}
+    assert not accepted(text, CoqRun(0, _COQC_CLASSIC, "", 0.1), ["t"])[0]
+    lines = _COQC_REALS.splitlines()
+    for at in (1, 2, len(lines)):                 # first, after a one-line one, last
+        out = "\n".join([*lines[:at], extra, *lines[at:]]) + "\n"
+        name = extra.split()[0]
+        assert axioms_of(out, ["t"])["t"] == _REALS_AXIOMS | {name}, (at, out)
+        ok, why = accepted(text, CoqRun(0, out, "", 0.1), ["t"])
+        assert not ok and name in why, (at, why)
