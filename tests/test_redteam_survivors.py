@@ -793,3 +793,42 @@ def test_r3_coqc_qualified_axioms__only_the_reals_three_axioms_are_allowed(extra
         assert axioms_of(out, ["t"])["t"] == _REALS_AXIOMS | {name}, (at, out)
         ok, why = accepted(text, CoqRun(0, out, "", 0.1), ["t"])
         assert not ok and name in why, (at, why)
+
+
+# ---- the joint routes' certificate -----------------------------------------------------------
+def _psi_max(d: int, n_full: int, k_grad: int, kappa: tuple[int, int], S: int, T: int) -> float:
+    """max Ψ_κ over every feasible integer point, by brute force (floats; u and w at their
+    largest, where Ψ is largest: every term grows with each)."""
+    return max(kappa[0] * s * s / (4 * d * kappa[1]) + min(z, S - s) * s / n_full
+               + min(s / 2 * z ** 0.5, (d - 1) * z)
+               + min((min(z, S - s) * s * (T - s - z)) ** 0.5, k_grad * (T - s - z))
+               for s in range(S + 1) for z in range(T - s + 1))
+
+
+@pytest.mark.parametrize("plant", ["sigma-short-of-S", "z-short-of-T", "sigma-from-1",
+                                   "z-gap"])
+def test_r3_jointroutes_tiling_top__a_grid_short_of_the_region_is_rejected(
+        plant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jointroutes-tiling-top`` (the check that the initial cells reach S and T dropped):
+    a planted certificate whose grid of unit cells misses part of [0, S] × [0, T] — its cap
+    the largest bound of its own cells, so every other check passes — is rejected by
+    gap.joint_cap's certificate check. Stopping at σ = S/2 caps Ψ below its true maximum
+    (brute force over every feasible point): such a grid certifies a false cap."""
+    from attnio.bounds.cells import segment_cells
+    from attnio.bounds.joint import JointSearch
+    from attnio.proofs import joint_routes
+
+    d, M, L, n_full, k_grad, kappa = 4, 16, 16, 8, 7, (1, 1)
+    S, T = M + L, 2 * M + L
+    sigma, z = segment_cells(S, S), segment_cells(T, T)
+    sigma, z = {"sigma-short-of-S": (sigma[:S // 2], z), "z-short-of-T": (sigma, z[:-1]),
+                "sigma-from-1": (sigma[1:], z), "z-gap": (sigma, z[:3] + z[4:])}[plant]
+    cells = tuple((a, b, c, e) for a, b in sigma for c, e in z)
+    cap = max(joint_routes._reference_cell_bound(d, n_full, k_grad, kappa, S, T, *c)
+              for c in cells)
+    if plant == "sigma-short-of-S":
+        assert cap < _psi_max(d, n_full, k_grad, kappa, S, T)       # a false cap
+    planted = JointSearch(cap, 0, cells, (), cells)
+    monkeypatch.setattr(joint_routes, "joint_search", lambda *a, **k: planted)
+    problem = joint_routes._certificate_problem(d, M, L, n_full, k_grad, kappa, cap)
+    assert problem == "the initial cells do not tile the region", problem
