@@ -832,3 +832,32 @@ def test_r3_jointroutes_tiling_top__a_grid_short_of_the_region_is_rejected(
     monkeypatch.setattr(joint_routes, "joint_search", lambda *a, **k: planted)
     problem = joint_routes._certificate_problem(d, M, L, n_full, k_grad, kappa, cap)
     assert problem == "the initial cells do not tile the region", problem
+
+
+# ---- the exact worst ratio -------------------------------------------------------------------
+@pytest.mark.parametrize("n,d,pass_,starts", [(16, 4, "forward", range(24, 40)),
+                                              (16, 8, "backward", range(48, 64, 2))],
+                         ids=["forward", "backward"])
+def test_r3_gapworst_windows__the_worst_of_every_short_window_is_a_full_scans(n, d, pass_,
+                                                                             starts) -> None:
+    """``gapworst-skip-midpoint`` (the halves of a split skip M = mid: backward windows at
+    a = 52, 60 lose their worst point, a smaller ratio printed as exact) and
+    ``gapworst-tie-larger-m`` (a tie reached at a smaller M cut): the certified bound is not
+    monotone in M (here it rises at several M), so the worst point can sit inside an
+    interval — on every window [a, a + 3] the exact worst is the ratio and the SMALLEST M of a
+    full scan (every M evaluated, exact fractions)."""
+    from fractions import Fraction
+
+    from attnio.algorithms.instance import NotApplicable, count_instance
+    from attnio.bounds.gap_worst import worst_ratio
+
+    inst = Instance.build(n, d, pass_=pass_, M=[8])
+    for a in starts:
+        w = worst_ratio(inst, a, a + 3)
+        scan = []
+        for M in range(a, a + 4):
+            ios = [r.io for r in (count_instance(inst, name, M) for name in w.algorithms)
+                   if not isinstance(r, NotApplicable)]
+            scan.append((-Fraction(min(ios), instance_lower_bound(inst, M).value), M))
+        ratio, M = min(scan)
+        assert (Fraction(w.best_io, w.lower_bound), w.M) == (-ratio, M), (a, w)
