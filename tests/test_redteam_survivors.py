@@ -861,3 +861,19 @@ def test_r3_gapworst_windows__the_worst_of_every_short_window_is_a_full_scans(n,
             scan.append((-Fraction(min(ios), instance_lower_bound(inst, M).value), M))
         ratio, M = min(scan)
         assert (Fraction(w.best_io, w.lower_bound), w.M) == (-ratio, M), (a, w)
+
+
+@pytest.mark.parametrize("d,a,b,t", [(2, 16, 200, 1), (2, 3, 40, 2), (3, 10, 90, 1),
+                                     (1, 4, 60, 1), (2, 100, 100, 4)])
+def test_r3_gapworst_cap_depth__the_interval_cap_covers_every_M_at_small_d(d, a, b, t) -> None:
+    """``gapworst-cap-depth`` (a partial pair's leaves taken as d − 2, not d − 1): the
+    interval cap bounds the segment cap at every M of its interval where the depth term
+    (d − 1)·gap binds — small d (the round-2 pin above used d ≥ 4, where the root term binds)
+    — on coarse and fine cells (the exact worst's pruning rests on it)."""
+    from attnio.bounds import gap_worst
+    from attnio.bounds.attention import segment_product_cap
+
+    for coarse in (gap_worst.COARSE, gap_worst.CELLS):
+        upper = gap_worst._cap_upper(d, a, b, t, None, coarse)
+        for M in range(a, b + 1):
+            assert upper >= segment_product_cap(d, M, t * M), (coarse, M)
