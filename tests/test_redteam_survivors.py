@@ -877,3 +877,46 @@ def test_r3_gapworst_cap_depth__the_interval_cap_covers_every_M_at_small_d(d, a,
         upper = gap_worst._cap_upper(d, a, b, t, None, coarse)
         for M in range(a, b + 1):
             assert upper >= segment_product_cap(d, M, t * M), (coarse, M)
+
+
+# ---- the joint routes' lemmas and brute force ------------------------------------------------
+def _z3_vars(e: z3.ExprRef) -> dict[str, z3.ExprRef]:
+    out, todo = {}, [e]
+    while todo:
+        t = todo.pop()
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[str(t)] = t
+        todo.extend(t.children())
+    return out
+
+
+@pytest.mark.parametrize("computation", ["forward", "recompute", "given-scores"])
+def test_r3_jointlemmas_kappa__each_chain_proves_the_psi_its_cap_uses(computation) -> None:
+    """``jointlemmas-forward-kappa`` (the forward chain concluding with Ψ_{5/4}, weaker than
+    the Ψ_1 the forward cap uses — true, so Proved, but not what the route needs): the bound
+    each class's chain concludes is, at seeded rational points, exactly Ψ_κ with the κ of
+    ``JOINT_CLASSES`` (recomputed apart in fractions: κσ²/(4d) + uσ/n + min(σr/2, (d−1)z)
+    + min(ρ, kw), r = √z and ρ = √(uσw) the chain's own variables)."""
+    import random
+    from fractions import Fraction
+
+    from attnio.bounds.joint import JOINT_CLASSES
+    from attnio.proofs.joint_lemmas import backward_chain, forward_chain
+
+    chain = forward_chain() if computation == "forward" else backward_chain(computation)
+    kappa = Fraction(*JOINT_CLASSES[computation][1])
+    rhs = chain.conclusion.arg(1)
+    names = _z3_vars(rhs)
+    parts = [x for x in ("aQ", "bK", "aO", "bV") if x in names]
+    assert len(parts) == (3 if computation == "forward" else 4), sorted(names)
+    rng = random.Random(36)
+    for _ in range(12):
+        v = {x: Fraction(rng.randint(0, 40), rng.randint(1, 4)) for x in names}
+        v["d"], v["n"] = Fraction(rng.randint(1, 9)), Fraction(rng.randint(1, 9))
+        sig = sum(v[x] for x in parts)
+        expected = (kappa * sig * sig / (4 * v["d"]) + v["u"] * sig / v["n"]
+                    + min(sig * v["r"] / 2, (v["d"] - 1) * v["z"])
+                    + min(v["rho"], v["k"] * v["w"]))
+        got = z3.simplify(z3.substitute(rhs, *[(names[x], z3.RealVal(str(q)))
+                                               for x, q in v.items()]))
+        assert Fraction(got.as_fraction()) == expected, (v, got)
