@@ -920,3 +920,30 @@ def test_r3_jointlemmas_kappa__each_chain_proves_the_psi_its_cap_uses(computatio
         got = z3.simplify(z3.substitute(rhs, *[(names[x], z3.RealVal(str(q)))
                                                for x, q in v.items()]))
         assert Fraction(got.as_fraction()) == expected, (v, got)
+
+
+def _shape(*bits: int) -> int:
+    return sum(1 << b for b in bits)
+
+
+@pytest.mark.parametrize("computation,bits,entry", [
+    # forward, n = 1, d = 2: Q bits 0-1, K 2-3, V 4-5, the score vertex charged: bit 6
+    ("forward", (0, 2, 6), (3, 1, [0])),           # charged score pair: its leaf, no carry
+    ("forward", (0, 2), (2, 0, [0, 1])),           # the same uncharged: one partial leaf
+    ("forward", (0, 1, 2, 3), (4, 2, [0])),        # a full pair
+    ("forward", (0, 2, 4, 6), (4, 2, [0])),        # + P·V's pair, full (n = 1)
+    # recompute, n = 1, d = 2: Q 0-1, K 2-3, dO 4-5, V 6-7, charged in S's tree 8, in dP's 9
+    ("recompute", (0, 2, 8), (3, 3, [0])),         # S pair carried; dK, dQ full through dS
+    ("recompute", (4, 6, 9), (3, 2, [0])),         # dP pair carried by its own charge; dV
+    ("recompute", (0, 2, 9), (3, 2, [0, 1])),      # a charge in the OTHER tree carries nothing
+], ids=["fwd-charged", "fwd-uncharged", "fwd-full", "fwd-pv", "rc-score", "rc-dp",
+        "rc-other-tree"])
+def test_r3_jointroutes_brute_score_carry__shapes_counted_by_hand(computation, bits,
+                                                                  entry) -> None:
+    """``jointroutes-brute-score-carry`` (a score pair whose own vertex is charged counted as
+    a partial pair needing a carry): segment shapes of the brute force, each counted by hand
+    from the proof's accounting (notes/gap.md, brute_joint_table's docstring) — (s, leaves
+    of full and charged pairs, prefix sums of the other partial pairs' leaves)."""
+    from attnio.proofs.joint_routes import brute_joint_table
+
+    assert brute_joint_table(computation, 1, 2)[_shape(*bits)] == entry
