@@ -314,11 +314,19 @@ def axioms_of(stdout: str, names: Sequence[str]) -> dict[str, frozenset[str] | N
     r"""The axioms ``Print Assumptions`` listed for each theorem of ``names`` (in order in
     ``stdout``); None for a theorem whose report is missing.
 
+    Each axiom starts a line: ``name : type``, or ``name`` alone with its long type on the
+    indented lines below (``  : forall ...``, how coqc prints
+    ``ClassicalDedekindReals.sig_forall_dec``); a name alone is read as an axiom too, so
+    the axioms listed after it are still read.
+
     >>> axioms_of("Closed under the global context\n", ["t"])
     {'t': frozenset()}
     >>> out = "Axioms:\nA.b : forall P : Prop,\n  P\nC : True\n"
     >>> sorted(axioms_of(out, ["t"])["t"])
     ['A.b', 'C']
+    >>> out = "Axioms:\nA.long_name\n  : forall P : Prop,\n    P\nC : True\n"
+    >>> sorted(axioms_of(out, ["t"])["t"])
+    ['A.long_name', 'C']
     """
     blocks: list[frozenset[str]] = []
     current: set[str] | None = None
@@ -333,7 +341,7 @@ def axioms_of(stdout: str, names: Sequence[str]) -> dict[str, frozenset[str] | N
                 blocks.append(frozenset(current))
             current = set()
         elif current is not None and line and not line[0].isspace():
-            found = re.match(r"^([A-Za-z_][A-Za-z0-9_.']*) :", line)
+            found = re.match(r"^([A-Za-z_][A-Za-z0-9_.']*)(?: :|\s*$)", line)
             if found:
                 current.add(found.group(1))
             else:

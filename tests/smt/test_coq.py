@@ -370,6 +370,20 @@ def test_a_real_admitted_or_axiom_does_not_count(coqc: str) -> None:
         assert ("Admitted" in why) or ("Axiom" in why) or ("cheat" in why)
 
 
+@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
+def test_a_library_axiom_after_a_long_one_does_not_count(coqc: str) -> None:
+    """A proof resting on ``Classical_Prop.classic`` (loaded with the reals, no ``Require``
+    needed): coqc lists it after ``sig_forall_dec``, whose type it prints on the next lines;
+    the judge reads the whole list and rejects it (it used to stop at that line)."""
+    text = PREAMBLE + ("Theorem t : 1 = 1 \\/ ~ 1 = 1.\nProof. exact (Classical_Prop.classic "
+                       "(1 = 1)). Qed.\nPrint Assumptions t.\n")
+    run = run_coqc(text, timeout=120)
+    assert run.returncode == 0, run.stderr           # coqc itself accepts the file …
+    assert "Classical_Prop.classic" in axioms_of(run.stdout, ["t"])["t"]
+    ok, why = accepted(text, run, ["t"])
+    assert not ok and "Classical_Prop.classic" in why, why   # … attnio does not count it
+
+
 class _Recorded(subprocess.Popen):
     """Popen that keeps every process it starts (to see that coqc is gone afterwards)."""
 
