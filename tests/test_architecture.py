@@ -203,7 +203,6 @@ def imports() -> list[Import]:
     return found
 
 
-@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_no_room_imports_upward(imports: list[Import]) -> None:
     assert upward(imports) == []
 

@@ -217,7 +217,6 @@ def toy_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return report
 
 
-@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_the_copy_is_the_toys_not_the_package(toy_run: dict) -> None:
     import attnio.algorithms.registry
     import attnio.cli

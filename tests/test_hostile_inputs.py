@@ -281,7 +281,6 @@ def test_at_least_sixty_hostile_inputs() -> None:
 
 
 @pytest.mark.parametrize("name", CASE_NAMES)
-@pytest.mark.slow  # measured >= 1 s (issue 40): the --runslow tier
 def test_bad_input_is_exit_2_with_one_short_line(name: str, outcomes: dict[str, tuple]) -> None:
     code, _stdout, stderr, _seconds = outcomes[name]
     assert code == 2, (name, code, stderr[-600:])
