@@ -573,3 +573,23 @@ def areas(mutants: list[Mutant]) -> str:
 
 if __name__ == "__main__":      # check every mutant applies to the current tree
     print(f"{len(MUTANTS)} mutants, {count_bad(MUTANTS)} bad; {areas(MUTANTS)}")
+
+
+#: The modules added since round 1 (rounds 2 and 3 aim about half their mutants at them).
+NEWEST = ("smt/explog.py", "smt/explog_terms.py", "smt/identities.py", "smt/obvious_points.py",
+          "smt/coq.py", "smt/coq_statements.py", "smt/coqc.py", "bounds/joint.py",
+          "proofs/joint_lemmas.py", "proofs/joint_routes.py", "bounds/gap_worst.py")
+
+
+def check_round(mutants: list[Mutant], earlier: list[Mutant], label: str) -> int:
+    """A held-out round's self-check: the number of bad mutants — not applying to the current
+    tree, repeating the text of an ``earlier`` round's mutant, or reusing its id — with each
+    printed, then a one-line summary (``label`` names the earlier rounds)."""
+    bad = count_bad(mutants, {(m.file, m.original) for m in earlier})
+    clash = sorted(set(index(mutants)) & {m.id for m in earlier})
+    if clash:
+        bad += len(clash)
+        print(f"ids shared with {label}: {clash}")
+    newest = sum(m.file in NEWEST for m in mutants)
+    print(f"{len(mutants)} mutants ({newest} on the newest modules), {bad} bad; {areas(mutants)}")
+    return bad

@@ -34,8 +34,7 @@ from mutants import (  # noqa: E402
     SMT,
     VALID,
     Mutant,
-    areas,
-    count_bad,
+    check_round,
     index,
 )
 from mutants import HEAD_BOUNDS as ATTN  # noqa: E402
@@ -422,22 +421,8 @@ def by_id() -> dict[str, Mutant]:
     return index(MUTANTS)
 
 
-#: The modules added since round 1 (about half of this round's mutants are on them).
-NEWEST = ("smt/explog.py", "smt/explog_terms.py", "smt/identities.py", "smt/obvious_points.py",
-          "smt/coq.py", "smt/coq_statements.py", "smt/coqc.py", "bounds/joint.py",
-          "proofs/joint_lemmas.py", "proofs/joint_routes.py", "bounds/gap_worst.py")
-
-
 if __name__ == "__main__":      # check every mutant applies to the current tree
     from mutants import MUTANTS as ROUND1
     from mutants_round2 import MUTANTS as ROUND2
 
-    earlier = ROUND1 + ROUND2
-    bad = count_bad(MUTANTS, {(m.file, m.original) for m in earlier})
-    clash = sorted(set(by_id()) & {m.id for m in earlier})
-    if clash:
-        bad += len(clash)
-        print(f"ids shared with rounds 1-2: {clash}")
-    newest = sum(m.file in NEWEST for m in MUTANTS)
-    print(f"{len(MUTANTS)} mutants ({newest} on the newest modules), {bad} bad; {areas(MUTANTS)}")
-    sys.exit(1 if bad else 0)
+    sys.exit(1 if check_round(MUTANTS, ROUND1 + ROUND2, "rounds 1-2") else 0)
