@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from _pytest.doctest import DoctestItem
 
+from attnio.exceptions import MissingExtraError
 from attnio.extras import EXTRAS, missing, missing_core
 
 
@@ -84,13 +85,15 @@ def pytest_runtest_call(item: pytest.Item):
     """A doctest (no marker can be written in a docstring) that stops on a module of an extra
     not installed — e.g. a figure's example without matplotlib — is :func:`require_extra`'s
     skip, or its failure in CI. Only doctests, and only ``ModuleNotFoundError`` of a module
-    :data:`attnio.extras.EXTRAS` names: any other error is the doctest's failure."""
+    :data:`attnio.extras.EXTRAS` names or attnio's own ``MissingExtraError`` naming one (a
+    library call that needs the extra): any other error is the doctest's failure."""
     try:
         return (yield)
     except doctest.UnexpectedException as failure:
         error = failure.exc_info[1]
         name = getattr(error, "name", None) or ""
-        if isinstance(item, DoctestItem) and isinstance(error, ModuleNotFoundError):
+        if isinstance(item, DoctestItem) and isinstance(error, (ModuleNotFoundError,
+                                                                MissingExtraError)):
             for extra, modules in EXTRAS.items():
                 if name.split(".")[0] in modules:
                     require_extra(extra)

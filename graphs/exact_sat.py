@@ -59,7 +59,7 @@ from attnio.check import (
     required_horizon,
     topological_order,
 )
-from attnio.exceptions import InvalidInputError
+from attnio.extras import require
 from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
@@ -268,9 +268,8 @@ def solve_sat(
     >>> solve_sat(matmul_dag(1, 2, 1), 3).io
     7
     """
-    if not sat_available():
-        raise InvalidInputError("method='sat' needs python-sat (not installed): install "
-                                "attnio[sat] (pip install 'attnio[sat]')")
+    if not sat_available():  # MissingExtraError: one line naming the extra (exit 2)
+        require("sat", "method='sat'")
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
 

@@ -580,9 +580,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plot is not None:  # a bad target or a missing extra: exit 2 before any work
         validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                              what="--plot")
-        require("plots", "--plot")
         if (args.dag is not None and len(args.dag) > 1) or len(Ms) != 1:
             raise InvalidInputError("--plot draws one schedule: one DAG and one cache size")
+        require("plots", "--plot")  # after the usage rule: installing would not help that
     if args.certify is not None:
         if args.replay is not None:
             raise InvalidInputError("--certify writes proofs of solved instances, not of "
