@@ -90,7 +90,17 @@ def _reference_cell_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, in
 
 def _certificate_problem(d: int, M: int, L: int, n_full: int, k_grad: int,
                          kappa: tuple[int, int], cap: int) -> str | None:
-    """None when the search's certificate proves cap ≥ max Ψ; else what fails."""
+    """None when the search's certificate proves cap ≥ max Ψ; else what fails.
+
+    Side conditions
+    ---------------
+    1. ``initial-tiles``: the initial cells form a grid tiling [0, S] × [0, T].
+    2. ``splits-tile``: each split is of a current leaf into the halves that tile it.
+    3. ``leaves-match``: the leaves are exactly the cells the splits leave.
+    4. ``leaf-bound-recomputed``: each leaf's bound, recomputed apart, is at most the cap.
+    5. ``psi-exact``: :func:`psi_at_most` decides cap ≥ Ψ exactly (square roots by
+       squaring).
+    """
     S, T = M + L, 2 * M + L
     search = joint_search(d, M, L, n_full, k_grad, kappa)
     for size, cuts in ((S, sorted({(a, b) for a, b, _, _ in search.initial})),

@@ -364,6 +364,15 @@ def accepted(text: str, run: CoqRun, names: Sequence[str]) -> tuple[bool, str]:
     (True, 'coqc accepted t (axioms: ClassicalDedekindReals.sig_not_dec)')
     >>> accepted(PREAMBLE + "Theorem t : 1 = 1. Admitted.", ok, ["t"])[0]
     False
+
+    Side conditions
+    ---------------
+    1. ``in-time``: a run that timed out is rejected.
+    2. ``exit-zero``: a nonzero exit code is rejected.
+    3. ``no-forbidden-word``: a word of :data:`FORBIDDEN` outside comments rejects the file,
+       also before the preamble and inside a nested comment's remainder.
+    4. ``report-per-theorem``: every theorem named has its ``Print Assumptions`` report.
+    5. ``only-allowed-axioms``: every axiom reported is one of :data:`ALLOWED_AXIOMS`.
     """
     if run.timed_out:
         return False, f"coqc did not finish within its time limit ({run.seconds:.0f} s)"

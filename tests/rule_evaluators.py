@@ -149,7 +149,7 @@ class CoqText:
                 if self._peek() not in ("+", "-", "*", "/", "^", "<", "<=", ">", ">=", "=",
                                         "<>"):
                     return value
-            except (AssertionError, IndexError):
+            except (AssertionError, IndexError, KeyError):  # not a proposition
                 pass
             self.i = start                         # ... or a term in parentheses
         a, op, b = self._sum("R"), self._take(), self._sum("R")
@@ -261,7 +261,8 @@ def coq_text_violations(text: str, domains: dict[str, str]) -> list[str]:
     statement, declared = parse_statement(text, domains)
     st = coq_statement("t", statement, (), declared)
     printed = render_statement(st)
-    symbols = sorted(declared, key=lambda s: s.name)
+    # the symbols the theorem binds (one the parsed statement lost, as in x - x, is not)
+    symbols = sorted((s for s in declared if s in st.names), key=lambda s: s.name)
     grids = [COQ_INTEGERS if "integer" in declared[s] else COQ_REALS for s in symbols]
     found = []
     for values in itertools.product(*grids):
