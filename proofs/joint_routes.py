@@ -238,7 +238,17 @@ def _joint_cap_check(ctx: CheckContext, *,
     """The cap of every joint route: its search certificate (every size of :data:`_CAP_SIZES`
     and every L), every integer point of small sizes, the brute force of :data:`_BRUTE`.
     ``cap_of(cls, n, d)`` plants another cap for the brute force and ``shift`` another value
-    for the certificate and the points (false twins)."""
+    for the certificate and the points (false twins).
+
+    Side conditions
+    ---------------
+    1. ``certificate-every-length``: every class, size and length L = t·M has its search
+       certificate checked (:func:`_certificate_problem`); one failing refutes.
+    2. ``points-every-point``: every integer point (σ, z) of the small sizes, at L = M, 2M,
+       4M, is under the cap (:func:`psi_at_most`); one above refutes.
+    3. ``brute-every-shape``: every brute-force table is compared with the class's cap at
+       M = 1, 2, 3; a shape above the cap refutes.
+    """
     checked = nontrivial = 0
     for cls, n_full, k_grad, kappa in _CAP_CLASSES if classes is None else classes:
         for d, M in _CAP_SIZES if sizes is None else sizes:
@@ -291,7 +301,14 @@ _ROUTE_GRID = [(p, n, d, M, B, H, G) for p in ("forward", "backward")
 def _joint_route_check(ctx: CheckContext, *, products: Callable[[str], int] | None = None
                        ) -> Verdict:
     """Every joint route (single head and stacked) is max_L L(⌈N/cap⌉ − 1) (+ its rest) with
-    N = products · B·H·n²d. ``products(cls)`` plants another count (twins)."""
+    N = products · B·H·n²d. ``products(cls)`` plants another count (twins).
+
+    Side conditions
+    ---------------
+    1. ``route-recomputed``: each stacked joint route and its route + rest equal
+       max_L L(⌈N/cap⌉ − 1) and that plus the rest, recomputed here.
+    2. ``single-equals-stacked``: with one head the single-head routes equal the stacked.
+    """
     checked = nontrivial = 0
     for pass_, n, d, M, B, H, G in _ROUTE_GRID:
         classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")

@@ -1062,3 +1062,86 @@ def test_twin__worst_ratio__worst_is_scan() -> None:
                 scan.append((-Fraction(min(ios), instance_lower_bound(inst, M).value), M))
         ratio, M = min(scan)
         assert (Fraction(w.best_io, w.lower_bound), w.M) == (-ratio, M), (inst, a, b, w)
+
+
+# ---- proofs/joint_routes.py — the claim checks _joint_cap_check and _joint_route_check -------
+_SMALL_CAP = dict(classes=[("forward", 8, 7, (1, 1))], sizes=[(4, 6)], points=[(2, 3)],
+                  brute=[("forward", 1, 2)])
+
+
+def _lowered_at(k: int):
+    """A ``shift`` that halves the k-th cap it is given (call order) and no other."""
+    calls = itertools.count()
+    return lambda cap: cap // 2 if next(calls) == k else cap
+
+
+def test_twin___joint_cap_check__certificate_every_length() -> None:
+    """Honest: Proved. A cap halved at any ONE length of the certificate loop: Refuted."""
+    from attnio.bounds.attention import SEGMENT_MULTIPLES
+    from attnio.proofs.joint_routes import _joint_cap_check
+
+    assert isinstance(_joint_cap_check(None, **_SMALL_CAP), Proved)
+    small = {**_SMALL_CAP, "points": [], "brute": []}
+    for k in range(len(SEGMENT_MULTIPLES)):
+        verdict = _joint_cap_check(None, **small, shift=_lowered_at(k))
+        assert isinstance(verdict, Refuted), k
+
+
+def test_twin___joint_cap_check__points_every_point() -> None:
+    """No certificate sizes; a cap halved at any one of the point sizes' lengths: Refuted."""
+    from attnio.proofs.joint_routes import _joint_cap_check
+
+    small = {**_SMALL_CAP, "sizes": [], "brute": []}
+    assert isinstance(_joint_cap_check(None, **small), Proved)
+    for k in range(3):
+        verdict = _joint_cap_check(None, **small, shift=_lowered_at(k))
+        assert isinstance(verdict, Refuted) and "sigma" in verdict.counterexample, k
+
+
+def test_twin___joint_cap_check__brute_every_shape() -> None:
+    """A class cap lowered below the brute force at one M of 1, 2, 3 only: Refuted."""
+    from attnio.bounds.joint import joint_cap
+    from attnio.proofs.joint_routes import _joint_cap_check, brute_joint_max, brute_joint_table
+
+    small = {**_SMALL_CAP, "sizes": [], "points": []}
+    table = brute_joint_table("forward", 1, 2)
+    for bad_M in (1, 2, 3):
+        honest = joint_cap("forward", 1, 2)
+
+        def cap_of(cls, n, d, bad_M=bad_M, honest=honest):
+            return lambda d_, M, L: (brute_joint_max(table, M, L) - 1 if M == bad_M
+                                     else honest(d_, M, L))
+        verdict = _joint_cap_check(None, **small, cap_of=cap_of)
+        assert isinstance(verdict, Refuted) and verdict.counterexample["M"] == bad_M, bad_M
+
+
+def test_twin___joint_route_check__route_recomputed(monkeypatch) -> None:
+    """On a short grid: honest Proved; one product more per class, or the stacked routes
+    one above, Refuted."""
+    from attnio.bounds.joint import JOINT_CLASSES
+    from attnio.proofs import joint_routes
+
+    monkeypatch.setattr(joint_routes, "_ROUTE_GRID", [("forward", 16, 8, 24, 1, 1, 1),
+                                                       ("backward", 16, 8, 24, 1, 2, 1)])
+    assert isinstance(joint_routes._joint_route_check(None), Proved)
+    planted = joint_routes._joint_route_check(None, products=lambda c: JOINT_CLASSES[c][0] + 1)
+    assert isinstance(planted, Refuted)
+    real = joint_routes.stacked_lower_bound_routes
+
+    def plus_one(*a, **k):
+        return [dataclasses.replace(r, value=r.value + 1) if r.claim_id == "gap.joint_route"
+                else r for r in real(*a, **k)]
+    monkeypatch.setattr(joint_routes, "stacked_lower_bound_routes", plus_one)
+    assert isinstance(joint_routes._joint_route_check(None), Refuted)
+
+
+def test_twin___joint_route_check__single_equals_stacked(monkeypatch) -> None:
+    """A single-head route one above the stacked one: Refuted."""
+    from attnio.proofs import joint_routes
+
+    monkeypatch.setattr(joint_routes, "_ROUTE_GRID", [("forward", 16, 8, 24, 1, 1, 1)])
+    real = joint_routes.joint_routes
+    monkeypatch.setattr(joint_routes, "joint_routes", lambda *a, **k: [
+        dataclasses.replace(r, value=r.value + 1) for r in real(*a, **k)])
+    verdict = joint_routes._joint_route_check(None)
+    assert isinstance(verdict, Refuted) and "single" in verdict.counterexample

@@ -65,6 +65,8 @@ MUST_LIST = {
     ("bounds/gap_worst.py", "worst_ratio"),
     ("proofs/joint_lemmas.py", "explore_witness"),
     ("proofs/joint_routes.py", "_certificate_problem"),
+    ("proofs/joint_routes.py", "_joint_cap_check"),
+    ("proofs/joint_routes.py", "_joint_route_check"),
 }
 
 _HEADER = re.compile(r"^[ \t]*Side conditions[^\n]*\n[ \t]*-{3,}[ \t]*\n", re.M)
