@@ -582,6 +582,8 @@ def render_statement(st: Any, keyword: str = "Theorem") -> str:
        ``Piecewise`` are printed as the Coq functions equal to them where defined.
     5. ``connectives``: ``And``, ``Or``, ``Not``, ``Implies`` and the relations keep their
        meaning and nesting.
+    6. ``planner-atoms``: a sub-term the proof planner names (``CoqContext.atoms``) prints as
+       that name, and ``x**(p/2)`` with ``√x`` named as that name's power or reciprocal.
     """
     lines = [f"{keyword} {st.name} :"]
     groups: list[tuple[str, list[str]]] = []

@@ -439,16 +439,24 @@ def test_twin__obvious_witness__every_formula_true() -> None:
 def test_twin__obvious_witness__points_in_domain() -> None:
     """Every value tried lies in its declared domain, once."""
     from attnio.smt.exact_eval import in_domain
-    from attnio.smt.obvious_points import obvious_points, values_for
+    from attnio.smt.obvious_points import _MAX_VALUES, obvious_points, values_for
 
     formulas = [sp.log(_X - 3) + (_X - sp.Rational(1, 3)) ** 2 > 0, sp.sqrt(_X + 2) < 5]
     for dom in ("real", "positive", "nonnegative", "integer", "positive-integer",
                 "nonnegative-integer"):
         values = values_for(_X, dom, formulas)
         assert values and len(values) == len(set(values)), dom
+        assert len(values) <= _MAX_VALUES, dom
         assert all(in_domain(v, dom) is True for v in values), dom
         for point in obvious_points(formulas, {_X: dom, _Y: "positive"}, limit=60):
             assert in_domain(point[_X], dom) is True and point[_Y] > 0
+    # at most ``limit`` points, distinct, and exactly ``limit`` where the lists allow it —
+    # many symbols included (the product of the lists is cut, never to one value each)
+    many = sp.symbols("a0:8", real=True)
+    for syms, limit in ((many, 100), (many[:2], 60), (many[:3], 512)):
+        points = list(obvious_points([sum(many) > 0], {s: "real" for s in syms}, limit=limit))
+        assert len(points) == limit, (len(syms), limit)
+        assert len({tuple(sorted(p.items(), key=str)) for p in points}) == limit
 
 
 def test_twin__obvious_witness__edges_tried() -> None:
@@ -462,6 +470,14 @@ def test_twin__obvious_witness__edges_tried() -> None:
         assert obvious_witness([(_X - r) * (_X - r - 1) < 0], {_X: "real"}), r
         p, q = rng.randint(-30, 30), rng.randint(2, 5)
         assert obvious_witness([sp.Eq(q * _X - p, 0)], {_X: "real"}), (p, q)
+    # the values near an edge, exactly: the root, ±1 and ±1/2 (a rational root); floor − 1 …
+    # floor + 2 of an irrational one for an integer symbol; quartics and scaled ones included
+    from attnio.smt.obvious_points import values_for
+    n = sp.Symbol("n", integer=True)
+    assert {999, 1000, 1001, 1002} <= set(values_for(n, "integer", [n ** 2 > 1000001]))
+    assert {1000, 999, 1001, sp.Rational(1999, 2), sp.Rational(2001, 2)} <= set(
+        values_for(_X, "real", [_X > 1000]))
+    assert {37, 38, 36} <= set(values_for(_X, "real", [2 * _X ** 4 > 2 * 37 ** 4]))
 
 
 # ==============================================================================================
@@ -519,6 +535,22 @@ def test_twin__render_statement__rational_powers(domain: str) -> None:
             assert type(e).__name__ == "TranslationError", e
 
 
+def test_twin__render_statement__planner_atoms() -> None:
+    """With √x an atom of the proof planner, x**(p/2) prints
+    as that atom's power or reciprocal; a root of a base not declared positive is refused."""
+    from attnio.exceptions import TranslationError
+    from attnio.smt.coq import CoqContext, render_term, term
+
+    x = sp.Symbol("x", positive=True)
+    ctx = CoqContext({x: "x"}, {x: "positive"}, {sp.sqrt(x): "s"})
+    assert render_term(term(x ** sp.Rational(3, 2), ctx)) == "s ^ 3"
+    assert render_term(term(x ** sp.Rational(-1, 2), ctx)) == "1 / s"
+    assert render_term(term(x ** sp.Rational(-3, 2), ctx)) == "1 / s ^ 3"
+    r = sp.Symbol("r", real=True)
+    with pytest.raises(TranslationError):
+        term(r ** sp.Rational(1, 3), CoqContext({r: "r"}, {r: "real"}))
+
+
 def test_twin__render_statement__functions() -> None:
     """log, exp, Abs, Min, Max, floor, ceiling, Piecewise at random arguments, read back as
     Coq's functions: agree with the referee at every grid point."""
@@ -527,7 +559,7 @@ def test_twin__render_statement__functions() -> None:
     for text in [f"log(x + {abs(c[0]) + 1}) <= x", f"exp(x - {c[1]}) >= x",
                  f"Abs(x - {c[2]}) + Min(x, {c[3]}) <= Max(x, y)",
                  f"floor(x/2) - ceiling(x - {c[4]}) <= y",
-                 f"Piecewise((x, x < {c[5]}), (-x, True)) <= y"]:
+                 f"Piecewise((x, x < {c[5]}), (-x, True)) <= y", "tan(x/4) >= x/5"]:
         assert coq_text_violations(text, {"x": "real", "y": "real"}) == [], text
 
 
