@@ -204,6 +204,14 @@ def coq_document(statements: Sequence[Any], proofs: Sequence[str], *,
     ``Print Assumptions`` of each (read back by :func:`accepted`).
 
     ``proofs[i]`` is the text between ``Proof.`` and ``Qed.`` of ``statements[i]``.
+
+    Side conditions
+    ---------------
+    1. ``preamble-first``: only the title's comments come before :data:`PREAMBLE` (so the
+       judge reads no forbidden word before it).
+    2. ``each-statement-proved``: every statement, in order, with its own proof between
+       ``Proof.`` and ``Qed.``; the last under ``keyword``, the others as ``Lemma``.
+    3. ``assumptions-printed``: a ``Print Assumptions`` line for every statement.
     """
     if len(statements) != len(proofs):
         raise ValueError("one proof per statement")
@@ -275,6 +283,14 @@ def run_coqc(text: str, *, timeout: float, name: str = "attnio_check.v",
     ------
     InvalidInputError
         ``coqc`` is not installed (Debian package ``coq``).
+
+    Side conditions
+    ---------------
+    1. ``output-captured``: coqc's exit code, standard output (the ``Print Assumptions``
+       reports) and standard error come back from the file as written.
+    2. ``time-limit-kills``: a run past ``timeout`` is killed and comes back timed out
+       (``returncode`` None), never as a pass.
+    3. ``module-name``: the file name must be a Coq module name (``[A-Za-z][A-Za-z0-9_]*.v``).
     """
     binary = binary or coqc_binary()
     if binary is None:

@@ -1219,3 +1219,57 @@ def test_twin___joint_route_check__single_equals_stacked(monkeypatch) -> None:
         dataclasses.replace(r, value=r.value + 1) for r in real(*a, **k)])
     verdict = joint_routes._joint_route_check(None)
     assert isinstance(verdict, Refuted) and "single" in verdict.counterexample
+
+
+# ---- smt/coqc.py — coq_document and run_coqc ------------------------------------------------
+def _two_statements():
+    from attnio.smt.coq_statements import coq_statement
+    x = sp.Symbol("x", real=True)
+    return [coq_statement("first", sp.Ge(x + 1, x), (), {x: "real"}),
+            coq_statement("second", sp.Ge(2 * x + 3, 2 * x), (), {x: "real"})]
+
+
+def test_twin__coq_document__preamble_first() -> None:
+    from attnio.smt.coqc import PREAMBLE, coq_document, forbidden_words
+    doc = coq_document(_two_statements(), ["lra.", "lra."], title="a title\nAdmitted")
+    head, _, _ = doc.partition(PREAMBLE)
+    assert head.rstrip("\n") == "(* a title *)\n(* Admitted *)", head
+    assert coq_document(_two_statements(), ["lra.", "lra."]).startswith(PREAMBLE)
+    assert forbidden_words(doc) == []
+
+
+def test_twin__coq_document__each_statement_proved() -> None:
+    from attnio.smt.coqc import coq_document
+    doc = coq_document(_two_statements(), ["lra.", "nra."], keyword="Theorem")
+    first, second = doc.index("Lemma first :"), doc.index("Theorem second :")
+    assert first < second
+    assert doc[first:second].count("Proof.\nlra.\nQed.") == 1
+    assert "Proof.\nnra.\nQed." in doc[second:]
+    with pytest.raises(ValueError):
+        coq_document(_two_statements(), ["lra."])
+
+
+def test_twin__coq_document__assumptions_printed() -> None:
+    from attnio.smt.coqc import coq_document
+    doc = coq_document(_two_statements(), ["lra.", "lra."])
+    assert doc.rstrip().endswith("Print Assumptions first.\nPrint Assumptions second.")
+
+
+def test_twin__run_coqc__time_limit_kills() -> None:
+    """A run given no time is killed and timed out, and not accepted."""
+    from attnio.smt.coqc import accepted, coq_document, coqc_binary, run_coqc
+    if coqc_binary() is None:
+        pytest.skip("coqc is not installed")
+    doc = coq_document(_two_statements(), ["lra.", "lra."])
+    run = run_coqc(doc, timeout=0.01)
+    assert run.returncode is None and run.timed_out
+    assert not accepted(doc, run, ["first", "second"])[0]
+
+
+def test_twin__run_coqc__module_name() -> None:
+    from attnio.smt.coqc import coqc_binary, run_coqc
+    if coqc_binary() is None:
+        pytest.skip("coqc is not installed")
+    for bad in ("../x.v", "1x.v", "x.v; rm", "x.vo", "a-b.v"):
+        with pytest.raises(ValueError):
+            run_coqc("", timeout=1, name=bad)

@@ -61,6 +61,8 @@ MUST_LIST = {
     ("smt/coq.py", "render_statement"),
     ("smt/coq_statements.py", "coq_statement"),
     ("smt/coqc.py", "accepted"),
+    ("smt/coqc.py", "coq_document"),
+    ("smt/coqc.py", "run_coqc"),
     ("bounds/joint.py", "joint_search"),
     ("bounds/gap_worst.py", "worst_ratio"),
     ("proofs/joint_lemmas.py", "explore_witness"),
