@@ -1273,3 +1273,73 @@ def test_twin__run_coqc__module_name() -> None:
     for bad in ("../x.v", "1x.v", "x.v; rm", "x.vo", "a-b.v"):
         with pytest.raises(ValueError):
             run_coqc("", timeout=1, name=bad)
+
+
+# ---- proofs/joint_lemmas.py — what each chain concludes ---------------------------------------
+def _conclusion_agrees(chain, independent, names: str, seed: int, count: int = 10) -> None:
+    """Each inequality of the chain's conclusion (an ``And`` read part by part) has, at random
+    rational points (every variable free, roots included), exactly the two sides of an
+    independently written one (``independent(values)``: a list of (lhs, rhs)) — a changed
+    constant, sign or variable shows."""
+    rng = random.Random(seed)
+    variables = {str(v): v for v in _evaluators_vars(chain.conclusion)}
+    parts = (list(chain.conclusion.children()) if z3.is_and(chain.conclusion)
+             else [chain.conclusion])
+    assert all(z3.is_le(part) for part in parts), chain.conclusion
+    for _ in range(count):
+        values = {name: Fraction(rng.randint(0, 30), rng.randint(1, 4)) for name in
+                  names.split()}
+        values.update({x: Fraction(rng.randint(1, 9)) for x in ("d", "n") if x in values})
+        fixed = [(variables[x], z3.RealVal(q)) for x, q in values.items() if x in variables]
+        got = [tuple(Fraction(z3.simplify(z3.substitute(side, *fixed)).as_fraction())
+                     for side in (part.arg(0), part.arg(1))) for part in parts]
+        assert got == independent(values), (values, got)
+
+
+def _evaluators_vars(e: z3.ExprRef) -> list[z3.ExprRef]:
+    out, todo = {}, [e]
+    while todo:
+        t = todo.pop()
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out[str(t)] = t
+        todo.extend(t.children())
+    return list(out.values())
+
+
+def test_joint_lemmas_each_chain_concludes_the_formula_its_cap_uses() -> None:
+    """gap.joint_cell, gap.joint_superadditive, gap.joint_cube and gap.joint_rows conclude
+    exactly the inequality the caps rest on (written here apart, in fractions): a chain
+    that proves something else — weaker, or about other terms — proves nothing the code
+    uses (the default tier checks the chains prove what they state)."""
+    from attnio.proofs.joint_lemmas import cell_chain, cube_chain, rows_chain, superadditive_chain
+
+    def cell(v):
+        kap, d, n, k = v["kap"], v["d"], v["n"], v["k"]
+        lhs = (kap * v["sg"] ** 2 / (4 * d) + v["u"] * v["sg"] / n
+               + min(v["sg"] * v["r"] / 2, (d - 1) * v["z"]) + min(v["rho"], k * v["w"]))
+        rhs = (kap * v["s1"] ** 2 / (4 * d) + v["U"] * v["s1"] / n
+               + min(v["s1"] * v["R"] / 2, (d - 1) * v["z1"]) + min(v["P"], k * v["Wc"]))
+        return [(lhs, rhs)]
+    _conclusion_agrees(cell_chain(), cell, "kap d n k sg u r z rho w s1 U R z1 P Wc", 3640)
+
+    def superadditive(v):
+        kap, d, n, k = v["kap"], v["d"], v["n"], v["k"]
+        s1, s2, u1, u2, z1, z2, w1, w2 = (v[x] for x in "s1 s2 u1 u2 z1 z2 w1 w2".split())
+        S = s1 + s2
+        return [(kap * s1 * s1 / (4 * d) + kap * s2 * s2 / (4 * d), kap * S * S / (4 * d)),
+                (u1 * s1 / n + u2 * s2 / n, (u1 + u2) * S / n),
+                (min(s1 * v["r1"] / 2, (d - 1) * z1) + min(s2 * v["r2"] / 2, (d - 1) * z2),
+                 min(S * v["r"] / 2, (d - 1) * (z1 + z2))),
+                (min(v["p1"], k * w1) + min(v["p2"], k * w2), min(v["p"], k * (w1 + w2)))]
+    _conclusion_agrees(superadditive_chain(), superadditive,
+                       "kap d n k s1 s2 u1 u2 z1 z2 w1 w2 r1 r2 r p1 p2 p", 3641)
+
+    def cube(v):
+        a, b, bV, u, s = (v[x] for x in "a b bV u s".split())
+        return [(v["y"], v["t"]), (4 * (a * (b + bV) + u * bV), s * s)]
+    _conclusion_agrees(cube_chain(), cube, "y t a b bV u s", 3642)
+
+    def rows(v):
+        a, aO, b, bV, p, q = (v[x] for x in "a aO b bV p q".split())
+        return [(a * b + aO * bV + b * p + 2 * p * q, Fraction(5, 16) * (a + aO + b + bV) ** 2)]
+    _conclusion_agrees(rows_chain(), rows, "a aO b bV p q", 3643)
