@@ -56,8 +56,8 @@ class ExpLogTerms:
        argument's integer coefficient and ``t`` the rest.
     5. ``log-mul-whole-rest``: ``log(f·g·…)`` is split as ``log(first) + log(the whole
        rest)``.
-    6. ``log-pow-even-magnitude``: ``log(f**y) = y·log f``, and ``y·log|f|`` only for an even
-       integer ``y``.
+    6. ``log-pow-even-magnitude``: ``log(f**y) = y·log f`` (where ``f > 0``), and for an even
+       integer ``y`` also ``y·log|f|`` (where ``f ≠ 0``, ``f`` of either sign).
     7. ``constant-log-split``: a rational constant's logarithm splits as
        ``log(p/q) = log p − log q`` and ``log(m·p) = log m + log p`` exactly.
     8. ``constant-bounds-around``: a constant term's rational bounds lie strictly below and

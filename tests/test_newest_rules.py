@@ -388,6 +388,9 @@ def test_twin__check_identity__refuted_where_defined() -> None:
     assert not isinstance(v, Refuted), v
     v = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[_X >= 0], timeout=5)
     assert not isinstance(v, Refuted), v
+    # a hypothesis UNDEFINED at a grid point (log of a negative) does not hold there either
+    v = check_identity(_X, sp.Abs(_X), {_X: "real"}, hypotheses=[sp.log(_X) > -5], timeout=5)
+    assert not isinstance(v, Refuted), v
     rng = random.Random(3612)
     for _ in range(6):
         c = rng.randint(1, 6)
