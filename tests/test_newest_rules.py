@@ -244,6 +244,14 @@ def test_twin__explogterms__unary_instances() -> None:
     unary instances with the real functions at random points."""
     _all_hold([sp.exp(_X), sp.exp(_X - 2), sp.log(_X ** 2 + 1), sp.log(_X ** 2 + _Y ** 2 + 3)],
               3603)
+    # the instances are counted (the evidence reports them): one per fact added
+    from attnio.smt.sympy_to_z3 import Translator
+    counts = []
+    for term in (sp.exp(_X), sp.exp(_X) + sp.exp(_Y), sp.exp(_X) + sp.exp(_Y) + sp.log(_Y ** 2 + 1)):
+        t = Translator({_X: "real", _Y: "real"})
+        t.expr(term)
+        counts.append(t._axiom_instances)
+    assert 5 <= counts[0] < counts[1] < counts[2], counts
 
 
 def test_twin__explogterms__pairwise_instances() -> None:
@@ -450,13 +458,15 @@ def test_twin__obvious_witness__points_in_domain() -> None:
         values = values_for(_X, dom, formulas)
         assert values and len(values) == len(set(values)), dom
         assert len(values) <= _MAX_VALUES, dom
+        crowded = values_for(_X, dom, [_X > c for c in (11, 23, 37, 51, 67, 89)])
+        assert len(crowded) == _MAX_VALUES, (dom, crowded)
         assert all(in_domain(v, dom) is True for v in values), dom
         for point in obvious_points(formulas, {_X: dom, _Y: "positive"}, limit=60):
             assert in_domain(point[_X], dom) is True and point[_Y] > 0
     # at most ``limit`` points, distinct, and exactly ``limit`` where the lists allow it —
     # many symbols included (the product of the lists is cut, never to one value each)
-    many = sp.symbols("a0:8", real=True)
-    for syms, limit in ((many, 100), (many[:2], 60), (many[:3], 512)):
+    many = sp.symbols("a0:10", real=True)
+    for syms, limit in ((many, 100), (many[:8], 100), (many[:2], 60), (many[:3], 512)):
         points = list(obvious_points([sum(many) > 0], {s: "real" for s in syms}, limit=limit))
         assert len(points) == limit, (len(syms), limit)
         assert len({tuple(sorted(p.items(), key=str)) for p in points}) == limit
@@ -478,6 +488,7 @@ def test_twin__obvious_witness__edges_tried() -> None:
     from attnio.smt.obvious_points import values_for
     n = sp.Symbol("n", integer=True)
     assert {999, 1000, 1001, 1002} <= set(values_for(n, "integer", [n ** 2 > 1000001]))
+    assert {999, 1000, 1001, 1002} <= set(values_for(n, "integer", [2 * n > 2001]))
     assert {1000, 999, 1001, sp.Rational(1999, 2), sp.Rational(2001, 2)} <= set(
         values_for(_X, "real", [_X > 1000]))
     assert {37, 38, 36} <= set(values_for(_X, "real", [2 * _X ** 4 > 2 * 37 ** 4]))
