@@ -1195,12 +1195,14 @@ def test_twin___joint_cap_check__brute_every_shape() -> None:
     table = brute_joint_table("forward", 1, 2)
     # the brute force's segment maximum: every shape with s ≤ S = M + L inputs, its partial
     # leaves with at most T − s carries (T = 2M + L), the best one attained
-    for M in (1, 2, 3):
-        for L in (M, 2 * M, 4 * M):
-            S, T = M + L, 2 * M + L
-            shapes = [full + prefix[min(T - s, len(prefix) - 1)] for s, full, prefix in table
-                      if s <= S]
-            assert brute_joint_max(table, M, L) == max(shapes), (M, L)
+    # (forward 2×1 shapes: a carry decides the maximum at M = 1, L = 4)
+    for shapes_of in (brute_joint_table("forward", 2, 1),):
+        for M in (1, 2, 3):
+            for L in (M, 2 * M, 3 * M, 4 * M):
+                S, T = M + L, 2 * M + L
+                shapes = [full + prefix[min(T - s, len(prefix) - 1)]
+                          for s, full, prefix in shapes_of if s <= S]
+                assert brute_joint_max(shapes_of, M, L) == max(shapes), (M, L)
     for bad_M in (1, 2, 3):
         honest = joint_cap("forward", 1, 2)
 
