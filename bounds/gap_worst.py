@@ -266,6 +266,17 @@ def worst_ratio(instance: Instance, lo: int, hi: int, *, algorithms: tuple[str, 
         ``deadline`` (a :func:`time.monotonic` instant) passed.
     AssertionError
         An interval lower bound above an exact bound (the pruning would be unsound).
+
+    Side conditions
+    ---------------
+    1. ``interval-bound-below``: :func:`interval_lower_bound` on [a, b] is ≤ the certified
+       bound at every M in [a, b].
+    2. ``cap-upper-covers``: ``_cap_upper`` is ≥ the segment product cap at every M of its
+       interval.
+    3. ``plateaus-exact``: :func:`algorithm_plateaus` gives each M the count a direct count
+       gives.
+    4. ``worst-is-scan``: the worst point is the maximum of a full scan of every M, the
+       smallest M among ties.
     """
     if lo > hi or lo < 1:
         raise InvalidInputError(f"the range [{lo}, {hi}] of M must be non-empty and positive")

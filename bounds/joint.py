@@ -149,6 +149,17 @@ def joint_search(d: int, M: int, L: int, n_full: int, k_grad: int,
     bound is at most the best value cannot hold a larger one and is not split; a child's
     bound is at most its parent's (its extreme values are inside). The cap — the largest
     bound among the leaves, or the best value — is at least the maximum.
+
+    Side conditions
+    ---------------
+    1. ``cell-bound-above``: :func:`joint_cell_bound` is ≥ Ψ_κ at every feasible integer
+       point (σ, z, w, u) of its cell.
+    2. ``point-value-below``: :func:`joint_point_value` is ≤ Ψ_κ at its feasible point.
+    3. ``cap-above-maximum``: the cap is ≥ the maximum of Ψ_κ over the feasible region.
+    4. ``interval-cap-covers``: :func:`joint_interval_cap` is ≥ the cap at every M of its
+       interval.
+    5. ``estimate-below``: :func:`joint_estimate` is ≤ the maximum (hence ≤ the cap), and
+       the forward cap is at most the cube cap.
     """
     S, T = M + L, 2 * M + L
     args = (d, n_full, k_grad, kappa, S, T)

@@ -58,7 +58,17 @@ def explore_witness(G: nx.DiGraph, W: Sequence[str], target: str, watched: Seque
     R3 compute: every predecessor red; R4 delete; at most M red pebbles; writes change no red
     set). Returns ``(states, states with target red, counterexample)`` — a counterexample is a
     state with ``target`` red while some watched input was never red in the segment, with the
-    start red set and the moves that reach it."""
+    start red set and the moves that reach it.
+
+    Side conditions
+    ---------------
+    1. ``start-outside-w``: a start red set holds at most M vertices, none of ``W``.
+    2. ``read-outside-w``: a read is of an input or of a vertex outside ``W``.
+    3. ``compute-needs-preds``: a compute needs every predecessor red.
+    4. ``at-most-m``: no move makes more than M vertices red.
+    5. ``witness-replays``: a counterexample's moves replay from its start to ``target``
+       red with its ``never_red`` inputs never red.
+    """
     V = sorted(G)
     bit = {v: 1 << i for i, v in enumerate(V)}
     preds = {v: sum(bit[p] for p in G.predecessors(v)) for v in V}

@@ -90,7 +90,17 @@ def _reference_cell_bound(d: int, n_full: int, k_grad: int, kappa: tuple[int, in
 
 def _certificate_problem(d: int, M: int, L: int, n_full: int, k_grad: int,
                          kappa: tuple[int, int], cap: int) -> str | None:
-    """None when the search's certificate proves cap ≥ max Ψ; else what fails."""
+    """None when the search's certificate proves cap ≥ max Ψ; else what fails.
+
+    Side conditions
+    ---------------
+    1. ``initial-tiles``: the initial cells form a grid tiling [0, S] × [0, T].
+    2. ``splits-tile``: each split is of a current leaf into the halves that tile it.
+    3. ``leaves-match``: the leaves are exactly the cells the splits leave.
+    4. ``leaf-bound-recomputed``: each leaf's bound, recomputed apart, is at most the cap.
+    5. ``psi-exact``: :func:`psi_at_most` decides cap ≥ Ψ exactly (square roots by
+       squaring).
+    """
     S, T = M + L, 2 * M + L
     search = joint_search(d, M, L, n_full, k_grad, kappa)
     for size, cuts in ((S, sorted({(a, b) for a, b, _, _ in search.initial})),
@@ -228,7 +238,17 @@ def _joint_cap_check(ctx: CheckContext, *,
     """The cap of every joint route: its search certificate (every size of :data:`_CAP_SIZES`
     and every L), every integer point of small sizes, the brute force of :data:`_BRUTE`.
     ``cap_of(cls, n, d)`` plants another cap for the brute force and ``shift`` another value
-    for the certificate and the points (false twins)."""
+    for the certificate and the points (false twins).
+
+    Side conditions
+    ---------------
+    1. ``certificate-every-length``: every class, size and length L = t·M has its search
+       certificate checked (:func:`_certificate_problem`); one failing refutes.
+    2. ``points-every-point``: every integer point (σ, z) of the small sizes, at L = M, 2M,
+       4M, is under the cap (:func:`psi_at_most`); one above refutes.
+    3. ``brute-every-shape``: every brute-force table is compared with the class's cap at
+       M = 1, 2, 3; a shape above the cap refutes.
+    """
     checked = nontrivial = 0
     for cls, n_full, k_grad, kappa in _CAP_CLASSES if classes is None else classes:
         for d, M in _CAP_SIZES if sizes is None else sizes:
@@ -281,7 +301,14 @@ _ROUTE_GRID = [(p, n, d, M, B, H, G) for p in ("forward", "backward")
 def _joint_route_check(ctx: CheckContext, *, products: Callable[[str], int] | None = None
                        ) -> Verdict:
     """Every joint route (single head and stacked) is max_L L(⌈N/cap⌉ − 1) (+ its rest) with
-    N = products · B·H·n²d. ``products(cls)`` plants another count (twins)."""
+    N = products · B·H·n²d. ``products(cls)`` plants another count (twins).
+
+    Side conditions
+    ---------------
+    1. ``route-recomputed``: each stacked joint route and its route + rest equal
+       max_L L(⌈N/cap⌉ − 1) and that plus the rest, recomputed here.
+    2. ``single-equals-stacked``: with one head the single-head routes equal the stacked.
+    """
     checked = nontrivial = 0
     for pass_, n, d, M, B, H, G in _ROUTE_GRID:
         classes = ("forward",) if pass_ == "forward" else ("recompute", "given-scores")

@@ -566,7 +566,25 @@ def render_prop(p: Prop) -> str:
 
 def render_statement(st: Any, keyword: str = "Theorem") -> str:
     """``Theorem name : forall (...), H1 -> ... -> G.`` (one hypothesis per line) of a
-    :class:`~attnio.smt.coq_statements.CoqStatement`."""
+    :class:`~attnio.smt.coq_statements.CoqStatement`.
+
+    Side conditions
+    ---------------
+    The printed text, read as Coq reads it, means what the sympy expression means:
+
+    1. ``precedence``: sums, differences, products, quotients, negations and powers are
+       parenthesised as Coq's levels require (``x / (2 * y)``, never ``x / 2 * y``).
+    2. ``integer-scope``: a relation between integer polynomials is printed in ``Z`` with
+       its signs and powers intact; an integer inside a real term is ``IZR n``.
+    3. ``rational-powers``: ``x**(p/q)`` is printed so that it equals sympy's value on the
+       declared domain (a root, its reciprocal, ``Rpower`` only for a positive base).
+    4. ``functions``: ``log``, ``exp``, ``Abs``, ``Min``, ``Max``, ``floor``, ``ceiling`` and
+       ``Piecewise`` are printed as the Coq functions equal to them where defined.
+    5. ``connectives``: ``And``, ``Or``, ``Not``, ``Implies`` and the relations keep their
+       meaning and nesting.
+    6. ``planner-atoms``: a sub-term the proof planner names (``CoqContext.atoms``) prints as
+       that name, and ``x**(p/2)`` with ``√x`` named as that name's power or reciprocal.
+    """
     lines = [f"{keyword} {st.name} :"]
     groups: list[tuple[str, list[str]]] = []
     for name, kind in st.binders:

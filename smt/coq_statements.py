@@ -252,6 +252,20 @@ def coq_statement(name: str, goal: sp.Basic, hypotheses: Sequence[sp.Basic] = ()
       forall (x : R),
       0 < x ->
       x + 1 / x >= 2.
+
+    Side conditions
+    ---------------
+    The theorem holds at a point exactly where the statement is not false there:
+
+    1. ``domain-facts``: each binder carries its declared domain (``0 < x``, ``0 <= x``,
+       ``(1 <= n)%Z``, ...), no narrower and no wider.
+    2. ``division-defined``: ``1/e`` (a negative integer power) needs ``e <> 0``.
+    3. ``root-defined``: ``e**(p/q)`` needs ``e >= 0`` (``e > 0`` under a negative power); a
+       non-constant exponent needs a positive base.
+    4. ``log-defined``: ``log a`` needs ``a > 0`` (not ``a > 1``, not ``a >= 0``).
+    5. ``implication-peeled``: ``Implies(A, B)`` becomes ``D(A) -> A -> D(B) -> B``:
+       ``B``'s definedness only where ``A`` holds.
+    6. ``hypotheses-premises``: each hypothesis (with its definedness) is a premise.
     """
     everything = [goal, *hypotheses]
     doms = _resolve_domains(everything, domains)

@@ -204,6 +204,14 @@ def coq_document(statements: Sequence[Any], proofs: Sequence[str], *,
     ``Print Assumptions`` of each (read back by :func:`accepted`).
 
     ``proofs[i]`` is the text between ``Proof.`` and ``Qed.`` of ``statements[i]``.
+
+    Side conditions
+    ---------------
+    1. ``preamble-first``: only the title's comments come before :data:`PREAMBLE` (so the
+       judge reads no forbidden word before it).
+    2. ``each-statement-proved``: every statement, in order, with its own proof between
+       ``Proof.`` and ``Qed.``; the last under ``keyword``, the others as ``Lemma``.
+    3. ``assumptions-printed``: a ``Print Assumptions`` line for every statement.
     """
     if len(statements) != len(proofs):
         raise ValueError("one proof per statement")
@@ -275,6 +283,14 @@ def run_coqc(text: str, *, timeout: float, name: str = "attnio_check.v",
     ------
     InvalidInputError
         ``coqc`` is not installed (Debian package ``coq``).
+
+    Side conditions
+    ---------------
+    1. ``output-captured``: coqc's exit code, standard output (the ``Print Assumptions``
+       reports) and standard error come back from the file as written.
+    2. ``time-limit-kills``: a run past ``timeout`` is killed and comes back timed out
+       (``returncode`` None), never as a pass.
+    3. ``module-name``: the file name must be a Coq module name (``[A-Za-z][A-Za-z0-9_]*.v``).
     """
     binary = binary or coqc_binary()
     if binary is None:
@@ -364,6 +380,15 @@ def accepted(text: str, run: CoqRun, names: Sequence[str]) -> tuple[bool, str]:
     (True, 'coqc accepted t (axioms: ClassicalDedekindReals.sig_not_dec)')
     >>> accepted(PREAMBLE + "Theorem t : 1 = 1. Admitted.", ok, ["t"])[0]
     False
+
+    Side conditions
+    ---------------
+    1. ``in-time``: a run that timed out is rejected.
+    2. ``exit-zero``: a nonzero exit code is rejected.
+    3. ``no-forbidden-word``: a word of :data:`FORBIDDEN` outside comments rejects the file,
+       also before the preamble and inside a nested comment's remainder.
+    4. ``report-per-theorem``: every theorem named has its ``Print Assumptions`` report.
+    5. ``only-allowed-axioms``: every axiom reported is one of :data:`ALLOWED_AXIOMS`.
     """
     if run.timed_out:
         return False, f"coqc did not finish within its time limit ({run.seconds:.0f} s)"

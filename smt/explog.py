@@ -416,6 +416,18 @@ def check_axiom(axiom: Axiom, *, twin: bool = False) -> Verdict:
     how each twin is rejected). Then the proof recipe (:class:`Axiom`) must confirm it, with
     sympy's calculus on the statement's own terms; a twin has no recipe, so a twin the grid
     does not refute is Undecided, never Proved.
+
+    Side conditions
+    ---------------
+    1. ``instance-is-statement``: each axiom's z3 instance (what the bridge adds) is true of
+       the real exp and log wherever its statement's domains hold — it says no more than
+       the statement the recipe proves.
+    2. ``twin-refuted``: each false twin is refuted at a grid point where it is false (and a
+       twin the grid misses is Undecided, never Proved).
+    3. ``recipe-required``: Proved only when the proof recipe is confirmed; a recipe that
+       fails (a wrong touching point, interval or value) leaves the axiom Undecided.
+    4. ``bounds-certified``: :func:`certified_bounds` returns ``lo < c < hi`` for every
+       constant it bounds.
     """
     text, domains = (axiom.twin, axiom.twin_domains) if twin else (axiom.statement,
                                                                     axiom.domains)

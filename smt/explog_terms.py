@@ -40,7 +40,29 @@ __all__ = ["ExpLogTerms", "MAX_TRANSCENDENTAL_TERMS"]
 
 class ExpLogTerms:
     """The exp/log terms of a translation (mixed into
-    :class:`~attnio.smt.sympy_to_z3.Translator`, which provides the fields and ``_arith``)."""
+    :class:`~attnio.smt.sympy_to_z3.Translator`, which provides the fields and ``_arith``).
+
+    Side conditions
+    ---------------
+    Every instance added must be true of the real exp and log at the term's argument:
+
+    1. ``unary-instances``: the unary axioms of a term are instantiated at that term's own
+       argument (exp's at an exp term, log's at a log term).
+    2. ``pairwise-instances``: monotonicity and the inverse laws pair each term with every
+       term registered before it, each argument with its own term.
+    3. ``exp-add-whole-rest``: ``exp(a + b + …)`` is split as ``exp(first)·exp(the whole
+       rest)``.
+    4. ``exp-scale-coefficient``: ``exp(k·t)`` is tied to ``exp(t)**k`` with ``k`` the
+       argument's integer coefficient and ``t`` the rest.
+    5. ``log-mul-whole-rest``: ``log(f·g·…)`` is split as ``log(first) + log(the whole
+       rest)``.
+    6. ``log-pow-even-magnitude``: ``log(f**y) = y·log f`` (where ``f > 0``), and for an even
+       integer ``y`` also ``y·log|f|`` (where ``f ≠ 0``, ``f`` of either sign).
+    7. ``constant-log-split``: a rational constant's logarithm splits as
+       ``log(p/q) = log p − log q`` and ``log(m·p) = log m + log p`` exactly.
+    8. ``constant-bounds-around``: a constant term's rational bounds lie strictly below and
+       above its true value.
+    """
 
     domains: Mapping[sympy.Symbol, str]
     side_conditions: list[z3.BoolRef]

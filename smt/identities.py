@@ -59,6 +59,16 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     ('refuted', '1')
     >>> check_identity(sp.cos(sp.pi/7) - sp.cos(2*sp.pi/7) + sp.cos(3*sp.pi/7), sp.Rational(1, 2)).verdict
     'proved'
+
+    Side conditions
+    ---------------
+    1. ``simplify-declared-only``: sympy simplifies with each symbol's declared domain, never
+       the symbol's own assumptions.
+    2. ``simplify-where-defined``: a difference that simplifies to 0 proves the identity only
+       when both sides are defined throughout the domains (and hypotheses).
+    3. ``refuted-where-defined``: a grid point refutes only where both sides are defined,
+       every hypothesis is true, and the exact difference is nonzero.
+    4. ``kernel-undecided-stays``: what the kernel cannot decide is Undecided, never Proved.
     """
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
     doms = domains_of(sp.Eq(lhs, rhs, evaluate=False), list(hypotheses), domains)

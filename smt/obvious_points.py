@@ -195,6 +195,14 @@ def obvious_witness(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
     >>> x = sp.Symbol("x", real=True)
     >>> obvious_witness([x > 3, x < 4], {x: "real"}), obvious_witness([x > 3, x < 3], {x: "real"})
     (True, False)
+
+    Side conditions
+    ---------------
+    1. ``every-formula-true``: a witness makes every formula true by exact evaluation (one
+       false or undefined formula is no witness).
+    2. ``points-in-domain``: every point tried lies in the declared domains.
+    3. ``edges-tried``: the roots of a critical expression (with the integers next to them)
+       are among a symbol's values, so a statement false only near its edge is caught.
     """
     for point in obvious_points(formulas, doms, limit=limit):
         tick()

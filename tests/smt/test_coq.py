@@ -449,3 +449,21 @@ def test_fraction_and_axiom_constants_are_as_documented() -> None:
                               "ClassicalDedekindReals.sig_forall_dec",
                               "FunctionalExtensionality.functional_extensionality_dep"}
     assert coq.render_term(("num", Fraction(-3, 4))) == "(-3 / 4)"
+
+
+def test_twin__run_coqc__output_captured(coqc) -> None:
+    """(smt/coqc.py run_coqc, rule ``output-captured``; here, not in tests/test_newest_rules.py:
+    a real coqc run costs a second or more, beyond the trust tier's budget.) A document of
+    two proved statements comes back with exit code 0 and a report for each, and is accepted;
+    the same output with a nonzero exit code is not."""
+    from attnio.smt.coqc import CoqRun, accepted, coq_document, run_coqc
+
+    x = sp.Symbol("x", real=True)
+    statements = [coq_statement("first", sp.Ge(x + 1, x), (), {x: "real"}),
+                  coq_statement("second", sp.Ge(2 * x + 3, 2 * x), (), {x: "real"})]
+    doc = coq_document(statements, ["lra.", "lra."])
+    run = run_coqc(doc, timeout=120)
+    assert run.returncode == 0 and not run.timed_out, run
+    ok, why = accepted(doc, run, ["first", "second"])
+    assert ok, why
+    assert not accepted(doc, CoqRun(1, run.stdout, "Error: planted", 1.0), ["first"])[0]
