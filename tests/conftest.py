@@ -9,11 +9,16 @@ also covers the doctests of attnio/.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+# tests/ is no package (pytest's importlib mode): its shared helper modules (rule_evaluators.py)
+# are imported by name from here.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # Hypothesis: deterministic in CI (derandomize) and bounded, so the default tier stays fast.
 settings.register_profile(

@@ -19,19 +19,20 @@ claim exercises is meant to fail here, not only the mutants the red team wrote.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import itertools
 import math
 import random
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import networkx as nx
 import pytest
 import sympy as sp
 import z3
+from rule_evaluators import (  # tests/ on sys.path: tests/conftest.py
+    coq_text_violations,
+    instances_hold_at,
+)
 
 from attnio.results import Proved, Refuted, Undecided
 from attnio.smt import explog
@@ -39,19 +40,6 @@ from attnio.smt import explog
 pytestmark = pytest.mark.trust
 
 
-def _evaluators():
-    """tests/rule_evaluators.py (shared with tests/test_redteam_survivors.py)."""
-    if "rule_evaluators" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "rule_evaluators", Path(__file__).with_name("rule_evaluators.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["rule_evaluators"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["rule_evaluators"]
-
-
-instances_hold_at = _evaluators().instances_hold_at
-coq_text_violations = _evaluators().coq_text_violations
 
 _X, _Y, _Z, _W = sp.symbols("x y z w", real=True)
 mpmath.mp.dps = 30
@@ -651,11 +639,11 @@ def test_twin__coq_statement__implication_peeled() -> None:
 def test_twin__coq_statement__hypotheses_premises() -> None:
     """Hypotheses are premises with their definedness: the theorem holds exactly where
     Implies(And(hypotheses), goal) is not false."""
+    from rule_evaluators import COQ_REALS, coq_theorem_holds_at
+
     from attnio.smt.coq import render_statement
     from attnio.smt.coq_statements import coq_statement
     from attnio.smt.exact_eval import evaluate
-
-    COQ_REALS, coq_theorem_holds_at = _evaluators().COQ_REALS, _evaluators().coq_theorem_holds_at
     cases = [([_X > 1], _X ** 2 > 2), ([sp.log(_X) > 0, _Y > 0], _X * _Y > 0),
              ([_X >= _Y], sp.sqrt(_X - _Y) <= _X + 1)]
     for hyps, goal in cases:

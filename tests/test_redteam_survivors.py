@@ -19,15 +19,16 @@ of these pins; its 14 survivors are pinned in the section after round 2's
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
 import sympy as sp
 import z3
+from rule_evaluators import (  # tests/ on sys.path: tests/conftest.py
+    coq_text_violations,
+    instances_hold_at,
+)
 
 from attnio.algorithms.counts import Counts, count_tile_matmul, require_fit
 from attnio.algorithms.instance import Instance
@@ -52,19 +53,6 @@ from attnio.smt.sympy_to_z3 import Translator
 pytestmark = pytest.mark.trust
 
 
-def _evaluators():
-    """tests/rule_evaluators.py (the shared independent evaluators; tests/ is no package)."""
-    if "rule_evaluators" not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            "rule_evaluators", Path(__file__).with_name("rule_evaluators.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["rule_evaluators"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["rule_evaluators"]
-
-
-instances_hold_at = _evaluators().instances_hold_at
-coq_text_violations = _evaluators().coq_text_violations
 
 
 # ---- the smt bridge and kernel --------------------------------------------------------------
