@@ -40,7 +40,8 @@ from attnio.smt import second_solver
 from attnio.smt.isolation import HardLimitReached, Worker
 from attnio.smt.solvers import SECOND_SOLVER_TIMEOUT_S, cvc5_check
 
-__all__ = ["prove", "antecedent_contexts", "check_sat", "check_sat_isolated", "model_to_dict", "WATCHDOG_GRACE_S",
+__all__ = ["prove", "antecedent_contexts", "check_sat", "check_sat_isolated", "constants",
+           "model_to_dict", "WATCHDOG_GRACE_S",
            "HARD_DEADLINE_GRACE_S"]
 
 
@@ -126,14 +127,15 @@ def _second_opinion(verdict: Verdict, claim: z3.BoolRef, hypotheses: list[z3.Boo
 def _pin(name: str, value: int | Fraction, claim: z3.BoolRef,
          hypotheses: list[z3.BoolRef]) -> z3.BoolRef:
     """``x == value`` for the constant named ``name`` in the formulas (True if absent)."""
-    for const in _constants([claim, *hypotheses]):
+    for const in constants([claim, *hypotheses]):
         if const.decl().name() == name:
             return const == (z3.RealVal(str(value)) if z3.is_real(const) else
                              z3.IntVal(int(value)))
     return z3.BoolVal(True)
 
 
-def _constants(formulas: list[z3.ExprRef]) -> list[z3.ExprRef]:
+def constants(formulas: list[z3.ExprRef]) -> list[z3.ExprRef]:
+    """The uninterpreted constants (z3's free variables) of ``formulas``, each once, by name."""
     seen: dict[str, z3.ExprRef] = {}
     stack = list(formulas)
     while stack:

@@ -35,7 +35,7 @@ from rule_evaluators import (  # tests/ on sys.path: tests/conftest.py
 )
 
 from attnio.results import Proved, Refuted, Undecided
-from attnio.smt import explog
+from attnio.smt import explog, z3tools
 
 pytestmark = pytest.mark.trust
 
@@ -1297,7 +1297,7 @@ def _conclusion_agrees(chain, independent, names: str, seed: int, count: int = 1
     independently written one (``independent(values)``: a list of (lhs, rhs)) — a changed
     constant, sign or variable shows."""
     rng = random.Random(seed)
-    variables = {str(v): v for v in _evaluators_vars(chain.conclusion)}
+    variables = {str(v): v for v in z3tools.constants([chain.conclusion])}
     parts = (list(chain.conclusion.children()) if z3.is_and(chain.conclusion)
              else [chain.conclusion])
     assert all(z3.is_le(part) for part in parts), chain.conclusion
@@ -1309,16 +1309,6 @@ def _conclusion_agrees(chain, independent, names: str, seed: int, count: int = 1
         got = [tuple(Fraction(z3.simplify(z3.substitute(side, *fixed)).as_fraction())
                      for side in (part.arg(0), part.arg(1))) for part in parts]
         assert got == independent(values), (values, got)
-
-
-def _evaluators_vars(e: z3.ExprRef) -> list[z3.ExprRef]:
-    out, todo = {}, [e]
-    while todo:
-        t = todo.pop()
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[str(t)] = t
-        todo.extend(t.children())
-    return list(out.values())
 
 
 def test_joint_lemmas_each_chain_concludes_the_formula_its_cap_uses() -> None:

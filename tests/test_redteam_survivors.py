@@ -42,7 +42,7 @@ from attnio.exceptions import CacheOverflowError, TranslationError
 from attnio.proofs.attention_routes import cell_bound_ge, cell_bound_le
 from attnio.proofs.joint_routes import psi_at_most
 from attnio.results import Proved, Refuted
-from attnio.smt import explog, kernel
+from attnio.smt import explog, kernel, z3tools
 from attnio.smt.coq import CoqContext, coq_names, render_prop, render_statement, render_term, term
 from attnio.smt.coq_statements import coq_statement, definedness
 from attnio.smt.coqc import PREAMBLE, forbidden_words
@@ -632,16 +632,6 @@ def test_r3_gapworst_cap_depth__the_interval_cap_covers_every_M_at_small_d(d, a,
 
 
 # ---- the joint routes' lemmas and brute force ------------------------------------------------
-def _z3_vars(e: z3.ExprRef) -> dict[str, z3.ExprRef]:
-    out, todo = {}, [e]
-    while todo:
-        t = todo.pop()
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out[str(t)] = t
-        todo.extend(t.children())
-    return out
-
-
 @pytest.mark.parametrize("computation", ["forward", "recompute", "given-scores"])
 def test_r3_jointlemmas_kappa__each_chain_proves_the_psi_its_cap_uses(computation) -> None:
     """``jointlemmas-forward-kappa`` (the forward chain concluding with Ψ_{5/4}, weaker than
@@ -658,7 +648,7 @@ def test_r3_jointlemmas_kappa__each_chain_proves_the_psi_its_cap_uses(computatio
     chain = forward_chain() if computation == "forward" else backward_chain(computation)
     kappa = Fraction(*JOINT_CLASSES[computation][1])
     rhs = chain.conclusion.arg(1)
-    names = _z3_vars(rhs)
+    names = {str(c): c for c in z3tools.constants([rhs])}
     parts = [x for x in ("aQ", "bK", "aO", "bV") if x in names]
     assert len(parts) == (3 if computation == "forward" else 4), sorted(names)
     rng = random.Random(36)

@@ -661,8 +661,8 @@ def test_each_floor_gets_its_own_integer() -> None:
 
 
 def _constants_of(t) -> list:  # noqa: ANN001
-    from attnio.smt.z3tools import _constants
-    return [c for c in _constants(list(t.side_conditions)) if str(c) not in ("x", "y")]
+    from attnio.smt.z3tools import constants
+    return [c for c in constants(list(t.side_conditions)) if str(c) not in ("x", "y")]
 
 
 # ---------------------------------------------------------------- the referee, word for word

@@ -119,9 +119,9 @@ def test_pin_fixes_a_named_constant_exactly() -> None:
 
 def test_constants_are_the_uninterpreted_names_once_each() -> None:
     f = z3.Function("f", z3.RealSort(), z3.RealSort())
-    found = z3tools._constants([z3.And(X + Y > 1, f(X) > 0, X < 2), N > 3])
+    found = z3tools.constants([z3.And(X + Y > 1, f(X) > 0, X < 2), N > 3])
     assert sorted(str(c) for c in found) == ["n", "x", "y"]
-    assert z3tools._constants([z3.RealVal(1) > 0]) == []
+    assert z3tools.constants([z3.RealVal(1) > 0]) == []
 
 
 # ----------------------------------------------------------------------------- vacuity
