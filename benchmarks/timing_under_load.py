@@ -30,9 +30,10 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+from attnio.safe_io import write_text  # atomic: a temporary file renamed over the target
 
 ROOT = Path(__file__).resolve().parents[1]
 SUBSET = "time or interrupt or sigint or limit or parallel or worker"
@@ -81,15 +82,6 @@ def run_subset(runslow: bool) -> dict[str, object]:
             "failed": FAILED.findall(out)}
 
 
-def write_atomic(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loops", type=int, default=8, help="busy loops (default 8)")
@@ -111,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         for index in range(args.runs):
             result = run_subset(args.runslow)
             data["runs"].append(result)  # type: ignore[union-attr]
-            write_atomic(args.json, data)
+            write_text(args.json, json.dumps(data, indent=1) + "\n", overwrite=True)
             print(f"run {index + 1}: exit {result['exit_code']}, {result['summary']}, load "
                   f"{result['load_before']} -> {result['load_after']}, wall "
                   f"{result['wall_s']} s, CPU {result['cpu_s']} s; failed: "
