@@ -392,8 +392,15 @@ def test_twin__referee_logs_over_a_coprime_base() -> None:
 def test_twin__referee_undefined_is_undefined() -> None:
     for statement, point in [(sp.Ge(sp.sqrt(_x), 0), {_x: -1}), (sp.Ge(1 / _x, 0), {_x: 0}),
                              (sp.Ge(sp.log(_x), 0), {_x: 0}),
-                             (sp.Ge(sp.Pow(_x, sp.Rational(1, 3)), 0), {_x: -8})]:
+                             (sp.Ge(sp.Pow(_x, sp.Rational(1, 3)), 0), {_x: -8}),
+                             # a symbolic exponent: b > 0 whatever the exponent's value
+                             (sp.Ge(_x ** _y, 0), {_x: -1, _y: 1}),
+                             (sp.Ge(_x ** _y, 0), {_x: 0, _y: 2})]:
         assert evaluate(statement, point) == "undefined", statement
+    # the same terms with a numeric exponent are defined there (false, and 0 >= 0)
+    assert evaluate(sp.Ge(_x ** 1, 0, evaluate=False), {_x: -1}) == "false"
+    assert evaluate(sp.Ge(_x ** 2, 0), {_x: 0}) == "true"
+    assert evaluate(sp.Ge(_x ** _y, 0), {_x: 2, _y: -1}) == "true"
 
 
 def test_twin__referee_too_large_is_unknown() -> None:
