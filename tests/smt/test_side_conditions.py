@@ -74,6 +74,36 @@ def test_twin__kernel_identity_positivity_is_strict() -> None:
     assert v.counterexample == {"x": "0"}
 
 
+def _identity_with_positivity_answer(monkeypatch, answer) -> object:
+    """``_identity_by_sympy`` on ``sqrt(x**2) = x`` over the reals (an identity only for x >= 0)
+    with the kernel's answer to "x > 0" replaced by ``answer``."""
+    real_decide = kernel._decide
+    x = sp.Symbol("x", real=True)
+
+    def decide(problem, clock, second_solver):
+        if problem.goal == sp.Gt(x, 0, evaluate=False):
+            return answer
+        return real_decide(problem, clock, second_solver)
+
+    monkeypatch.setattr(kernel, "_decide", decide)
+    goal = sp.Eq(sp.sqrt(x ** 2), x, evaluate=False)
+    problem = kernel._Problem.of(goal, [], {x: "real"})
+    return kernel._identity_by_sympy(problem, goal, [], kernel._Clock(30.0))
+
+
+def test_twin__kernel_identity_positivity_must_be_proved(monkeypatch) -> None:
+    """Round 1's last survivor (``kernel-identity-not-refuted``): positivity assumed when the
+    kernel merely did not refute it. An Undecided (or a Refuted) answer to "x > 0" leaves x
+    without ``positive=True``, so sympy does not reduce ``sqrt(x**2) - x`` to 0 and the route
+    gives no verdict; only a Proved one lets it. Mutant: ``if not isinstance(shown, Refuted)``."""
+    assert _identity_with_positivity_answer(monkeypatch, Undecided("planted: timed out")) is None
+    assert _identity_with_positivity_answer(monkeypatch, Refuted({"x": "-1"}, "planted")) is None
+    assert _identity_with_positivity_answer(monkeypatch, None) is None
+    # the twin: a proved positivity does let sympy reach 0 (so the test can fail)
+    proved = _identity_with_positivity_answer(monkeypatch, Proved("planted"))
+    assert proved is not None
+
+
 _FLAGGED = sp.Symbol("x", positive=True)      # its own flags say positive; declared real below
 
 
