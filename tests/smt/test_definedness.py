@@ -202,7 +202,7 @@ def test_the_referee_and_the_definedness_rules_agree_on_random_terms() -> None:
     assert undefined_seen >= 20 and defined_seen >= 20, (undefined_seen, defined_seen)
 
 
-def test_twin__the_agreement_check_sees_a_referee_blind_to_symbolic_exponents(monkeypatch) -> None:
+def test_planted_the_agreement_check_sees_a_referee_blind_to_symbolic_exponents(monkeypatch) -> None:
     """Planted: the referee evaluating b**y after substituting y (the bug fixed on 2026-12-07)
     makes the agreement check fail."""
     from attnio.smt import exact_eval

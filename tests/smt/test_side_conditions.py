@@ -91,8 +91,9 @@ def _identity_with_positivity_answer(monkeypatch, answer) -> object:
     return kernel._identity_by_sympy(problem, goal, [], kernel._Clock(30.0))
 
 
-def test_twin__kernel_identity_positivity_must_be_proved(monkeypatch) -> None:
-    """Round 1's last survivor (``kernel-identity-not-refuted``): positivity assumed when the
+def test_kernel_identity_positivity_must_be_proved(monkeypatch) -> None:
+    """``kernel.identity-positivity-is-strict``, its second half; round 1's last survivor
+    (``kernel-identity-not-refuted``): positivity assumed when the
     kernel merely did not refute it. An Undecided (or a Refuted) answer to "x > 0" leaves x
     without ``positive=True``, so sympy does not reduce ``sqrt(x**2) - x`` to 0 and the route
     gives no verdict; only a Proved one lets it. Mutant: ``if not isinstance(shown, Refuted)``."""
