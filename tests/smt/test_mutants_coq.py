@@ -715,3 +715,191 @@ def test_theorem_names_are_coq_identifiers() -> None:
                             ("1abc", "t_1abc"), ("_x", "t__x"), ("my thm-2", "my_thm_2"),
                             ("Ω", "t__"), ("a.B", "a_B")]:
         assert coq_statement(given, sp.Ge(y, 0, evaluate=False)).name == expected, given
+
+
+def test_constants_functions_and_nested_sums_print_as_coq_reads_them() -> None:
+    """``E`` is ``exp 1``, ``pi`` is ``PI``, ``ceiling a`` is ``- IZR (Int_part (- a))``, a
+    ``Min`` of three is nested ``Rmin``; a sum nested in a sum (unevaluated, either side, in R
+    and in Z) prints flat — a difference inside stays parenthesised."""
+    x, y, z = sp.symbols("x y z", real=True)
+    n, m, k = sp.symbols("n m k", integer=True)
+    ctx = CoqContext({x: "x", y: "y", z: "z", n: "n", m: "m", k: "k"},
+                     {x: "real", y: "real", z: "real", n: "integer", m: "integer",
+                      k: "integer"})
+    show = lambda e: render_term(term(e, ctx))   # noqa: E731
+    assert show(sp.E) == "exp 1" and show(sp.E * x) == "exp 1 * x"
+    assert show(sp.pi * x) == "PI * x"
+    assert show(sp.ceiling(x / 2)) == "- IZR (Int_part (- (x / 2)))"
+    assert show(sp.floor(x)) == "IZR (Int_part x)"
+    assert show(sp.Min(x, y, z)) == "Rmin (Rmin x y) z"
+    assert show(sp.Max(x, y, z)) == "Rmax (Rmax x y) z"
+    assert show(sp.Add(x, sp.Add(y, z, evaluate=False), evaluate=False)) == "x + y + z"
+    assert show(sp.Add(sp.Add(y, z, evaluate=False), x, evaluate=False)) == "x + y + z"
+    assert show(sp.Add(x, sp.Add(y, -z, evaluate=False), evaluate=False)) == "x + (y - z)"
+    assert render_prop(coq.prop(sp.Le(sp.Add(n, sp.Add(m, k, evaluate=False), evaluate=False),
+                                      0, evaluate=False), ctx)) == "(n + k + m <= 0)%Z"
+
+
+def test_terms_outside_the_fragment_are_named() -> None:
+    """A term outside the fragment is a TranslationError naming its kind and the term; a
+    ``Piecewise`` outside a relation says so; a symbol without a domain is bad input naming
+    the symbol."""
+    ctx = CoqContext({_X: "x", _Y: "y"}, {_X: "real", _Y: "real"})
+    with pytest.raises(TranslationError, match=r"^outside the Coq fragment: asin in asin\(x\)$"):
+        term(sp.asin(_X), ctx)
+    with pytest.raises(TranslationError, match=r"^outside the Coq fragment: a Piecewise "
+                                               r"outside a relation in Piecewise\(\(x, x > 0\)"):
+        term(sp.Piecewise((_X, _X > 0), (_Y, True)), ctx)
+    with pytest.raises(InvalidInputError, match="^symbol w has no declared domain$"):
+        term(sp.Symbol("w"), ctx)
+
+
+def test_products_and_powers_print_numerator_over_denominator() -> None:
+    """A product prints as its numerator (the coefficient's numerator first) over its
+    denominator (the coefficient's denominator, then the factors with a negative exponent),
+    a negative coefficient as a negation of the whole, with no factor ``1``, no ``^ 1`` and no
+    one-factor product in parentheses; roots of index 2 as powers of ``sqrt``, other roots of a
+    positive symbol as ``Rpower``; every other root or exponent is refused by name."""
+    x, y = sp.symbols("x y", real=True)
+    p = sp.Symbol("p", positive=True)
+    ctx = CoqContext({x: "x", y: "y", p: "p"}, {x: "real", y: "real", p: "positive"})
+    table = [(-x, "- x"), (-x * y, "- (x * y)"), (x * sp.sqrt(y), "x * sqrt y"),
+             (sp.Mul(x, sp.Pow(y, 0, evaluate=False), evaluate=False), "x * y ^ 0"),
+             (x / y, "x / y"), (x / y ** 2, "x / y ^ 2"), (1 / (2 * y), "1 / (2 * y)"),
+             (x / (2 * y), "x / (2 * y)"), (3 * x / 2, "3 * x / 2"), (2 * x, "2 * x"),
+             (-3 * x / (2 * y), "- (3 * x / (2 * y))"), (-x / 2, "- (x / 2)"),
+             (x * y / (p * y ** 3), "x / (y ^ 2 * p)"), (p ** sp.Rational(2, 3), "Rpower p (2 / 3)"),
+             (p ** sp.Rational(-1, 3), "Rpower p (-1 / 3)"), (x ** sp.Rational(3, 2), "sqrt x ^ 3"),
+             (x ** sp.Rational(-5, 2), "1 / sqrt x ^ 5"), (x ** sp.Rational(-1, 2), "1 / sqrt x"),
+             (sp.sqrt(x), "sqrt x"), (p ** y, "Rpower p y"), (x ** -3, "1 / x ^ 3")]
+    for e, text in table:
+        assert render_term(term(e, ctx)) == text, (e, render_term(term(e, ctx)))
+    root = ("a root of index 3 of a base not declared positive (Coq's Rpower is exp(y ln x), "
+            "attnio's root only for x > 0)")
+    for bad, why in [(x ** sp.Rational(1, 3), root), ((p + 1) ** sp.Rational(1, 3), root),
+                     (p ** sp.pi, "the exponent pi"), (x ** sp.sqrt(2), "the exponent sqrt(2)")]:
+        with pytest.raises(TranslationError) as info:
+            term(bad, ctx)
+        assert str(info.value) == f"outside the Coq fragment: {why} in {bad}", str(info.value)
+
+
+def test_connectives_and_relations_print_as_coq_reads_them() -> None:
+    """``Xor`` is the or of the two exclusive ands (folded left), ``Equivalent`` the chain of
+    ``<->``, ``Implies`` right-associative, ``~`` binding tighter than ``/\\`` than ``\\/``;
+    ``True``/``False`` as Coq's. A relation between integer polynomials (one side at least
+    with a symbol, powers up to 12 written as products) is printed in ``Z`` with ``>=``/``>``
+    turned around; anything else — a power 13 or 0, a half, no symbol — in ``R``."""
+    x, y, z = sp.symbols("x y z", real=True)
+    n, m = sp.symbols("n m", integer=True)
+    ctx = CoqContext({x: "x", y: "y", z: "z", n: "n", m: "m"},
+                     {x: "real", y: "real", z: "real", n: "integer", m: "integer"})
+    a, b, c = x > 0, y > 0, z > 0
+    table = [
+        (sp.Xor(a, b), "x > 0 /\\ ~ y > 0 \\/ ~ x > 0 /\\ y > 0"),
+        (sp.Xor(a, b, c), "(x > 0 /\\ ~ y > 0 \\/ ~ x > 0 /\\ y > 0) /\\ ~ z > 0 \\/ "
+                          "~ (x > 0 /\\ ~ y > 0 \\/ ~ x > 0 /\\ y > 0) /\\ z > 0"),
+        (sp.Equivalent(a, b), "x > 0 <-> y > 0"),
+        (sp.Equivalent(a, b, c), "(x > 0 <-> y > 0) /\\ (y > 0 <-> z > 0)"),
+        (sp.Not(sp.Not(a, evaluate=False), evaluate=False), "~ ~ x > 0"),
+        (sp.Implies(a, sp.Implies(b, c)), "x > 0 -> y > 0 -> z > 0"),
+        (sp.Implies(sp.Implies(a, b), c), "(x > 0 -> y > 0) -> z > 0"),
+        (sp.Or(sp.And(a, b), c), "x > 0 /\\ y > 0 \\/ z > 0"),
+        (sp.And(sp.Or(a, b), c), "(x > 0 \\/ y > 0) /\\ z > 0"),
+        (sp.Not(sp.And(a, b)), "~ (x > 0 /\\ y > 0)"),
+        (sp.true, "True"), (True, "True"), (sp.false, "False"), (False, "False"),
+        (sp.Le(sp.Pow(n, 0, evaluate=False), 1, evaluate=False), "IZR n ^ 0 <= 1"),
+        (sp.Le(n ** 12, m), "(" + " * ".join(["n"] * 12) + " <= m)%Z"),
+        (sp.Le(n ** 13, m), "IZR n ^ 13 <= IZR m"), (sp.Le(n / 2, m), "IZR n / 2 <= IZR m"),
+        (sp.Le(n, 3), "(n <= 3)%Z"), (sp.Le(sp.Integer(3), sp.Integer(4), evaluate=False),
+                                      "3 <= 4"),
+        (sp.Ge(n, m), "(m <= n)%Z"), (sp.Gt(n, 2 * m), "(2 * m < n)%Z"),
+        (sp.Eq(n, -m), "(n = - m)%Z"), (sp.Ne(n, m + 1), "(n <> m + 1)%Z"),
+        (sp.Lt(x, n), "x < IZR n")]
+    for p, text in table:
+        assert render_prop(coq.prop(p, ctx)) == text, (p, render_prop(coq.prop(p, ctx)))
+
+
+def test_conjunction_flattens_drops_true_and_repeats() -> None:
+    """``conjunction``: nested ands flattened, ``True`` and repeats dropped, in order; one
+    part is itself, none is ``True``; a one-part junction is its part."""
+    a = ("rel", "<", ("var", "x"), ("num", Fraction(0)), "R")
+    b = ("rel", "<", ("var", "y"), ("num", Fraction(0)), "R")
+    c = ("rel", "=", ("var", "z"), ("num", Fraction(1)), "R")
+    assert coq.conjunction([("and", (a, b)), ("true",), a, c, ("and", (c, a))]) == \
+        ("and", (a, b, c))
+    assert coq.conjunction([("true",), b, ("true",)]) == b
+    assert coq.conjunction([("true",), ("and", (("true",),))]) == ("true",)
+    assert coq.conjunction([]) == ("true",)
+    assert coq._junction("and", [a]) == a and coq._junction("or", [a, b]) == ("or", (a, b))
+    assert render_prop(("not", ("imp", a, b))) == "~ (x < 0 -> y < 0)"
+
+
+def test_definedness_of_piecewise_tan_and_constants() -> None:
+    """``Piecewise``: each branch's condition defined up to the first that holds, that branch's
+    value defined where its condition holds, and (no ``True`` branch) one condition must hold;
+    ``tan a`` needs ``cos a <> 0``; ``True`` and ``False`` need nothing; ``Implies(A, B)`` needs
+    ``B`` defined only where ``A`` holds."""
+    d = {_X: "real", _Y: "real"}
+    table = [
+        (sp.Ge(sp.Piecewise((sp.log(_X), _X > 1), (sp.sqrt(_Y), True)), 0, evaluate=False),
+         "(x > 1 -> 0 < x) /\\ (~ x > 1 -> 0 <= y)"),
+        (sp.Ge(sp.Piecewise((sp.log(_X), _X > 1), (1 / _Y, _X < 0)), 0, evaluate=False),
+         "(x > 1 -> 0 < x) /\\ (~ x > 1 -> (x < 0 -> y <> 0) /\\ x < 0)"),
+        (sp.Ge(sp.tan(_X / 4), 0, evaluate=False), "cos (x / 4) <> 0"),
+        (sp.true, "True"), (sp.false, "True"), (True, "True"),
+        (sp.Implies(sp.log(_X) > 0, sp.sqrt(_Y) > 1), "0 < x /\\ (ln x > 0 -> 0 <= y)"),
+        (sp.And(sp.log(_X) > 0, 1 / _Y > 0), "y <> 0 /\\ 0 < x")]
+    for p, text in table:
+        assert render_prop(definedness(p, d)) == text, (p, render_prop(definedness(p, d)))
+
+
+@pytest.mark.parametrize("domain,fact", [("real", None), ("positive", "0 < x"),
+                                         ("nonnegative", "0 <= x"),
+                                         ("integer", None), ("positive-integer", "(1 <= x)%Z"),
+                                         ("nonnegative-integer", "(0 <= x)%Z")])
+def test_domain_facts_print_in_their_scope(domain: str, fact) -> None:
+    """Each declared domain's binder (``R`` or ``Z``) and fact, printed: ``0 < x``, ``0 <= x``,
+    ``(1 <= n)%Z``, ``(0 <= n)%Z``, none for ``real`` and ``integer``."""
+    x = sp.Symbol("x")
+    st = coq_statement("t", sp.Ge(x ** 2, 0, evaluate=False), (), {x: domain})
+    kind = "Z" if "integer" in domain else "R"
+    assert st.binders == (("x", kind),)
+    assert [render_prop(p) for _, p in st.hypotheses] == ([fact] if fact else [])
+    assert render_statement(st).splitlines()[1] == f"  forall (x : {kind}),"
+
+
+def test_every_lemma_of_a_chain_binds_the_same_variables() -> None:
+    """The lemmas of a chain — steps, composition, claim — share one list of variables, the
+    chain's: a symbol only in a premise (or only in one step) is bound in every lemma, with
+    the chain's domain (the claim's proof applies each lemma to the same variables)."""
+    x = sp.Symbol("x", real=True)
+    y = sp.Symbol("y", positive=True)
+    n = sp.Symbol("n", integer=True)
+    steps = [("a", sp.Gt(x, 1), [sp.Gt(x, 2)]), ("b", sp.Gt(x, 0), [sp.Gt(x, 1), sp.Ge(n, 0)])]
+    out = coq_chain("shared", [sp.Gt(x, 2), sp.Gt(y, 1)], steps, sp.Gt(x, 0))
+    assert [st.name for st in out] == ["shared_step1", "shared_step2", "shared_composition",
+                                       "shared"]
+    for st in out:
+        assert st.binders == (("n", "Z"), ("x", "R"), ("y", "R")), (st.name, st.binders)
+        assert dict(st.domains) == {x: "real", y: "positive", n: "integer"}
+
+
+def test_sources_follow_the_hypotheses_and_only_the_statements_symbols_are_bound() -> None:
+    """``sources[i]`` is what hypothesis ``i`` was printed from — the symbol of a domain fact,
+    the sympy hypothesis or antecedent, None for a definedness condition — in every lemma of a
+    chain too; a statement binds only its own symbols unless ``bind_all``."""
+    x, y = sp.symbols("x y", positive=True)
+    z = sp.Symbol("z", real=True)
+    st = coq_statement("t", sp.Implies(sp.Gt(z, 1), sp.Gt(sp.log(z), 0)), [sp.Gt(1 / (z - 2), 0)],
+                       {x: "positive", z: "real"})
+    assert st.binders == (("z", "R"),)
+    assert [r for r, _ in st.hypotheses] == ["defined", "hypothesis", "antecedent", "defined"]
+    assert st.sources == (None, sp.Gt(1 / (z - 2), 0), sp.Gt(z, 1), None)
+    wide = coq_statement("t", sp.Gt(z, 1), (), {x: "positive", z: "real"}, bind_all=True)
+    assert wide.binders == (("x", "R"), ("z", "R")) and wide.sources == (x,)
+    steps = [("a", sp.Gt(sp.log(x - 1), 0), [sp.Gt(x, 2)]), ("b", sp.Gt(x * y, 0), [])]
+    for lemma in coq_chain("c", [sp.Gt(x, 2)], steps, sp.Gt(sp.log(x - 1) + x * y, 0)):
+        assert len(lemma.sources) == len(lemma.hypotheses), lemma.name
+        for (role, _), source in zip(lemma.hypotheses, lemma.sources):
+            assert (source is None) == (role == "defined"), (lemma.name, role, source)
+            assert role != "domain" or source in (x, y)
