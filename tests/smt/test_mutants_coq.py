@@ -813,7 +813,12 @@ def test_connectives_and_relations_print_as_coq_reads_them() -> None:
                                       "3 <= 4"),
         (sp.Ge(n, m), "(m <= n)%Z"), (sp.Gt(n, 2 * m), "(2 * m < n)%Z"),
         (sp.Eq(n, -m), "(n = - m)%Z"), (sp.Ne(n, m + 1), "(n <> m + 1)%Z"),
-        (sp.Lt(x, n), "x < IZR n")]
+        (sp.Lt(x, n), "x < IZR n"),
+        (sp.Le(sp.Pow(n, 1, evaluate=False), m, evaluate=False), "(n <= m)%Z"),
+        (sp.Le(sp.Mul(0, n, evaluate=False), m, evaluate=False), "(0 * n <= m)%Z"),
+        (sp.Le(sp.Mul(0, x, evaluate=False), y, evaluate=False), "0 * x <= y"),
+        (sp.Le(sp.Mul(1, n, evaluate=False), m, evaluate=False), "(n <= m)%Z"),
+        (sp.Le(sp.Mul(-1, n, evaluate=False), m, evaluate=False), "(- n <= m)%Z")]
     for p, text in table:
         assert render_prop(coq.prop(p, ctx)) == text, (p, render_prop(coq.prop(p, ctx)))
 
@@ -902,3 +907,22 @@ def test_sources_follow_the_hypotheses_and_only_the_statements_symbols_are_bound
         for (role, _), source in zip(lemma.hypotheses, lemma.sources):
             assert (source is None) == (role == "defined"), (lemma.name, role, source)
             assert role != "domain" or source in (x, y)
+
+
+def test_render_statement_groups_binders_and_wraps_hypotheses() -> None:
+    """Consecutive binders of one type share a group, in order; no binder, no ``forall``;
+    one hypothesis per line, an implication in parentheses (``->`` is right-associative), an
+    equivalence (level 95), a conjunction or a disjunction not."""
+    a = ("rel", "<", ("var", "a"), ("num", Fraction(0)), "R")
+    b = ("rel", "<=", ("zvar", "n"), ("znum", 2), "Z")
+    st = coq_statements.CoqStatement(
+        "t", (("a", "R"), ("b", "R"), ("n", "Z"), ("c", "R")),
+        (("hypothesis", ("imp", a, b)), ("hypothesis", ("and", (a, b))),
+         ("hypothesis", ("or", (a, b))), ("hypothesis", ("iff", a, b)), ("domain", a)),
+        ("imp", a, b))
+    assert render_statement(st, "Lemma").splitlines() == [
+        "Lemma t :", "  forall (a b : R) (n : Z) (c : R),", "  (a < 0 -> (n <= 2)%Z) ->",
+        "  a < 0 /\\ (n <= 2)%Z ->", "  a < 0 \\/ (n <= 2)%Z ->", "  a < 0 <-> (n <= 2)%Z ->",
+        "  a < 0 ->", "  a < 0 -> (n <= 2)%Z."]
+    bare = coq_statements.CoqStatement("u", (), (), ("true",))
+    assert render_statement(bare) == "Theorem u :\n  True."
