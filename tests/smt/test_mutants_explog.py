@@ -52,7 +52,10 @@ def test_factory_positive_states_f_positive_and_is_proved() -> None:
     axiom = explog._positive("t.pos", "exp(x)", "exp(x) > 1", _true)
     assert axiom.proof[0] == "positive" and dict(axiom.domains) == _RX
     assert _same_statement(axiom.statement, "exp(x) > 0", _RX)
-    assert isinstance(explog.check_axiom(axiom), Proved)
+    assert axiom.arguments == ("a", "e") and axiom.instance is _true
+    verdict = explog.check_axiom(axiom)
+    assert isinstance(verdict, Proved)
+    assert "sympy's assumptions: positive for every declared value" in verdict.detail
     assert isinstance(explog.check_axiom(axiom, twin=True), Refuted)
     false = explog._positive("t.pos", "exp(x) - 1", "exp(x) > 1", _true)
     assert isinstance(explog.check_axiom(false), Refuted)
@@ -66,7 +69,7 @@ def test_factory_through_states_the_sign_rule_and_is_proved() -> None:
                             "Implies(x > 1, log(x) > 1)", _true, ("b", "g"))
     assert axiom.proof == ("through", "log(x)", "x", "Interval.open(0, oo)", "1", "0")
     assert dict(axiom.domains) == _PX and dict(axiom.twin_domains) == _PX
-    assert axiom.arguments == ("b", "g")
+    assert axiom.arguments == ("b", "g") and axiom.instance is _true
     assert _same_statement(axiom.statement, "And(Implies(x > 1, log(x) > 0), Implies(x < 1, "
                            "log(x) < 0), Implies(Eq(x, 1), Eq(log(x), 0)))", _PX)
     assert isinstance(explog.check_axiom(axiom), Proved)
@@ -85,6 +88,7 @@ def test_factory_increasing_renames_only_the_variable_and_is_proved() -> None:
                                "Implies(x <= y, log(x) < log(y))", _true)
     assert axiom.proof == ("increasing", "log(x) + exp(x)", "x", "Interval.open(0, oo)")
     assert dict(axiom.domains) == doms and dict(axiom.twin_domains) == doms
+    assert axiom.arguments == ("a1", "e1", "a2", "e2") and axiom.instance is _true
     assert _same_statement(axiom.statement,
                            "Implies(x < y, log(x) + exp(x) < log(y) + exp(y))", doms)
     assert isinstance(explog.check_axiom(axiom), Proved)
@@ -103,6 +107,7 @@ def test_factory_valley_defaults_to_the_valley_recipe() -> None:
                            "x**2 + 1 > 2*x", _true)
     assert axiom.proof == ("valley", "(x**2 + 1) - (2*x)", "x", "Reals", "1", None)
     assert dict(axiom.domains) == _RX and dict(axiom.twin_domains) == _RX
+    assert axiom.arguments == ("a", "e") and axiom.instance is _true
     assert _same_statement(axiom.statement,
                            "And(x**2 + 1 >= 2*x, Implies(Ne(x, 1), x**2 + 1 > 2*x))", _RX)
     assert isinstance(explog.check_axiom(axiom), Proved)
@@ -124,6 +129,8 @@ def test_factory_identity_states_eq_and_is_proved() -> None:
     axiom = explog._identity("t.mul", "log(x*y)", "log(x) + log(y)", doms,
                              "Eq(log(x + y), log(x) + log(y))", doms, ("l",), _true)
     assert axiom.proof == ("identity", "log(x*y)", "log(x) + log(y)")
+    assert axiom.arguments == ("l",) and axiom.instance is _true
+    assert dict(axiom.domains) == doms and dict(axiom.twin_domains) == doms
     assert _same_statement(axiom.statement, "Eq(log(x*y), log(x) + log(y))", doms)
     assert isinstance(explog.check_axiom(axiom), Proved)
     assert isinstance(explog.check_axiom(axiom, twin=True), Refuted)
@@ -156,7 +163,7 @@ def test_rising_needs_the_next_derivative_positive_only_right_of_c() -> None:
     t = sp.Symbol("t")
     why = explog._recipe(("rising", "t**5", "t", "Interval(0, oo)", "0", "t >= 0"), {t: "real"})
     assert why is not None
-    assert "first 0 derivative(s) are 0 at t = 0" in why
+    assert "g = t**5 and its first 0 derivative(s) are 0 at t = 0" in why
     assert "and g^(1) = 5*" in why and "> 0 right of it" in why
     assert "integrating 1 time(s)" in why and "g > 0 on Interval.open(0, oo)" in why
     assert explog._recipe(("rising", "t**5 - t**4", "t", "Interval(0, oo)", "0", "t >= 0"),
