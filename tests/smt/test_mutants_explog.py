@@ -270,10 +270,20 @@ def test_repaired_point_moves_each_symbol_to_the_real_function() -> None:
     moved = t.repaired_point(model, {x: sp.Integer(5), y: sp.Integer(1)})
     assert moved is not None and moved[x] == 5
     assert abs(mpmath.log(mpmath.mpf(moved[y].p) / moved[y].q) - 2) < mpmath.mpf(10) ** -25
-    # the twin: only the unmovable exp(x) = -1 → no repaired point at all
+    # a term whose argument is no declared symbol (exp(x + 1), registered FIRST) is skipped,
+    # and the scan goes on: x still moves; the point gets no key but the declared symbols
+    t = Translator({x: "real"})
+    shifted, ex = t.expr(sp.exp(x + 1)), t.expr(sp.exp(x))
+    moved = t.repaired_point(_model(shifted == 7, ex == 3, t.var(x) == 5), {x: sp.Integer(5)})
+    assert moved is not None and set(moved) == {x}
+    assert abs(mpmath.exp(mpmath.mpf(moved[x].p) / moved[x].q) - 3) < mpmath.mpf(10) ** -25
+    # the twins: only the unmovable exp(x) = -1, or only exp(x**2) → no repaired point
     t = Translator({x: "real"})
     ex = t.expr(sp.exp(x))
     assert t.repaired_point(_model(ex == -1, t.var(x) == 5), {x: sp.Integer(5)}) is None
+    t = Translator({x: "real"})
+    squared = t.expr(sp.exp(x ** 2))
+    assert t.repaired_point(_model(squared == 7, t.var(x) == 5), {x: sp.Integer(5)}) is None
 
 
 def _recorded_instances(monkeypatch, term: sp.Expr, doms: dict) -> tuple[list, object]:
@@ -578,3 +588,54 @@ def test_near_integer_points_floor_minus_one_to_plus_two() -> None:
         f = math.floor(v)
         assert [p[n] for p in points] == [f - 1, f, f + 1, f + 2], v
         assert all(p[x] == w for p in points)
+
+
+def test_log_of_exp_is_its_argument() -> None:
+    """log(exp(x)) and exp(log(y)): the inverse-law instances are TRUE of the real functions
+    at seeded points (sat when every term is boxed at its real value) and ENTAIL log(exp(x))
+    = x; twin: they do not entail log(exp(x)) = x + 1."""
+    from rule_evaluators import instances_hold_at
+
+    from attnio.smt.sympy_to_z3 import Translator
+    x, y = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+    log_exp = sp.log(sp.exp(x), evaluate=False)           # as written (sympy would cancel it)
+    term = log_exp + sp.exp(sp.log(y ** 2 + 1, evaluate=False), evaluate=False)
+    assert term.has(sp.log) and term.has(sp.exp)
+    rng = random.Random(3697)
+    for _ in range(2):
+        point = {x: sp.Rational(rng.randint(-9, 9), rng.randint(1, 4)),
+                 y: sp.Rational(rng.randint(-9, 9), rng.randint(1, 4))}
+        assert instances_hold_at(term, point) == z3.sat, point
+    t = Translator({x: "real", y: "real"})
+    lg = t.expr(log_exp)
+    for claim, entailed in ((lg == t.var(x), True), (lg == t.var(x) + 1, False)):
+        s = z3.Solver()
+        s.set("timeout", 5000)
+        s.add(*t.side_conditions, z3.Not(claim))
+        assert (s.check() == z3.unsat) is entailed, claim
+
+
+def test_obvious_witness_tries_at_most_limit_points() -> None:
+    """obvious_witness looks at most at ``limit`` points (``tick`` once each): x > 50 has its
+    witness (100) among the far values — found with the default limit, not with limit = 5,
+    where tick runs exactly 5 times."""
+    from attnio.smt.obvious_points import obvious_witness
+    x = sp.Symbol("x", real=True)
+    ticks: list[int] = []
+    assert obvious_witness([x > 50], {x: "real"}, lambda: ticks.append(1), limit=5) is False
+    assert len(ticks) == 5
+    assert obvious_witness([x > 50], {x: "real"}) is True
+
+
+def test_rising_looks_at_most_at_the_documented_derivative(monkeypatch) -> None:
+    """"rising" looks at the derivatives up to order _MAX_RISING_ORDER + 1 and no further:
+    exp(x) − 1 − x − x²/2 on [0, ∞) needs g'' = exp(x) − 1 (sympy cannot solve g' > 0), so
+    with the highest order set to 0 it is not confirmed, and with 1 it is (the twin), at g^(2).
+    """
+    x = sp.Symbol("x")
+    proof = ("rising", "exp(x) - 1 - x - x**2/2", "x", "Interval(0, oo)", "0", "x >= 0")
+    monkeypatch.setattr(explog, "_MAX_RISING_ORDER", 0)
+    assert explog._recipe(proof, {x: "real"}) is None
+    monkeypatch.setattr(explog, "_MAX_RISING_ORDER", 1)
+    why = explog._recipe(proof, {x: "real"})
+    assert why is not None and "g^(2) = " in why
