@@ -277,6 +277,21 @@ def test_repaired_point_moves_each_symbol_to_the_real_function() -> None:
     moved = t.repaired_point(_model(shifted == 7, ex == 3, t.var(x) == 5), {x: sp.Integer(5)})
     assert moved is not None and set(moved) == {x}
     assert abs(mpmath.exp(mpmath.mpf(moved[x].p) / moved[x].q) - 3) < mpmath.mpf(10) ** -25
+    # a term whose model value is no number (a model that leaves it symbolic) is skipped and
+    # the scan goes on: y (registered after x) still moves
+    t = Translator({x: "real", y: "positive"})
+    ex, lg = t.expr(sp.exp(x)), t.expr(sp.log(y))
+    real_model = _model(ex == 3, lg == 2, t.var(x) == 5, t.var(y) == 1)
+
+    class _Partial:                     # exp(x) evaluates to a free constant, the rest as is
+        def eval(self, term, model_completion=False):
+            if term.eq(ex):
+                return z3.Real("unevaluated")
+            return real_model.eval(term, model_completion=model_completion)
+
+    moved = t.repaired_point(_Partial(), {x: sp.Integer(5), y: sp.Integer(1)})
+    assert moved is not None and moved[x] == 5
+    assert abs(mpmath.log(mpmath.mpf(moved[y].p) / moved[y].q) - 2) < mpmath.mpf(10) ** -25
     # the twins: only the unmovable exp(x) = -1, or only exp(x**2) → no repaired point
     t = Translator({x: "real"})
     ex = t.expr(sp.exp(x))
