@@ -11,7 +11,6 @@ reject). All randomness is seeded.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import resource
