@@ -21,6 +21,12 @@ compute itself:
   reads;
 * ``WorstPoint.to_json`` carries every field of the object.
 
+The same file holds the survivors of the seed-13 run over algorithms/masks.py (the pattern
+file refused by name when swapped for a FIFO after its check, a NUL-byte path's reason, a long
+spec shown by both ends) and graphs/anytime.py (an undecided engine's schedule replayed and
+kept, phase (c) on any positive budget, the named engine below the smallest cache, a caller's
+lower bound an int ≥ 0).
+
 The caches of gap_worst (``_rest_of``, ``_joint_interval_cached``) are cleared before each test:
 a value memoised by an earlier test must never stand in for the rule being tested.
 """
@@ -30,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -178,6 +185,33 @@ def test_cap_upper_at_one_point_is_the_segment_cap_and_covers_every_sub_window()
         whole = gap_worst._cap_upper(d, M, b, t, depth)
         a2 = rng.randint(M, b)
         assert whole >= gap_worst._cap_upper(d, a2, rng.randint(a2, b), t, depth)
+
+
+def test_a_mask_that_drops_every_entry_has_bound_zero_and_no_ratio() -> None:
+    """Rule: with every score dropped the certified bound is 0 at every M; the interval bound,
+    never above it, is 0 on every window and cell count (no floor of 1 on a route), and
+    worst_ratio refuses with the M where the bound is 0 instead of dividing by it. Planted: the
+    same shapes with one entry kept have positive bounds and a ratio."""
+    import numpy as np
+
+    empty = np.zeros((8, 8), dtype=bool)
+    one = empty.copy()
+    one[3, 2] = True
+    for pass_ in ("forward", "backward"):
+        inst = _build(8, 2, pass_, batch=2, heads=2, mask=Mask.from_array(empty))
+        assert instance_lower_bound(inst, 9).value == 0
+        for a, b in ((9, 9), (9, 30)):
+            for cells in (gap_worst.COARSE, CELLS):
+                assert gap_worst.interval_lower_bound(inst, a, b, coarse=cells) == 0
+        with pytest.raises(InvalidInputError, match=r"certified bound is 0 at M=\d+: no ratio"
+                           ) as e:
+            gap_worst.worst_ratio(inst, 9, 12, algorithms=("standard",))
+        M = int(str(e.value).split("M=")[1].split(":")[0])
+        assert 9 <= M <= 12 and instance_lower_bound(inst, M).value == 0
+        kept = _build(8, 2, pass_, batch=2, heads=2, mask=Mask.from_array(one))
+        assert 0 < gap_worst.interval_lower_bound(kept, 9, 12) <= instance_lower_bound(kept,
+                                                                                     12).value
+        assert gap_worst.worst_ratio(kept, 9, 12, algorithms=("standard",)).ratio > 0
 
 
 def test_the_rest_is_the_certified_rest_route_minus_its_segment_route() -> None:
@@ -484,3 +518,183 @@ def test_to_json_carries_every_field() -> None:
                            "plateaus": 8, "evaluated": 9, "algorithms": ["x", "y"],
                            "method": "m", "left_out": [{"algorithm": "z", "reason": "q",
                                                         "io": None, "ratio": None}]}
+
+
+# ==============================================================================================
+# algorithms/masks.py — parse_mask, _read_pattern (the survivors of the same seed-13 run)
+# ==============================================================================================
+def test_a_pattern_path_swapped_for_a_fifo_after_its_check_is_refused_by_name(monkeypatch,
+                                                                              tmp_path) -> None:
+    """Rule: a pattern file that passed the stat check but is a named pipe when opened (a
+    path swapped in between) is refused on the open descriptor, before any read, with the
+    line naming it a "pattern file" (its path shortened). Planted: the same path as a regular file is read."""
+    import os
+
+    from attnio.algorithms.masks import parse_mask
+
+    regular = tmp_path / "p.json"
+    regular.write_text("[[true, false], [false, true]]")
+    assert parse_mask(f"block:2:{regular}").kind == "block"
+    fifo = tmp_path / "swapped.json"
+    os.mkfifo(fifo)
+    real_stat, regular_info = os.stat, os.stat(regular)
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: (
+        regular_info if str(p) == str(fifo) else real_stat(p, *a, **k)))
+    with pytest.raises(InvalidInputError) as e:
+        parse_mask(f"block:2:{fifo}")
+    assert re.search(r": pattern file '[^']*swapped\.json' is a pipe \(FIFO\)", str(e.value))
+
+
+def test_a_pattern_path_with_a_nul_byte_says_why() -> None:
+    """Rule: a path the system cannot take (a NUL byte) is refused with the system's reason
+    (one line), not a traceback and not an empty reason."""
+    from attnio.algorithms.masks import parse_mask
+
+    try:
+        import os
+        os.stat("a\x00b")
+    except ValueError as exc:
+        reason = str(exc)
+    with pytest.raises(InvalidInputError) as e:
+        parse_mask("block:2:a\x00b")
+    assert str(e.value).endswith(f"is unreadable: {reason}") and reason
+
+
+def test_a_long_mask_spec_is_shown_shortened_with_both_ends() -> None:
+    """Rule: a spec longer than 200 characters is shown as at most 80 characters that keep
+    its start and its end (the rule after it stays seen); a short one is shown whole."""
+    from attnio.algorithms.masks import parse_mask
+
+    spec = "window:" + "1" * 150 + "x" * 150
+    with pytest.raises(InvalidInputError) as e:
+        parse_mask(spec)
+    shown = str(e.value)[len("--mask "):].split(": window W=")[0]
+    assert len(shown) <= 80 and shown.startswith("'window:111") and shown.endswith("xxx'")
+    with pytest.raises(InvalidInputError, match=r"^--mask window:0: window W=0"):
+        parse_mask("window:0")
+
+
+# ==============================================================================================
+# graphs/anytime.py — anytime_pebble (the survivors of the same seed-13 run)
+# ==============================================================================================
+# a -> x <- b, a -> y <- c, x, y -> z: L0 = 4, Q(G, 3) = 6 (tests/graphs/test_anytime.py)
+_CROSS_EDGES = [("a", "x"), ("b", "x"), ("a", "y"), ("c", "y"), ("x", "z"), ("y", "z")]
+_CROSS_OPTIMAL = [("read", "a"), ("read", "b"), ("compute", "x"), ("delete", "b"),
+                  ("write", "x"), ("delete", "x"), ("read", "c"), ("compute", "y"),
+                  ("delete", "a"), ("delete", "c"), ("read", "x"), ("compute", "z"),
+                  ("write", "z")]
+
+
+def _cross():
+    import networkx as nx
+    return nx.DiGraph(_CROSS_EDGES)
+
+
+def _costing(io: int):
+    return _CROSS_OPTIMAL + [("write", "z")] * (io - 6)
+
+
+def _scripted(monkeypatch, heuristics, exacts):
+    """anytime's engines replaced: each heuristic run returns the next schedule, each exact
+    run the next result; the zero-waste and certified searches find nothing; a clock that
+    stands still (every budget is its share). Returns the calls (name, budget)."""
+    import types
+
+    import attnio.graphs.anytime as anytime
+
+    calls: list[tuple[str, object]] = []
+    heuristics, exacts = list(heuristics), list(exacts)
+
+    def heuristic_schedule(G, M, **kw):
+        calls.append(("heuristic", kw["time_limit"]))
+        return types.SimpleNamespace(schedule=heuristics.pop(0))
+
+    def solve(G, M, **kw):
+        calls.append(("exact", kw["time_limit"]))
+        return exacts.pop(0)
+
+    monkeypatch.setattr(anytime, "heuristic_schedule", heuristic_schedule)
+    monkeypatch.setattr(anytime, "solve", solve)
+    monkeypatch.setattr(anytime, "zero_waste_schedule", lambda *a, **k: None)
+    monkeypatch.setattr(anytime, "zero_waste_exists", lambda *a, **k: None)
+    monkeypatch.setattr(anytime, "certified_window_bound", lambda *a, **k: None)
+    monkeypatch.setattr(anytime, "time", types.SimpleNamespace(monotonic=lambda: 0.0,
+                                                               perf_counter=lambda: 0.0))
+    return calls
+
+
+def test_an_undecided_engine_s_schedule_is_replayed_and_kept(monkeypatch) -> None:
+    """Rule: a schedule an undecided exact engine returns (the time-indexed model's) is
+    replayed at M and offered: the bracket's upper side and schedule become its own when it
+    is cheaper. Planted: an engine with no schedule leaves the heuristic's."""
+    from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
+    from attnio.graphs.game import replay
+    from attnio.graphs.pebble_result import PebbleResult
+
+    G = _cross()
+    for given, upper in ((_CROSS_OPTIMAL, 6), ([], 8)):
+        _scripted(monkeypatch, [_costing(8), _costing(9)],
+                  [PebbleResult.undecided(5, 6, "horizon", schedule=given),
+                   PebbleResult.undecided(5, 8, "out of time")])
+        progress = AnytimeProgress()
+        r = anytime_pebble(G, 3, time_limit=100, progress=progress)
+        assert r.verdict == "undecided" and (r.lower, r.upper) == (5, upper)
+        assert progress.upper_bound == upper == replay(G, r.schedule, 3).io
+        monkeypatch.undo()
+
+
+def test_the_long_heuristic_runs_on_any_positive_budget(monkeypatch) -> None:
+    """Rule: phase (c) is skipped only when no time is left (budget 0); a budget under a
+    second (time_limit 1.5 s, share 0.5: 0.75 s) still runs it and then the exact search,
+    whose optimum is the answer. Planted: with the deadline passed the answer is the
+    bracket, "time limit ... reached"."""
+    from attnio.graphs.anytime import anytime_pebble
+    from attnio.graphs.pebble_result import PebbleResult
+
+    G = _cross()
+    calls = _scripted(monkeypatch, [_costing(8), _costing(7)],
+                      [PebbleResult.undecided(5, 8, "probe"),
+                       PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=3)])
+    r = anytime_pebble(G, 3, time_limit=1.5, heuristic_share=0.5)
+    assert r.verdict == "optimal" and r.io == 6
+    assert [c for c in calls if c[0] == "heuristic"][1] == ("heuristic", 0.75)
+    monkeypatch.undo()
+    _scripted(monkeypatch, [_costing(8)], [])
+    r = anytime_pebble(G, 3, time_limit=0)
+    assert r.verdict == "undecided" and r.reason == "time limit 0 s reached"
+
+
+def test_below_the_smallest_cache_the_named_engine_answers(monkeypatch) -> None:
+    """Rule: below the smallest M that can compute every output the answer is the engine
+    named by ``method`` (its own wording), with no time given to it."""
+    import attnio.graphs.anytime as anytime
+    from attnio.graphs.engines import solve as real_solve
+
+    seen: list[dict] = []
+
+    def recording(G, M, **kw):
+        seen.append(dict(kw))
+        return real_solve(G, M, **kw)
+
+    monkeypatch.setattr(anytime, "solve", recording)
+    G = _cross()
+    for method in ("plain", "reference"):
+        r = anytime.anytime_pebble(G, 2, method=method, time_limit=5)
+        assert seen[-1]["method"] == method and seen[-1]["time_limit"] == 0
+        assert r == real_solve(G, 2, method=method, time_limit=0)
+        assert r.verdict == "infeasible"
+
+
+def test_a_caller_s_lower_bound_must_be_a_non_negative_int() -> None:
+    """Rule: each ``lower_bounds`` value is an int ≥ 0 (not a bool, not a float); anything else
+    is refused naming the source and the value. Planted: 0 and a valid bound are taken."""
+    from attnio.graphs.anytime import AnytimeProgress, anytime_pebble
+
+    G = _cross()
+    for bad in (-1, 2.0, True, "3"):
+        with pytest.raises(InvalidInputError, match=rf"lower_bounds\['mine'\]={bad!r} must be"):
+            anytime_pebble(G, 3, time_limit=5, lower_bounds={"mine": bad})
+    progress = AnytimeProgress()
+    anytime_pebble(G, 3, time_limit=0, lower_bounds={"zero": 0, "mine": 5},
+                   incumbents={"given": _costing(9)}, progress=progress)
+    assert (progress.lower_bound, progress.lower_bound_source) >= (5, "mine")
