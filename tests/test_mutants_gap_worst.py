@@ -698,3 +698,27 @@ def test_a_caller_s_lower_bound_must_be_a_non_negative_int() -> None:
     anytime_pebble(G, 3, time_limit=0, lower_bounds={"zero": 0, "mine": 5},
                    incumbents={"given": _costing(9)}, progress=progress)
     assert (progress.lower_bound, progress.lower_bound_source) >= (5, "mine")
+
+
+def test_a_caller_s_lower_bound_routes_get_their_share_and_raise_the_bound(monkeypatch) -> None:
+    """Rule: ``lower_bound_routes`` is called once, after the quick heuristic, with
+    ROUTES_SHARE of the limit (cut at the deadline); the bound it returns raises the bracket
+    under its own name and closes it when it meets the schedule. Planted: routes that find
+    nothing (None) leave the bound at L0 and the search goes on."""
+    from attnio.graphs.anytime import ROUTES_SHARE, AnytimeProgress, anytime_pebble
+    from attnio.graphs.pebble_result import PebbleResult
+
+    G = _cross()
+    given: list[float] = []
+    _scripted(monkeypatch, [_costing(7)], [])
+    progress = AnytimeProgress()
+    r = anytime_pebble(G, 3, time_limit=100, progress=progress,
+                       lower_bound_routes=lambda s: given.append(s) or (7, "my routes"))
+    assert given == [100 * ROUTES_SHARE]
+    assert r.verdict == "optimal" and r.io == 7
+    assert (progress.lower_bound, progress.lower_bound_source) == (7, "my routes")
+    monkeypatch.undo()
+    calls = _scripted(monkeypatch, [_costing(7), _costing(7)],
+                      [PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1)])
+    r = anytime_pebble(G, 3, time_limit=100, lower_bound_routes=lambda s: None)
+    assert r.verdict == "optimal" and r.io == 6 and calls[-1][0] == "exact"
