@@ -37,6 +37,7 @@ import pytest
 import z3
 
 from attnio.proofs import joint_lemmas as jl
+from attnio.results import Refuted
 from attnio.smt.chains import Chain, Step
 
 pytestmark = pytest.mark.trust
@@ -258,6 +259,8 @@ def _sample_points(base: list[str], derive: list[tuple], count: int, seed: int,
             roll = rng.random()
             if x in positive:
                 return rng.choice([F(1, 2), F(1, 3), F(-1), F(-2)])
+            if roll < 0.15:
+                return -F(1, rng.randint(1, 4))
             if roll < 0.3:
                 return -F(rng.randint(1, 40), rng.randint(1, 3))
             if roll < 0.55 and v:
@@ -682,14 +685,17 @@ def test_twin__every_step_without_its_hypotheses_is_caught(name: str) -> None:
 
 
 def test_twin__shape_checker_rejects_planted_chains() -> None:
-    """Planted twins the shape check must reject: the forward chain with free PV leaves from
-    the entries of Q (a changed premise), the recompute chain with κ = 1 (its steps and
-    conclusion), the rows chain with 1/4, the cube chain with 32, the cell chain with w at its
-    lower corner, a renamed step, a weakened step (σ r·2 in place of σ r/2)."""
+    """Planted twin the shape check must reject: the forward chain with free PV leaves from
+    the entries of Q (a changed premise); accepted against the reference that says so."""
     assert any("premises differ" in p for p in shape_problems(jl.forward_chain(free_rows=False),
                                                                forward_reference()))
     assert shape_problems(jl.forward_chain(free_rows=False),
                           forward_reference(free_rows=False)) == []
+
+
+def test_twin__shape_checker_rejects_planted_constants() -> None:
+    """Planted twins: the recompute chain with κ = 1 (its rows step and its conclusion), the
+    rows chain with 1/4, the cube chain with 32 (accepted against a reference with 32)."""
     probs = shape_problems(jl.backward_chain("recompute", kappa=F(1)),
                            backward_reference("recompute"))
     assert "the conclusion differs" in probs and "step 'rows ≤ κσ²/(4d)': conclusion differs" in probs
@@ -697,6 +703,11 @@ def test_twin__shape_checker_rejects_planted_chains() -> None:
                                                       rows_reference())
     assert shape_problems(jl.cube_chain(factor=32), cube_reference()) != []
     assert shape_problems(jl.cube_chain(factor=32), cube_reference(32)) == []
+
+
+def test_twin__shape_checker_rejects_planted_premises_and_steps() -> None:
+    """Planted twins: the cell chain with w at its lower corner (a premise), a renamed step, a
+    weakened step (σr·2 in place of σr/2)."""
     assert any("premises" in p for p in shape_problems(jl.cell_chain(lower_w=True),
                                                        cell_reference()))
     fwd = jl.forward_chain()
@@ -839,3 +850,448 @@ def test_the_superadditive_terms_add_up_to_psi() -> None:
                    v["p"], v["d"], v["n"], v["k"])
         assert sum(f(v) for f in lhs) == one(1) + one(2)
         assert sum(f(v) for f in rhs) == both
+
+
+# ==============================================================================================
+# bounds/joint.py — the cap, its cells, its search, its interval bound
+# ==============================================================================================
+def test_joint_cap_names_the_unknown_class_and_the_known_ones() -> None:
+    """Rule: an unknown computation class is refused with a message naming it and every class
+    of JOINT_CLASSES; a known one is accepted (twin)."""
+    from attnio.bounds.joint import JOINT_CLASSES, joint_cap
+    from attnio.exceptions import InvalidInputError
+    with pytest.raises(InvalidInputError) as err:
+        joint_cap("backwards", 8, 4)
+    message = str(err.value)
+    assert "'backwards'" in message and all(c in message for c in JOINT_CLASSES)
+    assert joint_cap("recompute", 8, 4).computation == "recompute"
+
+
+def test_joint_cell_bound_is_zero_on_an_empty_cell_and_the_extremes_elsewhere() -> None:
+    """Rule (joint_cell_bound's docstring): 0 when the cell holds no feasible point
+    (s0 > S or s0 + z0 > T); otherwise Ψ's terms at σ = s1, z = z1, w = T − s0 − z0,
+    u = min(z1, S − s0), each rounded up (an exact reference: ⌈√·⌉ by isqrt)."""
+    from attnio.bounds.joint import joint_cell_bound
+
+    def ceil_div(a: int, b: int) -> int:
+        return -(-a // b)
+
+    def ceil_sqrt(x: int) -> int:
+        r = isqrt(x)
+        return r + (r * r != x)
+
+    rng = random.Random(3636)
+    empty = 0
+    for _ in range(300):
+        d, nf, k = rng.randint(1, 9), rng.randint(1, 9), rng.randint(0, 9)
+        kappa = rng.choice([(1, 1), (5, 4)])
+        S = rng.randint(1, 30)
+        T = S + rng.randint(0, 30)
+        s0 = rng.randint(0, S + 3)
+        s1 = s0 + rng.randint(0, 5)
+        z0 = rng.randint(0, T + 3)
+        z1 = z0 + rng.randint(0, 5)
+        got = joint_cell_bound(d, nf, k, kappa, S, T, s0, s1, z0, z1)
+        if s0 > S or s0 + z0 > T:
+            empty += 1
+            assert got == 0, (S, T, s0, z0)
+            continue
+        w, u = T - s0 - z0, min(z1, S - s0)
+        want = (ceil_div(kappa[0] * s1 * s1, 4 * d * kappa[1]) + ceil_div(u * s1, nf)
+                + min(ceil_div(ceil_sqrt(s1 * s1 * z1), 2), (d - 1) * z1)
+                + min(ceil_sqrt(u * s1 * w), k * w))
+        assert got == want, (d, nf, k, kappa, S, T, s0, s1, z0, z1)
+    assert empty >= 10
+
+
+def _search_replay_problem(search, d: int, M: int, L: int, nf: int, k: int, kappa) -> str | None:
+    """Replays joint_search's rule on its certificate: cells visited in order (the initial
+    grid, then each split's children), the best value of Ψ at each visited cell's point
+    (σ = s0, z = min(z1, T − s0)) where its bound is nonzero; each split is of the open cell
+    with the largest bound (ties: the smallest cell), made only while that bound exceeds
+    best + best // JOINT_GAP + 2, fewer than JOINT_EVALS bounds were evaluated and the cell is
+    not a point; the search stops as soon as one of these fails; cap = max(1, best, the top
+    open bound)."""
+    import heapq
+
+    from attnio.bounds.joint import JOINT_EVALS, JOINT_GAP, joint_cell_bound, joint_point_value
+    S, T = M + L, 2 * M + L
+    state = {"best": 0, "evals": 0}
+    open_: list = []           # a heap of (−bound, cell): the top is the largest bound
+
+    def visit(cell) -> None:
+        state["evals"] += 1
+        ub = joint_cell_bound(d, nf, k, kappa, S, T, *cell)
+        if ub:
+            state["best"] = max(state["best"], joint_point_value(
+                d, nf, k, kappa, S, T, cell[0], min(cell[3], T - cell[0])))
+        if ub > state["best"]:
+            heapq.heappush(open_, (-ub, cell))
+
+    def must_stop() -> bool:
+        ub, cell = open_[0]
+        best = state["best"]
+        return (-ub <= best + best // JOINT_GAP + 2 or state["evals"] >= JOINT_EVALS
+                or (cell[1] - cell[0] <= 1 and cell[3] - cell[2] <= 1))
+
+    for cell in search.initial:
+        visit(cell)
+    for parent, children in search.splits:
+        if not open_ or must_stop():
+            return f"split of {parent} after the search should have stopped"
+        if parent != open_[0][1]:
+            return f"split of {parent}, not of the open cell with the largest bound"
+        heapq.heappop(open_)
+        for child in children:
+            visit(child)
+    if open_ and not must_stop():
+        return "the search stopped while its top cell was still worth splitting"
+    if search.best != state["best"]:
+        return f"best {search.best} != replayed {state['best']}"
+    if search.cap != max(1, state["best"], -open_[0][0] if open_ else 0):
+        return "the cap is not max(1, best, the top open bound)"
+    return None
+
+
+_SEARCHES = [(16, 100, 200, 4096, 4095, (1, 1)), (64, 1024, 2048, 4096, 4095, (5, 4)),
+             (4, 6, 10, 8, 7, (1, 1)), (64, 11216, 22432, 63, 255, (1, 1)),
+             (1, 3, 9, 2, 1, (5, 4)), (256, 4, 64, 63, 255, (1, 1)),
+             # sizes whose top cell lands within 2 of best + best/600 (the stopping margin)
+             (2, 566, 2264, 63, 255, (1, 1)), (16, 534, 1068, 4096, 255, (5, 4)),
+             (2, 143, 2288, 63, 8, (1, 1)),
+             # tiny sizes: bounds of 1 and 0 (the best value starts at 0)
+             (1, 1, 4, 1, 2, (1, 1)), (3, 1, 2, 1, 2, (5, 4)), (4, 4, 4, 5, 1, (1, 1))]
+
+
+def test_joint_search_follows_its_best_first_rule() -> None:
+    """Rule: joint_search's certificate replays (:func:`_search_replay_problem`): best-first
+    splits, the stopping test best + best/600 + 2, the best value and the cap; one search
+    stops on the gap and one on the evaluation budget."""
+    from attnio.bounds.joint import JOINT_EVALS, joint_search
+    reasons = set()
+    rng = random.Random(3638)      # small sizes: best // 600 = 0, the "+ 2" decides
+    small = [(rng.randint(1, 9), rng.randint(1, 12), rng.randint(1, 40), rng.randint(1, 9),
+              rng.randint(0, 9), rng.choice([(1, 1), (5, 4)])) for _ in range(30)]
+    for args in _SEARCHES + small:
+        search = joint_search(*args)
+        assert _search_replay_problem(search, *args) is None, args
+        evals = len(search.initial) + sum(len(c) for _, c in search.splits)
+        reasons.add(evals >= JOINT_EVALS)
+    assert reasons == {True, False}
+
+
+def test_twin__search_replay_rejects_a_planted_certificate() -> None:
+    """Planted twins: one split too many (the search should have stopped), a split dropped
+    (it stopped too soon), a cap one above its rule."""
+    import dataclasses
+
+    from attnio.bounds.joint import joint_search
+    args = (16, 100, 200, 4096, 4095, (1, 1))
+    honest = joint_search(*args)
+    assert len(honest.splits) >= 2
+    fewer = dataclasses.replace(honest, splits=honest.splits[:-1])
+    assert "still worth splitting" in _search_replay_problem(fewer, *args)
+    assert "cap" in _search_replay_problem(dataclasses.replace(honest, cap=honest.cap + 1), *args)
+    parent, children = honest.splits[-1]
+    child = max((c for c in children if c[1] - c[0] > 1), default=children[0])
+    s0, s1, z0, z1 = child
+    sm, zm = (s0 + s1) // 2, (z0 + z1) // 2
+    more = dataclasses.replace(honest, splits=honest.splits + (
+        (child, tuple((a, b, c, e) for a, b in ((s0, sm), (sm, s1)) for c, e in ((z0, zm), (zm, z1)))),))
+    assert _search_replay_problem(more, *args) is not None
+
+
+def test_the_interval_cap_of_one_M_is_its_initial_grid_bound() -> None:
+    """Rule: joint_interval_cap over [M, M] is the largest joint_cell_bound of the search's
+    initial cells at M (the docstring's argument with a = b); over [a, b] it is at least that
+    at both ends and at most the interval's extreme bound computed from the grids at a and b
+    (its docstring's formula)."""
+    from attnio.bounds.joint import (
+        JOINT_GRID,
+        extreme_bound,
+        joint_cell_bound,
+        joint_interval_cap,
+        joint_search,
+    )
+    rng = random.Random(3637)
+    # (d, a, t, n_full, k, κ) with k = 0: the largest cell bound on the line s0 + z0 = T
+    fixed = [(18, 1, 3, 13, 0, (5, 4)), (7, 5, 6, 9, 0, (1, 1))]
+    for i in range(16):
+        d, nf, k = rng.randint(1, 64), rng.randint(1, 64), rng.randint(0, 64)
+        kappa = rng.choice([(1, 1), (5, 4)])
+        a, t = rng.randint(1, 300), rng.randint(1, 6)
+        b = a + rng.randint(0, 30)
+        if i < len(fixed):
+            d, a, t, nf, k, kappa = fixed[i]
+            b = a
+        for M in (a, b):
+            S, T = (1 + t) * M, (2 + t) * M
+            grid = max(joint_cell_bound(d, nf, k, kappa, S, T, *c)
+                       for c in joint_search(d, M, t * M, nf, k, kappa).initial)
+            assert joint_interval_cap(d, M, M, t, nf, k, kappa) == grid, (d, M, t)
+        Sa, Ta, Sb, Tb = (1 + t) * a, (2 + t) * a, (1 + t) * b, (2 + t) * b
+        want = max(extreme_bound(d, nf, k, kappa, Sb * (i + 1) // JOINT_GRID,
+                                 Tb * (j + 1) // JOINT_GRID,
+                                 Tb - Sa * i // JOINT_GRID - Ta * j // JOINT_GRID,
+                                 min(Tb * (j + 1) // JOINT_GRID, Sb - Sa * i // JOINT_GRID))
+                   for i in range(JOINT_GRID) for j in range(JOINT_GRID)
+                   if Sa * i // JOINT_GRID + Ta * j // JOINT_GRID <= Tb)
+        assert joint_interval_cap(d, a, b, t, nf, k, kappa) == want, (d, a, b, t)
+
+
+# ==============================================================================================
+# proofs/joint_routes.py — the cap's check, the routes' check, the claims
+# ==============================================================================================
+def _ctx():
+    from attnio.proofs.registry import CheckContext
+    return CheckContext()
+
+
+_SMALL = [("forward", 8, 7, (1, 1))]
+
+
+def test_the_cap_check_counts_every_certificate_and_integer_point() -> None:
+    """Rule: gap.joint_cap's check runs one certificate per (class, size, L = t·M of
+    SEGMENT_MULTIPLES) and compares every integer point σ ≤ S, z ≤ T − σ (S = M + L,
+    T = 2M + L, L = M, 2M, 4M) with the cap; its evidence counts them (nontrivial: caps > 2,
+    and one per point grid) and its message says what was checked."""
+    from attnio.bounds.attention import SEGMENT_MULTIPLES
+    from attnio.bounds.joint import joint_segment_cap
+    from attnio.proofs.joint_routes import _joint_cap_check
+    sizes, points = [(1, 3), (4, 5)], [(1, 1), (2, 3)]
+    verdict = _joint_cap_check(_ctx(), classes=_SMALL, sizes=sizes, points=points, brute=[])
+    assert verdict.proved and "certificates, integer points and brute-force" in verdict.detail
+    _, nf, k, kappa = _SMALL[0]
+    certs = len(sizes) * len(SEGMENT_MULTIPLES)
+    big = sum(joint_segment_cap(d, M, t * M, nf, k, kappa) > 2
+              for d, M in sizes for t in SEGMENT_MULTIPLES)
+    pts = sum(1 for _, M in points for t in (1, 2, 4) for s in range((1 + t) * M + 1)
+              for _z in range((2 + t) * M - s + 1))
+    assert verdict.evidence.instances == certs + pts
+    assert verdict.evidence.nontrivial_instances == big + len(points) * 3
+    assert verdict.detail.startswith(f"{certs + pts} ")
+
+
+def test_the_cap_check_refutations_name_their_case() -> None:
+    """Rule: each refutation of gap.joint_cap's check carries the case as data — certificate:
+    class, d, M, L, cap; integer point: those and sigma, z (a point where Ψ > cap); brute
+    force: class, n, d, M, L, cap, brute_force — and says which check failed."""
+    from attnio.proofs.joint_routes import _joint_cap_check
+    v = _joint_cap_check(_ctx(), classes=_SMALL, sizes=[(4, 5)], points=[], brute=[],
+                         shift=lambda cap: cap // 2)
+    assert isinstance(v, Refuted) and set(v.counterexample) == {"class", "d", "M", "L", "cap"}
+    assert v.counterexample["class"] == "forward" and v.counterexample["d"] == 4
+    assert v.counterexample["M"] == 5 and v.counterexample["L"] % 5 == 0
+    assert "certificate fails" in v.detail
+    v = _joint_cap_check(_ctx(), classes=_SMALL, sizes=[], points=[(2, 3)], brute=[],
+                         shift=lambda cap: 0)
+    cx = v.counterexample
+    assert isinstance(v, Refuted) and set(cx) == {"class", "d", "M", "L", "cap", "sigma", "z"}
+    assert "exceeds the cap" in v.detail
+    S, T = cx["M"] + cx["L"], 2 * cx["M"] + cx["L"]
+    s, z = cx["sigma"], cx["z"]
+    w, u = T - s - z, min(z, S - s)
+    assert cx["d"] == 2 and 0 <= s <= S and 0 <= z <= T - s and cx["cap"] == 0
+    assert s * s + u * s + s * s * z + u * s * w > 0          # Ψ > 0 = cap there
+    v = _joint_cap_check(_ctx(), classes=[], brute=[("forward", 1, 2)],
+                         cap_of=lambda cls, n, d: lambda d_, M, L: 0)
+    assert isinstance(v, Refuted) and set(v.counterexample) == {"class", "n", "d", "M", "L", "cap",
+                                                   "brute_force"}
+    assert v.counterexample["brute_force"] > v.counterexample["cap"] == 0
+    assert "more designated leaves than the cap" in v.detail
+
+
+def test_the_single_product_cap_is_segment_product_cap() -> None:
+    """Rule: the twin's cap _single_cap(cls, n, d) is one product's segment_product_cap at the
+    given (d, M, L), whatever the class."""
+    from attnio.bounds.attention import segment_product_cap
+    from attnio.proofs.joint_routes import _single_cap
+    for d, M, L in [(1, 2, 6), (4, 10, 30), (64, 1024, 4096)]:
+        assert _single_cap("recompute", 2, 1)(d, M, L) == segment_product_cap(d, M, L)
+
+
+_TINY_ROUTES = [("forward", 8, 4, 6, 1, 1, 1), ("backward", 8, 4, 6, 1, 1, 1),
+                ("backward", 1, 1, 100, 1, 1, 1), ("forward", 8, 4, 6, 2, 2, 1),
+                ("backward", 16, 64, 100, 2, 4, 2)]   # two query heads per K/V head: the group
+
+
+def test_the_route_check_counts_every_route(monkeypatch) -> None:
+    """Rule: gap.joint_route's check compares each (pass, class) of its grid — counted, the
+    nontrivial ones those with a positive route (recomputed here with each class's cap at the
+    grid's group H/G) — and says so."""
+    import attnio.proofs.joint_routes as module
+    from attnio.bounds.attention import SEGMENT_MULTIPLES
+    from attnio.bounds.joint import JOINT_CLASSES, joint_cap
+    monkeypatch.setattr(module, "_ROUTE_GRID", _TINY_ROUTES)
+    v = module._joint_route_check(_ctx())
+    cases = [(p, n, d, M, B, H, G, cls) for p, n, d, M, B, H, G in _TINY_ROUTES
+             for cls in (("forward",) if p == "forward" else ("recompute", "given-scores"))]
+    positive = sum(max(t * M * max(0, -(-JOINT_CLASSES[c][0] * B * H * n * n * d
+                                        // joint_cap(c, n, d, group=H // G)(d, M, t * M)) - 1)
+                       for t in SEGMENT_MULTIPLES) > 0
+                   for _, n, d, M, B, H, G, c in cases)
+    assert 0 < positive < len(cases)
+    assert v.proved and v.detail.startswith(f"{len(cases)} joint routes (single head and stacked)")
+    assert v.evidence.instances == len(cases) and v.evidence.nontrivial_instances == positive
+
+
+def test_the_route_check_refutes_with_the_case(monkeypatch) -> None:
+    """Rule: a refutation of gap.joint_route's check carries the case: a stacked route off its
+    formula (pass, n, d, M, batch, heads, kv_heads, class, routes, recomputed), one head
+    differing from the single-head route (pass, n, d, M, class, single, stacked); each says
+    which."""
+    import attnio.proofs.joint_routes as module
+    from attnio.bounds.joint import JOINT_CLASSES
+    monkeypatch.setattr(module, "_ROUTE_GRID", _TINY_ROUTES)
+    v = module._joint_route_check(_ctx(), products=lambda cls: JOINT_CLASSES[cls][0] + 1)
+    assert isinstance(v, Refuted) and set(v.counterexample) == {"pass", "n", "d", "M", "batch", "heads",
+                                                   "kv_heads", "class", "routes", "recomputed"}
+    assert v.counterexample["routes"] != v.counterexample["recomputed"]
+    assert "is not max_L" in v.detail
+    real = module.joint_routes
+    monkeypatch.setattr(module, "joint_routes", lambda *a: [
+        type("R", (), {"value": r.value + 1})() for r in real(*a)])
+    v = module._joint_route_check(_ctx())
+    assert isinstance(v, Refuted) and set(v.counterexample) == {"pass", "n", "d", "M", "class", "single",
+                                                   "stacked"}
+    assert v.detail == "one stacked head differs from the single-head route"
+
+
+def test_every_joint_claim_is_reconstructed_ours_and_in_its_tier() -> None:
+    """Rule: every claim and twin of the joint routes is RECONSTRUCTED (ours), of the family
+    joint_routes with its source, in the default tier except the --deep one."""
+    from attnio.proofs import joint_lemmas, joint_routes
+    claims = [*joint_lemmas.CLAIMS, *joint_lemmas.FALSE_TWINS, *joint_routes.CLAIMS,
+              *joint_routes.FALSE_TWINS]
+    for c in claims:
+        assert c.reconstructed is True and c.family == "joint_routes", c.id
+        assert "notes/gap.md" in c.source, c.id
+        assert c.tier == ("deep" if c.id.endswith("_deep") else "default"), c.id
+    assert sum(c.tier == "deep" for c in claims) == 1
+
+
+def test_joint_cap_names_the_argument_it_refuses() -> None:
+    """Rule: a non-positive n, d or group is refused with a message naming that argument."""
+    from attnio.bounds.joint import joint_cap
+    from attnio.exceptions import InvalidInputError
+    for kwargs, name in [(dict(n=0, d=4), "n"), (dict(n=8, d=0), "d"),
+                         (dict(n=8, d=4, group=0), "group")]:
+        with pytest.raises(InvalidInputError) as err:
+            joint_cap("recompute", **kwargs)
+        assert str(err.value).startswith(f"{name}=0 "), str(err.value)
+
+
+def test_the_certificate_checker_names_a_non_grid() -> None:
+    """Rule: initial cells whose cuts tile the region but that are not their grid (a cell
+    twice) are refused as 'not a grid'; the honest certificate passes (twin)."""
+    import dataclasses
+
+    import attnio.proofs.joint_routes as module
+    from attnio.bounds.joint import joint_search
+    args = (4, 6, 10, 8, 7, (1, 1))
+    honest = joint_search(*args)
+    assert module._certificate_problem(*args, honest.cap) is None
+    twice = dataclasses.replace(honest, initial=honest.initial + honest.initial[:1])
+    real = module.joint_search
+    try:
+        module.joint_search = lambda *a: twice
+        assert module._certificate_problem(*args, honest.cap) == "the initial cells are not a grid"
+    finally:
+        module.joint_search = real
+
+
+def test_the_certificate_recomputes_joint_cell_bound_exactly() -> None:
+    """Rule: the certificate's independent cell bound is joint_cell_bound, an int, at every
+    random cell (both round every term up)."""
+    from attnio.bounds.joint import joint_cell_bound
+    from attnio.proofs.joint_routes import _reference_cell_bound
+    rng = random.Random(3639)
+    for _ in range(300):
+        d, nf, k = rng.randint(1, 9), rng.randint(1, 9), rng.randint(0, 9)
+        kappa = rng.choice([(1, 1), (5, 4)])
+        S = rng.randint(1, 30)
+        T = S + rng.randint(0, 30)
+        s0, z0 = rng.randint(0, S + 2), rng.randint(0, T + 2)
+        cell = (s0, s0 + rng.randint(0, 4), z0, z0 + rng.randint(0, 4))
+        ref = _reference_cell_bound(d, nf, k, kappa, S, T, *cell)
+        assert type(ref) is int and ref == joint_cell_bound(d, nf, k, kappa, S, T, *cell)
+
+
+def test_every_joint_twin_names_its_claim_and_reason() -> None:
+    """Rule: every false twin of the joint routes names the claim it shadows (an id of the
+    same module's CLAIMS), expects a refutation and says the reason expected."""
+    from attnio.proofs import joint_lemmas, joint_routes
+    for module in (joint_lemmas, joint_routes):
+        ids = {c.id for c in module.CLAIMS}
+        for twin in module.FALSE_TWINS:
+            assert twin.twin_of in ids and twin.expect_reason, twin.id
+            assert twin.expect == "refuted", twin.id
+        for c in module.CLAIMS:
+            assert c.twin_of is None, c.id
+
+
+def _tiny_witness_dag():
+    """x, y → c; c, w → P; z an input of nothing: with M = 3, P needs a READ of w after c."""
+    import networkx as nx
+    G = nx.DiGraph([("x", "c"), ("y", "c"), ("c", "P"), ("w", "P")])
+    G.add_node("z")
+    return G
+
+
+def _replay_witness(G, W, target, watched, M, cx) -> str | None:
+    """The counterexample's moves under the segment's rules, from its start red set: a read
+    of an input or a vertex outside W; a compute of a non-input with every predecessor red;
+    at most M red; ends with the target red and its never_red inputs never red."""
+    red = set(cx["start_red"])
+    if len(red) > M or red & set(W):
+        return "bad start"
+    seen = red & set(watched)
+    for move, v in cx["moves"]:
+        if move == "read" and (G.in_degree(v) == 0 or v not in W) and v not in red:
+            red.add(v)
+        elif move == "compute" and G.in_degree(v) > 0 and set(G.predecessors(v)) <= red \
+                and v not in red:
+            red.add(v)
+        elif move == "delete" and v in red:
+            red.remove(v)
+        else:
+            return f"illegal move {(move, v)}"
+        if len(red) > M:
+            return "more than M red"
+        seen |= red & set(watched)
+    if target not in red or set(cx["never_red"]) & seen or not cx["never_red"]:
+        return "the counterexample does not end as it says"
+    return None
+
+
+def test_the_witness_counterexample_replays_under_the_game_rules() -> None:
+    """Rule: explore_witness's counterexample is a legal segment (inputs read, never
+    computed; W never read; at most M red) reaching the target with a watched input never
+    red; _witness_check refutes with the case as data (dag, W, target, M, start_red, moves,
+    never_red) and proves the lemma's case with every state counted."""
+    from attnio.proofs.joint_lemmas import _witness_check, explore_witness, score_tree_dag
+    G, W = _tiny_witness_dag(), ["c", "P"]
+    states, hits, cx = explore_witness(G, W, "P", ["x", "z"], 3)
+    assert cx is not None and ("read", "w") in cx["moves"] and cx["never_red"] == ["z"]
+    assert _replay_witness(G, W, "P", ["x", "z"], 3, cx) is None
+    v = _witness_check(_ctx(), cases=[("tiny", _tiny_witness_dag, W, "P", ["x", "z"], 3)])
+    assert isinstance(v, Refuted) and "were never red" in v.detail
+    assert set(v.counterexample) == {"dag", "W", "target", "M", "start_red", "moves",
+                                     "never_red"}
+    assert v.counterexample["M"] == 3 and v.counterexample["dag"] == "tiny"
+    case = ("tree", score_tree_dag, ["m0", "m1", "S", "P"], "P", ["q0", "q1", "k0", "k1"], 4)
+    v = _witness_check(_ctx(), cases=[case])
+    states, hits, cx = explore_witness(*[f() if callable(f) else f for f in case[1:2]], *case[2:])
+    assert v.proved and cx is None and v.evidence.instances == states
+    assert v.evidence.nontrivial_instances == hits > 0
+
+
+def test_twin__witness_replay_rejects_an_illegal_segment() -> None:
+    """Planted twins: a counterexample that computes an input, one that reads a W vertex."""
+    G, W = _tiny_witness_dag(), ["c", "P"]
+    cx = {"start_red": ["x", "y"], "never_red": ["z"],
+          "moves": [("compute", "c"), ("delete", "x"), ("delete", "y"), ("compute", "w"),
+                    ("compute", "P")]}
+    assert "illegal" in _replay_witness(G, W, "P", ["x", "z"], 3, cx)
+    cx = {"start_red": ["w"], "never_red": ["x", "z"], "moves": [("read", "P")]}
+    assert "illegal" in _replay_witness(G, W, "P", ["x", "z"], 3, cx)
