@@ -635,13 +635,10 @@ PLANS: dict[str, tuple[Callable[[], Chain], Callable[[], dict], list[str], list,
                       ("d", "n")),
 }
 
-_CHAINS: dict[str, Chain] = {}
-
-
 def _chain(name: str) -> Chain:
-    if name not in _CHAINS:
-        _CHAINS[name] = PLANS[name][0]()
-    return _CHAINS[name]
+    """The chain, built afresh in each test: benchmarks/mutation.py forks each mutant's run
+    from a process that ran the original, so a cached chain would hide the mutant."""
+    return PLANS[name][0]()
 
 
 # ==============================================================================================
@@ -1296,3 +1293,20 @@ def test_twin__witness_replay_rejects_an_illegal_segment() -> None:
     assert "illegal" in _replay_witness(G, W, "P", ["x", "z"], 3, cx)
     cx = {"start_red": ["w"], "never_red": ["x", "z"], "moves": [("read", "P")]}
     assert "illegal" in _replay_witness(G, W, "P", ["x", "z"], 3, cx)
+
+
+def test_joint_claim_makes_a_reconstructed_claim_in_its_tier() -> None:
+    """Rule: joint_claim (called here, not only at import: the registry's CLAIMS were built
+    before any mutant) gives a RECONSTRUCTED claim of the family joint_routes with the joint
+    source, its tier (default unless told), its twin_of and expected reason."""
+    from attnio.proofs.attention_routes import EXACT
+    from attnio.proofs.joint_routes import _SRC, joint_claim
+    plain = joint_claim("gap.test_plain", "s", "f", EXACT, lambda ctx: None)
+    deep = joint_claim("gap.test_deep", "s", "f", EXACT, lambda ctx: None, tier="deep")
+    twin = joint_claim("gap.twin.test", "s", "f", EXACT, lambda ctx: None,
+                       twin_of="gap.test_plain", expect_reason="is false")
+    for c in (plain, deep, twin):
+        assert c.reconstructed is True and c.family == "joint_routes" and c.source == _SRC
+    assert (plain.tier, deep.tier, twin.tier) == ("default", "deep", "default")
+    assert plain.id == "gap.test_plain" and plain.twin_of is None
+    assert twin.twin_of == "gap.test_plain" and twin.expect_reason == "is false"
