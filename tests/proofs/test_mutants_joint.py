@@ -52,7 +52,7 @@ _ROOT_BITS = 100
 _K = z3  # the operator kinds: z3.Z3_OP_*
 
 
-def _compile(e: z3.ExprRef, tol: Fraction = F(0)) -> Callable[[dict], object]:
+def _compile(e: z3.ExprRef, tol: Fraction = Fraction(0)) -> Callable[[dict], object]:  # noqa: B008
     """A closure evaluating the z3 term ``e`` at an assignment {name: Fraction}. Comparisons
     are lenient by ``tol`` (``a ≤ b`` holds when ``a ≤ b + tol``, ``a = b`` when
     ``|a − b| ≤ tol``): the square-root variables are 2⁻¹⁰⁰-close approximations."""
@@ -255,7 +255,7 @@ def _sample_points(base: list[str], derive: list[tuple], count: int, seed: int,
         chosen = set(rng.sample(names, min(len(names), rng.choice([0, 1, 1, 1, 2, 2]))))
         v: dict = {}
 
-        def off(x: str, honest: Fraction | None) -> Fraction:
+        def off(x: str, honest: Fraction | None, v: dict = v) -> Fraction:
             roll = rng.random()
             if x in positive:
                 return rng.choice([F(1, 2), F(1, 3), F(-1), F(-2)])
@@ -434,7 +434,7 @@ def backward_reference(computation: str, kappa: Fraction | None = None) -> dict:
     }
 
 
-def rows_reference(coefficient: Fraction = F(5, 16)) -> dict:
+def rows_reference(coefficient: Fraction = Fraction(5, 16)) -> dict:  # noqa: B008
     goal = LE(lambda e: e.a * e.b + e.aO * e.bV + e.b * e.p + 2 * e.p * e.q,
               lambda e: coefficient * (e.a + e.aO + e.b + e.bV) ** 2)
     is_ = lambda x, y: EQ(lambda e: getattr(e, x), lambda e: getattr(e, y))  # noqa: E731
@@ -841,7 +841,7 @@ def test_the_superadditive_terms_add_up_to_psi() -> None:
              "p1": q1 * s1 * q1, "p2": q2 * s2 * q2, "d": F(rng.randint(1, 9)),
              "n": F(rng.randint(1, 9)), "k": F(rng.randint(0, 9)), "kap": rng.choice([F(1), F(5, 4)])}
         v["p"] = _sqrt((q1 + q2) * (s1 + s2) * (q1 * s1 + q2 * s2))
-        one = lambda i: psi(v["kap"], v[f"s{i}"], v[f"u{i}"], v[f"z{i}"], v[f"w{i}"],  # noqa: E731
+        one = lambda i, v=v: psi(v["kap"], v[f"s{i}"], v[f"u{i}"], v[f"z{i}"], v[f"w{i}"],  # noqa: E731
                             v[f"r{i}"], v[f"p{i}"], v["d"], v["n"], v["k"])
         both = psi(v["kap"], s1 + s2, q1 + q2, v["z1"] + v["z2"], v["w1"] + v["w2"], v["r"],
                    v["p"], v["d"], v["n"], v["k"])
