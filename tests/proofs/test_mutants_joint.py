@@ -187,16 +187,7 @@ def _free_points(names: set[str], count: int, seed: int) -> list[dict]:
 
 
 def _names(chain: Chain) -> set[str]:
-    out: set[str] = set()
-
-    def walk(e: z3.ExprRef) -> None:
-        if z3.is_const(e) and e.decl().kind() == _K.Z3_OP_UNINTERPRETED:
-            out.add(e.decl().name())
-        for c in e.children():
-            walk(c)
-    for f in (*chain.premises, *(s.conclusion for s in chain.steps), chain.conclusion):
-        walk(f)
-    return out
+    return set(_vars((*chain.premises, *(s.conclusion for s in chain.steps), chain.conclusion)))
 
 
 def shape_problems(chain: Chain, ref: dict, seed: int = 7, count: int = 6) -> list[str]:
