@@ -45,8 +45,10 @@ Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust
   pairwise coprime cofactors (trial division, then gcd splitting); never over factors that
   share one.
 * ``referee.undefined-is-undefined`` — a root or non-integer power of a negative number, a
-  division by zero, a logarithm of a non-positive number or to the base 1, no ``Piecewise``
-  branch: undefined, never false.
+  power with a symbolic exponent of a non-positive base (whatever the exponent's value at the
+  point: ``definedness.real-powers`` is a rule of the term, not of the value), a division by
+  zero, a logarithm of a non-positive number or to the base 1, no ``Piecewise`` branch:
+  undefined, never false.
 * ``referee.too-large-is-unknown`` — a number beyond :data:`MAX_EXACT_BITS` or the caps is
   unknown, never approximated.
 * ``referee.domains-exactly`` — an integer domain needs an exact integer, a positive one an
@@ -430,6 +432,15 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
         raise _Undefined()              # no branch applies
     args = [_value(a, point) for a in e.args]
     if isinstance(e, sp.Pow):
+        if not e.exp.is_Rational:
+            # definedness.real-powers: b**x with a symbolic (or irrational) exponent is defined
+            # for b > 0 only, whatever value x takes at the point — (-1)**y at y = 1 is
+            # undefined, as the definedness condition the solvers see says.
+            s = sign_of(args[0])
+            if s is None:
+                raise _Undetermined()
+            if s != 1:
+                raise _Undefined()      # a real power needs a positive base
         return _power(*args)
     if isinstance(e, sp.log):
         for i, arg in enumerate(args):  # log(a) and log(a, b) = log(a)/log(b)

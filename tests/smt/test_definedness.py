@@ -148,3 +148,72 @@ def test_conjunctions_are_flattened_without_repeats() -> None:
     both = _conj([sp.And(a, b, evaluate=False), a, sp.true])
     assert both == sp.And(a, b, evaluate=False) and len(both.args) == 2
     assert _conj([a, sp.false, b]) == sp.false and _conj([sp.true]) == sp.true
+
+
+def _random_term(rng, depth: int) -> sp.Expr:
+    """A small random term over x, y: sums, products, integer/rational/symbolic powers, logs,
+    quotients — the constructs whose definedness the two sides could disagree on."""
+    if depth == 0:
+        return rng.choice([x, y, x - 1, y + 1, sp.Integer(2), x - y])
+    a, b = _random_term(rng, depth - 1), _random_term(rng, depth - 1)
+    kind = rng.randrange(7)
+    if kind == 0:
+        return a + b
+    if kind == 1:
+        return a * b
+    if kind == 2:
+        return sp.Pow(a, rng.choice([2, -1, sp.Rational(1, 2), sp.Rational(1, 3),
+                                     sp.Rational(-3, 2)]), evaluate=False)
+    if kind == 3:
+        return sp.Pow(a, b, evaluate=False)             # a symbolic exponent
+    if kind == 4:
+        return sp.log(a, evaluate=False)
+    if kind == 5:
+        return a / b
+    return sp.exp(a, evaluate=False)
+
+
+def test_the_referee_and_the_definedness_rules_agree_on_random_terms() -> None:
+    """Where ``term_definedness(t)`` is false at a point, the referee calls ``t >= t``
+    undefined there, and where it is true the referee never does: the solvers and the
+    referee see one domain of definition (a disagreement let a Refuted land outside it: ``x**y
+    >= 0`` refuted at x = -1, y = 1 although the rule makes x**y need x > 0). Counts the points
+    where each side was decided, so the check cannot pass vacuously."""
+    import random
+
+    from attnio.smt.exact_eval import evaluate
+
+    rng = random.Random(20261207)
+    values = [sp.Integer(v) for v in (-2, -1, 0, 1, 2, 3)] + [sp.Rational(1, 2), sp.Rational(-1, 2)]
+    undefined_seen = defined_seen = 0
+    for _ in range(150):
+        term = _random_term(rng, rng.randrange(1, 3))
+        point = {x: rng.choice(values), y: rng.choice(values)}
+        rule = evaluate(term_definedness(term), point)
+        referee = evaluate(sp.Ge(term, term, evaluate=False), point)
+        if rule == "unknown" or referee == "unknown":
+            continue
+        if rule == "false":
+            undefined_seen += 1
+            assert referee == "undefined", (term, point)
+        elif rule == "true":
+            defined_seen += 1
+            assert referee != "undefined", (term, point)
+    assert undefined_seen >= 20 and defined_seen >= 20, (undefined_seen, defined_seen)
+
+
+def test_planted_the_agreement_check_sees_a_referee_blind_to_symbolic_exponents(monkeypatch) -> None:
+    """Planted: the referee evaluating b**y after substituting y (the bug fixed on 2026-12-07)
+    makes the agreement check fail."""
+    from attnio.smt import exact_eval
+
+    real_value = exact_eval._value
+
+    def value_after_substitution(e, point):
+        if isinstance(e, sp.Pow) and not e.exp.is_Rational:
+            return exact_eval._power(*[real_value(a, point) for a in e.args])
+        return real_value(e, point)
+
+    monkeypatch.setattr(exact_eval, "_value", value_after_substitution)
+    with pytest.raises(AssertionError):
+        test_the_referee_and_the_definedness_rules_agree_on_random_terms()

@@ -74,6 +74,37 @@ def test_twin__kernel_identity_positivity_is_strict() -> None:
     assert v.counterexample == {"x": "0"}
 
 
+def _identity_with_positivity_answer(monkeypatch, answer) -> object:
+    """``_identity_by_sympy`` on ``sqrt(x**2) = x`` over the reals (an identity only for x >= 0)
+    with the kernel's answer to "x > 0" replaced by ``answer``."""
+    real_decide = kernel._decide
+    x = sp.Symbol("x", real=True)
+
+    def decide(problem, clock, second_solver):
+        if problem.goal == sp.Gt(x, 0, evaluate=False):
+            return answer
+        return real_decide(problem, clock, second_solver)
+
+    monkeypatch.setattr(kernel, "_decide", decide)
+    goal = sp.Eq(sp.sqrt(x ** 2), x, evaluate=False)
+    problem = kernel._Problem.of(goal, [], {x: "real"})
+    return kernel._identity_by_sympy(problem, goal, [], kernel._Clock(30.0))
+
+
+def test_kernel_identity_positivity_must_be_proved(monkeypatch) -> None:
+    """``kernel.identity-positivity-is-strict``, its second half; round 1's last survivor
+    (``kernel-identity-not-refuted``): positivity assumed when the
+    kernel merely did not refute it. An Undecided (or a Refuted) answer to "x > 0" leaves x
+    without ``positive=True``, so sympy does not reduce ``sqrt(x**2) - x`` to 0 and the route
+    gives no verdict; only a Proved one lets it. Mutant: ``if not isinstance(shown, Refuted)``."""
+    assert _identity_with_positivity_answer(monkeypatch, Undecided("planted: timed out")) is None
+    assert _identity_with_positivity_answer(monkeypatch, Refuted({"x": "-1"}, "planted")) is None
+    assert _identity_with_positivity_answer(monkeypatch, None) is None
+    # the twin: a proved positivity does let sympy reach 0 (so the test can fail)
+    proved = _identity_with_positivity_answer(monkeypatch, Proved("planted"))
+    assert proved is not None
+
+
 _FLAGGED = sp.Symbol("x", positive=True)      # its own flags say positive; declared real below
 
 
@@ -392,8 +423,15 @@ def test_twin__referee_logs_over_a_coprime_base() -> None:
 def test_twin__referee_undefined_is_undefined() -> None:
     for statement, point in [(sp.Ge(sp.sqrt(_x), 0), {_x: -1}), (sp.Ge(1 / _x, 0), {_x: 0}),
                              (sp.Ge(sp.log(_x), 0), {_x: 0}),
-                             (sp.Ge(sp.Pow(_x, sp.Rational(1, 3)), 0), {_x: -8})]:
+                             (sp.Ge(sp.Pow(_x, sp.Rational(1, 3)), 0), {_x: -8}),
+                             # a symbolic exponent: b > 0 whatever the exponent's value
+                             (sp.Ge(_x ** _y, 0), {_x: -1, _y: 1}),
+                             (sp.Ge(_x ** _y, 0), {_x: 0, _y: 2})]:
         assert evaluate(statement, point) == "undefined", statement
+    # the same terms with a numeric exponent are defined there (false, and 0 >= 0)
+    assert evaluate(sp.Ge(_x ** 1, 0, evaluate=False), {_x: -1}) == "false"
+    assert evaluate(sp.Ge(_x ** 2, 0), {_x: 0}) == "true"
+    assert evaluate(sp.Ge(_x ** _y, 0), {_x: 2, _y: -1}) == "true"
 
 
 def test_twin__referee_too_large_is_unknown() -> None:
