@@ -168,6 +168,9 @@ class Mutant:
 class ModuleScore:
     module: str
     mutants: list[Mutant] = field(default_factory=list)
+    #: ``(function, diff)`` of the module's mutants left out of a ``--sample`` (an equivalent
+    #: entry matching one of them is not stale: its mutant was just not drawn this time).
+    unsampled: set[tuple[str, str]] = field(default_factory=set)
 
     def count(self, status: str) -> int:
         return sum(m.status == status for m in self.mutants)
@@ -342,10 +345,11 @@ def read_results(scratch: Path, modules: list[str],
             function = _function_of(name, module)
             if not _trusted(function, module):
                 continue
-            if only is not None and name not in set(only.get(module, ())):
-                continue
             local = name.rsplit(".", 1)[1]
             orig = sources.get(local.rsplit("__mutmut_", 1)[0] + "__mutmut_orig", "")
+            if only is not None and name not in set(only.get(module, ())):
+                score.unsampled.add((function, _diff(orig, sources.get(local, "")).strip()))
+                continue
             score.mutants.append(Mutant(name, module, function, _STATUS.get(code, "suspicious"),
                                         _diff(orig, sources.get(local, ""))))
         scores.append(score)
@@ -363,6 +367,9 @@ def scores_from_json(paths: list[Path]) -> list[ModuleScore]:
             score = fresh.setdefault(row["module"], ModuleScore(row["module"]))
             score.mutants.append(Mutant(row["name"], row["module"], row["function"],
                                         row["status"], row["diff"]))
+        for row in json.loads(path.read_text(encoding="utf-8")).get("unsampled", []):
+            if row["module"] in fresh:
+                fresh[row["module"]].unsampled.add((row["function"], row["diff"].strip()))
         by_module.update(fresh)
     return list(by_module.values())
 
@@ -378,24 +385,31 @@ def load_equivalents(folder: Path = EQUIVALENTS_DIR) -> list[dict[str, str]]:
 
 def mark_equivalents(scores: list[ModuleScore], equivalents: list[dict[str, str]]) -> list[dict]:
     """Attach reasons to the listed mutants; return the list entries (of the modules that
-    ran) that matched nothing."""
+    ran) that matched nothing: killed by a test (so not equivalent: ``entry["why"]`` says
+    "killed"), or matching no mutant of the module at all (stale after an edit: "stale"). An
+    entry whose mutant was only left out of a ``--sample`` is neither."""
     unmatched = []
     ran = {score.module for score in scores}
     for entry in equivalents:
         if entry["module"] not in ran:
             continue
-        hit = False
+        hit = killed = unsampled = False
+        key = (entry["function"], entry["diff"].strip())
         for score in scores:
             if score.module != entry["module"]:
                 continue
+            unsampled = unsampled or key in score.unsampled
             for m in score.mutants:
                 if m.function == entry["function"] and m.diff.strip() == entry["diff"].strip():
                     if m.status in DETECTED:
+                        killed = True
                         continue   # listed as equivalent but a test kills it: not equivalent
                     m.reason = entry["reason"]
                     hit = True
-        if not hit:
-            unmatched.append(entry)
+        if killed and not hit:
+            unmatched.append({**entry, "why": "killed"})
+        elif not hit and not unsampled:
+            unmatched.append({**entry, "why": "stale"})
     return unmatched
 
 
@@ -510,9 +524,10 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
                 print(f"  {s.module}:{m.function}: {m.diff.replace(chr(10), ' | ')}\n      — {m.reason}")
     if unmatched:
         print(f"\n{len(unmatched)} entries of {EQUIVALENTS_DIR.name}/ match no surviving mutant "
-              "(stale after an edit, or now killed):")
+              "(killed: a test tells it apart, so it is not equivalent; stale: no mutant of "
+              "the module has that diff any more):")
         for e in unmatched:
-            print(f"  {e['module']}:{e['function']}: {e['diff']!r}")
+            print(f"  [{e.get('why', 'stale')}] {e['module']}:{e['function']}: {e['diff']!r}")
     if args.survivors:
         print("\nsurvivors:")
         for s in scores:
@@ -522,7 +537,10 @@ def report(scores: list[ModuleScore], unmatched: list[dict], args: argparse.Name
     if args.json:
         rows = [{"name": m.name, "module": m.module, "function": m.function, "status": m.status,
                  "diff": m.diff, "equivalent": m.reason} for s in scores for m in s.mutants]
-        Path(args.json).write_text(json.dumps({"overall": overall, "mutants": rows}, indent=1))
+        unsampled = [{"module": s.module, "function": f, "diff": d}
+                     for s in scores for f, d in sorted(s.unsampled)]
+        Path(args.json).write_text(json.dumps({"overall": overall, "mutants": rows,
+                                               "unsampled": unsampled}, indent=1))
     return 0 if overall >= args.target else 1
 
 

@@ -279,7 +279,7 @@ def _product(e: sp.Mul, ctx: CoqContext) -> Term:
 def _power(e: sp.Pow, ctx: CoqContext) -> Term:
     base, k = e.args
     if k.is_Integer:
-        if k > 0:
+        if k >= 0:   # b**0 (left unevaluated by the parser) is b ^ 0 = 1, as in sympy
             return ("pow", term(base, ctx), int(k))
         return ("div", ("num", Fraction(1)), _power(sp.Pow(base, -k, evaluate=False), ctx)
                 if k != -1 else term(base, ctx))

@@ -330,7 +330,9 @@ def coq_chain(name: str, premises: Sequence[sp.Basic],
     everything = [*premises, conclusion, *(c for _, c, _ in steps),
                   *(h for _, _, hs in steps for h in hs)]
     doms = _resolve_domains(everything, None)
-    defined = sp.And(*everything, evaluate=False) if len(everything) > 1 else everything[0]
+    # each term's definedness, not that of their And: sympy folds And(r, ~r) into False even
+    # with evaluate=False, which would drop every condition of a chain holding r and ~r
+    defined = sorted(everything, key=sp.default_sort_key)
     out: list[CoqStatement] = []
     base = _identifier(name)
     for i, (_, c, hs) in enumerate(steps):
@@ -356,11 +358,11 @@ def coq_chain(name: str, premises: Sequence[sp.Basic],
     return out
 
 
-def _with_defined(st: CoqStatement, everything: sp.Basic, doms: Mapping[sp.Symbol, str]
-                  ) -> CoqStatement:
+def _with_defined(st: CoqStatement, everything: Sequence[sp.Basic],
+                  doms: Mapping[sp.Symbol, str]) -> CoqStatement:
     """``st`` with the definedness of the whole chain as its first non-domain hypothesis
     (a chain is claimed where all its terms are defined, as the chain checker's premises)."""
-    d = definedness(everything, doms, st.names)
+    d = conjunction([definedness(e, doms, st.names) for e in everything])
     if d == ("true",):
         return st
     hyps, sources = list(st.hypotheses), list(st.sources)

@@ -179,8 +179,9 @@ class ExpLogTerms:
         if not kinds & {"exp", "log"}:
             return
         uses_log = formula.has(sympy.log)
-        uses_exp = formula.has(sympy.exp) or any(
-            not p.exp.is_Rational and p.exp.free_symbols for p in formula.atoms(sympy.Pow))
+        uses_exp = formula.has(sympy.exp) or any(   # a power the bridge writes as exp(y log b)
+            not p.exp.is_Rational and (p.exp.free_symbols or exact_constant(p.exp) is None)
+            for p in formula.atoms(sympy.Pow))
         for constant in _constants_of(formula)[:_MAX_ANCHORS]:
             value = exact_constant(constant)
             if value is None or value in (0, 1, -1):
@@ -250,7 +251,7 @@ class ExpLogTerms:
         """A transcendental constant (``pi``) as a fresh real between certified bounds."""
         key = ("constant", constant)
         if key not in self._transcendental:
-            self._transcendental[key] = z3.Real(f"const_{''.join(c if c.isalnum() else '_' for c in str(constant))}")
+            self._transcendental[key] = z3.Real(f"const!{''.join(c if c.isalnum() else '_' for c in str(constant))}")
             self._bound(constant, self._transcendental[key])
         return self._transcendental[key]
 

@@ -74,6 +74,9 @@ Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust
   fresh value, never in its last branch's value.
 * ``bridge.exponents-within-caps`` — an exponent or root index beyond the caps is a
   :class:`TranslationError`, never a polynomial of that degree.
+* ``bridge.own-names-reserved`` — every variable the bridge makes itself has a z3 name ending
+  in :data:`RESERVED`, which no declared symbol's name may hold (a :class:`TranslationError`):
+  a declared ``s_x`` or ``root2_x_0`` is never the root of ``x``.
 * ``bridge.constants-are-exact`` — a constant is its exact numeral (no float: a binary float
   is a :class:`TranslationError`), and z3's values are read back exactly.
 
@@ -83,12 +86,12 @@ Examples
 >>> n, d, M = sympy.symbols("n d M", positive=True)
 >>> t = Translator({n: "positive", d: "positive", M: "positive"})
 >>> t.expr(n**2 * d / sympy.sqrt(M))
-d*(1/s_M)*n*n
+d*(1/s_M!)*n*n
 >>> t.substitutions
 ('M = s_M**2 with s_M > 0 (M declared positive)',)
 >>> x = sympy.Symbol("x", real=True)
 >>> Translator({x: "real"}).expr(sympy.sqrt(x))    # x may be negative: no substitution
-root2_x_0
+root2_x_0!
 """
 
 from __future__ import annotations
@@ -110,7 +113,13 @@ from attnio.smt.term_limits import (
     exponent_within_caps,
 )
 
-__all__ = ["Translator", "TranslationError", "IntegerEncoding"]
+__all__ = ["Translator", "TranslationError", "IntegerEncoding", "RESERVED"]
+
+#: Ends the z3 name of every variable the bridge makes itself (the root of a squared symbol, a
+#: root, a fresh value, an integer part, a remainder); a declared symbol's name never holds it
+#: (``bridge.own-names-reserved``), so no user variable can be the same z3 constant as one of
+#: them (``Eq(s_x, sqrt(x))`` with ``s_x`` declared was Proved when the root of x was ``s_x``).
+RESERVED = "!"
 
 IntegerEncoding = Literal["relaxed", "exact"]
 
@@ -209,9 +218,10 @@ class Translator(ExpLogTerms):
         """The symbol :math:`s` with ``sym = s**2`` (created once, domain recorded)."""
         if sym not in self._root_symbols:
             dom = self.domain(sym)
-            root = sympy.Symbol(f"s_{sym}", positive=True)
+            # a Dummy: a declared symbol named s_<sym> (even positive) is never this one
+            root = sympy.Dummy(f"s_{sym}", positive=True)
             self._root_symbols[sym] = root
-            v = z3.Real(str(root))
+            v = z3.Real(f"{root.name}{RESERVED}")    # never a declared symbol's name
             self._vars[root] = v
             low = _LOWER[dom]
             if dom in _STRICT:
@@ -226,7 +236,8 @@ class Translator(ExpLogTerms):
             # Where sym occurs outside a root it stays a variable: tie the two together.
             self.side_conditions.append(self.var(sym) == v * v)
             self._substitutions.append(
-                f"{sym} = {root}**2 with {rule.replace('s', str(root), 1)} ({sym} declared {dom})")
+                f"{sym} = {root.name}**2 with {rule.replace('s', root.name, 1)} "
+                f"({sym} declared {dom})")
         return self._root_symbols[sym]
 
     def var(self, sym: sympy.Symbol) -> z3.ArithRef:
@@ -235,6 +246,10 @@ class Translator(ExpLogTerms):
             return self._vars[sym]
         dom = self.domain(sym)
         low = _LOWER[dom]
+        if RESERVED in str(sym):
+            raise TranslationError(
+                f"the symbol name {str(sym)!r} holds {RESERVED!r}, which is reserved for the "
+                "bridge's own variables (a root, a fresh value): rename the symbol")
         if self._is_integer(sym) and self.integers == "exact":
             i = z3.Int(str(sym))
             self._ints[sym] = i
@@ -387,7 +402,7 @@ class Translator(ExpLogTerms):
     def _root(self, base: sympy.Basic, q: int) -> z3.ArithRef:
         key = sympy.Pow(base, sympy.Rational(1, q), evaluate=False)
         if key not in self._roots:
-            r = z3.Real(f"root{q}_{_safe(str(base))}_{len(self._roots)}")
+            r = z3.Real(f"root{q}_{_safe(str(base))}_{len(self._roots)}{RESERVED}")
             b = self._arith(base)
             self._roots[key] = r
             # the principal root: defined for b >= 0 only, odd q included (definedness.py)
@@ -397,7 +412,7 @@ class Translator(ExpLogTerms):
     def _fresh(self, label: str) -> z3.ArithRef:
         """A new unconstrained real (a value where a term is undefined)."""
         self._fresh_count += 1
-        return z3.Real(f"{label}_{self._fresh_count}")
+        return z3.Real(f"{label}_{self._fresh_count}{RESERVED}")
 
     def _integer_part(self, e: sympy.Basic) -> z3.ArithRef:
         """``floor(a)`` / ``ceiling(a)`` as a fresh Int ``k``: ``k <= a < k + 1`` (floor),
@@ -407,7 +422,7 @@ class Translator(ExpLogTerms):
             (arg,) = e.args
             a = self._arith(arg)
             self._fresh_count += 1
-            k = z3.ToReal(z3.Int(f"{type(e).__name__}_{self._fresh_count}"))
+            k = z3.ToReal(z3.Int(f"{type(e).__name__}_{self._fresh_count}{RESERVED}"))
             if isinstance(e, sympy.floor):
                 self.side_conditions += [k <= a, a < k + 1]
             else:
@@ -442,7 +457,7 @@ class Translator(ExpLogTerms):
         if den == 1:
             return [k == n]
         self._fresh_count += 1
-        r = z3.ToReal(z3.Int(f"rem_{self._fresh_count}"))
+        r = z3.ToReal(z3.Int(f"rem_{self._fresh_count}{RESERVED}"))
         return [n == k * d + r if floor else n == k * d - r,
                 z3.Implies(d > 0, z3.And(r >= 0, r <= d - 1)),
                 z3.Implies(d < 0, z3.And(r <= 0, r >= d + 1))]

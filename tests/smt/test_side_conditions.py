@@ -325,6 +325,32 @@ def test_twin__bridge_exponents_within_caps() -> None:
         Translator({x: "real"}).expr(sp.Pow(x, 1001, evaluate=False))
 
 
+def test_twin__bridge_own_names_reserved() -> None:
+    """Found by the exp/log mutation work (2026-12-07): the bridge named the root of x ``s_x``
+    (x = s_x**2) and a root ``root2_x_0``, names a declared symbol can have, so the user's
+    variable and the bridge's were one z3 constant: ``Eq(s_x, sqrt(x))`` was Proved (false at
+    s_x = -1), and so was ``Implies(x >= 0, Eq(root2_x_0, sqrt(x)))``. Every name the bridge
+    makes ends in ``RESERVED``; a declared name holding it is refused."""
+    from attnio.smt.sympy_to_z3 import RESERVED
+
+    v = prove_statement("Eq(s_x, sqrt(x))", {"x": "nonnegative", "s_x": "real"})
+    assert isinstance(v, Refuted), v
+    w = prove_statement("Implies(x >= 0, Eq(root2_x_0, sqrt(x)))",
+                        {"x": "real", "root2_x_0": "real"})
+    assert isinstance(w, Refuted), w
+    for statement in ("Eq(rem_1 + floor(n/m), n)", "Eq(floor_1, floor(n/m))"):
+        u = prove_statement(statement, {"n": "positive-integer", "m": "positive-integer",
+                                        "rem_1": "integer", "floor_1": "integer"})
+        assert isinstance(u, Refuted), (statement, u)
+    n, s_n = sp.Symbol("n", positive=True), sp.Symbol("s_n", positive=True)
+    t = Translator({n: "positive", s_n: "positive"})
+    assert str(t.expr(sp.sqrt(n) - s_n)) != "0" and t.var(s_n).decl().name() == "s_n"
+    assert t.expr(sp.sqrt(n)).decl().name().endswith(RESERVED)
+    bad = sp.Symbol("a" + RESERVED, real=True)
+    with pytest.raises(TranslationError, match="reserved"):
+        Translator({bad: "real"}).var(bad)
+
+
 def test_twin__bridge_constants_are_exact() -> None:
     """Issue 38: 10**200 reached z3 as (^ 10 200), a value the bridge could not read back."""
     v = prove_statement("Implies(x >= 10**200, x >= 10**199)", {"x": "real"})
