@@ -7,10 +7,12 @@ r"""Run the hand-written red-team mutants (:mod:`mutants`) against the ``trust``
     $ python3 benchmarks/redteam/run.py --list                   # the mutants, no run
     $ python3 benchmarks/redteam/run.py --set round2 --jobs 2    # the held-out second round
     $ python3 benchmarks/redteam/run.py --set round3 --jobs 2    # the held-out third round
+    $ python3 benchmarks/redteam/run.py --set round4 --jobs 2    # the held-out fourth round
 
 ``--set`` picks the mutants: ``round1`` (default, :mod:`mutants`, results in
-``results.json``), ``round2`` (:mod:`mutants_round2`, results in ``results_round2.json``) or
-``round3`` (:mod:`mutants_round3`, results in ``results_round3.json``).
+``results.json``), ``round2`` (:mod:`mutants_round2`, results in ``results_round2.json``),
+``round3`` (:mod:`mutants_round3`, results in ``results_round3.json``) or ``round4``
+(:mod:`mutants_round4`, results in ``results_round4.json``).
 
 How it runs (the real tree is never touched): the files git tracks are copied to one scratch
 directory per job (symlinks kept); the unmutated copy is first run once (the *baseline*: a
@@ -61,12 +63,14 @@ sys.path.insert(0, str(HERE))
 import mutants  # noqa: E402
 import mutants_round2  # noqa: E402
 import mutants_round3  # noqa: E402
+import mutants_round4  # noqa: E402
 from mutants import ROOT, Mutant  # noqa: E402
 
 #: The mutant sets: name → (module holding MUTANTS and by_id, default results file).
 SETS = {"round1": (mutants, HERE / "results.json"),
         "round2": (mutants_round2, HERE / "results_round2.json"),
-        "round3": (mutants_round3, HERE / "results_round3.json")}
+        "round3": (mutants_round3, HERE / "results_round3.json"),
+        "round4": (mutants_round4, HERE / "results_round4.json")}
 DEFAULT_JSON = SETS["round1"][1]
 _LOCK = threading.Lock()
 _PROCS: set[subprocess.Popen] = set()
@@ -191,11 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tier", choices=("trust", "default"), default="trust")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per mutant run")
     ap.add_argument("--set", choices=tuple(SETS), default="round1", dest="mutant_set",
-                    help="which mutants: round1 (default), round2 or round3 (the held-out "
-                         "rounds)")
+                    help="which mutants: round1 (default), round2, round3 or round4 (the "
+                         "held-out rounds)")
     ap.add_argument("--json", type=Path, default=None,
                     help="results file (default: results.json for round1, "
-                         "results_round2.json for round2, results_round3.json for round3)")
+                         "results_round2.json for round2, results_round3.json for round3, "
+                         "results_round4.json for round4)")
     ap.add_argument("--list", action="store_true", help="list the mutants and exit")
     ap.add_argument("--reuse-baseline", action="store_true",
                     help="take the baseline's failing tests from the --json file of an earlier "
