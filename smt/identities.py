@@ -17,7 +17,7 @@ import sympy as sp
 from attnio.exceptions import TranslationError
 from attnio.results import Evidence, Proved, Refuted, Undecided, Verdict
 from attnio.smt.definedness import definedness
-from attnio.smt.exact_eval import sign_of, truth_at, value_at
+from attnio.smt.exact_eval import in_domain, sign_of, truth_at, value_at
 from attnio.smt.statements import DOMAIN_ASSUMPTIONS, domains_of, point_text
 
 __all__ = ["check_identity", "DEFAULT_TIMEOUT_S"]
@@ -66,8 +66,9 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
        the symbol's own assumptions.
     2. ``simplify-where-defined``: a difference that simplifies to 0 proves the identity only
        when both sides are defined throughout the domains (and hypotheses).
-    3. ``refuted-where-defined``: a grid point refutes only where both sides are defined,
-       every hypothesis is true, and the exact difference is nonzero.
+    3. ``refuted-where-defined``: a grid point refutes only where it lies in the declared
+       domains (re-checked point by point), both sides are defined, every hypothesis is true,
+       and the exact difference is nonzero.
     4. ``kernel-undecided-stays``: what the kernel cannot decide is Undecided, never Proved.
     """
     lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
@@ -85,7 +86,10 @@ def check_identity(lhs: sp.Expr, rhs: sp.Expr, domains: Mapping[Any, str] | None
     grids = [_GRID_VALUES[doms[s]] for s in syms]
     for values in itertools.islice(itertools.product(*grids), _GRID_POINTS):
         point = {s: sp.sympify(v) for s, v in zip(syms, values)}
-        if not all(truth_at(h, point) is True for h in hypotheses):
+        # a refutation holds only inside the declared domains: each point is re-checked
+        # here, whatever the table above says
+        if not all(in_domain(point[s], doms[s]) is True for s in syms) or \
+                not all(truth_at(h, point) is True for h in hypotheses):
             continue
         a, b = value_at(lhs, point), value_at(rhs, point)
         if a is None or b is None:

@@ -906,6 +906,7 @@ def _search_replay_problem(search, d: int, M: int, L: int, nf: int, k: int, kapp
     S, T = M + L, 2 * M + L
     state = {"best": 0, "evals": 0}
     open_: list = []           # a heap of (−bound, cell): the top is the largest bound
+    leaves: list = []          # cells never split, in the order the search records them
 
     def visit(cell) -> None:
         state["evals"] += 1
@@ -915,6 +916,8 @@ def _search_replay_problem(search, d: int, M: int, L: int, nf: int, k: int, kapp
                 d, nf, k, kappa, S, T, cell[0], min(cell[3], T - cell[0])))
         if ub > state["best"]:
             heapq.heappush(open_, (-ub, cell))
+        else:
+            leaves.append(cell)
 
     def must_stop() -> bool:
         ub, cell = open_[0]
@@ -938,6 +941,13 @@ def _search_replay_problem(search, d: int, M: int, L: int, nf: int, k: int, kapp
         return f"best {search.best} != replayed {state['best']}"
     if search.cap != max(1, state["best"], -open_[0][0] if open_ else 0):
         return "the cap is not max(1, best, the top open bound)"
+    # the leaves: the cells whose bound was at most the best value when visited, in visit
+    # order, then the open cells (heap order); the cap is at least every leaf's bound
+    if list(search.leaves) != leaves + [cell for _, cell in open_]:
+        return "the leaves are not the cells at most best when visited, then the open cells"
+    for cell in search.leaves:
+        if joint_cell_bound(d, nf, k, kappa, S, T, *cell) > search.cap:
+            return f"the leaf {cell} has a bound above the cap {search.cap}"
     return None
 
 
@@ -981,6 +991,12 @@ def test_twin__search_replay_rejects_a_planted_certificate() -> None:
     fewer = dataclasses.replace(honest, splits=honest.splits[:-1])
     assert "still worth splitting" in _search_replay_problem(fewer, *args)
     assert "cap" in _search_replay_problem(dataclasses.replace(honest, cap=honest.cap + 1), *args)
+    # a leaf list out of its order, and a cap below a leaf's bound (the search's leaves as
+    # they are, the cap lowered to the best value: the open cells' bounds exceed it)
+    rotated = dataclasses.replace(honest, leaves=honest.leaves[1:] + honest.leaves[:1])
+    assert "leaves" in _search_replay_problem(rotated, *args)
+    assert honest.cap > honest.best
+    assert _search_replay_problem(dataclasses.replace(honest, cap=honest.best), *args) is not None
     parent, children = honest.splits[-1]
     child = max((c for c in children if c[1] - c[0] > 1), default=children[0])
     s0, s1, z0, z1 = child

@@ -209,3 +209,27 @@ def test_heldout_statement(text: str, domains: dict[str, str], expected: str,
         recheck_counterexample(text, domains, v.counterexample)
     else:
         assert isinstance(v, Undecided) and v.reason.startswith("vacuous"), v
+
+
+def test_spelled_logarithms_read_with_their_base_as_the_second_argument() -> None:
+    """The spellings researchers type: ``log2(a)`` is log a / log 2, ``log10(a)`` is
+    log a / log 10, ``ln(a)`` is log a — evaluated exactly, without a solver. log2(8) = 3 and
+    log10(1000) = 3 (round 4's survivor read log2(8) as log_8 2 = 1/3); the twins ``log2(8) <
+    1`` and ``Eq(log2(8), 1/3)`` are false."""
+    import sympy as sp
+
+    from attnio.smt.exact_eval import evaluate
+    from attnio.smt.statements import parse_statement
+
+    def truth(text: str, doms: dict | None = None) -> str:
+        return evaluate(parse_statement(text, dict(doms or {}))[0], {})
+
+    assert truth("Eq(log2(8), 3)") == "true" and truth("Eq(log10(1000), 3)") == "true"
+    assert truth("Eq(ln(E), 1)") == "true" and truth("Eq(log2(1/4), -2)") == "true"
+    assert truth("log2(8) < 1") == "false" and truth("Eq(log2(8), 1/3)") == "false"
+    parsed, doms = parse_statement("Eq(log2(x), 0)", dict(P))
+    (x,) = doms
+    assert evaluate(parsed, {x: sp.Integer(1)}) == "true"
+    assert evaluate(parsed, {x: sp.Integer(2)}) == "false"
+    once, doms = parse_statement("Eq(log2(x), 1)", dict(P))
+    assert evaluate(once, {next(iter(doms)): sp.Integer(2)}) == "true"

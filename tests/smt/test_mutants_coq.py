@@ -887,6 +887,28 @@ def test_every_lemma_of_a_chain_binds_the_same_variables() -> None:
         assert dict(st.domains) == {x: "real", y: "positive", n: "integer"}
 
 
+def test_the_chain_claim_assumes_the_premises_only() -> None:
+    """The claim (last lemma) is ``P ⇒ G``: besides its domain facts and the chain's
+    definedness, its hypotheses are exactly the premises, in order — never a step's
+    conclusion (round 4's survivor printed the claim with every step's conclusion as a
+    hypothesis, so coqc re-checked a theorem assuming what the chain derives). The twin: a
+    step lemma does assume its own hypotheses."""
+    x = sp.Symbol("x", real=True)
+    y = sp.Symbol("y", positive=True)
+    premises = [sp.Gt(x, 2), sp.Gt(y, 1)]
+    steps = [("a", sp.Gt(x, 1), [sp.Gt(x, 2)]), ("b", sp.Gt(x * y, 1), [sp.Gt(x, 1), sp.Gt(y, 1)])]
+    out = coq_chain("claim", premises, steps, sp.Gt(x * y, 1))
+    claim = out[-1]
+    assert claim.name == "claim"
+    kept = [src for (role, _), src in zip(claim.hypotheses, claim.sources)
+            if role not in ("domain", "defined")]
+    assert kept == premises, kept
+    assert claim.goal == sp.Gt(x * y, 1) and render_prop(claim.conclusion) == "x * y > 1"
+    step2 = out[1]
+    assert [src for (role, _), src in zip(step2.hypotheses, step2.sources)
+            if role not in ("domain", "defined")] == [sp.Gt(x, 1), sp.Gt(y, 1)]
+
+
 def test_sources_follow_the_hypotheses_and_only_the_statements_symbols_are_bound() -> None:
     """``sources[i]`` is what hypothesis ``i`` was printed from — the symbol of a domain fact,
     the sympy hypothesis or antecedent, None for a definedness condition — in every lemma of a

@@ -203,6 +203,21 @@ def test_a_guard_is_cut_in_the_recipe_variable_only() -> None:
                           doms) is not None
 
 
+def test_increasing_needs_a_derivative_positive_everywhere_not_only_nonnegative() -> None:
+    """"increasing" means STRICTLY increasing: the recipe needs f' <= 0 nowhere on the
+    interval. A constant f (f' = 0 everywhere) and f = x + |x| (f' = 0 on the negatives) are
+    not confirmed (round 4's survivor: ``f' < 0`` nowhere accepted a flat f); log on the
+    positives and x + exp(x) on the reals are."""
+    x = sp.Symbol("x")
+    for flat, dom, interval in (("5", "real", "Reals"), ("x - x + 1", "real", "Reals"),
+                                ("x + Abs(x)", "real", "Reals"),
+                                ("log(2)", "positive", "Interval.open(0, oo)")):
+        assert explog._recipe(("increasing", flat, "x", interval), {x: dom}) is None, flat
+    assert explog._recipe(("increasing", "log(x)", "x", "Interval.open(0, oo)"),
+                          {x: "positive"}) is not None
+    assert explog._recipe(("increasing", "x + exp(x)", "x", "Reals"), {x: "real"}) is not None
+
+
 def test_an_unknown_recipe_is_an_error_naming_it() -> None:
     """A recipe kind the module does not know is an error whose message names it (never a
     silent None nor a proof); a known kind on the same arguments is no error."""
@@ -415,6 +430,26 @@ def test_identical_sides_undefined_somewhere_are_not_proved_outright() -> None:
         assert verdict.evidence is None or verdict.evidence.kind != "sympy-canonical"
     outright = check_identity(sp.log(x), sp.log(x), {x: "positive"}, timeout=5)
     assert isinstance(outright, Proved) and outright.where_defined is None
+
+
+def test_grid_refutations_lie_in_the_declared_domains(monkeypatch) -> None:
+    """Rule ``refuted-where-defined``: a grid point refutes only inside the declared domains.
+    Every value of every domain's grid lies in its domain; and with a point outside planted
+    in the table (0 among the positives, round 4's survivor), floor(√(r+1) − √r) = 0 — false
+    at r = 0 only — is still not Refuted on the positives, while on the nonnegatives it is
+    Refuted at r = 0 (the twin: a point inside its domain does refute)."""
+    from attnio.smt import identities
+    from attnio.smt.exact_eval import in_domain
+    for dom, values in identities._GRID_VALUES.items():
+        assert all(in_domain(sp.sympify(v), dom) is True for v in values), dom
+    r = sp.Symbol("r", real=True)
+    lhs = sp.floor(sp.sqrt(r + 1) - sp.sqrt(r))
+    planted = dict(identities._GRID_VALUES, positive=(0, 1, 2))
+    monkeypatch.setattr(identities, "_GRID_VALUES", planted)
+    verdict = identities.check_identity(lhs, sp.Integer(0), {r: "positive"}, timeout=5)
+    assert not isinstance(verdict, Refuted), verdict
+    twin = identities.check_identity(lhs, sp.Integer(0), {r: "nonnegative"}, timeout=5)
+    assert isinstance(twin, Refuted) and twin.counterexample["r"] == "0", twin
 
 
 def test_second_solver_off_means_no_second_solver_anywhere(monkeypatch) -> None:
