@@ -29,7 +29,7 @@ _FUNCTION = re.compile(r"\(declare-fun \S+ \(\s*[^)\s]")
 
 def logic_of(smt2: str) -> str:
     """``QF_NIRA`` when the problem declares an integer, else ``QF_NRA``; with ``UF`` when it
-    declares a function (the exp/log fragment's uninterpreted ``exp_uf`` and ``log_uf``).
+    declares a function (the exp/log fragment's uninterpreted ``exp_uf!`` and ``log_uf!``: names no declared symbol can take).
 
     The logic matters both ways: with ``ALL`` cvc5 does not use its complete NRA procedure
     (cylindrical algebraic coverings) and times out on x² ≥ 2x − 1; with ``QF_NRA`` it
@@ -38,7 +38,7 @@ def logic_of(smt2: str) -> str:
 
     >>> logic_of("(declare-fun k () Int)"), logic_of("(declare-fun Interval () Real)")
     ('QF_NIRA', 'QF_NRA')
-    >>> logic_of("(declare-fun x () Real)(declare-fun exp_uf (Real) Real)")
+    >>> logic_of("(declare-fun x () Real)(declare-fun exp_uf! (Real) Real)")
     'QF_UFNRA'
     """
     uf = "UF" if _FUNCTION.search(smt2) else ""
