@@ -15,6 +15,11 @@ time limit per instance, replays every upper bound's schedule through
     python3 benchmarks/bench_peer_dags.py [--time-limit S] [--workers N] [--only NAME,...]
         [--json OUT.json] [--proofs] [--method auto|sat|...]
 
+``--attention`` runs the tiny attention DAGs of issue 37 instead (forward n = 2, d = 2 and
+backward n = 2, d = 1, FlashAttention's qkv gradients) at EVERY M, from the least M upward
+until a run proves the compulsory I/O (Q is non-increasing in M and never below it, so every
+larger M has that optimum too: one row says so), with the proof file kind of each proven row.
+
 ``--workers N`` solves the instances on a local Dask cluster (``attnio.parallel``; results
 identical to the serial run, same order). Not a timed test: figures go to notes/pebbling.md.
 Exit code 0 when every target holds, 1 otherwise.
@@ -31,6 +36,7 @@ from fractions import Fraction
 
 from attnio.check import check_file
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble, compulsory_io
+from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
 from attnio.graphs.exact import min_cache_size
 from attnio.graphs.exact_sat import solve_sat
 from attnio.graphs.game import replay
@@ -45,11 +51,23 @@ from attnio.safe_io import write_text
 TARGET_MEDIAN, TARGET_WORST, TARGET_OPTIMAL = Fraction(125, 100), Fraction(16, 10), 12
 
 
+#: The tiny attention DAGs of issue 37's scale targets (``--attention``), by row name.
+ATTENTION_DAGS = {
+    "attention-fwd-n2-d2": lambda: attention_forward_dag(2, 2),
+    "attention-bwd-n2-d1": lambda: attention_backward_dag(2, 1),
+}
+
+
+def load_dag(name: str):
+    """A peer DAG, or one of :data:`ATTENTION_DAGS`."""
+    return ATTENTION_DAGS[name]() if name in ATTENTION_DAGS else load_peer_dag(name)
+
+
 def run_instance(job: tuple) -> dict:
     """One (peer DAG, M, time limit[, method, proofs]): the anytime bracket, its schedule
     replayed, and (with proofs) the proof file of a proven optimum, checked."""
     name, M, limit, method, proofs, sat_share = (*job, "auto", False, 0.0)[:6]
-    G = load_peer_dag(name)
+    G = load_dag(name)
     started = time.monotonic()
     algorithm = algorithm_schedules(G, M)
     remaining = max(0.0, limit - (time.monotonic() - started))
@@ -98,7 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sat-share", type=float, default=0.0,
                         help="share of each run's time given to the SAT engine after the "
                              "anytime solver (0: none)")
+    parser.add_argument("--attention", action="store_true",
+                        help="the tiny attention DAGs at every M instead of the peer DAGs")
     args = parser.parse_args(argv)
+    if args.attention:
+        return attention_rows(args)
     names = args.only.split(",") if args.only else peer_dag_names()
     jobs = []
     for name in names:
@@ -140,6 +162,41 @@ def main(argv: list[str] | None = None) -> int:
         write_text(args.json, json.dumps({"time_limit": args.time_limit, "rows": rows,
                                           **provenance()}, indent=1, allow_nan=False) + "\n")
     return 0 if all(ok for _, ok in checks) else 1
+
+
+def attention_rows(args: argparse.Namespace) -> int:
+    """``--attention``: each attention DAG from its least M upward, until a run proves the
+    compulsory I/O; exit 0 when every row's schedule replays and every proof file written
+    is accepted (the rows left open are reported, not failed: figures, not a test)."""
+    print(f"time limit {args.time_limit:g} s per run\n")
+    print("| DAG | n | M | verdict | LB | LB from | UB | compulsory | proof file | s |")
+    print("|---|---:|---:|---|---:|---|---:|---:|---|---:|")
+    ok, rows = True, []
+    for name in ATTENTION_DAGS:
+        G = load_dag(name)
+        M = min_cache_size(G)
+        while True:
+            r = run_instance((name, M, args.time_limit, args.method, args.proofs,
+                              args.sat_share))
+            rows.append(r)
+            ok &= r["replays"] and "NOT" not in r["proof"]
+            print(f"| {name} | {r['vertices']} | {M} | {r['verdict']} | {r['lower']} | "
+                  f"{r['lower_source']} | {r['upper']} | {r['compulsory_io']} | "
+                  f"{r['proof']} | {r['seconds']:.1f} |", flush=True)
+            if r["verdict"] == "optimal" and r["upper"] == r["compulsory_io"]:
+                print(f"| {name} | {r['vertices']} | > {M} | optimal (Q non-increasing in M, "
+                      f"at least the compulsory I/O) | {r['upper']} | compulsory | "
+                      f"{r['upper']} | {r['compulsory_io']} | compulsory | - |")
+                break
+            M += 1
+    proven = sum(r["verdict"] == "optimal" for r in rows)
+    print(f"\n- proven {proven} of {len(rows)} runs; open: "
+          + (", ".join(f"{r['dag']} M = {r['M']} [{r['lower']}, {r['upper']}]"
+                       for r in rows if r["verdict"] != "optimal") or "none"))
+    if args.json:
+        write_text(args.json, json.dumps({"time_limit": args.time_limit, "rows": rows,
+                                          **provenance()}, indent=1, allow_nan=False) + "\n")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -83,3 +83,57 @@ def test_an_undecided_or_uncertified_instance_writes_the_schedule_only(tmp_path)
 def test_certificate_dag_data_is_sorted_and_names_outputs() -> None:
     assert dag_certificate_data(nx.DiGraph([("b", "c"), ("a", "c")])) == {
         "nodes": ["a", "b", "c"], "edges": [["a", "c"], ["b", "c"]], "outputs": ["c"]}
+
+
+def test_a_refutation_past_its_time_limit_is_none() -> None:
+    """The proof solver (CaDiCaL, which python-sat cannot interrupt) runs in a child process
+    killed at the time limit: "cost <= 16" on matmul 2x2x2 at M = 4 takes CaDiCaL ~25 CPU s,
+    so 0.2 s gives None (no wall-clock assertion: the None is the evidence). The twin: the same refutation one
+    M up (a smaller CNF) with no limit is a proof the checker accepts."""
+    from attnio.check import check_drat
+    from attnio.graphs.exact_sat import PROOF_SOLVER, refute
+
+    assert PROOF_SOLVER.startswith("cadical")
+    assert refute(matmul_dag(2, 2, 2), 4, 16, time_limit=0.2) is None
+    done = refute(matmul_dag(2, 2, 1), 3, 9, time_limit=None)
+    assert done is not None and check_drat(done.cnf, done.proof)
+
+
+@pytest.mark.slow  # ~30 CPU s to refute, ~90 CPU s to check (issue 37's acceptance row)
+def test_matmul_2x2x2_at_M4_has_a_proof_file_an_outsider_checks(tmp_path) -> None:
+    """Issue 37's acceptance: ``attnio pebble --builtin matmul:2x2x2 --M 4 --certify DIR``
+    writes a certificate that the standalone checker accepts whole — the schedule of cost 17
+    replayed, "cost <= 16" regenerated as a CNF equal to the file, and its DRAT refutation
+    accepted by dratify — so Q = 17 rests on no attnio search. The twin: the same files
+    claiming M = 5 are rejected (the CNF is not the encoding of M = 5)."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "out"
+    run = subprocess.run([sys.executable, "-m", "attnio", "pebble", "--builtin", "matmul:2x2x2",
+                          "--M", "4", "--certify", str(folder), "--solver-time-limit", "900",
+                          "--json"], capture_output=True, text=True, timeout=1800)
+    assert run.returncode == 0, run.stderr[-2000:]
+    proof = json.loads(run.stdout)
+    found = [p for p in _values(proof, "proof") if isinstance(p, dict)]
+    assert [p["lower_proof"] for p in found] == ["sat-refutation"], found
+    (cert,) = folder.glob("*.json")
+    result = check_file(cert)
+    assert result.accepted and result.complete, result.reason
+    assert result.reason.startswith("Q(G, M=4) = 17")
+    moved = json.loads(cert.read_text())
+    moved["M"] = 5
+    cert.write_text(json.dumps(moved))
+    assert not check_file(cert).accepted
+
+
+def _values(obj, key):
+    """Every value stored under ``key`` anywhere in a JSON document."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == key:
+                yield v
+            yield from _values(v, key)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from _values(v, key)
