@@ -172,7 +172,11 @@ def attention_rows(args: argparse.Namespace) -> int:
     print("| DAG | n | M | verdict | LB | LB from | UB | compulsory | proof file | s |")
     print("|---|---:|---:|---|---:|---|---:|---:|---|---:|")
     ok, rows = True, []
-    for name in ATTENTION_DAGS:
+    names = args.only.split(",") if args.only else list(ATTENTION_DAGS)
+    unknown = sorted(set(names) - set(ATTENTION_DAGS))
+    if unknown:
+        raise SystemExit(f"--attention --only: unknown {unknown}; known {list(ATTENTION_DAGS)}")
+    for name in names:
         G = load_dag(name)
         M = min_cache_size(G)
         while True:
