@@ -38,8 +38,9 @@ from attnio.check import check_file
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble, compulsory_io
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
 from attnio.graphs.exact import min_cache_size
-from attnio.graphs.exact_sat import solve_sat
+from attnio.graphs.exact_sat import Refutation, refute, solve_sat
 from attnio.graphs.game import replay
+from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.peer_dags import load_peer_dag, peer_dag_names
 from attnio.graphs.proof_files import certify_optimum
 from attnio.graphs.schedules import algorithm_schedules
@@ -63,6 +64,36 @@ def load_dag(name: str):
     return ATTENTION_DAGS[name]() if name in ATTENTION_DAGS else load_peer_dag(name)
 
 
+def sat_portfolio(G, M: int, result: PebbleResult, progress: AnytimeProgress,
+                  deadline: float) -> tuple[PebbleResult, str, Refutation | None]:
+    """The lower end raised by SAT refutations until ``deadline``: "cost <= lower" refuted
+    by CaDiCaL (:func:`attnio.graphs.exact_sat.refute`, a DRAT proof each) raises it by one;
+    when it is satisfiable, Q = lower and the SAT engine finds that schedule. Returns the
+    result, who decided it ("sat" or "search") and the last refutation (the proof file of
+    an optimum it closed)."""
+    lower, upper, last = result.lower, result.upper, None
+    while upper is not None and lower < upper and deadline - time.monotonic() > 1:
+        try:
+            made = refute(G, M, lower, time_limit=deadline - time.monotonic())
+        except ValueError:          # a schedule of cost <= lower exists: Q = lower
+            found = solve_sat(G, M, time_limit=max(1.0, deadline - time.monotonic()),
+                              incumbent=result.schedule, lower_bound=lower)
+            if found.verdict == "optimal":
+                return found, "sat", None
+            break
+        if made is None:
+            break
+        lower, last = lower + 1, made
+        progress.raise_lower(lower, "sat refutation")
+    if last is None:
+        return result, "search", None
+    if lower == upper:
+        return (PebbleResult.optimal(upper, result.schedule, lower_source="sat refutation"),
+                "sat", last)
+    return (PebbleResult.undecided(lower, upper, "SAT refutations ran out of time",
+                                   schedule=result.schedule), "sat", None)
+
+
 def run_instance(job: tuple) -> dict:
     """One (peer DAG, M, time limit[, method, proofs]): the anytime bracket, its schedule
     replayed, and (with proofs) the proof file of a proven optimum, checked."""
@@ -74,23 +105,20 @@ def run_instance(job: tuple) -> dict:
     progress = AnytimeProgress()
     result = anytime_pebble(G, M, time_limit=remaining * (1 - sat_share),
                             incumbents=algorithm, progress=progress, method=method)
-    solved_by = "search"
+    solved_by, refutation = "search", None
     if sat_share and result.verdict == "undecided":
-        # the SAT engine with the rest of the time, from the bracket so far (issue 37: a
-        # portfolio in the benchmark; `auto` does not run SAT)
-        found = solve_sat(G, M, time_limit=max(0.0, limit - (time.monotonic() - started)),
-                          incumbent=result.schedule, lower_bound=result.lower)
-        if found.verdict == "optimal" or found.lower > result.lower or (
-                found.upper is not None and found.upper < result.upper):
-            progress.raise_lower(found.lower, "sat refutation")
-            result, solved_by = found, "sat"
+        # SAT with the rest of the time, from the bracket so far (issue 37: a portfolio in
+        # the benchmark; `auto` does not run SAT)
+        result, solved_by, refutation = sat_portfolio(G, M, result, progress,
+                                                      started + limit)
     seconds = time.monotonic() - started
     lower, upper, schedule = result.lower, result.upper, result.schedule
     replayed = replay(G, schedule, M).io if schedule else None
     proof = "-"
     if proofs and result.verdict == "optimal":
         with tempfile.TemporaryDirectory() as folder:
-            record = certify_optimum(G, M, result, folder, "p", time_limit=limit)
+            record = certify_optimum(G, M, result, folder, "p", time_limit=limit,
+                                     refutation=refutation)
             proof = record.lower_proof
             if proof in ("compulsory", "sat-refutation"):
                 checked = check_file(record.files[0])
@@ -114,8 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--proofs", action="store_true",
                         help="write and check the proof file of every proven optimum")
     parser.add_argument("--sat-share", type=float, default=0.0,
-                        help="share of each run's time given to the SAT engine after the "
-                             "anytime solver (0: none)")
+                        help="share of each run's time given to SAT after the anytime "
+                             "solver: CaDiCaL refutations raise the lower end, one DRAT "
+                             "proof each (0: none)")
     parser.add_argument("--attention", action="store_true",
                         help="the tiny attention DAGs at every M instead of the peer DAGs")
     args = parser.parse_args(argv)

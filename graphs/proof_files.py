@@ -43,8 +43,8 @@ from typing import Any, Iterable
 
 import networkx as nx
 
-from attnio.check import CERTIFICATE_FORMAT, compulsory_io, parse_dag
-from attnio.graphs.exact_sat import dag_certificate_data, refute, sat_available
+from attnio.check import CERTIFICATE_FORMAT, compulsory_io, dimacs_text, encode, parse_dag
+from attnio.graphs.exact_sat import Refutation, dag_certificate_data, refute, sat_available
 from attnio.graphs.game import replay
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.results import Status
@@ -86,13 +86,28 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _refutes(refutation: Refutation, dag_data: dict[str, Any], M: int, bound: int,
+             recompute: bool) -> bool:
+    """Is ``refutation``'s CNF the canonical encoding of "cost <= bound" for this DAG, M and
+    variant (what the checker will regenerate)?"""
+    if refutation.bound != bound:
+        return False
+    enc, clauses = encode(parse_dag(dag_data), M, bound, refutation.horizon, recompute,
+                          refutation.symmetries)
+    return dimacs_text(enc.num_vars, clauses) == refutation.cnf
+
+
 def certify_optimum(G: nx.DiGraph, M: int, result: PebbleResult, folder: str | Path,
                     stem: str, *, recompute: bool = True,
                     outputs: Iterable[str] | None = None, time_limit: float | None = 60,
-                    overwrite: bool = False) -> ProofRecord:
+                    overwrite: bool = False, refutation: Refutation | None = None
+                    ) -> ProofRecord:
     """Write the proof files of one instance (module docstring) and return what was written.
 
-    ``time_limit`` bounds the SAT refutation. An infeasible instance writes nothing.
+    ``time_limit`` bounds the SAT refutation. ``refutation``: one already made (by
+    :func:`~attnio.graphs.exact_sat.refute`, of "cost <= io - 1" for this DAG and M), written
+    instead of solving again; any other is ignored. Either way the checker re-derives its CNF.
+    An infeasible instance writes nothing.
     """
     folder = Path(folder)
     if result.verdict is Status.INFEASIBLE or not result.schedule or result.upper is None:
@@ -112,8 +127,12 @@ def certify_optimum(G: nx.DiGraph, M: int, result: PebbleResult, folder: str | P
         elif not sat_available():
             kind, detail = "search", "python-sat is not installed (attnio[sat])"
         else:
-            refutation = refute(G, M, io - 1, recompute=recompute, outputs=outputs,
-                                time_limit=time_limit)
+            if refutation is not None and not _refutes(refutation, dag_data, M, io - 1,
+                                                       recompute):
+                refutation = None       # made for another DAG, M, bound or variant
+            if refutation is None:
+                refutation = refute(G, M, io - 1, recompute=recompute, outputs=outputs,
+                                    time_limit=time_limit)
             if refutation is None:
                 kind, detail = "search", "the SAT refutation did not finish in its time limit"
             else:

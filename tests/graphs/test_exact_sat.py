@@ -137,3 +137,30 @@ def _values(obj, key):
     elif isinstance(obj, list):
         for v in obj:
             yield from _values(v, key)
+
+
+def test_certify_writes_a_given_refutation_only_when_it_is_this_instances(tmp_path,
+                                                                          monkeypatch) -> None:
+    """``certify_optimum(refutation=...)``: a refutation of "cost <= Q - 1" for this DAG, M
+    and variant is written as it is (no solver runs) and the checker accepts it; one made for
+    the one-shot variant — its CNF not this instance's encoding — is ignored and the
+    refutation made again (the planted twin)."""
+    from attnio.graphs import proof_files
+    from attnio.graphs.exact_sat import refute
+
+    G = matmul_dag(1, 2, 1)
+    result = solve_sat(G, 3)
+    assert result.verdict == "optimal" and result.io == 7
+    mine, other = refute(G, 3, 6), refute(G, 3, 6, recompute=False)
+    assert mine is not None and other is not None and mine.cnf != other.cnf
+    calls = []
+    real = proof_files.refute
+    monkeypatch.setattr(proof_files, "refute", lambda *a, **k: calls.append(a) or real(*a, **k))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    record = certify_optimum(G, 3, result, tmp_path / "a", "mm", refutation=mine)
+    assert record.lower_proof == "sat-refutation" and calls == []
+    assert check_file(record.files[0]).accepted
+    record = certify_optimum(G, 3, result, tmp_path / "b", "mm", refutation=other)
+    assert record.lower_proof == "sat-refutation" and len(calls) == 1
+    assert check_file(record.files[0]).accepted
