@@ -649,8 +649,11 @@ def run(args: argparse.Namespace) -> int:
     proofs: list[dict[str, Any] | None] = [None] * len(rows)
     if args.certify is not None and not interrupted:
         for i, ((label, G, M), (_, result, _)) in enumerate(zip(instances, rows)):
+            # the refutation's limit: the instance's, cut to what --time-limit leaves
+            limit = solver_limit if wall_deadline is None else max(
+                0.0, min(solver_limit, wall_deadline - time.time()))
             record = certify_optimum(G, M, result, args.certify, certificate_stem(label, M),
-                                     recompute=recompute, time_limit=solver_limit,
+                                     recompute=recompute, time_limit=limit,
                                      overwrite=args.force)
             proofs[i] = record.to_json()
             if not args.json:

@@ -278,3 +278,26 @@ def test_a_file_whose_builder_metadata_lies_is_refused_in_every_format(
     assert err[0] == ("attnio pebble: error: graph.params {'m': 1, 'k': 3, 'p': 1} do not "
                       "describe this DAG: a matmul DAG with these sizes has 11 vertices and "
                       "10 edges, this one 7 and 6")
+
+
+def test_certify_refutation_is_cut_to_what_the_time_limit_leaves(tmp_path, monkeypatch,
+                                                                  capsys) -> None:
+    """A time limit bounds every phase of a call: ``--certify`` after ``--time-limit T`` gives
+    the refutation at most what T leaves (never the instance's --solver-time-limit of 600 s).
+    The twin: without --time-limit the refutation gets the instance's limit."""
+    from attnio.commands import pebble as pebble_command
+
+    seen: list[float] = []
+    real = pebble_command.certify_optimum
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["time_limit"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pebble_command, "certify_optimum", spy)
+    base = ["pebble", "--builtin", "matmul:1x2x1", "--M", "3", "--solver-time-limit", "600"]
+    assert main([*base, "--certify", str(tmp_path / "a"), "--time-limit", "30"]) == 0
+    assert len(seen) == 1 and 0 <= seen[0] <= 30
+    assert main([*base, "--certify", str(tmp_path / "b")]) == 0
+    assert seen[1] == 600
+    capsys.readouterr()
