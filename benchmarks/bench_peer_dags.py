@@ -34,11 +34,17 @@ import tempfile
 import time
 from fractions import Fraction
 
-from attnio.check import check_file
+from attnio.check import check_file, parse_dag, required_horizon
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble, compulsory_io
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
 from attnio.graphs.exact import min_cache_size
-from attnio.graphs.exact_sat import Refutation, refute, solve_sat
+from attnio.graphs.exact_sat import (
+    MAX_SAT_HORIZON,
+    Refutation,
+    dag_certificate_data,
+    refute,
+    solve_sat,
+)
 from attnio.graphs.game import replay
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.peer_dags import load_peer_dag, peer_dag_names
@@ -102,6 +108,9 @@ def run_instance(job: tuple) -> dict:
     started = time.monotonic()
     algorithm = algorithm_schedules(G, M)
     remaining = max(0.0, limit - (time.monotonic() - started))
+    if sat_share and required_horizon(parse_dag(dag_certificate_data(G, None)),
+                                      True) > MAX_SAT_HORIZON:
+        sat_share = 0.0     # SAT cannot take this DAG: the search keeps the whole time
     progress = AnytimeProgress()
     result = anytime_pebble(G, M, time_limit=remaining * (1 - sat_share),
                             incumbents=algorithm, progress=progress, method=method)
