@@ -649,16 +649,13 @@ def run(args: argparse.Namespace) -> int:
     proofs: list[dict[str, Any] | None] = [None] * len(rows)
     if args.certify is not None and not interrupted:
         for i, ((label, G, M), (_, result, _)) in enumerate(zip(instances, rows)):
-            # the refutation's limit: the instance's, cut to what --time-limit leaves
-            limit = solver_limit if wall_deadline is None else max(
-                0.0, min(solver_limit, wall_deadline - time.time()))
+            left = solver_limit if wall_deadline is None else wall_deadline - time.time()
             record = certify_optimum(G, M, result, args.certify, certificate_stem(label, M),
-                                     recompute=recompute, time_limit=limit,
-                                     overwrite=args.force)
+                                     recompute=recompute, overwrite=args.force,
+                                     time_limit=max(0.0, min(solver_limit, left)))
             proofs[i] = record.to_json()
             if not args.json:
-                for path in record.files:
-                    print(f"wrote {path}")
+                print("".join(f"wrote {path}\n" for path in record.files), end="")
                 print(f"M={M}: lower end {_PROOF_WORDS[record.lower_proof]}"
                       + (f" ({record.detail})" if record.detail else ""))
     if args.plot is not None and rows and rows[0][1].schedule:
