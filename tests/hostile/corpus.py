@@ -508,8 +508,10 @@ def cases() -> list[Case]:
     for command, base in (("simulate", SIM), ("gap", GAP)):
         for label, text in [("reversed", "64:8:3"), ("zero-steps", "64:1024:0")]:
             add(f"{command}-M-range-{label}", [*base, f"--M-range={text}"], cls="ranges")
+    # a control that does the whole job (the exact worst over the logit scale, ~4 s idle in
+    # process): a hang guard, not a speed test — CI failed it at 10 s under a load of four
     add("gap-M-range-valid", [*GAP, "--M-range", "64:256:3"], (0,), "controls",
-        why="--M-range still works (deprecated: --M-geom)")
+        why="--M-range still works (deprecated: --M-geom)", seconds=40.0)
     for command, base in (("simulate", SIM), ("gap", GAP), ("pebble", PEB),
                           ("report", ["report", "{root}/r-range"])):
         for label, text in [("1e5-values", "1:100000"), ("reversed", "8:4"),
