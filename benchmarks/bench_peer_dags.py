@@ -38,16 +38,11 @@ from attnio.check import check_file, parse_dag, required_horizon
 from attnio.graphs.anytime import AnytimeProgress, anytime_pebble, compulsory_io
 from attnio.graphs.dags import attention_backward_dag, attention_forward_dag
 from attnio.graphs.exact import min_cache_size
-from attnio.graphs.exact_sat import (
-    MAX_SAT_HORIZON,
-    Refutation,
-    dag_certificate_data,
-    refute,
-    solve_sat,
-)
+from attnio.graphs.exact_sat import MAX_SAT_HORIZON, Refutation, dag_certificate_data
 from attnio.graphs.game import replay
 from attnio.graphs.pebble_result import PebbleResult
 from attnio.graphs.peer_dags import load_peer_dag, peer_dag_names
+from attnio.graphs.portfolio import sat_portfolio as library_sat_portfolio
 from attnio.graphs.proof_files import certify_optimum
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.parallel import map_instances
@@ -72,32 +67,13 @@ def load_dag(name: str):
 
 def sat_portfolio(G, M: int, result: PebbleResult, progress: AnytimeProgress,
                   deadline: float) -> tuple[PebbleResult, str, Refutation | None]:
-    """The lower end raised by SAT refutations until ``deadline``: "cost <= lower" refuted
-    by CaDiCaL (:func:`attnio.graphs.exact_sat.refute`, a DRAT proof each) raises it by one;
-    when it is satisfiable, Q = lower and the SAT engine finds that schedule. Returns the
-    result, who decided it ("sat" or "search") and the last refutation (the proof file of
-    an optimum it closed)."""
-    lower, upper, last = result.lower, result.upper, None
-    while upper is not None and lower < upper and deadline - time.monotonic() > 1:
-        try:
-            made = refute(G, M, lower, time_limit=deadline - time.monotonic())
-        except ValueError:          # a schedule of cost <= lower exists: Q = lower
-            found = solve_sat(G, M, time_limit=max(1.0, deadline - time.monotonic()),
-                              incumbent=result.schedule, lower_bound=lower)
-            if found.verdict == "optimal":
-                return found, "sat", None
-            break
-        if made is None:
-            break
-        lower, last = lower + 1, made
-        progress.raise_lower(lower, "sat refutation")
-    if last is None:
-        return result, "search", None
-    if lower == upper:
-        return (PebbleResult.optimal(upper, result.schedule, lower_source="sat refutation"),
-                "sat", last)
-    return (PebbleResult.undecided(lower, upper, "SAT refutations ran out of time",
-                                   schedule=result.schedule), "sat", None)
+    """:func:`attnio.graphs.portfolio.sat_portfolio` until ``deadline`` (the SAT share of
+    ``attnio pebble``'s ``auto``): the result, who decided it ("sat" when a refutation or a
+    SAT schedule moved the bracket, else "search") and the refutation that closed it."""
+    after, refutation = library_sat_portfolio(G, M, result, progress=progress,
+                                              time_limit=deadline - time.monotonic())
+    moved = (after.lower, after.upper) != (result.lower, result.upper)
+    return after, "sat" if moved else "search", refutation
 
 
 def run_instance(job: tuple) -> dict:
@@ -116,8 +92,9 @@ def run_instance(job: tuple) -> dict:
                             incumbents=algorithm, progress=progress, method=method)
     solved_by, refutation = "search", None
     if sat_share and result.verdict == "undecided":
-        # SAT with the rest of the time, from the bracket so far (issue 37: a portfolio in
-        # the benchmark; `auto` does not run SAT)
+        # SAT with the rest of the time, from the bracket so far (--sat-share F: the share
+        # is the benchmark's knob; `attnio pebble`'s auto gives SAT_SHARE where the horizon
+        # is at most SAT_AUTO_HORIZON, attnio.graphs.portfolio)
         result, solved_by, refutation = sat_portfolio(G, M, result, progress,
                                                       started + limit)
     seconds = time.monotonic() - started

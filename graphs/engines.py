@@ -26,8 +26,10 @@ method             engine
                    (:attr:`Engine.optimal_with_recomputation` is False)
 ``"sat"``          :func:`attnio.graphs.exact_sat.solve_sat`: incremental SAT on the time-indexed
                    CNF of :mod:`attnio.check` (exact with recomputation by its horizon lemma;
-                   the extra ``attnio[sat]``). Not in ``auto``: the compiled search is faster
-                   on every instance measured (notes/pebbling.md, "SAT engine")
+                   the extra ``attnio[sat]``). Not this slot's ``auto``: the compiled search
+                   is faster on every instance measured (notes/pebbling.md, "SAT engine");
+                   ``attnio pebble``'s ``auto`` adds SAT *refutations* after the search on
+                   a small horizon (:mod:`attnio.graphs.portfolio`)
 ``"auto"``         ``compiled`` when numba imports, else ``reference``
 =================  =========================================================================
 

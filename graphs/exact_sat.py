@@ -70,7 +70,7 @@ from attnio.validation import validate_digraph
 
 __all__ = ["SAT_SOLVER", "PROOF_SOLVER", "MAX_SAT_HORIZON", "MAX_SAT_SYMMETRIES", "dag_symmetries",
            "sat_available", "dag_certificate_data",
-           "solve_sat", "refute", "Refutation", "decode"]
+           "solve_sat", "refute", "Refutation", "BoundSatisfiable", "decode"]
 
 #: The python-sat solver of the engine (incremental, and interruptible: the time limit).
 SAT_SOLVER = "glucose42"
@@ -171,6 +171,21 @@ class Refutation:
     symmetries: list[dict[str, str]]
 
 
+class BoundSatisfiable(ValueError):
+    """:func:`refute` found "cost <= bound" satisfiable: ``schedule`` is the model's schedule
+    (decoded, not yet replayed by anyone), so nothing can be refuted."""
+
+    def __init__(self, bound: int, M: int, schedule: list[Move]) -> None:
+        super().__init__(f"cost <= {bound} is satisfiable at M={M}: nothing to refute")
+        self.bound, self.schedule = bound, schedule
+
+
+#: The last refutation :func:`refute` made, by its inputs: ``attnio pebble`` refutes in the
+#: SAT share of ``auto`` (attnio.graphs.portfolio) and then again for ``--certify``'s proof
+#: file — the same CNF, the same answer, solved once. One entry: a proof can be 70 MB.
+_LAST_REFUTATION: dict[tuple, Refutation] = {}
+
+
 def _timer(solver: Any, seconds: float | None) -> threading.Timer | None:
     if seconds is None:
         return None
@@ -188,8 +203,10 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     :func:`attnio.check.required_horizon`) solved with proof logging.
 
     Returns None when the time limit ran out first or the horizon is above
-    :data:`MAX_SAT_HORIZON`; raises :class:`ValueError` if the CNF is satisfiable (then a
-    schedule of cost <= bound exists and no refutation can).
+    :data:`MAX_SAT_HORIZON`; raises :class:`BoundSatisfiable` (a ``ValueError``) with the
+    model's schedule if the CNF is satisfiable (then a schedule of cost <= bound exists and
+    no refutation can). The same call twice in a row is solved once (the last refutation is
+    kept).
 
     >>> import networkx as nx
     >>> from attnio.graphs.dags import matmul_dag
@@ -202,6 +219,11 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     horizon = required_horizon(dag, recompute)
     if horizon > MAX_SAT_HORIZON:
         return None
+    key = (repr(sorted(dag.vertices)), repr(sorted((u, v) for v in dag.vertices
+                                                  for u in dag.preds[v])),
+           repr(dag.outputs), M, bound, recompute)
+    if key in _LAST_REFUTATION:
+        return _LAST_REFUTATION[key]
     symmetries = dag_symmetries(dag)
     enc, clauses = encode(dag, M, bound, horizon, recompute, symmetries)
     started = time.monotonic()
@@ -211,26 +233,30 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
                                           else max(0.0, float(time_limit)))
     except HardLimitReached:
         return None
-    if satisfiable:
-        raise ValueError(f"cost <= {bound} is satisfiable at M={M}: nothing to refute")
+    if satisfiable:  # lines: the model's true variables
+        raise BoundSatisfiable(bound, M, decode(dag, set(lines), horizon))
     if not lines or lines[-1].strip() != "0":
         lines.append("0")  # the empty clause, if the solver left it implicit
     proof = "\n".join(lines) + "\n"
-    return Refutation(bound, horizon, dimacs_text(enc.num_vars, clauses), proof,
+    made = Refutation(bound, horizon, dimacs_text(enc.num_vars, clauses), proof,
                       time.monotonic() - started, symmetries)
+    _LAST_REFUTATION.clear()
+    _LAST_REFUTATION[key] = made
+    return made
 
 
 #: ``refute(time_limit=None)``: the child's deadline (seconds; a year).
 _NO_LIMIT_S = 365 * 24 * 3600.0
 
 
-def _solve_with_proof(clauses: list[list[int]], name: str) -> tuple[bool, list[str]]:
-    """In the child of :func:`refute`: (satisfiable, the DRAT proof's lines when not)."""
+def _solve_with_proof(clauses: list[list[int]], name: str) -> tuple[bool, list[Any]]:
+    """In the child of :func:`refute`: (True, the model's true variables) or (False, the
+    DRAT proof's lines)."""
     from pysat.solvers import Solver
 
     with Solver(name=name, bootstrap_with=clauses, with_proof=True) as solver:
         if solver.solve():
-            return True, []
+            return True, [lit for lit in solver.get_model() if lit > 0]
         return False, list(solver.get_proof())
 
 

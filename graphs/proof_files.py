@@ -50,10 +50,17 @@ from attnio.graphs.pebble_result import PebbleResult
 from attnio.results import Status
 from attnio.safe_io import write_text
 
-__all__ = ["ProofRecord", "certify_optimum", "LOWER_PROOF_KINDS", "certificate_stem"]
+__all__ = ["ProofRecord", "certify_optimum", "LOWER_PROOF_KINDS", "LOWER_PROOF_WORDS",
+           "certificate_stem"]
 
 #: What the lower end of an instance rests on: a checkable proof (the first two) or not.
 LOWER_PROOF_KINDS = ("compulsory", "sat-refutation", "search", "none")
+#: How a text line names each kind (``attnio pebble --certify``).
+LOWER_PROOF_WORDS = {"compulsory": "proved by counting (compulsory I/O; python -m attnio.check)",
+                     "sat-refutation": "proved by a SAT refutation with a DRAT proof (python "
+                                       "-m attnio.check)",
+                     "search": "shown by attnio's exhaustive search only (no proof file)",
+                     "none": "not proved (the instance is not decided)"}
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,9 @@ its proven bracket ``lower <= Q <= upper``), the top-level one their
 :func:`attnio.results.overall_verdict`. That output is itself a schedule file for
 ``--replay`` (the instance whose ``M`` equals ``--cache`` is replayed; the list printed by
 attnio before 0.2 is read too). ``--method`` picks the exact engine
-(:mod:`attnio.graphs.engines`; ``auto``: the compiled core when numba is installed). ``--replay --json`` prints ``{"command": "pebble",
+(:mod:`attnio.graphs.engines`; ``auto``: the compiled core when numba is installed, and on a
+DAG with a small SAT horizon half the time for SAT refutations after the search,
+:mod:`attnio.graphs.portfolio`). ``--replay --json`` prints ``{"command": "pebble",
 "verdict": "proved" | "refuted", "detail", "M", "recompute", "io", "reads", "writes",
 "peak_red", "counterexample"}``: ``proved`` — the schedule is legal and costs ``io``;
 ``refuted`` — it is not, ``counterexample`` = ``{"index", "rule"}`` of the first illegal move.
@@ -106,7 +108,8 @@ from attnio.graphs.lower_bounds import CERTIFIED_ALL_ROUTES_VERTICES, certified_
 from attnio.graphs.lower_bounds.counting import validate_declared_builder
 from attnio.graphs.lower_bounds.deadline import Deadline
 from attnio.graphs.pebble_result import PebbleResult
-from attnio.graphs.proof_files import certificate_stem, certify_optimum
+from attnio.graphs.portfolio import sat_portfolio, sat_share
+from attnio.graphs.proof_files import LOWER_PROOF_WORDS, certificate_stem, certify_optimum
 from attnio.graphs.schedules import algorithm_schedules
 from attnio.output import print_document
 from attnio.parallel import map_instances
@@ -190,7 +193,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                                         f"(default {DEFAULT_INSTANCE_SECONDS:g})")
     parser.add_argument("--method", choices=METHODS, default="auto",
                         help="exact engine (attnio.graphs.engines): auto = compiled when "
-                             "numba is installed (attnio[fast]), else reference")
+                             "numba is installed (attnio[fast]), else reference, then SAT "
+                             "refutations on a small horizon (attnio[sat])")
     parser.add_argument("--json", action="store_true", help="JSON on stdout")
     parser.add_argument("--table", action="store_true",
                         help="a table per cache size, with the algorithm schedules' costs")
@@ -394,16 +398,20 @@ def _solve_staged(G: nx.DiGraph, M: int, args: argparse.Namespace, started: floa
             progress.offer(costs[name], list(moves))
         remaining = max(0.0, args.time_limit - (time.monotonic() - started))
         # anytime (graphs/anytime.py): heuristic schedule first, stop when it meets the lower
-        # bound, else exact search with it as incumbent. The bracket's lower end is the best bound computed for the instance: the certified
-        # routes (re-verified) start it, the anytime phases may raise it (issue 27, item 1)
+        # bound, else exact search with it as incumbent; the certified routes (re-verified)
+        # start the bracket's lower end, the anytime phases may raise it (issue 27, item 1)
         known = ({f"certified {certified['route']}": certified["value"]}
                  if certified is not None and certified["value"] > 0 else None)
+        share = sat_share(G, args.method, recompute=recompute)  # auto, small horizon: SAT
         result = anytime_pebble(
-            G, M, recompute=recompute, time_limit=remaining, incumbents=schedules,
+            G, M, recompute=recompute, time_limit=remaining * (1 - share), incumbents=schedules,
             progress=progress, method=args.method, lower_bounds=known,
             lower_bound_routes=(costly_routes if certified is not None
                                 and G.number_of_nodes() <= CERTIFIED_ALL_ROUTES_VERTICES
                                 else None))
+        if share:  # refutations raise the lower end with the time left (graphs/portfolio.py)
+            result = sat_portfolio(G, M, result, recompute=recompute, progress=progress,
+                                   time_limit=args.time_limit - (time.monotonic() - started))[0]
         if every_route and (certified is None or every_route["value"] >= certified["value"]):
             certified = dict(every_route)
     except KeyboardInterrupt as exc:
@@ -520,14 +528,6 @@ def _pebble_table(rows: list, instances: list, names: list[str], *, recompute: b
     table = render_table(header, list(zip(*columns)), missing="", align=align,
                          max_width=width, wrap=[0] if labelled else [])
     return table + ("" if width is None else "\nseconds per instance: --wide or --json")
-
-
-#: How a text line names the kind of an instance's lower-end proof.
-_PROOF_WORDS = {"compulsory": "proved by counting (compulsory I/O; python -m attnio.check)",
-                "sat-refutation": "proved by a SAT refutation with a DRAT proof (python -m "
-                                  "attnio.check)",
-                "search": "shown by attnio's exhaustive search only (no proof file)",
-                "none": "not proved (the instance is not decided)"}
 
 
 def _certify_folder(path: str) -> os.PathLike[str]:
@@ -656,7 +656,7 @@ def run(args: argparse.Namespace) -> int:
             proofs[i] = record.to_json()
             if not args.json:
                 print("".join(f"wrote {path}\n" for path in record.files), end="")
-                print(f"M={M}: lower end {_PROOF_WORDS[record.lower_proof]}"
+                print(f"M={M}: lower end {LOWER_PROOF_WORDS[record.lower_proof]}"
                       + (f" ({record.detail})" if record.detail else ""))
     if args.plot is not None and rows and rows[0][1].schedule:
         result = rows[0][1]
