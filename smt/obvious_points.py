@@ -11,8 +11,12 @@ need not even be a real one. :func:`obvious_points` lists, for each symbol, in t
    (``lhs − rhs``), each logarithm's argument and the argument minus 1 (where it changes
    sign), a base of a logarithm and the base minus 1, the base of a root or of a negative
    power (where it stops being defined) — with the integers next to it, and ±1/2 around a
-   rational one;
-3. larger and smaller values (10, 100, 1/10, …).
+   rational one; an expression ``k·exp(a·x + b) + c`` or ``k·log(a·x + b) + c`` (one
+   monotone term, rational a ≠ 0 and b, constants k ≠ 0 and c) has its root by inverting
+   the function (``exp(x) = 3`` at ``x = log 3``);
+3. for a real symbol, the simplest rational strictly between two consecutive edges (a
+   statement false only between ``log 3`` and ``log(7/2)`` is false at 5/4);
+4. larger and smaller values (10, 100, 1/10, …).
 
 Points combine the symbols' lists from the simplest (every symbol at its first value) outward,
 at most ``limit`` of them. Nothing here decides anything: the kernel
@@ -24,7 +28,7 @@ Examples
 >>> import sympy as sp
 >>> x = sp.Symbol("x", real=True)
 >>> values_for(x, "real", [sp.log(x - 3) > 0])[:12]
-[0, 1, -1, 2, -2, 1/2, -1/2, 3, 4, 7/2, 5/2, 5]
+[0, 1, -1, 2, -2, 1/2, -1/2, 4, 5, 3, 9/2, 7/2]
 >>> pts = list(obvious_points([sp.log(x - 3) > 0], {x: "real"}, limit=5)); pts[-1]
 {x: -2}
 """
@@ -115,10 +119,62 @@ def _degree_bound(e: sp.Basic) -> float:
     return math.inf if e.free_symbols else 0
 
 
-def _roots(e: sp.Expr, sym: sp.Symbol) -> list[sp.Expr]:
-    """Real roots of ``e`` as a polynomial of degree 1 to 4 in ``sym`` alone, else []."""
-    if e.free_symbols != {sym} or _degree_bound(e) > _MAX_DEGREE:
+#: Largest expression (sympy's count_ops) whose exp/log root is looked for by inversion.
+_MAX_INVERTED_OPS = 40
+
+
+def _inverted_root(e: sp.Expr, sym: sp.Symbol) -> list[sp.Expr]:
+    """The root of ``k·f(a·sym + b) + c`` with f = exp or log (module docstring, step 2),
+    as an exact expression (``log(3)``), when it is real; else []."""
+    if e.count_ops() > _MAX_INVERTED_OPS:
         return []
+    moving = [t for t in sp.Add.make_args(e) if t.has(sym)]
+    if len(moving) != 1:
+        return []
+    rest = e - moving[0]
+    coeff, f = moving[0].as_independent(sym, as_Add=False)
+    if not isinstance(f, (sp.exp, sp.log)) or coeff.is_zero is not False:
+        return []
+    value = -rest / coeff
+    if value.is_extended_real is not True:
+        return []
+    inner = sp.Poly(f.args[0], sym) if f.args[0].is_polynomial(sym) else None
+    if inner is None or inner.degree() != 1 or not all(c.is_Rational
+                                                        for c in inner.all_coeffs()):
+        return []
+    a, b = inner.all_coeffs()
+    if isinstance(f, sp.exp):
+        if value.is_positive is not True:
+            return []
+        target = sp.log(value)
+    else:
+        target = sp.exp(value)
+    return [(target - b) / a]
+
+
+def _simplest_between(lo: float, hi: float, max_denominator: int = 64) -> sp.Rational | None:
+    """The rational p/q of least q (then least p) with lo < p/q < hi, q <= max_denominator.
+
+    >>> _simplest_between(1.0986, 1.2528)
+    5/4
+    """
+    for q in range(1, max_denominator + 1):
+        p = math.floor(lo * q) + 1
+        if p / q < hi:
+            return sp.Rational(p, q)
+    return None
+
+
+def _roots(e: sp.Expr, sym: sp.Symbol) -> list[sp.Expr]:
+    """Real roots of ``e`` as a polynomial of degree 1 to 4 in ``sym`` alone, or of one
+    exp/log term of a linear argument (:func:`_inverted_root`), else []."""
+    if e.free_symbols != {sym}:
+        return []
+    if _degree_bound(e) > _MAX_DEGREE:
+        try:
+            return _inverted_root(e, sym)
+        except (sp.PolynomialError, ValueError, TypeError):
+            return []
     try:
         numerator = sp.fraction(sp.together(e))[0]
         poly = sp.Poly(numerator, sym)
@@ -152,9 +208,18 @@ def values_for(sym: sp.Symbol, domain: str, formulas: Sequence[sp.Basic]) -> lis
     :data:`_MAX_VALUES`, each in the domain and none repeated."""
     integer = "integer" in domain
     candidates: list[sp.Expr] = [sp.sympify(v) for v in _SMALL[domain]]
+    edges: set[float] = set()
     for e in critical_expressions(formulas):
         for root in _roots(e, sym):
             candidates += _near(root, integer)
+            try:
+                edges.add(float(root))
+            except (TypeError, ValueError):
+                pass
+    if not integer:  # step 3: between two consecutive edges
+        ordered = sorted(edges)
+        candidates += [r for lo, hi in zip(ordered, ordered[1:])
+                       if (r := _simplest_between(lo, hi)) is not None]
     candidates += [sp.sympify(v) for v in _FAR[domain]]
     out: list[sp.Expr] = []
     for value in candidates:
@@ -201,8 +266,10 @@ def obvious_witness(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str],
     1. ``every-formula-true``: a witness makes every formula true by exact evaluation (one
        false or undefined formula is no witness).
     2. ``points-in-domain``: every point tried lies in the declared domains.
-    3. ``edges-tried``: the roots of a critical expression (with the integers next to them)
-       are among a symbol's values, so a statement false only near its edge is caught.
+    3. ``edges-tried``: the roots of a critical expression (with the integers next to them;
+       an exp/log term's root by inversion) are among a symbol's values, and for a real
+       symbol the simplest rational between two consecutive roots, so a statement false
+       only at or between its edges is caught.
     """
     for point in obvious_points(formulas, doms, limit=limit):
         tick()

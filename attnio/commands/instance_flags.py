@@ -43,7 +43,7 @@ from attnio.algorithms.masks import add_mask_argument, mask_from_args
 from attnio.exceptions import InvalidInputError
 from attnio.flags import add_cache_size_arguments
 from attnio.input_files import read_json_file
-from attnio.validation import describe, size_action
+from attnio.validation import describe, hold_warning, size_action
 
 __all__ = ["add_instance_arguments", "instance_from_args", "refuse", "given", "DEVICE_NAMES",
            "default_sweep", "BUILTIN_EXAMPLES"]
@@ -147,6 +147,14 @@ def instance_from_args(args: argparse.Namespace, *, default_sizes: bool = False)
     if (default_sizes and M is None and args.device is None and args.hierarchy is None):
         M = default_sweep(int(n), int(d))
     batch, heads, kv_heads = heads_from_args(args)
-    return Instance.build(n, d, pass_=args.pass_, M=M, device=args.device, dtype=args.dtype,
-                          scope=args.scope, hierarchy=hierarchy, batch=batch, heads=heads,
-                          kv_heads=kv_heads, mask=mask_from_args(args))
+    instance = Instance.build(n, d, pass_=args.pass_, M=M, device=args.device,
+                              dtype=args.dtype, scope=args.scope, hierarchy=hierarchy,
+                              batch=batch, heads=heads, kv_heads=kv_heads,
+                              mask=mask_from_args(args))
+    if instance.mask is not None and instance.mask.z_qk(instance.n) == 0:
+        # legal (every bound of it is 0), but rarely what was meant: say so once
+        hold_warning(f"attnio {getattr(args, 'instance_command', 'attnio')}: warning: the mask "
+                     f"{instance.mask.label} keeps no entry of the {instance.n}x{instance.n} "
+                     "scores (Z_QK = 0): every row of softmax is empty and every bound of "
+                     "this mask is 0")
+    return instance

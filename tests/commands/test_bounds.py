@@ -255,3 +255,19 @@ def test_the_dldx_bound_is_marked_as_another_computation(capsys) -> None:  # noq
     line = next(x for x in out.splitlines() if x.startswith("bwd.trivial.lower"))
     assert "†" in line
     assert "† the dL/dX computation only" in out
+
+
+def test_a_mask_that_keeps_nothing_is_answered_with_one_warning(tmp_path, capsys) -> None:
+    """An all-false block mask is legal (Z_QK = 0, every bound of it 0) but rarely meant:
+    the answer comes (exit 0) and stderr says so in one line. The twin: a causal mask (it
+    keeps entries) prints no warning."""
+    pattern = tmp_path / "nothing.json"
+    pattern.write_text("[[false, false], [false, false]]")
+    base = ["bounds", "--n", "64", "--d", "8", "--M", "64"]
+    assert main([*base, "--mask", f"block:32:{pattern}"]) == 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["attnio bounds: warning: the mask block:32:2x2 keeps no entry of the 64x64 "
+                   "scores (Z_QK = 0): every row of softmax is empty and every bound of this "
+                   "mask is 0"]
+    assert main([*base, "--mask", "causal"]) == 0
+    assert capsys.readouterr().err == ""
