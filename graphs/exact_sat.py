@@ -65,7 +65,7 @@ from attnio.extras import require
 from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
 from attnio.graphs.pebble_result import PebbleResult
-from attnio.smt.isolation import HardLimitReached, run_isolated
+from attnio.smt.isolation import KILL_GRACE_S, HardLimitReached, run_isolated
 from attnio.validation import validate_digraph
 
 __all__ = ["SAT_SOLVER", "PROOF_SOLVER", "MAX_SAT_HORIZON", "MAX_SAT_SYMMETRIES", "dag_symmetries",
@@ -215,6 +215,7 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     (5, '0')
     """
     require("sat", "SAT refutations")
+    entered = time.monotonic()  # the limit bounds the whole call, the encoding included
     dag = parse_dag(dag_certificate_data(G, outputs))
     horizon = required_horizon(dag, recompute)
     if horizon > MAX_SAT_HORIZON:
@@ -224,13 +225,14 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
            repr(dag.outputs), M, bound, recompute)
     if key in _LAST_REFUTATION:
         return _LAST_REFUTATION[key]
-    symmetries = dag_symmetries(dag)
-    enc, clauses = encode(dag, M, bound, horizon, recompute, symmetries)
+    left = (_NO_LIMIT_S if time_limit is None
+            else float(time_limit) - (time.monotonic() - entered) - KILL_GRACE_S)
+    if left <= 0:
+        return None
     started = time.monotonic()
-    try:  # the whole call, solver and proof, inside the child: killed at the limit
-        satisfiable, lines = run_isolated(_solve_with_proof, (clauses, PROOF_SOLVER),
-                                          seconds=_NO_LIMIT_S if time_limit is None
-                                          else max(0.0, float(time_limit)))
+    try:  # symmetries, encoding, solver and proof inside the child: killed at the limit
+        satisfiable, lines, symmetries, num_vars, clauses = run_isolated(
+            _encode_and_solve, (dag, M, bound, horizon, recompute, PROOF_SOLVER), seconds=left)
     except HardLimitReached:
         return None
     if satisfiable:  # lines: the model's true variables
@@ -238,7 +240,7 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
     if not lines or lines[-1].strip() != "0":
         lines.append("0")  # the empty clause, if the solver left it implicit
     proof = "\n".join(lines) + "\n"
-    made = Refutation(bound, horizon, dimacs_text(enc.num_vars, clauses), proof,
+    made = Refutation(bound, horizon, dimacs_text(num_vars, clauses), proof,
                       time.monotonic() - started, symmetries)
     _LAST_REFUTATION.clear()
     _LAST_REFUTATION[key] = made
@@ -249,15 +251,20 @@ def refute(G: nx.DiGraph, M: int, bound: int, *, recompute: bool = True,
 _NO_LIMIT_S = 365 * 24 * 3600.0
 
 
-def _solve_with_proof(clauses: list[list[int]], name: str) -> tuple[bool, list[Any]]:
-    """In the child of :func:`refute`: (True, the model's true variables) or (False, the
-    DRAT proof's lines)."""
+def _encode_and_solve(dag: Dag, M: int, bound: int, horizon: int, recompute: bool, name: str
+                      ) -> tuple[bool, list[Any], list[dict[str, str]], int, list[list[int]]]:
+    """In the child of :func:`refute`: the symmetries and the canonical CNF, then (True, the
+    model's true variables) or (False, the DRAT proof's lines), with the symmetries, the
+    number of variables and the clauses (the parent writes them as DIMACS)."""
     from pysat.solvers import Solver
 
+    symmetries = dag_symmetries(dag)
+    enc, clauses = encode(dag, M, bound, horizon, recompute, symmetries)
     with Solver(name=name, bootstrap_with=clauses, with_proof=True) as solver:
         if solver.solve():
-            return True, [lit for lit in solver.get_model() if lit > 0]
-        return False, list(solver.get_proof())
+            return (True, [lit for lit in solver.get_model() if lit > 0], symmetries,
+                    enc.num_vars, clauses)
+        return False, list(solver.get_proof()), symmetries, enc.num_vars, clauses
 
 
 def _initial_schedule(G: nx.DiGraph, M: int, recompute: bool, outputs: Iterable[str] | None,

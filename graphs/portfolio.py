@@ -104,8 +104,8 @@ def sat_portfolio(G: nx.DiGraph, M: int, result: PebbleResult, *, time_limit: fl
         if progress is not None:
             progress.phase = f"SAT refutation of cost <= {lower}"
         try:
-            made = refute(G, M, lower, recompute=recompute, outputs=outputs,  # child killed
-                          time_limit=deadline - time.monotonic() - KILL_GRACE_S)  # by deadline
+            made = refute(G, M, lower, recompute=recompute, outputs=outputs,
+                          time_limit=deadline - time.monotonic())
         except BoundSatisfiable as sat:  # a schedule of cost <= lower, and Q >= lower
             cost = replay(G, sat.schedule, M, recompute=recompute, outputs=outputs).io
             if cost != lower:  # above: the encoding is unsound; below: lower was no bound

@@ -79,13 +79,16 @@ class ProofRecord:
 
 
 def certificate_stem(label: str, M: int) -> str:
-    """A file stem for an instance: the label's letters, digits and ``._-`` (others become
+    """A file stem for an instance: the label's file name without a DAG file's suffix
+    (``.json``, ``.dot``, ``.gv``, ``.hdag``), its letters, digits and ``._-`` (others become
     ``_``), then ``_M{M}``.
 
-    >>> certificate_stem("matmul:2x2x2", 4)
-    'matmul_2x2x2_M4'
+    >>> certificate_stem("matmul:2x2x2", 4), certificate_stem("peers/spmv_N7.json", 8)
+    ('matmul_2x2x2_M4', 'spmv_N7_M8')
     """
-    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in Path(label).name)
+    path = Path(label)
+    base = path.stem if path.suffix.lower() in (".json", ".dot", ".gv", ".hdag") else path.name
+    name = "".join(c if c.isalnum() or c in "._-" else "_" for c in base)
     return f"{name.strip('._') or 'dag'}_M{M}"
 
 

@@ -144,3 +144,23 @@ def test_pebble_auto_gives_sat_the_time_the_search_leaves(monkeypatch, capsys) -
     assert main([*argv, "--method", "compiled"]) == 1
     [out] = json.loads(capsys.readouterr().out)["instances"]
     assert out["verdict"] == "undecided" and given[1] > 40 * (1 - SAT_SHARE)
+
+
+def test_a_refutation_with_no_time_left_starts_no_child(monkeypatch) -> None:
+    """The time limit bounds the whole refutation — symmetries and encoding run in the child
+    too — so with nothing left (the child's kill grace included) no child starts. The twin:
+    with time left, it does."""
+    calls: list[float] = []
+    real = exact_sat.run_isolated
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs["seconds"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exact_sat, "run_isolated", counting)
+    exact_sat._LAST_REFUTATION.clear()
+    assert refute(matmul_dag(1, 2, 1), 3, 6, time_limit=0.0) is None
+    assert refute(matmul_dag(1, 2, 1), 3, 6, time_limit=exact_sat.KILL_GRACE_S) is None
+    assert calls == []
+    assert refute(matmul_dag(1, 2, 1), 3, 6, time_limit=30) is not None
+    assert len(calls) == 1 and calls[0] <= 30 - exact_sat.KILL_GRACE_S
