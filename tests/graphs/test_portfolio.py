@@ -164,3 +164,18 @@ def test_a_refutation_with_no_time_left_starts_no_child(monkeypatch) -> None:
     assert calls == []
     assert refute(matmul_dag(1, 2, 1), 3, 6, time_limit=30) is not None
     assert len(calls) == 1 and calls[0] <= 30 - exact_sat.KILL_GRACE_S
+
+
+def test_a_large_dag_gets_no_share_without_building_its_horizon(monkeypatch) -> None:
+    """More non-inputs than SAT_AUTO_HORIZON: 0 before any horizon is built (a DAG of 20,000
+    vertices, beyond the certificate format's cap, is answered, not refused). The twin: a
+    small DAG builds it."""
+    import networkx as nx
+
+    built: list[int] = []
+    real = portfolio.required_horizon
+    monkeypatch.setattr(portfolio, "required_horizon",
+                        lambda dag, recompute: built.append(1) or real(dag, recompute))
+    assert sat_share(nx.path_graph(20_000, create_using=nx.DiGraph), "auto") == 0.0
+    assert sat_share(matmul_dag(5, 5, 5), "auto") == 0.0 and built == []
+    assert sat_share(matmul_dag(1, 2, 1), "auto") == SAT_SHARE and built == [1]
