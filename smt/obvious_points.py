@@ -240,9 +240,14 @@ def obvious_points(formulas: Sequence[sp.Basic], doms: Mapping[sp.Symbol, str], 
         return
     lists = [values_for(s, doms[s], formulas) for s in syms]
     # the product can be large: keep as many values per symbol as ``limit`` points need
-    per_symbol = max(1, math.ceil(limit ** (1 / len(syms))) + 1)
-    while per_symbol > 1 and per_symbol ** len(syms) > _MAX_COMBINATIONS:
-        per_symbol -= 1
+    # (the largest count whose product stays within _MAX_COMBINATIONS, found from its root:
+    # stepping down from limit ** (1/n) took limit steps for one symbol, minutes at 10**9)
+    cap = max(1, int(_MAX_COMBINATIONS ** (1 / len(syms))))
+    while (cap + 1) ** len(syms) <= _MAX_COMBINATIONS:
+        cap += 1
+    while cap > 1 and cap ** len(syms) > _MAX_COMBINATIONS:
+        cap -= 1
+    per_symbol = min(max(1, math.ceil(limit ** (1 / len(syms))) + 1), cap)
     lists = [values[:per_symbol] for values in lists]
     order = sorted(itertools.product(*(range(len(v)) for v in lists)),
                    key=lambda idx: (max(idx), sum(idx), idx))
