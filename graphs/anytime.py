@@ -44,7 +44,8 @@ the two sides meet:
    least f on its frontier meets it, and reports each rise of that least f (a proven lower
    bound) to :class:`AnytimeProgress`. Small instances end here. Otherwise (c) the heuristic
    searches again for ``heuristic_share`` of the limit (stopping if it meets the lower
-   bound), and (d) the exact search gets the rest, with the improved incumbent.
+   bound; no phase when the share is 0), and (d) the exact search gets the rest, with the
+   improved incumbent.
 
 **The deadline ends the run.** A phase starts only with a budget left: once the time limit
 has passed no search phase is called (each has a set-up cost of its own, 0.1–0.2 s on a
@@ -413,12 +414,14 @@ def anytime_pebble(
         state.raise_lower(result.lower)
         if (done := closed()) is not None:
             return done
-        # (c) the long heuristic, then (d) the exact search for the rest
-        if (seconds := budget(share)) <= 0:
-            return out_of_time()
-        heuristic(seconds, None)
-        if (done := closed()) is not None:
-            return done
+        # (c) the long heuristic (only with a share of its own: heuristic_share=0 goes to
+        # (d) at once), then (d) the exact search for the rest
+        if share > 0:
+            if (seconds := budget(share)) <= 0:
+                return out_of_time()
+            heuristic(seconds, None)
+            if (done := closed()) is not None:
+                return done
         if (seconds := budget(time_limit)) <= 0:  # the rest, up to the deadline
             return out_of_time()
         result = exact(seconds)

@@ -327,3 +327,31 @@ def test_stacked_dag_names_the_group_gradient_after_the_group() -> None:
         v = o.split(":", 1)[1]
         assert G.in_degree(o) == 2 and f"b0g0:{v}#1" in G
         assert {f"b0h{h}:{v}" for h in range(3)} <= nx.ancestors(G, o)
+
+
+def test_a_zero_heuristic_share_goes_to_the_exact_search() -> None:
+    """Rule (found by the seed-83 survivor work): ``heuristic_share=0`` gives the long
+    heuristic no phase, so the exact search gets the rest of the time — before, the 0 s
+    budget read as "the deadline passed" and the run ended undecided with "time limit 100 s
+    reached" after one second. Planted: the default share still runs the long heuristic."""
+    import pytest as _pytest
+
+    from attnio.graphs.anytime import anytime_pebble
+
+    with _pytest.MonkeyPatch.context() as mp:
+        clock = [0.0]
+        calls = _scripted(mp, [_costing(8), _costing(7)],
+                          [(PebbleResult.undecided(5, 8, "probe"), 1.0),
+                           (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
+                          clock)
+        r = anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0)
+        assert [c[0] for c in calls][-2:] == ["exact", "exact"]
+        assert r.verdict == "optimal" and r.io == 6
+    with _pytest.MonkeyPatch.context() as mp:
+        clock = [0.0]
+        calls = _scripted(mp, [_costing(8), _costing(7)],
+                          [(PebbleResult.undecided(5, 8, "probe"), 1.0),
+                           (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
+                          clock)
+        anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0.5)
+        assert ("heuristic", 50.0) in calls
