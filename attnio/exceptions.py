@@ -25,6 +25,9 @@
   installed (``"--workers needs dask: install attnio[parallel] ..."``). An input error (the
   command line asks for what this install cannot do; exit code 2 before any work) and an
   ``ImportError``.
+* :class:`BoundSatisfiable` — a SAT refutation of "a schedule of cost ≤ B exists" found one
+  instead (:func:`attnio.graphs.exact_sat.refute`; a ``ValueError``): it carries the model's
+  schedule, so there is nothing to refute.
 
 >>> isinstance(InvalidInputError("n=-1 must be a positive integer"), ValueError)
 True
@@ -48,6 +51,7 @@ __all__ = [
     "MissingExtraError",
     "TranslationError",
     "HardLimitReached",
+    "BoundSatisfiable",
 ]
 
 
@@ -120,3 +124,13 @@ class HardLimitReached(Exception):
     limit, or its process ended without an answer; the process was killed. Callers turn it
     into an *undecided* verdict. Deliberately no :class:`AttnioError`: it is never an input
     error, and a handler of those must not swallow it."""
+
+
+class BoundSatisfiable(AttnioError, ValueError):
+    """:func:`attnio.graphs.exact_sat.refute` found "cost <= bound" satisfiable: ``schedule``
+    is the model's schedule (decoded, not yet replayed by anyone), so nothing can be
+    refuted."""
+
+    def __init__(self, bound: int, M: int, schedule: list) -> None:
+        super().__init__(f"cost <= {bound} is satisfiable at M={M}: nothing to refute")
+        self.bound, self.schedule = bound, schedule

@@ -61,6 +61,7 @@ from attnio.check import (
     required_horizon,
     topological_order,
 )
+from attnio.exceptions import BoundSatisfiable
 from attnio.extras import require
 from attnio.graphs.game import Move, game_inputs, game_outputs, replay, validate_cache_size
 from attnio.graphs.indexed_dag import IndexedDAG, pebbles_shortfall
@@ -70,7 +71,7 @@ from attnio.validation import validate_digraph
 
 __all__ = ["SAT_SOLVER", "PROOF_SOLVER", "MAX_SAT_HORIZON", "MAX_SAT_SYMMETRIES", "dag_symmetries",
            "sat_available", "dag_certificate_data",
-           "solve_sat", "refute", "Refutation", "BoundSatisfiable", "decode"]
+           "solve_sat", "refute", "Refutation", "decode"]
 
 #: The python-sat solver of the engine (incremental, and interruptible: the time limit).
 SAT_SOLVER = "glucose42"
@@ -169,15 +170,6 @@ class Refutation:
     proof: str
     seconds: float
     symmetries: list[dict[str, str]]
-
-
-class BoundSatisfiable(ValueError):
-    """:func:`refute` found "cost <= bound" satisfiable: ``schedule`` is the model's schedule
-    (decoded, not yet replayed by anyone), so nothing can be refuted."""
-
-    def __init__(self, bound: int, M: int, schedule: list[Move]) -> None:
-        super().__init__(f"cost <= {bound} is satisfiable at M={M}: nothing to refute")
-        self.bound, self.schedule = bound, schedule
 
 
 #: The last refutation :func:`refute` made, by its inputs: ``attnio pebble`` refutes in the

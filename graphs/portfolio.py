@@ -44,9 +44,9 @@ from typing import Iterable
 import networkx as nx
 
 from attnio.check import parse_dag, required_horizon
+from attnio.exceptions import BoundSatisfiable
 from attnio.graphs.anytime import AnytimeProgress
 from attnio.graphs.exact_sat import (
-    BoundSatisfiable,
     Refutation,
     dag_certificate_data,
     refute,

@@ -8,11 +8,12 @@ import json
 import pytest
 
 from attnio.cli import main
+from attnio.exceptions import BoundSatisfiable
 from attnio.graphs import exact_sat, portfolio
 from attnio.graphs.anytime import AnytimeProgress, compulsory_io
 from attnio.graphs.dags import attention_forward_dag, gnp_dag, matmul_dag
 from attnio.graphs.engines import solve
-from attnio.graphs.exact_sat import BoundSatisfiable, refute
+from attnio.graphs.exact_sat import refute
 from attnio.graphs.game import replay
 from attnio.graphs.heuristic_schedule import greedy_order, schedule_from_order
 from attnio.graphs.indexed_dag import IndexedDAG
