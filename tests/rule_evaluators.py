@@ -3,6 +3,7 @@ shared by tests/test_redteam_survivors.py and tests/test_newest_rules.py.
 
 * :func:`instances_hold_at` — are the bridge's exp/log axiom instances true of the REAL exp and
   log at a point (sympy's evalf at 30 digits, boxed in z3)?
+* :func:`recorded_axiom_instances` — a spy: which (axiom id, terms) the bridge adds for a term.
 * :class:`CoqText` — a reader of printed Coq text (Coq's precedences and total functions),
   written apart from the printer; :func:`coq_theorem_holds_at` and
   :func:`coq_text_violations` compare a printed theorem with the referee at grid points.
@@ -275,3 +276,21 @@ def coq_text_violations(text: str, domains: dict[str, str]) -> list[str]:
                 truth != "false"):
             found.append(f"{point}: referee {truth}; {printed!r}")
     return found
+
+
+def recorded_axiom_instances(monkeypatch, term: sp.Expr, doms: dict) -> tuple[list, object]:
+    """The (axiom id, terms) of every instance the bridge adds for ``term``, and the
+    translator (``explog.axiom_instances`` spied through ``monkeypatch``)."""
+    from attnio.smt import explog
+
+    seen: list[tuple[str, tuple]] = []
+    real = explog.axiom_instances
+
+    def record(axiom_id: str, *terms: object) -> z3.BoolRef:
+        seen.append((axiom_id, terms))
+        return real(axiom_id, *terms)
+
+    monkeypatch.setattr(explog, "axiom_instances", record)
+    t = Translator(doms)
+    t.expr(term)
+    return seen, t

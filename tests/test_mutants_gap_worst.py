@@ -40,6 +40,10 @@ import re
 from fractions import Fraction
 
 import pytest
+from anytime_script import CROSS_OPTIMAL as _CROSS_OPTIMAL  # tests/ on sys.path: conftest.py
+from anytime_script import costing as _costing
+from anytime_script import cross as _cross
+from anytime_script import scripted as _scripted
 
 from attnio.algorithms.instance import Instance, NotApplicable, count_instance
 from attnio.algorithms.masks import Mask
@@ -577,50 +581,7 @@ def test_a_long_mask_spec_is_shown_shortened_with_both_ends() -> None:
 # ==============================================================================================
 # graphs/anytime.py — anytime_pebble (the survivors of the same seed-13 run)
 # ==============================================================================================
-# a -> x <- b, a -> y <- c, x, y -> z: L0 = 4, Q(G, 3) = 6 (tests/graphs/test_anytime.py)
-_CROSS_EDGES = [("a", "x"), ("b", "x"), ("a", "y"), ("c", "y"), ("x", "z"), ("y", "z")]
-_CROSS_OPTIMAL = [("read", "a"), ("read", "b"), ("compute", "x"), ("delete", "b"),
-                  ("write", "x"), ("delete", "x"), ("read", "c"), ("compute", "y"),
-                  ("delete", "a"), ("delete", "c"), ("read", "x"), ("compute", "z"),
-                  ("write", "z")]
-
-
-def _cross():
-    import networkx as nx
-    return nx.DiGraph(_CROSS_EDGES)
-
-
-def _costing(io: int):
-    return _CROSS_OPTIMAL + [("write", "z")] * (io - 6)
-
-
-def _scripted(monkeypatch, heuristics, exacts):
-    """anytime's engines replaced: each heuristic run returns the next schedule, each exact
-    run the next result; the zero-waste and certified searches find nothing; a clock that
-    stands still (every budget is its share). Returns the calls (name, budget)."""
-    import types
-
-    import attnio.graphs.anytime as anytime
-
-    calls: list[tuple[str, object]] = []
-    heuristics, exacts = list(heuristics), list(exacts)
-
-    def heuristic_schedule(G, M, **kw):
-        calls.append(("heuristic", kw["time_limit"]))
-        return types.SimpleNamespace(schedule=heuristics.pop(0))
-
-    def solve(G, M, **kw):
-        calls.append(("exact", kw["time_limit"]))
-        return exacts.pop(0)
-
-    monkeypatch.setattr(anytime, "heuristic_schedule", heuristic_schedule)
-    monkeypatch.setattr(anytime, "solve", solve)
-    monkeypatch.setattr(anytime, "zero_waste_schedule", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "zero_waste_exists", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "certified_window_bound", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "time", types.SimpleNamespace(monotonic=lambda: 0.0,
-                                                               perf_counter=lambda: 0.0))
-    return calls
+# the scripted anytime and its cross DAG: tests/anytime_script.py
 
 
 def test_an_undecided_engine_s_schedule_is_replayed_and_kept(monkeypatch) -> None:

@@ -11,10 +11,12 @@ benchmarks/mutation_equivalents/.
 
 from __future__ import annotations
 
-import types
-
 import networkx as nx
 import pytest
+from anytime_script import CROSS_OPTIMAL as _CROSS_OPTIMAL  # tests/ on sys.path: conftest.py
+from anytime_script import costing as _costing
+from anytime_script import cross as _cross
+from anytime_script import scripted as _scripted
 
 from attnio.algorithms.heads import GQA_ALGORITHMS, count_heads
 from attnio.algorithms.masks import Mask
@@ -40,48 +42,7 @@ CTX = CheckContext(z3_timeout_ms=20_000)
 
 
 # ---- graphs/anytime.py: the time shares ---------------------------------------------------------
-# a -> x <- b, a -> y <- c, x, y -> z: L0 = 4, Q(G, 3) = 6 (tests/graphs/test_anytime.py)
-_CROSS_OPTIMAL = [("read", "a"), ("read", "b"), ("compute", "x"), ("delete", "b"),
-                  ("write", "x"), ("delete", "x"), ("read", "c"), ("compute", "y"),
-                  ("delete", "a"), ("delete", "c"), ("read", "x"), ("compute", "z"),
-                  ("write", "z")]
-
-
-def _cross() -> nx.DiGraph:
-    return nx.DiGraph([("a", "x"), ("b", "x"), ("a", "y"), ("c", "y"), ("x", "z"),
-                       ("y", "z")])
-
-
-def _costing(io: int) -> list:
-    return _CROSS_OPTIMAL + [("write", "z")] * (io - 6)
-
-
-def _scripted(monkeypatch, heuristics, exacts, clock):
-    """anytime's engines replaced: each heuristic run returns the next schedule, each exact
-    run the next result (and may move ``clock[0]``); the zero-waste and certified searches
-    find nothing; time.monotonic reads ``clock[0]``. Returns the calls (name, budget)."""
-    import attnio.graphs.anytime as anytime
-
-    calls: list[tuple[str, float]] = []
-    heuristics, exacts = list(heuristics), list(exacts)
-
-    def heuristic_schedule(G, M, **kw):
-        calls.append(("heuristic", kw["time_limit"]))
-        return types.SimpleNamespace(schedule=heuristics.pop(0))
-
-    def solve(G, M, **kw):
-        calls.append(("exact", kw["time_limit"]))
-        result, clock[0] = exacts.pop(0)
-        return result
-
-    monkeypatch.setattr(anytime, "heuristic_schedule", heuristic_schedule)
-    monkeypatch.setattr(anytime, "solve", solve)
-    monkeypatch.setattr(anytime, "zero_waste_schedule", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "zero_waste_exists", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "certified_window_bound", lambda *a, **k: None)
-    monkeypatch.setattr(anytime, "time", types.SimpleNamespace(monotonic=lambda: clock[0],
-                                                               perf_counter=lambda: clock[0]))
-    return calls
+# the scripted anytime and its cross DAG: tests/anytime_script.py
 
 
 def test_routes_run_on_a_budget_under_one_second(monkeypatch) -> None:
@@ -102,6 +63,15 @@ def test_routes_run_on_a_budget_under_one_second(monkeypatch) -> None:
     assert progress.lower_bound_source == "my routes"
 
 
+def _probe_then_optimal(monkeypatch) -> list:
+    """Scripted: the exact probe ends undecided [5, 8] at t = 1 s, the final exact search
+    finds the optimum 6 at t = 2 s; the heuristics cost 8 then 7."""
+    return _scripted(monkeypatch, [_costing(8), _costing(7)],
+                     [(PebbleResult.undecided(5, 8, "probe"), 1.0),
+                      (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
+                     [0.0])
+
+
 def test_no_long_heuristic_once_the_deadline_has_passed(monkeypatch) -> None:
     """Rule: a phase whose budget is 0 (the deadline passed during the exact probe) is not
     started: no long heuristic runs after the deadline, and the answer is the bracket with
@@ -116,11 +86,7 @@ def test_no_long_heuristic_once_the_deadline_has_passed(monkeypatch) -> None:
     assert r.verdict == "undecided" and r.reason == "time limit 10 s reached"
     assert (r.lower, r.upper) == (5, 8)
     monkeypatch.undo()
-    clock = [0.0]
-    calls = _scripted(monkeypatch, [_costing(8), _costing(7)],
-                      [(PebbleResult.undecided(5, 8, "probe"), 1.0),
-                       (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
-                      clock)
+    calls = _probe_then_optimal(monkeypatch)
     r = anytime_pebble(_cross(), 3, time_limit=10, heuristic_share=0.5)
     assert calls[2] == ("heuristic", 5.0) and r.verdict == "optimal" and r.io == 6
 
@@ -329,29 +295,18 @@ def test_stacked_dag_names_the_group_gradient_after_the_group() -> None:
         assert {f"b0h{h}:{v}" for h in range(3)} <= nx.ancestors(G, o)
 
 
-def test_a_zero_heuristic_share_goes_to_the_exact_search() -> None:
+def test_a_zero_heuristic_share_goes_to_the_exact_search(monkeypatch) -> None:
     """Rule (found by the seed-83 survivor work): ``heuristic_share=0`` gives the long
     heuristic no phase, so the exact search gets the rest of the time — before, the 0 s
     budget read as "the deadline passed" and the run ended undecided with "time limit 100 s
     reached" after one second. Planted: the default share still runs the long heuristic."""
-    import pytest as _pytest
-
     from attnio.graphs.anytime import anytime_pebble
 
-    with _pytest.MonkeyPatch.context() as mp:
-        clock = [0.0]
-        calls = _scripted(mp, [_costing(8), _costing(7)],
-                          [(PebbleResult.undecided(5, 8, "probe"), 1.0),
-                           (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
-                          clock)
-        r = anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0)
-        assert [c[0] for c in calls][-2:] == ["exact", "exact"]
-        assert r.verdict == "optimal" and r.io == 6
-    with _pytest.MonkeyPatch.context() as mp:
-        clock = [0.0]
-        calls = _scripted(mp, [_costing(8), _costing(7)],
-                          [(PebbleResult.undecided(5, 8, "probe"), 1.0),
-                           (PebbleResult.optimal(6, _CROSS_OPTIMAL, states_explored=1), 2.0)],
-                          clock)
-        anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0.5)
-        assert ("heuristic", 50.0) in calls
+    calls = _probe_then_optimal(monkeypatch)
+    r = anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0)
+    assert [c[0] for c in calls][-2:] == ["exact", "exact"]
+    assert r.verdict == "optimal" and r.io == 6
+    monkeypatch.undo()
+    calls = _probe_then_optimal(monkeypatch)
+    anytime_pebble(_cross(), 3, time_limit=100, heuristic_share=0.5)
+    assert ("heuristic", 50.0) in calls

@@ -18,6 +18,7 @@ import mpmath
 import pytest
 import sympy as sp
 import z3
+from rule_evaluators import recorded_axiom_instances  # tests/ on sys.path: tests/conftest.py
 
 from attnio.results import Proved, Refuted, Undecided
 from attnio.smt import explog
@@ -316,29 +317,13 @@ def test_repaired_point_moves_each_symbol_to_the_real_function() -> None:
     assert t.repaired_point(_model(squared == 7, t.var(x) == 5), {x: sp.Integer(5)}) is None
 
 
-def _recorded_instances(monkeypatch, term: sp.Expr, doms: dict) -> tuple[list, object]:
-    """The (axiom id, terms) of every instance the bridge adds for ``term``."""
-    from attnio.smt.sympy_to_z3 import Translator
-    seen: list[tuple[str, tuple]] = []
-    real = explog.axiom_instances
-
-    def record(axiom_id: str, *terms: object) -> z3.BoolRef:
-        seen.append((axiom_id, terms))
-        return real(axiom_id, *terms)
-
-    monkeypatch.setattr(explog, "axiom_instances", record)
-    t = Translator(doms)
-    t.expr(term)
-    return seen, t
-
-
 def test_every_exp_term_gets_its_unary_instances_at_its_own_argument(monkeypatch) -> None:
     """Each exp term's unary axioms — positive, sign, tangent at 0, Taylor 2, upper, and the
     tangent at 1 (with e = exp(1)) for every argument other than 1 — are instantiated at that
     term's own (argument, term); exp(1) needs no tangent at 1 (it is e·1 = e). Its twin: the
     log term gets none of exp's."""
     x = sp.Symbol("x", real=True)
-    seen, t = _recorded_instances(monkeypatch, sp.exp(2) + sp.exp(x) + sp.exp(sp.Rational(1, 3))
+    seen, t = recorded_axiom_instances(monkeypatch, sp.exp(2) + sp.exp(x) + sp.exp(sp.Rational(1, 3))
                                   + sp.log(x ** 2 + 1), {x: "real"})
     terms = {arg: app for (kind, arg), app in t._transcendental.items() if kind == "exp"}
     assert set(terms) >= {sp.Integer(2), x, sp.Rational(1, 3), sp.Integer(1)}

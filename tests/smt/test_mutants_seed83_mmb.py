@@ -21,6 +21,7 @@ import mpmath
 import pytest
 import sympy as sp
 import z3
+from rule_evaluators import recorded_axiom_instances  # tests/ on sys.path: tests/conftest.py
 
 from attnio.results import Proved, Refuted
 
@@ -64,22 +65,6 @@ def test_certified_bounds_only_around_digits_evalf_guarantees() -> None:
 # ==============================================================================================
 # smt/explog_terms.py
 # ==============================================================================================
-def _recorded(monkeypatch, term: sp.Expr, doms: dict) -> tuple[list, object]:
-    """The (axiom id, terms) of every instance the bridge adds for ``term``, and the
-    translator."""
-    from attnio.smt import explog
-    from attnio.smt.sympy_to_z3 import Translator
-    seen: list[tuple[str, tuple]] = []
-    real = explog.axiom_instances
-
-    def record(axiom_id: str, *terms: object) -> z3.BoolRef:
-        seen.append((axiom_id, terms))
-        return real(axiom_id, *terms)
-
-    monkeypatch.setattr(explog, "axiom_instances", record)
-    t = Translator(doms)
-    t.expr(term)
-    return seen, t
 
 
 def test_each_bounded_constant_is_its_own_real() -> None:
@@ -109,7 +94,7 @@ def test_exp_of_a_two_term_sum_gets_exp_add(monkeypatch) -> None:
     instance (exp(x), exp(y), exp(x + y)) is added, and with it the translator's side
     conditions entail exp(x + y) = exp(x)·exp(y) (z3)."""
     x, y = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
-    seen, t = _recorded(monkeypatch, sp.exp(x + y), {x: "real", y: "real"})
+    seen, t = recorded_axiom_instances(monkeypatch, sp.exp(x + y), {x: "real", y: "real"})
     whole, ex, ey = t.expr(sp.exp(x + y)), t.expr(sp.exp(x)), t.expr(sp.exp(y))
     adds = [ts for aid, ts in seen if aid == "explog.exp_add"]
     assert len(adds) == 1
