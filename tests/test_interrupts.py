@@ -239,3 +239,38 @@ def test_time_limit_on_the_command_line_is_exit_1_with_the_bracket() -> None:
     match = re.fullmatch(r"M=8: undecided, 48 <= Q <= (\d+) \(time limit 1 s reached\)",
                          proc.stdout.strip())
     assert match and int(match.group(1)) <= 135, proc.stdout
+
+
+@pytest.mark.extra("sat")
+@pytest.mark.slow  # a 30 s instance interrupted in its SAT phase: the --runslow tier
+def test_pebble_interrupted_in_its_sat_phase_exits_130_and_leaves_no_child() -> None:
+    """auto's SAT share (graphs/portfolio.py) runs CaDiCaL in a forked child that python-sat
+    cannot interrupt: Ctrl-C while it refutes ends the command with 130 and the bracket, and
+    the child is gone too (killed by the parent on its way out). spmv_N7 at M = 8 is a row
+    the search leaves open, so the SAT phase starts after half the time; the status line
+    says when."""
+    from attnio.graphs import peer_dags
+
+    env = {**ENV, "ATTNIO_STATUS_INTERVAL": "0.2"}
+    env.pop("ATTNIO_PROGRESS")
+    proc = subprocess.Popen(ATTNIO + ["pebble", "--dag", str(peer_dags._folder() / "spmv_N7_nzP0d35.json"),
+                                      "--M", "8", "--solver-time-limit", "30"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline, seen = time.monotonic() + 120, []
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        seen.append(line)
+        if "SAT refutation" in line or not line:
+            break
+    assert "SAT refutation" in seen[-1], seen[-3:]
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                              text=True).stdout.split()
+    rc, out, err, waited = _interrupt(proc)
+    assert rc == 130 and "Traceback" not in err, (rc, err[-500:])
+    assert err.strip().splitlines()[-1] == "attnio pebble: interrupted"
+    assert "M=8: undecided, 34 <= Q <= 35 (interrupted)" in out
+    assert waited < SLACK_SECONDS, waited
+    gone = time.monotonic() + SLACK_SECONDS
+    while time.monotonic() < gone and any(os.path.exists(f"/proc/{c}") for c in children):
+        time.sleep(0.1)
+    assert children and not any(os.path.exists(f"/proc/{c}") for c in children), children
