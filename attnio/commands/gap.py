@@ -161,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInputError("--workers/--scheduler cannot apply with --batch/--heads/"
                                 "--kv-heads or a --mask that drops entries: that sweep runs "
                                 "serially (closed forms, one row per M)")
+    if args.plot is not None and instance.mask is not None and instance.mask.z_qk(n) == 0:
+        raise InvalidInputError("--plot draws io/LB, and the mask keeps no entry: the "
+                                "certified bound is 0 at every M, so there is no ratio to draw")
     if args.plot is not None:  # refuse a bad target (empty, wrong extension, ...) before any work
         plot_target = validate_output_path(args.plot, suffixes=PLOT_SUFFIXES, overwrite=args.force,
                                         what="--plot")
@@ -230,6 +233,8 @@ def _worst(instance: Instance, args: argparse.Namespace, whole: bool,
     lo, hi = min(instance.Ms), max(instance.Ms)
     if lo == hi:
         return None, None, None
+    if instance.mask is not None and instance.mask.z_qk(instance.n) == 0:
+        return None, "n/a: the mask keeps no entry, so the certified bound is 0 (no ratio)", None
     algorithms = instance_algorithms(instance) if whole else GAP_ALGORITHMS[instance.pass_]
     with _progress_bar(len(algorithms) + 1) as step:
         try:
@@ -377,7 +382,8 @@ def gap_table(payload: dict[str, Any], *, fmt: str = "plain",
         for route in routes:
             keys.setdefault(route, f"r{len(keys) + 1}")
     header += ["io/LB", "bound×alg", "route"]
-    columns += [[f"{r['ratio']:.2f}" for r in rows], [residue_cell(r) for r in rows],
+    columns += [[f"{r['ratio']:.2f}" if r["ratio"] is not None else "n/a: LB 0"
+                 for r in rows], [residue_cell(r) for r in rows],
                 [keys.get(route, route) if fmt != "latex" else latex_prose(route)
                  for route in routes]]
     align += ["right", "right", "left"]

@@ -64,3 +64,23 @@ def test_plot_written_safely(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(argv) == 0 and target.read_bytes()[:4] == b"\x89PNG"
     assert main(argv) == 2 and "refusing to overwrite" in capsys.readouterr().err
     assert main(argv + ["--force"]) == 0
+
+
+def test_a_mask_that_keeps_nothing_has_no_ratio_and_says_so(tmp_path, capsys) -> None:
+    """An all-false block mask: the certified bound is 0 at every M, so io/LB is "n/a: LB 0"
+    in the table (it was a traceback), the exact worst is n/a with the reason (it was exit 2
+    after the work), and --plot is refused before any work with one line. The twin: a causal
+    mask has a ratio in every row and a worst."""
+    pattern = tmp_path / "nothing.json"
+    pattern.write_text("[[false, false], [false, false]]")
+    base = ["gap", "--n", "64", "--d", "8", "--mask", f"block:32:{pattern}"]
+    assert main([*base, "--M", "256"]) == 0
+    assert "n/a: LB 0" in capsys.readouterr().out
+    assert main(base) == 0
+    assert ("worst io/LB over every M: n/a: the mask keeps no entry, so the certified bound "
+            "is 0 (no ratio)") in capsys.readouterr().out
+    assert main([*base, "--plot", str(tmp_path / "g.svg")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no ratio to draw" in err[0] and not (tmp_path / "g.svg").exists()
+    assert main(["gap", "--n", "64", "--d", "8", "--mask", "causal", "--M", "256", "--json"]) == 0
+    assert all(r["ratio"] is not None for r in json.loads(capsys.readouterr().out)["rows"])
