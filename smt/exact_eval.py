@@ -111,6 +111,17 @@ class _Undefined(_Undetermined):
 
 
 # ----------------------------------------------------------------------------------- signs
+def _assumed(value: sp.Expr, fact: str) -> bool | None:
+    """sympy's assumption ``fact`` (``"is_real"`` …) of a closed number, ``None`` when sympy
+    cannot say — also when its assumption system raises: sympy 1.14 raises ``TypeError``
+    ("Invalid comparison of non-real log(log(r))") on some queries once others are cached,
+    so the same point could crash the referee or not depending on what ran before it."""
+    try:
+        return getattr(value, fact)
+    except TypeError:
+        return None
+
+
 def sign_of(value: sp.Expr) -> int | None:
     """The sign (-1, 0, 1) of a real number given as a closed sympy expression, or ``None``.
 
@@ -126,7 +137,7 @@ def sign_of(value: sp.Expr) -> int | None:
         return None
     if value.is_Rational:
         return 1 if value > 0 else (-1 if value < 0 else 0)
-    if value.is_real is False:
+    if _assumed(value, "is_real") is False:
         return None
     zero = _is_zero_exactly(value)
     if zero is True:
@@ -328,9 +339,9 @@ def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | Non
     (or not evaluable exactly)."""
     try:
         out = _value(sp.sympify(expr), point)
-    except _Undetermined:
+        return out if _is_real_number(out) else None
+    except (_Undetermined, TypeError):   # TypeError: see _assumed
         return None
-    return out if _is_real_number(out) else None
 
 
 def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
@@ -491,11 +502,11 @@ def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> object:
         if isinstance(e, rel):
             try:
                 lhs, rhs = _value(e.lhs, point), _value(e.rhs, point)
+                s = sign_of(lhs - rhs)    # None for a non-real difference too
             except _Undefined:
                 return _UNDEF
-            except _Undetermined:
+            except (_Undetermined, TypeError):   # TypeError: see _assumed
                 return None
-            s = sign_of(lhs - rhs)        # None for a non-real difference too
             return None if s is None else bool(test(s))
     if isinstance(e, sp.Implies):
         a = _truth(e.args[0], point)

@@ -387,3 +387,45 @@ def test_a_value_sympy_cannot_evaluate_is_unknown_not_a_crash() -> None:
     assert evaluate(statement, {x: sp.Integer(100)}) == "unknown"
     assert evaluate(sp.Ge(x, sp.ceiling(sp.exp(sp.exp(x)))), {x: sp.Integer(100)}) == "unknown"
     assert evaluate(statement, {x: sp.Integer(0)}) == "true"     # floor(e) = 2 >= 0
+
+
+
+# ------------------------------------------------------------- sympy's assumptions raising
+class _RaisingOnAssumptions(sp.Function):
+    """A real number (2) whose ``.is_real`` raises, as sympy's own do in some cache states."""
+
+    def _eval_is_real(self) -> bool:
+        raise TypeError("Invalid comparison of non-real")
+
+    def _eval_evalf(self, prec: int) -> sp.Float:
+        return sp.Float(2, prec)
+
+
+def test_a_sign_survives_an_assumption_query_raising() -> None:
+    value = _RaisingOnAssumptions(1) - 1
+    with pytest.raises(TypeError):
+        value.is_real                         # noqa: B018
+    assert sign_of(value) == 1                # read from guaranteed digits instead
+
+
+def test_the_referee_survives_sympy_assumptions_raising() -> None:
+    """The slow tier's bridge sweep crashed the referee at x = r below: sympy 1.14 raises
+    ``TypeError`` ("Invalid comparison of non-real log(log(r))") from ``.is_real`` once an
+    earlier example has cached ``is_prime`` and ``is_complex`` queries on the same terms."""
+    r = sp.Rational(295147905179352825861, 295147905179352825856)
+    sp.core.cache.clear_cache()
+    try:
+        inner = sp.log(sp.log(r))
+        inner.is_prime                        # noqa: B018 — the queries that poison it
+        try:
+            (inner ** 2).is_complex           # noqa: B018
+        except TypeError:
+            pass
+        value = inner ** 2 - sp.exp(3 * sp.sqrt(32794211686594758429) / 17179869184)
+        assert sign_of(value) == 1            # log(log(r))² ≈ 2030 > e^1.000… ≈ 2.7
+        assert evaluate(sp.Le(sp.log(sp.log(x)) ** 2, sp.exp(sp.sqrt(x))), {x: r}) == "false"
+        # unknown (None) is allowed when sympy's im() raises too; a wrong value or a crash is not
+        at_r = value_at(sp.log(sp.log(x)) ** 2 - sp.exp(sp.sqrt(x)), {x: r})
+        assert at_r is None or sign_of(at_r) == 1
+    finally:
+        sp.core.cache.clear_cache()
