@@ -139,7 +139,10 @@ def sign_of(value: sp.Expr) -> int | None:
         return 1 if value > 0 else (-1 if value < 0 else 0)
     if _assumed(value, "is_real") is False:
         return None
-    zero = _is_zero_exactly(value)
+    try:
+        zero = _is_zero_exactly(value)
+    except TypeError:     # sympy's assumptions raising inside expand/expand_log: see _assumed
+        zero = None
     if zero is True:
         return 0
     for prec in _PRECISIONS:

@@ -408,6 +408,16 @@ def test_a_sign_survives_an_assumption_query_raising() -> None:
     assert sign_of(value) == 1                # read from guaranteed digits instead
 
 
+def test_a_sign_survives_the_zero_test_raising(monkeypatch: pytest.MonkeyPatch) -> None:
+    """expand/expand_log inside the exact zero test query assumptions too: when they raise,
+    zero-ness is unknown, so only a value far from 0 gets a sign (never a guessed 0)."""
+    def raising(_value: sp.Expr) -> bool:
+        raise TypeError("Invalid comparison of non-real")
+    monkeypatch.setattr(exact_eval, "_is_zero_exactly", raising)
+    assert sign_of(sp.sqrt(2) - sp.Rational(141, 100)) == 1
+    assert sign_of(sp.sqrt(2) * (1 + sp.Rational(1, 10 ** 200)) - sp.sqrt(2)) is None
+
+
 def test_the_referee_survives_sympy_assumptions_raising() -> None:
     """The slow tier's bridge sweep crashed the referee at x = r below: sympy 1.14 raises
     ``TypeError`` ("Invalid comparison of non-real log(log(r))") from ``.is_real`` once an
