@@ -25,7 +25,8 @@ variables) and evaluated here, exactly:
   root or non-integer power of a negative number, a division by zero, the logarithm of a
   non-positive number or to a base that is not positive or is 1, no ``Piecewise`` branch
   applying) or ``"unknown"`` (a sign it cannot
-  certify, a number too large to evaluate). ``And``/``Or``/``Not``/``Xor``/``Equivalent`` are
+  certify, a number too large to evaluate, or sympy's assumption system raising on the
+  value — :func:`_assumed`). ``And``/``Or``/``Not``/``Xor``/``Equivalent`` are
   undefined when any argument is; ``Implies(A, B)`` is true where ``A`` is false, whatever
   ``B``. :func:`truth_at` is the same as ``True`` / ``False`` / ``None`` (undefined or unknown);
   ``None`` never becomes a verdict other than Undecided;
