@@ -50,7 +50,8 @@ Each has a planted violation in ``tests/smt/test_side_conditions.py`` (the trust
   point: ``definedness.real-powers`` is a rule of the term, not of the value), a division by
   zero, a logarithm of a non-positive number or to the base 1, no ``Piecewise`` branch:
   undefined, never false.
-* ``referee.too-large-is-unknown`` — a number beyond :data:`MAX_EXACT_BITS` or the caps is
+* ``referee.too-large-is-unknown`` — a number beyond :data:`MAX_EXACT_BITS` or the caps, or
+  an ``exp`` or real power whose exponent is beyond :data:`MAX_EXP_ARGUMENT_BITS`, is
   unknown, never approximated.
 * ``referee.domains-exactly`` — an integer domain needs an exact integer, a positive one an
   exact positive sign.
@@ -87,7 +88,7 @@ import sympy as sp
 from attnio.smt.term_limits import exponent_within_caps
 
 __all__ = ["sign_of", "value_at", "truth_at", "evaluate", "in_domain", "UNDEFINED",
-           "MAX_EXACT_BITS", "MAX_ALGEBRAIC_DEGREE", "Truth"]
+           "MAX_EXACT_BITS", "MAX_EXP_ARGUMENT_BITS", "MAX_ALGEBRAIC_DEGREE", "Truth"]
 
 _X = sp.Dummy("x")
 
@@ -97,6 +98,13 @@ UNDEFINED = (sp.nan, sp.zoo, sp.oo, -sp.oo)
 #: An integer power whose exact value would need more bits than this is not evaluated (its
 #: truth is "unknown"): ``2**(10**10)`` would take over a gigabyte.
 MAX_EXACT_BITS = 100_000
+
+#: An ``exp(a)`` (or a real power ``b**a``, which is ``exp(a·log b)``) whose exponent's magnitude
+#: has more bits than this is not evaluated (``"unknown"``): evalf must reduce ``a`` modulo
+#: log 2 to all its bits, and ``exp(exp(exp(16)))`` — an exponent of 3.9 million digits —
+#: hung the referee (2026-12-07). At this cap one evaluation takes milliseconds;
+#: ``exp(exp(100))`` (an exponent of 144 bits) is still evaluated.
+MAX_EXP_ARGUMENT_BITS = 10_000
 
 _PRECISIONS = (30, 60, 120, 240)
 
@@ -390,6 +398,39 @@ def _integer_part_too_large(x: sp.Expr) -> bool:
     return exponent + bit_count > MAX_EXACT_BITS
 
 
+def _magnitude_bits(x: sp.Expr) -> int | None:
+    """The binary size of ``|x|``'s integer part from a 15-digit estimate (the exponent is kept
+    exactly, so a huge ``x`` costs microseconds); ``None`` when there is no real estimate."""
+    try:
+        approx = sp.N(x, 15)
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    if approx.is_zero:
+        return 0
+    if not isinstance(approx, sp.Float):
+        return None
+    _sign, _mantissa, exponent, bit_count = approx._mpf_
+    return max(0, exponent + bit_count)
+
+
+def _exponent_too_large(exponent: sp.Expr, base: sp.Expr | None = None) -> bool:
+    """Is ``exp(exponent)`` (``base**exponent`` when a base is given: ``exponent·log base``)
+    beyond :data:`MAX_EXP_ARGUMENT_BITS`? An exponent with no estimate counts as too large.
+
+    >>> _exponent_too_large(sp.exp(100)), _exponent_too_large(sp.exp(sp.exp(16)))
+    (False, True)
+    """
+    bits = _magnitude_bits(exponent)
+    if bits is None:
+        return True
+    if base is not None:
+        log_bits = _magnitude_bits(sp.log(base))
+        if log_bits is None:
+            return True
+        bits += log_bits
+    return bits > MAX_EXP_ARGUMENT_BITS
+
+
 #: Exponents up to this are evaluated without estimating the size of the result.
 _SMALL_EXPONENT = 64
 
@@ -414,6 +455,8 @@ def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
         return base ** exponent
     if s != 1:
         raise _Undefined()              # a real power needs a positive base
+    if _exponent_too_large(exponent, base):
+        raise _Undetermined()           # exp(exponent·log base) with a huge exponent
     return base ** exponent
 
 
@@ -474,6 +517,8 @@ def _value(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr:
         raise _Undefined()              # a pole
     if isinstance(e, (sp.floor, sp.ceiling, sp.frac)) and _integer_part_too_large(args[0]):
         raise _Undetermined()           # its integer part alone is beyond MAX_EXACT_BITS
+    if isinstance(e, sp.exp) and _exponent_too_large(args[0]):
+        raise _Undetermined()           # beyond MAX_EXP_ARGUMENT_BITS: evalf would hang
     try:
         out = e.func(*args)  # rebuilt with evaluation on (the statement may be unevaluated)
     except (ArithmeticError, ValueError, RecursionError) as exc:

@@ -472,6 +472,18 @@ def test_twin__referee_undefined_is_undefined() -> None:
 def test_twin__referee_too_large_is_unknown() -> None:
     huge = sp.Pow(2, sp.Pow(10, 10, evaluate=False), evaluate=False)
     assert evaluate(sp.Gt(huge, 0, evaluate=False), {}) == "unknown"
+    # an exp or a real power whose exponent has more than MAX_EXP_ARGUMENT_BITS bits (here
+    # 20 001, which evalf would still manage: the rule, not a hang, is what is tested) ...
+    x = sp.Symbol("x", real=True)
+    wide = sp.Integer(2) ** 20_000 + sp.Rational(1, 3)
+    assert evaluate(sp.Gt(sp.exp(x), 1), {x: wide}) == "unknown"
+    assert evaluate(sp.Gt(sp.Pow(3, sp.sqrt(2) * x, evaluate=False), 1),
+                    {x: sp.Integer(2) ** 12_000}) == "unknown"
+    # ... and exp(exp(exp(16))), which hung the referee before the rule; below the cap the
+    # value is still decided (exp(exp(100)): an exponent of 144 bits)
+    assert evaluate(sp.Le(sp.exp(sp.exp(sp.exp(x))), 2), {x: 16}) == "unknown"
+    assert evaluate(sp.Le(sp.exp(sp.exp(x)), 2), {x: 100}) == "false"
+    assert evaluate(sp.Le(sp.Pow(3, sp.exp(x), evaluate=False), 2), {x: 100}) == "false"
 
 
 def test_twin__referee_domains_exactly() -> None:
