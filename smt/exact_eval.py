@@ -124,10 +124,12 @@ def _assumed(value: sp.Expr, fact: str) -> bool | None:
     """sympy's assumption ``fact`` (``"is_real"`` …) of a closed number, ``None`` when sympy
     cannot say — also when its assumption system raises: sympy 1.14 raises ``TypeError``
     ("Invalid comparison of non-real log(log(r))") on some queries once others are cached,
-    so the same point could crash the referee or not depending on what ran before it."""
+    so the same point could crash the referee or not depending on what ran before it; and
+    ``PrecisionExhausted`` (an ``ArithmeticError``) when the query evaluates a ``floor`` of a
+    huge number (``floor(exp(exp(9)))``) to decide it."""
     try:
         return getattr(value, fact)
-    except TypeError:
+    except (TypeError, ArithmeticError):
         return None
 
 
@@ -150,7 +152,7 @@ def sign_of(value: sp.Expr) -> int | None:
         return None
     try:
         zero = _is_zero_exactly(value)
-    except TypeError:     # sympy's assumptions raising inside expand/expand_log: see _assumed
+    except (TypeError, ArithmeticError):   # sympy's assumptions raising: see _assumed
         zero = None
     if zero is True:
         return 0
@@ -352,7 +354,7 @@ def value_at(expr: sp.Expr, point: Mapping[sp.Symbol, sp.Expr]) -> sp.Expr | Non
     try:
         out = _value(sp.sympify(expr), point)
         return out if _is_real_number(out) else None
-    except (_Undetermined, TypeError):   # TypeError: see _assumed
+    except (_Undetermined, TypeError, ArithmeticError):   # sympy raising: see _assumed
         return None
 
 
@@ -554,7 +556,7 @@ def _truth(e: sp.Basic, point: Mapping[sp.Symbol, sp.Expr]) -> object:
                 s = sign_of(lhs - rhs)    # None for a non-real difference too
             except _Undefined:
                 return _UNDEF
-            except (_Undetermined, TypeError):   # TypeError: see _assumed
+            except (_Undetermined, TypeError, ArithmeticError):   # sympy raising: _assumed
                 return None
             return None if s is None else bool(test(s))
     if isinstance(e, sp.Implies):
