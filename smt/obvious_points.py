@@ -189,10 +189,12 @@ def _roots(e: sp.Expr, sym: sp.Symbol) -> list[sp.Expr]:
 
 
 def _near(root: sp.Expr, integer: bool) -> list[sp.Expr]:
-    """The root (if it may be used) and its neighbours (integers, or ±1/2 and ±1)."""
+    """The root (if it may be used) and its neighbours (integers, or ±1/2 and ±1); none when
+    its floor cannot be taken (``1 + exp(exp(exp(2)))``, the inverted root of ``log(n - 1) =
+    exp(exp(2))``, raised OverflowError)."""
     try:
         below = math.floor(root)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return []
     neighbours = [sp.Integer(below), sp.Integer(below + 1), sp.Integer(below - 1),
                   sp.Integer(below + 2)]
@@ -213,9 +215,11 @@ def values_for(sym: sp.Symbol, domain: str, formulas: Sequence[sp.Basic]) -> lis
         for root in _roots(e, sym):
             candidates += _near(root, integer)
             try:
-                edges.add(float(root))
-            except (TypeError, ValueError):
-                pass
+                edge = float(root)
+            except (TypeError, ValueError, OverflowError):
+                continue
+            if math.isfinite(edge):     # an infinite edge has no rational beside it
+                edges.add(edge)
     if not integer:  # step 3: between two consecutive edges
         ordered = sorted(edges)
         candidates += [r for lo, hi in zip(ordered, ordered[1:])

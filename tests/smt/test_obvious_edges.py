@@ -77,3 +77,20 @@ def test_twin__between_edges_for_real_symbols_only_and_strictly_inside() -> None
     assert op._simplest_between(1.0, 2.0) == sp.Rational(3, 2)
     assert op._simplest_between(1.0, 1.0000001) is None
     assert op._simplest_between(0.5, 1.0) == sp.Rational(2, 3)
+
+
+def test_a_root_beyond_the_floats_is_no_obvious_point() -> None:
+    """``log(n - 1) = exp(exp(2))`` inverts to n = 1 + exp(exp(exp(2))) ≈ 10^702: its floor
+    raised OverflowError through ``attnio prove`` (a traceback), found by a sweep of the
+    bridge's statements. The root is skipped (no neighbours, no edge); the small values of the
+    domain still refute the statement, exactly."""
+    n = sp.Symbol("n", integer=True, positive=True)
+    statement = sp.Ge(sp.log(n - 1), sp.exp(sp.exp(2)))
+    values = op.values_for(n, "positive-integer", [statement])
+    assert values and all(v.is_Integer and v < 10 ** 300 for v in values)
+    # an edge at -exp(exp(exp(2))), -inf as a float: no rational "between" it and the next
+    assert op.values_for(X, "real", [sp.Or(sp.Ge(X, 0), sp.Lt(sp.log(-X), sp.exp(sp.exp(2))))])
+    verdict = prove_statement(statement, {n: "positive-integer"})
+    assert verdict.verdict == "refuted", verdict
+    point = {n: sp.sympify(verdict.counterexample["n"])}
+    assert truth_at(statement, point) is False
