@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     def on_alarm(_signum, _frame):  # noqa: ANN001, ANN202
         raise _Hang()
 
-    signal.signal(signal.SIGALRM, on_alarm)
+    previous_handler = signal.signal(signal.SIGALRM, on_alarm)
     prove_statement = bridge.prove_statement
 
     def counted(*a, **k):  # noqa: ANN002, ANN003, ANN202 - the property's own call, counted
@@ -147,7 +147,11 @@ def main(argv: list[str] | None = None) -> int:
             signal.alarm(0)
 
     started = time.monotonic()
-    sweep()
+    try:
+        sweep()
+    finally:
+        bridge.prove_statement = prove_statement
+        signal.signal(signal.SIGALRM, previous_handler)
     print(f"bridge sweep: {args.examples} examples, seed {args.seed}, "
           f"{'poisoned' if args.poison else 'clean'} assumption cache, "
           f"{time.monotonic() - started:.0f} s ({time.strftime('%Y-%m-%d')})")
