@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
+import importlib
 import random
 import signal
 import sys
@@ -57,15 +57,6 @@ POISON_FACTS = ("is_prime", "is_composite", "is_transcendental", "is_irrational"
 class _Hang(BaseException):
     """One example ran past ``--seconds`` (a BaseException: no ``except Exception`` in the
     code under test may swallow it)."""
-
-
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _poison(bridge, statement: sp.Basic, doms: dict, rng: random.Random) -> None:
@@ -101,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-poison", dest="poison", action="store_false",
                         help="leave sympy's assumption cache alone")
     args = parser.parse_args(argv)
-    bridge = _load(ROOT / "tests" / "smt" / "test_bridge_soundness.py", "attnio_bridge_sweep")
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    bridge = importlib.import_module("tests.smt.test_bridge_soundness")
     from attnio.smt.exact_eval import evaluate
 
     rng = random.Random(args.seed)
