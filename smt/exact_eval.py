@@ -379,6 +379,19 @@ def _too_large(base: sp.Expr, exponent: sp.Expr) -> bool:
     return e * per_unit > MAX_EXACT_BITS
 
 
+def _magnitude_bits(x: sp.Expr) -> int | None:
+    """The binary size of ``|x|``'s integer part from a 15-digit estimate (mpmath keeps the
+    binary exponent exactly, so a huge ``x`` costs microseconds); ``None`` when the estimate
+    is not a real number. Raises what ``sp.N`` raises (no estimate at all)."""
+    approx = sp.N(x, 15)
+    if approx.is_zero:
+        return 0
+    if not isinstance(approx, sp.Float):
+        return None
+    _sign, _mantissa, exponent, bit_count = approx._mpf_
+    return max(0, exponent + bit_count)
+
+
 def _integer_part_too_large(x: sp.Expr) -> bool:
     """Would the integer part of ``x`` need more than :data:`MAX_EXACT_BITS`?
 
@@ -391,28 +404,10 @@ def _integer_part_too_large(x: sp.Expr) -> bool:
     (True, False)
     """
     try:
-        approx = sp.N(x, 15)
+        bits = _magnitude_bits(x)
     except (ArithmeticError, ValueError, TypeError):
         return True                     # no estimate: too large to evaluate exactly
-    if not isinstance(approx, sp.Float) or approx.is_zero:
-        return False
-    _sign, _mantissa, exponent, bit_count = approx._mpf_
-    return exponent + bit_count > MAX_EXACT_BITS
-
-
-def _magnitude_bits(x: sp.Expr) -> int | None:
-    """The binary size of ``|x|``'s integer part from a 15-digit estimate (the exponent is kept
-    exactly, so a huge ``x`` costs microseconds); ``None`` when there is no real estimate."""
-    try:
-        approx = sp.N(x, 15)
-    except (ArithmeticError, ValueError, TypeError):
-        return None
-    if approx.is_zero:
-        return 0
-    if not isinstance(approx, sp.Float):
-        return None
-    _sign, _mantissa, exponent, bit_count = approx._mpf_
-    return max(0, exponent + bit_count)
+    return bits is not None and bits > MAX_EXACT_BITS
 
 
 def _exponent_too_large(exponent: sp.Expr, base: sp.Expr | None = None) -> bool:
@@ -422,15 +417,12 @@ def _exponent_too_large(exponent: sp.Expr, base: sp.Expr | None = None) -> bool:
     >>> _exponent_too_large(sp.exp(100)), _exponent_too_large(sp.exp(sp.exp(16)))
     (False, True)
     """
-    bits = _magnitude_bits(exponent)
-    if bits is None:
+    try:
+        parts = [_magnitude_bits(exponent)] + ([] if base is None else
+                                               [_magnitude_bits(sp.log(base))])
+    except (ArithmeticError, ValueError, TypeError):
         return True
-    if base is not None:
-        log_bits = _magnitude_bits(sp.log(base))
-        if log_bits is None:
-            return True
-        bits += log_bits
-    return bits > MAX_EXP_ARGUMENT_BITS
+    return None in parts or sum(parts) > MAX_EXP_ARGUMENT_BITS  # type: ignore[arg-type]
 
 
 #: Exponents up to this are evaluated without estimating the size of the result.
